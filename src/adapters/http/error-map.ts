@@ -1,0 +1,72 @@
+import { ErrorRequestHandler, RequestHandler } from 'express';
+import {
+  ConflictError,
+  DomainError,
+  ForbiddenError,
+  InvalidAccessTokenError,
+  InvalidApiKeyError,
+  NotFoundError,
+  ValidationError,
+} from '../../domain/errors';
+import { Problem, problemType, sendProblem } from './problem';
+
+/** Body-parser failures carry an HTTP status and a `type` of their own. */
+interface HttpParserError {
+  status?: number;
+  type?: string;
+}
+
+/** The one place that turns errors into HTTP answers. */
+export function toProblem(error: unknown): { problem: Problem; headers: Record<string, string> } {
+  const headers: Record<string, string> = {};
+  const make = (status: number, slug: string, title: string, detail: string): Problem => ({
+    type: problemType(slug),
+    title,
+    status,
+    detail,
+  });
+  if (error instanceof ValidationError) {
+    return { problem: { ...make(400, 'validation-failed', 'Invalid request', error.message), errors: error.errors }, headers };
+  }
+  if (error instanceof InvalidAccessTokenError) {
+    headers['WWW-Authenticate'] = 'Bearer error="invalid_token"';
+    return { problem: make(401, 'invalid-access-token', 'Unauthorized', error.message), headers };
+  }
+  if (error instanceof InvalidApiKeyError) {
+    headers['WWW-Authenticate'] = 'Bearer error="invalid_token"';
+    return { problem: make(401, 'invalid-api-key', 'Unauthorized', error.message), headers };
+  }
+  if (error instanceof ForbiddenError) return { problem: make(403, 'forbidden', 'Forbidden', error.message), headers };
+  if (error instanceof NotFoundError) return { problem: make(404, 'not-found', 'Not Found', error.message), headers };
+  if (error instanceof ConflictError) return { problem: make(409, 'conflict', 'Conflict', error.message), headers };
+  if (error instanceof DomainError) return { problem: make(400, 'bad-request', 'Bad Request', error.message), headers };
+  const parser = error as HttpParserError;
+  if (parser?.type === 'entity.parse.failed') {
+    return { problem: make(400, 'malformed-json', 'Malformed JSON', 'The request body is not valid JSON'), headers };
+  }
+  if (parser?.type === 'entity.too.large') {
+    return { problem: make(413, 'body-too-large', 'Content Too Large', 'The request body exceeds 64 KiB'), headers };
+  }
+  if (parser?.type === 'encoding.unsupported' || parser?.type === 'charset.unsupported') {
+    return { problem: make(415, 'unsupported-media-type', 'Unsupported Media Type', 'Send UTF-8 JSON'), headers };
+  }
+  return { problem: make(500, 'internal', 'Internal Server Error', 'An unexpected error occurred'), headers };
+}
+
+export function errorHandler(log: (error: unknown) => void): ErrorRequestHandler {
+  return (error, _req, res, next) => {
+    if (res.headersSent) return next(error);
+    const { problem, headers } = toProblem(error);
+    if (problem.status >= 500) log(error);
+    sendProblem(res, problem, headers);
+  };
+}
+
+export const notFoundHandler: RequestHandler = (req, res) => {
+  sendProblem(res, {
+    type: problemType('route-not-found'),
+    title: 'Not Found',
+    status: 404,
+    detail: `No route for ${req.method} ${req.path}`,
+  });
+};

@@ -1,0 +1,24 @@
+import { RequestHandler } from 'express';
+import { Actor } from '../../../domain/actor';
+import { InvalidAccessTokenError } from '../../../domain/errors';
+import { AccessTokenVerifier } from '../../auth/access-token-verifier';
+
+/** Puts the verified user on res.locals.actor; 401 through the error map otherwise. */
+export function accessTokenAuth(verifier: AccessTokenVerifier): RequestHandler {
+  return async (req, res, next) => {
+    const token = bearerToken(req.headers.authorization);
+    if (!token) throw new InvalidAccessTokenError('An identity-provider token is required: Authorization: Bearer <token>');
+    res.locals.actor = await verifier.verify(token);
+    next();
+  };
+}
+
+export function actorOf(locals: Record<string, unknown>): Actor {
+  return locals.actor as Actor;
+}
+
+export function bearerToken(header: string | undefined): string | null {
+  if (!header) return null;
+  const match = /^Bearer[ ]+([^ ]+)[ ]*$/i.exec(header);
+  return match ? match[1] : null;
+}

@@ -1,0 +1,30 @@
+import { RequestHandler } from 'express';
+import { ValidateKey, KeyPrincipal } from '../../../application/use-cases/validate-key/validate-key.use-case';
+import { InvalidApiKeyError } from '../../../domain/errors';
+import { bearerToken } from './access-token-auth';
+
+/**
+ * Reads the key from `Authorization: Bearer` or `X-API-Key` (both present and
+ * different: rejected), validates it and puts the principal on res.locals.
+ */
+export function apiKeyAuth(validateKey: ValidateKey): RequestHandler {
+  return async (req, res, next) => {
+    const rawKey = presentedKey(req.headers.authorization, req.headers['x-api-key']);
+    if (rawKey === null) throw new InvalidApiKeyError();
+    res.locals.principal = await validateKey.execute({ rawKey });
+    next();
+  };
+}
+
+export function principalOf(locals: Record<string, unknown>): KeyPrincipal {
+  return locals.principal as KeyPrincipal;
+}
+
+function presentedKey(authorization: string | undefined, apiKeyHeader: string | string[] | undefined): string | null {
+  const fromBearer = bearerToken(authorization);
+  if (authorization !== undefined && fromBearer === null) return null;
+  if (Array.isArray(apiKeyHeader)) return null;
+  const fromHeader = apiKeyHeader?.trim();
+  if (fromBearer !== null && fromHeader !== undefined && fromBearer !== fromHeader) return null;
+  return fromBearer ?? fromHeader ?? null;
+}

@@ -1,0 +1,32 @@
+import { EntitySchema } from 'typeorm';
+
+/** The `api_keys` table as TypeORM sees it; the schema itself comes from migrations. */
+export interface ApiKeyRow {
+  id: string;
+  name: string;
+  key_prefix: string;
+  key_hash: string;
+  user_id: string;
+  scopes: string[];
+  expires_at: Date | null;
+  last_used_at: Date | null;
+  revoked_at: Date | null;
+  created_at: Date;
+}
+
+export const ApiKeyRowSchema = new EntitySchema<ApiKeyRow>({
+  name: 'ApiKeyRow',
+  tableName: 'api_keys',
+  columns: {
+    id: { type: 'uuid', primary: true, generated: 'uuid' },
+    name: { type: 'varchar', length: 255 },
+    key_prefix: { type: 'varchar', length: 8 },
+    key_hash: { type: 'char', length: 64 },
+    user_id: { type: 'uuid' },
+    scopes: { type: 'text', array: true },
+    expires_at: { type: 'timestamptz', nullable: true },
+    last_used_at: { type: 'timestamptz', nullable: true },
+    revoked_at: { type: 'timestamptz', nullable: true },
+    created_at: { type: 'timestamptz' },
+  },
+});

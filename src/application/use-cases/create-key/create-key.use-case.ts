@@ -1,0 +1,89 @@
+import { Actor, mayActFor } from '../../../domain/actor';
+import { ApiKey, displayPrefixOf, parseKeyName } from '../../../domain/api-key';
+import { ConflictError, FieldError, ForbiddenError, ValidationError } from '../../../domain/errors';
+import { ScopeSet } from '../../../domain/scope';
+import { isUuid } from '../../../domain/uuid';
+import { ApiKeyRepository } from '../../ports/api-key-repository.port';
+import { Clock } from '../../ports/clock.port';
+import { KeyGenerator } from '../../ports/key-generator.port';
+import { KeyHasher } from '../../ports/key-hasher.port';
+import { KeyPolicy } from '../../ports/key-policy.port';
+
+export interface CreateKeyInput {
+  actor: Actor;
+  name: unknown;
+  userId?: unknown;
+  expiresAt?: unknown;
+  scopes?: unknown;
+}
+
+export interface CreateKeyOutput {
+  key: ApiKey;
+  /** The only time the raw key exists outside the caller's hands. */
+  rawKey: string;
+}
+
+export class CreateKey {
+  constructor(
+    private readonly keys: ApiKeyRepository,
+    private readonly hasher: KeyHasher,
+    private readonly generator: KeyGenerator,
+    private readonly clock: Clock,
+    private readonly policy: KeyPolicy,
+  ) {}
+
+  async execute(input: CreateKeyInput): Promise<CreateKeyOutput> {
+    const now = this.clock.now();
+    const { name, userId, expiresAt, scopes } = this.parse(input, now);
+    if (!mayActFor(input.actor, userId)) {
+      throw new ForbiddenError('Only admins may create keys for another user');
+    }
+    const rawKey = this.generator.generate();
+    const key = await this.keys.insertWithinLimit(
+      { name, userId, scopes, expiresAt, keyPrefix: displayPrefixOf(rawKey), keyHash: this.hasher.hash(rawKey), createdAt: now },
+      this.policy.maxKeysPerUser,
+    );
+    if (!key) {
+      throw new ConflictError(`User ${userId} already holds ${this.policy.maxKeysPerUser} active keys; revoke one first`);
+    }
+    return { key, rawKey };
+  }
+
+  /** Collects every field problem at once so the caller can fix them together. */
+  private parse(input: CreateKeyInput, now: Date) {
+    const errors: FieldError[] = [];
+    const attempt = <T>(fn: () => T): T | undefined => {
+      try {
+        return fn();
+      } catch (error) {
+        if (!(error instanceof ValidationError)) throw error;
+        errors.push(...error.errors);
+        return undefined;
+      }
+    };
+    const name = attempt(() => parseKeyName(input.name));
+    const userId = attempt(() => parseUserId(input.userId, input.actor));
+    const expiresAt = attempt(() => parseExpiry(input.expiresAt, now));
+    const scopes = attempt(() => ScopeSet.parse(input.scopes ?? [], 'scopes'));
+    if (errors.length > 0) throw new ValidationError(errors);
+    return { name: name!, userId: userId!, expiresAt: expiresAt!, scopes: scopes! };
+  }
+}
+
+export function parseUserId(value: unknown, actor: Actor): string {
+  if (value === undefined || value === null) return actor.userId;
+  if (!isUuid(value)) throw ValidationError.single('user_id', 'must be a UUID');
+  return value.toLowerCase();
+}
+
+const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
+
+function parseExpiry(value: unknown, now: Date): Date | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'string' || !ISO_8601.test(value) || Number.isNaN(Date.parse(value))) {
+    throw ValidationError.single('expires_at', 'must be an ISO-8601 timestamp with a time zone, or null');
+  }
+  const at = new Date(value);
+  if (at.getTime() <= now.getTime()) throw ValidationError.single('expires_at', 'must be in the future');
+  return at;
+}

@@ -1,0 +1,32 @@
+import { RESOURCES, Resource, SCOPE_CATALOG } from '../../../domain/scope';
+import { ACTIONS, SUBRESOURCES, ToolDescriptor } from '../../../domain/tool';
+
+/**
+ * One tool per resource group. Each is visible with the resource's `:read`
+ * (which its `:write` implies); each call is checked again per action.
+ */
+export const BUILT_IN_TOOLS: readonly ToolDescriptor[] = RESOURCES.map(describe);
+
+function describe(resource: Resource): ToolDescriptor {
+  const read = SCOPE_CATALOG.find((s) => s.scope === `${resource}:read`)!;
+  const subresources = SUBRESOURCES[resource];
+  const properties: Record<string, unknown> = {
+    action: {
+      type: 'string',
+      enum: [...ACTIONS],
+      description: 'get, list, search and query need :read; create, update, delete, assign, unassign and execute need :write',
+    },
+    id: { type: 'string', description: 'Id of the record the action applies to' },
+    data: { type: 'object', description: 'Fields for create, update, search or query', additionalProperties: true },
+  };
+  if (subresources.length > 0) {
+    properties.subresource = { type: 'string', enum: [...subresources], description: 'Optional subresource of the record' };
+  }
+  return {
+    name: resource,
+    title: resource.replace('_', ' '),
+    description: `Work with ${resource.replace('_', ' ')}. ${read.covers}; writes need ${resource}:write.`,
+    inputSchema: { type: 'object', properties, required: ['action'], additionalProperties: false },
+    requiredScopes: [read.scope],
+  };
+}

@@ -1,0 +1,23 @@
+import { Actor, mayActFor } from '../../../domain/actor';
+import { ApiKey } from '../../../domain/api-key';
+import { ForbiddenError } from '../../../domain/errors';
+import { ApiKeyRepository } from '../../ports/api-key-repository.port';
+import { parseUserId } from '../create-key/create-key.use-case';
+
+export interface ListKeysInput {
+  actor: Actor;
+  userId?: unknown;
+}
+
+/** A user's non-revoked keys, expired ones included, newest first. */
+export class ListKeys {
+  constructor(private readonly keys: ApiKeyRepository) {}
+
+  async execute(input: ListKeysInput): Promise<ApiKey[]> {
+    const userId = parseUserId(input.userId, input.actor);
+    if (!mayActFor(input.actor, userId)) {
+      throw new ForbiddenError("Only admins may list another user's keys");
+    }
+    return this.keys.listNonRevokedByUser(userId);
+  }
+}

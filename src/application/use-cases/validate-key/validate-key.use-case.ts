@@ -1,0 +1,36 @@
+import { isWellFormedRawKey } from '../../../domain/api-key';
+import { InvalidApiKeyError } from '../../../domain/errors';
+import { ScopeSet } from '../../../domain/scope';
+import { ApiKeyRepository } from '../../ports/api-key-repository.port';
+import { Clock } from '../../ports/clock.port';
+import { KeyHasher } from '../../ports/key-hasher.port';
+
+export interface ValidateKeyInput {
+  rawKey: string;
+}
+
+/** What a validated key gives the request (spec section 5, step 6). */
+export interface KeyPrincipal {
+  keyId: string;
+  userId: string;
+  scopes: ScopeSet;
+}
+
+/** Spec section 5, in order. Every failure is the same InvalidApiKeyError. */
+export class ValidateKey {
+  constructor(
+    private readonly keys: ApiKeyRepository,
+    private readonly hasher: KeyHasher,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(input: ValidateKeyInput): Promise<KeyPrincipal> {
+    // A malformed key cannot match a stored one; refusing it here spares the lookup.
+    if (!isWellFormedRawKey(input.rawKey)) throw new InvalidApiKeyError();
+    const key = await this.keys.findByHash(this.hasher.hash(input.rawKey));
+    const now = this.clock.now();
+    if (!key || !key.isUsableAt(now)) throw new InvalidApiKeyError();
+    await this.keys.touchLastUsed(key.id, now);
+    return { keyId: key.id, userId: key.userId, scopes: key.scopes };
+  }
+}

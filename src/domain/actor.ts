@@ -1,0 +1,12 @@
+/**
+ * Who asks. Users come from a verified JWT; internal jobs build an admin actor
+ * for themselves since they act for the platform.
+ */
+export interface Actor {
+  userId: string;
+  isAdmin: boolean;
+}
+
+export function mayActFor(actor: Actor, userId: string): boolean {
+  return actor.isAdmin || actor.userId === userId;
+}

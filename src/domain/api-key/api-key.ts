@@ -1,0 +1,50 @@
+import { ScopeSet } from '../scope';
+
+export type ApiKeyState = 'active' | 'revoked' | 'expired';
+
+export interface ApiKeyProps {
+  id: string;
+  name: string;
+  keyPrefix: string;
+  keyHash: string;
+  userId: string;
+  scopes: ScopeSet;
+  expiresAt: Date | null;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+  createdAt: Date;
+}
+
+/** A stored API key (spec 2.1). Its state is derived from its dates and a clock. */
+export class ApiKey {
+  private constructor(private readonly props: ApiKeyProps) {}
+
+  static restore(props: ApiKeyProps): ApiKey {
+    return new ApiKey({ ...props });
+  }
+
+  get id(): string { return this.props.id; }
+  get name(): string { return this.props.name; }
+  get keyPrefix(): string { return this.props.keyPrefix; }
+  get keyHash(): string { return this.props.keyHash; }
+  get userId(): string { return this.props.userId; }
+  get scopes(): ScopeSet { return this.props.scopes; }
+  get expiresAt(): Date | null { return this.props.expiresAt; }
+  get lastUsedAt(): Date | null { return this.props.lastUsedAt; }
+  get revokedAt(): Date | null { return this.props.revokedAt; }
+  get createdAt(): Date { return this.props.createdAt; }
+
+  stateAt(now: Date): ApiKeyState {
+    if (this.props.revokedAt !== null) return 'revoked';
+    if (this.props.expiresAt !== null && this.props.expiresAt.getTime() <= now.getTime()) return 'expired';
+    return 'active';
+  }
+
+  isUsableAt(now: Date): boolean {
+    return this.stateAt(now) === 'active';
+  }
+
+  ownedBy(userId: string): boolean {
+    return this.props.userId === userId;
+  }
+}

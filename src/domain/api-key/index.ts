@@ -1,0 +1,3 @@
+export * from './api-key';
+export * from './key-name';
+export * from './raw-api-key';

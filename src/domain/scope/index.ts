@@ -1,0 +1,3 @@
+export * from './scope-catalog';
+export * from './scope';
+export * from './scope-set';

@@ -1,0 +1,2 @@
+export * from './tool-action';
+export * from './tool-descriptor';

@@ -1,0 +1,63 @@
+import path from 'node:path';
+
+export interface Config {
+  env: string;
+  port: number;
+  host: string;
+  /** Unset: the embedded database under dataDir. */
+  databaseUrl: string | null;
+  dataDir: string;
+  jwt: {
+    /** Unset outside production: the built-in development issuer. */
+    jwksUri: string | null;
+    issuer: string | null;
+    audience: string | null;
+    adminRole: string;
+  };
+  maxKeysPerUser: number;
+}
+
+export class ConfigError extends Error {}
+
+/** Reads the environment once; every other module receives the parsed result. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const nodeEnv = env.NODE_ENV ?? 'development';
+  const jwksUri = nonEmpty(env.JWT_JWKS_URI);
+  if (nodeEnv === 'production' && !jwksUri) {
+    throw new ConfigError(
+      'JWT_JWKS_URI is required when NODE_ENV=production: the development token issuer is never used in production',
+    );
+  }
+  const databaseUrl = nonEmpty(env.DATABASE_URL);
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new ConfigError('DATABASE_URL must be a postgres:// or postgresql:// URL');
+  }
+  return {
+    env: nodeEnv,
+    port: integer(env, 'PORT', 8080, 0, 65535),
+    host: nonEmpty(env.HOST) ?? '0.0.0.0',
+    databaseUrl,
+    dataDir: path.resolve(nonEmpty(env.DATA_DIR) ?? '.data'),
+    jwt: {
+      jwksUri,
+      issuer: nonEmpty(env.JWT_ISSUER),
+      audience: nonEmpty(env.JWT_AUDIENCE),
+      adminRole: nonEmpty(env.JWT_ADMIN_ROLE) ?? 'admin',
+    },
+    maxKeysPerUser: integer(env, 'MAX_KEYS_PER_USER', 100, 1, 1_000_000),
+  };
+}
+
+function nonEmpty(value: string | undefined): string | null {
+  return value !== undefined && value.trim() !== '' ? value.trim() : null;
+}
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = nonEmpty(env[name]);
+  if (raw === null) return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+  }
+  return value;
+}

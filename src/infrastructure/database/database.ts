@@ -1,0 +1,39 @@
+import { DataSource } from 'typeorm';
+import { Config } from '../config/config';
+import { createDataSource } from './data-source';
+import { LocalPostgres } from './local-postgres';
+import path from 'node:path';
+
+export interface Database {
+  dataSource: DataSource;
+  /** Set when the service runs its own embedded PostgreSQL. */
+  embedded: LocalPostgres | null;
+  close(): Promise<void>;
+}
+
+/** Connects to DATABASE_URL, or starts the embedded server under DATA_DIR, then migrates. */
+export async function openDatabase(config: Config, log: (line: string) => void): Promise<Database> {
+  let embedded: LocalPostgres | null = null;
+  let url = config.databaseUrl;
+  if (!url) {
+    embedded = await LocalPostgres.start({ dir: path.join(config.dataDir, 'db') });
+    url = embedded.url;
+    log(`embedded PostgreSQL running with its data in ${path.join(config.dataDir, 'db')}`);
+  }
+  const dataSource = createDataSource({ url });
+  try {
+    await dataSource.initialize();
+    await dataSource.runMigrations({ transaction: 'each' });
+  } catch (error) {
+    await embedded?.stop();
+    throw error;
+  }
+  return {
+    dataSource,
+    embedded,
+    async close() {
+      if (dataSource.isInitialized) await dataSource.destroy();
+      await embedded?.stop();
+    },
+  };
+}

@@ -1,0 +1,162 @@
+import { ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { Client } from 'pg';
+import { findPostgresBinaries } from './postgres-binaries';
+
+export interface LocalPostgresOptions {
+  /** Holds the cluster (`<dir>/pg`) and its credentials; created when missing. */
+  dir: string;
+  port?: number;
+  /** Throwaway clusters for tests trade durability for speed. */
+  throwaway?: boolean;
+  log?: (line: string) => void;
+}
+
+interface RunAs {
+  uid: number;
+  gid: number;
+}
+
+/**
+ * A PostgreSQL server of our own: initdb on first use, then `postgres` bound to
+ * loopback only. PostgreSQL refuses to run as root, so as root it runs as the
+ * `postgres` user (created when missing).
+ */
+export class LocalPostgres {
+  private constructor(
+    private readonly child: ChildProcess,
+    private readonly options: LocalPostgresOptions,
+    readonly url: string,
+  ) {}
+
+  static async start(options: LocalPostgresOptions): Promise<LocalPostgres> {
+    const bins = findPostgresBinaries();
+    const runAs = process.getuid?.() === 0 ? postgresUser() : undefined;
+    const pgData = path.join(options.dir, 'pg');
+    const password = ensureCluster(options.dir, pgData, bins.initdb, runAs);
+    stopOrphan(pgData);
+    const port = options.port ?? (await freePort());
+    const flags = ['-D', pgData, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='];
+    if (options.throwaway) flags.push('-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=300');
+    const child = spawn(bins.postgres, flags, { ...runAs, stdio: ['ignore', 'pipe', 'pipe'] });
+    const output: string[] = [];
+    const onData = (chunk: Buffer) => {
+      output.push(chunk.toString());
+      if (output.length > 50) output.shift();
+      options.log?.(chunk.toString().trimEnd());
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    const url = `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
+    await waitUntilReady(url, child, output);
+    const server = new LocalPostgres(child, options, url);
+    process.once('exit', () => child.kill('SIGINT'));
+    return server;
+  }
+
+  async stop(): Promise<void> {
+    if (this.child.exitCode === null && this.child.signalCode === null) {
+      const exited = new Promise((resolve) => this.child.once('exit', resolve));
+      this.child.kill('SIGINT'); // fast shutdown: rolls back open transactions, exits cleanly
+      await exited;
+    }
+    if (this.options.throwaway) rmSync(this.options.dir, { recursive: true, force: true });
+  }
+}
+
+function ensureCluster(dir: string, pgData: string, initdb: string, runAs?: RunAs): string {
+  const secretFile = path.join(dir, 'pg-password');
+  if (existsSync(path.join(pgData, 'PG_VERSION'))) return readFileSync(secretFile, 'utf8').trim();
+  mkdirSync(pgData, { recursive: true });
+  const password = randomBytes(18).toString('base64url');
+  writeFileSync(secretFile, password + '\n', { mode: 0o600 });
+  // initdb reads the superuser password from a file it must be able to open.
+  const pwFile = path.join(pgData, '..', `.pwfile-${process.pid}`);
+  writeFileSync(pwFile, password + '\n', { mode: 0o600 });
+  try {
+    if (runAs) {
+      chmodSync(dir, 0o755);
+      chownSync(pgData, runAs.uid, runAs.gid);
+      chownSync(pwFile, runAs.uid, runAs.gid);
+    }
+    execFileSync(
+      initdb,
+      ['-D', pgData, '-U', 'postgres', '--auth=scram-sha-256', `--pwfile=${pwFile}`, '-E', 'UTF8', '--locale=C', '--no-instructions'],
+      { ...runAs, stdio: 'pipe' },
+    );
+  } catch (error) {
+    rmSync(pgData, { recursive: true, force: true });
+    throw new Error(`initdb failed: ${(error as { stderr?: Buffer }).stderr?.toString() ?? error}`);
+  } finally {
+    rmSync(pwFile, { force: true });
+  }
+  return password;
+}
+
+/** After a crash the old server may still run, or have left postmaster.pid behind. */
+function stopOrphan(pgData: string): void {
+  const pidFile = path.join(pgData, 'postmaster.pid');
+  if (!existsSync(pidFile)) return;
+  const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
+  if (Number.isInteger(pid) && pid > 0 && isAlive(pid)) {
+    process.kill(pid, 'SIGINT');
+    const deadline = Date.now() + 15_000;
+    while (isAlive(pid) && Date.now() < deadline) execFileSync('sleep', ['0.1']);
+  }
+  if (existsSync(pidFile)) unlinkSync(pidFile);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function postgresUser(): RunAs {
+  const lookup = () => ({
+    uid: Number(execFileSync('id', ['-u', 'postgres']).toString().trim()),
+    gid: Number(execFileSync('id', ['-g', 'postgres']).toString().trim()),
+  });
+  try {
+    return lookup();
+  } catch {
+    execFileSync('useradd', ['--system', '--user-group', '--no-create-home', 'postgres']);
+    return lookup();
+  }
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitUntilReady(url: string, child: ChildProcess, output: string[]): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`PostgreSQL exited during start-up:\n${output.join('')}`);
+    const client = new Client({ connectionString: url, connectionTimeoutMillis: 1000 });
+    client.on('error', () => undefined);
+    try {
+      await client.connect();
+      await client.end();
+      return;
+    } catch {
+      await client.end().catch(() => undefined);
+      if (Date.now() > deadline) throw new Error(`PostgreSQL did not accept connections:\n${output.join('')}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
+

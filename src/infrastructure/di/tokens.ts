@@ -1,0 +1,11 @@
+/** Service identifiers for everything that is not bound by its own class. */
+export const TOKENS = {
+  Config: Symbol.for('keygate.Config'),
+  DataSource: Symbol.for('keygate.DataSource'),
+  ApiKeyRepository: Symbol.for('keygate.ApiKeyRepository'),
+  KeyHasher: Symbol.for('keygate.KeyHasher'),
+  KeyGenerator: Symbol.for('keygate.KeyGenerator'),
+  Clock: Symbol.for('keygate.Clock'),
+  KeyPolicy: Symbol.for('keygate.KeyPolicy'),
+  AccessTokenVerifier: Symbol.for('keygate.AccessTokenVerifier'),
+} as const;

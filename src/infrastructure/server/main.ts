@@ -1,0 +1,49 @@
+import http from 'node:http';
+import { AddressInfo } from 'node:net';
+import express from 'express';
+import { DEV_ISSUER, DEV_JWKS_PATH, DevTokenIssuer } from '../../adapters/auth/dev-token-issuer';
+import { JwksAccessTokenVerifier } from '../../adapters/auth/jwks-access-token-verifier';
+import { ConfigError, loadConfig } from '../config/config';
+import { openDatabase } from '../database/database';
+import { buildContainer } from '../di/container';
+import { createApp } from './app';
+import { devBanner } from './dev-identity';
+
+const log = (line: string) => process.stdout.write(`${line}\n`);
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const database = await openDatabase(config, log);
+  const server = http.createServer();
+  await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
+  const port = (server.address() as AddressInfo).port;
+  const baseUrl = `http://localhost:${port}`;
+
+  const dev = config.jwt.jwksUri ? null : DevTokenIssuer.loadOrCreate(config.dataDir);
+  const verifier = new JwksAccessTokenVerifier(
+    dev
+      ? { jwksUri: `http://127.0.0.1:${port}${DEV_JWKS_PATH}`, issuer: DEV_ISSUER, audience: null, adminRole: config.jwt.adminRole }
+      : { ...config.jwt, jwksUri: config.jwt.jwksUri! },
+  );
+  const container = buildContainer({ config, dataSource: database.dataSource, verifier });
+  const before = dev ? [express.Router().get(DEV_JWKS_PATH, (_req, res) => void res.json(dev.jwks()))] : [];
+  server.on('request', createApp(container, { before }));
+  log(`keygate listening on ${baseUrl}`);
+  if (dev) log(devBanner(dev, config.dataDir, baseUrl, config.jwt.adminRole));
+
+  const shutdown = async (signal: string) => {
+    log(`${signal} received, shutting down`);
+    server.close();
+    server.closeIdleConnections();
+    await database.close();
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`keygate failed to start: ${error instanceof ConfigError ? error.message : (error as Error)?.stack ?? error}\n`);
+  process.exit(1);
+});
+

@@ -1,0 +1,47 @@
+import { randomUUID } from 'node:crypto';
+import { ApiKeyRepository, NewApiKey } from '../../src/application/ports/api-key-repository.port';
+import { ApiKey, ApiKeyProps } from '../../src/domain/api-key';
+
+/** The repository port over a Map, for use-case unit tests only. */
+export class InMemoryApiKeyRepository implements ApiKeyRepository {
+  readonly rows = new Map<string, ApiKeyProps>();
+  touches = 0;
+
+  async insertWithinLimit(key: NewApiKey, limit: number): Promise<ApiKey | null> {
+    const held = [...this.rows.values()].filter((r) => r.userId === key.userId && r.revokedAt === null).length;
+    if (held >= limit) return null;
+    const props: ApiKeyProps = { ...key, id: randomUUID(), lastUsedAt: null, revokedAt: null };
+    this.rows.set(props.id, props);
+    return ApiKey.restore(props);
+  }
+
+  async findById(id: string): Promise<ApiKey | null> {
+    const row = this.rows.get(id);
+    return row ? ApiKey.restore(row) : null;
+  }
+
+  async findByHash(keyHash: string): Promise<ApiKey | null> {
+    const row = [...this.rows.values()].find((r) => r.keyHash === keyHash);
+    return row ? ApiKey.restore(row) : null;
+  }
+
+  async listNonRevokedByUser(userId: string): Promise<ApiKey[]> {
+    return [...this.rows.values()]
+      .filter((r) => r.userId === userId && r.revokedAt === null)
+      .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())
+      .map((r) => ApiKey.restore(r));
+  }
+
+  async revoke(id: string, at: Date): Promise<boolean> {
+    const row = this.rows.get(id);
+    if (!row || row.revokedAt !== null) return false;
+    row.revokedAt = at;
+    return true;
+  }
+
+  async touchLastUsed(id: string, at: Date): Promise<void> {
+    this.touches += 1;
+    const row = this.rows.get(id);
+    if (row && (row.lastUsedAt === null || row.lastUsedAt < at)) row.lastUsedAt = at;
+  }
+}
