@@ -18,7 +18,7 @@ const swc = [
 const common = {
   testEnvironment: 'node',
   transform: { '^.+\\.(t|j|mj)s$': swc },
-  transformIgnorePatterns: ['/node_modules/(?!(inversify|@inversifyjs)/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(inversify|@inversifyjs|jose)/)'],
   moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
 };
 

@@ -28,8 +28,8 @@ async function main(): Promise<void> {
   const container = buildContainer({ config, dataSource: database.dataSource, verifier });
   const before = dev ? [express.Router().get(DEV_JWKS_PATH, (_req, res) => void res.json(dev.jwks()))] : [];
   server.on('request', createApp(container, { before }));
-  log(`keygate listening on ${baseUrl}`);
   if (dev) log(devBanner(dev, config.dataDir, baseUrl, config.jwt.adminRole));
+  log(`keygate listening on ${baseUrl}`);
 
   const shutdown = async (signal: string) => {
     log(`${signal} received, shutting down`);

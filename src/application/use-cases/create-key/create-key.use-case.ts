@@ -44,7 +44,7 @@ export class CreateKey {
       this.policy.maxKeysPerUser,
     );
     if (!key) {
-      throw new ConflictError(`User ${userId} already holds ${this.policy.maxKeysPerUser} active keys; revoke one first`);
+      throw new ConflictError(`User ${userId} already holds ${this.policy.maxKeysPerUser} non-revoked keys (expired ones count); revoke one first`);
     }
     return { key, rawKey };
   }
@@ -76,14 +76,21 @@ export function parseUserId(value: unknown, actor: Actor): string {
   return value.toLowerCase();
 }
 
-const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
+const ISO_8601 = /^(\d{4})-(\d{2})-(\d{2})T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,9})?)?(Z|[+-]([01]\d|2[0-3]):[0-5]\d)$/;
+
+/** Date.parse quietly rolls 2027-02-30 over to March; a real calendar day is required. */
+function isCalendarDate(year: number, month: number, day: number): boolean {
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
 
 function parseExpiry(value: unknown, now: Date): Date | null {
   if (value === undefined || value === null) return null;
-  if (typeof value !== 'string' || !ISO_8601.test(value) || Number.isNaN(Date.parse(value))) {
+  const match = typeof value === 'string' ? ISO_8601.exec(value) : null;
+  const at = match && isCalendarDate(+match[1], +match[2], +match[3]) ? new Date(match[0]) : null;
+  if (!at || Number.isNaN(at.getTime())) {
     throw ValidationError.single('expires_at', 'must be an ISO-8601 timestamp with a time zone, or null');
   }
-  const at = new Date(value);
   if (at.getTime() <= now.getTime()) throw ValidationError.single('expires_at', 'must be in the future');
   return at;
 }

@@ -1,0 +1,70 @@
+import { randomUUID } from 'node:crypto';
+import jwt from 'jsonwebtoken';
+import request from 'supertest';
+import { startTestApp, TestApp } from '../support/test-app';
+import { TEST_AUDIENCE, TEST_ISSUER } from '../support/test-identity-provider';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(() => t.close());
+
+const list = (authorization?: string) => {
+  const req = request(t.app).get('/api/v1/api-keys');
+  return authorization === undefined ? req : req.set('Authorization', authorization);
+};
+
+function expect401(res: request.Response) {
+  expect(res.status).toBe(401);
+  expect(res.headers['www-authenticate']).toMatch(/^Bearer/);
+  expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+}
+
+describe('identity-provider JWTs on /api/v1/api-keys', () => {
+  it('accepts RS256 and ES256 tokens from the JWKS', async () => {
+    expect((await list(`Bearer ${t.idp.token({ sub: randomUUID(), alg: 'RS256' })}`)).status).toBe(200);
+    expect((await list(`Bearer ${t.idp.token({ sub: randomUUID(), alg: 'ES256' })}`)).status).toBe(200);
+  });
+
+  it.each([
+    ['no Authorization header', undefined],
+    ['a scheme other than Bearer', 'Basic dXNlcjpwdw=='],
+    ['a malformed token', 'Bearer not.a.jwt'],
+  ])('answers 401 for %s', async (_case, header) => {
+    expect401(await list(header));
+  });
+
+  it('answers 401 for an expired token', async () => {
+    expect401(await list(`Bearer ${t.idp.token({ sub: randomUUID(), expiresIn: -10 })}`));
+  });
+
+  it('answers 401 for a token signed by a key outside the JWKS', async () => {
+    expect401(await list(`Bearer ${t.idp.tokenFromStranger({ sub: randomUUID() })}`));
+  });
+
+  it('answers 401 for a wrong issuer or audience', async () => {
+    expect401(await list(`Bearer ${t.idp.token({ sub: randomUUID(), issuer: 'https://evil.test/' })}`));
+    expect401(await list(`Bearer ${t.idp.token({ sub: randomUUID(), audience: 'someone-else' })}`));
+  });
+
+  it('answers 401 for HS256 and alg=none tokens', async () => {
+    const claims = { sub: randomUUID(), iss: TEST_ISSUER, aud: TEST_AUDIENCE };
+    expect401(await list(`Bearer ${jwt.sign(claims, 'shared-secret', { algorithm: 'HS256' })}`));
+    const none = jwt.sign(claims, '', { algorithm: 'none' });
+    expect401(await list(`Bearer ${none}`));
+  });
+
+  it('answers 401 when sub is missing or not a UUID', async () => {
+    expect401(await list(`Bearer ${t.idp.token({})}`));
+    expect401(await list(`Bearer ${t.idp.token({ sub: 'alice' })}`));
+  });
+
+  it('treats only tokens whose roles claim holds the admin role as admins', async () => {
+    const other = randomUUID();
+    const asRoles = (roles: unknown) => list(`Bearer ${t.idp.token({ sub: randomUUID(), roles })}`).query({ user_id: other });
+    expect((await list(`Bearer ${t.idp.token({ sub: randomUUID(), roles: ['admin'] })}`).query({ user_id: other })).status).toBe(200);
+    expect((await asRoles('admin')).status).toBe(403);
+    expect((await asRoles(['viewer'])).status).toBe(403);
+  });
+});

@@ -1,0 +1,84 @@
+import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { buildService, cleanEnv, ROOT, ServiceProcess, startService, waitForListening } from '../support/service-process';
+
+jest.setTimeout(120_000);
+
+let dataDir: string;
+beforeAll(() => {
+  buildService();
+  dataDir = mkdtempSync(path.join(os.tmpdir(), 'keygate-embedded-'));
+  chmodSync(dataDir, 0o755); // as root, PostgreSQL runs as `postgres` and must reach its directory
+});
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+async function start(): Promise<ServiceProcess> {
+  return waitForListening(startService({ DATA_DIR: dataDir }));
+}
+
+async function stop(service: ServiceProcess): Promise<void> {
+  service.child.kill('SIGTERM');
+  expect(await service.exited).toBe(0);
+}
+
+const json = async (res: Response): Promise<{ status: number; body: any }> => ({
+  status: res.status,
+  body: res.status === 204 ? null : await res.json(),
+});
+
+describe('the service on its embedded database (no DATABASE_URL, no JWT_JWKS_URI)', () => {
+  it('prints a working token, walks create → list → /mcp → revoke → rejected, and keeps data across restarts', async () => {
+    let service = await start();
+    const token = /export TOKEN=(\S+)/.exec(service.output())![1];
+    const auth = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
+    const keys = `${service.baseUrl}/api/v1/api-keys`;
+
+    const kept = await json(await fetch(keys, { method: 'POST', headers: auth, body: JSON.stringify({ name: 'kept', scopes: ['chat:read'] }) }));
+    expect(kept.status).toBe(201);
+    const gone = await json(await fetch(keys, { method: 'POST', headers: auth, body: JSON.stringify({ name: 'gone' }) }));
+    const listed = await json(await fetch(keys, { headers: auth }));
+    expect(listed.body.map((k: { name: string }) => k.name)).toEqual(['gone', 'kept']);
+
+    const mcp = (key: string) =>
+      fetch(`${service.baseUrl}/mcp`, {
+        method: 'POST',
+        headers: { 'X-API-Key': key, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+      });
+    const tools = await json(await mcp(kept.body.raw_key));
+    expect(tools.body.result.tools.map((t: { name: string }) => t.name)).toEqual(['chat']);
+    expect((await fetch(`${keys}/${gone.body.id}`, { method: 'DELETE', headers: auth })).status).toBe(204);
+    expect((await mcp(gone.body.raw_key)).status).toBe(401);
+    await stop(service);
+
+    service = await start();
+    const again = await json(await fetch(`${service.baseUrl}/api/v1/api-keys`, { headers: auth }));
+    expect(again.body.map((k: { name: string }) => k.name)).toEqual(['kept']);
+    expect((await fetch(`${service.baseUrl}/readyz`)).status).toBe(200);
+
+    // A crash leaves PostgreSQL running or its postmaster.pid behind; the next start copes.
+    service.child.kill('SIGKILL');
+    await service.exited;
+    service = await start();
+    const afterCrash = await json(await fetch(`${service.baseUrl}/api/v1/api-keys`, { headers: auth }));
+    expect(afterCrash.body.map((k: { name: string }) => k.name)).toEqual(['kept']);
+
+    const sub = randomUUID();
+    const minted = execFileSync(process.execPath, [path.join(ROOT, 'dist', 'scripts', 'token.js'), '--sub', sub], {
+      env: cleanEnv({ DATA_DIR: dataDir }),
+    }).toString().trim();
+    const mine = await fetch(`${service.baseUrl}/api/v1/api-keys`, { headers: { Authorization: `Bearer ${minted}` } });
+    expect(mine.status).toBe(200);
+    expect(await mine.json()).toEqual([]);
+    await stop(service);
+  });
+
+  it('refuses to start in production without JWT_JWKS_URI', async () => {
+    const service = startService({ DATA_DIR: dataDir, NODE_ENV: 'production' });
+    expect(await service.exited).toBe(1);
+    expect(service.output()).toMatch(/JWT_JWKS_URI is required when NODE_ENV=production/);
+  });
+});

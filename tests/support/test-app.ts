@@ -1,0 +1,50 @@
+import { randomUUID } from 'node:crypto';
+import { Express } from 'express';
+import { Container } from 'inversify';
+import { Clock } from '../../src/application/ports/clock.port';
+import { JwksAccessTokenVerifier } from '../../src/adapters/auth/jwks-access-token-verifier';
+import { loadConfig } from '../../src/infrastructure/config/config';
+import { buildContainer } from '../../src/infrastructure/di/container';
+import { createApp } from '../../src/infrastructure/server/app';
+import { createTestDatabase, TestDatabase } from './test-database';
+import { TEST_AUDIENCE, TEST_ISSUER, TestIdentityProvider, TokenOptions } from './test-identity-provider';
+
+export interface TestApp {
+  app: Express;
+  container: Container;
+  db: TestDatabase;
+  idp: TestIdentityProvider;
+  /** A token for a fresh (or the given) non-admin user. */
+  userToken(sub?: string, options?: TokenOptions): string;
+  adminToken(sub?: string): string;
+  close(): Promise<void>;
+}
+
+/** The whole app on its own migrated database, trusting a real JWKS served over HTTP. */
+export async function startTestApp(env: Record<string, string> = {}, clock?: Clock): Promise<TestApp> {
+  const idp = await new TestIdentityProvider().start();
+  const db = await createTestDatabase();
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    JWT_JWKS_URI: idp.jwksUri,
+    JWT_ISSUER: TEST_ISSUER,
+    JWT_AUDIENCE: TEST_AUDIENCE,
+    DATABASE_URL: db.url,
+    ...env,
+  });
+  const verifier = new JwksAccessTokenVerifier({ ...config.jwt, jwksUri: config.jwt.jwksUri! });
+  const container = buildContainer({ config, dataSource: db.dataSource, verifier, clock });
+  const app = createApp(container, { logError: () => undefined });
+  return {
+    app,
+    container,
+    db,
+    idp,
+    userToken: (sub = randomUUID(), options = {}) => idp.token({ sub, ...options }),
+    adminToken: (sub = randomUUID()) => idp.token({ sub, roles: ['admin'] }),
+    async close() {
+      await db.drop();
+      await idp.stop();
+    },
+  };
+}

@@ -1,0 +1,88 @@
+import { generateKeyPairSync, KeyObject } from 'node:crypto';
+import http from 'node:http';
+import { AddressInfo } from 'node:net';
+import jwt from 'jsonwebtoken';
+
+export const TEST_ISSUER = 'https://idp.keygate.test/';
+export const TEST_AUDIENCE = 'keygate';
+
+interface SigningKey {
+  kid: string;
+  alg: 'RS256' | 'ES256';
+  privateKey: KeyObject;
+  publicKey: KeyObject;
+}
+
+export interface TokenOptions {
+  sub?: unknown;
+  roles?: unknown;
+  alg?: 'RS256' | 'ES256';
+  issuer?: string;
+  audience?: string;
+  expiresIn?: number;
+  extra?: Record<string, unknown>;
+}
+
+/**
+ * A real identity provider for tests: RSA and EC signing keys whose public
+ * halves are served as a JWKS over HTTP on loopback.
+ */
+export class TestIdentityProvider {
+  readonly keys: SigningKey[] = [rsaKey('rs-1'), ecKey('ec-1')];
+  /** Signs like the provider but is not in the JWKS. */
+  readonly stranger: SigningKey = rsaKey('rs-1');
+  jwksRequests = 0;
+  private server?: http.Server;
+  jwksUri = '';
+
+  async start(): Promise<this> {
+    this.server = http.createServer((req, res) => {
+      this.jwksRequests += 1;
+      res.setHeader('Content-Type', 'application/json');
+      res.end(JSON.stringify({ keys: this.keys.map(publicJwk) }));
+    });
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    this.jwksUri = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/jwks.json`;
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    await new Promise((resolve) => this.server?.close(resolve));
+  }
+
+  token(options: TokenOptions = {}): string {
+    const key = this.keys.find((k) => k.alg === (options.alg ?? 'RS256'))!;
+    return sign(key, options);
+  }
+
+  tokenFromStranger(options: TokenOptions = {}): string {
+    return sign(this.stranger, options);
+  }
+}
+
+function sign(key: SigningKey, options: TokenOptions): string {
+  const payload: Record<string, unknown> = { ...options.extra };
+  if (options.sub !== undefined) payload.sub = options.sub;
+  if (options.roles !== undefined) payload.roles = options.roles;
+  return jwt.sign(payload, key.privateKey, {
+    algorithm: key.alg,
+    keyid: key.kid,
+    issuer: options.issuer ?? TEST_ISSUER,
+    audience: options.audience ?? TEST_AUDIENCE,
+    expiresIn: options.expiresIn ?? 600,
+  });
+}
+
+function rsaKey(kid: string): SigningKey {
+  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  return { kid, alg: 'RS256', privateKey, publicKey };
+}
+
+function ecKey(kid: string): SigningKey {
+  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  return { kid, alg: 'ES256', privateKey, publicKey };
+}
+
+function publicJwk(key: SigningKey): object {
+  return { ...key.publicKey.export({ format: 'jwk' }), kid: key.kid, alg: key.alg, use: 'sig' };
+}
