@@ -5,6 +5,10 @@ import { Scope } from './scope';
  * A caller's scopes and the four rules of spec section 4.5: an empty set grants
  * everything, a held scope grants itself, a resource's `:write` grants its
  * `:read`, nothing else grants anything.
+ *
+ * Besides "full" (the spec's empty array) and "these scopes", narrowing can
+ * yield a set that grants nothing; that one has no array form in the spec, so
+ * it can be asked but not serialised.
  */
 export class ScopeSet {
   private readonly granted: ReadonlySet<string>;
@@ -60,6 +64,33 @@ export class ScopeSet {
     return this.full;
   }
 
+  /** True only for a narrowing whose two sides share no scope. */
+  get grantsNothing(): boolean {
+    return !this.full && this.scopes.length === 0;
+  }
+
+  /**
+   * A mode widening a role: allows S iff either side does. Full access on
+   * either side stays full access; merging never narrows.
+   */
+  merge(other: ScopeSet): ScopeSet {
+    if (this.full || other.full) return ScopeSet.full();
+    return new ScopeSet(dedupe([...this.scopes, ...other.scopes]), false);
+  }
+
+  /**
+   * An agent's scopes limiting a key: allows S iff both sides do, each side's
+   * `:write` counting as its `:read` first. Narrowing by full access changes nothing.
+   */
+  narrow(other: ScopeSet): ScopeSet {
+    if (other.full) return this;
+    if (this.full) return other;
+    // Every scope either side grants is a held scope of one side or implied by one,
+    // so testing the held scopes of both sides finds the whole intersection.
+    const shared = dedupe([...this.scopes, ...other.scopes]).filter((s) => this.allows(s) && other.allows(s));
+    return new ScopeSet(minimal(shared), false);
+  }
+
   allows(scope: Scope | string): boolean {
     if (this.full) return true;
     return this.granted.has(typeof scope === 'string' ? scope : scope.value);
@@ -67,6 +98,7 @@ export class ScopeSet {
 
   /** The scopes as held, in the spec's array form (empty for full access). */
   toArray(): string[] {
+    if (this.grantsNothing) throw new Error('A scope set that grants nothing has no array form');
     return this.scopes.map((s) => s.value);
   }
 }
@@ -78,4 +110,10 @@ function impliedBy(scope: Scope): string[] {
 function dedupe(scopes: readonly Scope[]): Scope[] {
   const byValue = new Map(scopes.map((s) => [s.value, s]));
   return [...byValue.values()];
+}
+
+/** Drops a `:read` whose resource's `:write` is also present: the write implies it. */
+function minimal(scopes: readonly Scope[]): Scope[] {
+  const writes = new Set(scopes.filter((s) => s.permission === 'write').map((s) => s.resource));
+  return scopes.filter((s) => s.permission === 'write' || !writes.has(s.resource));
 }
