@@ -1,5 +1,7 @@
 import { DataSource } from 'typeorm';
+import { AgentRoleRowSchema } from '../../adapters/persistence/agent-role.row';
 import { ApiKeyRowSchema } from '../../adapters/persistence/api-key.row';
+import { ModeToolConfigRowSchema } from '../../adapters/persistence/mode-tool-config.row';
 import { MIGRATIONS } from './migrations';
 
 export interface DataSourceOptions {
@@ -12,7 +14,7 @@ export function createDataSource(options: DataSourceOptions): DataSource {
   return new DataSource({
     type: 'postgres',
     url: options.url,
-    entities: [ApiKeyRowSchema],
+    entities: [ApiKeyRowSchema, AgentRoleRowSchema, ModeToolConfigRowSchema],
     migrations: MIGRATIONS,
     migrationsTableName: 'migrations',
     migrationsTransactionMode: 'each',

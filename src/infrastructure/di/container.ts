@@ -19,12 +19,14 @@ import { ApiKeysController } from '../../adapters/http/controllers/api-keys.cont
 import { McpController } from '../../adapters/mcp/mcp.controller';
 import { TypeormApiKeyRepository } from '../../adapters/persistence/typeorm-api-key.repository';
 import { Config } from '../config/config';
+import { bindScopeContexts } from './scope-context.bindings';
 import { TOKENS } from './tokens';
 
 export interface ContainerParts {
   config: Config;
   dataSource: DataSource;
-  verifier: AccessTokenVerifier;
+  /** Needed by the HTTP edge only; internal jobs leave it out. */
+  verifier?: AccessTokenVerifier;
   /** Tests pin time; everything else uses the system clock. */
   clock?: Clock;
 }
@@ -37,7 +39,7 @@ export function buildContainer(parts: ContainerParts): Container {
   const c = new Container({ defaultScope: 'Singleton' });
   c.bind<Config>(TOKENS.Config).toConstantValue(parts.config);
   c.bind<DataSource>(TOKENS.DataSource).toConstantValue(parts.dataSource);
-  c.bind<AccessTokenVerifier>(TOKENS.AccessTokenVerifier).toConstantValue(parts.verifier);
+  if (parts.verifier) c.bind<AccessTokenVerifier>(TOKENS.AccessTokenVerifier).toConstantValue(parts.verifier);
   c.bind<Clock>(TOKENS.Clock).toConstantValue(parts.clock ?? new SystemClock());
   c.bind<KeyHasher>(TOKENS.KeyHasher).toConstantValue(new Sha256KeyHasher());
   c.bind<KeyGenerator>(TOKENS.KeyGenerator).toConstantValue(new RandomKeyGenerator());
@@ -71,5 +73,6 @@ export function buildContainer(parts: ContainerParts): Container {
     (validate: ValidateKey, filter: FilterTools) => new McpController(validate, filter),
     [ValidateKey, FilterTools],
   );
+  bindScopeContexts(c);
   return c;
 }

@@ -8,4 +8,7 @@ export const TOKENS = {
   Clock: Symbol.for('keygate.Clock'),
   KeyPolicy: Symbol.for('keygate.KeyPolicy'),
   AccessTokenVerifier: Symbol.for('keygate.AccessTokenVerifier'),
+  AgentRoleRepository: Symbol.for('keygate.AgentRoleRepository'),
+  ModeToolConfigRepository: Symbol.for('keygate.ModeToolConfigRepository'),
+  ModeSessionRepository: Symbol.for('keygate.ModeSessionRepository'),
 } as const;

@@ -3,14 +3,13 @@ import { CreateKey } from '../../../application/use-cases/create-key/create-key.
 import { ListKeys } from '../../../application/use-cases/list-keys/list-keys.use-case';
 import { RevokeKey } from '../../../application/use-cases/revoke-key/revoke-key.use-case';
 import { ValidationError } from '../../../domain/errors';
-import { AccessTokenVerifier } from '../../auth/access-token-verifier';
 import { presentCreatedKey, presentKey } from '../dto/api-key.presenter';
 import { allowedFields } from '../dto/body-fields';
 import { CreateApiKeyDto } from '../dto/create-api-key.dto';
-import { accessTokenAuth, actorOf } from '../middleware/access-token-auth';
+import { actorOf } from '../middleware/access-token-auth';
 import { jsonBody } from '../middleware/json-body';
 
-/** Spec sections 4.1-4.3. */
+/** Spec sections 4.1-4.3; authentication runs before this router. */
 export class ApiKeysController {
   constructor(
     private readonly createKey: CreateKey,
@@ -18,9 +17,8 @@ export class ApiKeysController {
     private readonly revokeKey: RevokeKey,
   ) {}
 
-  router(verifier: AccessTokenVerifier): Router {
+  router(): Router {
     const router = Router();
-    router.use(accessTokenAuth(verifier));
     router.get('/', (req, res) => this.list(req, res));
     router.post('/', jsonBody, (req, res) => this.create(req, res));
     router.delete('/:id', (req, res) => this.revoke(req, res));

@@ -1,13 +1,13 @@
 import { Actor, mayActFor } from '../../../domain/actor';
 import { ApiKey, displayPrefixOf, parseKeyName } from '../../../domain/api-key';
-import { ConflictError, FieldError, ForbiddenError, ValidationError } from '../../../domain/errors';
+import { ConflictError, ForbiddenError, ValidationError } from '../../../domain/errors';
 import { ScopeSet } from '../../../domain/scope';
-import { isUuid } from '../../../domain/uuid';
 import { ApiKeyRepository } from '../../ports/api-key-repository.port';
 import { Clock } from '../../ports/clock.port';
 import { KeyGenerator } from '../../ports/key-generator.port';
 import { KeyHasher } from '../../ports/key-hasher.port';
 import { KeyPolicy } from '../../ports/key-policy.port';
+import { parseFields, requireUuid } from '../guards';
 
 export interface CreateKeyInput {
   actor: Actor;
@@ -49,31 +49,19 @@ export class CreateKey {
     return { key, rawKey };
   }
 
-  /** Collects every field problem at once so the caller can fix them together. */
   private parse(input: CreateKeyInput, now: Date) {
-    const errors: FieldError[] = [];
-    const attempt = <T>(fn: () => T): T | undefined => {
-      try {
-        return fn();
-      } catch (error) {
-        if (!(error instanceof ValidationError)) throw error;
-        errors.push(...error.errors);
-        return undefined;
-      }
-    };
-    const name = attempt(() => parseKeyName(input.name));
-    const userId = attempt(() => parseUserId(input.userId, input.actor));
-    const expiresAt = attempt(() => parseExpiry(input.expiresAt, now));
-    const scopes = attempt(() => ScopeSet.parse(input.scopes ?? [], 'scopes'));
-    if (errors.length > 0) throw new ValidationError(errors);
-    return { name: name!, userId: userId!, expiresAt: expiresAt!, scopes: scopes! };
+    return parseFields<{ name: string; userId: string; expiresAt: Date | null; scopes: ScopeSet }>({
+      name: () => parseKeyName(input.name),
+      userId: () => parseUserId(input.userId, input.actor),
+      expiresAt: () => parseExpiry(input.expiresAt, now),
+      scopes: () => ScopeSet.parse(input.scopes ?? [], 'scopes'),
+    });
   }
 }
 
 export function parseUserId(value: unknown, actor: Actor): string {
   if (value === undefined || value === null) return actor.userId;
-  if (!isUuid(value)) throw ValidationError.single('user_id', 'must be a UUID');
-  return value.toLowerCase();
+  return requireUuid(value, 'user_id');
 }
 
 const ISO_8601 = /^(\d{4})-(\d{2})-(\d{2})T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,9})?)?(Z|[+-]([01]\d|2[0-3]):[0-5]\d)$/;

@@ -1,8 +1,8 @@
 import { Actor, mayActFor } from '../../../domain/actor';
-import { NotFoundError, ValidationError } from '../../../domain/errors';
-import { isUuid } from '../../../domain/uuid';
+import { NotFoundError } from '../../../domain/errors';
 import { ApiKeyRepository } from '../../ports/api-key-repository.port';
 import { Clock } from '../../ports/clock.port';
+import { requireUuid } from '../guards';
 
 export interface RevokeKeyInput {
   actor: Actor;
@@ -20,8 +20,7 @@ export class RevokeKey {
   ) {}
 
   async execute(input: RevokeKeyInput): Promise<void> {
-    if (!isUuid(input.id)) throw ValidationError.single('id', 'must be a UUID');
-    const id = input.id.toLowerCase();
+    const id = requireUuid(input.id);
     const key = await this.keys.findById(id);
     if (!key || key.revokedAt !== null || !mayActFor(input.actor, key.userId)) {
       throw new NotFoundError('API key', id);

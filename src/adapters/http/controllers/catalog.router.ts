@@ -1,0 +1,41 @@
+import { Router } from 'express';
+import { Actor } from '../../../domain/actor';
+import { allowedFields } from '../dto/body-fields';
+import { actorOf } from '../middleware/access-token-auth';
+import { jsonBody } from '../middleware/json-body';
+
+/** The five operations of an admin-managed catalog (agent roles, mode tool configs). */
+export interface CatalogOperations<T, Body> {
+  list(): Promise<T[]>;
+  get(id: unknown): Promise<T>;
+  create(actor: Actor, body: Body): Promise<T>;
+  update(actor: Actor, id: unknown, body: Body): Promise<T>;
+  remove(actor: Actor, id: unknown): Promise<void>;
+  present(item: T): object;
+}
+
+/**
+ * GET / and GET /:id for any authenticated caller; POST (201), PATCH /:id and
+ * DELETE /:id (204), which the use-cases keep to admins. Authentication runs before this router.
+ */
+export function catalogRouter<T, Body extends object>(Dto: new () => Body, ops: CatalogOperations<T, Body>): Router {
+  const router = Router();
+  router.get('/', async (_req, res) => {
+    res.json((await ops.list()).map((item) => ops.present(item)));
+  });
+  router.get('/:id', async (req, res) => {
+    res.json(ops.present(await ops.get(req.params.id)));
+  });
+  router.post('/', jsonBody, async (req, res) => {
+    const item = await ops.create(actorOf(res.locals), allowedFields(Dto, req.body));
+    res.status(201).json(ops.present(item));
+  });
+  router.patch('/:id', jsonBody, async (req, res) => {
+    res.json(ops.present(await ops.update(actorOf(res.locals), req.params.id, allowedFields(Dto, req.body))));
+  });
+  router.delete('/:id', async (req, res) => {
+    await ops.remove(actorOf(res.locals), req.params.id);
+    res.status(204).end();
+  });
+  return router;
+}

@@ -1,0 +1,35 @@
+import { Router } from 'express';
+import { BuildAgentToolSet } from '../../../application/use-cases/build-agent-tool-set/build-agent-tool-set.use-case';
+import { SCOPE_CATALOG } from '../../../domain/scope';
+import { allowedFields } from '../dto/body-fields';
+import { ToolSetDto } from '../dto/mode-session.dto';
+import { presentScopes, presentTool } from '../dto/scope-context.presenter';
+import { actorOf } from '../middleware/access-token-auth';
+import { jsonBody } from '../middleware/json-body';
+
+/** POST /api/v1/tool-sets for workers that are not in-process, and GET /api/v1/scopes. */
+export class ToolSetsController {
+  constructor(private readonly build: BuildAgentToolSet) {}
+
+  toolSets(): Router {
+    const router = Router();
+    router.post('/', jsonBody, async (req, res) => {
+      const body = allowedFields(ToolSetDto, req.body);
+      const set = await this.build.execute({
+        actor: actorOf(res.locals),
+        agentRoleId: body.agent_role_id,
+        modeSessionId: body.mode_session_id,
+      });
+      res.json({ ...presentScopes(set.effectiveScopes), tools: set.tools.map(presentTool) });
+    });
+    return router;
+  }
+
+  scopes(): Router {
+    const router = Router();
+    router.get('/', (_req, res) => {
+      res.json(SCOPE_CATALOG.map(({ scope, resource, permission, covers }) => ({ scope, resource, permission, covers })));
+    });
+    return router;
+  }
+}

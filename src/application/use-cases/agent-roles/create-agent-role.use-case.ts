@@ -1,0 +1,30 @@
+import { Actor } from '../../../domain/actor';
+import { AgentRole, parseDescription, parseRoleName } from '../../../domain/agent-role';
+import { ScopeSet } from '../../../domain/scope';
+import { AgentRoleFields, AgentRoleRepository } from '../../ports/agent-role-repository.port';
+import { Clock } from '../../ports/clock.port';
+import { parseFields, requireAdmin } from '../guards';
+
+export interface CreateAgentRoleInput {
+  actor: Actor;
+  name: unknown;
+  description?: unknown;
+  platformScopes?: unknown;
+}
+
+export class CreateAgentRole {
+  constructor(
+    private readonly roles: AgentRoleRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(input: CreateAgentRoleInput): Promise<AgentRole> {
+    requireAdmin(input.actor, 'create agent roles');
+    const fields = parseFields<AgentRoleFields>({
+      name: () => parseRoleName(input.name),
+      description: () => parseDescription(input.description),
+      platformScopes: () => ScopeSet.parse(input.platformScopes ?? [], 'platform_scopes'),
+    });
+    return this.roles.insert(fields, this.clock.now());
+  }
+}

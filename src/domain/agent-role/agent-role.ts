@@ -1,0 +1,28 @@
+import { ScopeSet } from '../scope';
+import { parseLabel, parseOptionalText } from '../text-field';
+
+export const MAX_ROLE_NAME_LENGTH = 100;
+export const MAX_DESCRIPTION_LENGTH = 2000;
+
+/**
+ * An agent role (spec 2.4). Its platform_scopes decide which MCP tools the
+ * worker makes available to the agent, with the same rules as key scopes:
+ * an empty array is full access.
+ */
+export interface AgentRole {
+  id: string;
+  name: string;
+  description: string;
+  platformScopes: ScopeSet;
+  isSystem: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export function parseRoleName(value: unknown): string {
+  return parseLabel(value, 'name', MAX_ROLE_NAME_LENGTH);
+}
+
+export function parseDescription(value: unknown): string {
+  return parseOptionalText(value, 'description', MAX_DESCRIPTION_LENGTH);
+}

@@ -1,0 +1,2 @@
+export * from './mode-session';
+export * from './mode-tool-config';

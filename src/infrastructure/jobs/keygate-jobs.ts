@@ -1,0 +1,52 @@
+import { DataSource } from 'typeorm';
+import { BuildAgentToolSet } from '../../application/use-cases/build-agent-tool-set/build-agent-tool-set.use-case';
+import { CreateKey } from '../../application/use-cases/create-key/create-key.use-case';
+import { FilterTools } from '../../application/use-cases/filter-tools/filter-tools.use-case';
+import { EndModeSession } from '../../application/use-cases/mode-sessions/end-mode-session.use-case';
+import { StartModeSession } from '../../application/use-cases/mode-sessions/start-mode-session.use-case';
+import { ResolveAgentScopes } from '../../application/use-cases/resolve-agent-scopes/resolve-agent-scopes.use-case';
+import { RevokeKey } from '../../application/use-cases/revoke-key/revoke-key.use-case';
+import { ValidateKey } from '../../application/use-cases/validate-key/validate-key.use-case';
+import { Actor } from '../../domain/actor';
+import { loadConfig } from '../config/config';
+import { createDataSource } from '../database/data-source';
+import { buildContainer } from '../di/container';
+
+/** Internal jobs act for the platform, not for a user: they may see every user's sessions. */
+export const SYSTEM_ACTOR: Actor = { userId: '00000000-0000-0000-0000-000000000000', isAdmin: true };
+
+export interface KeygateJobs {
+  resolveAgentScopes: ResolveAgentScopes;
+  buildAgentToolSet: BuildAgentToolSet;
+  filterTools: FilterTools;
+  startModeSession: StartModeSession;
+  endModeSession: EndModeSession;
+  validateKey: ValidateKey;
+  createKey: CreateKey;
+  revokeKey: RevokeKey;
+  close(): Promise<void>;
+}
+
+/**
+ * The use-cases wired to PostgreSQL without HTTP, for workers in the same
+ * codebase. Pass a DataSource the job already has, or a URL to open one.
+ */
+export async function openKeygate(options: { databaseUrl: string } | { dataSource: DataSource }): Promise<KeygateJobs> {
+  const owned = 'databaseUrl' in options;
+  const dataSource = owned ? createDataSource({ url: options.databaseUrl, applicationName: 'keygate-job' }) : options.dataSource;
+  if (!dataSource.isInitialized) await dataSource.initialize();
+  const c = buildContainer({ config: loadConfig({ ...process.env, NODE_ENV: 'job' }), dataSource });
+  return {
+    resolveAgentScopes: c.get(ResolveAgentScopes),
+    buildAgentToolSet: c.get(BuildAgentToolSet),
+    filterTools: c.get(FilterTools),
+    startModeSession: c.get(StartModeSession),
+    endModeSession: c.get(EndModeSession),
+    validateKey: c.get(ValidateKey),
+    createKey: c.get(CreateKey),
+    revokeKey: c.get(RevokeKey),
+    async close() {
+      if (owned && dataSource.isInitialized) await dataSource.destroy();
+    },
+  };
+}
