@@ -14,6 +14,6 @@ export interface AgentRoleRepository {
   insert(fields: AgentRoleFields, at: Date): Promise<AgentRole>;
   /** Null when the role does not exist; throws ConflictError when the new name is taken. */
   update(id: string, changes: Partial<AgentRoleFields>, at: Date): Promise<AgentRole | null>;
-  /** Removes the role and ends its mode sessions; false when it did not exist. */
+  /** Removes the role and deletes its mode sessions; false when it did not exist. */
   delete(id: string): Promise<boolean>;
 }

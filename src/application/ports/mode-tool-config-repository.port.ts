@@ -13,6 +13,6 @@ export interface ModeToolConfigRepository {
   /** Throws ConflictError when the mode name is taken. */
   insert(fields: ModeToolConfigFields, at: Date): Promise<ModeToolConfig>;
   update(id: string, changes: Partial<ModeToolConfigFields>, at: Date): Promise<ModeToolConfig | null>;
-  /** Removes the config and ends its sessions; false when it did not exist. */
+  /** Removes the config and deletes its sessions; false when it did not exist. */
   delete(id: string): Promise<boolean>;
 }

@@ -27,12 +27,17 @@ export class UpdateAgentRole {
     const changes = parseFields<Partial<AgentRoleFields>>({
       name: input.name === undefined ? undefined : () => parseRoleName(input.name),
       description: input.description === undefined ? undefined : () => parseDescription(input.description),
-      platformScopes:
-        input.platformScopes === undefined ? undefined : () => ScopeSet.parse(input.platformScopes ?? [], 'platform_scopes'),
+      platformScopes: input.platformScopes === undefined ? undefined : () => parseScopesPatch(input.platformScopes),
     });
     if (Object.keys(changes).length === 0) {
       throw ValidationError.single('body', 'name, description or platform_scopes is required');
     }
     return found(await this.roles.update(id, changes, this.clock.now()), 'agent role', id);
   }
+}
+
+/** null is refused rather than read as [] (full access): widening a role to everything must be spelled out. */
+function parseScopesPatch(value: unknown): ScopeSet {
+  if (value === null) throw ValidationError.single('platform_scopes', 'must be an array of scopes ([] means full access)');
+  return ScopeSet.parse(value, 'platform_scopes');
 }
