@@ -1,58 +1,50 @@
-import { Request, Response, Router } from 'express';
-import { FilterTools } from '../../application/use-cases/filter-tools/filter-tools.use-case';
+import { Request, RequestHandler, Response, Router } from 'express';
+import { AuthorizeToolCall } from '../../application/use-cases/authorize-tool-call/authorize-tool-call.use-case';
 import { ValidateKey } from '../../application/use-cases/validate-key/validate-key.use-case';
+import { McpConfig } from '../../infrastructure/config/config';
 import { apiKeyAuth, principalOf } from '../http/middleware/api-key-auth';
-import { jsonBody } from '../http/middleware/json-body';
+import { RPC, sendRpcError } from './json-rpc';
+import { jsonRpcBody, messagesOf } from './json-rpc-body';
+import { McpServerFactory } from './mcp-server.factory';
+import { requestGuard } from './request-guard';
+import { responseFormat, serveStreamableHttp } from './streamable-http';
+import { refuseForbiddenCalls } from './tool-gate';
 
-interface JsonRpcRequest {
-  jsonrpc: '2.0';
-  id: string | number | null;
-  method: string;
-  params?: unknown;
-}
-
-/** POST /mcp: JSON-RPC 2.0 behind API-key validation; the key's scopes decide the tools. */
+/**
+ * /mcp over MCP Streamable HTTP, stateless. In order: Origin/Host check (403),
+ * the API key (401, whatever the body), the body as JSON-RPC (-32700, -32600),
+ * the tool-call scope gate (403), then the SDK server bound to the key.
+ */
 export class McpController {
   constructor(
     private readonly validateKey: ValidateKey,
-    private readonly filterTools: FilterTools,
+    private readonly authorize: AuthorizeToolCall,
+    private readonly servers: McpServerFactory,
+    private readonly config: Pick<McpConfig, 'allowedOrigins' | 'allowedHosts'>,
   ) {}
 
   router(): Router {
     const router = Router();
-    router.post('/mcp', apiKeyAuth(this.validateKey), jsonBody, (req, res) => this.handle(req, res));
+    const before = [requestGuard(this.config), apiKeyAuth(this.validateKey)];
+    router.post('/mcp', ...before, jsonRpcBody, (req, res) => this.post(req, res));
+    // No server-initiated messages and no sessions: GET streams and DELETE have nothing to serve.
+    router.all('/mcp', ...before, methodNotAllowed);
     return router;
   }
 
-  handle(req: Request, res: Response): void {
-    const message = req.body as Partial<JsonRpcRequest> | undefined;
-    if (!isRequest(message)) {
-      res.json(rpcError(null, -32600, 'Invalid Request: expected a JSON-RPC 2.0 request object'));
-      return;
+  private async post(req: Request, res: Response): Promise<void> {
+    const format = responseFormat(req.headers.accept);
+    if (format === null) {
+      return sendRpcError(res, 406, null, RPC.SERVER_ERROR, 'Not Acceptable: accept application/json or text/event-stream');
     }
-    if (message.method !== 'tools/list') {
-      res.json(rpcError(message.id, -32601, `Method not found: ${message.method}`));
-      return;
-    }
-    const tools = this.filterTools.execute({ scopes: principalOf(res.locals).scopes });
-    res.json({
-      jsonrpc: '2.0',
-      id: message.id,
-      result: {
-        tools: tools.map(({ name, title, description, inputSchema }) => ({ name, title, description, inputSchema })),
-      },
-    });
+    const principal = principalOf(res.locals);
+    const messages = messagesOf(res.locals);
+    if (await refuseForbiddenCalls(this.authorize, principal, messages, res)) return;
+    await serveStreamableHttp(this.servers.create(principal), req, res, req.body, format);
   }
 }
 
-function isRequest(value: unknown): value is JsonRpcRequest {
-  const m = value as Partial<JsonRpcRequest> | null;
-  return (
-    typeof m === 'object' && m !== null && !Array.isArray(m) && m.jsonrpc === '2.0' &&
-    typeof m.method === 'string' && (typeof m.id === 'string' || typeof m.id === 'number')
-  );
-}
-
-function rpcError(id: JsonRpcRequest['id'] | undefined, code: number, message: string) {
-  return { jsonrpc: '2.0', id: id ?? null, error: { code, message } };
-}
+const methodNotAllowed: RequestHandler = (_req, res) => {
+  res.setHeader('Allow', 'POST');
+  sendRpcError(res, 405, null, RPC.SERVER_ERROR, 'Method Not Allowed: this server is stateless and offers no SSE stream; use POST');
+};

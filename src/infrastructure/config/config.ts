@@ -15,6 +15,18 @@ export interface Config {
     adminRole: string;
   };
   maxKeysPerUser: number;
+  mcp: McpConfig;
+}
+
+/** The /mcp endpoint: who may call it from a browser, and where external tools may live. */
+export interface McpConfig {
+  /** Origins accepted besides http(s)://localhost, 127.0.0.1 and [::1] on any port. */
+  allowedOrigins: string[];
+  /** Host header values accepted; empty: any host (set it when the service is reachable by name). */
+  allowedHosts: string[];
+  /** Hosts or CIDRs of upstream MCP servers admitted although loopback, private or link-local. */
+  upstreamAllowlist: string[];
+  upstreamTimeoutMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -45,11 +57,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       adminRole: nonEmpty(env.JWT_ADMIN_ROLE) ?? 'admin',
     },
     maxKeysPerUser: integer(env, 'MAX_KEYS_PER_USER', 100, 1, 1_000_000),
+    mcp: {
+      allowedOrigins: list(env.MCP_ALLOWED_ORIGINS),
+      allowedHosts: list(env.MCP_ALLOWED_HOSTS),
+      upstreamAllowlist: list(env.MCP_UPSTREAM_ALLOWLIST),
+      upstreamTimeoutMs: integer(env, 'MCP_UPSTREAM_TIMEOUT_MS', 5000, 100, 120_000),
+    },
   };
 }
 
 function nonEmpty(value: string | undefined): string | null {
   return value !== undefined && value.trim() !== '' ? value.trim() : null;
+}
+
+function list(value: string | undefined): string[] {
+  return (value ?? '').split(',').map((v) => v.trim()).filter((v) => v !== '');
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {

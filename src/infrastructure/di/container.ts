@@ -16,10 +16,10 @@ import { RandomKeyGenerator } from '../../adapters/crypto/random-key-generator';
 import { Sha256KeyHasher } from '../../adapters/crypto/sha256-key-hasher';
 import { SystemClock } from '../../adapters/crypto/system-clock';
 import { ApiKeysController } from '../../adapters/http/controllers/api-keys.controller';
-import { McpController } from '../../adapters/mcp/mcp.controller';
 import { TypeormApiKeyRepository } from '../../adapters/persistence/typeorm-api-key.repository';
 import { Config } from '../config/config';
 import { bindScopeContexts } from './scope-context.bindings';
+import { bindMcp } from './mcp.bindings';
 import { TOKENS } from './tokens';
 
 export interface ContainerParts {
@@ -69,10 +69,7 @@ export function buildContainer(parts: ContainerParts): Container {
     (create: CreateKey, list: ListKeys, revoke: RevokeKey) => new ApiKeysController(create, list, revoke),
     [CreateKey, ListKeys, RevokeKey],
   );
-  c.bind(McpController).toResolvedValue(
-    (validate: ValidateKey, filter: FilterTools) => new McpController(validate, filter),
-    [ValidateKey, FilterTools],
-  );
+  bindMcp(c);
   bindScopeContexts(c);
   return c;
 }

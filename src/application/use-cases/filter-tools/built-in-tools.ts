@@ -27,6 +27,8 @@ function describe(resource: Resource): ToolDescriptor {
     title: resource.replace('_', ' '),
     description: `Work with ${resource.replace('_', ' ')}. ${read.covers}; writes need ${resource}:write.`,
     inputSchema: { type: 'object', properties, required: ['action'], additionalProperties: false },
+    // One tool reads and writes (delete included) and touches only keygate's own records.
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     requiredScopes: [read.scope],
   };
 }

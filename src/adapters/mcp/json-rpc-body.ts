@@ -1,0 +1,51 @@
+import express, { RequestHandler } from 'express';
+import { JSONRPCMessage, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
+import { RPC, sendRpcError } from './json-rpc';
+
+/** Tool data can be larger than a key-management body; 1 MiB bounds it. */
+export const MCP_MAX_BODY_BYTES = 1024 * 1024;
+
+// strict: false so that a JSON value that is not an object (`5`, `"x"`) reaches
+// the shape check and gets -32600 rather than -32700.
+const parseJson = express.json({ limit: MCP_MAX_BODY_BYTES, strict: false, type: () => true });
+
+/**
+ * Parses a POST /mcp body into JSON-RPC messages on res.locals.messages,
+ * answering as JSON-RPC: 415 for a non-JSON media type, -32700 for bytes that
+ * are not JSON, -32600 for JSON that is not a message or batch of messages.
+ */
+export const jsonRpcBody: RequestHandler = (req, res, next) => {
+  // is() is null without a body: that one fails below as unparseable, not as a media type.
+  if (req.is(['application/json', 'application/*+json']) === false) {
+    return sendRpcError(res, 415, null, RPC.SERVER_ERROR, 'Unsupported Media Type: Content-Type must be application/json');
+  }
+  parseJson(req, res, (error?: { type?: string }) => {
+    if (error?.type === 'entity.too.large') {
+      return sendRpcError(res, 413, null, RPC.SERVER_ERROR, `Request body exceeds ${MCP_MAX_BODY_BYTES} bytes`);
+    }
+    if (error || req.body === undefined) return sendRpcError(res, 400, null, RPC.PARSE_ERROR, 'Parse error: the body is not valid JSON');
+    const messages = asMessages(req.body);
+    if (messages === null) {
+      return sendRpcError(res, 400, idOf(req.body), RPC.INVALID_REQUEST, 'Invalid Request: expected a JSON-RPC 2.0 message object');
+    }
+    res.locals.messages = messages;
+    next();
+  });
+};
+
+export function messagesOf(locals: Record<string, unknown>): JSONRPCMessage[] {
+  return locals.messages as JSONRPCMessage[];
+}
+
+function asMessages(body: unknown): JSONRPCMessage[] | null {
+  const candidates = Array.isArray(body) ? body : [body];
+  if (candidates.length === 0) return null;
+  const parsed = candidates.map((m) => JSONRPCMessageSchema.safeParse(m));
+  return parsed.every((p) => p.success) ? parsed.map((p) => p.data!) : null;
+}
+
+/** The id of an invalid request, when it has a usable one, so the client can match the error. */
+function idOf(body: unknown): string | number | null {
+  const id = (body as { id?: unknown } | null)?.id;
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
+}

@@ -1,0 +1,56 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, RequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallTool } from '../../application/use-cases/call-tool/call-tool.use-case';
+import { ListTools } from '../../application/use-cases/list-tools/list-tools.use-case';
+import { KeyPrincipal } from '../../application/use-cases/validate-key/validate-key.use-case';
+import { toMcpError } from './mcp-error-map';
+import { toCallToolResult, toMcpTool } from './tool-presenter';
+
+export const SERVER_INFO = { name: 'keygate', version: '0.1.0' };
+
+// The SDK parses params with its own schemas before a handler runs; a failure
+// there becomes -32603 and unknown fields (agent_scopes) are dropped. These
+// accept any params object, and the handlers check them and answer -32602.
+const ListToolsLoose = ListToolsRequestSchema.extend({ params: RequestSchema.shape.params });
+const CallToolLoose = CallToolRequestSchema.extend({ params: RequestSchema.shape.params });
+
+/**
+ * One SDK server per HTTP request (stateless: replicas share nothing), bound
+ * to the validated key. initialize, version negotiation, ping and unknown
+ * methods (-32601) are the SDK's; tools are ours.
+ */
+export class McpServerFactory {
+  constructor(
+    private readonly listTools: ListTools,
+    private readonly callTool: CallTool,
+    private readonly log: (error: unknown) => void,
+  ) {}
+
+  create(principal: KeyPrincipal): Server {
+    const server = new Server(SERVER_INFO, {
+      capabilities: { tools: { listChanged: false } },
+      instructions: 'Tools are filtered by the scopes of your API key. Each built-in tool takes an action, an optional subresource, an id and data.',
+    });
+    const { userId, scopes } = principal;
+    server.setRequestHandler(ListToolsLoose, async (request) => {
+      const params = (request.params ?? {}) as { cursor?: unknown; agent_scopes?: unknown };
+      // Every tool fits on one page, so no cursor was ever handed out.
+      if (params.cursor !== undefined) throw new McpError(ErrorCode.InvalidParams, 'Invalid cursor: this server does not paginate');
+      try {
+        const tools = await this.listTools.execute({ userId, scopes, agentScopes: params.agent_scopes });
+        return { tools: tools.map(toMcpTool) };
+      } catch (error) {
+        throw toMcpError(error, this.log);
+      }
+    });
+    server.setRequestHandler(CallToolLoose, async (request) => {
+      const { name, arguments: args } = request.params as { name: string; arguments?: Record<string, unknown> };
+      try {
+        return toCallToolResult(await this.callTool.execute({ userId, scopes, name, arguments: args }));
+      } catch (error) {
+        throw toMcpError(error, this.log);
+      }
+    });
+    return server;
+  }
+}

@@ -1,0 +1,55 @@
+import { Readable } from 'node:stream';
+import { ReadableStream as WebReadableStream } from 'node:stream/web';
+import { Request as ExpressRequest, Response as ExpressResponse } from 'express';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+
+export type ResponseFormat = 'json' | 'sse';
+
+/**
+ * The client's Accept decides: JSON when it takes JSON (or sends no Accept, as
+ * curl users do), SSE when it takes only an event stream, null when neither.
+ */
+export function responseFormat(accept: string | undefined): ResponseFormat | null {
+  if (accept === undefined || accept.trim() === '') return 'json';
+  const ranges = accept.split(',').map((part) => {
+    const [type, ...params] = part.split(';').map((s) => s.trim().toLowerCase());
+    const q = params.find((p) => p.startsWith('q='));
+    return { type, refused: q !== undefined && Number(q.slice(2)) === 0 };
+  }).filter((r) => !r.refused).map((r) => r.type);
+  if (ranges.some((t) => t === 'application/json' || t === 'application/*' || t === '*/*')) return 'json';
+  if (ranges.some((t) => t === 'text/event-stream' || t === 'text/*')) return 'sse';
+  return null;
+}
+
+/**
+ * Hands one parsed POST to the SDK's Streamable HTTP transport in stateless
+ * mode and writes its answer back. The web-standard transport is used so that
+ * we, not the transport, decide JSON or SSE: it insists on an Accept listing
+ * both, which we have already checked our own way.
+ */
+export async function serveStreamableHttp(
+  server: Server,
+  req: ExpressRequest,
+  res: ExpressResponse,
+  body: unknown,
+  format: ResponseFormat,
+): Promise<void> {
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: format === 'json' });
+  res.on('close', () => {
+    void transport.close();
+    void server.close();
+  });
+  await server.connect(transport);
+  const headers = new Headers();
+  const protocolVersion = req.headers['mcp-protocol-version'];
+  if (typeof protocolVersion === 'string') headers.set('mcp-protocol-version', protocolVersion);
+  headers.set('accept', 'application/json, text/event-stream');
+  headers.set('content-type', 'application/json');
+  const url = new URL(req.originalUrl, 'http://keygate.invalid');
+  const answer = await transport.handleRequest(new Request(url, { method: 'POST', headers }), { parsedBody: body });
+  res.status(answer.status);
+  answer.headers.forEach((value, name) => res.setHeader(name, value));
+  if (answer.body === null) return void res.end();
+  Readable.fromWeb(answer.body as WebReadableStream).pipe(res);
+}

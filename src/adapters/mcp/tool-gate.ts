@@ -1,0 +1,40 @@
+import { Response } from 'express';
+import { isJSONRPCRequest, JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { KeyPrincipal } from '../../application/use-cases/validate-key/validate-key.use-case';
+import { AuthorizeToolCall } from '../../application/use-cases/authorize-tool-call/authorize-tool-call.use-case';
+import { RPC, sendRpcError } from './json-rpc';
+
+/**
+ * Refuses a tools/call the key may not make before the MCP server runs
+ * anything: once the SDK answers, the HTTP status is already 200, and an
+ * authorization failure must be a 403 with an `insufficient_scope` challenge
+ * (RFC 6750 section 3.1) naming the scope to ask for.
+ * Returns true when it answered.
+ */
+export async function refuseForbiddenCalls(
+  authorize: AuthorizeToolCall,
+  principal: KeyPrincipal,
+  messages: readonly JSONRPCMessage[],
+  res: Response,
+): Promise<boolean> {
+  for (const message of messages) {
+    if (!isJSONRPCRequest(message) || message.method !== 'tools/call') continue;
+    const { name, arguments: args } = (message.params ?? {}) as { name?: unknown; arguments?: unknown };
+    // A malformed call is the SDK server's to refuse with -32602.
+    if (typeof name !== 'string' || (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args)))) continue;
+    const decision = await authorize.execute({
+      userId: principal.userId,
+      scopes: principal.scopes,
+      name,
+      arguments: args as Record<string, unknown> | undefined,
+    });
+    if (decision.kind !== 'denied') continue;
+    const scope = decision.scopes.join(' ');
+    res.setHeader('WWW-Authenticate', `Bearer error="insufficient_scope", scope="${scope}"`);
+    sendRpcError(res, 403, message.id, RPC.INSUFFICIENT_SCOPE, `Insufficient scope: calling ${name} this way needs ${scope}`, {
+      required_scopes: decision.scopes,
+    });
+    return true;
+  }
+  return false;
+}

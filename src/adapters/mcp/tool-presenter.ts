@@ -1,0 +1,20 @@
+import { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { ToolOutcome } from '../../application/use-cases/call-tool/tool-outcome';
+import { ToolDescriptor } from '../../domain/tool';
+
+/** A tool as MCP lists it; the scopes it needs stay on our side. */
+export function toMcpTool(tool: ToolDescriptor): Tool {
+  return {
+    name: tool.name,
+    ...(tool.title !== undefined && { title: tool.title }),
+    description: tool.description,
+    inputSchema: tool.inputSchema as Tool['inputSchema'],
+    ...(tool.annotations !== undefined && { annotations: tool.annotations }),
+  };
+}
+
+/** Results carry the value twice: as structuredContent and, for older clients, as JSON text. */
+export function toCallToolResult(outcome: ToolOutcome): CallToolResult {
+  if (outcome.isError) return { content: [{ type: 'text', text: outcome.message }], isError: true };
+  return { content: [{ type: 'text', text: JSON.stringify(outcome.value) }], structuredContent: outcome.value };
+}

@@ -1,0 +1,27 @@
+import { RecordLocation, ResourceRecord } from '../../domain/resource/resource-record';
+
+/** Narrows a listing: `text` matches anywhere in the data, `where` by JSON containment. */
+export interface RecordFilter {
+  text?: string;
+  where?: Record<string, unknown>;
+}
+
+/** Most records one listing returns. */
+export const MAX_LISTED_RECORDS = 100;
+
+/**
+ * The records behind the built-in tools. Every method takes the owner first and
+ * never reads or changes another owner's records, so one user's key cannot
+ * reach another's data. A remote platform backend can replace it.
+ */
+export interface ResourceStore {
+  create(ownerId: string, at: RecordLocation, data: Record<string, unknown>): Promise<ResourceRecord>;
+  /** The record `id` if it is the owner's and lives at `at`. */
+  find(ownerId: string, at: RecordLocation, id: string): Promise<ResourceRecord | null>;
+  /** Oldest first, at most MAX_LISTED_RECORDS. */
+  list(ownerId: string, at: RecordLocation, filter?: RecordFilter): Promise<ResourceRecord[]>;
+  /** Replaces the data of a record found at `at`; null when there is none. */
+  update(ownerId: string, at: RecordLocation, id: string, data: Record<string, unknown>): Promise<ResourceRecord | null>;
+  /** Deletes a record found at `at` with everything attached to it; false when there is none. */
+  remove(ownerId: string, at: RecordLocation, id: string): Promise<boolean>;
+}

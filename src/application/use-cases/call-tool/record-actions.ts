@@ -1,0 +1,61 @@
+import { NotFoundError, ValidationError } from '../../../domain/errors';
+import { topLevel } from '../../../domain/resource/resource-record';
+import { ResourceStore } from '../../ports/resource-store.port';
+import { recordView } from './record-view';
+import { ResourcePolicy } from './resource-policy';
+import { ToolCommand } from './tool-command';
+import { filterFor, forbidId, requireId } from './tool-data';
+
+/**
+ * Actions on a resource's own records (no subresource named):
+ * create (data) · get, update (merges data), delete, execute (id) ·
+ * list · search (data.text) · query (data.where).
+ */
+export async function runRecordAction(
+  store: ResourceStore,
+  ownerId: string,
+  command: ToolCommand,
+  policy: ResourcePolicy,
+): Promise<Record<string, unknown>> {
+  const { resource, action, id, data } = command;
+  const at = topLevel(resource);
+  const found = async (recordId: string) => {
+    const record = await store.find(ownerId, at, recordId);
+    if (!record) throw new NotFoundError(resource, recordId);
+    return record;
+  };
+  switch (action) {
+    case 'create': {
+      forbidId(id, action);
+      return { record: recordView(await store.create(ownerId, at, policy.check(data)), policy.mask) };
+    }
+    case 'get':
+      return { record: recordView(await found(requireId(id, action)), policy.mask) };
+    case 'list':
+    case 'search':
+    case 'query': {
+      const records = await store.list(ownerId, at, filterFor(action, data));
+      return { records: records.map((r) => recordView(r, policy.mask)) };
+    }
+    case 'update': {
+      const record = await found(requireId(id, action));
+      const updated = await store.update(ownerId, at, record.id, policy.check(policy.merge(record.data, data)));
+      if (!updated) throw new NotFoundError(resource, record.id);
+      return { record: recordView(updated, policy.mask) };
+    }
+    case 'delete': {
+      const recordId = requireId(id, action);
+      if (!(await store.remove(ownerId, at, recordId))) throw new NotFoundError(resource, recordId);
+      return { deleted: recordId };
+    }
+    case 'execute': {
+      // keygate records the request; running it is the platform backend's job.
+      const record = await found(requireId(id, action));
+      const execution = await store.create(ownerId, { resource, parentId: record.id, subresource: 'executions' }, { status: 'queued', input: data });
+      return { execution: recordView(execution) };
+    }
+    case 'assign':
+    case 'unassign':
+      throw ValidationError.single('subresource', `is required for ${action}: name what to ${action} on the record`);
+  }
+}

@@ -1,0 +1,19 @@
+import { DataMask, showAll } from './record-view';
+
+/**
+ * What a resource group adds to the generic record rules: the shape its data
+ * must have (throw ValidationError otherwise) and what callers may see of it.
+ */
+export interface ResourcePolicy {
+  /** The data to store for a new top-level record, or for one after an update merged `data` in. */
+  check(data: Record<string, unknown>): Record<string, unknown>;
+  mask: DataMask;
+  /** Merges an update into stored data; plain replacement of the named fields by default. */
+  merge(stored: Record<string, unknown>, update: Record<string, unknown>): Record<string, unknown>;
+}
+
+export const ANY_DATA: ResourcePolicy = {
+  check: (data) => data,
+  mask: showAll,
+  merge: (stored, update) => ({ ...stored, ...update }),
+};

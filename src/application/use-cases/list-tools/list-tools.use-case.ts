@@ -1,0 +1,29 @@
+import { ScopeSet } from '../../../domain/scope';
+import { ToolDescriptor } from '../../../domain/tool';
+import { FilterTools } from '../filter-tools/filter-tools.use-case';
+
+export interface ListToolsInput {
+  userId: string;
+  scopes: ScopeSet;
+  /** Untrusted `agent_scopes` from the request: narrows the caller's scopes, never widens them. */
+  agentScopes?: unknown;
+}
+
+/** The caller's registered upstream tools, each with the scopes it needs. */
+export type ExternalToolCatalog = (userId: string) => Promise<ToolDescriptor[]>;
+
+/** The tools a caller sees: built-in and external, filtered by FilterTools. */
+export class ListTools {
+  constructor(
+    private readonly filterTools: FilterTools,
+    private readonly externalTools: ExternalToolCatalog = async () => [],
+  ) {}
+
+  /** Throws ValidationError when agent_scopes is not a valid scope array. */
+  async execute(input: ListToolsInput): Promise<ToolDescriptor[]> {
+    const scopes = input.scopes.narrow(ScopeSet.parse(input.agentScopes, 'agent_scopes'));
+    const builtIn = this.filterTools.execute({ scopes });
+    const external = this.filterTools.execute({ scopes, tools: await this.externalTools(input.userId) });
+    return [...builtIn, ...external];
+  }
+}

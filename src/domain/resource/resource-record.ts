@@ -1,0 +1,27 @@
+import { Resource } from '../scope';
+
+/**
+ * One record of a resource group, owned by one user. A subresource item is a
+ * record too: it names its parent and the subresource it belongs to.
+ */
+export interface ResourceRecord {
+  id: string;
+  ownerId: string;
+  resource: Resource;
+  parentId: string | null;
+  subresource: string | null;
+  data: Record<string, unknown>;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** Where records live: a resource's top level, or one subresource of one parent. */
+export interface RecordLocation {
+  resource: Resource;
+  parentId: string | null;
+  subresource: string | null;
+}
+
+export function topLevel(resource: Resource): RecordLocation {
+  return { resource, parentId: null, subresource: null };
+}

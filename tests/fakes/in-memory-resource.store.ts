@@ -1,0 +1,53 @@
+import { randomUUID } from 'node:crypto';
+import { MAX_LISTED_RECORDS, RecordFilter, ResourceStore } from '../../src/application/ports/resource-store.port';
+import { RecordLocation, ResourceRecord } from '../../src/domain/resource/resource-record';
+
+/** ResourceStore in memory, with the same owner and location rules as the PostgreSQL one. */
+export class InMemoryResourceStore implements ResourceStore {
+  readonly records: ResourceRecord[] = [];
+
+  async create(ownerId: string, at: RecordLocation, data: Record<string, unknown>): Promise<ResourceRecord> {
+    const now = new Date();
+    const record = { id: randomUUID(), ownerId, ...at, data: structuredClone(data), createdAt: now, updatedAt: now };
+    this.records.push(record);
+    return structuredClone(record);
+  }
+
+  async find(ownerId: string, at: RecordLocation, id: string): Promise<ResourceRecord | null> {
+    const found = this.records.find((r) => r.id === id && this.at(r, ownerId, at));
+    return found ? structuredClone(found) : null;
+  }
+
+  async list(ownerId: string, at: RecordLocation, filter: RecordFilter = {}): Promise<ResourceRecord[]> {
+    return this.records
+      .filter((r) => this.at(r, ownerId, at))
+      .filter((r) => filter.text === undefined || JSON.stringify(r.data).toLowerCase().includes(filter.text.toLowerCase()))
+      .filter((r) => filter.where === undefined || Object.entries(filter.where).every(([k, v]) => JSON.stringify(r.data[k]) === JSON.stringify(v)))
+      .slice(0, MAX_LISTED_RECORDS)
+      .map((r) => structuredClone(r));
+  }
+
+  async update(ownerId: string, at: RecordLocation, id: string, data: Record<string, unknown>): Promise<ResourceRecord | null> {
+    const found = this.records.find((r) => r.id === id && this.at(r, ownerId, at));
+    if (!found) return null;
+    Object.assign(found, { data: structuredClone(data), updatedAt: new Date() });
+    return structuredClone(found);
+  }
+
+  async remove(ownerId: string, at: RecordLocation, id: string): Promise<boolean> {
+    const index = this.records.findIndex((r) => r.id === id && this.at(r, ownerId, at));
+    if (index < 0) return false;
+    const removed = new Set([id]);
+    // Cascades like the foreign key: items of removed records go too.
+    for (let grew = true; grew;) {
+      grew = false;
+      for (const r of this.records) if (r.parentId !== null && removed.has(r.parentId) && !removed.has(r.id)) { removed.add(r.id); grew = true; }
+    }
+    this.records.splice(0, this.records.length, ...this.records.filter((r) => !removed.has(r.id)));
+    return true;
+  }
+
+  private at(r: ResourceRecord, ownerId: string, at: RecordLocation): boolean {
+    return r.ownerId === ownerId && r.resource === at.resource && r.parentId === at.parentId && r.subresource === at.subresource;
+  }
+}

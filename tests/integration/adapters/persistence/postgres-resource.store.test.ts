@@ -1,0 +1,59 @@
+import { randomUUID } from 'node:crypto';
+import { ConflictError } from '../../../../src/domain/errors';
+import { topLevel } from '../../../../src/domain/resource/resource-record';
+import { PostgresResourceStore } from '../../../../src/adapters/persistence/postgres-resource.store';
+import { createTestDatabase, TestDatabase } from '../../../support/test-database';
+
+let db: TestDatabase;
+let store: PostgresResourceStore;
+beforeAll(async () => {
+  db = await createTestDatabase();
+  store = new PostgresResourceStore(db.dataSource);
+});
+afterAll(() => db.drop());
+
+describe('PostgresResourceStore on PostgreSQL', () => {
+  it('creates, finds, updates and removes a record of its owner only', async () => {
+    const [alice, bob] = [randomUUID(), randomUUID()];
+    const created = await store.create(alice, topLevel('agents'), { name: 'a', nested: { n: 1 } });
+    expect(created).toMatchObject({ ownerId: alice, resource: 'agents', parentId: null, subresource: null, data: { name: 'a', nested: { n: 1 } } });
+    expect(await store.find(bob, topLevel('agents'), created.id)).toBeNull();
+    expect(await store.find(alice, topLevel('projects'), created.id)).toBeNull();
+    expect(await store.update(bob, topLevel('agents'), created.id, { name: 'stolen' })).toBeNull();
+    expect(await store.remove(bob, topLevel('agents'), created.id)).toBe(false);
+    expect((await store.update(alice, topLevel('agents'), created.id, { name: 'b' }))!.data).toEqual({ name: 'b' });
+    expect(await store.remove(alice, topLevel('agents'), created.id)).toBe(true);
+    expect(await store.find(alice, topLevel('agents'), created.id)).toBeNull();
+  });
+
+  it('lists oldest first, searching text (wildcards literal) and querying by containment', async () => {
+    const owner = randomUUID();
+    const a = await store.create(owner, topLevel('models'), { name: 'gpt 100%', tags: ['x'] });
+    const b = await store.create(owner, topLevel('models'), { name: 'claude', tags: ['x', 'y'] });
+    expect((await store.list(owner, topLevel('models'))).map((r) => r.id)).toEqual([a.id, b.id]);
+    expect((await store.list(owner, topLevel('models'), { text: 'CLAU' })).map((r) => r.id)).toEqual([b.id]);
+    expect((await store.list(owner, topLevel('models'), { text: '0%' })).map((r) => r.id)).toEqual([a.id]);
+    expect((await store.list(owner, topLevel('models'), { text: '_' })).map((r) => r.id)).toEqual([]);
+    expect((await store.list(owner, topLevel('models'), { where: { tags: ['y'] } })).map((r) => r.id)).toEqual([b.id]);
+  });
+
+  it('keeps items under their parent and cascades deletes', async () => {
+    const owner = randomUUID();
+    const parent = await store.create(owner, topLevel('projects'), {});
+    const at = { resource: 'projects' as const, parentId: parent.id, subresource: 'tasks' };
+    const task = await store.create(owner, at, { title: 't' });
+    expect(await store.list(owner, topLevel('projects'))).toHaveLength(1);
+    expect((await store.list(owner, at)).map((r) => r.id)).toEqual([task.id]);
+    expect(await store.find(owner, { ...at, subresource: 'documents' }, task.id)).toBeNull();
+    await store.remove(owner, topLevel('projects'), parent.id);
+    const [{ count }] = await db.dataSource.query('SELECT count(*)::int AS count FROM resource_records WHERE id = $1', [task.id]);
+    expect(count).toBe(0);
+  });
+
+  it('keeps MCP server names unique per user', async () => {
+    const owner = randomUUID();
+    await store.create(owner, topLevel('mcp_servers'), { name: 'files' });
+    await expect(store.create(owner, topLevel('mcp_servers'), { name: 'files' })).rejects.toBeInstanceOf(ConflictError);
+    await expect(store.create(randomUUID(), topLevel('mcp_servers'), { name: 'files' })).resolves.toBeDefined();
+  });
+});

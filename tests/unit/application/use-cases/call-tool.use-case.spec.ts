@@ -1,0 +1,66 @@
+import { AuthorizeToolCall } from '../../../../src/application/use-cases/authorize-tool-call/authorize-tool-call.use-case';
+import { CallTool } from '../../../../src/application/use-cases/call-tool/call-tool.use-case';
+import { InsufficientScopeError } from '../../../../src/domain/errors/insufficient-scope.error';
+import { UnknownToolError } from '../../../../src/domain/errors/unknown-tool.error';
+import { ScopeSet } from '../../../../src/domain/scope';
+import { InMemoryResourceStore } from '../../../fakes/in-memory-resource.store';
+
+function makeSut() {
+  const store = new InMemoryResourceStore();
+  const sut = new CallTool(store, new AuthorizeToolCall());
+  const run = (name: string, args: Record<string, unknown>, scopes: string[] = [], userId = 'alice') =>
+    sut.execute({ userId, scopes: ScopeSet.parse(scopes), name, arguments: args });
+  const value = async (name: string, args: Record<string, unknown>, userId = 'alice') => {
+    const outcome = await run(name, args, [], userId);
+    if (outcome.isError) throw new Error(outcome.message);
+    return outcome.value as Record<string, any>;
+  };
+  return { store, run, value };
+}
+
+describe('CallTool', () => {
+  it('throws for an unknown tool and for a denied action, touching nothing', async () => {
+    const { store, run } = makeSut();
+    await expect(run('weather', { action: 'get' })).rejects.toBeInstanceOf(UnknownToolError);
+    await expect(run('agents', { action: 'create', data: {} }, ['agents:read'])).rejects.toEqual(new InsufficientScopeError('agents:write'));
+    expect(store.records).toHaveLength(0);
+  });
+
+  it('merges updates into stored data', async () => {
+    const { value } = makeSut();
+    const { record } = await value('models', { action: 'create', data: { name: 'm', size: 1 } });
+    expect((await value('models', { action: 'update', id: record.id, data: { size: 2 } })).record.data).toEqual({ name: 'm', size: 2 });
+  });
+
+  it('keeps items under their parent and deletes them with it', async () => {
+    const { store, value } = makeSut();
+    const { record: routine } = await value('routines', { action: 'create', data: { name: 'nightly' } });
+    const { record: step } = await value('routines', { action: 'create', subresource: 'steps', id: routine.id, data: { n: 1 } });
+    expect(step).toMatchObject({ parent_id: routine.id, subresource: 'steps' });
+    expect((await value('routines', { action: 'list' })).records).toHaveLength(1);
+    expect((await value('routines', { action: 'get', subresource: 'steps', id: routine.id, data: { item_id: step.id } })).record.id).toBe(step.id);
+    expect((await value('routines', { action: 'update', subresource: 'steps', id: routine.id, data: { item_id: step.id, n: 2 } })).record.data).toEqual({ n: 2 });
+    await value('routines', { action: 'delete', id: routine.id });
+    expect(store.records).toHaveLength(0);
+  });
+
+  it('assigns once, unassigns, and refuses targets that do not exist', async () => {
+    const { run, value } = makeSut();
+    const { record: agent } = await value('agents', { action: 'create', data: {} });
+    const { record: server } = await value('mcp_servers', { action: 'create', data: { name: 's' } });
+    const assign = { action: 'assign', subresource: 'mcp', id: agent.id, data: { target_id: server.id } };
+    const first = await value('agents', assign);
+    expect((await value('agents', assign)).record.id).toBe(first.record.id);
+    expect(await value('agents', { ...assign, action: 'unassign' })).toEqual({ unassigned: server.id });
+    expect(await run('agents', { ...assign, action: 'unassign' })).toMatchObject({ isError: true });
+    const missing = await run('agents', { ...assign, data: { target_id: agent.id } });
+    expect(missing).toEqual({ isError: true, message: `mcp_servers ${agent.id} was not found` });
+  });
+
+  it('keeps users apart', async () => {
+    const { run, value } = makeSut();
+    const { record } = await value('chat', { action: 'create', data: { topic: 'x' } }, 'alice');
+    expect(await run('chat', { action: 'get', id: record.id }, [], 'bob')).toMatchObject({ isError: true });
+    expect(await run('chat', { action: 'create', subresource: 'messages', id: record.id, data: {} }, [], 'bob')).toMatchObject({ isError: true });
+  });
+});
