@@ -3,13 +3,12 @@ import { randomUUID } from 'node:crypto';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { buildService, cleanEnv, ROOT, ServiceProcess, startService, waitForListening } from '../support/service-process';
+import { cleanEnv, ROOT, ServiceProcess, startService, waitForListening } from '../support/service-process';
 
 jest.setTimeout(120_000);
 
 let dataDir: string;
 beforeAll(() => {
-  buildService();
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'keygate-embedded-'));
   chmodSync(dataDir, 0o755); // as root, PostgreSQL runs as `postgres` and must reach its directory
 });

@@ -46,6 +46,7 @@ describe('API keys on POST /mcp', () => {
   it('sets last_used_at to the current time on a successful use', async () => {
     const key = await newKey();
     await toolsWith({ 'X-API-Key': key.raw }).expect(200);
+    await t.flushLastUsed();
     const [row] = await t.db.dataSource.query('SELECT last_used_at FROM api_keys WHERE id = $1', [key.id]);
     expect(new Date(row.last_used_at).getTime()).toBe(clock.now().getTime());
   });

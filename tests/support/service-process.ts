@@ -4,7 +4,7 @@ import path from 'node:path';
 export const ROOT = path.resolve(__dirname, '..', '..');
 const MAIN = path.join(ROOT, 'dist', 'src', 'infrastructure', 'server', 'main.js');
 
-/** Compiles the service as `npm start` does, so tests run what users run. */
+/** Compiles the service as `npm start` does, so tests run what users run (global-setup calls it). */
 export function buildService(): void {
   execFileSync(process.execPath, [path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], {
     cwd: ROOT,

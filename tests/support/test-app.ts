@@ -4,7 +4,9 @@ import { Container } from 'inversify';
 import { Clock } from '../../src/application/ports/clock.port';
 import { JwksAccessTokenVerifier } from '../../src/adapters/auth/jwks-access-token-verifier';
 import { loadConfig } from '../../src/infrastructure/config/config';
+import { HotPath } from '../../src/infrastructure/database/hot-path';
 import { buildContainer } from '../../src/infrastructure/di/container';
+import { TOKENS } from '../../src/infrastructure/di/tokens';
 import { createApp } from '../../src/infrastructure/server/app';
 import { createTestDatabase, TestDatabase } from './test-database';
 import { TEST_AUDIENCE, TEST_ISSUER, TestIdentityProvider, TokenOptions } from './test-identity-provider';
@@ -17,6 +19,9 @@ export interface TestApp {
   /** A token for a fresh (or the given) non-admin user. */
   userToken(sub?: string, options?: TokenOptions): string;
   adminToken(sub?: string): string;
+  hotPath: HotPath;
+  /** Writes coalesced last_used_at values now instead of at the next tick. */
+  flushLastUsed(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -34,6 +39,8 @@ export async function startTestApp(env: Record<string, string> = {}, clock?: Clo
   });
   const verifier = new JwksAccessTokenVerifier({ ...config.jwt, jwksUri: config.jwt.jwksUri! });
   const container = buildContainer({ config, dataSource: db.dataSource, verifier, clock });
+  const hotPath = container.get<HotPath>(TOKENS.HotPath);
+  await hotPath.start();
   const app = createApp(container, { logError: () => undefined });
   return {
     app,
@@ -42,7 +49,10 @@ export async function startTestApp(env: Record<string, string> = {}, clock?: Clo
     idp,
     userToken: (sub = randomUUID(), options = {}) => idp.token({ sub, ...options }),
     adminToken: (sub = randomUUID()) => idp.token({ sub, roles: ['admin'] }),
+    hotPath,
+    flushLastUsed: () => hotPath.lastUsed.flush(),
     async close() {
+      await hotPath.stop();
       await db.drop();
       await idp.stop();
     },

@@ -8,6 +8,7 @@ import {
   NotFoundError,
   ValidationError,
 } from '../../domain/errors';
+import { isDatabaseUnavailable } from '../persistence/database-unavailable';
 import { Problem, problemType, sendProblem } from './problem';
 
 /** Body-parser failures carry an HTTP status and a `type` of their own. */
@@ -49,6 +50,10 @@ export function toProblem(error: unknown): { problem: Problem; headers: Record<s
   }
   if (parser?.type === 'encoding.unsupported' || parser?.type === 'charset.unsupported') {
     return { problem: make(415, 'unsupported-media-type', 'Unsupported Media Type', 'Send UTF-8 JSON'), headers };
+  }
+  if (isDatabaseUnavailable(error)) {
+    headers['Retry-After'] = '1';
+    return { problem: make(503, 'database-unavailable', 'Service Unavailable', 'The database is not reachable; retry shortly'), headers };
   }
   return { problem: make(500, 'internal', 'Internal Server Error', 'An unexpected error occurred'), headers };
 }

@@ -56,9 +56,16 @@ export class TypeormApiKeyRepository implements ApiKeyRepository {
   }
 
   async touchLastUsed(id: string, at: Date): Promise<void> {
+    await this.touchLastUsedBatch([{ id, at }]);
+  }
+
+  /** One statement for many keys; GREATEST keeps last_used_at from moving backwards across replicas. */
+  async touchLastUsedBatch(entries: readonly { id: string; at: Date }[]): Promise<void> {
+    if (entries.length === 0) return;
     await this.dataSource.query(
-      'UPDATE api_keys SET last_used_at = GREATEST(COALESCE(last_used_at, $2), $2) WHERE id = $1',
-      [id, at],
+      `UPDATE api_keys AS k SET last_used_at = GREATEST(COALESCE(k.last_used_at, v.at), v.at)
+       FROM unnest($1::uuid[], $2::timestamptz[]) AS v(id, at) WHERE k.id = v.id`,
+      [entries.map((e) => e.id), entries.map((e) => e.at.toISOString())],
     );
   }
 }

@@ -15,6 +15,12 @@ export interface Config {
     adminRole: string;
   };
   maxKeysPerUser: number;
+  hotPath: {
+    /** Validated keys kept in memory per replica. */
+    keyCacheEntries: number;
+    /** How often coalesced last_used_at values are written. */
+    lastUsedFlushMs: number;
+  };
   mcp: McpConfig;
 }
 
@@ -57,6 +63,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       adminRole: nonEmpty(env.JWT_ADMIN_ROLE) ?? 'admin',
     },
     maxKeysPerUser: integer(env, 'MAX_KEYS_PER_USER', 100, 1, 1_000_000),
+    hotPath: {
+      keyCacheEntries: integer(env, 'KEY_CACHE_MAX_ENTRIES', 10_000, 0, 10_000_000),
+      lastUsedFlushMs: integer(env, 'LAST_USED_FLUSH_MS', 1000, 10, 60_000),
+    },
     mcp: {
       allowedOrigins: list(env.MCP_ALLOWED_ORIGINS),
       allowedHosts: list(env.MCP_ALLOWED_HOSTS),

@@ -21,6 +21,8 @@ export function createDataSource(options: DataSourceOptions): DataSource {
     synchronize: false,
     logging: false,
     poolSize: options.poolSize ?? 10,
+    // Fail fast while PostgreSQL is away, so callers get a 503 instead of hanging.
+    connectTimeoutMS: 3000,
     applicationName: options.applicationName ?? 'keygate',
   });
 }

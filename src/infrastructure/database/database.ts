@@ -1,8 +1,8 @@
+import path from 'node:path';
 import { DataSource } from 'typeorm';
 import { Config } from '../config/config';
 import { createDataSource } from './data-source';
 import { LocalPostgres } from './local-postgres';
-import path from 'node:path';
 
 export interface Database {
   dataSource: DataSource;
@@ -23,7 +23,7 @@ export async function openDatabase(config: Config, log: (line: string) => void):
   const dataSource = createDataSource({ url });
   try {
     await dataSource.initialize();
-    await dataSource.runMigrations({ transaction: 'each' });
+    await migrateExclusively(dataSource);
   } catch (error) {
     await embedded?.stop();
     throw error;
@@ -36,4 +36,17 @@ export async function openDatabase(config: Config, log: (line: string) => void):
       await embedded?.stop();
     },
   };
+}
+
+/** Replicas starting together must not race each other through the same migrations. */
+async function migrateExclusively(dataSource: DataSource): Promise<void> {
+  const lock = dataSource.createQueryRunner();
+  await lock.connect();
+  try {
+    await lock.query('SELECT pg_advisory_lock(hashtext($1))', ['keygate:migrations']);
+    await dataSource.runMigrations({ transaction: 'each' });
+  } finally {
+    await lock.query('SELECT pg_advisory_unlock(hashtext($1))', ['keygate:migrations']).catch(() => undefined);
+    await lock.release();
+  }
 }

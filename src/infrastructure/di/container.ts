@@ -16,7 +16,9 @@ import { RandomKeyGenerator } from '../../adapters/crypto/random-key-generator';
 import { Sha256KeyHasher } from '../../adapters/crypto/sha256-key-hasher';
 import { SystemClock } from '../../adapters/crypto/system-clock';
 import { ApiKeysController } from '../../adapters/http/controllers/api-keys.controller';
+import { HotPathApiKeyRepository } from '../../adapters/persistence/hot-path/hot-path-api-key.repository';
 import { TypeormApiKeyRepository } from '../../adapters/persistence/typeorm-api-key.repository';
+import { HotPath } from '../database/hot-path';
 import { Config } from '../config/config';
 import { bindScopeContexts } from './scope-context.bindings';
 import { bindMcp } from './mcp.bindings';
@@ -44,9 +46,11 @@ export function buildContainer(parts: ContainerParts): Container {
   c.bind<KeyHasher>(TOKENS.KeyHasher).toConstantValue(new Sha256KeyHasher());
   c.bind<KeyGenerator>(TOKENS.KeyGenerator).toConstantValue(new RandomKeyGenerator());
   c.bind<KeyPolicy>(TOKENS.KeyPolicy).toConstantValue({ maxKeysPerUser: parts.config.maxKeysPerUser });
-  c.bind<ApiKeyRepository>(TOKENS.ApiKeyRepository).toResolvedValue(
-    (ds: DataSource) => new TypeormApiKeyRepository(ds),
-    [TOKENS.DataSource],
+  const keyRows = new TypeormApiKeyRepository(parts.dataSource);
+  const hotPath = new HotPath(parts.dataSource, keyRows, parts.config.hotPath);
+  c.bind<HotPath>(TOKENS.HotPath).toConstantValue(hotPath);
+  c.bind<ApiKeyRepository>(TOKENS.ApiKeyRepository).toConstantValue(
+    new HotPathApiKeyRepository(keyRows, hotPath.cache, hotPath.lastUsed),
   );
 
   c.bind(CreateKey).toResolvedValue(

@@ -7,6 +7,7 @@ export const TOKENS = {
   KeyGenerator: Symbol.for('keygate.KeyGenerator'),
   Clock: Symbol.for('keygate.Clock'),
   KeyPolicy: Symbol.for('keygate.KeyPolicy'),
+  HotPath: Symbol.for('keygate.HotPath'),
   AccessTokenVerifier: Symbol.for('keygate.AccessTokenVerifier'),
   AgentRoleRepository: Symbol.for('keygate.AgentRoleRepository'),
   ModeToolConfigRepository: Symbol.for('keygate.ModeToolConfigRepository'),

@@ -5,9 +5,12 @@ import { DEV_ISSUER, DEV_JWKS_PATH, DevTokenIssuer } from '../../adapters/auth/d
 import { JwksAccessTokenVerifier } from '../../adapters/auth/jwks-access-token-verifier';
 import { ConfigError, loadConfig } from '../config/config';
 import { openDatabase } from '../database/database';
+import { HotPath } from '../database/hot-path';
 import { buildContainer } from '../di/container';
+import { TOKENS } from '../di/tokens';
 import { createApp } from './app';
 import { devBanner } from './dev-identity';
+import { onShutdown } from './graceful-shutdown';
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -26,18 +29,21 @@ async function main(): Promise<void> {
       : { ...config.jwt, jwksUri: config.jwt.jwksUri! },
   );
   const container = buildContainer({ config, dataSource: database.dataSource, verifier });
+  const hotPath = container.get<HotPath>(TOKENS.HotPath);
+  await hotPath.start();
   const before = dev ? [express.Router().get(DEV_JWKS_PATH, (_req, res) => void res.json(dev.jwks()))] : [];
   server.on('request', createApp(container, { before }));
   if (dev) log(devBanner(dev, config.dataDir, baseUrl, config.jwt.adminRole));
   log(`keygate listening on ${baseUrl}`);
 
-  const shutdown = async (signal: string) => {
-    log(`${signal} received, shutting down`);
-    server.close();
-    server.closeIdleConnections();
-    await database.close();
-    process.exit(0);
-  };
+  const shutdown = onShutdown(
+    server,
+    [
+      { name: 'flush last_used_at', run: () => hotPath.stop() },
+      { name: 'close the database', run: () => database.close() },
+    ],
+    (message, error) => log(error ? `${message}: ${(error as Error)?.message ?? error}` : message),
+  );
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
   process.once('SIGINT', () => void shutdown('SIGINT'));
 }

@@ -1,10 +1,12 @@
 import { CreateApiKeys1763900000000 } from './1763900000000-create-api-keys';
 import { CreateAgentRolesAndModes1763900000001 } from './1763900000001-create-agent-roles-and-modes';
 import { CreateResourceRecords1763900000002 } from './1763900000002-create-resource-records';
+import { NotifyKeyRevocations1763900000003 } from './1763900000003-notify-key-revocations';
 
 /** Listed explicitly so the same list works from ts sources, compiled code and tests. */
 export const MIGRATIONS = [
   CreateApiKeys1763900000000,
   CreateAgentRolesAndModes1763900000001,
   CreateResourceRecords1763900000002,
+  NotifyKeyRevocations1763900000003,
 ];

@@ -1,0 +1,52 @@
+import { ApiKeyRepository, NewApiKey } from '../../../application/ports/api-key-repository.port';
+import { ApiKey } from '../../../domain/api-key';
+import { TypeormApiKeyRepository } from '../typeorm-api-key.repository';
+import { KeyCache } from './key-cache';
+import { LastUsedCoalescer } from './last-used-coalescer';
+
+/**
+ * The repository as the validation hot path needs it: lookups by hash served
+ * from the cache, last_used_at coalesced into batches. Everything else goes
+ * straight to PostgreSQL.
+ */
+export class HotPathApiKeyRepository implements ApiKeyRepository {
+  constructor(
+    private readonly inner: TypeormApiKeyRepository,
+    private readonly cache: KeyCache,
+    private readonly lastUsed: LastUsedCoalescer,
+    private readonly onLookup: (hit: boolean) => void = () => undefined,
+  ) {}
+
+  async findByHash(keyHash: string): Promise<ApiKey | null> {
+    const cached = this.cache.get(keyHash);
+    this.onLookup(cached !== undefined);
+    if (cached) return cached;
+    const generation = this.cache.generation;
+    const key = await this.inner.findByHash(keyHash);
+    if (key) this.cache.set(keyHash, key, generation);
+    return key;
+  }
+
+  touchLastUsed(id: string, at: Date): Promise<void> {
+    return this.lastUsed.record(id, at);
+  }
+
+  async revoke(id: string, at: Date): Promise<boolean> {
+    const changed = await this.inner.revoke(id, at);
+    // Other replicas hear of it through NOTIFY; this one must not wait for that.
+    this.cache.evictId(id);
+    return changed;
+  }
+
+  insertWithinLimit(key: NewApiKey, limit: number): Promise<ApiKey | null> {
+    return this.inner.insertWithinLimit(key, limit);
+  }
+
+  findById(id: string): Promise<ApiKey | null> {
+    return this.inner.findById(id);
+  }
+
+  listNonRevokedByUser(userId: string): Promise<ApiKey[]> {
+    return this.inner.listNonRevokedByUser(userId);
+  }
+}

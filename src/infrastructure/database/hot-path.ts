@@ -1,0 +1,46 @@
+import { DataSource } from 'typeorm';
+import { KeyCache } from '../../adapters/persistence/hot-path/key-cache';
+import { LastUsedCoalescer } from '../../adapters/persistence/hot-path/last-used-coalescer';
+import { RevocationListener } from '../../adapters/persistence/hot-path/revocation-listener';
+import { TypeormApiKeyRepository } from '../../adapters/persistence/typeorm-api-key.repository';
+
+export interface HotPathOptions {
+  keyCacheEntries: number;
+  lastUsedFlushMs: number;
+  onFlushBatch?: (size: number) => void;
+  log?: (message: string, error?: unknown) => void;
+}
+
+/**
+ * The validation hot path's moving parts and their lifecycle: the key cache
+ * (on only while the revocation listener is connected) and the last_used_at
+ * batch writer (writing through until started).
+ */
+export class HotPath {
+  readonly cache: KeyCache;
+  readonly lastUsed: LastUsedCoalescer;
+  private readonly listener: RevocationListener;
+
+  constructor(dataSource: DataSource, repository: TypeormApiKeyRepository, options: HotPathOptions) {
+    this.cache = new KeyCache(options.keyCacheEntries);
+    this.lastUsed = new LastUsedCoalescer((batch) => repository.touchLastUsedBatch(batch), options.lastUsedFlushMs, options.onFlushBatch);
+    this.listener = new RevocationListener(this.cache, { url: connectionUrl(dataSource), log: options.log });
+  }
+
+  async start(): Promise<void> {
+    this.lastUsed.start();
+    if (this.cache.maxEntries > 0) await this.listener.start();
+  }
+
+  /** Writes the last coalesced last_used_at values; call before closing the pool. */
+  async stop(): Promise<void> {
+    await this.listener.stop();
+    await this.lastUsed.stop();
+  }
+}
+
+function connectionUrl(dataSource: DataSource): string {
+  const url = (dataSource.options as { url?: string }).url;
+  if (!url) throw new Error('The data source was built without a URL');
+  return url;
+}

@@ -1,0 +1,74 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { eventually } from '../support/replica';
+import { ServiceProcess, startService, waitForListening } from '../support/service-process';
+import { createTestDatabase, TestDatabase } from '../support/test-database';
+import { TEST_AUDIENCE, TEST_ISSUER, TestIdentityProvider } from '../support/test-identity-provider';
+
+jest.setTimeout(120_000);
+
+let idp: TestIdentityProvider;
+let db: TestDatabase;
+let dataDir: string;
+let replicas: ServiceProcess[] = [];
+
+beforeAll(async () => {
+  idp = await new TestIdentityProvider().start();
+  db = await createTestDatabase();
+  dataDir = mkdtempSync(path.join(os.tmpdir(), 'keygate-replicas-'));
+  const env = { DATABASE_URL: db.url, JWT_JWKS_URI: idp.jwksUri, JWT_ISSUER: TEST_ISSUER, JWT_AUDIENCE: TEST_AUDIENCE, DATA_DIR: dataDir, NODE_ENV: 'production', LOG_LEVEL: 'warn' };
+  replicas = await Promise.all([startService(env), startService(env)].map((s) => waitForListening(s)));
+});
+afterAll(async () => {
+  for (const r of replicas) {
+    r.child.kill('SIGTERM');
+    await r.exited;
+  }
+  await db.drop();
+  await idp.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+interface CreatedKey {
+  id: string;
+  raw_key: string;
+}
+
+const toolsList = (replica: ServiceProcess, key: string) =>
+  fetch(`${replica.baseUrl}/mcp`, {
+    method: 'POST',
+    headers: { 'X-API-Key': key, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+  });
+
+describe('two replicas on one PostgreSQL', () => {
+  it('rejects on one replica, within 100 ms, a key revoked through the other', async () => {
+    const [a, b] = replicas;
+    const auth = { Authorization: `Bearer ${idp.token({ sub: crypto.randomUUID() })}`, 'Content-Type': 'application/json' };
+    const created = (await (await fetch(`${a.baseUrl}/api/v1/api-keys`, { method: 'POST', headers: auth, body: '{"name":"shared"}' })).json()) as CreatedKey;
+    expect((await toolsList(b, created.raw_key)).status).toBe(200); // b has it cached now
+    expect((await toolsList(b, created.raw_key)).status).toBe(200);
+
+    const revoked = await fetch(`${a.baseUrl}/api/v1/api-keys/${created.id}`, { method: 'DELETE', headers: auth });
+    expect(revoked.status).toBe(204);
+    const elapsed = await eventually(async () => (await toolsList(b, created.raw_key)).status === 401, 100, 1);
+    expect(elapsed).toBeLessThanOrEqual(100);
+    expect((await toolsList(a, created.raw_key)).status).toBe(401);
+  });
+
+  it('never moves last_used_at backwards while both replicas use a key', async () => {
+    const [a, b] = replicas;
+    const auth = { Authorization: `Bearer ${idp.token({ sub: crypto.randomUUID() })}`, 'Content-Type': 'application/json' };
+    const { raw_key: key, id } = (await (await fetch(`${a.baseUrl}/api/v1/api-keys`, { method: 'POST', headers: auth, body: '{"name":"busy"}' })).json()) as CreatedKey;
+    const seen: number[] = [];
+    const deadline = Date.now() + 3000;
+    while (Date.now() < deadline) {
+      await Promise.all([toolsList(a, key), toolsList(b, key), toolsList(a, key)]);
+      const [row] = await db.dataSource.query('SELECT last_used_at FROM api_keys WHERE id = $1', [id]);
+      if (row.last_used_at) seen.push(new Date(row.last_used_at).getTime());
+    }
+    expect(seen.length).toBeGreaterThan(1);
+    for (let i = 1; i < seen.length; i += 1) expect(seen[i]).toBeGreaterThanOrEqual(seen[i - 1]);
+  });
+});

@@ -1,0 +1,87 @@
+import { randomUUID } from 'node:crypto';
+import { RandomKeyGenerator } from '../../../src/adapters/crypto/random-key-generator';
+import { Sha256KeyHasher } from '../../../src/adapters/crypto/sha256-key-hasher';
+import { displayPrefixOf } from '../../../src/domain/api-key';
+import { ScopeSet } from '../../../src/domain/scope';
+import { eventually, Replica, startReplica } from '../../support/replica';
+import { createTestDatabase, TestDatabase } from '../../support/test-database';
+
+let db: TestDatabase;
+let a: Replica;
+let b: Replica;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  a = await startReplica(db.url);
+  b = await startReplica(db.url);
+});
+afterAll(async () => {
+  await a.close();
+  await b.close();
+  await db.drop();
+});
+
+async function newKey() {
+  const rawKey = new RandomKeyGenerator().generate();
+  const key = await a.keys.insertWithinLimit(
+    {
+      name: 'replicated',
+      keyPrefix: displayPrefixOf(rawKey),
+      keyHash: new Sha256KeyHasher().hash(rawKey),
+      userId: randomUUID(),
+      scopes: ScopeSet.full(),
+      expiresAt: null,
+      createdAt: new Date(),
+    },
+    100,
+  );
+  return { rawKey, id: key!.id };
+}
+
+describe('key revocation across replicas (LISTEN/NOTIFY)', () => {
+  it('drops a key cached by one replica within 100 ms of its revocation through another', async () => {
+    const { rawKey, id } = await newKey();
+    await a.validateKey.execute({ rawKey });
+    await b.validateKey.execute({ rawKey });
+    expect(a.hotPath.cache.size).toBe(1);
+
+    expect(await b.keys.revoke(id, new Date())).toBe(true);
+    await expect(b.validateKey.execute({ rawKey })).rejects.toThrow('API key');
+    const elapsed = await eventually(() => a.hotPath.cache.size === 0, 100);
+    expect(elapsed).toBeLessThanOrEqual(100);
+    await expect(a.validateKey.execute({ rawKey })).rejects.toThrow('API key');
+  });
+
+  it('hears revocations written straight to the table, not only through the service', async () => {
+    const { rawKey, id } = await newKey();
+    await a.validateKey.execute({ rawKey });
+    await db.dataSource.query('UPDATE api_keys SET revoked_at = now() WHERE id = $1', [id]);
+    await eventually(() => a.hotPath.cache.size === 0, 100);
+    await expect(a.validateKey.execute({ rawKey })).rejects.toThrow('API key');
+  });
+
+  it('turns the cache off when the listener connection drops, and back on, empty, after reconnecting', async () => {
+    const { rawKey } = await newKey();
+    await a.validateKey.execute({ rawKey });
+    expect(a.hotPath.cache.size).toBeGreaterThan(0);
+    await db.dataSource.query(
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%'`,
+    );
+    await eventually(() => !a.hotPath.cache.isEnabled, 2000);
+    expect(a.hotPath.cache.size).toBe(0);
+    await eventually(() => a.hotPath.cache.isEnabled && b.hotPath.cache.isEnabled, 5000);
+    await a.validateKey.execute({ rawKey });
+    expect(a.hotPath.cache.size).toBe(1);
+  });
+
+  it('coalesces last_used_at from both replicas without ever moving it backwards', async () => {
+    const { id } = await newKey();
+    const later = new Date('2030-01-01T00:00:10Z');
+    await a.keys.touchLastUsed(id, later);
+    await b.keys.touchLastUsed(id, new Date('2030-01-01T00:00:05Z'));
+    await a.hotPath.lastUsed.flush();
+    await b.hotPath.lastUsed.flush();
+    const [row] = await db.dataSource.query('SELECT last_used_at FROM api_keys WHERE id = $1', [id]);
+    expect(new Date(row.last_used_at)).toEqual(later);
+  });
+});
