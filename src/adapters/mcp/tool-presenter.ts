@@ -15,6 +15,7 @@ export function toMcpTool(tool: ToolDescriptor): Tool {
 
 /** Results carry the value twice: as structuredContent and, for older clients, as JSON text. */
 export function toCallToolResult(outcome: ToolOutcome): CallToolResult {
-  if (outcome.isError) return { content: [{ type: 'text', text: outcome.message }], isError: true };
+  if (outcome.kind === 'relayed') return outcome.result as CallToolResult;
+  if (outcome.kind === 'error') return { content: [{ type: 'text', text: outcome.message }], isError: true };
   return { content: [{ type: 'text', text: JSON.stringify(outcome.value) }], structuredContent: outcome.value };
 }

@@ -1,36 +1,51 @@
 import { Container } from 'inversify';
 import { DataSource } from 'typeorm';
 import { ResourceStore } from '../../application/ports/resource-store.port';
+import { UpstreamMcp } from '../../application/ports/upstream-mcp.port';
 import { AuthorizeToolCall } from '../../application/use-cases/authorize-tool-call/authorize-tool-call.use-case';
 import { CallTool } from '../../application/use-cases/call-tool/call-tool.use-case';
+import { MCP_SERVER_POLICY } from '../../application/use-cases/external-tools/mcp-server-policy';
+import { UpstreamToolDirectory } from '../../application/use-cases/external-tools/upstream-tool-directory';
 import { FilterTools } from '../../application/use-cases/filter-tools/filter-tools.use-case';
 import { ListTools } from '../../application/use-cases/list-tools/list-tools.use-case';
 import { ValidateKey } from '../../application/use-cases/validate-key/validate-key.use-case';
 import { McpController } from '../../adapters/mcp/mcp.controller';
 import { McpServerFactory } from '../../adapters/mcp/mcp-server.factory';
+import { SdkUpstreamMcp } from '../../adapters/mcp/upstream/sdk-upstream-mcp';
+import { UpstreamAddressGuard } from '../../adapters/mcp/upstream/upstream-address-guard';
 import { PostgresResourceStore } from '../../adapters/persistence/postgres-resource.store';
 import { Config } from '../config/config';
 import { TOKENS } from './tokens';
 
 export const MCP_TOKENS = {
   ResourceStore: Symbol.for('keygate.ResourceStore'),
+  UpstreamMcp: Symbol.for('keygate.UpstreamMcp'),
   McpLog: Symbol.for('keygate.McpLog'),
 } as const;
 
 type Log = (error: unknown) => void;
 
-/** The MCP gateway: tool use-cases, the resource store behind them, the /mcp edge. */
+/** The MCP gateway: tool use-cases, the resource store and upstream client behind them, the /mcp edge. */
 export function bindMcp(c: Container): void {
   c.bind<Log>(MCP_TOKENS.McpLog).toConstantValue((error) => console.error(error));
-  c.bind<ResourceStore>(MCP_TOKENS.ResourceStore).toResolvedValue(
-    (ds: DataSource) => new PostgresResourceStore(ds),
-    [TOKENS.DataSource],
+  c.bind<ResourceStore>(MCP_TOKENS.ResourceStore).toResolvedValue((ds: DataSource) => new PostgresResourceStore(ds), [TOKENS.DataSource]);
+  c.bind<UpstreamMcp>(MCP_TOKENS.UpstreamMcp).toResolvedValue(
+    (config: Config) => new SdkUpstreamMcp(new UpstreamAddressGuard(config.mcp.upstreamAllowlist), config.mcp.upstreamTimeoutMs),
+    [TOKENS.Config],
   );
-  c.bind(AuthorizeToolCall).toConstantValue(new AuthorizeToolCall());
-  c.bind(ListTools).toResolvedValue((filter: FilterTools) => new ListTools(filter), [FilterTools]);
+  c.bind(UpstreamToolDirectory).toResolvedValue(
+    (store: ResourceStore, upstream: UpstreamMcp, log: Log) => new UpstreamToolDirectory(store, upstream, log),
+    [MCP_TOKENS.ResourceStore, MCP_TOKENS.UpstreamMcp, MCP_TOKENS.McpLog],
+  );
+  c.bind(AuthorizeToolCall).toResolvedValue((d: UpstreamToolDirectory) => new AuthorizeToolCall(d.callScopes), [UpstreamToolDirectory]);
+  c.bind(ListTools).toResolvedValue(
+    (filter: FilterTools, d: UpstreamToolDirectory) => new ListTools(filter, d.catalog),
+    [FilterTools, UpstreamToolDirectory],
+  );
   c.bind(CallTool).toResolvedValue(
-    (s: ResourceStore, authorize: AuthorizeToolCall) => new CallTool(s, authorize),
-    [MCP_TOKENS.ResourceStore, AuthorizeToolCall],
+    (store: ResourceStore, authorize: AuthorizeToolCall, d: UpstreamToolDirectory) =>
+      new CallTool(store, authorize, { mcp_servers: MCP_SERVER_POLICY }, d.run),
+    [MCP_TOKENS.ResourceStore, AuthorizeToolCall, UpstreamToolDirectory],
   );
   c.bind(McpServerFactory).toResolvedValue(
     (list: ListTools, call: CallTool, log: Log) => new McpServerFactory(list, call, log),

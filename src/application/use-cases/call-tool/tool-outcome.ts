@@ -4,8 +4,11 @@
  * model as a result with isError so it can correct itself.
  */
 export type ToolOutcome =
-  | { isError: false; value: Record<string, unknown> }
-  | { isError: true; message: string };
+  | { kind: 'value'; value: Record<string, unknown> }
+  | { kind: 'error'; message: string }
+  /** An upstream server's own result, passed through as it came. */
+  | { kind: 'relayed'; result: Record<string, unknown> };
 
-export const succeeded = (value: Record<string, unknown>): ToolOutcome => ({ isError: false, value });
-export const failed = (message: string): ToolOutcome => ({ isError: true, message });
+export const succeeded = (value: Record<string, unknown>): ToolOutcome => ({ kind: 'value', value });
+export const failed = (message: string): ToolOutcome => ({ kind: 'error', message });
+export const relayed = (result: Record<string, unknown>): ToolOutcome => ({ kind: 'relayed', result });

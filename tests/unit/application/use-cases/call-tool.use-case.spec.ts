@@ -12,7 +12,7 @@ function makeSut() {
     sut.execute({ userId, scopes: ScopeSet.parse(scopes), name, arguments: args });
   const value = async (name: string, args: Record<string, unknown>, userId = 'alice') => {
     const outcome = await run(name, args, [], userId);
-    if (outcome.isError) throw new Error(outcome.message);
+    if (outcome.kind !== 'value') throw new Error(JSON.stringify(outcome));
     return outcome.value as Record<string, any>;
   };
   return { store, run, value };
@@ -52,15 +52,15 @@ describe('CallTool', () => {
     const first = await value('agents', assign);
     expect((await value('agents', assign)).record.id).toBe(first.record.id);
     expect(await value('agents', { ...assign, action: 'unassign' })).toEqual({ unassigned: server.id });
-    expect(await run('agents', { ...assign, action: 'unassign' })).toMatchObject({ isError: true });
+    expect(await run('agents', { ...assign, action: 'unassign' })).toMatchObject({ kind: 'error' });
     const missing = await run('agents', { ...assign, data: { target_id: agent.id } });
-    expect(missing).toEqual({ isError: true, message: `mcp_servers ${agent.id} was not found` });
+    expect(missing).toEqual({ kind: 'error', message: `mcp_servers ${agent.id} was not found` });
   });
 
   it('keeps users apart', async () => {
     const { run, value } = makeSut();
     const { record } = await value('chat', { action: 'create', data: { topic: 'x' } }, 'alice');
-    expect(await run('chat', { action: 'get', id: record.id }, [], 'bob')).toMatchObject({ isError: true });
-    expect(await run('chat', { action: 'create', subresource: 'messages', id: record.id, data: {} }, [], 'bob')).toMatchObject({ isError: true });
+    expect(await run('chat', { action: 'get', id: record.id }, [], 'bob')).toMatchObject({ kind: 'error' });
+    expect(await run('chat', { action: 'create', subresource: 'messages', id: record.id, data: {} }, [], 'bob')).toMatchObject({ kind: 'error' });
   });
 });
