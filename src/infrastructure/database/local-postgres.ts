@@ -1,6 +1,6 @@
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { Client } from 'pg';
@@ -79,6 +79,7 @@ function ensureCluster(dir: string, pgData: string, initdb: string, runAs?: RunA
   try {
     if (runAs) {
       chmodSync(dir, 0o755);
+      requireTraversable(path.dirname(path.resolve(dir)));
       chownSync(pgData, runAs.uid, runAs.gid);
       chownSync(pwFile, runAs.uid, runAs.gid);
     }
@@ -94,6 +95,16 @@ function ensureCluster(dir: string, pgData: string, initdb: string, runAs?: RunA
     rmSync(pwFile, { force: true });
   }
   return password;
+}
+
+/** As root the server runs as `postgres`, which must be able to walk down to its directory. */
+function requireTraversable(dir: string): void {
+  for (let current = dir; ; current = path.dirname(current)) {
+    if ((statSync(current).mode & 0o001) === 0) {
+      throw new Error(`PostgreSQL runs as the postgres user, which cannot enter ${current}: chmod o+x it or choose another directory`);
+    }
+    if (path.dirname(current) === current) return;
+  }
 }
 
 /** After a crash the old server may still run, or have left postmaster.pid behind. */
