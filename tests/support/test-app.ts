@@ -7,7 +7,8 @@ import { loadConfig } from '../../src/infrastructure/config/config';
 import { HotPath } from '../../src/infrastructure/database/hot-path';
 import { buildContainer } from '../../src/infrastructure/di/container';
 import { TOKENS } from '../../src/infrastructure/di/tokens';
-import { createApp } from '../../src/infrastructure/server/app';
+import { createLogger } from '../../src/infrastructure/logging/logger';
+import { AppExtras, createApp } from '../../src/infrastructure/server/app';
 import { createTestDatabase, TestDatabase } from './test-database';
 import { TEST_AUDIENCE, TEST_ISSUER, TestIdentityProvider, TokenOptions } from './test-identity-provider';
 
@@ -26,7 +27,8 @@ export interface TestApp {
 }
 
 /** The whole app on its own migrated database, trusting a real JWKS served over HTTP. */
-export async function startTestApp(env: Record<string, string> = {}, clock?: Clock): Promise<TestApp> {
+/** Logs are silent unless `extras.logger` captures them. */
+export async function startTestApp(env: Record<string, string> = {}, clock?: Clock, extras: AppExtras = {}): Promise<TestApp> {
   const idp = await new TestIdentityProvider().start();
   const db = await createTestDatabase();
   const config = loadConfig({
@@ -41,7 +43,7 @@ export async function startTestApp(env: Record<string, string> = {}, clock?: Clo
   const container = buildContainer({ config, dataSource: db.dataSource, verifier, clock });
   const hotPath = container.get<HotPath>(TOKENS.HotPath);
   await hotPath.start();
-  const app = createApp(container, { logError: () => undefined });
+  const app = createApp(container, { logger: createLogger('silent'), ...extras });
   return {
     app,
     container,

@@ -1,4 +1,4 @@
-import { ErrorRequestHandler, RequestHandler } from 'express';
+import { ErrorRequestHandler, Request, RequestHandler } from 'express';
 import {
   ConflictError,
   DomainError,
@@ -10,6 +10,7 @@ import {
 } from '../../domain/errors';
 import { isDatabaseUnavailable } from '../persistence/database-unavailable';
 import { Problem, problemType, sendProblem } from './problem';
+import { TooManyRequestsError } from './too-many-requests.error';
 
 /** Body-parser failures carry an HTTP status and a `type` of their own. */
 interface HttpParserError {
@@ -37,6 +38,10 @@ export function toProblem(error: unknown): { problem: Problem; headers: Record<s
     headers['WWW-Authenticate'] = 'Bearer error="invalid_token"';
     return { problem: make(401, 'invalid-api-key', 'Unauthorized', error.message), headers };
   }
+  if (error instanceof TooManyRequestsError) {
+    headers['Retry-After'] = String(error.retryAfterSeconds);
+    return { problem: make(429, 'too-many-requests', 'Too Many Requests', error.message), headers };
+  }
   if (error instanceof ForbiddenError) return { problem: make(403, 'forbidden', 'Forbidden', error.message), headers };
   if (error instanceof NotFoundError) return { problem: make(404, 'not-found', 'Not Found', error.message), headers };
   if (error instanceof ConflictError) return { problem: make(409, 'conflict', 'Conflict', error.message), headers };
@@ -58,11 +63,11 @@ export function toProblem(error: unknown): { problem: Problem; headers: Record<s
   return { problem: make(500, 'internal', 'Internal Server Error', 'An unexpected error occurred'), headers };
 }
 
-export function errorHandler(log: (error: unknown) => void): ErrorRequestHandler {
-  return (error, _req, res, next) => {
+export function errorHandler(log: (error: unknown, req: Request) => void): ErrorRequestHandler {
+  return (error, req, res, next) => {
     if (res.headersSent) return next(error);
     const { problem, headers } = toProblem(error);
-    if (problem.status >= 500) log(error);
+    if (problem.status >= 500) log(error, req);
     sendProblem(res, problem, headers);
   };
 }

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { LOG_LEVELS, LogLevel } from '../logging/logger';
 
 export interface Config {
   env: string;
@@ -7,6 +8,7 @@ export interface Config {
   /** Unset: the embedded database under dataDir. */
   databaseUrl: string | null;
   dataDir: string;
+  ops: OperationsConfig;
   jwt: {
     /** Unset outside production: the built-in development issuer. */
     jwksUri: string | null;
@@ -35,6 +37,18 @@ export interface McpConfig {
   upstreamTimeoutMs: number;
 }
 
+/** Logging and abuse limits. */
+export interface OperationsConfig {
+  logLevel: LogLevel;
+  /** Express 'trust proxy': false, true, a hop count, or addresses/subnets of the proxies. */
+  trustProxy: boolean | number | string;
+  /** Largest request line plus headers accepted (431 beyond). */
+  maxHeaderBytes: number;
+  /** Failed key validations per client address per window on /mcp before 429. */
+  authFailureLimit: number;
+  authFailureWindowSeconds: number;
+}
+
 export class ConfigError extends Error {}
 
 /** Reads the environment once; every other module receives the parsed result. */
@@ -56,6 +70,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: nonEmpty(env.HOST) ?? '0.0.0.0',
     databaseUrl,
     dataDir: path.resolve(nonEmpty(env.DATA_DIR) ?? '.data'),
+    ops: {
+      logLevel: logLevel(env.LOG_LEVEL),
+      trustProxy: trustProxy(env.TRUST_PROXY),
+      maxHeaderBytes: integer(env, 'MAX_HEADER_BYTES', 16 * 1024, 1024, 1024 * 1024),
+      authFailureLimit: integer(env, 'AUTH_FAILURE_LIMIT', 20, 1, 1_000_000),
+      authFailureWindowSeconds: integer(env, 'AUTH_FAILURE_WINDOW_SECONDS', 60, 1, 86_400),
+    },
     jwt: {
       jwksUri,
       issuer: nonEmpty(env.JWT_ISSUER),
@@ -82,6 +103,23 @@ function nonEmpty(value: string | undefined): string | null {
 
 function list(value: string | undefined): string[] {
   return (value ?? '').split(',').map((v) => v.trim()).filter((v) => v !== '');
+}
+
+function logLevel(value: string | undefined): LogLevel {
+  const level = nonEmpty(value)?.toLowerCase() ?? 'info';
+  if (!(LOG_LEVELS as readonly string[]).includes(level)) {
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${value}"`);
+  }
+  return level as LogLevel;
+}
+
+/** Unset or "false": the socket address is the client. A number counts trusted hops; anything else is a list of proxies. */
+function trustProxy(value: string | undefined): boolean | number | string {
+  const raw = nonEmpty(value);
+  if (raw === null || raw.toLowerCase() === 'false') return false;
+  if (raw.toLowerCase() === 'true') return true;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  return raw;
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {

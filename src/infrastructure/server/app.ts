@@ -1,4 +1,5 @@
 import express, { Express, RequestHandler } from 'express';
+import helmet from 'helmet';
 import { Container } from 'inversify';
 import { DataSource } from 'typeorm';
 import { AccessTokenVerifier } from '../../adapters/auth/access-token-verifier';
@@ -9,14 +10,26 @@ import { ModeToolConfigsController } from '../../adapters/http/controllers/mode-
 import { ToolSetsController } from '../../adapters/http/controllers/tool-sets.controller';
 import { accessTokenAuth } from '../../adapters/http/middleware/access-token-auth';
 import { healthRouter } from '../../adapters/http/controllers/health.controller';
+import { metricsRouter } from '../../adapters/http/controllers/metrics.router';
+import { authFailureLimit } from '../../adapters/http/middleware/auth-failure-limit';
+import { AuthFailureLimiter } from '../../adapters/http/middleware/auth-failure-limiter';
+import { httpMetrics } from '../../adapters/http/middleware/http-metrics';
+import { requestLogging } from '../../adapters/http/middleware/request-logging';
+import { trackRoutePattern } from '../../adapters/http/middleware/route-pattern';
 import { errorHandler, notFoundHandler } from '../../adapters/http/error-map';
 import { McpController } from '../../adapters/mcp/mcp.controller';
+import { Metrics } from '../../adapters/observability/metrics';
+import { Config } from '../config/config';
+import { createLogger, Logger } from '../logging/logger';
 import { TOKENS } from '../di/tokens';
 
 export interface AppExtras {
   /** Routes mounted before the API, e.g. the development issuer's JWKS. */
   before?: RequestHandler[];
-  logError?: (error: unknown) => void;
+  /** Default: JSON lines on stdout at LOG_LEVEL. Tests pass a silent or a capturing one. */
+  logger?: Logger;
+  /** Default: a registry of its own; pass the one other adapters count on. */
+  metrics?: Metrics;
 }
 
 export function createApp(container: Container, extras: AppExtras = {}): Express {
@@ -24,9 +37,15 @@ export function createApp(container: Container, extras: AppExtras = {}): Express
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
+  const { ops } = container.get<Config>(TOKENS.Config);
+  app.set('trust proxy', ops.trustProxy);
+  const metrics = extras.metrics ?? new Metrics();
+  app.use(trackRoutePattern, requestLogging(extras.logger ?? createLogger(ops.logLevel)), httpMetrics(metrics));
+  app.use(metricsRouter(metrics));
   const dataSource = container.get<DataSource>(TOKENS.DataSource);
   app.use(healthRouter(async () => void (await dataSource.query('SELECT 1'))));
   for (const handler of extras.before ?? []) app.use(handler);
+  app.use('/api/v1', helmet());
   const user = accessTokenAuth(container.get<AccessTokenVerifier>(TOKENS.AccessTokenVerifier));
   app.use('/api/v1/api-keys', user, container.get(ApiKeysController).router());
   app.use('/api/v1/agent-roles', user, container.get(AgentRolesController).router());
@@ -34,8 +53,10 @@ export function createApp(container: Container, extras: AppExtras = {}): Express
   app.use('/api/v1/mode-sessions', user, container.get(ModeSessionsController).router());
   app.use('/api/v1/tool-sets', user, container.get(ToolSetsController).toolSets());
   app.use('/api/v1/scopes', user, container.get(ToolSetsController).scopes());
+  const limiter = new AuthFailureLimiter({ limit: ops.authFailureLimit, windowSeconds: ops.authFailureWindowSeconds });
+  app.use('/mcp', authFailureLimit(limiter));
   app.use(container.get(McpController).router());
   app.use(notFoundHandler);
-  app.use(errorHandler(extras.logError ?? ((error) => console.error(error))));
+  app.use(errorHandler((error, req) => req.log.error({ err: error }, 'request failed')));
   return app;
 }

@@ -1,23 +1,28 @@
-import http from 'node:http';
 import { AddressInfo } from 'node:net';
 import express from 'express';
 import { DEV_ISSUER, DEV_JWKS_PATH, DevTokenIssuer } from '../../adapters/auth/dev-token-issuer';
 import { JwksAccessTokenVerifier } from '../../adapters/auth/jwks-access-token-verifier';
+import { Metrics } from '../../adapters/observability/metrics';
 import { ConfigError, loadConfig } from '../config/config';
 import { openDatabase } from '../database/database';
 import { HotPath } from '../database/hot-path';
 import { buildContainer } from '../di/container';
 import { TOKENS } from '../di/tokens';
+import { createLogger } from '../logging/logger';
 import { createApp } from './app';
 import { devBanner } from './dev-identity';
 import { onShutdown } from './graceful-shutdown';
-
-const log = (line: string) => process.stdout.write(`${line}\n`);
+import { createHttpServer } from './http-server';
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  const logger = createLogger(config.ops.logLevel);
+  // Start-up and shutdown lines are written at any level but silent (scripts wait for "listening on");
+  // LOG_LEVEL=warn quiets the per-request lines only.
+  const lifecycle = logger.child({}, { level: config.ops.logLevel === 'silent' ? 'silent' : 'info' });
+  const log = (line: string) => lifecycle.info(line);
   const database = await openDatabase(config, log);
-  const server = http.createServer();
+  const server = createHttpServer(config.ops);
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
   const port = (server.address() as AddressInfo).port;
   const baseUrl = `http://localhost:${port}`;
@@ -32,8 +37,9 @@ async function main(): Promise<void> {
   const hotPath = container.get<HotPath>(TOKENS.HotPath);
   await hotPath.start();
   const before = dev ? [express.Router().get(DEV_JWKS_PATH, (_req, res) => void res.json(dev.jwks()))] : [];
-  server.on('request', createApp(container, { before }));
-  if (dev) log(devBanner(dev, config.dataDir, baseUrl, config.jwt.adminRole));
+  server.on('request', createApp(container, { before, logger, metrics: new Metrics({ processMetrics: true }) }));
+  // The banner is for the person at the terminal: plain text, not a log line.
+  if (dev) process.stdout.write(`${devBanner(dev, config.dataDir, baseUrl, config.jwt.adminRole)}\n`);
   log(`keygate listening on ${baseUrl}`);
 
   const shutdown = onShutdown(

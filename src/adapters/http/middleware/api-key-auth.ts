@@ -2,16 +2,24 @@ import { RequestHandler } from 'express';
 import { ValidateKey, KeyPrincipal } from '../../../application/use-cases/validate-key/validate-key.use-case';
 import { InvalidApiKeyError } from '../../../domain/errors';
 import { bearerToken } from './access-token-auth';
+import { reportKeyValidation } from './key-validation-events';
 
 /**
  * Reads the key from `Authorization: Bearer` or `X-API-Key` (both present and
  * different: rejected), validates it and puts the principal on res.locals.
+ * The outcome goes to whoever listens (metrics, the failed-validation limit).
  */
 export function apiKeyAuth(validateKey: ValidateKey): RequestHandler {
   return async (req, res, next) => {
-    const rawKey = presentedKey(req.headers.authorization, req.headers['x-api-key']);
-    if (rawKey === null) throw new InvalidApiKeyError();
-    res.locals.principal = await validateKey.execute({ rawKey });
+    try {
+      const rawKey = presentedKey(req.headers.authorization, req.headers['x-api-key']);
+      if (rawKey === null) throw new InvalidApiKeyError();
+      res.locals.principal = await validateKey.execute({ rawKey });
+    } catch (error) {
+      reportKeyValidation(res, error instanceof InvalidApiKeyError ? 'invalid' : 'error');
+      throw error;
+    }
+    reportKeyValidation(res, 'valid');
     next();
   };
 }

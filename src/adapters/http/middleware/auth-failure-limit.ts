@@ -1,0 +1,24 @@
+import { RequestHandler } from 'express';
+import { TooManyRequestsError } from '../too-many-requests.error';
+import { AuthFailureLimiter } from './auth-failure-limiter';
+import { clientBucket } from './client-address';
+import { onKeyValidation } from './key-validation-events';
+
+/**
+ * Mounted before key validation: a client address over its limit of failed
+ * validations gets 429 with Retry-After without its key being looked at (so a
+ * valid key from that address waits too: it cannot be told apart unchecked).
+ * Only `invalid` outcomes count; a database error is not the client's failure.
+ * The address is req.ip, which honours the `trust proxy` setting.
+ */
+export function authFailureLimit(limiter: AuthFailureLimiter, now: () => number = Date.now): RequestHandler {
+  return (req, res, next) => {
+    const client = clientBucket(req.ip);
+    const retryAfter = limiter.retryAfterSeconds(client, now());
+    if (retryAfter !== null) throw new TooManyRequestsError(retryAfter);
+    onKeyValidation(res, (outcome) => {
+      if (outcome === 'invalid') limiter.recordFailure(client, now());
+    });
+    next();
+  };
+}

@@ -1,0 +1,68 @@
+import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+
+export type KeyValidationOutcome = 'valid' | 'invalid' | 'error';
+
+const PREFIX = 'keygate_';
+
+/**
+ * Every Prometheus series of the service, on one registry per instance (not
+ * prom-client's global one), so several apps in one test process do not
+ * collide. Other adapters register their own counters on `registry` or use the
+ * named ones below.
+ */
+export class Metrics {
+  readonly registry = new Registry();
+
+  readonly httpRequests = new Counter({
+    name: `${PREFIX}http_requests_total`,
+    help: 'HTTP requests answered, by method, route pattern and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers: [this.registry],
+  });
+
+  readonly httpRequestDuration = new Histogram({
+    name: `${PREFIX}http_request_duration_seconds`,
+    help: 'Time from receiving a request to finishing its response, by method, route pattern and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [this.registry],
+  });
+
+  readonly keyValidations = new Counter({
+    name: `${PREFIX}key_validations_total`,
+    help: 'API key validations on /mcp by outcome: valid, invalid (missing, unknown, revoked, expired) or error',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
+  /** Incremented by the validation cache. */
+  readonly keyCacheLookups = new Counter({
+    name: `${PREFIX}key_cache_lookups_total`,
+    help: 'Validation cache lookups by result: hit or miss',
+    labelNames: ['result'] as const,
+    registers: [this.registry],
+  });
+
+  /** Incremented by the last_used_at write coalescer, once per batch written. */
+  readonly lastUsedFlushBatches = new Counter({
+    name: `${PREFIX}last_used_flush_batches_total`,
+    help: 'Batches of coalesced last_used_at updates written to the database',
+    registers: [this.registry],
+  });
+
+  constructor(options: { processMetrics?: boolean } = {}) {
+    // Series exist at 0 from the start, so rate() works before the first event.
+    for (const outcome of ['valid', 'invalid', 'error'] as const) this.keyValidations.inc({ outcome }, 0);
+    for (const result of ['hit', 'miss'] as const) this.keyCacheLookups.inc({ result }, 0);
+    if (options.processMetrics) collectDefaultMetrics({ register: this.registry, prefix: PREFIX });
+  }
+
+  recordKeyValidation(outcome: KeyValidationOutcome): void {
+    this.keyValidations.inc({ outcome });
+  }
+
+  /** The exposition text and its content type, for GET /metrics. */
+  async exposition(): Promise<{ contentType: string; body: string }> {
+    return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+  }
+}

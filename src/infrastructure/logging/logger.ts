@@ -1,0 +1,41 @@
+import pino, { DestinationStream, Logger } from 'pino';
+
+export type { Logger } from 'pino';
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/**
+ * Where a credential could end up in a log line. The request serializer already
+ * logs an allow-list of fields and never bodies; these paths are the second
+ * line of defence for anything logged by hand (`log.info({ req }, ...)`).
+ */
+export const REDACT_PATHS = [
+  'req.headers.authorization',
+  'req.headers["x-api-key"]',
+  'req.headers.cookie',
+  'res.headers["set-cookie"]',
+  'headers.authorization',
+  'headers["x-api-key"]',
+  'authorization',
+  'rawKey',
+  'raw_key',
+  'token',
+  '*.rawKey',
+  '*.raw_key',
+  '*.token',
+  // A failed query carries its parameters; key digests are not secrets, but nothing is gained by logging them.
+  'err.parameters',
+  'err.driverError.parameters',
+];
+
+/** JSON lines on stdout (or the given stream, which is how tests capture them). */
+export function createLogger(level: LogLevel, destination?: DestinationStream): Logger {
+  const options = {
+    level,
+    base: { service: 'keygate' },
+    timestamp: pino.stdTimeFunctions.isoTime,
+    redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+  };
+  return destination ? pino(options, destination) : pino(options);
+}

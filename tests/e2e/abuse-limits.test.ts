@@ -1,0 +1,122 @@
+import http from 'node:http';
+import { AddressInfo } from 'node:net';
+import request from 'supertest';
+import { createHttpServer } from '../../src/infrastructure/server/http-server';
+import { makeKey, TestKey } from '../support/mcp-keys';
+import { startTestApp, TestApp } from '../support/test-app';
+
+const TOOLS_LIST = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} };
+const UNKNOWN_KEY = `svc_${'0'.repeat(64)}`;
+
+// Behind a proxy on loopback (supertest's), X-Forwarded-For names the client, so one app plays many clients.
+let t: TestApp;
+let key: TestKey;
+beforeAll(async () => {
+  t = await startTestApp({ AUTH_FAILURE_LIMIT: '3', AUTH_FAILURE_WINDOW_SECONDS: '60', TRUST_PROXY: 'loopback' });
+  key = await makeKey(t);
+});
+afterAll(() => t.close());
+
+const mcpFrom = (client: string, rawKey: string, app = t.app) =>
+  request(app).post('/mcp').set('X-Forwarded-For', client).set('Accept', 'application/json, text/event-stream')
+    .set('X-API-Key', rawKey).send(TOOLS_LIST);
+
+const validations = async (outcome: string) => {
+  const metrics = await request(t.app).get('/metrics').expect(200);
+  return Number(new RegExp(`keygate_key_validations_total\\{outcome="${outcome}"\\} (\\d+)`).exec(metrics.text)![1]);
+};
+
+describe('failed key validations per client address on /mcp', () => {
+  it('answers 429 with Retry-After and a problem body once the limit is used up, without validating', async () => {
+    for (let i = 0; i < 3; i++) await mcpFrom('198.51.100.1', UNKNOWN_KEY).expect(401);
+    const invalidBefore = await validations('invalid');
+
+    const res = await mcpFrom('198.51.100.1', UNKNOWN_KEY).expect(429);
+    expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(59);
+    expect(Number(res.headers['retry-after'])).toBeLessThanOrEqual(60);
+    expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(res.body).toMatchObject({ type: 'urn:keygate:problem:too-many-requests', status: 429, title: 'Too Many Requests' });
+    // Refused unchecked, even with a valid key: the address is what is limited.
+    await mcpFrom('198.51.100.1', key.raw).expect(429);
+    expect(await validations('invalid')).toBe(invalidBefore);
+  });
+
+  it('limits each address on its own', async () => {
+    for (let i = 0; i < 3; i++) await mcpFrom('198.51.100.2', UNKNOWN_KEY).expect(401);
+    await mcpFrom('198.51.100.2', UNKNOWN_KEY).expect(429);
+    await mcpFrom('198.51.100.3', UNKNOWN_KEY).expect(401);
+  });
+
+  it('counts a whole IPv6 /64 as one client', async () => {
+    for (let i = 1; i <= 3; i++) await mcpFrom(`2001:db8:aa:bb::${i}`, UNKNOWN_KEY).expect(401);
+    await mcpFrom('2001:db8:aa:bb:ffff::9', UNKNOWN_KEY).expect(429);
+    await mcpFrom('2001:db8:aa:bc::1', UNKNOWN_KEY).expect(401);
+  });
+
+  it('never limits successful validations', async () => {
+    for (let i = 0; i < 10; i++) await mcpFrom('198.51.100.4', key.raw).expect(200);
+    for (let i = 0; i < 3; i++) await mcpFrom('198.51.100.4', UNKNOWN_KEY).expect(401);
+  });
+
+  it('does not limit the REST API', async () => {
+    for (let i = 0; i < 5; i++) {
+      await request(t.app).get('/api/v1/api-keys').set('X-Forwarded-For', '198.51.100.1').set('Authorization', 'Bearer nope').expect(401);
+    }
+  });
+
+  it('ignores X-Forwarded-For unless TRUST_PROXY says the proxy is trusted', async () => {
+    const direct = await startTestApp({ AUTH_FAILURE_LIMIT: '2' });
+    try {
+      await mcpFrom('203.0.113.1', UNKNOWN_KEY, direct.app).expect(401);
+      await mcpFrom('203.0.113.2', UNKNOWN_KEY, direct.app).expect(401);
+      await mcpFrom('203.0.113.3', UNKNOWN_KEY, direct.app).expect(429);
+    } finally {
+      await direct.close();
+    }
+  });
+});
+
+describe('helmet on the REST API', () => {
+  it('sets its headers on answers and errors under /api/v1', async () => {
+    const ok = await request(t.app).get('/api/v1/scopes').set('Authorization', `Bearer ${t.userToken()}`).expect(200);
+    const denied = await request(t.app).get('/api/v1/api-keys').expect(401);
+    for (const res of [ok, denied]) {
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['strict-transport-security']).toMatch(/max-age=\d+/);
+      expect(res.headers['content-security-policy']).toContain("default-src 'self'");
+      expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
+    }
+  });
+});
+
+describe('request size limits', () => {
+  let server: http.Server;
+  let port: number;
+  beforeAll(async () => {
+    server = createHttpServer({ maxHeaderBytes: 16 * 1024 });
+    server.on('request', t.app);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  const statusWithHeader = (bytes: number) =>
+    new Promise<number>((resolve, reject) => {
+      const req = http.get({ port, host: '127.0.0.1', path: '/healthz', headers: { 'X-Padding': 'x'.repeat(bytes) } }, (res) => {
+        res.resume();
+        resolve(res.statusCode!);
+      });
+      req.on('error', reject);
+    });
+
+  it('answers 431 to headers over MAX_HEADER_BYTES and serves those under it', async () => {
+    expect(await statusWithHeader(8 * 1024)).toBe(200);
+    expect(await statusWithHeader(20 * 1024)).toBe(431);
+  });
+
+  it('answers 413 to a REST body over 64 KiB', async () => {
+    const res = await request(t.app).post('/api/v1/api-keys').set('Authorization', `Bearer ${t.userToken()}`)
+      .send({ name: 'x'.repeat(70 * 1024) }).expect(413);
+    expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+  });
+});

@@ -1,0 +1,28 @@
+import { acceptedRequestId, scrubSecrets } from '../../../../src/adapters/http/middleware/request-logging';
+
+const RAW_KEY = `svc_${'ab'.repeat(32)}`;
+const JWT = 'eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJl';
+
+describe('acceptedRequestId', () => {
+  it('keeps a sane token', () => {
+    for (const id of ['3f0c1c1e-9a57-4c1b-8f0e-2b8f5b0c9d11', 'trace.42:span-7', 'a']) expect(acceptedRequestId(id)).toBe(id);
+  });
+
+  it('refuses anything else, so the caller generates one', () => {
+    const refused = [undefined, '', ' x', 'a b', 'x'.repeat(65), 'id\nforged-log-line', ['a', 'b'], '<script>'];
+    for (const id of refused) expect(acceptedRequestId(id)).toBeNull();
+  });
+
+  it('refuses a credential sent as the request id, which would be echoed and logged', () => {
+    expect(acceptedRequestId(RAW_KEY.slice(0, 60))).toBeNull();
+    expect(acceptedRequestId('eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJ4In0')).toBeNull();
+  });
+});
+
+describe('scrubSecrets', () => {
+  it('masks keys and JWTs and leaves the rest', () => {
+    expect(scrubSecrets(`/api/v1/api-keys/${RAW_KEY}`)).toBe('/api/v1/api-keys/svc_[redacted]');
+    expect(scrubSecrets(`/x/${JWT}/y`)).toBe('/x/[redacted-jwt]/y');
+    expect(scrubSecrets('/api/v1/api-keys/1b4e28ba-2fa1-11d2-883f-0016d3cca427')).toBe('/api/v1/api-keys/1b4e28ba-2fa1-11d2-883f-0016d3cca427');
+  });
+});
