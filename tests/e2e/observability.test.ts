@@ -105,12 +105,20 @@ describe('GET /metrics', () => {
       await request(fresh.app).delete(`/api/v1/api-keys/${key.id}`).set('Authorization', `Bearer ${jwt}`).expect(204);
       await request(fresh.app).delete(`/api/v1/api-keys/${key.id}`).set('Authorization', `Bearer ${jwt}`).expect(404);
       await request(fresh.app).get('/no/such/route').expect(404);
+      await fresh.flushLastUsed();
       const res = await request(fresh.app).get('/metrics').expect(200);
       expect(res.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
       text = res.text;
     } finally {
       await fresh.close();
     }
+  });
+
+  it('counts cache hits and misses and last_used_at batches', () => {
+    // The first valid use misses and fills the cache, the second hits; an unknown key always misses.
+    expect(text).toContain('keygate_key_cache_lookups_total{result="hit"} 1');
+    expect(text).toContain('keygate_key_cache_lookups_total{result="miss"} 2');
+    expect(text).toContain('keygate_last_used_flush_batches_total 1');
   });
 
   it('counts requests by method, route pattern and status', () => {

@@ -1,4 +1,5 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, RequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { CallTool } from '../../application/use-cases/call-tool/call-tool.use-case';
 import { ListTools } from '../../application/use-cases/list-tools/list-tools.use-case';
@@ -7,6 +8,10 @@ import { toMcpError } from './mcp-error-map';
 import { toCallToolResult, toMcpTool } from './tool-presenter';
 
 export const SERVER_INFO = { name: 'keygate', version: '0.1.0' };
+
+// Each Server would otherwise build its own Ajv instance, the largest cost of a
+// stateless request; the validator holds no per-request state, so one serves all.
+const SHARED_VALIDATOR = new AjvJsonSchemaValidator();
 
 // The SDK parses params with its own schemas before a handler runs; a failure
 // there becomes -32603 and unknown fields (agent_scopes) are dropped. These
@@ -29,6 +34,7 @@ export class McpServerFactory {
   create(principal: KeyPrincipal): Server {
     const server = new Server(SERVER_INFO, {
       capabilities: { tools: { listChanged: false } },
+      jsonSchemaValidator: SHARED_VALIDATOR,
       instructions: 'Tools are filtered by the scopes of your API key. Each built-in tool takes an action, an optional subresource, an id and data.',
     });
     const { userId, scopes } = principal;

@@ -9,6 +9,7 @@ import { McpServerFactory } from './mcp-server.factory';
 import { requestGuard } from './request-guard';
 import { responseFormat, serveStreamableHttp } from './streamable-http';
 import { refuseForbiddenCalls } from './tool-gate';
+import { ToolsListFastPath } from './tools-list-fast-path';
 
 /**
  * /mcp over MCP Streamable HTTP, stateless. In order: Origin/Host check (403),
@@ -21,6 +22,7 @@ export class McpController {
     private readonly authorize: AuthorizeToolCall,
     private readonly servers: McpServerFactory,
     private readonly config: Pick<McpConfig, 'allowedOrigins' | 'allowedHosts'>,
+    private readonly fastPath: ToolsListFastPath,
   ) {}
 
   router(): Router {
@@ -40,6 +42,7 @@ export class McpController {
     const principal = principalOf(res.locals);
     const messages = messagesOf(res.locals);
     if (await refuseForbiddenCalls(this.authorize, principal, messages, res)) return;
+    if (await this.fastPath.tryServe(req, res, principal, messages, format)) return;
     await serveStreamableHttp(this.servers.create(principal), req, res, req.body, format);
   }
 }

@@ -1,7 +1,9 @@
 import { DataSource } from 'typeorm';
 import { KeyCache } from '../../adapters/persistence/hot-path/key-cache';
 import { LastUsedCoalescer } from '../../adapters/persistence/hot-path/last-used-coalescer';
-import { RevocationListener } from '../../adapters/persistence/hot-path/revocation-listener';
+import { ChangeListener } from '../../adapters/persistence/hot-path/change-listener';
+import { McpServerListCache } from '../../adapters/persistence/hot-path/mcp-server-list-cache';
+import { PostgresResourceStore } from '../../adapters/persistence/postgres-resource.store';
 import { TypeormApiKeyRepository } from '../../adapters/persistence/typeorm-api-key.repository';
 
 export interface HotPathOptions {
@@ -12,19 +14,22 @@ export interface HotPathOptions {
 }
 
 /**
- * The validation hot path's moving parts and their lifecycle: the key cache
- * (on only while the revocation listener is connected) and the last_used_at
- * batch writer (writing through until started).
+ * The hot path's moving parts and their lifecycle: the key cache and the
+ * per-user MCP server lists (on only while the change listener is connected),
+ * and the last_used_at batch writer (writing through until started).
  */
 export class HotPath {
   readonly cache: KeyCache;
   readonly lastUsed: LastUsedCoalescer;
-  private readonly listener: RevocationListener;
+  /** The resource store, with each user's MCP server list cached. */
+  readonly resources: McpServerListCache;
+  private readonly listener: ChangeListener;
 
   constructor(dataSource: DataSource, repository: TypeormApiKeyRepository, options: HotPathOptions) {
     this.cache = new KeyCache(options.keyCacheEntries);
     this.lastUsed = new LastUsedCoalescer((batch) => repository.touchLastUsedBatch(batch), options.lastUsedFlushMs, options.onFlushBatch);
-    this.listener = new RevocationListener(this.cache, { url: connectionUrl(dataSource), log: options.log });
+    this.resources = new McpServerListCache(new PostgresResourceStore(dataSource), options.keyCacheEntries);
+    this.listener = new ChangeListener([this.cache, this.resources], { url: connectionUrl(dataSource), log: options.log });
   }
 
   async start(): Promise<void> {

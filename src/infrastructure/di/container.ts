@@ -19,6 +19,7 @@ import { ApiKeysController } from '../../adapters/http/controllers/api-keys.cont
 import { HotPathApiKeyRepository } from '../../adapters/persistence/hot-path/hot-path-api-key.repository';
 import { TypeormApiKeyRepository } from '../../adapters/persistence/typeorm-api-key.repository';
 import { HotPath } from '../database/hot-path';
+import { Metrics } from '../../adapters/observability/metrics';
 import { Config } from '../config/config';
 import { bindScopeContexts } from './scope-context.bindings';
 import { bindMcp } from './mcp.bindings';
@@ -29,6 +30,8 @@ export interface ContainerParts {
   dataSource: DataSource;
   /** Needed by the HTTP edge only; internal jobs leave it out. */
   verifier?: AccessTokenVerifier;
+  /** One registry per app; a fresh one when absent. */
+  metrics?: Metrics;
   /** Tests pin time; everything else uses the system clock. */
   clock?: Clock;
 }
@@ -46,11 +49,18 @@ export function buildContainer(parts: ContainerParts): Container {
   c.bind<KeyHasher>(TOKENS.KeyHasher).toConstantValue(new Sha256KeyHasher());
   c.bind<KeyGenerator>(TOKENS.KeyGenerator).toConstantValue(new RandomKeyGenerator());
   c.bind<KeyPolicy>(TOKENS.KeyPolicy).toConstantValue({ maxKeysPerUser: parts.config.maxKeysPerUser });
+  const metrics = parts.metrics ?? new Metrics();
+  c.bind<Metrics>(TOKENS.Metrics).toConstantValue(metrics);
   const keyRows = new TypeormApiKeyRepository(parts.dataSource);
-  const hotPath = new HotPath(parts.dataSource, keyRows, parts.config.hotPath);
+  const hotPath = new HotPath(parts.dataSource, keyRows, {
+    ...parts.config.hotPath,
+    onFlushBatch: () => metrics.lastUsedFlushBatches.inc(),
+  });
   c.bind<HotPath>(TOKENS.HotPath).toConstantValue(hotPath);
   c.bind<ApiKeyRepository>(TOKENS.ApiKeyRepository).toConstantValue(
-    new HotPathApiKeyRepository(keyRows, hotPath.cache, hotPath.lastUsed),
+    new HotPathApiKeyRepository(keyRows, hotPath.cache, hotPath.lastUsed, (hit) =>
+      metrics.keyCacheLookups.inc({ result: hit ? 'hit' : 'miss' }),
+    ),
   );
 
   c.bind(CreateKey).toResolvedValue(

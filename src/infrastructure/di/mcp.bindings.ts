@@ -11,10 +11,11 @@ import { ListTools } from '../../application/use-cases/list-tools/list-tools.use
 import { ValidateKey } from '../../application/use-cases/validate-key/validate-key.use-case';
 import { McpController } from '../../adapters/mcp/mcp.controller';
 import { McpServerFactory } from '../../adapters/mcp/mcp-server.factory';
+import { ToolsListFastPath } from '../../adapters/mcp/tools-list-fast-path';
 import { SdkUpstreamMcp } from '../../adapters/mcp/upstream/sdk-upstream-mcp';
 import { UpstreamAddressGuard } from '../../adapters/mcp/upstream/upstream-address-guard';
-import { PostgresResourceStore } from '../../adapters/persistence/postgres-resource.store';
 import { Config } from '../config/config';
+import { HotPath } from '../database/hot-path';
 import { TOKENS } from './tokens';
 
 export const MCP_TOKENS = {
@@ -28,7 +29,7 @@ type Log = (error: unknown) => void;
 /** The MCP gateway: tool use-cases, the resource store and upstream client behind them, the /mcp edge. */
 export function bindMcp(c: Container): void {
   c.bind<Log>(MCP_TOKENS.McpLog).toConstantValue((error) => console.error(error));
-  c.bind<ResourceStore>(MCP_TOKENS.ResourceStore).toResolvedValue((ds: DataSource) => new PostgresResourceStore(ds), [TOKENS.DataSource]);
+  c.bind<ResourceStore>(MCP_TOKENS.ResourceStore).toResolvedValue((hotPath: HotPath) => hotPath.resources, [TOKENS.HotPath]);
   c.bind<UpstreamMcp>(MCP_TOKENS.UpstreamMcp).toResolvedValue(
     (config: Config) => new SdkUpstreamMcp(new UpstreamAddressGuard(config.mcp.upstreamAllowlist), config.mcp.upstreamTimeoutMs),
     [TOKENS.Config],
@@ -52,8 +53,8 @@ export function bindMcp(c: Container): void {
     [ListTools, CallTool, MCP_TOKENS.McpLog],
   );
   c.bind(McpController).toResolvedValue(
-    (validate: ValidateKey, authorize: AuthorizeToolCall, servers: McpServerFactory, config: Config) =>
-      new McpController(validate, authorize, servers, config.mcp),
-    [ValidateKey, AuthorizeToolCall, McpServerFactory, TOKENS.Config],
+    (validate: ValidateKey, authorize: AuthorizeToolCall, servers: McpServerFactory, config: Config, list: ListTools) =>
+      new McpController(validate, authorize, servers, config.mcp, new ToolsListFastPath(list)),
+    [ValidateKey, AuthorizeToolCall, McpServerFactory, TOKENS.Config, ListTools],
   );
 }

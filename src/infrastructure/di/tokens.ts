@@ -8,6 +8,7 @@ export const TOKENS = {
   Clock: Symbol.for('keygate.Clock'),
   KeyPolicy: Symbol.for('keygate.KeyPolicy'),
   HotPath: Symbol.for('keygate.HotPath'),
+  Metrics: Symbol.for('keygate.Metrics'),
   AccessTokenVerifier: Symbol.for('keygate.AccessTokenVerifier'),
   AgentRoleRepository: Symbol.for('keygate.AgentRoleRepository'),
   ModeToolConfigRepository: Symbol.for('keygate.ModeToolConfigRepository'),

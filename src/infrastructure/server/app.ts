@@ -28,8 +28,6 @@ export interface AppExtras {
   before?: RequestHandler[];
   /** Default: JSON lines on stdout at LOG_LEVEL. Tests pass a silent or a capturing one. */
   logger?: Logger;
-  /** Default: a registry of its own; pass the one other adapters count on. */
-  metrics?: Metrics;
 }
 
 export function createApp(container: Container, extras: AppExtras = {}): Express {
@@ -39,7 +37,7 @@ export function createApp(container: Container, extras: AppExtras = {}): Express
   app.set('query parser', 'simple');
   const { ops } = container.get<Config>(TOKENS.Config);
   app.set('trust proxy', ops.trustProxy);
-  const metrics = extras.metrics ?? new Metrics();
+  const metrics = container.get<Metrics>(TOKENS.Metrics);
   app.use(trackRoutePattern, requestLogging(extras.logger ?? createLogger(ops.logLevel)), httpMetrics(metrics));
   app.use(metricsRouter(metrics));
   const dataSource = container.get<DataSource>(TOKENS.DataSource);

@@ -33,11 +33,11 @@ async function main(): Promise<void> {
       ? { jwksUri: `http://127.0.0.1:${port}${DEV_JWKS_PATH}`, issuer: DEV_ISSUER, audience: null, adminRole: config.jwt.adminRole }
       : { ...config.jwt, jwksUri: config.jwt.jwksUri! },
   );
-  const container = buildContainer({ config, dataSource: database.dataSource, verifier });
+  const container = buildContainer({ config, dataSource: database.dataSource, verifier, metrics: new Metrics({ processMetrics: true }) });
   const hotPath = container.get<HotPath>(TOKENS.HotPath);
   await hotPath.start();
   const before = dev ? [express.Router().get(DEV_JWKS_PATH, (_req, res) => void res.json(dev.jwks()))] : [];
-  server.on('request', createApp(container, { before, logger, metrics: new Metrics({ processMetrics: true }) }));
+  server.on('request', createApp(container, { before, logger }));
   // The banner is for the person at the terminal: plain text, not a log line.
   if (dev) process.stdout.write(`${devBanner(dev, config.dataDir, baseUrl, config.jwt.adminRole)}\n`);
   log(`keygate listening on ${baseUrl}`);

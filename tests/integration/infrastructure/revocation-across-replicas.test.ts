@@ -85,3 +85,16 @@ describe('key revocation across replicas (LISTEN/NOTIFY)', () => {
     expect(new Date(row.last_used_at)).toEqual(later);
   });
 });
+
+describe("each user's MCP server list, cached per replica", () => {
+  const servers = { resource: 'mcp_servers' as const, parentId: null, subresource: null };
+
+  it('is dropped on every replica when any of them (or SQL) changes it', async () => {
+    const user = randomUUID();
+    expect(await a.hotPath.resources.list(user, servers)).toEqual([]);
+    await b.hotPath.resources.create(user, servers, { name: 'docs', url: 'https://docs.example/mcp' });
+    await eventually(async () => (await a.hotPath.resources.list(user, servers)).length === 1, 100);
+    await db.dataSource.query(`DELETE FROM resource_records WHERE user_id = $1`, [user]);
+    await eventually(async () => (await a.hotPath.resources.list(user, servers)).length === 0, 100);
+  });
+});

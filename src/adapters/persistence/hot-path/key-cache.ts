@@ -1,4 +1,5 @@
 import { ApiKey } from '../../../domain/api-key';
+import { NotifiedCache, REVOCATION_CHANNEL } from './change-listener';
 
 /**
  * Positive key lookups by hash, least recently used first out. Only keys that
@@ -6,7 +7,8 @@ import { ApiKey } from '../../../domain/api-key';
  * real entries. It serves nothing while `enabled` is false: that is the state
  * until the revocation listener is connected, and after it loses the connection.
  */
-export class KeyCache {
+export class KeyCache implements NotifiedCache {
+  readonly channel = REVOCATION_CHANNEL;
   private readonly byHash = new Map<string, ApiKey>();
   private readonly hashById = new Map<string, string>();
   private epoch = 0;
@@ -47,6 +49,10 @@ export class KeyCache {
       this.byHash.delete(oldestHash);
       this.hashById.delete(oldest.id);
     }
+  }
+
+  evict(keyId: string): void {
+    this.evictId(keyId);
   }
 
   evictId(id: string): void {

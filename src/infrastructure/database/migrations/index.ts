@@ -2,6 +2,7 @@ import { CreateApiKeys1763900000000 } from './1763900000000-create-api-keys';
 import { CreateAgentRolesAndModes1763900000001 } from './1763900000001-create-agent-roles-and-modes';
 import { CreateResourceRecords1763900000002 } from './1763900000002-create-resource-records';
 import { NotifyKeyRevocations1763900000003 } from './1763900000003-notify-key-revocations';
+import { NotifyMcpServerChanges1763900000004 } from './1763900000004-notify-mcp-server-changes';
 
 /** Listed explicitly so the same list works from ts sources, compiled code and tests. */
 export const MIGRATIONS = [
@@ -9,4 +10,5 @@ export const MIGRATIONS = [
   CreateAgentRolesAndModes1763900000001,
   CreateResourceRecords1763900000002,
   NotifyKeyRevocations1763900000003,
+  NotifyMcpServerChanges1763900000004,
 ];

@@ -1,9 +1,18 @@
 import { Client } from 'pg';
-import { KeyCache } from './key-cache';
 
 export const REVOCATION_CHANNEL = 'keygate_key_revoked';
+export const MCP_SERVERS_CHANNEL = 'keygate_mcp_servers_changed';
 
-export interface RevocationListenerOptions {
+/** A cache that is only trusted while change notifications can reach it. */
+export interface NotifiedCache {
+  channel: string;
+  /** Drops what the payload (a key id, an owner id) names. */
+  evict(payload: string): void;
+  enable(): void;
+  disable(): void;
+}
+
+export interface ChangeListenerOptions {
   url: string;
   /** Longest wait between reconnection attempts. */
   maxBackoffMs?: number;
@@ -11,24 +20,26 @@ export interface RevocationListenerOptions {
 }
 
 /**
- * Keeps the key cache honest across replicas: every revocation, from any
- * replica, arrives as a NOTIFY from the api_keys trigger and evicts the key.
- * Without a live connection a notification could be missed, so the cache is
- * switched off until the listener is back, then starts empty.
+ * Keeps the in-memory caches honest across replicas: every revocation and
+ * every change to a user's MCP servers, from any replica or straight in SQL,
+ * arrives as a NOTIFY from a table trigger. Without a live connection a
+ * notification could be missed, so the caches are off until the listener is
+ * back, and then start empty.
  */
-export class RevocationListener {
+export class ChangeListener {
   private client: Client | null = null;
   private stopped = false;
   private backoffMs = 100;
   private retry: NodeJS.Timeout | null = null;
+  private listening = false;
 
   constructor(
-    private readonly cache: KeyCache,
-    private readonly options: RevocationListenerOptions,
+    private readonly caches: NotifiedCache[],
+    private readonly options: ChangeListenerOptions,
   ) {}
 
   get isListening(): boolean {
-    return this.cache.isEnabled;
+    return this.listening;
   }
 
   /** Resolves once listening, or after the first failed attempt (it keeps retrying). */
@@ -40,7 +51,7 @@ export class RevocationListener {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.retry) clearTimeout(this.retry);
-    this.cache.disable();
+    this.setListening(false);
     const client = this.client;
     this.client = null;
     await client?.end().catch(() => undefined);
@@ -48,30 +59,35 @@ export class RevocationListener {
 
   private async connect(): Promise<void> {
     const client = new Client({ connectionString: this.options.url, connectionTimeoutMillis: 3000, keepAlive: true });
-    client.on('notification', (message) => {
-      if (message.channel === REVOCATION_CHANNEL && message.payload) this.cache.evictId(message.payload);
+    client.on('notification', ({ channel, payload }) => {
+      if (payload) for (const cache of this.caches) if (cache.channel === channel) cache.evict(payload);
     });
     client.on('error', (error) => this.lost(client, error));
     client.on('end', () => this.lost(client));
     try {
       await client.connect();
-      await client.query(`LISTEN ${REVOCATION_CHANNEL}`);
+      for (const channel of new Set(this.caches.map((c) => c.channel))) await client.query(`LISTEN ${channel}`);
       if (this.stopped) return void (await client.end());
       this.client = client;
       this.backoffMs = 100;
-      this.cache.enable();
+      this.setListening(true);
     } catch (error) {
       this.lost(client, error);
     }
   }
 
+  private setListening(on: boolean): void {
+    this.listening = on;
+    for (const cache of this.caches) (on ? cache.enable() : cache.disable());
+  }
+
   private lost(client: Client, error?: unknown): void {
     if (this.client !== null && this.client !== client) return;
     this.client = null;
-    this.cache.disable();
+    this.setListening(false);
     client.end().catch(() => undefined);
     if (this.stopped || this.retry) return;
-    this.options.log?.('revocation listener lost its connection; key cache off until it is back', error);
+    this.options.log?.('change listener lost its connection; caches off until it is back', error);
     this.retry = setTimeout(() => {
       this.retry = null;
       void this.connect();

@@ -1,0 +1,39 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+
+export interface Started {
+  child: ChildProcess;
+  baseUrl: string;
+  stop(): Promise<void>;
+}
+
+/** Starts a compiled script and waits for its "listening on <url>" line. */
+export async function startListening(script: string, env: NodeJS.ProcessEnv): Promise<Started> {
+  const child = spawn(process.execPath, [script], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const baseUrl = await new Promise<string>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /listening on (http:\/\/localhost:\d+)/.exec(output);
+      if (match) resolve(match[1]);
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}:\n${output}`)));
+  });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  return {
+    child,
+    baseUrl,
+    async stop() {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/** Peak resident set size of a process so far (VmHWM), in MB. */
+export function peakRssMb(pid: number): number {
+  const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return match ? Math.round(Number(match[1]) / 1024) : NaN;
+}

@@ -1,0 +1,36 @@
+import { Request, Response } from 'express';
+import { JSONRPCMessage, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import { ListTools } from '../../application/use-cases/list-tools/list-tools.use-case';
+import { KeyPrincipal } from '../../application/use-cases/validate-key/validate-key.use-case';
+import { ResponseFormat } from './streamable-http';
+import { toMcpTool } from './tool-presenter';
+
+/**
+ * tools/list is what every client sends on every connection, and building an
+ * SDK server and transport for it costs more than answering it. A lone,
+ * well-formed tools/list wanting JSON is answered here with the same use-case
+ * and presenter the SDK handler uses; anything else, and any failure
+ * (-32602 for agent_scopes, a cursor, an unknown protocol version), is left to
+ * the SDK so that errors keep one source.
+ */
+export class ToolsListFastPath {
+  constructor(private readonly listTools: ListTools) {}
+
+  async tryServe(req: Request, res: Response, principal: KeyPrincipal, messages: JSONRPCMessage[], format: ResponseFormat): Promise<boolean> {
+    if (format !== 'json' || Array.isArray(req.body) || messages.length !== 1) return false;
+    const message = messages[0] as { method?: unknown; id?: unknown; params?: unknown };
+    if (message.method !== 'tools/list' || !('id' in message)) return false;
+    const version = req.headers['mcp-protocol-version'];
+    if (version !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(String(version))) return false;
+    const params = (message.params ?? {}) as { cursor?: unknown; agent_scopes?: unknown };
+    if (typeof params !== 'object' || params.cursor !== undefined) return false;
+    let tools;
+    try {
+      tools = await this.listTools.execute({ userId: principal.userId, scopes: principal.scopes, agentScopes: params.agent_scopes });
+    } catch {
+      return false;
+    }
+    res.status(200).json({ jsonrpc: '2.0', id: message.id, result: { tools: tools.map(toMcpTool) } });
+    return true;
+  }
+}
