@@ -8,8 +8,8 @@ export interface Started {
 }
 
 /** Starts a compiled script and waits for its "listening on <url>" line. */
-export async function startListening(script: string, env: NodeJS.ProcessEnv): Promise<Started> {
-  const child = spawn(process.execPath, [script], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+export async function startListening(script: string, env: NodeJS.ProcessEnv, nodeFlags: string[] = []): Promise<Started> {
+  const child = spawn(process.execPath, [...nodeFlags, script], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const baseUrl = await new Promise<string>((resolve, reject) => {
     const onData = (chunk: Buffer) => {
@@ -36,4 +36,10 @@ export async function startListening(script: string, env: NodeJS.ProcessEnv): Pr
 export function peakRssMb(pid: number): number {
   const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return match ? Math.round(Number(match[1]) / 1024) : NaN;
+}
+
+/** CPU time (user + system) a process has used so far, in seconds. */
+export function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks
 }

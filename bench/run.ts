@@ -5,7 +5,7 @@ import { Client } from 'pg';
 import { DevTokenIssuer } from '../src/adapters/auth/dev-token-issuer';
 import { LocalPostgres } from '../src/infrastructure/database/local-postgres';
 import { load, LoadResult } from './load';
-import { peakRssMb, startListening } from './processes';
+import { cpuSeconds, peakRssMb, startListening } from './processes';
 import { validateInProcess } from './validate-in-process';
 
 /**
@@ -16,6 +16,8 @@ import { validateInProcess } from './validate-in-process';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const ROOT = path.resolve(__dirname, '..', '..');
+/** The flags `npm start` and the Dockerfile run the service with. */
+const SERVICE_NODE_FLAGS = (process.env.BENCH_SERVICE_NODE_FLAGS ?? '').split(' ').filter(Boolean);
 const TOOLS_LIST = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} });
 
 async function main(): Promise<void> {
@@ -27,7 +29,7 @@ async function main(): Promise<void> {
   mkdirSync(dataDir);
   const env = { ...process.env, DATABASE_URL: url, DATA_DIR: dataDir, PORT: '0', NODE_ENV: 'development', LOG_LEVEL: 'warn', AUTH_FAILURE_LIMIT: '1000000' };
   const bare = await startListening(path.join(ROOT, 'dist', 'bench', 'bare-express.js'), env);
-  const service = await startListening(path.join(ROOT, 'dist', 'src', 'infrastructure', 'server', 'main.js'), env);
+  const service = await startListening(path.join(ROOT, 'dist', 'src', 'infrastructure', 'server', 'main.js'), env, SERVICE_NODE_FLAGS);
   try {
     const token = DevTokenIssuer.loadOrCreate(dataDir).mint({ sub: crypto.randomUUID() });
     const created = await fetch(`${service.baseUrl}/api/v1/api-keys`, {
@@ -43,9 +45,9 @@ async function main(): Promise<void> {
       seconds: SECONDS,
       connections: CONNECTIONS,
     });
-    const a = await load({ url: `${bare.baseUrl}/bare`, headers: { 'content-type': 'application/json' }, body: TOOLS_LIST, seconds: SECONDS, connections: CONNECTIONS });
-    const b = await load(mcp(rawKey));
-    const c = await load(mcp(`svc_${'0'.repeat(64)}`));
+    const a = await measured(bare.child.pid!, () => load({ url: `${bare.baseUrl}/bare`, headers: { 'content-type': 'application/json' }, body: TOOLS_LIST, seconds: SECONDS, connections: CONNECTIONS }));
+    const b = await measured(service.child.pid!, () => load(mcp(rawKey)));
+    const c = await measured(service.child.pid!, () => load(mcp(`svc_${'0'.repeat(64)}`)));
     const d = await validateInProcess(url);
     const rss = { serviceMb: peakRssMb(service.child.pid!), benchProcessMb: peakRssMb(process.pid) };
     report({ a, b, c, d, rss });
@@ -57,7 +59,17 @@ async function main(): Promise<void> {
   }
 }
 
-function report(figures: { a: LoadResult; b: LoadResult; c: LoadResult; d: Awaited<ReturnType<typeof validateInProcess>>; rss: { serviceMb: number; benchProcessMb: number } }) {
+/** Adds the target's CPU time per answered request, which does not depend on how busy the load generator keeps it. */
+async function measured(pid: number, run: () => Promise<LoadResult>): Promise<LoadResult & { cpuMicrosPerRequest: number }> {
+  const before = cpuSeconds(pid);
+  const result = await run();
+  const requests = Object.values(result.statusCounts).reduce((sum, n) => sum + n, 0);
+  return { ...result, cpuMicrosPerRequest: Math.round(((cpuSeconds(pid) - before) / requests) * 1e6) };
+}
+
+type Measured = LoadResult & { cpuMicrosPerRequest: number };
+
+function report(figures: { a: Measured; b: Measured; c: Measured; d: Awaited<ReturnType<typeof validateInProcess>>; rss: { serviceMb: number; benchProcessMb: number } }) {
   const { a, b, c, d, rss } = figures;
   const ratio = Math.round((b.requestsPerSecond / a.requestsPerSecond) * 1000) / 1000;
   const targets = {
@@ -65,8 +77,8 @@ function report(figures: { a: LoadResult; b: LoadResult; c: LoadResult; d: Await
     'ValidateKey median < 20 us': d.medianMicros < 20,
     'service peak RSS < 200 MB': rss.serviceMb < 200,
   };
-  const line = (name: string, r: LoadResult) =>
-    `${name.padEnd(34)} ${r.requestsPerSecond.toFixed(0).padStart(8)} req/s  p50 ${r.p50Ms} ms  p99 ${r.p99Ms} ms  statuses ${JSON.stringify(r.statusCounts)}`;
+  const line = (name: string, r: Measured) =>
+    `${name.padEnd(34)} ${r.requestsPerSecond.toFixed(0).padStart(8)} req/s  p50 ${r.p50Ms} ms  p99 ${r.p99Ms} ms  cpu ${r.cpuMicrosPerRequest} us/req  statuses ${JSON.stringify(r.statusCounts)}`;
   console.log(`\nkeygate benchmark (${SECONDS} s per run, ${CONNECTIONS} connections, autocannon in its own process)`);
   console.log(line('(a) bare Express JSON', a));
   console.log(line('(b) /mcp tools/list, valid key', b));

@@ -38,6 +38,8 @@ export function messagesOf(locals: Record<string, unknown>): JSONRPCMessage[] {
 }
 
 function asMessages(body: unknown): JSONRPCMessage[] | null {
+  // The common case, one plain request, is checked by hand: the schema's union parse costs more than the rest of a tools/list.
+  if (isPlainRequest(body)) return [body];
   const candidates = Array.isArray(body) ? body : [body];
   if (candidates.length === 0) return null;
   const parsed = candidates.map((m) => JSONRPCMessageSchema.safeParse(m));
@@ -48,4 +50,23 @@ function asMessages(body: unknown): JSONRPCMessage[] | null {
 function idOf(body: unknown): string | number | null {
   const id = (body as { id?: unknown } | null)?.id;
   return typeof id === 'string' || typeof id === 'number' ? id : null;
+}
+
+const REQUEST_KEYS = new Set(['jsonrpc', 'id', 'method', 'params']);
+
+/**
+ * A request the SDK's strict request schema accepts as it is: only jsonrpc
+ * "2.0", a string method, a string or integer id, and params absent or a plain
+ * object without _meta. Anything else goes through the schema.
+ */
+function isPlainRequest(body: unknown): body is JSONRPCMessage {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return false;
+  const m = body as Record<string, unknown>;
+  for (const key in m) if (!REQUEST_KEYS.has(key)) return false;
+  const params = m.params;
+  return (
+    m.jsonrpc === '2.0' && typeof m.method === 'string' &&
+    (typeof m.id === 'string' || (typeof m.id === 'number' && Number.isInteger(m.id))) &&
+    (params === undefined || (typeof params === 'object' && params !== null && !Array.isArray(params) && !('_meta' in params)))
+  );
 }

@@ -1,7 +1,9 @@
 import { Request, Response } from 'express';
 import { JSONRPCMessage, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import { BUILT_IN_TOOLS } from '../../application/use-cases/filter-tools/built-in-tools';
 import { ListTools } from '../../application/use-cases/list-tools/list-tools.use-case';
 import { KeyPrincipal } from '../../application/use-cases/validate-key/validate-key.use-case';
+import { ToolDescriptor } from '../../domain/tool';
 import { ResponseFormat } from './streamable-http';
 import { toMcpTool } from './tool-presenter';
 
@@ -30,7 +32,26 @@ export class ToolsListFastPath {
     } catch {
       return false;
     }
-    res.status(200).json({ jsonrpc: '2.0', id: message.id, result: { tools: tools.map(toMcpTool) } });
+    const id = JSON.stringify(message.id);
+    res.status(200).type('application/json').send(`{"jsonrpc":"2.0","id":${id},"result":{"tools":${serialized(tools)}}}`);
     return true;
   }
+}
+
+const BUILT_IN = new Set<ToolDescriptor>(BUILT_IN_TOOLS);
+const builtInJson = new Map<string, string>();
+
+/**
+ * Built-in tools never change, so their JSON is made once per visible subset
+ * (at most 2^6); lists with external tools are serialised each time.
+ */
+function serialized(tools: ToolDescriptor[]): string {
+  if (!tools.every((tool) => BUILT_IN.has(tool))) return JSON.stringify(tools.map(toMcpTool));
+  const key = tools.map((tool) => tool.name).join(',');
+  let json = builtInJson.get(key);
+  if (json === undefined) {
+    json = JSON.stringify(tools.map(toMcpTool));
+    builtInJson.set(key, json);
+  }
+  return json;
 }

@@ -40,6 +40,10 @@ export function createApp(container: Container, extras: AppExtras = {}): Express
   const metrics = container.get<Metrics>(TOKENS.Metrics);
   app.use(trackRoutePattern, requestLogging(extras.logger ?? createLogger(ops.logLevel)), httpMetrics(metrics));
   app.use(metricsRouter(metrics));
+  // /mcp is the hot path: mounted first, so its requests skip the REST API's layers.
+  const limiter = new AuthFailureLimiter({ limit: ops.authFailureLimit, windowSeconds: ops.authFailureWindowSeconds });
+  app.use('/mcp', authFailureLimit(limiter));
+  app.use(container.get(McpController).router());
   const dataSource = container.get<DataSource>(TOKENS.DataSource);
   app.use(healthRouter(async () => void (await dataSource.query('SELECT 1'))));
   for (const handler of extras.before ?? []) app.use(handler);
@@ -51,9 +55,6 @@ export function createApp(container: Container, extras: AppExtras = {}): Express
   app.use('/api/v1/mode-sessions', user, container.get(ModeSessionsController).router());
   app.use('/api/v1/tool-sets', user, container.get(ToolSetsController).toolSets());
   app.use('/api/v1/scopes', user, container.get(ToolSetsController).scopes());
-  const limiter = new AuthFailureLimiter({ limit: ops.authFailureLimit, windowSeconds: ops.authFailureWindowSeconds });
-  app.use('/mcp', authFailureLimit(limiter));
-  app.use(container.get(McpController).router());
   app.use(notFoundHandler);
   app.use(errorHandler((error, req) => req.log.error({ err: error }, 'request failed')));
   return app;

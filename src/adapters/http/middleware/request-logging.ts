@@ -32,6 +32,9 @@ function looksSecret(text: string): boolean {
  * sane X-Request-Id or is generated, and is echoed in the response.
  */
 export function requestLogging(logger: Logger): RequestHandler {
+  // Below info no request line is ever written; pino-http's per-request work
+  // would be spent for nothing, so only the id and req.log are kept.
+  if (!logger.isLevelEnabled('info')) return requestIdOnly(logger);
   return pinoHttp({
     logger,
     wrapSerializers: false,
@@ -56,4 +59,14 @@ export function requestLogging(logger: Logger): RequestHandler {
     // Scrapes and liveness probes every few seconds would drown the lines that matter.
     autoLogging: { ignore: (req) => req.url === '/metrics' || req.url === '/healthz' },
   });
+}
+
+function requestIdOnly(logger: Logger): RequestHandler {
+  return (req, res, next) => {
+    const id = acceptedRequestId(req.headers['x-request-id']) ?? randomUUID();
+    res.setHeader(REQUEST_ID_HEADER, id);
+    req.id = id;
+    req.log = logger.child({ req: { id } });
+    next();
+  };
 }
