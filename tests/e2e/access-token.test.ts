@@ -68,3 +68,14 @@ describe('identity-provider JWTs on /api/v1/api-keys', () => {
     expect((await asRoles(['viewer'])).status).toBe(403);
   });
 });
+
+describe('the Bearer challenge (RFC 6750 section 3.1)', () => {
+  it('names no error when no credentials were sent, and invalid_token when bad ones were', async () => {
+    expect((await list()).headers['www-authenticate']).toBe('Bearer realm="keygate"');
+    expect((await list('Bearer not.a.jwt')).headers['www-authenticate']).toBe('Bearer realm="keygate", error="invalid_token"');
+    const noKey = await request(t.app).post('/mcp').send({ jsonrpc: '2.0', id: 1, method: 'ping' });
+    expect(noKey.headers['www-authenticate']).toBe('Bearer realm="keygate"');
+    const badKey = await request(t.app).post('/mcp').set('X-API-Key', 'svc_nope').send({ jsonrpc: '2.0', id: 1, method: 'ping' });
+    expect(badKey.headers['www-authenticate']).toBe('Bearer realm="keygate", error="invalid_token"');
+  });
+});

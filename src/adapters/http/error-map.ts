@@ -18,6 +18,11 @@ interface HttpParserError {
   type?: string;
 }
 
+/** RFC 6750 section 3.1: a request without credentials gets the bare challenge, without an error code. */
+function bearerChallenge(credentialsPresented: boolean): string {
+  return credentialsPresented ? 'Bearer realm="keygate", error="invalid_token"' : 'Bearer realm="keygate"';
+}
+
 /** The one place that turns errors into HTTP answers. */
 export function toProblem(error: unknown): { problem: Problem; headers: Record<string, string> } {
   const headers: Record<string, string> = {};
@@ -31,11 +36,11 @@ export function toProblem(error: unknown): { problem: Problem; headers: Record<s
     return { problem: { ...make(400, 'validation-failed', 'Invalid request', error.message), errors: error.errors }, headers };
   }
   if (error instanceof InvalidAccessTokenError) {
-    headers['WWW-Authenticate'] = 'Bearer error="invalid_token"';
+    headers['WWW-Authenticate'] = bearerChallenge(error.presented);
     return { problem: make(401, 'invalid-access-token', 'Unauthorized', error.message), headers };
   }
   if (error instanceof InvalidApiKeyError) {
-    headers['WWW-Authenticate'] = 'Bearer error="invalid_token"';
+    headers['WWW-Authenticate'] = bearerChallenge(error.presented);
     return { problem: make(401, 'invalid-api-key', 'Unauthorized', error.message), headers };
   }
   if (error instanceof TooManyRequestsError) {

@@ -7,7 +7,8 @@ import { DomainError } from './domain-error';
 export class InvalidApiKeyError extends DomainError {
   readonly code = 'API_KEY.INVALID';
 
-  constructor() {
+  /** `presented` is false when the request carried no credentials at all (RFC 6750 then names no error). */
+  constructor(readonly presented = true) {
     super('The API key is missing, unknown, revoked or expired');
   }
 }

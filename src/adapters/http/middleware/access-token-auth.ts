@@ -7,7 +7,9 @@ import { AccessTokenVerifier } from '../../auth/access-token-verifier';
 export function accessTokenAuth(verifier: AccessTokenVerifier): RequestHandler {
   return async (req, res, next) => {
     const token = bearerToken(req.headers.authorization);
-    if (!token) throw new InvalidAccessTokenError('An identity-provider token is required: Authorization: Bearer <token>');
+    if (!token) {
+      throw new InvalidAccessTokenError('An identity-provider token is required: Authorization: Bearer <token>', req.headers.authorization !== undefined);
+    }
     res.locals.actor = await verifier.verify(token);
     next();
   };

@@ -13,7 +13,7 @@ export function apiKeyAuth(validateKey: ValidateKey): RequestHandler {
   return async (req, res, next) => {
     try {
       const rawKey = presentedKey(req.headers.authorization, req.headers['x-api-key']);
-      if (rawKey === null) throw new InvalidApiKeyError();
+      if (rawKey === null) throw new InvalidApiKeyError(req.headers.authorization !== undefined || req.headers['x-api-key'] !== undefined);
       res.locals.principal = await validateKey.execute({ rawKey });
     } catch (error) {
       reportKeyValidation(res, error instanceof InvalidApiKeyError ? 'invalid' : 'error');
