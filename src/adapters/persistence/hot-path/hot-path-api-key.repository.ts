@@ -34,7 +34,7 @@ export class HotPathApiKeyRepository implements ApiKeyRepository {
   async revoke(id: string, at: Date): Promise<boolean> {
     const changed = await this.inner.revoke(id, at);
     // Other replicas hear of it through NOTIFY; this one must not wait for that.
-    this.cache.evictId(id);
+    this.cache.evict(id);
     return changed;
   }
 

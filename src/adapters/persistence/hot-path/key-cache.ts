@@ -51,11 +51,8 @@ export class KeyCache implements NotifiedCache {
     }
   }
 
-  evict(keyId: string): void {
-    this.evictId(keyId);
-  }
-
-  evictId(id: string): void {
+  /** Drops the key with this id (revocations name keys by id). */
+  evict(id: string): void {
     this.epoch += 1;
     const hash = this.hashById.get(id);
     if (hash === undefined) return;

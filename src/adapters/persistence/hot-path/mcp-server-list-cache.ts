@@ -53,11 +53,8 @@ export class McpServerListCache implements ResourceStore, NotifiedCache {
     return this.evictingAfter(ownerId, at, () => this.inner.remove(ownerId, at, id));
   }
 
+  /** Drops one user's list. */
   evict(ownerId: string): void {
-    this.evictOwner(ownerId);
-  }
-
-  evictOwner(ownerId: string): void {
     this.epoch += 1;
     this.byOwner.delete(ownerId);
   }
@@ -78,7 +75,7 @@ export class McpServerListCache implements ResourceStore, NotifiedCache {
     try {
       return await write();
     } finally {
-      if (at.resource === 'mcp_servers') this.evictOwner(ownerId);
+      if (at.resource === 'mcp_servers') this.evict(ownerId);
     }
   }
 }

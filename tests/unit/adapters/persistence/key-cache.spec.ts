@@ -57,7 +57,7 @@ describe('KeyCache', () => {
     const cache = enabledCache();
     const k = key();
     cache.set('h', k, cache.generation);
-    cache.evictId(k.id);
+    cache.evict(k.id);
     expect(cache.get('h')).toBeUndefined();
     expect(cache.size).toBe(0);
   });
@@ -66,7 +66,7 @@ describe('KeyCache', () => {
     const cache = enabledCache();
     const k = key();
     const before = cache.generation;
-    cache.evictId(k.id); // the revocation lands while the lookup is still reading the old row
+    cache.evict(k.id); // the revocation lands while the lookup is still reading the old row
     cache.set('h', k, before);
     expect(cache.get('h')).toBeUndefined();
     cache.set('h', k, cache.generation);
