@@ -1,7 +1,9 @@
+import { Writable } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { call, makeKey, rpc, TestKey } from '../support/mcp-keys';
 import { connectClient, listen } from '../support/mcp-client';
+import { createLogger } from '../../src/infrastructure/logging/logger';
 import { startTestApp, TestApp } from '../support/test-app';
 import { startUpstream, UpstreamMcpServer } from '../support/upstream-mcp-server';
 
@@ -10,8 +12,11 @@ let app: { url: string; close(): Promise<void> };
 let upstream: UpstreamMcpServer;
 let owner: TestKey;
 const clients: Client[] = [];
+const logLines: string[] = [];
 beforeAll(async () => {
-  t = await startTestApp({ MCP_UPSTREAM_ALLOWLIST: '127.0.0.0/8', MCP_UPSTREAM_TIMEOUT_MS: '1000' });
+  t = await startTestApp({ MCP_UPSTREAM_ALLOWLIST: '127.0.0.0/8', MCP_UPSTREAM_TIMEOUT_MS: '1000' }, undefined, {
+    logger: createLogger('info', new Writable({ write: (chunk, _enc, done) => (logLines.push(chunk.toString()), done()) })),
+  });
   app = await listen(t.app);
   upstream = await startUpstream();
   owner = await makeKey(t);
@@ -104,6 +109,7 @@ describe('external tools from registered upstream MCP servers', () => {
     await slow.stop();
     expect((await names(client)).filter((n) => n.includes('__'))).toEqual(['fast__echo', 'fast__secret']);
     expect(await client.callTool({ name: 'slow__echo', arguments: {} })).toMatchObject({ isError: true });
+    expect(logLines.some((line) => /MCP server slow .* left out of tools\/list/.test(line))).toBe(true);
   });
 });
 

@@ -40,10 +40,11 @@ export async function startTestApp(env: Record<string, string> = {}, clock?: Clo
     ...env,
   });
   const verifier = new JwksAccessTokenVerifier({ ...config.jwt, jwksUri: config.jwt.jwksUri! });
-  const container = buildContainer({ config, dataSource: db.dataSource, verifier, clock });
+  const logger = extras.logger ?? createLogger('silent');
+  const container = buildContainer({ config, dataSource: db.dataSource, verifier, clock, logger });
   const hotPath = container.get<HotPath>(TOKENS.HotPath);
   await hotPath.start();
-  const app = createApp(container, { logger: createLogger('silent'), ...extras });
+  const app = createApp(container, { ...extras, logger });
   return {
     app,
     container,

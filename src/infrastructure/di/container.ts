@@ -20,6 +20,8 @@ import { HotPathApiKeyRepository } from '../../adapters/persistence/hot-path/hot
 import { TypeormApiKeyRepository } from '../../adapters/persistence/typeorm-api-key.repository';
 import { HotPath } from '../database/hot-path';
 import { Metrics } from '../../adapters/observability/metrics';
+import { Logger } from 'pino';
+import { createLogger } from '../logging/logger';
 import { Config } from '../config/config';
 import { bindScopeContexts } from './scope-context.bindings';
 import { bindMcp } from './mcp.bindings';
@@ -32,6 +34,8 @@ export interface ContainerParts {
   verifier?: AccessTokenVerifier;
   /** One registry per app; a fresh one when absent. */
   metrics?: Metrics;
+  /** Where adapters report what they survive (an upstream that failed); LOG_LEVEL's logger when absent. */
+  logger?: Logger;
   /** Tests pin time; everything else uses the system clock. */
   clock?: Clock;
 }
@@ -51,6 +55,7 @@ export function buildContainer(parts: ContainerParts): Container {
   c.bind<KeyPolicy>(TOKENS.KeyPolicy).toConstantValue({ maxKeysPerUser: parts.config.maxKeysPerUser });
   const metrics = parts.metrics ?? new Metrics();
   c.bind<Metrics>(TOKENS.Metrics).toConstantValue(metrics);
+  c.bind<Logger>(TOKENS.Logger).toConstantValue(parts.logger ?? createLogger(parts.config.ops.logLevel));
   const keyRows = new TypeormApiKeyRepository(parts.dataSource);
   const hotPath = new HotPath(parts.dataSource, keyRows, {
     ...parts.config.hotPath,

@@ -14,6 +14,7 @@ import { McpServerFactory } from '../../adapters/mcp/mcp-server.factory';
 import { ToolsListFastPath } from '../../adapters/mcp/tools-list-fast-path';
 import { SdkUpstreamMcp } from '../../adapters/mcp/upstream/sdk-upstream-mcp';
 import { UpstreamAddressGuard } from '../../adapters/mcp/upstream/upstream-address-guard';
+import { Logger } from 'pino';
 import { Config } from '../config/config';
 import { HotPath } from '../database/hot-path';
 import { TOKENS } from './tokens';
@@ -28,7 +29,10 @@ type Log = (error: unknown) => void;
 
 /** The MCP gateway: tool use-cases, the resource store and upstream client behind them, the /mcp edge. */
 export function bindMcp(c: Container): void {
-  c.bind<Log>(MCP_TOKENS.McpLog).toConstantValue((error) => console.error(error));
+  c.bind<Log>(MCP_TOKENS.McpLog).toResolvedValue(
+    (logger: Logger) => (error) => (typeof error === 'string' ? logger.warn(error) : logger.error({ err: error }, 'MCP request failed')),
+    [TOKENS.Logger],
+  );
   c.bind<ResourceStore>(MCP_TOKENS.ResourceStore).toResolvedValue((hotPath: HotPath) => hotPath.resources, [TOKENS.HotPath]);
   c.bind<UpstreamMcp>(MCP_TOKENS.UpstreamMcp).toResolvedValue(
     (config: Config) => new SdkUpstreamMcp(new UpstreamAddressGuard(config.mcp.upstreamAllowlist), config.mcp.upstreamTimeoutMs),

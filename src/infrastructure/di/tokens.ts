@@ -9,6 +9,7 @@ export const TOKENS = {
   KeyPolicy: Symbol.for('keygate.KeyPolicy'),
   HotPath: Symbol.for('keygate.HotPath'),
   Metrics: Symbol.for('keygate.Metrics'),
+  Logger: Symbol.for('keygate.Logger'),
   AccessTokenVerifier: Symbol.for('keygate.AccessTokenVerifier'),
   AgentRoleRepository: Symbol.for('keygate.AgentRoleRepository'),
   ModeToolConfigRepository: Symbol.for('keygate.ModeToolConfigRepository'),

@@ -20,13 +20,13 @@ import { errorHandler, notFoundHandler } from '../../adapters/http/error-map';
 import { McpController } from '../../adapters/mcp/mcp.controller';
 import { Metrics } from '../../adapters/observability/metrics';
 import { Config } from '../config/config';
-import { createLogger, Logger } from '../logging/logger';
+import { Logger } from '../logging/logger';
 import { TOKENS } from '../di/tokens';
 
 export interface AppExtras {
   /** Routes mounted before the API, e.g. the development issuer's JWKS. */
   before?: RequestHandler[];
-  /** Default: JSON lines on stdout at LOG_LEVEL. Tests pass a silent or a capturing one. */
+  /** Default: the container's logger (JSON lines on stdout at LOG_LEVEL). Tests pass a silent or a capturing one. */
   logger?: Logger;
 }
 
@@ -38,7 +38,7 @@ export function createApp(container: Container, extras: AppExtras = {}): Express
   const { ops } = container.get<Config>(TOKENS.Config);
   app.set('trust proxy', ops.trustProxy);
   const metrics = container.get<Metrics>(TOKENS.Metrics);
-  app.use(trackRoutePattern, requestLogging(extras.logger ?? createLogger(ops.logLevel)), httpMetrics(metrics));
+  app.use(trackRoutePattern, requestLogging(extras.logger ?? container.get<Logger>(TOKENS.Logger)), httpMetrics(metrics));
   app.use(metricsRouter(metrics));
   // /mcp is the hot path: mounted first, so its requests skip the REST API's layers.
   const limiter = new AuthFailureLimiter({ limit: ops.authFailureLimit, windowSeconds: ops.authFailureWindowSeconds });

@@ -33,7 +33,7 @@ async function main(): Promise<void> {
       ? { jwksUri: `http://127.0.0.1:${port}${DEV_JWKS_PATH}`, issuer: DEV_ISSUER, audience: null, adminRole: config.jwt.adminRole }
       : { ...config.jwt, jwksUri: config.jwt.jwksUri! },
   );
-  const container = buildContainer({ config, dataSource: database.dataSource, verifier, metrics: new Metrics({ processMetrics: true }) });
+  const container = buildContainer({ config, dataSource: database.dataSource, verifier, metrics: new Metrics({ processMetrics: true }), logger });
   const hotPath = container.get<HotPath>(TOKENS.HotPath);
   await hotPath.start();
   const before = dev ? [express.Router().get(DEV_JWKS_PATH, (_req, res) => void res.json(dev.jwks()))] : [];
