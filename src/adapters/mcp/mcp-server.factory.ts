@@ -4,6 +4,7 @@ import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, Req
 import { CallTool } from '../../application/use-cases/call-tool/call-tool.use-case';
 import { ListTools } from '../../application/use-cases/list-tools/list-tools.use-case';
 import { KeyPrincipal } from '../../application/use-cases/validate-key/validate-key.use-case';
+import { listToolsFor, ToolsListParams } from './list-tools-request';
 import { toMcpError } from './mcp-error-map';
 import { toCallToolResult, toMcpTool } from './tool-presenter';
 
@@ -39,11 +40,8 @@ export class McpServerFactory {
     });
     const { userId, scopes } = principal;
     server.setRequestHandler(ListToolsLoose, async (request) => {
-      const params = (request.params ?? {}) as { cursor?: unknown; agent_scopes?: unknown };
-      // Every tool fits on one page, so no cursor was ever handed out.
-      if (params.cursor !== undefined) throw new McpError(ErrorCode.InvalidParams, 'Invalid cursor: this server does not paginate');
       try {
-        const tools = await this.listTools.execute({ userId, scopes, agentScopes: params.agent_scopes });
+        const tools = await listToolsFor(this.listTools, principal, (request.params ?? {}) as ToolsListParams);
         return { tools: tools.map(toMcpTool) };
       } catch (error) {
         throw toMcpError(error, this.log);

@@ -4,6 +4,7 @@ import { BUILT_IN_TOOLS } from '../../application/use-cases/filter-tools/built-i
 import { ListTools } from '../../application/use-cases/list-tools/list-tools.use-case';
 import { KeyPrincipal } from '../../application/use-cases/validate-key/validate-key.use-case';
 import { ToolDescriptor } from '../../domain/tool';
+import { listToolsFor, ToolsListParams } from './list-tools-request';
 import { ResponseFormat } from './streamable-http';
 import { toMcpTool } from './tool-presenter';
 
@@ -24,11 +25,10 @@ export class ToolsListFastPath {
     if (message.method !== 'tools/list' || !('id' in message)) return false;
     const version = req.headers['mcp-protocol-version'];
     if (version !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(String(version))) return false;
-    const params = (message.params ?? {}) as { cursor?: unknown; agent_scopes?: unknown };
-    if (typeof params !== 'object' || params.cursor !== undefined) return false;
+    if (message.params !== undefined && (typeof message.params !== 'object' || message.params === null)) return false;
     let tools;
     try {
-      tools = await this.listTools.execute({ userId: principal.userId, scopes: principal.scopes, agentScopes: params.agent_scopes });
+      tools = await listToolsFor(this.listTools, principal, (message.params ?? {}) as ToolsListParams);
     } catch {
       return false;
     }

@@ -6,8 +6,6 @@ import { LocalPostgres } from './local-postgres';
 
 export interface Database {
   dataSource: DataSource;
-  /** Set when the service runs its own embedded PostgreSQL. */
-  embedded: LocalPostgres | null;
   close(): Promise<void>;
 }
 
@@ -30,7 +28,6 @@ export async function openDatabase(config: Config, log: (line: string) => void):
   }
   return {
     dataSource,
-    embedded,
     async close() {
       if (dataSource.isInitialized) await dataSource.destroy();
       await embedded?.stop();

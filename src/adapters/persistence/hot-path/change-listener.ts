@@ -31,16 +31,11 @@ export class ChangeListener {
   private stopped = false;
   private backoffMs = 100;
   private retry: NodeJS.Timeout | null = null;
-  private listening = false;
 
   constructor(
     private readonly caches: NotifiedCache[],
     private readonly options: ChangeListenerOptions,
   ) {}
-
-  get isListening(): boolean {
-    return this.listening;
-  }
 
   /** Resolves once listening, or after the first failed attempt (it keeps retrying). */
   async start(): Promise<void> {
@@ -77,7 +72,6 @@ export class ChangeListener {
   }
 
   private setListening(on: boolean): void {
-    this.listening = on;
     for (const cache of this.caches) (on ? cache.enable() : cache.disable());
   }
 

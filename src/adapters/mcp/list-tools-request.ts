@@ -1,0 +1,19 @@
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ListTools } from '../../application/use-cases/list-tools/list-tools.use-case';
+import { KeyPrincipal } from '../../application/use-cases/validate-key/validate-key.use-case';
+import { ToolDescriptor } from '../../domain/tool';
+
+export interface ToolsListParams {
+  cursor?: unknown;
+  agent_scopes?: unknown;
+}
+
+/**
+ * tools/list as this server answers it: the SDK handler and the fast path
+ * both call this, so the two cannot drift apart.
+ */
+export async function listToolsFor(listTools: ListTools, principal: KeyPrincipal, params: ToolsListParams): Promise<ToolDescriptor[]> {
+  // Every tool fits on one page, so no cursor was ever handed out.
+  if (params.cursor !== undefined) throw new McpError(ErrorCode.InvalidParams, 'Invalid cursor: this server does not paginate');
+  return listTools.execute({ userId: principal.userId, scopes: principal.scopes, agentScopes: params.agent_scopes });
+}
