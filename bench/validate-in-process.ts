@@ -4,7 +4,6 @@ import { ValidateKey } from '../src/application/use-cases/validate-key/validate-
 import { RandomKeyGenerator } from '../src/adapters/crypto/random-key-generator';
 import { Sha256KeyHasher } from '../src/adapters/crypto/sha256-key-hasher';
 import { SystemClock } from '../src/adapters/crypto/system-clock';
-import { HotPathApiKeyRepository } from '../src/adapters/persistence/hot-path/hot-path-api-key.repository';
 import { TypeormApiKeyRepository } from '../src/adapters/persistence/typeorm-api-key.repository';
 import { createDataSource } from '../src/infrastructure/database/data-source';
 import { HotPath } from '../src/infrastructure/database/hot-path';
@@ -24,7 +23,7 @@ export async function validateInProcess(url: string, operations = 200_000): Prom
   const hotPath = new HotPath(dataSource, rows, { keyCacheEntries: 1000, lastUsedFlushMs: 1000 });
   await hotPath.start();
   try {
-    const keys = new HotPathApiKeyRepository(rows, hotPath.cache, hotPath.lastUsed);
+    const keys = hotPath.keys;
     const clock = new SystemClock();
     const hasher = new Sha256KeyHasher();
     const actor = { userId: randomUUID(), isAdmin: false };

@@ -3,7 +3,6 @@ import { ApiKeyRepository } from '../../src/application/ports/api-key-repository
 import { ValidateKey } from '../../src/application/use-cases/validate-key/validate-key.use-case';
 import { Sha256KeyHasher } from '../../src/adapters/crypto/sha256-key-hasher';
 import { SystemClock } from '../../src/adapters/crypto/system-clock';
-import { HotPathApiKeyRepository } from '../../src/adapters/persistence/hot-path/hot-path-api-key.repository';
 import { TypeormApiKeyRepository } from '../../src/adapters/persistence/typeorm-api-key.repository';
 import { HotPath } from '../../src/infrastructure/database/hot-path';
 import { createDataSource } from '../../src/infrastructure/database/data-source';
@@ -23,7 +22,7 @@ export async function startReplica(url: string, lastUsedFlushMs = 1000): Promise
   const rows = new TypeormApiKeyRepository(dataSource);
   const hotPath = new HotPath(dataSource, rows, { keyCacheEntries: 100, lastUsedFlushMs });
   await hotPath.start();
-  const keys = new HotPathApiKeyRepository(rows, hotPath.cache, hotPath.lastUsed);
+  const keys = hotPath.keys;
   return {
     dataSource,
     hotPath,

@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import { HotPathApiKeyRepository } from '../../adapters/persistence/hot-path/hot-path-api-key.repository';
 import { KeyCache } from '../../adapters/persistence/hot-path/key-cache';
 import { LastUsedCoalescer } from '../../adapters/persistence/hot-path/last-used-coalescer';
 import { ChangeListener } from '../../adapters/persistence/hot-path/change-listener';
@@ -10,6 +11,7 @@ export interface HotPathOptions {
   keyCacheEntries: number;
   lastUsedFlushMs: number;
   onFlushBatch?: (size: number) => void;
+  onKeyLookup?: (hit: boolean) => void;
   log?: (message: string, error?: unknown) => void;
 }
 
@@ -21,6 +23,8 @@ export interface HotPathOptions {
 export class HotPath {
   readonly cache: KeyCache;
   readonly lastUsed: LastUsedCoalescer;
+  /** The key repository as ValidateKey should use it: cached lookups, coalesced last_used_at. */
+  readonly keys: HotPathApiKeyRepository;
   /** The resource store, with each user's MCP server list cached. */
   readonly resources: McpServerListCache;
   private readonly listener: ChangeListener;
@@ -28,6 +32,7 @@ export class HotPath {
   constructor(dataSource: DataSource, repository: TypeormApiKeyRepository, options: HotPathOptions) {
     this.cache = new KeyCache(options.keyCacheEntries);
     this.lastUsed = new LastUsedCoalescer((batch) => repository.touchLastUsedBatch(batch), options.lastUsedFlushMs, options.onFlushBatch);
+    this.keys = new HotPathApiKeyRepository(repository, this.cache, this.lastUsed, options.onKeyLookup);
     this.resources = new McpServerListCache(new PostgresResourceStore(dataSource), options.keyCacheEntries);
     this.listener = new ChangeListener([this.cache, this.resources], { url: connectionUrl(dataSource), log: options.log });
   }

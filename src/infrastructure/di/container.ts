@@ -16,7 +16,6 @@ import { RandomKeyGenerator } from '../../adapters/crypto/random-key-generator';
 import { Sha256KeyHasher } from '../../adapters/crypto/sha256-key-hasher';
 import { SystemClock } from '../../adapters/crypto/system-clock';
 import { ApiKeysController } from '../../adapters/http/controllers/api-keys.controller';
-import { HotPathApiKeyRepository } from '../../adapters/persistence/hot-path/hot-path-api-key.repository';
 import { TypeormApiKeyRepository } from '../../adapters/persistence/typeorm-api-key.repository';
 import { HotPath } from '../database/hot-path';
 import { Metrics } from '../../adapters/observability/metrics';
@@ -56,17 +55,13 @@ export function buildContainer(parts: ContainerParts): Container {
   const metrics = parts.metrics ?? new Metrics();
   c.bind<Metrics>(TOKENS.Metrics).toConstantValue(metrics);
   c.bind<Logger>(TOKENS.Logger).toConstantValue(parts.logger ?? createLogger(parts.config.ops.logLevel));
-  const keyRows = new TypeormApiKeyRepository(parts.dataSource);
-  const hotPath = new HotPath(parts.dataSource, keyRows, {
+  const hotPath = new HotPath(parts.dataSource, new TypeormApiKeyRepository(parts.dataSource), {
     ...parts.config.hotPath,
     onFlushBatch: () => metrics.lastUsedFlushBatches.inc(),
+    onKeyLookup: (hit) => metrics.keyCacheLookups.inc({ result: hit ? 'hit' : 'miss' }),
   });
   c.bind<HotPath>(TOKENS.HotPath).toConstantValue(hotPath);
-  c.bind<ApiKeyRepository>(TOKENS.ApiKeyRepository).toConstantValue(
-    new HotPathApiKeyRepository(keyRows, hotPath.cache, hotPath.lastUsed, (hit) =>
-      metrics.keyCacheLookups.inc({ result: hit ? 'hit' : 'miss' }),
-    ),
-  );
+  c.bind<ApiKeyRepository>(TOKENS.ApiKeyRepository).toConstantValue(hotPath.keys);
 
   c.bind(CreateKey).toResolvedValue(
     (keys: ApiKeyRepository, hasher: KeyHasher, gen: KeyGenerator, clock: Clock, policy: KeyPolicy) =>
