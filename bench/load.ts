@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 
 export interface LoadResult {
+  requests: number;
   requestsPerSecond: number;
   p50Ms: number;
   p99Ms: number;
@@ -29,7 +30,7 @@ export function load(spec: LoadSpec): Promise<LoadResult> {
       const r = JSON.parse(stdout);
       const statusCounts: Record<string, number> = {};
       for (const [k, v] of Object.entries(r.statusCodeStats ?? {})) statusCounts[k] = (v as { count: number }).count;
-      resolve({ requestsPerSecond: r.requests.average, p50Ms: r.latency.p50, p99Ms: r.latency.p99, statusCounts });
+      resolve({ requests: r.requests.total, requestsPerSecond: r.requests.average, p50Ms: r.latency.p50, p99Ms: r.latency.p99, statusCounts });
     });
   });
 }

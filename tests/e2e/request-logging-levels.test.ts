@@ -8,7 +8,7 @@ function appLoggingAt(level: string) {
   const lines: string[] = [];
   const sink = new Writable({ write: (chunk, _enc, done) => (lines.push(chunk.toString()), done()) });
   const app = express();
-  app.use(requestLogging(pino({ level }, sink)));
+  app.use(requestLogging(app, pino({ level }, sink)));
   app.get('/ok', (req, res) => res.json({ id: req.id }));
   app.get('/boom', (req, res) => {
     req.log.error('handled failure');

@@ -25,13 +25,17 @@ export class McpController {
     private readonly fastPath: ToolsListFastPath,
   ) {}
 
-  router(): Router {
-    const router = Router();
-    const before = [requestGuard(this.config), apiKeyAuth(this.validateKey)];
-    router.post('/mcp', ...before, jsonRpcBody, (req, res) => this.post(req, res));
-    // No server-initiated messages and no sessions: GET streams and DELETE have nothing to serve.
-    router.all('/mcp', ...before, methodNotAllowed);
-    return router;
+  /**
+   * Mounts /mcp on `app` as a single route (no nested router to walk on the
+   * hot path), with `first` (the failed-validation limit) ahead of the checks.
+   */
+  mount(app: Router, ...first: RequestHandler[]): void {
+    const before = [...first, requestGuard(this.config), apiKeyAuth(this.validateKey)];
+    app
+      .route('/mcp')
+      .post(...before, jsonRpcBody, (req, res) => this.post(req, res))
+      // No server-initiated messages and no sessions: GET streams and DELETE have nothing to serve.
+      .all(...before, methodNotAllowed);
   }
 
   private async post(req: Request, res: Response): Promise<void> {

@@ -32,26 +32,32 @@ export class ToolsListFastPath {
     } catch {
       return false;
     }
-    const id = JSON.stringify(message.id);
-    res.status(200).type('application/json').send(`{"jsonrpc":"2.0","id":${id},"result":{"tools":${serialized(tools)}}}`);
+    const head = `{"jsonrpc":"2.0","id":${JSON.stringify(message.id)},"result":{"tools":`;
+    const tail = serialized(tools);
+    // Straight to Node rather than res.send, which copies a body this size into a new Buffer each time.
+    res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(head) + tail.length });
+    res.write(head);
+    res.end(tail);
     return true;
   }
 }
 
 const BUILT_IN = new Set<ToolDescriptor>(BUILT_IN_TOOLS);
-const builtInJson = new Map<string, string>();
+const builtInJson = new Map<string, Buffer>();
 
 /**
- * Built-in tools never change, so their JSON is made once per visible subset
- * (at most 2^6); lists with external tools are serialised each time.
+ * The response after its head: the tools array and the closing braces, as
+ * bytes. Built-in tools never change, so theirs are made once per visible
+ * subset (at most 2^6); lists with external tools are serialised each time.
  */
-function serialized(tools: ToolDescriptor[]): string {
-  if (!tools.every((tool) => BUILT_IN.has(tool))) return JSON.stringify(tools.map(toMcpTool));
+function serialized(tools: ToolDescriptor[]): Buffer {
+  const encode = () => Buffer.from(`${JSON.stringify(tools.map(toMcpTool))}}}`);
+  if (!tools.every((tool) => BUILT_IN.has(tool))) return encode();
   const key = tools.map((tool) => tool.name).join(',');
-  let json = builtInJson.get(key);
-  if (json === undefined) {
-    json = JSON.stringify(tools.map(toMcpTool));
-    builtInJson.set(key, json);
+  let bytes = builtInJson.get(key);
+  if (bytes === undefined) {
+    bytes = encode();
+    builtInJson.set(key, bytes);
   }
-  return json;
+  return bytes;
 }

@@ -57,6 +57,13 @@ export class Metrics {
     if (options.processMetrics) collectDefaultMetrics({ register: this.registry, prefix: PREFIX });
   }
 
+  /** One answered HTTP request: counted and timed under the same labels. */
+  recordResponse(method: string, route: string, status: number, seconds: number): void {
+    const labels = { method, route, status: String(status) };
+    this.httpRequests.inc(labels);
+    this.httpRequestDuration.observe(labels, seconds);
+  }
+
   recordKeyValidation(outcome: KeyValidationOutcome): void {
     this.keyValidations.inc({ outcome });
   }

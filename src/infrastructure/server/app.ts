@@ -15,7 +15,7 @@ import { authFailureLimit } from '../../adapters/http/middleware/auth-failure-li
 import { AuthFailureLimiter } from '../../adapters/http/middleware/auth-failure-limiter';
 import { httpMetrics } from '../../adapters/http/middleware/http-metrics';
 import { requestLogging } from '../../adapters/http/middleware/request-logging';
-import { trackRoutePattern } from '../../adapters/http/middleware/route-pattern';
+import { trackRoutePatterns } from '../../adapters/http/middleware/route-pattern';
 import { errorHandler, notFoundHandler } from '../../adapters/http/error-map';
 import { McpController } from '../../adapters/mcp/mcp.controller';
 import { Metrics } from '../../adapters/observability/metrics';
@@ -38,12 +38,12 @@ export function createApp(container: Container, extras: AppExtras = {}): Express
   const { ops } = container.get<Config>(TOKENS.Config);
   app.set('trust proxy', ops.trustProxy);
   const metrics = container.get<Metrics>(TOKENS.Metrics);
-  app.use(trackRoutePattern, requestLogging(extras.logger ?? container.get<Logger>(TOKENS.Logger)), httpMetrics(metrics));
-  app.use(metricsRouter(metrics));
-  // /mcp is the hot path: mounted first, so its requests skip the REST API's layers.
+  trackRoutePatterns(app);
+  app.use(requestLogging(app, extras.logger ?? container.get<Logger>(TOKENS.Logger)), httpMetrics(metrics));
+  // /mcp is the hot path: mounted first, so its requests skip every other layer.
   const limiter = new AuthFailureLimiter({ limit: ops.authFailureLimit, windowSeconds: ops.authFailureWindowSeconds });
-  app.use('/mcp', authFailureLimit(limiter));
-  app.use(container.get(McpController).router());
+  container.get(McpController).mount(app, authFailureLimit(limiter));
+  app.use(metricsRouter(metrics));
   const dataSource = container.get<DataSource>(TOKENS.DataSource);
   app.use(healthRouter(async () => void (await dataSource.query('SELECT 1'))));
   for (const handler of extras.before ?? []) app.use(handler);

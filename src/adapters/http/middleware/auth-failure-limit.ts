@@ -2,7 +2,7 @@ import { RequestHandler } from 'express';
 import { TooManyRequestsError } from '../too-many-requests.error';
 import { AuthFailureLimiter } from './auth-failure-limiter';
 import { clientBucket } from './client-address';
-import { onKeyValidation } from './key-validation-events';
+import { KeyValidationListener, onKeyValidation } from './key-validation-events';
 
 /**
  * Mounted before key validation: a client address over its limit of failed
@@ -12,13 +12,13 @@ import { onKeyValidation } from './key-validation-events';
  * The address is req.ip, which honours the `trust proxy` setting.
  */
 export function authFailureLimit(limiter: AuthFailureLimiter, now: () => number = Date.now): RequestHandler {
+  const countFailure: KeyValidationListener = (outcome, res) => {
+    if (outcome === 'invalid') limiter.recordFailure(clientBucket(res.req.ip), now());
+  };
   return (req, res, next) => {
-    const client = clientBucket(req.ip);
-    const retryAfter = limiter.retryAfterSeconds(client, now());
+    const retryAfter = limiter.retryAfterSeconds(clientBucket(req.ip), now());
     if (retryAfter !== null) throw new TooManyRequestsError(retryAfter);
-    onKeyValidation(res, (outcome) => {
-      if (outcome === 'invalid') limiter.recordFailure(client, now());
-    });
+    onKeyValidation(res, countFailure);
     next();
   };
 }

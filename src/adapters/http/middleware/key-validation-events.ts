@@ -1,9 +1,12 @@
 import { Response } from 'express';
 import { KeyValidationOutcome } from '../../observability/metrics';
 
-export type KeyValidationListener = (outcome: KeyValidationOutcome) => void;
+/** Given the response too, so that one listener made up front serves every request. */
+export type KeyValidationListener = (outcome: KeyValidationOutcome, res: Response) => void;
 
-const listeners = new WeakMap<Response, KeyValidationListener[]>();
+const LISTENERS = Symbol('keyValidationListeners');
+
+type Listened = Response & { [LISTENERS]?: KeyValidationListener[] };
 
 /**
  * How app-level middleware (metrics, the failed-validation limit) learns what
@@ -11,9 +14,10 @@ const listeners = new WeakMap<Response, KeyValidationListener[]>();
  * having to be handed those collaborators.
  */
 export function onKeyValidation(res: Response, listener: KeyValidationListener): void {
-  listeners.set(res, [...(listeners.get(res) ?? []), listener]);
+  const listened = res as Listened;
+  (listened[LISTENERS] ??= []).push(listener);
 }
 
 export function reportKeyValidation(res: Response, outcome: KeyValidationOutcome): void {
-  for (const listener of listeners.get(res) ?? []) listener(outcome);
+  for (const listener of (res as Listened)[LISTENERS] ?? []) listener(outcome, res);
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { IncomingMessage, ServerResponse } from 'node:http';
-import { Request, RequestHandler } from 'express';
+import { Express, Request, RequestHandler } from 'express';
 import { Logger, stdSerializers } from 'pino';
 import { pinoHttp } from 'pino-http';
 import { routePatternOf } from './route-pattern';
@@ -31,10 +31,10 @@ function looksSecret(text: string): boolean {
  * carries the id for anything logged while handling it. The id comes from a
  * sane X-Request-Id or is generated, and is echoed in the response.
  */
-export function requestLogging(logger: Logger): RequestHandler {
+export function requestLogging(app: Express, logger: Logger): RequestHandler {
   // Below info no request line is ever written; pino-http's per-request work
   // would be spent for nothing, so only the id and req.log are kept.
-  if (!logger.isLevelEnabled('info')) return requestIdOnly(logger);
+  if (!logger.isLevelEnabled('info')) return requestIdOnly(app, logger);
   return pinoHttp({
     logger,
     wrapSerializers: false,
@@ -61,12 +61,27 @@ export function requestLogging(logger: Logger): RequestHandler {
   });
 }
 
-function requestIdOnly(logger: Logger): RequestHandler {
+const LOG = Symbol('log');
+
+/**
+ * Most requests never log below info, so req.log is made on first use by an
+ * accessor on the app's request prototype: a pino child per request is the
+ * largest allocation of an otherwise silent request.
+ */
+function requestIdOnly(app: Express, logger: Logger): RequestHandler {
+  Object.defineProperty(app.request, 'log', {
+    configurable: true,
+    get(this: Request & { [LOG]?: Logger }) {
+      return (this[LOG] ??= logger.child({ req: { id: this.id } }));
+    },
+    set(this: Request & { [LOG]?: Logger }, value: Logger) {
+      this[LOG] = value;
+    },
+  });
   return (req, res, next) => {
     const id = acceptedRequestId(req.headers['x-request-id']) ?? randomUUID();
     res.setHeader(REQUEST_ID_HEADER, id);
     req.id = id;
-    req.log = logger.child({ req: { id } });
     next();
   };
 }
