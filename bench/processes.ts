@@ -8,7 +8,7 @@ export interface Started {
 }
 
 /** Starts a compiled script and waits for its "listening on <url>" line. */
-export async function startListening(script: string, env: NodeJS.ProcessEnv, nodeFlags: string[] = []): Promise<Started> {
+export async function startListening(script: string, env: NodeJS.ProcessEnv, nodeFlags: readonly string[] = []): Promise<Started> {
   const child = spawn(process.execPath, [...nodeFlags, script], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const baseUrl = await new Promise<string>((resolve, reject) => {

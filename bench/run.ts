@@ -4,6 +4,7 @@ import path from 'node:path';
 import { Client } from 'pg';
 import { DevTokenIssuer } from '../src/adapters/auth/dev-token-issuer';
 import { LocalPostgres } from '../src/infrastructure/database/local-postgres';
+import { SERVICE_NODE_FLAGS } from '../src/infrastructure/server/node-flags';
 import { load, LoadResult } from './load';
 import { cpuSeconds, peakRssMb, startListening } from './processes';
 import { validateInProcess } from './validate-in-process';
@@ -13,18 +14,18 @@ import { validateInProcess } from './validate-in-process';
  * second process. Prints the four figures and the three targets, and writes
  * them to bench/results/latest.json.
  */
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 /**
  * (a) and (b) run in alternating rounds that add up to SECONDS each: on a
  * shared machine whose speed drifts from one second to the next, back-to-back
  * runs would measure the drift as much as the service.
  */
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10);
 const WARM_UP_SECONDS = 2;
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const ROOT = path.resolve(__dirname, '..', '..');
-/** The flags `npm start` and the Dockerfile run the service with. */
-const SERVICE_NODE_FLAGS = (process.env.BENCH_SERVICE_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+/** By default the flags `npm start` and the Dockerfile run the service with. */
+const NODE_FLAGS = process.env.BENCH_SERVICE_NODE_FLAGS?.split(' ').filter(Boolean) ?? SERVICE_NODE_FLAGS;
 const TOOLS_LIST = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} });
 
 async function main(): Promise<void> {
@@ -36,7 +37,7 @@ async function main(): Promise<void> {
   mkdirSync(dataDir);
   const env = { ...process.env, DATABASE_URL: url, DATA_DIR: dataDir, PORT: '0', NODE_ENV: 'development', LOG_LEVEL: 'warn', AUTH_FAILURE_LIMIT: '1000000' };
   const bare = await startListening(path.join(ROOT, 'dist', 'bench', 'bare-express.js'), env);
-  const service = await startListening(path.join(ROOT, 'dist', 'src', 'infrastructure', 'server', 'main.js'), env, SERVICE_NODE_FLAGS);
+  const service = await startListening(path.join(ROOT, 'dist', 'src', 'infrastructure', 'server', 'main.js'), env, NODE_FLAGS);
   try {
     const token = DevTokenIssuer.loadOrCreate(dataDir).mint({ sub: crypto.randomUUID() });
     const created = await fetch(`${service.baseUrl}/api/v1/api-keys`, {
@@ -134,7 +135,7 @@ function report(figures: {
   const machine = { cpu: os.cpus()[0]?.model, cores: os.cpus().length, memoryGb: Math.round(os.totalmem() / 2 ** 30), node: process.version, platform: `${os.platform()} ${os.release()}` };
   const out = path.join(ROOT, 'bench', 'results');
   mkdirSync(out, { recursive: true });
-  const serviceNodeFlags = SERVICE_NODE_FLAGS.join(' ');
+  const serviceNodeFlags = NODE_FLAGS.join(' ');
   const result = { date: new Date().toISOString(), machine, seconds: SECONDS, rounds: ROUNDS, connections: CONNECTIONS, serviceNodeFlags, bareExpress: a, toolsList: b, unknownKey: c, validateKeyInProcess: d, ratio, roundRatios, peakRss: rss, targets };
   writeFileSync(path.join(out, 'latest.json'), JSON.stringify(result, null, 2) + '\n');
   console.log(`written to bench/results/latest.json`);

@@ -1,5 +1,6 @@
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import path from 'node:path';
+import { SERVICE_NODE_FLAGS } from '../../src/infrastructure/server/node-flags';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
 const MAIN = path.join(ROOT, 'dist', 'src', 'infrastructure', 'server', 'main.js');
@@ -30,7 +31,7 @@ export function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
 }
 
 export function startService(env: Record<string, string>): ServiceProcess {
-  const child = spawn(process.execPath, [MAIN], { cwd: ROOT, env: cleanEnv({ PORT: '0', ...env }), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, MAIN], { cwd: ROOT, env: cleanEnv({ PORT: '0', ...env }), stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
   child.stderr!.on('data', (c: Buffer) => (output += c.toString()));

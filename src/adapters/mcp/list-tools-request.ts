@@ -12,7 +12,7 @@ export interface ToolsListParams {
  * tools/list as this server answers it: the SDK handler and the fast path
  * both call this, so the two cannot drift apart.
  */
-export async function listToolsFor(listTools: ListTools, principal: KeyPrincipal, params: ToolsListParams): Promise<ToolDescriptor[]> {
+export async function listToolsFor(listTools: ListTools, principal: KeyPrincipal, params: ToolsListParams): Promise<readonly ToolDescriptor[]> {
   // Every tool fits on one page, so no cursor was ever handed out.
   if (params.cursor !== undefined) throw new McpError(ErrorCode.InvalidParams, 'Invalid cursor: this server does not paginate');
   return listTools.execute({ userId: principal.userId, scopes: principal.scopes, agentScopes: params.agent_scopes });

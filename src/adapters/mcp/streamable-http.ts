@@ -11,7 +11,21 @@ export type ResponseFormat = 'json' | 'sse';
  * curl users do), SSE when it takes only an event stream, null when neither.
  */
 export function responseFormat(accept: string | undefined): ResponseFormat | null {
-  if (accept === undefined || accept.trim() === '') return 'json';
+  if (accept === undefined) return 'json';
+  let format = formatByAccept.get(accept);
+  if (format === undefined) {
+    format = negotiate(accept);
+    // Clients send a handful of distinct values; a flood of made-up ones only empties the memo.
+    if (formatByAccept.size >= 100) formatByAccept.clear();
+    formatByAccept.set(accept, format);
+  }
+  return format;
+}
+
+const formatByAccept = new Map<string, ResponseFormat | null>();
+
+function negotiate(accept: string): ResponseFormat | null {
+  if (accept.trim() === '') return 'json';
   const ranges = accept.split(',').map((part) => {
     const [type, ...params] = part.split(';').map((s) => s.trim().toLowerCase());
     const q = params.find((p) => p.startsWith('q='));

@@ -18,7 +18,8 @@ export async function refuseForbiddenCalls(
   res: Response,
 ): Promise<boolean> {
   for (const message of messages) {
-    if (!isJSONRPCRequest(message) || message.method !== 'tools/call') continue;
+    // The method first: the schema check behind isJSONRPCRequest costs more than the rest of a tools/list.
+    if ((message as { method?: unknown }).method !== 'tools/call' || !isJSONRPCRequest(message)) continue;
     const { name, arguments: args } = (message.params ?? {}) as { name?: unknown; arguments?: unknown };
     // A malformed call is the SDK server's to refuse with -32602.
     if (typeof name !== 'string' || (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args)))) continue;

@@ -43,21 +43,18 @@ export class ToolsListFastPath {
 }
 
 const BUILT_IN = new Set<ToolDescriptor>(BUILT_IN_TOOLS);
-const builtInJson = new Map<string, Buffer>();
+const builtInJson = new WeakMap<readonly ToolDescriptor[], Buffer>();
 
 /**
  * The response after its head: the tools array and the closing braces, as
- * bytes. Built-in tools never change, so theirs are made once per visible
- * subset (at most 2^6); lists with external tools are serialised each time.
+ * bytes. A list of built-in tools only is the same array for every request of
+ * a key (FilterTools keeps it), so its bytes are made once; lists with
+ * external tools are serialised each time.
  */
-function serialized(tools: ToolDescriptor[]): Buffer {
-  const encode = () => Buffer.from(`${JSON.stringify(tools.map(toMcpTool))}}}`);
-  if (!tools.every((tool) => BUILT_IN.has(tool))) return encode();
-  const key = tools.map((tool) => tool.name).join(',');
-  let bytes = builtInJson.get(key);
-  if (bytes === undefined) {
-    bytes = encode();
-    builtInJson.set(key, bytes);
-  }
+function serialized(tools: readonly ToolDescriptor[]): Buffer {
+  let bytes = builtInJson.get(tools);
+  if (bytes !== undefined) return bytes;
+  bytes = Buffer.from(`${JSON.stringify(tools.map(toMcpTool))}}}`);
+  if (tools.every((tool) => BUILT_IN.has(tool))) builtInJson.set(tools, bytes);
   return bytes;
 }

@@ -26,6 +26,7 @@ export class BuildAgentToolSet {
 
   async execute(input: BuildAgentToolSetInput): Promise<AgentToolSet> {
     const { effectiveScopes } = await this.resolve.execute(input);
-    return { effectiveScopes, tools: this.filter.execute({ scopes: effectiveScopes, tools: input.tools }) };
+    // A copy: the caller owns its tool set, and FilterTools shares the built-in lists it returns.
+    return { effectiveScopes, tools: [...this.filter.execute({ scopes: effectiveScopes, tools: input.tools })] };
   }
 }

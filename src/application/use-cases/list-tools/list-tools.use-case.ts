@@ -20,10 +20,10 @@ export class ListTools {
   ) {}
 
   /** Throws ValidationError when agent_scopes is not a valid scope array. */
-  async execute(input: ListToolsInput): Promise<ToolDescriptor[]> {
+  async execute(input: ListToolsInput): Promise<readonly ToolDescriptor[]> {
     const scopes = input.scopes.narrow(ScopeSet.parse(input.agentScopes, 'agent_scopes'));
     const builtIn = this.filterTools.execute({ scopes });
     const external = this.filterTools.execute({ scopes, tools: await this.externalTools(input.userId) });
-    return [...builtIn, ...external];
+    return external.length === 0 ? builtIn : [...builtIn, ...external];
   }
 }
