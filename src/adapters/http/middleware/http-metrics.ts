@@ -1,11 +1,8 @@
 import { Request, RequestHandler, Response } from 'express';
 import { Metrics } from '../../observability/metrics';
 import { onKeyValidation } from './key-validation-events';
+import { stateOf } from './request-state';
 import { routePatternOf } from './route-pattern';
-
-const STARTED = Symbol('started');
-
-type Timed = Response & { [STARTED]?: number };
 
 /**
  * Counts and times every response by method, route pattern and status, and
@@ -14,12 +11,11 @@ type Timed = Response & { [STARTED]?: number };
  */
 export function httpMetrics(metrics: Metrics): RequestHandler {
   const recordValidation = (outcome: Parameters<Metrics['recordKeyValidation']>[0]) => metrics.recordKeyValidation(outcome);
-  function finished(this: Timed) {
+  function finished(this: Response) {
     const req = this.req as Request;
-    metrics.recordResponse(req.method, routePatternOf(req), this.statusCode, (performance.now() - this[STARTED]!) / 1000);
+    metrics.recordResponse(req.method, routePatternOf(req), this.statusCode, (performance.now() - stateOf(req).startedAt) / 1000);
   }
   return (_req, res, next) => {
-    (res as Timed)[STARTED] = performance.now();
     onKeyValidation(res, recordValidation);
     res.on('finish', finished);
     next();

@@ -1,12 +1,9 @@
 import { Response } from 'express';
 import { KeyValidationOutcome } from '../../observability/metrics';
+import { stateOf } from './request-state';
 
 /** Given the response too, so that one listener made up front serves every request. */
 export type KeyValidationListener = (outcome: KeyValidationOutcome, res: Response) => void;
-
-const LISTENERS = Symbol('keyValidationListeners');
-
-type Listened = Response & { [LISTENERS]?: KeyValidationListener[] };
 
 /**
  * How app-level middleware (metrics, the failed-validation limit) learns what
@@ -14,10 +11,9 @@ type Listened = Response & { [LISTENERS]?: KeyValidationListener[] };
  * having to be handed those collaborators.
  */
 export function onKeyValidation(res: Response, listener: KeyValidationListener): void {
-  const listened = res as Listened;
-  (listened[LISTENERS] ??= []).push(listener);
+  (stateOf(res.req).keyValidationListeners ??= []).push(listener);
 }
 
 export function reportKeyValidation(res: Response, outcome: KeyValidationOutcome): void {
-  for (const listener of (res as Listened)[LISTENERS] ?? []) listener(outcome, res);
+  for (const listener of stateOf(res.req).keyValidationListeners ?? []) listener(outcome, res);
 }

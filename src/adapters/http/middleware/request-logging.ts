@@ -3,6 +3,7 @@ import { IncomingMessage, ServerResponse } from 'node:http';
 import { Express, Request, RequestHandler } from 'express';
 import { Logger, stdSerializers } from 'pino';
 import { pinoHttp } from 'pino-http';
+import { stateOf } from './request-state';
 import { routePatternOf } from './route-pattern';
 
 export const REQUEST_ID_HEADER = 'X-Request-Id';
@@ -61,21 +62,33 @@ export function requestLogging(app: Express, logger: Logger): RequestHandler {
   });
 }
 
-const LOG = Symbol('log');
-
 /**
- * Most requests never log below info, so req.log is made on first use by an
- * accessor on the app's request prototype: a pino child per request is the
- * largest allocation of an otherwise silent request.
+ * Most requests never log below info, so req.log is made on first use. It and
+ * req.id are accessors on the app's request prototype over the request's
+ * state: a pino child per request is the largest allocation of an otherwise
+ * silent request, and each property added to a request costs a copy of its
+ * property store.
  */
 function requestIdOnly(app: Express, logger: Logger): RequestHandler {
-  Object.defineProperty(app.request, 'log', {
-    configurable: true,
-    get(this: Request & { [LOG]?: Logger }) {
-      return (this[LOG] ??= logger.child({ req: { id: this.id } }));
+  Object.defineProperties(app.request, {
+    id: {
+      configurable: true,
+      get(this: Request) {
+        return stateOf(this).requestId;
+      },
+      set(this: Request, value: string) {
+        stateOf(this).requestId = value;
+      },
     },
-    set(this: Request & { [LOG]?: Logger }, value: Logger) {
-      this[LOG] = value;
+    log: {
+      configurable: true,
+      get(this: Request) {
+        const state = stateOf(this);
+        return (state.log ??= logger.child({ req: { id: state.requestId } }));
+      },
+      set(this: Request, value: Logger) {
+        stateOf(this).log = value;
+      },
     },
   });
   return (req, res, next) => {
