@@ -30,6 +30,19 @@ describe('tools/list answered without the SDK', () => {
     expect(fast).toEqual(sdk);
   });
 
+  it("answers each request of a key with that request's id, and a key of other scopes with its own list", async () => {
+    const narrow = await makeKey(t, ['projects:read']);
+    const wide = await makeKey(t, []);
+    const asks: [typeof narrow, string | number, number][] = [[narrow, 1, 1], [narrow, 'second', 1], [wide, 2, 6], [narrow, 3, 1]];
+    for (const [key, id, count] of asks) {
+      const res = await request(t.app).post('/mcp').set('X-API-Key', key.raw).set('Accept', 'application/json')
+        .send({ jsonrpc: '2.0', id, method: 'tools/list' }).expect(200).expect('Content-Type', 'application/json; charset=utf-8');
+      expect(res.body.id).toBe(id);
+      expect(res.body.result.tools).toHaveLength(count);
+      expect(Number(res.headers['content-length'])).toBe(Buffer.byteLength(res.text));
+    }
+  });
+
   it('leaves errors to the SDK: an invalid agent_scopes is -32602 either way', async () => {
     const key = await makeKey(t);
     const res = await request(t.app).post('/mcp').set('X-API-Key', key.raw).set('Accept', 'application/json')

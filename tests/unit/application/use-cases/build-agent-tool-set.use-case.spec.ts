@@ -31,6 +31,14 @@ describe('BuildAgentToolSet', () => {
     expect((await build()).effectiveScopes.toArray()).toEqual(['projects:write', 'agents:read']);
   });
 
+  it("hands the caller a tool set of its own: changing it changes no later one", async () => {
+    const { build, names } = await setup();
+    const first = await build();
+    first.tools.push(tool('smuggled', []));
+    first.tools.length = 0;
+    expect(await names()).toEqual(['agents', 'projects']);
+  });
+
   it('adds the tools of an active mode session, and drops them when it ends', async () => {
     const { names, endModeSession, session } = await setup();
     expect(await names({ modeSessionId: session.id })).toEqual(['agents', 'projects', 'chat']);

@@ -23,6 +23,14 @@ describe('FilterTools over the built-in catalog', () => {
     expect(filter.execute({ scopes: ScopeSet.full() })).toEqual([...BUILT_IN_TOOLS]);
   });
 
+  it('gives one unchangeable list per scope set, which adapters may keep what they derive from', () => {
+    const scopes = ScopeSet.parse(['projects:read']);
+    const list = filter.execute({ scopes });
+    expect(filter.execute({ scopes })).toBe(list);
+    expect(Object.isFrozen(list)).toBe(true);
+    expect(filter.execute({ scopes: ScopeSet.parse(['projects:read', 'chat:read']) }).map((t) => t.name)).toEqual(['projects', 'chat']);
+  });
+
   it('shows only the projects tool for projects:read', () => {
     expect(names(['projects:read'])).toEqual(['projects']);
   });
