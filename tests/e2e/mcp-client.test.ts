@@ -36,6 +36,12 @@ describe('MCP over Streamable HTTP with the official SDK client', () => {
     await expect(client.ping()).resolves.toEqual({});
   });
 
+  it('shows a refused call as the SDK client words it, with its prefix once', async () => {
+    const client = await clientFor(await makeKey(t));
+    await expect(client.callTool({ name: 'weather', arguments: {} })).rejects.toThrow(/^MCP error -32602: Unknown tool: weather$/);
+    await expect(client.listTools({ cursor: 'abc' })).rejects.toThrow(/^MCP error -32602: cursor: was never issued/);
+  });
+
   it.each([
     [[], ['agents', 'chat', 'mcp_servers', 'models', 'projects', 'routines']],
     [['projects:read'], ['projects']],

@@ -93,9 +93,12 @@ describe('POST /mcp JSON-RPC errors', () => {
     ['agent_scopes with a bad scope', { jsonrpc: '2.0', id: 5, method: 'tools/list', params: { agent_scopes: ['agents:admin'] } }, /agents:admin/],
     ['agent_scopes that is not an array', { jsonrpc: '2.0', id: 5, method: 'tools/list', params: { agent_scopes: 'agents:read' } }, /agent_scopes/],
     ['a cursor that was never issued', { jsonrpc: '2.0', id: 5, method: 'tools/list', params: { cursor: 'abc' } }, /cursor/],
-  ])('-32602 for %s', async (_what, body, message) => {
+    ['initialize without a protocol version', { jsonrpc: '2.0', id: 5, method: 'initialize', params: { capabilities: {}, clientInfo: { name: 'x', version: '1' } } }, /protocolVersion/],
+    ['initialize with a clientInfo that is not an object', { ...init('2025-06-18'), id: 5, params: { ...init('2025-06-18').params, clientInfo: 'me' } }, /clientInfo/],
+  ])('-32602 for %s, with a message that reads as it is', async (_what, body, message) => {
     const res = await rpc(t, full, body).expect(200);
     expect(res.body).toMatchObject({ id: 5, error: { code: -32602, message: expect.stringMatching(message) } });
+    expect(res.body.error.message).not.toMatch(/MCP error/);
   });
 });
 

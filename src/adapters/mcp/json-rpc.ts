@@ -4,6 +4,7 @@ import { Response } from 'express';
 export const RPC = {
   PARSE_ERROR: -32700,
   INVALID_REQUEST: -32600,
+  INVALID_PARAMS: -32602,
   /** Transport-level refusals (origin, media type, method), as the SDK's transport answers them. */
   SERVER_ERROR: -32000,
   /** Not defined by JSON-RPC or MCP: a tool call the key's scopes do not allow. */

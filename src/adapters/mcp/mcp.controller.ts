@@ -6,6 +6,7 @@ import { apiKeyAuth, principalOf } from '../http/middleware/api-key-auth';
 import { RPC, sendRpcError } from './json-rpc';
 import { jsonRpcBody, messagesOf } from './json-rpc-body';
 import { McpServerFactory } from './mcp-server.factory';
+import { refuseInvalidParams } from './params-check';
 import { requestGuard } from './request-guard';
 import { responseFormat, serveStreamableHttp } from './streamable-http';
 import { refuseForbiddenCalls } from './tool-gate';
@@ -14,7 +15,8 @@ import { ToolsListFastPath } from './tools-list-fast-path';
 /**
  * /mcp over MCP Streamable HTTP, stateless. In order: Origin/Host check (403),
  * the API key (401, whatever the body), the body as JSON-RPC (-32700, -32600),
- * the tool-call scope gate (403), then the SDK server bound to the key.
+ * params the SDK would refuse badly (-32602), the tool-call scope gate (403),
+ * then the SDK server bound to the key.
  */
 export class McpController {
   constructor(
@@ -45,6 +47,7 @@ export class McpController {
     }
     const principal = principalOf(res.locals);
     const messages = messagesOf(res.locals);
+    if (refuseInvalidParams(messages, res)) return;
     if (await refuseForbiddenCalls(this.authorize, principal, messages, res)) return;
     if (await this.fastPath.tryServe(req, res, principal, messages, format)) return;
     await serveStreamableHttp(this.servers.create(principal), req, res, req.body, format);

@@ -21,7 +21,7 @@ export async function refuseForbiddenCalls(
     // The method first: the schema check behind isJSONRPCRequest costs more than the rest of a tools/list.
     if ((message as { method?: unknown }).method !== 'tools/call' || !isJSONRPCRequest(message)) continue;
     const { name, arguments: args } = (message.params ?? {}) as { name?: unknown; arguments?: unknown };
-    // A malformed call is the SDK server's to refuse with -32602.
+    // A malformed call was refused with -32602 before this (params-check).
     if (typeof name !== 'string' || (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args)))) continue;
     const decision = await authorize.execute({
       userId: principal.userId,
