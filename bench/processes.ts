@@ -15,7 +15,13 @@ export async function startListening(script: string, env: NodeJS.ProcessEnv, nod
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const match = /listening on (http:\/\/localhost:\d+)/.exec(output);
-      if (match) resolve(match[1]);
+      if (!match) return;
+      // From here on its output is read and dropped, as a log shipper would take it, not kept.
+      child.stdout!.off('data', onData);
+      child.stderr!.off('data', onData);
+      child.stdout!.resume();
+      child.stderr!.resume();
+      resolve(match[1]);
     };
     child.stdout!.on('data', onData);
     child.stderr!.on('data', onData);

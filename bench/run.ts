@@ -22,6 +22,8 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
  */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10);
 const WARM_UP_SECONDS = 2;
+/** Request lines off by default: the figures are the service's, not its log shipping's. */
+const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'warn';
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const ROOT = path.resolve(__dirname, '..', '..');
 /** By default the flags `npm start` and the Dockerfile run the service with. */
@@ -35,7 +37,7 @@ async function main(): Promise<void> {
   const url = process.env.BENCH_DATABASE_URL ?? (await freshDatabase(pg!.url));
   const dataDir = path.join(scratch, 'data');
   mkdirSync(dataDir);
-  const env = { ...process.env, DATABASE_URL: url, DATA_DIR: dataDir, PORT: '0', NODE_ENV: 'development', LOG_LEVEL: 'warn', AUTH_FAILURE_LIMIT: '1000000' };
+  const env = { ...process.env, DATABASE_URL: url, DATA_DIR: dataDir, PORT: '0', NODE_ENV: 'development', LOG_LEVEL, AUTH_FAILURE_LIMIT: '1000000' };
   const bare = await startListening(path.join(ROOT, 'dist', 'bench', 'bare-express.js'), env);
   const service = await startListening(path.join(ROOT, 'dist', 'src', 'infrastructure', 'server', 'main.js'), env, NODE_FLAGS);
   try {
@@ -136,7 +138,7 @@ function report(figures: {
   const out = path.join(ROOT, 'bench', 'results');
   mkdirSync(out, { recursive: true });
   const serviceNodeFlags = NODE_FLAGS.join(' ');
-  const result = { date: new Date().toISOString(), machine, seconds: SECONDS, rounds: ROUNDS, connections: CONNECTIONS, serviceNodeFlags, bareExpress: a, toolsList: b, unknownKey: c, validateKeyInProcess: d, ratio, roundRatios, peakRss: rss, targets };
+  const result = { date: new Date().toISOString(), machine, seconds: SECONDS, rounds: ROUNDS, connections: CONNECTIONS, serviceNodeFlags, logLevel: LOG_LEVEL, bareExpress: a, toolsList: b, unknownKey: c, validateKeyInProcess: d, ratio, roundRatios, peakRss: rss, targets };
   writeFileSync(path.join(out, 'latest.json'), JSON.stringify(result, null, 2) + '\n');
   console.log(`written to bench/results/latest.json`);
   if (Object.values(targets).some((ok) => !ok)) process.exitCode = 1;
