@@ -27,7 +27,8 @@ function initializeProblem(message: JSONRPCMessage): string | null {
   return parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
 }
 
-function toolCallProblem(params: unknown): string | null {
+/** Why tools/call params name no tool or carry arguments that are not an object; null when they are fine. */
+export function toolCallProblem(params: unknown): string | null {
   const { name, arguments: args } = (params ?? {}) as { name?: unknown; arguments?: unknown };
   if (typeof name !== 'string' || name === '') return 'name must be the name of a tool';
   if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) return 'arguments must be an object';

@@ -3,6 +3,7 @@ import { isJSONRPCRequest, JSONRPCMessage } from '@modelcontextprotocol/sdk/type
 import { KeyPrincipal } from '../../application/use-cases/validate-key/validate-key.use-case';
 import { AuthorizeToolCall } from '../../application/use-cases/authorize-tool-call/authorize-tool-call.use-case';
 import { RPC, sendRpcError } from './json-rpc';
+import { toolCallProblem } from './params-check';
 
 /**
  * Refuses a tools/call the key may not make before the MCP server runs
@@ -20,15 +21,10 @@ export async function refuseForbiddenCalls(
   for (const message of messages) {
     // The method first: the schema check behind isJSONRPCRequest costs more than the rest of a tools/list.
     if ((message as { method?: unknown }).method !== 'tools/call' || !isJSONRPCRequest(message)) continue;
-    const { name, arguments: args } = (message.params ?? {}) as { name?: unknown; arguments?: unknown };
-    // A malformed call was refused with -32602 before this (params-check).
-    if (typeof name !== 'string' || (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args)))) continue;
-    const decision = await authorize.execute({
-      userId: principal.userId,
-      scopes: principal.scopes,
-      name,
-      arguments: args as Record<string, unknown> | undefined,
-    });
+    // params-check refuses a malformed call (-32602) before this runs; the same test keeps it out here too.
+    if (toolCallProblem(message.params) !== null) continue;
+    const { name, arguments: args } = message.params as { name: string; arguments?: Record<string, unknown> };
+    const decision = await authorize.execute({ userId: principal.userId, scopes: principal.scopes, name, arguments: args });
     if (decision.kind !== 'denied') continue;
     const scope = decision.scopes.join(' ');
     res.setHeader('WWW-Authenticate', `Bearer error="insufficient_scope", scope="${scope}"`);
