@@ -12,6 +12,7 @@ import { createLogger } from '../logging/logger';
 import { createApp } from './app';
 import { devBanner } from './dev-identity';
 import { onShutdown } from './graceful-shutdown';
+import { heapBudgetWarning } from './heap-budget';
 import { createHttpServer } from './http-server';
 
 async function main(): Promise<void> {
@@ -21,6 +22,8 @@ async function main(): Promise<void> {
   // LOG_LEVEL=warn quiets the per-request lines only.
   const lifecycle = logger.child({}, { level: config.ops.logLevel === 'silent' ? 'silent' : 'info' });
   const log = (line: string) => lifecycle.info(line);
+  const heapWarning = heapBudgetWarning(config.hotPath.keyCacheEntries);
+  if (heapWarning) lifecycle.warn(heapWarning);
   const database = await openDatabase(config, log);
   const server = createHttpServer(config.ops);
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
