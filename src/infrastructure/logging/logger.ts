@@ -29,11 +29,15 @@ export const REDACT_PATHS = [
   'err.driverError.parameters',
 ];
 
+const STDOUT_BUFFER_BYTES = 16 * 2 ** 20;
+
 /**
  * JSON lines on stdout (or the given stream, which is how tests capture them).
  * Stdout is written asynchronously: a synchronous write per line made logging
  * the largest cost of a request at info. Lines still go out at once when the
  * service is quiet, and pino writes what is pending when the process exits.
+ * Behind a reader that stops reading, at most STDOUT_BUFFER_BYTES wait; lines
+ * past that are dropped rather than held until memory runs out.
  */
 export function createLogger(level: LogLevel, destination?: DestinationStream): Logger {
   const options = {
@@ -42,5 +46,5 @@ export function createLogger(level: LogLevel, destination?: DestinationStream): 
     timestamp: pino.stdTimeFunctions.isoTime,
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
   };
-  return pino(options, destination ?? pino.destination({ dest: process.stdout.fd, sync: false }));
+  return pino(options, destination ?? pino.destination({ dest: process.stdout.fd, sync: false, maxLength: STDOUT_BUFFER_BYTES }));
 }
