@@ -17,7 +17,7 @@ beforeAll(async () => {
   idp = await new TestIdentityProvider().start();
   db = await createTestDatabase();
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'keygate-replicas-'));
-  const env = { DATABASE_URL: db.url, JWT_JWKS_URI: idp.jwksUri, JWT_ISSUER: TEST_ISSUER, JWT_AUDIENCE: TEST_AUDIENCE, DATA_DIR: dataDir, NODE_ENV: 'production', LOG_LEVEL: 'warn' };
+  const env = { DATABASE_URL: db.url, JWT_JWKS_URI: idp.jwksUri, JWT_ISSUER: TEST_ISSUER, JWT_AUDIENCE: TEST_AUDIENCE, DATA_DIR: dataDir, NODE_ENV: 'production', LOG_LEVEL: 'warn', SECRETS_KEY: Buffer.alloc(32, 1).toString('base64') };
   replicas = await Promise.all([startService(env), startService(env)].map((s) => waitForListening(s)));
 });
 afterAll(async () => {

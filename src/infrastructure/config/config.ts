@@ -24,6 +24,15 @@ export interface Config {
     lastUsedFlushMs: number;
   };
   mcp: McpConfig;
+  /** Encryption of stored secrets (upstream header values). */
+  secrets: SecretsConfig;
+}
+
+export interface SecretsConfig {
+  /** SECRETS_KEY: 32 bytes. Null outside production: a development key is kept under dataDir. */
+  key: Buffer | null;
+  /** SECRETS_KEY_PREVIOUS: keys values may still be encrypted under (comma-separated), read-only. */
+  previous: Buffer[];
 }
 
 /** The /mcp endpoint: who may call it from a browser, and where external tools may live. */
@@ -35,6 +44,16 @@ export interface McpConfig {
   /** Hosts or CIDRs of upstream MCP servers admitted although loopback, private or link-local. */
   upstreamAllowlist: string[];
   upstreamTimeoutMs: number;
+  /** Largest upstream reply read, in bytes (MCP_UPSTREAM_MAX_BYTES). */
+  upstreamMaxBytes: number;
+  /** tools/list pages read from one upstream (MCP_UPSTREAM_MAX_PAGES). */
+  upstreamMaxPages: number;
+  /** Tools taken from one upstream; past it, that upstream's tools are dropped. */
+  upstreamMaxTools: number;
+  /** How long an upstream's tool list is reused (MCP_UPSTREAM_LIST_TTL_SECONDS). */
+  upstreamListTtlSeconds: number;
+  /** mcp_servers records one user may hold (MAX_MCP_SERVERS_PER_USER). */
+  maxServersPerUser: number;
 }
 
 /** Logging and abuse limits. */
@@ -59,6 +78,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(
       'JWT_JWKS_URI is required when NODE_ENV=production: the development token issuer is never used in production',
     );
+  }
+  if (nodeEnv === 'production') {
+    // Without them a token minted for any other service of the same identity provider would be accepted.
+    for (const name of ['JWT_ISSUER', 'JWT_AUDIENCE', 'SECRETS_KEY']) {
+      if (!nonEmpty(env[name])) throw new ConfigError(`${name} is required when NODE_ENV=production`);
+    }
   }
   const databaseUrl = nonEmpty(env.DATABASE_URL);
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
@@ -93,8 +118,27 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       allowedHosts: list(env.MCP_ALLOWED_HOSTS),
       upstreamAllowlist: list(env.MCP_UPSTREAM_ALLOWLIST),
       upstreamTimeoutMs: integer(env, 'MCP_UPSTREAM_TIMEOUT_MS', 5000, 100, 120_000),
+      upstreamMaxBytes: integer(env, 'MCP_UPSTREAM_MAX_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
+      upstreamMaxPages: integer(env, 'MCP_UPSTREAM_MAX_PAGES', 10, 1, 1000),
+      upstreamMaxTools: 500,
+      upstreamListTtlSeconds: integer(env, 'MCP_UPSTREAM_LIST_TTL_SECONDS', 60, 1, 86_400),
+      maxServersPerUser: integer(env, 'MAX_MCP_SERVERS_PER_USER', 20, 1, 10_000),
+    },
+    secrets: {
+      key: secretKey(env.SECRETS_KEY, 'SECRETS_KEY'),
+      previous: (nonEmpty(env.SECRETS_KEY_PREVIOUS) ?? '').split(',').filter((v) => v.trim() !== '')
+        .map((v) => secretKey(v, 'SECRETS_KEY_PREVIOUS')!),
     },
   };
+}
+
+/** A 32-byte key written as base64; null when unset. */
+function secretKey(value: string | undefined, name: string): Buffer | null {
+  const raw = nonEmpty(value);
+  if (raw === null) return null;
+  const key = /^[A-Za-z0-9+/]+={0,2}$/.test(raw) ? Buffer.from(raw, 'base64') : Buffer.alloc(0);
+  if (key.length !== 32) throw new ConfigError(`${name} must be 32 bytes written as base64 (openssl rand -base64 32)`);
+  return key;
 }
 
 function nonEmpty(value: string | undefined): string | null {

@@ -35,7 +35,32 @@ describe('loadConfig', () => {
 
   it('refuses production without an identity provider', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/JWT_JWKS_URI is required/);
-    expect(loadConfig({ NODE_ENV: 'production', JWT_JWKS_URI: 'https://idp/jwks' }).jwt.jwksUri).toBe('https://idp/jwks');
+    const production = { NODE_ENV: 'production', JWT_JWKS_URI: 'https://idp/jwks', JWT_ISSUER: 'https://idp/', JWT_AUDIENCE: 'keygate', SECRETS_KEY: KEY };
+    expect(loadConfig(production).jwt.jwksUri).toBe('https://idp/jwks');
+  });
+
+  const KEY = Buffer.alloc(32, 7).toString('base64');
+
+  it.each(['JWT_ISSUER', 'JWT_AUDIENCE', 'SECRETS_KEY'])('refuses production without %s, naming it', (name) => {
+    const production: Record<string, string> = { NODE_ENV: 'production', JWT_JWKS_URI: 'https://idp/jwks', JWT_ISSUER: 'https://idp/', JWT_AUDIENCE: 'keygate', SECRETS_KEY: KEY };
+    delete production[name];
+    expect(() => loadConfig(production)).toThrow(`${name} is required when NODE_ENV=production`);
+  });
+
+  it('reads the secrets keys and the upstream limits', () => {
+    const other = Buffer.alloc(32, 9).toString('base64');
+    const config = loadConfig({
+      SECRETS_KEY: KEY, SECRETS_KEY_PREVIOUS: other, MCP_UPSTREAM_MAX_BYTES: '2048', MCP_UPSTREAM_MAX_PAGES: '3',
+      MCP_UPSTREAM_LIST_TTL_SECONDS: '5', MAX_MCP_SERVERS_PER_USER: '2',
+    });
+    expect(config.secrets.key).toEqual(Buffer.alloc(32, 7));
+    expect(config.secrets.previous).toEqual([Buffer.alloc(32, 9)]);
+    expect(config.mcp).toMatchObject({ upstreamMaxBytes: 2048, upstreamMaxPages: 3, upstreamMaxTools: 500, upstreamListTtlSeconds: 5, maxServersPerUser: 2 });
+    expect(loadConfig({}).mcp).toMatchObject({ upstreamMaxBytes: 1048576, upstreamMaxPages: 10, upstreamListTtlSeconds: 60, maxServersPerUser: 20 });
+  });
+
+  it.each(['short', Buffer.alloc(16).toString('base64'), 'not base64!'])('refuses SECRETS_KEY %s', (value) => {
+    expect(() => loadConfig({ SECRETS_KEY: value })).toThrow(/SECRETS_KEY must be 32 bytes/);
   });
 
   it.each([
