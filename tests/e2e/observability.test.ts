@@ -153,3 +153,34 @@ describe('GET /metrics', () => {
     expect(text).toContain('# TYPE keygate_last_used_flush_batches_total counter');
   });
 });
+
+describe('credentials percent-encoded in a path', () => {
+  it('are masked in the request line like plain ones (decoded first)', async () => {
+    const key = await makeKey(t, ['projects:read']);
+    const jwt = t.userToken(key.user);
+    const secret = key.raw.slice('svc_'.length);
+    const from = logs.length;
+    const paths = [
+      `/api/v1/api-keys/%73vc_${secret}`,
+      `/api/v1/api-keys/%2573VC%5F${secret}`,
+      `/api/v1/api-keys/${key.raw.replace(/[0-9]/g, (d) => `%3${d}`)}`,
+      `/api/v1/api-keys/${jwt.replace(/\./g, '%2E')}`,
+      `/api/v1/api-keys/%65${jwt.slice(1)}`,
+    ];
+    for (const path of paths) await request(t.app).get(path).set('Authorization', `Bearer ${jwt}`).expect(404);
+    const lines = () => logs.slice(from).trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as LogLine).filter((line) => line.req?.method === 'GET');
+    while (lines().length < paths.length) await new Promise((r) => setTimeout(r, 5));
+
+    const written = logs.slice(from);
+    expect(written).not.toContain(secret);
+    expect(written.toLowerCase()).not.toContain(secret.slice(0, 16));
+    for (const part of jwt.split('.')) expect(written).not.toContain(part);
+    expect(lines().map((line) => line.req?.path)).toEqual([
+      '/api/v1/api-keys/svc_[redacted]',
+      '/api/v1/api-keys/svc_[redacted]',
+      '/api/v1/api-keys/svc_[redacted]',
+      '/api/v1/api-keys/[redacted-jwt]',
+      '/api/v1/api-keys/[redacted-jwt]',
+    ]);
+  });
+});

@@ -1,7 +1,6 @@
-import { acceptedRequestId, scrubSecrets } from '../../../../src/adapters/http/middleware/request-logging';
+import { acceptedRequestId } from '../../../../src/adapters/http/middleware/request-logging';
 
 const RAW_KEY = `svc_${'ab'.repeat(32)}`;
-const JWT = 'eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJl';
 
 describe('acceptedRequestId', () => {
   it('keeps a sane token', () => {
@@ -16,13 +15,5 @@ describe('acceptedRequestId', () => {
   it('refuses a credential sent as the request id, which would be echoed and logged', () => {
     expect(acceptedRequestId(RAW_KEY.slice(0, 60))).toBeNull();
     expect(acceptedRequestId('eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJ4In0')).toBeNull();
-  });
-});
-
-describe('scrubSecrets', () => {
-  it('masks keys and JWTs and leaves the rest', () => {
-    expect(scrubSecrets(`/api/v1/api-keys/${RAW_KEY}`)).toBe('/api/v1/api-keys/svc_[redacted]');
-    expect(scrubSecrets(`/x/${JWT}/y`)).toBe('/x/[redacted-jwt]/y');
-    expect(scrubSecrets('/api/v1/api-keys/1b4e28ba-2fa1-11d2-883f-0016d3cca427')).toBe('/api/v1/api-keys/1b4e28ba-2fa1-11d2-883f-0016d3cca427');
   });
 });
