@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import request from 'supertest';
+import { createLogger } from '../../src/infrastructure/logging/logger';
 import { startTestApp, TestApp } from '../support/test-app';
 import { TEST_AUDIENCE, TEST_ISSUER } from '../support/test-identity-provider';
 
 let t: TestApp;
+let logs = '';
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startTestApp({}, undefined, { logger: createLogger('debug', { write: (line: string) => void (logs += line) }) });
 });
 afterAll(() => t.close());
 
@@ -43,9 +45,57 @@ describe('identity-provider JWTs on /api/v1/api-keys', () => {
     expect401(await list(`Bearer ${t.idp.tokenFromStranger({ sub: randomUUID() })}`));
   });
 
-  it('answers 401 for a wrong issuer or audience', async () => {
-    expect401(await list(`Bearer ${t.idp.token({ sub: randomUUID(), issuer: 'https://evil.test/' })}`));
-    expect401(await list(`Bearer ${t.idp.token({ sub: randomUUID(), audience: 'someone-else' })}`));
+  it('answers 401 for a wrong issuer or audience without naming the accepted ones', async () => {
+    const wrongIssuer = await list(`Bearer ${t.idp.token({ sub: randomUUID(), issuer: 'https://evil.test/' })}`);
+    const wrongAudience = await list(`Bearer ${t.idp.token({ sub: randomUUID(), audience: 'someone-else' })}`);
+    for (const res of [wrongIssuer, wrongAudience]) {
+      expect401(res);
+      expect(res.text).not.toContain(TEST_ISSUER);
+      expect(res.text).not.toContain(TEST_AUDIENCE);
+    }
+    expect(wrongIssuer.body.detail).toBe('token issuer not accepted');
+    expect(wrongAudience.body.detail).toBe('token audience not accepted');
+  });
+
+  it('answers 401 for a token without exp, however valid otherwise', async () => {
+    const res = await list(`Bearer ${t.idp.token({ sub: randomUUID(), expiresIn: null })}`);
+    expect401(res);
+    expect(res.body.detail).toBe('token has no expiry');
+  });
+
+  it.each([
+    ['an extension it does not understand', ['urn:example:ext']],
+    ['a registered claim', ['exp']],
+    ['an empty list', []],
+    ['a value that is not a list', 'urn:example:ext'],
+  ])('answers 401 for a crit header, here %s (RFC 7515 section 4.1.11)', async (_case, crit) => {
+    for (const alg of ['RS256', 'ES256'] as const) {
+      const token = t.idp.token({ sub: randomUUID(), alg, header: { crit, 'urn:example:ext': true } });
+      const res = await list(`Bearer ${token}`);
+      expect401(res);
+      expect(res.body.detail).toBe('token uses unsupported critical extensions');
+    }
+  });
+
+  it('says what was wrong in general terms', async () => {
+    const detail = async (token: string) => (await list(`Bearer ${token}`)).body.detail;
+    expect(await detail(t.idp.token({ sub: randomUUID(), expiresIn: -10 }))).toBe('token expired');
+    expect(await detail(t.idp.tokenFromStranger({ sub: randomUUID() }))).toBe('token signature invalid');
+    expect(await detail('not.a.jwt')).toBe('token malformed');
+    expect(await detail(jwt.sign({ sub: randomUUID(), iss: TEST_ISSUER, aud: TEST_AUDIENCE }, 'shared-secret', { algorithm: 'HS256' }))).toBe('token algorithm not accepted');
+    expect(await detail(t.idp.token({ sub: 'alice' }))).toBe('token subject must be a UUID');
+  });
+
+  it('logs the particulars of a refusal, never the token', async () => {
+    const token = t.idp.token({ sub: randomUUID(), audience: 'someone-else' });
+    const from = logs.length;
+    expect401(await list(`Bearer ${token}`));
+    const written = logs.slice(from);
+    const refusal = written.split('\n').filter(Boolean).map((line) => JSON.parse(line)).find((line) => line.msg === 'access token refused');
+    expect(refusal).toMatchObject({ level: 40, reason: 'token audience not accepted' });
+    expect(refusal.detail).toContain(TEST_AUDIENCE);
+    expect(refusal.req.id).toEqual(expect.any(String));
+    for (const part of token.split('.')) expect(written).not.toContain(part);
   });
 
   it('answers 401 for HS256 and alg=none tokens', async () => {

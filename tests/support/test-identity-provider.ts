@@ -4,7 +4,8 @@ import { AddressInfo } from 'node:net';
 import jwt from 'jsonwebtoken';
 
 export const TEST_ISSUER = 'https://idp.keygate.test/';
-export const TEST_AUDIENCE = 'keygate';
+/** Not a word the service says itself, so a test can tell whether an answer names it. */
+export const TEST_AUDIENCE = 'keygate-api-under-test';
 
 interface SigningKey {
   kid: string;
@@ -19,8 +20,11 @@ export interface TokenOptions {
   alg?: 'RS256' | 'ES256';
   issuer?: string;
   audience?: string;
-  expiresIn?: number;
+  /** Seconds from now; `null` leaves `exp` out. */
+  expiresIn?: number | null;
   extra?: Record<string, unknown>;
+  /** Extra JOSE header parameters (`crit`, ...). */
+  header?: Record<string, unknown>;
 }
 
 /**
@@ -69,7 +73,8 @@ function sign(key: SigningKey, options: TokenOptions): string {
     keyid: key.kid,
     issuer: options.issuer ?? TEST_ISSUER,
     audience: options.audience ?? TEST_AUDIENCE,
-    expiresIn: options.expiresIn ?? 600,
+    ...(options.expiresIn !== null && { expiresIn: options.expiresIn ?? 600 }),
+    ...(options.header && { header: { alg: key.alg, kid: key.kid, ...options.header } }),
   });
 }
 

@@ -1,9 +1,10 @@
 import jwt, { JwtHeader, JwtPayload, SigningKeyCallback } from 'jsonwebtoken';
 import { JwksClient } from 'jwks-rsa';
 import { Actor } from '../../domain/actor';
-import { InvalidAccessTokenError } from '../../domain/errors';
 import { isUuid } from '../../domain/uuid';
+import { AccessTokenRefusedError } from './access-token-refused.error';
 import { AccessTokenVerifier } from './access-token-verifier';
+import { ACCEPTED_ALGORITHMS, refusalOf, refuseUnacceptableHeader } from './jwt-refusals';
 
 export interface JwksVerifierOptions {
   jwksUri: string;
@@ -12,10 +13,11 @@ export interface JwksVerifierOptions {
   adminRole: string;
 }
 
-/** Asymmetric algorithms only: `none` and the HS* family can never be accepted. */
-export const ACCEPTED_ALGORITHMS: jwt.Algorithm[] = ['RS256', 'ES256'];
-
-/** Verifies JWTs against the keys an identity provider publishes as a JWKS. */
+/**
+ * Verifies JWTs against the keys an identity provider publishes as a JWKS.
+ * Refusals are AccessTokenRefusedErrors: general terms for the caller, the
+ * particulars for the log.
+ */
 export class JwksAccessTokenVerifier implements AccessTokenVerifier {
   private readonly client: JwksClient;
 
@@ -33,6 +35,7 @@ export class JwksAccessTokenVerifier implements AccessTokenVerifier {
   }
 
   async verify(token: string): Promise<Actor> {
+    refuseUnacceptableHeader(token);
     const payload = await new Promise<JwtPayload>((resolve, reject) => {
       jwt.verify(
         token,
@@ -43,15 +46,14 @@ export class JwksAccessTokenVerifier implements AccessTokenVerifier {
           audience: this.options.audience ?? undefined,
         },
         (error, decoded) => {
-          if (error || !decoded || typeof decoded === 'string') {
-            reject(new InvalidAccessTokenError(`Invalid access token: ${error?.message ?? 'no payload'}`));
-          } else {
-            resolve(decoded);
-          }
+          if (error || !decoded || typeof decoded === 'string') reject(refusalOf(error));
+          else resolve(decoded);
         },
       );
     });
-    if (!isUuid(payload.sub)) throw new InvalidAccessTokenError('Invalid access token: sub must be a UUID');
+    // jsonwebtoken checks exp only when present; a token without one would be good forever.
+    if (payload.exp === undefined) throw new AccessTokenRefusedError('token has no expiry', 'no exp claim');
+    if (!isUuid(payload.sub)) throw new AccessTokenRefusedError('token subject must be a UUID', 'sub is not a UUID');
     const roles = Array.isArray(payload.roles) ? payload.roles : [];
     return { userId: payload.sub.toLowerCase(), isAdmin: roles.includes(this.options.adminRole) };
   }

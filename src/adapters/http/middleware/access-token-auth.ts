@@ -1,16 +1,26 @@
 import { RequestHandler } from 'express';
 import { Actor } from '../../../domain/actor';
 import { InvalidAccessTokenError } from '../../../domain/errors';
+import { AccessTokenRefusedError } from '../../auth/access-token-refused.error';
 import { AccessTokenVerifier } from '../../auth/access-token-verifier';
 
-/** Puts the verified user on res.locals.actor; 401 through the error map otherwise. */
+/**
+ * Puts the verified user on res.locals.actor; 401 through the error map
+ * otherwise. What exactly was wrong with a refused token (the issuer or
+ * audience that would have passed) is logged here, never answered.
+ */
 export function accessTokenAuth(verifier: AccessTokenVerifier): RequestHandler {
   return async (req, res, next) => {
     const token = bearerToken(req.headers.authorization);
     if (!token) {
       throw new InvalidAccessTokenError('An identity-provider token is required: Authorization: Bearer <token>', req.headers.authorization !== undefined);
     }
-    res.locals.actor = await verifier.verify(token);
+    try {
+      res.locals.actor = await verifier.verify(token);
+    } catch (error) {
+      if (error instanceof AccessTokenRefusedError) req.log[error.logLevel]({ reason: error.message, detail: error.detail }, 'access token refused');
+      throw error;
+    }
     next();
   };
 }
