@@ -80,4 +80,20 @@ describe('the service on its embedded database (no DATABASE_URL, no JWT_JWKS_URI
     expect(await service.exited).toBe(1);
     expect(service.output()).toMatch(/JWT_JWKS_URI is required when NODE_ENV=production/);
   });
+
+  it.each(['JWT_ISSUER', 'JWT_AUDIENCE'])('refuses to start in production without %s, naming it', async (missing) => {
+    const env: Record<string, string> = {
+      DATA_DIR: dataDir,
+      NODE_ENV: 'production',
+      JWT_JWKS_URI: 'https://idp.example.test/jwks.json',
+      JWT_ISSUER: 'https://idp.example.test/',
+      JWT_AUDIENCE: 'keygate',
+      SECRETS_KEY: Buffer.alloc(32, 7).toString('base64'),
+    };
+    delete env[missing];
+    const service = startService(env);
+    expect(await service.exited).not.toBe(0);
+    expect(service.output()).toContain(`${missing} is required when NODE_ENV=production`);
+    expect(service.output()).not.toMatch(/listening on/);
+  });
 });
