@@ -38,7 +38,7 @@ async function newKey() {
   return { rawKey, id: key!.id };
 }
 
-describe('key revocation across replicas (LISTEN/NOTIFY)', () => {
+describe('key changes across replicas (LISTEN/NOTIFY)', () => {
   it('drops a key cached by one replica within 100 ms of its revocation through another', async () => {
     const { rawKey, id } = await newKey();
     await a.validateKey.execute({ rawKey });
@@ -60,6 +60,42 @@ describe('key revocation across replicas (LISTEN/NOTIFY)', () => {
     await expect(a.validateKey.execute({ rawKey })).rejects.toThrow('API key');
   });
 
+  it.each([
+    ['scopes', `UPDATE api_keys SET scopes = '{chat:read}' WHERE id = $1`],
+    ['expires_at', `UPDATE api_keys SET expires_at = now() - interval '1 second' WHERE id = $1`],
+    ['name', `UPDATE api_keys SET name = 'renamed' WHERE id = $1`],
+  ])('drops a cached key within 100 ms of a change to its %s written in SQL', async (_column, sql) => {
+    const { rawKey, id } = await newKey();
+    await a.validateKey.execute({ rawKey });
+    expect(a.hotPath.cache.size).toBe(1);
+    await db.dataSource.query(sql, [id]);
+    expect(await eventually(() => a.hotPath.cache.size === 0, 100)).toBeLessThanOrEqual(100);
+  });
+
+  it('serves the changed row after the eviction: narrowed scopes, a passed expiry', async () => {
+    const narrowed = await newKey();
+    const expired = await newKey();
+    for (const { rawKey } of [narrowed, expired]) await a.validateKey.execute({ rawKey });
+    await db.dataSource.query(`UPDATE api_keys SET scopes = '{chat:read}' WHERE id = $1`, [narrowed.id]);
+    await db.dataSource.query(`UPDATE api_keys SET expires_at = now() - interval '1 second' WHERE id = $1`, [expired.id]);
+    await eventually(() => a.hotPath.cache.size === 0, 100);
+    expect((await a.validateKey.execute({ rawKey: narrowed.rawKey })).scopes.toArray()).toEqual(['chat:read']);
+    await expect(a.validateKey.execute({ rawKey: expired.rawKey })).rejects.toThrow('API key');
+  });
+
+  it('keeps a key cached when only its last_used_at is written, as the coalescer does every second', async () => {
+    const used = await newKey();
+    const sentinel = await newKey();
+    const [usedHash, sentinelHash] = [used, sentinel].map(({ rawKey }) => new Sha256KeyHasher().hash(rawKey));
+    for (const { rawKey } of [used, sentinel]) await a.validateKey.execute({ rawKey });
+    await a.hotPath.lastUsed.flush();
+    await db.dataSource.query('UPDATE api_keys SET last_used_at = now() WHERE id = $1', [used.id]);
+    // Notifications arrive in commit order: once the sentinel's is in, one for last_used_at would have been too.
+    await db.dataSource.query(`UPDATE api_keys SET name = 'sentinel' WHERE id = $1`, [sentinel.id]);
+    await eventually(() => a.hotPath.cache.get(sentinelHash) === undefined, 100);
+    expect(a.hotPath.cache.get(usedHash)?.id).toBe(used.id);
+  });
+
   it('turns the cache off when the listener connection drops, and back on, empty, after reconnecting', async () => {
     const { rawKey } = await newKey();
     await a.validateKey.execute({ rawKey });
@@ -72,6 +108,15 @@ describe('key revocation across replicas (LISTEN/NOTIFY)', () => {
     await eventually(() => a.hotPath.cache.isEnabled && b.hotPath.cache.isEnabled, 5000);
     await a.validateKey.execute({ rawKey });
     expect(a.hotPath.cache.size).toBe(1);
+  });
+
+  it('forgets every cached key when the table is truncated', async () => {
+    const { rawKey } = await newKey();
+    await a.validateKey.execute({ rawKey });
+    expect(a.hotPath.cache.size).toBeGreaterThan(0);
+    await db.dataSource.query('TRUNCATE api_keys');
+    await eventually(() => a.hotPath.cache.size === 0, 100);
+    await expect(a.validateKey.execute({ rawKey })).rejects.toThrow('API key');
   });
 
   it('coalesces last_used_at from both replicas without ever moving it backwards', async () => {

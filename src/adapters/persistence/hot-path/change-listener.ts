@@ -1,6 +1,11 @@
 import { Client } from 'pg';
 
-export const REVOCATION_CHANNEL = 'keygate_key_revoked';
+/**
+ * Any change to a key's row (migration 1763900000005). The name is from when
+ * only revocations were sent; it is kept so that replicas of an older release
+ * keep hearing revocations during a rolling deploy.
+ */
+export const KEY_CHANGES_CHANNEL = 'keygate_key_revoked';
 export const MCP_SERVERS_CHANNEL = 'keygate_mcp_servers_changed';
 
 /** A cache that is only trusted while change notifications can reach it. */
@@ -20,11 +25,11 @@ export interface ChangeListenerOptions {
 }
 
 /**
- * Keeps the in-memory caches honest across replicas: every revocation and
- * every change to a user's MCP servers, from any replica or straight in SQL,
- * arrives as a NOTIFY from a table trigger. Without a live connection a
- * notification could be missed, so the caches are off until the listener is
- * back, and then start empty.
+ * Keeps the in-memory caches honest across replicas: every change to a key's
+ * row but its last_used_at, and every change to a user's MCP servers, from
+ * any replica or straight in SQL, arrives as a NOTIFY from a table trigger.
+ * Without a live connection a notification could be missed, so the caches are
+ * off until the listener is back, and then start empty.
  */
 export class ChangeListener {
   private client: Client | null = null;

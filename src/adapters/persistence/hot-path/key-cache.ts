@@ -1,14 +1,16 @@
 import { ApiKey } from '../../../domain/api-key';
-import { NotifiedCache, REVOCATION_CHANNEL } from './change-listener';
+import { KEY_CHANGES_CHANNEL, NotifiedCache } from './change-listener';
+
+const ALL_KEYS = '*';
 
 /**
  * Positive key lookups by hash, least recently used first out. Only keys that
  * exist are cached, so a flood of unknown keys can neither grow it nor evict
  * real entries. It serves nothing while `enabled` is false: that is the state
- * until the revocation listener is connected, and after it loses the connection.
+ * until the change listener is connected, and after it loses the connection.
  */
 export class KeyCache implements NotifiedCache {
-  readonly channel = REVOCATION_CHANNEL;
+  readonly channel = KEY_CHANGES_CHANNEL;
   private readonly byHash = new Map<string, ApiKey>();
   private readonly hashById = new Map<string, string>();
   private epoch = 0;
@@ -51,8 +53,9 @@ export class KeyCache implements NotifiedCache {
     }
   }
 
-  /** Drops the key with this id (revocations name keys by id). */
+  /** Drops the key with this id (changes name keys by id; `*`, sent for TRUNCATE, names them all). */
   evict(id: string): void {
+    if (id === ALL_KEYS) return this.clear();
     this.epoch += 1;
     const hash = this.hashById.get(id);
     if (hash === undefined) return;

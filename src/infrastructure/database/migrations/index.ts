@@ -3,6 +3,7 @@ import { CreateAgentRolesAndModes1763900000001 } from './1763900000001-create-ag
 import { CreateResourceRecords1763900000002 } from './1763900000002-create-resource-records';
 import { NotifyKeyRevocations1763900000003 } from './1763900000003-notify-key-revocations';
 import { NotifyMcpServerChanges1763900000004 } from './1763900000004-notify-mcp-server-changes';
+import { NotifyKeyChanges1763900000005 } from './1763900000005-notify-key-changes';
 
 /** Listed explicitly so the same list works from ts sources, compiled code and tests. */
 export const MIGRATIONS = [
@@ -11,4 +12,5 @@ export const MIGRATIONS = [
   CreateResourceRecords1763900000002,
   NotifyKeyRevocations1763900000003,
   NotifyMcpServerChanges1763900000004,
+  NotifyKeyChanges1763900000005,
 ];

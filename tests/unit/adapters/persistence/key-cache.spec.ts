@@ -53,13 +53,25 @@ describe('KeyCache', () => {
     expect(cache.get('d')).toBe(keys[3]);
   });
 
-  it('evicts by key id, as revocations name keys by id', () => {
+  it('evicts by key id, as change notifications name keys by id', () => {
     const cache = enabledCache();
     const k = key();
     cache.set('h', k, cache.generation);
     cache.evict(k.id);
     expect(cache.get('h')).toBeUndefined();
     expect(cache.size).toBe(0);
+  });
+
+  it('forgets every key on `*`, sent when the table is truncated', () => {
+    const cache = enabledCache();
+    const [a, b] = [key(), key()];
+    cache.set('a', a, cache.generation);
+    const before = cache.generation;
+    cache.set('b', b, before);
+    cache.evict('*');
+    expect(cache.size).toBe(0);
+    cache.set('b', b, before);
+    expect(cache.get('b')).toBeUndefined();
   });
 
   it('refuses an entry read before an invalidation that happened while it was in flight', () => {
