@@ -35,6 +35,10 @@ interface CreatedKey {
   raw_key: string;
 }
 
+interface ToolsList {
+  result: { tools: { name: string }[] };
+}
+
 const toolsList = (replica: ServiceProcess, key: string) =>
   fetch(`${replica.baseUrl}/mcp`, {
     method: 'POST',
@@ -55,6 +59,30 @@ describe('two replicas on one PostgreSQL', () => {
     const elapsed = await eventually(async () => (await toolsList(b, created.raw_key)).status === 401, 100, 1);
     expect(elapsed).toBeLessThanOrEqual(100);
     expect((await toolsList(a, created.raw_key)).status).toBe(401);
+  });
+
+  it('narrows, within 100 ms, the tools a replica that cached the key offers after its scopes change in SQL', async () => {
+    const [a, b] = replicas;
+    const auth = { Authorization: `Bearer ${idp.token({ sub: crypto.randomUUID() })}`, 'Content-Type': 'application/json' };
+    const created = (await (await fetch(`${a.baseUrl}/api/v1/api-keys`, { method: 'POST', headers: auth, body: '{"name":"narrowed"}' })).json()) as CreatedKey;
+    const toolNames = async () => ((await (await toolsList(b, created.raw_key)).json()) as ToolsList).result.tools.map((t) => t.name);
+    expect((await toolNames()).length).toBeGreaterThan(1); // b has it cached now, with full access
+    expect(await toolNames()).toContain('projects');
+
+    await db.dataSource.query(`UPDATE api_keys SET scopes = '{chat:read}' WHERE id = $1`, [created.id]);
+    const elapsed = await eventually(async () => (await toolNames()).join() === 'chat', 100, 1);
+    expect(elapsed).toBeLessThanOrEqual(100);
+  });
+
+  it('rejects on a replica that cached the key, within 100 ms, a key whose expiry was moved into the past in SQL', async () => {
+    const [a, b] = replicas;
+    const auth = { Authorization: `Bearer ${idp.token({ sub: crypto.randomUUID() })}`, 'Content-Type': 'application/json' };
+    const created = (await (await fetch(`${a.baseUrl}/api/v1/api-keys`, { method: 'POST', headers: auth, body: '{"name":"expiring"}' })).json()) as CreatedKey;
+    expect((await toolsList(b, created.raw_key)).status).toBe(200);
+
+    await db.dataSource.query(`UPDATE api_keys SET expires_at = now() - interval '1 second' WHERE id = $1`, [created.id]);
+    const elapsed = await eventually(async () => (await toolsList(b, created.raw_key)).status === 401, 100, 1);
+    expect(elapsed).toBeLessThanOrEqual(100);
   });
 
   it('never moves last_used_at backwards while both replicas use a key', async () => {
