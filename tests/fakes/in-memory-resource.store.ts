@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { MAX_LISTED_RECORDS, RecordFilter, ResourceStore } from '../../src/application/ports/resource-store.port';
 import { RecordLocation, ResourceRecord } from '../../src/domain/resource/resource-record';
+import { secretFieldsAt } from '../../src/domain/resource/secret-fields';
 
 /** ResourceStore in memory, with the same owner and location rules as the PostgreSQL one. */
 export class InMemoryResourceStore implements ResourceStore {
@@ -13,6 +14,10 @@ export class InMemoryResourceStore implements ResourceStore {
     return structuredClone(record);
   }
 
+  async createWithinLimit(ownerId: string, at: RecordLocation, data: Record<string, unknown>, limit: number): Promise<ResourceRecord | null> {
+    return this.records.filter((r) => this.at(r, ownerId, at)).length >= limit ? null : this.create(ownerId, at, data);
+  }
+
   async find(ownerId: string, at: RecordLocation, id: string): Promise<ResourceRecord | null> {
     const found = this.records.find((r) => r.id === id && this.at(r, ownerId, at));
     return found ? structuredClone(found) : null;
@@ -21,8 +26,8 @@ export class InMemoryResourceStore implements ResourceStore {
   async list(ownerId: string, at: RecordLocation, filter: RecordFilter = {}): Promise<ResourceRecord[]> {
     return this.records
       .filter((r) => this.at(r, ownerId, at))
-      .filter((r) => filter.text === undefined || JSON.stringify(r.data).toLowerCase().includes(filter.text.toLowerCase()))
-      .filter((r) => filter.where === undefined || Object.entries(filter.where).every(([k, v]) => JSON.stringify(r.data[k]) === JSON.stringify(v)))
+      .filter((r) => filter.text === undefined || JSON.stringify(searchable(r)).toLowerCase().includes(filter.text.toLowerCase()))
+      .filter((r) => filter.where === undefined || Object.entries(filter.where).every(([k, v]) => JSON.stringify(searchable(r)[k]) === JSON.stringify(v)))
       .slice(0, MAX_LISTED_RECORDS)
       .map((r) => structuredClone(r));
   }
@@ -50,4 +55,10 @@ export class InMemoryResourceStore implements ResourceStore {
   private at(r: ResourceRecord, ownerId: string, at: RecordLocation): boolean {
     return r.ownerId === ownerId && r.resource === at.resource && r.parentId === at.parentId && r.subresource === at.subresource;
   }
+}
+
+/** What search and query look at: the data without its secret fields. */
+function searchable(r: ResourceRecord): Record<string, unknown> {
+  const secrets = secretFieldsAt(r);
+  return Object.fromEntries(Object.entries(r.data).filter(([field]) => !secrets.includes(field)));
 }

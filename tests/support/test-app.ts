@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { Express } from 'express';
 import { Container } from 'inversify';
 import { Clock } from '../../src/application/ports/clock.port';
@@ -37,6 +37,8 @@ export async function startTestApp(env: Record<string, string> = {}, clock?: Clo
     JWT_ISSUER: TEST_ISSUER,
     JWT_AUDIENCE: TEST_AUDIENCE,
     DATABASE_URL: db.url,
+    // A key of its own per app, so tests leave no key file behind.
+    SECRETS_KEY: randomBytes(32).toString('base64'),
     ...env,
   });
   const verifier = new JwksAccessTokenVerifier({ ...config.jwt, jwksUri: config.jwt.jwksUri! });

@@ -1,23 +1,34 @@
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { RecordFilter, MAX_LISTED_RECORDS, ResourceStore } from '../../application/ports/resource-store.port';
 import { ConflictError } from '../../domain/errors';
 import { RecordLocation, ResourceRecord } from '../../domain/resource/resource-record';
+import { secretFieldsAt } from '../../domain/resource/secret-fields';
 import { ResourceRecordMapper, ResourceRecordRow } from './resource-record.mapper';
 
 // Every statement starts from the owner and the location, so a record of
 // another user or another place is never read, changed or deleted.
 const AT = `user_id = $1 AND resource = $2 AND parent_id IS NOT DISTINCT FROM $3::uuid AND subresource IS NOT DISTINCT FROM $4::varchar`;
+const INSERT = `INSERT INTO resource_records (user_id, resource, parent_id, subresource, data) VALUES ($1, $2, $3, $4, $5) RETURNING *`;
+
+type Runner = Pick<DataSource | EntityManager, 'query'>;
 
 /** ResourceStore on PostgreSQL: one table, data as jsonb. */
 export class PostgresResourceStore implements ResourceStore {
   constructor(private readonly dataSource: DataSource) {}
 
   async create(ownerId: string, at: RecordLocation, data: Record<string, unknown>): Promise<ResourceRecord> {
-    const rows = await this.run(
-      `INSERT INTO resource_records (user_id, resource, parent_id, subresource, data) VALUES ($1, $2, $3, $4, $5) RETURNING *`,
-      [...where(ownerId, at), data],
-    );
+    const rows = await this.run(INSERT, [...where(ownerId, at), data]);
     return ResourceRecordMapper.toDomain(rows[0]);
+  }
+
+  async createWithinLimit(ownerId: string, at: RecordLocation, data: Record<string, unknown>, limit: number): Promise<ResourceRecord | null> {
+    const rows = await this.guarded(() => this.dataSource.transaction(async (manager) => {
+      // Serialises creates per owner and location, so two concurrent ones cannot both pass the count.
+      await manager.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`resource_records:${ownerId}:${at.resource}:${at.parentId}:${at.subresource}`]);
+      const [{ held }] = await manager.query(`SELECT count(*)::int AS held FROM resource_records WHERE ${AT}`, where(ownerId, at));
+      return held >= limit ? [] : this.run(INSERT, [...where(ownerId, at), data], manager);
+    }));
+    return rows.length > 0 ? ResourceRecordMapper.toDomain(rows[0]) : null;
   }
 
   async find(ownerId: string, at: RecordLocation, id: string): Promise<ResourceRecord | null> {
@@ -28,13 +39,20 @@ export class PostgresResourceStore implements ResourceStore {
   async list(ownerId: string, at: RecordLocation, filter: RecordFilter = {}): Promise<ResourceRecord[]> {
     const params: unknown[] = where(ownerId, at);
     let sql = `SELECT * FROM resource_records WHERE ${AT}`;
+    // Search and query never see secret fields: matching them would let a reader guess a masked value.
+    let searched = 'data';
+    const secrets = secretFieldsAt(at);
+    if (secrets.length > 0 && (filter.text !== undefined || filter.where !== undefined)) {
+      params.push([...secrets]);
+      searched = `(data - $${params.length}::text[])`;
+    }
     if (filter.text !== undefined) {
       params.push(`%${filter.text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
-      sql += ` AND data::text ILIKE $${params.length}`;
+      sql += ` AND ${searched}::text ILIKE $${params.length}`;
     }
     if (filter.where !== undefined) {
       params.push(filter.where);
-      sql += ` AND data @> $${params.length}::jsonb`;
+      sql += ` AND ${searched} @> $${params.length}::jsonb`;
     }
     const rows = await this.run(`${sql} ORDER BY created_at, id LIMIT ${MAX_LISTED_RECORDS}`, params);
     return rows.map(ResourceRecordMapper.toDomain);
@@ -53,11 +71,17 @@ export class PostgresResourceStore implements ResourceStore {
     return rows.length > 0;
   }
 
-  private async run(sql: string, params: unknown[]): Promise<ResourceRecordRow[]> {
-    try {
-      const result: unknown = await this.dataSource.query(sql, params);
+  private async run(sql: string, params: unknown[], runner: Runner = this.dataSource): Promise<ResourceRecordRow[]> {
+    return this.guarded(async () => {
+      const result: unknown = await runner.query(sql, params);
       // UPDATE and DELETE ... RETURNING come back as [rows, count].
       return (Array.isArray(result) && Array.isArray(result[0]) ? result[0] : result) as ResourceRecordRow[];
+    });
+  }
+
+  private async guarded<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
     } catch (error) {
       const code = (error as { driverError?: { code?: string } }).driverError?.code;
       if (code === '23505') throw new ConflictError('An MCP server with this name already exists: names must be unique');

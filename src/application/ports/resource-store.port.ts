@@ -1,6 +1,10 @@
 import { RecordLocation, ResourceRecord } from '../../domain/resource/resource-record';
 
-/** Narrows a listing: `text` matches anywhere in the data, `where` by JSON containment. */
+/**
+ * Narrows a listing: `text` matches anywhere in the data, `where` by JSON
+ * containment. Neither looks at secret fields (secretFieldsAt), so they cannot
+ * be guessed one character at a time.
+ */
 export interface RecordFilter {
   text?: string;
   where?: Record<string, unknown>;
@@ -16,6 +20,8 @@ export const MAX_LISTED_RECORDS = 100;
  */
 export interface ResourceStore {
   create(ownerId: string, at: RecordLocation, data: Record<string, unknown>): Promise<ResourceRecord>;
+  /** Like create, but null when the owner already holds `limit` records at `at`; concurrent creates cannot pass it. */
+  createWithinLimit(ownerId: string, at: RecordLocation, data: Record<string, unknown>, limit: number): Promise<ResourceRecord | null>;
   /** The record `id` if it is the owner's and lives at `at`. */
   find(ownerId: string, at: RecordLocation, id: string): Promise<ResourceRecord | null>;
   /** Oldest first, at most MAX_LISTED_RECORDS. */

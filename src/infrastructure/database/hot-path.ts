@@ -1,10 +1,13 @@
 import { DataSource } from 'typeorm';
+import { SecretBox } from '../../application/ports/secret-box.port';
 import { HotPathApiKeyRepository } from '../../adapters/persistence/hot-path/hot-path-api-key.repository';
 import { KeyCache } from '../../adapters/persistence/hot-path/key-cache';
 import { LastUsedCoalescer } from '../../adapters/persistence/hot-path/last-used-coalescer';
 import { ChangeListener } from '../../adapters/persistence/hot-path/change-listener';
 import { McpServerListCache } from '../../adapters/persistence/hot-path/mcp-server-list-cache';
+import { EncryptedResourceStore } from '../../adapters/persistence/encrypted-resource.store';
 import { PostgresResourceStore } from '../../adapters/persistence/postgres-resource.store';
+import { RecordSecrets } from '../../adapters/persistence/record-secrets';
 import { TypeormApiKeyRepository } from '../../adapters/persistence/typeorm-api-key.repository';
 
 export interface HotPathOptions {
@@ -13,7 +16,16 @@ export interface HotPathOptions {
   onFlushBatch?: (size: number) => void;
   onKeyLookup?: (hit: boolean) => void;
   log?: (message: string, error?: unknown) => void;
+  /** Encrypts stored upstream header values. Left out by replicas that only validate keys; storing a secret then fails. */
+  secrets?: SecretBox;
 }
+
+const NO_SECRET_BOX: SecretBox = {
+  encrypt: refuse,
+  decrypt: refuse,
+  isEncrypted: () => true,
+  isCurrent: () => false,
+};
 
 /**
  * The hot path's moving parts and their lifecycle: the key cache and the
@@ -25,7 +37,7 @@ export class HotPath {
   readonly lastUsed: LastUsedCoalescer;
   /** The key repository as ValidateKey should use it: cached lookups, coalesced last_used_at. */
   readonly keys: HotPathApiKeyRepository;
-  /** The resource store, with each user's MCP server list cached. */
+  /** The resource store, secrets encrypted at rest, with each user's MCP server list cached (in plaintext, in memory only). */
   readonly resources: McpServerListCache;
   private readonly listener: ChangeListener;
 
@@ -33,7 +45,8 @@ export class HotPath {
     this.cache = new KeyCache(options.keyCacheEntries);
     this.lastUsed = new LastUsedCoalescer((batch) => repository.touchLastUsedBatch(batch), options.lastUsedFlushMs, options.onFlushBatch);
     this.keys = new HotPathApiKeyRepository(repository, this.cache, this.lastUsed, options.onKeyLookup);
-    this.resources = new McpServerListCache(new PostgresResourceStore(dataSource), options.keyCacheEntries);
+    const encrypted = new EncryptedResourceStore(new PostgresResourceStore(dataSource), new RecordSecrets(options.secrets ?? NO_SECRET_BOX));
+    this.resources = new McpServerListCache(encrypted, options.keyCacheEntries);
     this.listener = new ChangeListener([this.cache, this.resources], { url: connectionUrl(dataSource), log: options.log });
   }
 
@@ -53,4 +66,8 @@ function connectionUrl(dataSource: DataSource): string {
   const url = (dataSource.options as { url?: string }).url;
   if (!url) throw new Error('The data source was built without a URL');
   return url;
+}
+
+function refuse(): never {
+  throw new Error('This HotPath was built without a SecretBox (options.secrets), so it cannot store or read secrets');
 }

@@ -6,12 +6,14 @@ import { Clock } from '../../application/ports/clock.port';
 import { KeyGenerator } from '../../application/ports/key-generator.port';
 import { KeyHasher } from '../../application/ports/key-hasher.port';
 import { KeyPolicy } from '../../application/ports/key-policy.port';
+import { SecretBox } from '../../application/ports/secret-box.port';
 import { CreateKey } from '../../application/use-cases/create-key/create-key.use-case';
 import { FilterTools } from '../../application/use-cases/filter-tools/filter-tools.use-case';
 import { ListKeys } from '../../application/use-cases/list-keys/list-keys.use-case';
 import { RevokeKey } from '../../application/use-cases/revoke-key/revoke-key.use-case';
 import { ValidateKey } from '../../application/use-cases/validate-key/validate-key.use-case';
 import { AccessTokenVerifier } from '../../adapters/auth/access-token-verifier';
+import { AesGcmSecretBox } from '../../adapters/crypto/aes-gcm-secret-box';
 import { RandomKeyGenerator } from '../../adapters/crypto/random-key-generator';
 import { Sha256KeyHasher } from '../../adapters/crypto/sha256-key-hasher';
 import { SystemClock } from '../../adapters/crypto/system-clock';
@@ -55,8 +57,11 @@ export function buildContainer(parts: ContainerParts): Container {
   const metrics = parts.metrics ?? new Metrics();
   c.bind<Metrics>(TOKENS.Metrics).toConstantValue(metrics);
   c.bind<Logger>(TOKENS.Logger).toConstantValue(parts.logger ?? createLogger(parts.config.ops.logLevel));
+  const secrets = secretBoxFor(parts.config);
+  if (secrets) c.bind<SecretBox>(TOKENS.SecretBox).toConstantValue(secrets);
   const hotPath = new HotPath(parts.dataSource, new TypeormApiKeyRepository(parts.dataSource), {
     ...parts.config.hotPath,
+    secrets,
     onFlushBatch: () => metrics.lastUsedFlushBatches.inc(),
     onKeyLookup: (hit) => metrics.keyCacheLookups.inc({ result: hit ? 'hit' : 'miss' }),
   });
@@ -86,4 +91,12 @@ export function buildContainer(parts: ContainerParts): Container {
   bindMcp(c);
   bindScopeContexts(c);
   return c;
+}
+
+/**
+ * None without a key: the service resolves one first (withSecretsKey), while
+ * internal jobs, which never read stored secrets, may run without it.
+ */
+export function secretBoxFor(config: Config): AesGcmSecretBox | undefined {
+  return config.secrets.key ? new AesGcmSecretBox(config.secrets.key, config.secrets.previous) : undefined;
 }

@@ -4,7 +4,7 @@ import { ResourceStore } from '../../application/ports/resource-store.port';
 import { UpstreamMcp } from '../../application/ports/upstream-mcp.port';
 import { AuthorizeToolCall } from '../../application/use-cases/authorize-tool-call/authorize-tool-call.use-case';
 import { CallTool } from '../../application/use-cases/call-tool/call-tool.use-case';
-import { MCP_SERVER_POLICY } from '../../application/use-cases/external-tools/mcp-server-policy';
+import { mcpServerPolicy } from '../../application/use-cases/external-tools/mcp-server-policy';
 import { UpstreamToolDirectory } from '../../application/use-cases/external-tools/upstream-tool-directory';
 import { FilterTools } from '../../application/use-cases/filter-tools/filter-tools.use-case';
 import { ListTools } from '../../application/use-cases/list-tools/list-tools.use-case';
@@ -48,9 +48,9 @@ export function bindMcp(c: Container): void {
     [FilterTools, UpstreamToolDirectory],
   );
   c.bind(CallTool).toResolvedValue(
-    (store: ResourceStore, authorize: AuthorizeToolCall, d: UpstreamToolDirectory) =>
-      new CallTool(store, authorize, { mcp_servers: MCP_SERVER_POLICY }, d.run),
-    [MCP_TOKENS.ResourceStore, AuthorizeToolCall, UpstreamToolDirectory],
+    (store: ResourceStore, authorize: AuthorizeToolCall, d: UpstreamToolDirectory, config: Config) =>
+      new CallTool(store, authorize, { mcp_servers: mcpServerPolicy(config.mcp.maxServersPerUser) }, d.run),
+    [MCP_TOKENS.ResourceStore, AuthorizeToolCall, UpstreamToolDirectory, TOKENS.Config],
   );
   c.bind(McpServerFactory).toResolvedValue(
     (list: ListTools, call: CallTool, log: Log) => new McpServerFactory(list, call, log),

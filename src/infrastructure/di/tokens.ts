@@ -10,6 +10,7 @@ export const TOKENS = {
   HotPath: Symbol.for('keygate.HotPath'),
   Metrics: Symbol.for('keygate.Metrics'),
   Logger: Symbol.for('keygate.Logger'),
+  SecretBox: Symbol.for('keygate.SecretBox'),
   AccessTokenVerifier: Symbol.for('keygate.AccessTokenVerifier'),
   AgentRoleRepository: Symbol.for('keygate.AgentRoleRepository'),
   ModeToolConfigRepository: Symbol.for('keygate.ModeToolConfigRepository'),

@@ -35,6 +35,7 @@ export async function openKeygate(options: { databaseUrl: string } | { dataSourc
   const owned = 'databaseUrl' in options;
   const dataSource = owned ? createDataSource({ url: options.databaseUrl, applicationName: 'keygate-job' }) : options.dataSource;
   if (!dataSource.isInitialized) await dataSource.initialize();
+  // SECRETS_KEY when set; no job reads stored secrets, so none is made up (a store that needs one refuses).
   const c = buildContainer({ config: loadConfig({ ...process.env, NODE_ENV: 'job' }), dataSource });
   return {
     resolveAgentScopes: c.get(ResolveAgentScopes),

@@ -3,7 +3,11 @@ import express from 'express';
 import { DEV_ISSUER, DEV_JWKS_PATH, DevTokenIssuer } from '../../adapters/auth/dev-token-issuer';
 import { JwksAccessTokenVerifier } from '../../adapters/auth/jwks-access-token-verifier';
 import { Metrics } from '../../adapters/observability/metrics';
+import { RecordSecrets } from '../../adapters/persistence/record-secrets';
+import { StoredSecrets } from '../../adapters/persistence/stored-secrets';
+import { SecretBox } from '../../application/ports/secret-box.port';
 import { ConfigError, loadConfig } from '../config/config';
+import { withSecretsKey } from '../config/secrets-key';
 import { openDatabase } from '../database/database';
 import { HotPath } from '../database/hot-path';
 import { buildContainer } from '../di/container';
@@ -16,7 +20,7 @@ import { heapBudgetWarning } from './heap-budget';
 import { createHttpServer } from './http-server';
 
 async function main(): Promise<void> {
-  const config = loadConfig();
+  const config = withSecretsKey(loadConfig());
   const logger = createLogger(config.ops.logLevel);
   // Start-up and shutdown lines are written at any level but silent (scripts wait for "listening on");
   // LOG_LEVEL=warn quiets the per-request lines only.
@@ -39,6 +43,11 @@ async function main(): Promise<void> {
   const container = buildContainer({ config, dataSource: database.dataSource, verifier, metrics: new Metrics({ processMetrics: true }), logger });
   const hotPath = container.get<HotPath>(TOKENS.HotPath);
   await hotPath.start();
+  // Rows written before encryption existed are encrypted before the first request; values under
+  // SECRETS_KEY_PREVIOUS are left to `npm run secrets:rotate`, so replicas still on the old key keep reading them.
+  const box = container.get<SecretBox>(TOKENS.SecretBox);
+  const sealed = await new StoredSecrets(database.dataSource, new RecordSecrets(box)).reseal('plaintext');
+  if (sealed > 0) log(`encrypted the stored header values of ${sealed} MCP servers written before encryption at rest`);
   const before = dev ? [express.Router().get(DEV_JWKS_PATH, (_req, res) => void res.json(dev.jwks()))] : [];
   server.on('request', createApp(container, { before, logger }));
   // The banner is for the person at the terminal: plain text, not a log line.

@@ -45,6 +45,10 @@ export class McpServerListCache implements ResourceStore, NotifiedCache {
     return this.evictingAfter(ownerId, at, () => this.inner.create(ownerId, at, data));
   }
 
+  async createWithinLimit(ownerId: string, at: RecordLocation, data: Record<string, unknown>, limit: number): Promise<ResourceRecord | null> {
+    return this.evictingAfter(ownerId, at, () => this.inner.createWithinLimit(ownerId, at, data, limit));
+  }
+
   async update(ownerId: string, at: RecordLocation, id: string, data: Record<string, unknown>): Promise<ResourceRecord | null> {
     return this.evictingAfter(ownerId, at, () => this.inner.update(ownerId, at, id, data));
   }

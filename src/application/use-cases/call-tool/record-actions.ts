@@ -1,5 +1,5 @@
-import { NotFoundError, ValidationError } from '../../../domain/errors';
-import { topLevel } from '../../../domain/resource/resource-record';
+import { ConflictError, NotFoundError, ValidationError } from '../../../domain/errors';
+import { RecordLocation, ResourceRecord, topLevel } from '../../../domain/resource/resource-record';
 import { ResourceStore } from '../../ports/resource-store.port';
 import { recordView } from './record-view';
 import { ResourcePolicy } from './resource-policy';
@@ -27,7 +27,7 @@ export async function runRecordAction(
   switch (action) {
     case 'create': {
       forbidId(id, action);
-      return { record: recordView(await store.create(ownerId, at, policy.check(data)), policy.mask) };
+      return { record: recordView(await createWithin(store, ownerId, at, policy.check(data), policy), policy.mask) };
     }
     case 'get':
       return { record: recordView(await found(requireId(id, action)), policy.mask) };
@@ -58,4 +58,13 @@ export async function runRecordAction(
     case 'unassign':
       throw ValidationError.single('subresource', `is required for ${action}: name what to ${action} on the record`);
   }
+}
+
+async function createWithin(
+  store: ResourceStore, ownerId: string, at: RecordLocation, data: Record<string, unknown>, policy: ResourcePolicy,
+): Promise<ResourceRecord> {
+  if (!policy.limit) return store.create(ownerId, at, data);
+  const record = await store.createWithinLimit(ownerId, at, data, policy.limit.max);
+  if (!record) throw new ConflictError(policy.limit.refusal);
+  return record;
 }

@@ -10,6 +10,8 @@ export interface ResourcePolicy {
   mask: DataMask;
   /** Merges an update into stored data; plain replacement of the named fields by default. */
   merge(stored: Record<string, unknown>, update: Record<string, unknown>): Record<string, unknown>;
+  /** Most top-level records one owner may hold, and what a create past it is told. */
+  limit?: { max: number; refusal: string };
 }
 
 export const ANY_DATA: ResourcePolicy = {

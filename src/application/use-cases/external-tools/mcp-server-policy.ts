@@ -12,8 +12,9 @@ export const MASK = '********';
  * An mcp_servers record registers an upstream MCP server: `name` (its tool
  * namespace), `url` (Streamable HTTP), optional `headers` sent with every
  * request, optional `tool_scopes` (upstream tool name → scopes needed).
+ * One user holds at most `maxServers` of them (MAX_MCP_SERVERS_PER_USER).
  */
-export const MCP_SERVER_POLICY: ResourcePolicy = {
+export const mcpServerPolicy = (maxServers: number): ResourcePolicy => ({
   check(data) {
     const errors: FieldError[] = [];
     const add = (field: string, message: string) => errors.push({ field: `data.${field}`, message });
@@ -40,13 +41,24 @@ export const MCP_SERVER_POLICY: ResourcePolicy = {
     return { ...record.data, headers: Object.fromEntries(Object.keys(headers).map((name) => [name, MASK])) };
   },
   merge(stored, update) {
-    // A client that read masked headers and sends them back must not overwrite the secrets with the mask.
-    const headers = isObject(update.headers) && isObject(stored.headers)
-      ? Object.fromEntries(Object.entries(update.headers).map(([k, v]) => [k, v === MASK ? stored.headers![k as never] : v]))
-      : update.headers;
-    return { ...stored, ...update, ...(update.headers !== undefined && { headers }) };
+    const merged = { ...stored, ...update };
+    // Secrets meant for one origin (scheme, host, port) never follow the record to another one.
+    const moved = !sameOrigin(stored.url, merged.url);
+    const kept = isObject(stored.headers) && !moved ? stored.headers : {};
+    if (update.headers === undefined) {
+      if (moved) delete merged.headers;
+    } else if (isObject(update.headers)) {
+      // A client that read masked headers and sends them back keeps the stored values, where they may go.
+      merged.headers = Object.fromEntries(Object.entries(update.headers).flatMap(([name, value]) =>
+        value !== MASK ? [[name, value]] : Object.hasOwn(kept, name) ? [[name, kept[name]]] : []));
+    }
+    return merged;
   },
-};
+  limit: {
+    max: maxServers,
+    refusal: `You already have ${maxServers} MCP servers, the most one user may register (MAX_MCP_SERVERS_PER_USER); delete one to add another`,
+  },
+});
 
 function isHttpUrl(value: unknown): boolean {
   if (typeof value !== 'string') return false;
@@ -56,4 +68,9 @@ function isHttpUrl(value: unknown): boolean {
   } catch {
     return false;
   }
+}
+
+function sameOrigin(a: unknown, b: unknown): boolean {
+  const origin = (value: unknown) => (isHttpUrl(value) ? new URL(value as string).origin : null);
+  return origin(a) !== null && origin(a) === origin(b);
 }

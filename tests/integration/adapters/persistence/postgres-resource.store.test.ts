@@ -56,4 +56,30 @@ describe('PostgresResourceStore on PostgreSQL', () => {
     await expect(store.create(owner, topLevel('mcp_servers'), { name: 'files' })).rejects.toBeInstanceOf(ConflictError);
     await expect(store.create(randomUUID(), topLevel('mcp_servers'), { name: 'files' })).resolves.toBeDefined();
   });
+
+  it('never matches MCP server headers by search or query, names or values', async () => {
+    const owner = randomUUID();
+    const server = await store.create(owner, topLevel('mcp_servers'), { name: 'files', headers: { Authorization: 'Bearer s3cret' } });
+    const ids = async (filter: { text?: string; where?: Record<string, unknown> }) =>
+      (await store.list(owner, topLevel('mcp_servers'), filter)).map((r) => r.id);
+    for (const text of ['s3cret', 'Bearer s', 'Authorization', 'headers']) expect(await ids({ text })).toEqual([]);
+    expect(await ids({ where: { headers: { Authorization: 'Bearer s3cret' } } })).toEqual([]);
+    expect(await ids({ where: { headers: {} } })).toEqual([]);
+    expect(await ids({ text: 'FILES' })).toEqual([server.id]);
+    expect(await ids({ where: { name: 'files' } })).toEqual([server.id]);
+    // Other resources, and items under a server, are searched whole as before.
+    await store.create(owner, topLevel('agents'), { headers: { a: 'visible' } });
+    expect(await store.list(owner, topLevel('agents'), { text: 'visible' })).toHaveLength(1);
+  });
+
+  it('creates within a limit per owner and location, even when the creates race', async () => {
+    const owner = randomUUID();
+    const created = await Promise.all(Array.from({ length: 12 }, (_, i) =>
+      store.createWithinLimit(owner, topLevel('mcp_servers'), { name: `s${i}` }, 5)));
+    expect(created.filter((r) => r !== null)).toHaveLength(5);
+    expect(await store.list(owner, topLevel('mcp_servers'))).toHaveLength(5);
+    expect(await store.createWithinLimit(randomUUID(), topLevel('mcp_servers'), { name: 's0' }, 5)).not.toBeNull();
+    expect(await store.createWithinLimit(owner, topLevel('agents'), {}, 5)).not.toBeNull();
+    await expect(store.createWithinLimit(owner, topLevel('mcp_servers'), { name: 's0' }, 50)).rejects.toBeInstanceOf(ConflictError);
+  });
 });

@@ -1,11 +1,12 @@
-import { MASK, MCP_SERVER_POLICY } from '../../../../src/application/use-cases/external-tools/mcp-server-policy';
+import { MASK, mcpServerPolicy } from '../../../../src/application/use-cases/external-tools/mcp-server-policy';
 import { ResourceRecord } from '../../../../src/domain/resource/resource-record';
 
+const policy = mcpServerPolicy(20);
 const valid = { name: 'files-2', url: 'https://files.example.com/mcp', headers: { Authorization: 'Bearer x' }, tool_scopes: { read: ['projects:read'] } };
 
-describe('MCP_SERVER_POLICY', () => {
+describe('mcpServerPolicy', () => {
   it('accepts a valid registration as given', () => {
-    expect(MCP_SERVER_POLICY.check(valid)).toEqual(valid);
+    expect(policy.check(valid)).toEqual(valid);
   });
 
   it.each([
@@ -13,13 +14,37 @@ describe('MCP_SERVER_POLICY', () => {
     [{ ...valid, headers: { a: 1 } }, /data.headers/], [{ ...valid, tool_scopes: { read: 'projects:read' } }, /tool_scopes.read/],
     [{ ...valid, tool_scopes: { read: ['projects:admin'] } }, /tool_scopes.read\[0\]/], [{ ...valid, extra: true }, /data.extra/],
   ])('refuses %j', (data, message) => {
-    expect(() => MCP_SERVER_POLICY.check(data)).toThrow(message);
+    expect(() => policy.check(data)).toThrow(message);
   });
 
   it('masks header values and keeps stored secrets when the mask comes back', () => {
     const record = { data: valid } as unknown as ResourceRecord;
-    expect(MCP_SERVER_POLICY.mask(record)).toEqual({ ...valid, headers: { Authorization: MASK } });
-    expect(MCP_SERVER_POLICY.merge(valid, { headers: { Authorization: MASK, 'X-New': 'n' } }).headers).toEqual({ Authorization: 'Bearer x', 'X-New': 'n' });
-    expect(MCP_SERVER_POLICY.merge(valid, { url: 'https://other/mcp' })).toEqual({ ...valid, url: 'https://other/mcp' });
+    expect(policy.mask(record)).toEqual({ ...valid, headers: { Authorization: MASK } });
+    expect(policy.merge(valid, { headers: { Authorization: MASK, 'X-New': 'n' } }).headers).toEqual({ Authorization: 'Bearer x', 'X-New': 'n' });
+    expect(policy.merge(valid, { headers: { constructor: MASK } }).headers).toEqual({});
+  });
+
+  it('keeps the headers while the origin stays: another path, the same host written differently', () => {
+    expect(policy.merge(valid, { url: 'https://files.example.com/v2/mcp' })).toEqual({ ...valid, url: 'https://files.example.com/v2/mcp' });
+    expect(policy.merge(valid, { url: 'https://FILES.example.com:443/mcp' }).headers).toEqual(valid.headers);
+  });
+
+  it.each([
+    ['another host', 'https://evil.example.net/mcp'],
+    ['another scheme', 'http://files.example.com/mcp'],
+    ['another port', 'https://files.example.com:8443/mcp'],
+  ])('drops the stored headers when the url moves to %s', (_, url) => {
+    expect(policy.merge(valid, { url })).toEqual({ name: 'files-2', url, tool_scopes: valid.tool_scopes });
+    expect(policy.merge(valid, { url, headers: { Authorization: 'Bearer new' } }).headers).toEqual({ Authorization: 'Bearer new' });
+    // The mask read back from get is no value: it must not carry the old secret to the new origin.
+    expect(policy.merge(valid, { url, headers: { Authorization: MASK, 'X-Other': 'o' } }).headers).toEqual({ 'X-Other': 'o' });
+  });
+
+  it('treats an unreadable stored url as another origin', () => {
+    expect(policy.merge({ ...valid, url: 'not a url' }, { url: valid.url }).headers).toBeUndefined();
+  });
+
+  it('limits how many servers one user registers', () => {
+    expect(mcpServerPolicy(3).limit).toEqual({ max: 3, refusal: expect.stringMatching(/already have 3 MCP servers.*MAX_MCP_SERVERS_PER_USER/) });
   });
 });

@@ -1,0 +1,31 @@
+import { AuthorizeToolCall } from '../../../../src/application/use-cases/authorize-tool-call/authorize-tool-call.use-case';
+import { CallTool } from '../../../../src/application/use-cases/call-tool/call-tool.use-case';
+import { mcpServerPolicy } from '../../../../src/application/use-cases/external-tools/mcp-server-policy';
+import { ScopeSet } from '../../../../src/domain/scope';
+import { InMemoryResourceStore } from '../../../fakes/in-memory-resource.store';
+
+function makeSut(maxServers = 3) {
+  const store = new InMemoryResourceStore();
+  const sut = new CallTool(store, new AuthorizeToolCall(), { mcp_servers: mcpServerPolicy(maxServers) });
+  const run = (args: Record<string, unknown>) => sut.execute({ userId: 'alice', scopes: ScopeSet.parse([]), name: 'mcp_servers', arguments: args });
+  const create = (name: string, data: Record<string, unknown> = {}) =>
+    run({ action: 'create', data: { name, url: 'https://a.example.com/mcp', ...data } });
+  return { store, run, create };
+}
+
+describe('CallTool on mcp_servers records', () => {
+  it('refuses a create past the per-user limit as a tool error, writing nothing', async () => {
+    const { store, create } = makeSut(3);
+    for (const name of ['a', 'b', 'c']) expect(await create(name)).toMatchObject({ kind: 'value' });
+    expect(await create('d')).toEqual({ kind: 'error', message: expect.stringMatching(/already have 3 MCP servers.*MAX_MCP_SERVERS_PER_USER/) });
+    expect(store.records).toHaveLength(3);
+  });
+
+  it('stores an update that moves the url to another host without the old headers', async () => {
+    const { store, run, create } = makeSut();
+    const created = await create('a', { headers: { Authorization: 'Bearer s3cret' } });
+    const id = created.kind === 'value' ? (created.value.record as { id: string }).id : '';
+    await run({ action: 'update', id, data: { url: 'https://b.example.com/mcp', headers: { Authorization: '********' } } });
+    expect(store.records[0].data).toEqual({ name: 'a', url: 'https://b.example.com/mcp', headers: {} });
+  });
+});
