@@ -79,6 +79,24 @@ describe('POST /mcp with a 1 MiB body', () => {
   });
 });
 
+describe('names a caller chose, quoted in an error', () => {
+  it('a refused call of a long upstream tool name quotes 64 characters of it', async () => {
+    const user = crypto.randomUUID();
+    const writer = await makeKey(t, [], user);
+    const created = await rpc(t, writer, call(1, 'mcp_servers', { action: 'create', data: { name: 'files', url: 'https://files.example.com/mcp' } }));
+    expect(created.body.result.isError).toBeUndefined();
+    const reader = await makeKey(t, ['mcp_servers:read'], user);
+    const res = await rpc(t, reader, call(2, `files__${'t'.repeat(5_000)}`, {})).expect(403);
+    expect(res.body.error.message).toContain(`files__${'t'.repeat(56)}…`);
+    expect(res.text).not.toContain('t'.repeat(65));
+  });
+
+  it('an unknown route quotes 64 characters of its path', async () => {
+    const res = await request(t.app).get(`/${'p'.repeat(5_000)}`).expect(404);
+    expect(res.body.detail).toBe(`No route for GET /${'p'.repeat(62)}…`);
+  });
+});
+
 describe('REST bodies', () => {
   it.each([
     ['/api/v1/api-keys', 'scopes', { name: 'many' }],

@@ -1,10 +1,12 @@
 import { ErrorRequestHandler, Request, RequestHandler } from 'express';
 import {
+  clip,
   ConflictError,
   DomainError,
   ForbiddenError,
   InvalidAccessTokenError,
   InvalidApiKeyError,
+  MAX_ECHO_LENGTH,
   NotFoundError,
   ValidationError,
 } from '../../domain/errors';
@@ -82,6 +84,6 @@ export const notFoundHandler: RequestHandler = (req, res) => {
     type: problemType('route-not-found'),
     title: 'Not Found',
     status: 404,
-    detail: `No route for ${req.method} ${req.path}`,
+    detail: `No route for ${req.method} ${clip(req.path, MAX_ECHO_LENGTH)}`,
   });
 };
