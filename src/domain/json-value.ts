@@ -1,4 +1,4 @@
-import { clip, FieldError, MAX_ECHO_LENGTH } from './errors';
+import { clipInput, FieldError } from './errors';
 import { textProblem } from './text-field';
 
 /**
@@ -75,5 +75,5 @@ function pathOf(root: string, at: readonly (string | number)[]): string {
     const step = at[i];
     path += typeof step === 'number' ? `[${step}]` : path === '' ? step : `.${step}`;
   }
-  return clip(path, MAX_ECHO_LENGTH);
+  return clipInput(path);
 }

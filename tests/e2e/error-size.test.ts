@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { call, makeKey, rpc, TestKey } from '../support/mcp-keys';
+import { call, makeKey, recordCount, rpc, TestKey } from '../support/mcp-keys';
 import { startTestApp, TestApp } from '../support/test-app';
 
 /** Hardening issue, row 1: every error body is small, whatever the input. */
@@ -20,11 +20,6 @@ function expectSmall(res: request.Response, entries: unknown[] | undefined) {
   expect(Buffer.byteLength(res.text)).toBeLessThan(16 * 1024);
   expect((entries ?? []).length).toBeLessThanOrEqual(20);
   for (const entry of entries ?? []) expect((entry as { message: string }).message.length).toBeLessThanOrEqual(200);
-}
-
-async function recordCount(user: string): Promise<number> {
-  const [{ count }] = await t.db.dataSource.query('SELECT count(*)::int AS count FROM resource_records WHERE user_id = $1', [user]);
-  return count;
 }
 
 describe('POST /mcp with a 1 MiB body', () => {
@@ -61,7 +56,7 @@ describe('POST /mcp with a 1 MiB body', () => {
     expect(entries.length).toBeLessThanOrEqual(20);
     expect(entries[0]).toMatch(/^unknown_argument_0: is not an argument of the agents tool/);
     expectSmall(res, undefined);
-    expect(await recordCount(key.user)).toBe(0);
+    expect(await recordCount(t, key.user)).toBe(0);
   });
 
   it('refuses a string id longer than 64 characters (-32600), which every answer would repeat', async () => {

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { call, makeKey, rpc, TestKey } from '../support/mcp-keys';
+import { makeKey, recordCount, rpc, TestKey } from '../support/mcp-keys';
 import { startTestApp, TestApp } from '../support/test-app';
 
 /**
@@ -23,11 +23,6 @@ const as = (token: string) => ({
 /** JSON text in which `\u0000` and `\ud800` stay escapes, as a client would send them. */
 const UNSTORABLE = [['a NUL', 'a\\u0000b'], ['a lone surrogate', 'a\\ud800b']];
 const nested = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
-
-async function recordCount(user: string): Promise<number> {
-  const [{ count }] = await t.db.dataSource.query('SELECT count(*)::int AS count FROM resource_records WHERE user_id = $1', [user]);
-  return count;
-}
 
 describe.each(UNSTORABLE)('REST text with %s', (_what, text) => {
   it.each([
@@ -63,13 +58,13 @@ describe.each(UNSTORABLE)('MCP tools/call with %s', (_what, text) => {
   ])('in %s of data is a tool error naming the field, writing nothing', async (_where, data, field) => {
     const res = await rpc(t, key, callWith(data)).expect(200);
     expect(res.body.result).toMatchObject({ isError: true, content: [{ type: 'text', text: expect.stringContaining(`${field}: `) }] });
-    expect(await recordCount(key.user)).toBe(0);
+    expect(await recordCount(t, key.user)).toBe(0);
   });
 
   it('in a key of data is a tool error naming it, writing nothing', async () => {
     const res = await rpc(t, key, callWith(`{"${text}":1}`)).expect(200);
     expect(res.body.result).toMatchObject({ isError: true, content: [{ text: expect.stringMatching(/^data\.a.*b: its name/) }] });
-    expect(await recordCount(key.user)).toBe(0);
+    expect(await recordCount(t, key.user)).toBe(0);
   });
 
   it('in the tool name is -32602 naming it', async () => {
@@ -98,7 +93,7 @@ describe('JSON nested deeper than 32 levels', () => {
     const body = `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"projects","arguments":{"action":"create","data":{"x":${nested(30_000)}}}}}`;
     const res = await rpc(t, key, body).expect(400);
     expect(res.body).toMatchObject({ id: 7, error: { code: -32602, data: [{ field: expect.stringMatching(/^params\.arguments\.data\.x\[0\]/) }] } });
-    expect(await recordCount(key.user)).toBe(0);
+    expect(await recordCount(t, key.user)).toBe(0);
   });
 
   it('counts from the JSON-RPC message: 32 levels are served, 33 are -32602', async () => {

@@ -1,4 +1,4 @@
-import { clip, MAX_FIELD_ERRORS, MAX_MESSAGE_LENGTH } from '../../domain/errors';
+import { clip, clipMessage, MAX_FIELD_ERRORS } from '../../domain/errors';
 
 /**
  * The edge's half of the error bounds (hardening issue, row 1): whatever
@@ -9,23 +9,18 @@ export const MAX_ERROR_BODY_BYTES = 16 * 1024;
 /** Deeper parts of an error's data are left out; no error of ours nests further. */
 const MAX_DATA_DEPTH = 3;
 
-/** An error's message or detail as sent. */
-export function boundMessage(text: string): string {
-  return clip(text, MAX_MESSAGE_LENGTH);
-}
-
 /**
  * An error's list or data as sent: arrays and objects keep their first
  * MAX_FIELD_ERRORS entries, strings are clipped to MAX_MESSAGE_LENGTH.
  */
 export function boundData(value: unknown, depth = 0): unknown {
-  if (typeof value === 'string') return boundMessage(value);
+  if (typeof value === 'string') return clipMessage(value);
   if (typeof value !== 'object' || value === null) return value;
   if (depth === MAX_DATA_DEPTH) return '…';
   if (Array.isArray(value)) return value.slice(0, MAX_FIELD_ERRORS).map((item) => boundData(item, depth + 1));
   const entries = Object.entries(value).slice(0, MAX_FIELD_ERRORS);
   // fromEntries defines properties, so a "__proto__" key stays a plain key.
-  return Object.fromEntries(entries.map(([key, item]) => [boundMessage(key), boundData(item, depth + 1)]));
+  return Object.fromEntries(entries.map(([key, item]) => [clipMessage(key), boundData(item, depth + 1)]));
 }
 
 /**

@@ -1,12 +1,11 @@
 import { ErrorRequestHandler, Request, RequestHandler } from 'express';
 import {
-  clip,
+  clipInput,
   ConflictError,
   DomainError,
   ForbiddenError,
   InvalidAccessTokenError,
   InvalidApiKeyError,
-  MAX_ECHO_LENGTH,
   NotFoundError,
   ValidationError,
 } from '../../domain/errors';
@@ -84,6 +83,6 @@ export const notFoundHandler: RequestHandler = (req, res) => {
     type: problemType('route-not-found'),
     title: 'Not Found',
     status: 404,
-    detail: `No route for ${req.method} ${clip(req.path, MAX_ECHO_LENGTH)}`,
+    detail: `No route for ${req.method} ${clipInput(req.path)}`,
   });
 };

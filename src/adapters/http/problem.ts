@@ -1,6 +1,6 @@
 import { Response } from 'express';
-import { FieldError } from '../../domain/errors';
-import { boundData, boundMessage, MAX_ERROR_BODY_BYTES, withinBudget } from './error-limits';
+import { clipMessage, FieldError } from '../../domain/errors';
+import { boundData, MAX_ERROR_BODY_BYTES, withinBudget } from './error-limits';
 
 /** RFC 9457 problem details; every HTTP error of the service has this body. */
 export interface Problem {
@@ -24,7 +24,7 @@ export function sendProblem(res: Response, problem: Problem, headers: Record<str
 }
 
 export function boundProblem(problem: Problem): Problem {
-  const bounded: Problem = { ...problem, title: boundMessage(problem.title), detail: boundMessage(problem.detail) };
+  const bounded: Problem = { ...problem, title: clipMessage(problem.title), detail: clipMessage(problem.detail) };
   if (problem.errors !== undefined) bounded.errors = boundData(problem.errors) as FieldError[];
   return withinBudget(bounded, 'errors', MAX_ERROR_BODY_BYTES);
 }

@@ -1,5 +1,6 @@
 import { Response } from 'express';
-import { boundData, boundMessage, MAX_ERROR_BODY_BYTES, withinBudget } from '../http/error-limits';
+import { clipMessage } from '../../domain/errors';
+import { boundData, MAX_ERROR_BODY_BYTES, withinBudget } from '../http/error-limits';
 
 /** JSON-RPC error codes used at the HTTP edge, before the SDK server sees a message. */
 export const RPC = {
@@ -25,7 +26,7 @@ const ENVELOPE_BYTES = 1024;
 
 /** Every JSON-RPC error of ours, whether sent here or by the SDK, is cut to the error bounds by this. */
 export function boundRpcError(code: number, message: string, data?: unknown): RpcErrorBody {
-  const error: RpcErrorBody = { code, message: boundMessage(message) };
+  const error: RpcErrorBody = { code, message: clipMessage(message) };
   if (data === undefined) return error;
   return withinBudget({ ...error, data: boundData(data) }, 'data', MAX_ERROR_BODY_BYTES - ENVELOPE_BYTES);
 }

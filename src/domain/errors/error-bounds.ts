@@ -8,6 +8,16 @@ export const MAX_MESSAGE_LENGTH = 200;
 /** The most of a caller's own value that a message quotes back. */
 export const MAX_ECHO_LENGTH = 64;
 
+/** A caller's text as a message may quote it. */
+export function clipInput(text: string): string {
+  return clip(text, MAX_ECHO_LENGTH);
+}
+
+/** A message, or the name of a field, as an error may carry it. */
+export function clipMessage(text: string): string {
+  return clip(text, MAX_MESSAGE_LENGTH);
+}
+
 /** `text` cut to at most `max` characters, ending in … when cut; a surrogate pair is never split. */
 export function clip(text: string, max: number): string {
   if (text.length <= max) return text;
@@ -23,7 +33,7 @@ export function clip(text: string, max: number): string {
  * is what made the huge errors, and a deeply nested one overflows the stack).
  */
 export function echoInput(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(clip(value, MAX_ECHO_LENGTH));
+  if (typeof value === 'string') return JSON.stringify(clipInput(value));
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'object' && value !== null) return 'an object';
   return String(value);

@@ -1,5 +1,5 @@
 import { DomainError } from './domain-error';
-import { clip, MAX_FIELD_ERRORS, MAX_MESSAGE_LENGTH } from './error-bounds';
+import { clipMessage, MAX_FIELD_ERRORS } from './error-bounds';
 
 export interface FieldError {
   field: string;
@@ -16,10 +16,7 @@ export class ValidationError extends DomainError {
   readonly errors: FieldError[];
 
   constructor(errors: readonly FieldError[]) {
-    const kept = errors.slice(0, MAX_FIELD_ERRORS).map(({ field, message }) => ({
-      field: clip(field, MAX_MESSAGE_LENGTH),
-      message: clip(message, MAX_MESSAGE_LENGTH),
-    }));
+    const kept = errors.slice(0, MAX_FIELD_ERRORS).map(({ field, message }) => ({ field: clipMessage(field), message: clipMessage(message) }));
     super(kept.map((e) => `${e.field}: ${e.message}`).join('; '));
     this.errors = kept;
   }

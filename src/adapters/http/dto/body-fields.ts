@@ -1,5 +1,5 @@
 import { validateSync } from 'class-validator';
-import { clip, MAX_ECHO_LENGTH, MAX_FIELD_ERRORS, ValidationError } from '../../../domain/errors';
+import { clipInput, MAX_FIELD_ERRORS, ValidationError } from '../../../domain/errors';
 
 const UNKNOWN_FIELD = 'is not a known field';
 
@@ -21,7 +21,7 @@ export function allowedFields<T extends object>(Dto: new () => T, body: unknown)
   const errors = validateSync(dto, { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true });
   if (errors.length > 0) {
     throw new ValidationError(errors.slice(0, MAX_FIELD_ERRORS).map((e) => ({
-      field: clip(e.property, MAX_ECHO_LENGTH),
+      field: clipInput(e.property),
       // The DTOs only allow fields, so every error is an unknown one; class-validator's own message repeats the name in full.
       message: UNKNOWN_FIELD,
     })));

@@ -1,4 +1,4 @@
-import { clip, echoInput, FieldError, MAX_ECHO_LENGTH, MAX_FIELD_ERRORS, ValidationError } from '../../../domain/errors';
+import { clipInput, echoInput, FieldError, MAX_FIELD_ERRORS, ValidationError } from '../../../domain/errors';
 import { findJsonProblem } from '../../../domain/json-value';
 import { Resource } from '../../../domain/scope';
 import { Action, ACTIONS, SUBRESOURCES } from '../../../domain/tool';
@@ -27,7 +27,7 @@ export function parseToolCommand(resource: Resource, args: Record<string, unknow
     // A 1 MiB call of unknown names once got a 9.6 MB answer: report a few, not all.
     if (errors.length === MAX_FIELD_ERRORS) break;
     if (!allowed.includes(key)) {
-      errors.push({ field: clip(key, MAX_ECHO_LENGTH), message: `is not an argument of the ${resource} tool (allowed: ${allowed.join(', ')})` });
+      errors.push({ field: clipInput(key), message: `is not an argument of the ${resource} tool (allowed: ${allowed.join(', ')})` });
     }
   }
   const { action, subresource, id, data } = input;
