@@ -1,17 +1,36 @@
 import { ValidationError } from './errors';
 
-/** A required label: a string, not blank, at most `max` characters, kept as given. */
+const UNPAIRED_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * Why a string cannot be stored, or null. PostgreSQL refuses NUL in text and
+ * jsonb, and an unpaired surrogate has no UTF-8 form: both used to end in a
+ * 500 (hardening issue, row 6).
+ */
+export function textProblem(value: string): string | null {
+  if (value.includes('\u0000')) return 'must not contain a NUL character (U+0000)';
+  if (UNPAIRED_SURROGATE.test(value)) return 'must be well-formed Unicode (it holds an unpaired surrogate)';
+  return null;
+}
+
+/** A required label: a string, not blank, at most `max` characters, storable, kept as given. */
 export function parseLabel(value: unknown, field: string, max: number): string {
   if (typeof value !== 'string') throw ValidationError.single(field, 'is required and must be a string');
   if (value.trim().length === 0) throw ValidationError.single(field, 'must not be empty');
   if (value.length > max) throw ValidationError.single(field, `must be at most ${max} characters`);
-  return value;
+  return storable(value, field);
 }
 
-/** An optional free text: absent or null becomes '', otherwise a string of at most `max` characters. */
+/** An optional free text: absent or null becomes '', otherwise a storable string of at most `max` characters. */
 export function parseOptionalText(value: unknown, field: string, max: number): string {
   if (value === undefined || value === null) return '';
   if (typeof value !== 'string') throw ValidationError.single(field, 'must be a string');
   if (value.length > max) throw ValidationError.single(field, `must be at most ${max} characters`);
+  return storable(value, field);
+}
+
+function storable(value: string, field: string): string {
+  const problem = textProblem(value);
+  if (problem !== null) throw ValidationError.single(field, problem);
   return value;
 }

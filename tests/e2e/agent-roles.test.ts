@@ -75,8 +75,26 @@ describe.each([
 describe('agent role names', () => {
   it('are unique regardless of case', async () => {
     const admin = call(t.adminToken());
-    await admin.post('/api/v1/agent-roles', { name: 'Analyst' }).expect(201);
-    await admin.post('/api/v1/agent-roles', { name: 'analyst' }).expect(409);
+    await admin.post('/api/v1/agent-roles', { name: 'Analyst', platform_scopes: [] }).expect(201);
+    await admin.post('/api/v1/agent-roles', { name: 'analyst', platform_scopes: [] }).expect(409);
+  });
+});
+
+describe('agent role platform_scopes at creation', () => {
+  it.each([['left out', { name: 'no-scopes' }], ['null', { name: 'null-scopes', platform_scopes: null }]])(
+    'is required: %s is a 400 naming it, and no role is created',
+    async (_what, body) => {
+      const admin = call(t.adminToken());
+      const before = (await admin.get('/api/v1/agent-roles').expect(200)).body;
+      const res = await admin.post('/api/v1/agent-roles', body).expect(400);
+      expect(res.body.errors).toEqual([{ field: 'platform_scopes', message: expect.stringContaining('required') }]);
+      expect((await admin.get('/api/v1/agent-roles').expect(200)).body).toEqual(before);
+    },
+  );
+
+  it('still means full access when given as []', async () => {
+    const res = await call(t.adminToken()).post('/api/v1/agent-roles', { name: 'everything', platform_scopes: [] }).expect(201);
+    expect(res.body.platform_scopes).toEqual([]);
   });
 });
 

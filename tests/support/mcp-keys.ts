@@ -25,3 +25,9 @@ export function rpc(t: TestApp, key: TestKey | null, body: unknown, headers: Rec
 
 export const call = (id: number, name: string, args?: Record<string, unknown>) =>
   ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, ...(args && { arguments: args }) } });
+
+/** How many resource records a user holds, to show that a refused call wrote nothing. */
+export async function recordCount(t: TestApp, user: string): Promise<number> {
+  const [{ count }] = await t.db.dataSource.query('SELECT count(*)::int AS count FROM resource_records WHERE user_id = $1', [user]);
+  return count;
+}

@@ -1,5 +1,6 @@
 import { ErrorRequestHandler, Request, RequestHandler } from 'express';
 import {
+  clipInput,
   ConflictError,
   DomainError,
   ForbiddenError,
@@ -82,6 +83,6 @@ export const notFoundHandler: RequestHandler = (req, res) => {
     type: problemType('route-not-found'),
     title: 'Not Found',
     status: 404,
-    detail: `No route for ${req.method} ${req.path}`,
+    detail: `No route for ${req.method} ${clipInput(req.path)}`,
   });
 };

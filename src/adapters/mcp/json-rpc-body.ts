@@ -1,9 +1,15 @@
 import express, { RequestHandler } from 'express';
 import { JSONRPCMessage, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
-import { RPC, sendRpcError } from './json-rpc';
+import { MAX_ECHO_LENGTH } from '../../domain/errors';
+import { findJsonProblem } from '../../domain/json-value';
+import { RPC, RpcId, sendRpcError } from './json-rpc';
 
 /** Tool data can be larger than a key-management body; 1 MiB bounds it. */
 export const MCP_MAX_BODY_BYTES = 1024 * 1024;
+
+/** Every answer repeats the id, so a string id is held to what an error may quote of the input. */
+const MAX_ID_LENGTH = MAX_ECHO_LENGTH;
+const idFits = (id: unknown) => typeof id !== 'string' || id.length <= MAX_ID_LENGTH;
 
 // strict: false so that a JSON value that is not an object (`5`, `"x"`) reaches
 // the shape check and gets -32600 rather than -32700.
@@ -12,7 +18,8 @@ const parseJson = express.json({ limit: MCP_MAX_BODY_BYTES, strict: false, type:
 /**
  * Parses a POST /mcp body into JSON-RPC messages on res.locals.messages,
  * answering as JSON-RPC: 415 for a non-JSON media type, -32700 for bytes that
- * are not JSON, -32600 for JSON that is not a message or batch of messages.
+ * are not JSON, -32600 for JSON that is not a message or batch of messages,
+ * -32602 for a message nested deeper than MAX_JSON_DEPTH, before anything runs.
  */
 export const jsonRpcBody: RequestHandler = (req, res, next) => {
   // is() is null without a body: that one fails below as unparseable, not as a media type.
@@ -26,7 +33,12 @@ export const jsonRpcBody: RequestHandler = (req, res, next) => {
     if (error || req.body === undefined) return sendRpcError(res, 400, null, RPC.PARSE_ERROR, 'Parse error: the body is not valid JSON');
     const messages = asMessages(req.body);
     if (messages === null) {
-      return sendRpcError(res, 400, idOf(req.body), RPC.INVALID_REQUEST, 'Invalid Request: expected a JSON-RPC 2.0 message object');
+      return sendRpcError(res, 400, idOf(req.body), RPC.INVALID_REQUEST,
+        `Invalid Request: expected a JSON-RPC 2.0 message object, any string id at most ${MAX_ID_LENGTH} characters`);
+    }
+    for (const message of messages) {
+      const tooDeep = findJsonProblem(message, '');
+      if (tooDeep) return sendRpcError(res, 400, idOf(message), RPC.INVALID_PARAMS, `Invalid params: ${tooDeep.field} ${tooDeep.message}`, [tooDeep]);
     }
     res.locals.messages = messages;
     next();
@@ -43,21 +55,21 @@ function asMessages(body: unknown): JSONRPCMessage[] | null {
   const candidates = Array.isArray(body) ? body : [body];
   if (candidates.length === 0) return null;
   const parsed = candidates.map((m) => JSONRPCMessageSchema.safeParse(m));
-  return parsed.every((p) => p.success) ? parsed.map((p) => p.data!) : null;
+  return parsed.every((p) => p.success && idFits((p.data as { id?: unknown }).id)) ? parsed.map((p) => p.data!) : null;
 }
 
 /** The id of an invalid request, when it has a usable one, so the client can match the error. */
-function idOf(body: unknown): string | number | null {
+function idOf(body: unknown): RpcId {
   const id = (body as { id?: unknown } | null)?.id;
-  return typeof id === 'string' || typeof id === 'number' ? id : null;
+  return (typeof id === 'string' || typeof id === 'number') && idFits(id) ? id : null;
 }
 
 const REQUEST_KEYS = new Set(['jsonrpc', 'id', 'method', 'params']);
 
 /**
  * A request the SDK's strict request schema accepts as it is: only jsonrpc
- * "2.0", a string method, a string or integer id, and params absent or a plain
- * object without _meta. Anything else goes through the schema.
+ * "2.0", a string method, a short string or integer id, and params absent or
+ * a plain object without _meta. Anything else goes through the schema.
  */
 function isPlainRequest(body: unknown): body is JSONRPCMessage {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return false;
@@ -66,7 +78,7 @@ function isPlainRequest(body: unknown): body is JSONRPCMessage {
   const params = m.params;
   return (
     m.jsonrpc === '2.0' && typeof m.method === 'string' &&
-    (typeof m.id === 'string' || (typeof m.id === 'number' && Number.isInteger(m.id))) &&
+    (typeof m.id === 'string' || (typeof m.id === 'number' && Number.isInteger(m.id))) && idFits(m.id) &&
     (params === undefined || (typeof params === 'object' && params !== null && !Array.isArray(params) && !('_meta' in params)))
   );
 }

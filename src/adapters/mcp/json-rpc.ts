@@ -1,4 +1,6 @@
 import { Response } from 'express';
+import { clipMessage } from '../../domain/errors';
+import { boundData, MAX_ERROR_BODY_BYTES, withinBudget } from '../http/error-limits';
 
 /** JSON-RPC error codes used at the HTTP edge, before the SDK server sees a message. */
 export const RPC = {
@@ -13,15 +15,22 @@ export const RPC = {
 
 export type RpcId = string | number | null;
 
-export function sendRpcError(
-  res: Response,
-  status: number,
-  id: RpcId,
-  code: number,
-  message: string,
-  data?: Record<string, unknown>,
-): void {
-  res.status(status).type('application/json').send(
-    JSON.stringify({ jsonrpc: '2.0', id, error: { code, message, ...(data && { data }) } }),
-  );
+export interface RpcErrorBody {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+/** Room left in the error budget for the envelope: jsonrpc and an id of at most 64 characters, escaped. */
+const ENVELOPE_BYTES = 1024;
+
+/** Every JSON-RPC error of ours, whether sent here or by the SDK, is cut to the error bounds by this. */
+export function boundRpcError(code: number, message: string, data?: unknown): RpcErrorBody {
+  const error: RpcErrorBody = { code, message: clipMessage(message) };
+  if (data === undefined) return error;
+  return withinBudget({ ...error, data: boundData(data) }, 'data', MAX_ERROR_BODY_BYTES - ENVELOPE_BYTES);
+}
+
+export function sendRpcError(res: Response, status: number, id: RpcId, code: number, message: string, data?: unknown): void {
+  res.status(status).type('application/json').send(JSON.stringify({ jsonrpc: '2.0', id, error: boundRpcError(code, message, data) }));
 }

@@ -1,4 +1,5 @@
 import { RequestHandler } from 'express';
+import { echoInput } from '../../domain/errors';
 import { McpConfig } from '../../infrastructure/config/config';
 import { RPC, sendRpcError } from './json-rpc';
 
@@ -15,11 +16,11 @@ export function requestGuard(config: Pick<McpConfig, 'allowedOrigins' | 'allowed
   return (req, res, next) => {
     const host = req.headers.host;
     if (config.allowedHosts.length > 0 && !(host !== undefined && hostAllowed(host, config.allowedHosts))) {
-      return sendRpcError(res, 403, null, RPC.SERVER_ERROR, `Forbidden: Host ${JSON.stringify(host ?? '')} is not allowed`);
+      return sendRpcError(res, 403, null, RPC.SERVER_ERROR, `Forbidden: Host ${echoInput(host ?? '')} is not allowed`);
     }
     const origin = req.headers.origin;
     if (origin !== undefined && !originAllowed(origin, origins)) {
-      return sendRpcError(res, 403, null, RPC.SERVER_ERROR, `Forbidden: Origin ${JSON.stringify(origin)} is not allowed`);
+      return sendRpcError(res, 403, null, RPC.SERVER_ERROR, `Forbidden: Origin ${echoInput(origin)} is not allowed`);
     }
     next();
   };

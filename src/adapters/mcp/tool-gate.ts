@@ -1,6 +1,7 @@
 import { Response } from 'express';
 import { isJSONRPCRequest, JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { KeyPrincipal } from '../../application/use-cases/validate-key/validate-key.use-case';
+import { clipInput } from '../../domain/errors';
 import { AuthorizeToolCall } from '../../application/use-cases/authorize-tool-call/authorize-tool-call.use-case';
 import { RPC, sendRpcError } from './json-rpc';
 import { toolCallProblem } from './params-check';
@@ -28,7 +29,7 @@ export async function refuseForbiddenCalls(
     if (decision.kind !== 'denied') continue;
     const scope = decision.scopes.join(' ');
     res.setHeader('WWW-Authenticate', `Bearer error="insufficient_scope", scope="${scope}"`);
-    sendRpcError(res, 403, message.id, RPC.INSUFFICIENT_SCOPE, `Insufficient scope: calling ${name} this way needs ${scope}`, {
+    sendRpcError(res, 403, message.id, RPC.INSUFFICIENT_SCOPE, `Insufficient scope: calling ${clipInput(name)} this way needs ${scope}`, {
       required_scopes: decision.scopes,
     });
     return true;

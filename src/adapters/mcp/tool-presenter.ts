@@ -1,6 +1,7 @@
 import { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { ToolOutcome } from '../../application/use-cases/call-tool/tool-outcome';
 import { ToolDescriptor } from '../../domain/tool';
+import { clipToBytes, MAX_ERROR_BODY_BYTES } from '../http/error-limits';
 
 /** A tool as MCP lists it; the scopes it needs stay on our side. */
 export function toMcpTool(tool: ToolDescriptor): Tool {
@@ -13,9 +14,13 @@ export function toMcpTool(tool: ToolDescriptor): Tool {
   };
 }
 
-/** Results carry the value twice: as structuredContent and, for older clients, as JSON text. */
+/**
+ * Results carry the value twice: as structuredContent and, for older clients,
+ * as JSON text. A failure's text is an error body like any other, so it is
+ * held to half the error budget.
+ */
 export function toCallToolResult(outcome: ToolOutcome): CallToolResult {
   if (outcome.kind === 'relayed') return outcome.result as CallToolResult;
-  if (outcome.kind === 'error') return { content: [{ type: 'text', text: outcome.message }], isError: true };
+  if (outcome.kind === 'error') return { content: [{ type: 'text', text: clipToBytes(outcome.message, MAX_ERROR_BODY_BYTES / 2) }], isError: true };
   return { content: [{ type: 'text', text: JSON.stringify(outcome.value) }], structuredContent: outcome.value };
 }

@@ -1,3 +1,4 @@
+import { ValidationError } from '../errors';
 import { ScopeSet } from '../scope';
 import { parseLabel, parseOptionalText } from '../text-field';
 
@@ -25,4 +26,16 @@ export function parseRoleName(value: unknown): string {
 
 export function parseDescription(value: unknown): string {
   return parseOptionalText(value, 'description', MAX_DESCRIPTION_LENGTH);
+}
+
+/**
+ * Required, and null is refused rather than read as [] (full access): a role
+ * created or patched without its scopes once silently got everything
+ * (hardening issue, row 12). Widening a role to everything must be spelled out.
+ */
+export function parsePlatformScopes(value: unknown): ScopeSet {
+  if (value === undefined || value === null) {
+    throw ValidationError.single('platform_scopes', 'is required: an array of scopes ([] means full access)');
+  }
+  return ScopeSet.parse(value, 'platform_scopes');
 }

@@ -5,3 +5,4 @@ export * from './forbidden.error';
 export * from './conflict.error';
 export * from './invalid-api-key.error';
 export * from './invalid-access-token.error';
+export * from './error-bounds';

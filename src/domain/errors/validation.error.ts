@@ -1,16 +1,24 @@
 import { DomainError } from './domain-error';
+import { clipMessage, MAX_FIELD_ERRORS } from './error-bounds';
 
 export interface FieldError {
   field: string;
   message: string;
 }
 
-/** Input that breaks an invariant; nothing was changed. */
+/**
+ * Input that breaks an invariant; nothing was changed. Keeps the first
+ * MAX_FIELD_ERRORS errors, each field and message clipped, so that no input
+ * can make the error itself large.
+ */
 export class ValidationError extends DomainError {
   readonly code = 'VALIDATION.FAILED';
+  readonly errors: FieldError[];
 
-  constructor(readonly errors: FieldError[]) {
-    super(errors.map((e) => `${e.field}: ${e.message}`).join('; '));
+  constructor(errors: readonly FieldError[]) {
+    const kept = errors.slice(0, MAX_FIELD_ERRORS).map(({ field, message }) => ({ field: clipMessage(field), message: clipMessage(message) }));
+    super(kept.map((e) => `${e.field}: ${e.message}`).join('; '));
+    this.errors = kept;
   }
 
   static single(field: string, message: string): ValidationError {

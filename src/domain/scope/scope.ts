@@ -1,4 +1,4 @@
-import { ValidationError } from '../errors';
+import { echoInput, ValidationError } from '../errors';
 import { isResource, Permission, Resource } from './scope-catalog';
 
 const FORM = /^([a-z][a-z0-9_]*):(read|write)$/;
@@ -32,9 +32,9 @@ export class Scope {
 
   /** Why a value is not a catalog scope, for error messages. */
   static problemWith(value: unknown): string {
-    if (typeof value !== 'string') return `scope must be a string, got ${JSON.stringify(value) ?? typeof value}`;
-    if (!FORM.test(value)) return `"${value}" is not of the form resource:read or resource:write`;
-    return `"${value}" is not a known scope`;
+    if (typeof value !== 'string') return `scope must be a string, got ${echoInput(value)}`;
+    if (!FORM.test(value)) return `${echoInput(value)} is not of the form resource:read or resource:write`;
+    return `${echoInput(value)} is not a known scope`;
   }
 
   get value(): string {

@@ -1,11 +1,16 @@
 import express, { RequestHandler } from 'express';
+import { ValidationError } from '../../../domain/errors';
+import { findJsonProblem } from '../../../domain/json-value';
 import { problemType, sendProblem } from '../problem';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
 const parseJson = express.json({ limit: MAX_BODY_BYTES, strict: true, type: ['application/json', 'application/*+json'] });
 
-/** A body must be JSON (415 otherwise) of at most 64 KiB (413), parsed before the handler. */
+/**
+ * A body must be JSON (415 otherwise) of at most 64 KiB (413), nested at
+ * most MAX_JSON_DEPTH deep (400 naming where), parsed before the handler.
+ */
 export const jsonBody: RequestHandler = (req, res, next) => {
   const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
   if (hasBody && !req.is(['application/json', 'application/*+json'])) {
@@ -16,5 +21,9 @@ export const jsonBody: RequestHandler = (req, res, next) => {
       detail: 'The request body must be application/json',
     });
   }
-  parseJson(req, res, next);
+  parseJson(req, res, (error?: unknown) => {
+    if (error) return next(error);
+    const tooDeep = findJsonProblem(req.body, '');
+    next(tooDeep ? new ValidationError([tooDeep]) : undefined);
+  });
 };

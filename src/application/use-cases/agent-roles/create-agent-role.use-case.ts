@@ -1,6 +1,5 @@
 import { Actor } from '../../../domain/actor';
-import { AgentRole, parseDescription, parseRoleName } from '../../../domain/agent-role';
-import { ScopeSet } from '../../../domain/scope';
+import { AgentRole, parseDescription, parsePlatformScopes, parseRoleName } from '../../../domain/agent-role';
 import { AgentRoleFields, AgentRoleRepository } from '../../ports/agent-role-repository.port';
 import { Clock } from '../../ports/clock.port';
 import { parseFields, requireAdmin } from '../guards';
@@ -9,6 +8,7 @@ export interface CreateAgentRoleInput {
   actor: Actor;
   name: unknown;
   description?: unknown;
+  /** Required; [] means full access. */
   platformScopes?: unknown;
 }
 
@@ -23,7 +23,7 @@ export class CreateAgentRole {
     const fields = parseFields<AgentRoleFields>({
       name: () => parseRoleName(input.name),
       description: () => parseDescription(input.description),
-      platformScopes: () => ScopeSet.parse(input.platformScopes ?? [], 'platform_scopes'),
+      platformScopes: () => parsePlatformScopes(input.platformScopes),
     });
     return this.roles.insert(fields, this.clock.now());
   }

@@ -1,7 +1,6 @@
 import { Actor } from '../../../domain/actor';
-import { AgentRole, parseDescription, parseRoleName } from '../../../domain/agent-role';
+import { AgentRole, parseDescription, parsePlatformScopes, parseRoleName } from '../../../domain/agent-role';
 import { ValidationError } from '../../../domain/errors';
-import { ScopeSet } from '../../../domain/scope';
 import { AgentRoleFields, AgentRoleRepository } from '../../ports/agent-role-repository.port';
 import { Clock } from '../../ports/clock.port';
 import { found, parseFields, requireAdmin, requireUuid } from '../guards';
@@ -27,17 +26,11 @@ export class UpdateAgentRole {
     const changes = parseFields<Partial<AgentRoleFields>>({
       name: input.name === undefined ? undefined : () => parseRoleName(input.name),
       description: input.description === undefined ? undefined : () => parseDescription(input.description),
-      platformScopes: input.platformScopes === undefined ? undefined : () => parseScopesPatch(input.platformScopes),
+      platformScopes: input.platformScopes === undefined ? undefined : () => parsePlatformScopes(input.platformScopes),
     });
     if (Object.keys(changes).length === 0) {
       throw ValidationError.single('body', 'name, description or platform_scopes is required');
     }
     return found(await this.roles.update(id, changes, this.clock.now()), 'agent role', id);
   }
-}
-
-/** null is refused rather than read as [] (full access): widening a role to everything must be spelled out. */
-function parseScopesPatch(value: unknown): ScopeSet {
-  if (value === null) throw ValidationError.single('platform_scopes', 'must be an array of scopes ([] means full access)');
-  return ScopeSet.parse(value, 'platform_scopes');
 }

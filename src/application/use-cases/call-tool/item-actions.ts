@@ -1,4 +1,4 @@
-import { NotFoundError, ValidationError } from '../../../domain/errors';
+import { echoInput, NotFoundError, ValidationError } from '../../../domain/errors';
 import { RecordLocation, topLevel } from '../../../domain/resource/resource-record';
 import { isResource, Resource } from '../../../domain/scope';
 import { ResourceStore } from '../../ports/resource-store.port';
@@ -73,7 +73,7 @@ function targetOf(command: ToolCommand): Resource {
   const named = command.data.target_resource;
   if (named === undefined) return command.subresource === 'mcp' ? 'mcp_servers' : command.resource;
   if (typeof named !== 'string' || !isResource(named)) {
-    throw ValidationError.single('data.target_resource', `${JSON.stringify(named)} is not a resource group`);
+    throw ValidationError.single('data.target_resource', `${echoInput(named)} is not a resource group`);
   }
   return named;
 }

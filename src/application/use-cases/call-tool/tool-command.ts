@@ -1,4 +1,5 @@
-import { FieldError, ValidationError } from '../../../domain/errors';
+import { clipInput, echoInput, FieldError, MAX_FIELD_ERRORS, ValidationError } from '../../../domain/errors';
+import { findJsonProblem } from '../../../domain/json-value';
 import { Resource } from '../../../domain/scope';
 import { Action, ACTIONS, SUBRESOURCES } from '../../../domain/tool';
 import { isUuid } from '../../../domain/uuid';
@@ -12,25 +13,35 @@ export interface ToolCommand {
   data: Record<string, unknown>;
 }
 
-/** Checks arguments against the schema BUILT_IN_TOOLS publishes; errors say which field and why. */
+/**
+ * Checks arguments against the schema BUILT_IN_TOOLS publishes; errors say
+ * which field and why. `data` must also be storable: PostgreSQL's jsonb
+ * refuses NUL and unpaired surrogates, which used to surface as -32603.
+ */
 export function parseToolCommand(resource: Resource, args: Record<string, unknown> | undefined): ToolCommand {
   const input = args ?? {};
   const errors: FieldError[] = [];
   const subresources = SUBRESOURCES[resource];
   const allowed = subresources.length > 0 ? ['action', 'subresource', 'id', 'data'] : ['action', 'id', 'data'];
   for (const key of Object.keys(input)) {
-    if (!allowed.includes(key)) errors.push({ field: key, message: `is not an argument of the ${resource} tool (allowed: ${allowed.join(', ')})` });
+    // A 1 MiB call of unknown names once got a 9.6 MB answer: report a few, not all.
+    if (errors.length === MAX_FIELD_ERRORS) break;
+    if (!allowed.includes(key)) {
+      errors.push({ field: clipInput(key), message: `is not an argument of the ${resource} tool (allowed: ${allowed.join(', ')})` });
+    }
   }
   const { action, subresource, id, data } = input;
   if (action === undefined) errors.push({ field: 'action', message: `is required: one of ${ACTIONS.join(', ')}` });
   else if (typeof action !== 'string' || !(ACTIONS as readonly string[]).includes(action)) {
-    errors.push({ field: 'action', message: `${JSON.stringify(action)} is not one of ${ACTIONS.join(', ')}` });
+    errors.push({ field: 'action', message: `${echoInput(action)} is not one of ${ACTIONS.join(', ')}` });
   }
   if (subresource !== undefined && (typeof subresource !== 'string' || !subresources.includes(subresource))) {
-    errors.push({ field: 'subresource', message: `${JSON.stringify(subresource)} is not a subresource of ${resource} (${subresources.join(', ') || 'it has none'})` });
+    errors.push({ field: 'subresource', message: `${echoInput(subresource)} is not a subresource of ${resource} (${subresources.join(', ') || 'it has none'})` });
   }
   if (id !== undefined && !isUuid(id)) errors.push({ field: 'id', message: 'must be a record id (a UUID)' });
   if (data !== undefined && !isObject(data)) errors.push({ field: 'data', message: 'must be an object' });
+  const unstorable = isObject(data) ? findJsonProblem(data, 'data', { storableText: true }) : null;
+  if (unstorable) errors.push(unstorable);
   if (errors.length > 0) throw new ValidationError(errors);
   return {
     resource,

@@ -24,11 +24,17 @@ describe('CreateAgentRole', () => {
     expect(stored.platformScopes.toArray()).toEqual(['projects:read']);
   });
 
-  it('gives a role without platform_scopes full access', async () => {
+  it('gives full access only for an explicit empty platform_scopes', async () => {
     const { createAgentRole } = await setup();
-    const role = await createAgentRole.execute({ actor: admin, name: 'root' });
+    const role = await createAgentRole.execute({ actor: admin, name: 'root', platformScopes: [] });
     expect(role.platformScopes.isFullAccess).toBe(true);
     expect(role.description).toBe('');
+  });
+
+  it.each([['left out', undefined], ['null', null]])('refuses platform_scopes %s instead of granting full access', async (_what, value) => {
+    const { createAgentRole, roles } = await setup();
+    await expect(failedFields(createAgentRole.execute({ actor: admin, name: 'root', platformScopes: value }))).resolves.toEqual(['platform_scopes']);
+    expect(roles.rows.size).toBe(2);
   });
 
   it('is for admins only and stores nothing otherwise', async () => {
@@ -38,14 +44,14 @@ describe('CreateAgentRole', () => {
   });
 
   it.each([
-    ['a blank name', { name: '   ' }, ['name']],
-    ['a name over 100 characters', { name: 'x'.repeat(101) }, ['name']],
-    ['a missing name', { name: undefined }, ['name']],
+    ['a blank name', { name: '   ', platformScopes: [] }, ['name']],
+    ['a name over 100 characters', { name: 'x'.repeat(101), platformScopes: [] }, ['name']],
+    ['a missing name', { name: undefined, platformScopes: [] }, ['name']],
     ['an unknown scope', { name: 'a', platformScopes: ['agents:read', 'agents:admin'] }, ['platform_scopes[1]']],
     ['a malformed scope', { name: 'a', platformScopes: ['projects'] }, ['platform_scopes[0]']],
     ['a repeated scope', { name: 'a', platformScopes: ['chat:read', 'chat:read'] }, ['platform_scopes[1]']],
     ['scopes that are not an array', { name: 'a', platformScopes: 'chat:read' }, ['platform_scopes']],
-    ['a description over 2000 characters', { name: 'a', description: 'd'.repeat(2001) }, ['description']],
+    ['a description over 2000 characters', { name: 'a', description: 'd'.repeat(2001), platformScopes: [] }, ['description']],
   ])('rejects %s, naming the field', async (_what, fields, expected) => {
     const { createAgentRole, roles } = await setup();
     await expect(failedFields(createAgentRole.execute({ actor: admin, ...fields }))).resolves.toEqual(expected);
@@ -62,13 +68,13 @@ describe('CreateAgentRole', () => {
 
   it('accepts a name of exactly 100 characters', async () => {
     const { createAgentRole } = await setup();
-    await expect(createAgentRole.execute({ actor: admin, name: 'n'.repeat(100) })).resolves.toBeDefined();
+    await expect(createAgentRole.execute({ actor: admin, name: 'n'.repeat(100), platformScopes: [] })).resolves.toBeDefined();
   });
 
   it('answers Conflict for a taken name, whatever its case', async () => {
     const { createAgentRole, roles } = await setup();
-    await expect(createAgentRole.execute({ actor: admin, name: 'Reviewer' })).rejects.toBeInstanceOf(ConflictError);
-    await expect(createAgentRole.execute({ actor: admin, name: 'OBSERVER' })).rejects.toBeInstanceOf(ConflictError);
+    await expect(createAgentRole.execute({ actor: admin, name: 'Reviewer', platformScopes: [] })).rejects.toBeInstanceOf(ConflictError);
+    await expect(createAgentRole.execute({ actor: admin, name: 'OBSERVER', platformScopes: [] })).rejects.toBeInstanceOf(ConflictError);
     expect(roles.rows.size).toBe(2);
   });
 });
@@ -77,7 +83,7 @@ describe('ListAgentRoles and GetAgentRole', () => {
   it('lists system roles first, then by name', async () => {
     const { listAgentRoles, createAgentRole, roles } = await setup();
     roles.seedSystemRole('planner', ['projects:write']);
-    await createAgentRole.execute({ actor: admin, name: 'auditor' });
+    await createAgentRole.execute({ actor: admin, name: 'auditor', platformScopes: [] });
     expect((await listAgentRoles.execute()).map((r) => r.name)).toEqual(['observer', 'planner', 'auditor', 'reviewer']);
   });
 

@@ -49,7 +49,7 @@ describe('BuildAgentToolSet', () => {
 
   it('returns every built-in tool, with descriptions and schemas, for a full-access role', async () => {
     const { createAgentRole, build } = await setup();
-    const root = await createAgentRole.execute({ actor: admin, name: 'root' });
+    const root = await createAgentRole.execute({ actor: admin, name: 'root', platformScopes: [] });
     const set = await build({ agentRoleId: root.id });
     expect(set.effectiveScopes.isFullAccess).toBe(true);
     expect(set.tools).toEqual([...BUILT_IN_TOOLS]);

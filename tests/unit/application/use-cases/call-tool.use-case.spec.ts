@@ -63,4 +63,35 @@ describe('CallTool', () => {
     expect(await run('chat', { action: 'get', id: record.id }, [], 'bob')).toMatchObject({ kind: 'error' });
     expect(await run('chat', { action: 'create', subresource: 'messages', id: record.id, data: {} }, [], 'bob')).toMatchObject({ kind: 'error' });
   });
+
+  it('reports at most 20 of a million unknown argument names, in a small message', async () => {
+    const { store, run } = makeSut();
+    const args = Object.fromEntries(Array.from({ length: 100_000 }, (_, i) => [`unknown_${'n'.repeat(100)}_${i}`, 1]));
+    const outcome = await run('agents', { action: 'create', ...args });
+    if (outcome.kind !== 'error') throw new Error(JSON.stringify(outcome).slice(0, 200));
+    expect(outcome.message.split('; ')).toHaveLength(20);
+    expect(outcome.message.length).toBeLessThan(4096);
+    expect(outcome.message).not.toContain('n'.repeat(65));
+    expect(store.records).toHaveLength(0);
+  });
+
+  it.each([
+    ['a NUL in a value', { x: 'a\u0000' }, 'data.x', /NUL/],
+    ['a lone surrogate in a nested value', { x: { list: ['ok', '\ud800'] } }, 'data.x.list[1]', /unpaired surrogate/],
+    ['a NUL in a key', { 'k\u0000': 1 }, 'data.k\u0000', /: its name .*NUL/],
+  ])('refuses data with %s as a tool error naming the field, writing nothing', async (_what, data, field, message) => {
+    const { store, run } = makeSut();
+    for (const action of ['create', 'search', 'query']) {
+      const outcome = await run('projects', { action, data });
+      expect(outcome).toEqual({ kind: 'error', message: expect.stringContaining(`${field}: `) });
+      expect((outcome as { message: string }).message).toMatch(message);
+    }
+    expect(store.records).toHaveLength(0);
+  });
+
+  it('quotes at most 64 characters of a bad action', async () => {
+    const { run } = makeSut();
+    const outcome = await run('agents', { action: 'z'.repeat(10_000) });
+    expect(outcome).toEqual({ kind: 'error', message: expect.stringContaining(`action: "${'z'.repeat(63)}…" is not one of`) });
+  });
 });

@@ -110,6 +110,27 @@ describe('ScopeSet.parse', () => {
     ]);
   });
 
+  it('checks the length before any entry: 520,000 entries are one error on the field', () => {
+    const errors = parseErrors(new Array(520_000).fill(0), 'agent_scopes');
+    expect(errors).toEqual([{ field: 'agent_scopes', message: 'must hold at most 12 scopes, the whole catalog; it holds 520000' }]);
+  });
+
+  it('accepts the whole catalog, 12 scopes, and refuses a 13th entry', () => {
+    expect(ScopeSet.parse(ALL).toArray()).toEqual(ALL);
+    expect(parseErrors([...ALL, 'agents:read'])).toEqual([{ field: 'scopes', message: expect.stringContaining('at most 12') }]);
+  });
+
+  it('quotes at most 64 characters of a bad value', () => {
+    const [error] = parseErrors(['x'.repeat(100_000)]);
+    expect(error.message).toBe(`"${'x'.repeat(63)}…" is not of the form resource:read or resource:write`);
+  });
+
+  it('describes a nested entry by its kind instead of serialising it', () => {
+    let deep: unknown = [];
+    for (let i = 0; i < 30_000; i++) deep = [deep];
+    expect(parseErrors([deep])).toEqual([{ field: 'scopes[0]', message: 'scope must be a string, got an array' }]);
+  });
+
   it('reports every bad entry at once, under a custom field name', () => {
     const errors = parseErrors(['x', 'agents:read', 'nope:read', 'agents:read'], 'platform_scopes');
     expect(errors.map((e) => e.field)).toEqual(['platform_scopes[0]', 'platform_scopes[2]', 'platform_scopes[3]']);

@@ -80,7 +80,7 @@ describe('Scope.parse / Scope.tryParse', () => {
     },
   );
 
-  it.each([[42, '42'], [null, 'null'], [{ a: 1 }, '{"a":1}'], [undefined, 'undefined']])(
+  it.each([[42, '42'], [null, 'null'], [{ a: 1 }, 'an object'], [['chat:read'], 'an array'], [undefined, 'undefined']])(
     'rejects the non-string %p and says it must be a string',
     (value, shown) => {
       expect(Scope.tryParse(value)).toBeNull();

@@ -1,0 +1,32 @@
+import { ValidationError } from '../../../src/domain/errors';
+import { parseLabel, parseOptionalText, textProblem } from '../../../src/domain/text-field';
+
+function fieldErrors(parse: () => unknown) {
+  try {
+    parse();
+  } catch (error) {
+    if (error instanceof ValidationError) return error.errors;
+    throw error;
+  }
+  throw new Error('expected a ValidationError');
+}
+
+describe('text PostgreSQL can store', () => {
+  it.each([
+    ['a NUL character', 'a\u0000b', /NUL/],
+    ['a lone high surrogate', '\ud800', /unpaired surrogate/],
+    ['a lone low surrogate', 'x\udc00', /unpaired surrogate/],
+    ['surrogates in the wrong order', '\udc00\ud800', /unpaired surrogate/],
+  ])('refuses %s in a label, naming the field', (_what, value, message) => {
+    expect(fieldErrors(() => parseLabel(value, 'name', 255))).toEqual([{ field: 'name', message: expect.stringMatching(message) }]);
+  });
+
+  it('refuses them in optional text too', () => {
+    expect(fieldErrors(() => parseOptionalText('\ud800', 'description', 2000))).toEqual([{ field: 'description', message: expect.any(String) }]);
+  });
+
+  it('accepts any well-formed text, surrogate pairs and control characters other than NUL included', () => {
+    expect(textProblem('deploy 😀 ünïcode \t\u0001')).toBeNull();
+    expect(parseLabel('ci 😀', 'name', 255)).toBe('ci 😀');
+  });
+});
