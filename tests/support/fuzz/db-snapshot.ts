@@ -1,0 +1,40 @@
+import { DataSource } from 'typeorm';
+
+/** Per table, its row count and an md5 of all its rows: equal snapshots mean nothing was written. */
+export type DbSnapshot = Record<string, string>;
+
+/**
+ * Columns left out of the comparison. api_keys.last_used_at moves on every
+ * successful key validation, and /mcp validates the key before it reads the
+ * body, so a request refused with 4xx for its body still counts as a use
+ * (written by the coalescer up to LAST_USED_FLUSH_MS later, possibly during a
+ * later request). It is a use, not a row written for the refused request.
+ */
+const IGNORED_COLUMNS: Record<string, string[]> = { api_keys: ['last_used_at'] };
+
+/**
+ * Builds one query over every table of the schema but TypeORM's bookkeeping,
+ * so a table added by a later migration is covered without editing this file.
+ */
+export async function snapshotter(dataSource: DataSource): Promise<() => Promise<DbSnapshot>> {
+  const tables: { name: string }[] = await dataSource.query(
+    `SELECT table_name AS name FROM information_schema.tables
+      WHERE table_schema = 'public' AND table_type = 'BASE TABLE' AND table_name NOT IN ('migrations', 'typeorm_metadata')
+      ORDER BY table_name`,
+  );
+  const parts = tables.map(({ name }) => {
+    const row = (IGNORED_COLUMNS[name] ?? []).reduce((expr, column) => `${expr} - '${column}'`, 'to_jsonb(t)');
+    return `SELECT '${name}' AS name, count(*)::text || ':' || md5(coalesce(string_agg((${row})::text, '|' ORDER BY (${row})::text), '')) AS digest FROM "${name}" t`;
+  });
+  const sql = parts.join(' UNION ALL ');
+  return async () => {
+    const rows: { name: string; digest: string }[] = await dataSource.query(sql);
+    return Object.fromEntries(rows.map((r) => [r.name, r.digest]));
+  };
+}
+
+/** Names of the tables whose digest differs. */
+export function changedTables(before: DbSnapshot, after: DbSnapshot): string[] {
+  const names = new Set([...Object.keys(before), ...Object.keys(after)]);
+  return [...names].filter((name) => before[name] !== after[name]);
+}
