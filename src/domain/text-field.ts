@@ -1,5 +1,6 @@
 import { ValidationError } from './errors';
 
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 const UNPAIRED_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /**
@@ -18,7 +19,11 @@ export function parseLabel(value: unknown, field: string, max: number): string {
   if (typeof value !== 'string') throw ValidationError.single(field, 'is required and must be a string');
   if (value.trim().length === 0) throw ValidationError.single(field, 'must not be empty');
   if (value.length > max) throw ValidationError.single(field, `must be at most ${max} characters`);
-  return storable(value, field);
+  storable(value, field);
+  // A label is one line shown in lists, logs and terminals; control characters there only serve to spoof
+  // or to inflate a list six-fold once JSON escapes them.
+  if (CONTROL.test(value)) throw ValidationError.single(field, 'must not contain control characters (U+0000 to U+001F, U+007F to U+009F)');
+  return value;
 }
 
 /** An optional free text: absent or null becomes '', otherwise a storable string of at most `max` characters. */

@@ -53,17 +53,17 @@ describe.each(UNSTORABLE)('MCP tools/call with %s', (_what, text) => {
     `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"projects","arguments":{"action":"create","data":${data}}}}`;
 
   it.each([
-    ['a value', `{"ok":1,"x":"${text}"}`, 'data.x'],
-    ['a nested value', `{"x":{"list":["ok","${text}"]}}`, 'data.x.list[1]'],
-  ])('in %s of data is a tool error naming the field, writing nothing', async (_where, data, field) => {
+    ['a value', `{"ok":1,"x":"${text}"}`, 'arguments.data.x'],
+    ['a nested value', `{"x":{"list":["ok","${text}"]}}`, 'arguments.data.x.list[1]'],
+  ])('in %s of data is -32602 naming the field, writing nothing', async (_where, data, field) => {
     const res = await rpc(t, key, callWith(data)).expect(200);
-    expect(res.body.result).toMatchObject({ isError: true, content: [{ type: 'text', text: expect.stringContaining(`${field}: `) }] });
+    expect(res.body.error).toMatchObject({ code: -32602, data: [{ field, message: expect.stringMatching(/NUL|unpaired surrogate/) }] });
     expect(await recordCount(t, key.user)).toBe(0);
   });
 
-  it('in a key of data is a tool error naming it, writing nothing', async () => {
+  it('in a key of data is -32602 naming it, writing nothing', async () => {
     const res = await rpc(t, key, callWith(`{"${text}":1}`)).expect(200);
-    expect(res.body.result).toMatchObject({ isError: true, content: [{ text: expect.stringMatching(/^data\.a.*b: its name/) }] });
+    expect(res.body.error).toMatchObject({ code: -32602, data: [{ field: expect.stringMatching(/^arguments\.data\.a.*b$/), message: expect.stringMatching(/^its name/) }] });
     expect(await recordCount(t, key.user)).toBe(0);
   });
 
@@ -106,6 +106,29 @@ describe('JSON nested deeper than 32 levels', () => {
   it('is -32600 when the deep JSON is not a JSON-RPC message at all', async () => {
     const key = await makeKey(t);
     expect((await rpc(t, key, nested(30_000)).expect(400)).body.error.code).toBe(-32600);
+  });
+});
+
+describe('a malformed percent-encoding in a path', () => {
+  it.each(['%ff', '%', '%zz', '%C0%80', '%ED%A0%80'])('is a 400 on every :id route, not a 500 (%s)', async (id) => {
+    for (const path of ['/api/v1/api-keys', '/api/v1/agent-roles', '/api/v1/mode-tool-configs', '/api/v1/mode-sessions']) {
+      const res = await request(t.app).delete(`${path}/${id}`).set('Authorization', `Bearer ${admin}`).expect(400);
+      expect(res.body).toMatchObject({ type: 'urn:keygate:problem:malformed-path' });
+      expect(res.text).not.toContain(id);
+    }
+  });
+});
+
+describe('"constructor" and "prototype" fields in a REST body', () => {
+  it.each([
+    ['/api/v1/api-keys', '{"constructor":{"prototype":{"name":"key"}}}', 'constructor'],
+    ['/api/v1/mode-tool-configs', '{"constructor":{"prototype":{"mode":"m","additional_scopes":["chat:read"]}}}', 'constructor'],
+    ['/api/v1/tool-sets', '{"agent_role_id":"c17f3822-817c-4eb6-9e0c-b37983d4c85f","prototype":{"constructor":[]}}', 'prototype'],
+  ])('%s refuses them as unknown fields, creating nothing', async (path, body, field) => {
+    const before = (await as(admin).get('/api/v1/api-keys')).body;
+    const res = await as(admin).post(path, body).expect(400);
+    expect(res.body.errors).toEqual([{ field, message: 'is not a known field' }]);
+    expect((await as(admin).get('/api/v1/api-keys')).body).toEqual(before);
   });
 });
 

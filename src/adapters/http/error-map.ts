@@ -62,6 +62,14 @@ export function toProblem(error: unknown): { problem: Problem; headers: Record<s
   if (parser?.type === 'encoding.unsupported' || parser?.type === 'charset.unsupported') {
     return { problem: make(415, 'unsupported-media-type', 'Unsupported Media Type', 'Send UTF-8 JSON'), headers };
   }
+  // Express decodes route parameters itself; a malformed escape (`/api-keys/%ff`) throws a URIError that quotes the path.
+  if (error instanceof URIError) {
+    return { problem: make(400, 'malformed-path', 'Bad Request', 'The path holds a malformed percent-encoding'), headers };
+  }
+  // Any other client error Express or body-parser reports (an aborted or mis-sized body): its status, not a 500.
+  if (typeof parser?.status === 'number' && parser.status >= 400 && parser.status < 500) {
+    return { problem: make(parser.status, 'bad-request', 'Bad Request', 'The request could not be read'), headers };
+  }
   if (isDatabaseUnavailable(error)) {
     headers['Retry-After'] = '1';
     return { problem: make(503, 'database-unavailable', 'Service Unavailable', 'The database is not reachable; retry shortly'), headers };

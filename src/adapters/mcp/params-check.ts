@@ -2,6 +2,7 @@ import { Response } from 'express';
 import { InitializeRequestSchema, JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { FieldError, MAX_FIELD_ERRORS } from '../../domain/errors';
 import { findJsonProblem } from '../../domain/json-value';
+import { isResource } from '../../domain/scope';
 import { textProblem } from '../../domain/text-field';
 import { RPC, sendRpcError } from './json-rpc';
 
@@ -31,6 +32,7 @@ export function refuseInvalidParams(messages: readonly JSONRPCMessage[], res: Re
  * objects in its params are held to a size before the schema runs.
  */
 const INITIALIZE_CHECKS = { maxEntries: 100 };
+const STORABLE = { storableText: true };
 
 function initializeProblems(message: JSONRPCMessage): FieldError[] {
   const tooLarge = findJsonProblem((message as { params?: unknown }).params, 'params', INITIALIZE_CHECKS);
@@ -56,5 +58,8 @@ export function toolCallProblem(params: unknown): FieldError | null {
   const unstorable = textProblem(name);
   if (unstorable !== null) return { field: 'name', message: unstorable };
   if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) return { field: 'arguments', message: 'must be an object' };
+  // A built-in tool stores what it is given, and PostgreSQL cannot store NUL or unpaired surrogates:
+  // refused here as the params they are, before anything runs. Upstream tools take what their server takes.
+  if (args !== undefined && isResource(name)) return findJsonProblem(args, 'arguments', STORABLE);
   return null;
 }

@@ -2,6 +2,7 @@ import { validateSync } from 'class-validator';
 import { clipInput, MAX_FIELD_ERRORS, ValidationError } from '../../../domain/errors';
 
 const UNKNOWN_FIELD = 'is not a known field';
+const RESERVED_FIELDS = ['__proto__', 'constructor', 'prototype'];
 
 /**
  * Checks a parsed JSON body against a DTO class whose decorated properties are
@@ -13,7 +14,8 @@ export function allowedFields<T extends object>(Dto: new () => T, body: unknown)
   }
   // class-validator's whitelist lets a "__proto__" field through (its lookup finds Object.prototype),
   // and assigning one would replace the DTO's prototype: a 500 for null. Refused like any unknown field.
-  if (Object.hasOwn(body, '__proto__')) throw ValidationError.single('__proto__', UNKNOWN_FIELD);
+  // "constructor" and "prototype" as own fields would likewise send class-validator's metadata lookup astray.
+  for (const reserved of RESERVED_FIELDS) if (Object.hasOwn(body, reserved)) throw ValidationError.single(reserved, UNKNOWN_FIELD);
   const dto = new Dto();
   for (const [key, value] of Object.entries(body)) {
     Object.defineProperty(dto, key, { value, enumerable: true, writable: true, configurable: true });
