@@ -13,8 +13,8 @@ export const MAX_RECORD_DATA_BYTES = 8 * 1024;
  * The most bytes of records' JSON one tool result holds. A result carries its
  * value twice, as structuredContent and as JSON text, and the text copy
  * escapes at most every byte into two (`"` and `\`): 3 × 18 KiB plus the
- * JSON-RPC envelope stays under 64 KiB whatever the data. Callers whose
- * answer is shared (a JSON-RPC batch) pass a smaller budget.
+ * JSON-RPC envelope stays under 64 KiB whatever the data. Callers that put
+ * several results in one answer pass a smaller budget (CallToolInput.recordBytes).
  */
 export const MAX_RESULT_RECORD_BYTES = 18 * 1024;
 
