@@ -7,6 +7,13 @@ import { RPC, RpcId, sendRpcError } from './json-rpc';
 /** Tool data can be larger than a key-management body; 1 MiB bounds it. */
 export const MCP_MAX_BODY_BYTES = 1024 * 1024;
 
+/**
+ * The most messages one batch may hold. Each is answered, so a batch of 100
+ * tools/list (5 KB sent) once got 529 KB back. MCP 2025-06-18 dropped
+ * batching; clients of 2025-03-26 and older may still send them.
+ */
+export const MAX_BATCH_MESSAGES = 10;
+
 /** Every answer repeats the id, so a string id is held to what an error may quote of the input. */
 const MAX_ID_LENGTH = MAX_ECHO_LENGTH;
 const idFits = (id: unknown) => typeof id !== 'string' || id.length <= MAX_ID_LENGTH;
@@ -19,7 +26,8 @@ const parseJson = express.json({ limit: MCP_MAX_BODY_BYTES, strict: false, type:
  * Parses a POST /mcp body into JSON-RPC messages on res.locals.messages,
  * answering as JSON-RPC: 415 for a non-JSON media type, -32700 for bytes that
  * are not JSON, -32600 for JSON that is not a message or batch of messages,
- * -32602 for a message nested deeper than MAX_JSON_DEPTH, before anything runs.
+ * -32600 for a batch of more than MAX_BATCH_MESSAGES, -32602 for a message
+ * nested deeper than MAX_JSON_DEPTH, before anything runs.
  */
 export const jsonRpcBody: RequestHandler = (req, res, next) => {
   // is() is null without a body: that one fails below as unparseable, not as a media type.
@@ -31,6 +39,10 @@ export const jsonRpcBody: RequestHandler = (req, res, next) => {
       return sendRpcError(res, 413, null, RPC.SERVER_ERROR, `Request body exceeds ${MCP_MAX_BODY_BYTES} bytes`);
     }
     if (error || req.body === undefined) return sendRpcError(res, 400, null, RPC.PARSE_ERROR, 'Parse error: the body is not valid JSON');
+    // Only an array can be a batch: a lone request pays one type test for this.
+    if (Array.isArray(req.body) && req.body.length > MAX_BATCH_MESSAGES) {
+      return sendRpcError(res, 400, null, RPC.INVALID_REQUEST, `Invalid Request: a batch may hold at most ${MAX_BATCH_MESSAGES} messages (MAX_BATCH_MESSAGES)`);
+    }
     const messages = asMessages(req.body);
     if (messages === null) {
       return sendRpcError(res, 400, idOf(req.body), RPC.INVALID_REQUEST,

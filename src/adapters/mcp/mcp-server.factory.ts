@@ -2,6 +2,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, RequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { CallTool } from '../../application/use-cases/call-tool/call-tool.use-case';
+import { MAX_RESULT_RECORD_BYTES } from '../../application/use-cases/call-tool/result-limits';
 import { ListTools } from '../../application/use-cases/list-tools/list-tools.use-case';
 import { KeyPrincipal } from '../../application/use-cases/validate-key/validate-key.use-case';
 import { listToolsFor, ToolsListParams } from './list-tools-request';
@@ -32,13 +33,19 @@ export class McpServerFactory {
     private readonly log: (error: unknown) => void,
   ) {}
 
-  create(principal: KeyPrincipal): Server {
+  /**
+   * `messages` is how many messages the POST carried: the answers of a batch
+   * share one body, so each tool result gets that share of a lone result's
+   * budget (MAX_BATCH_MESSAGES of them stay under 64 KiB together).
+   */
+  create(principal: KeyPrincipal, messages = 1): Server {
     const server = new Server(SERVER_INFO, {
       capabilities: { tools: { listChanged: false } },
       jsonSchemaValidator: SHARED_VALIDATOR,
       instructions: 'Tools are filtered by the scopes of your API key. Each built-in tool takes an action, an optional subresource, an id and data.',
     });
     const { userId, scopes } = principal;
+    const recordBytes = Math.floor(MAX_RESULT_RECORD_BYTES / messages);
     server.setRequestHandler(ListToolsLoose, async (request) => {
       try {
         const tools = await listToolsFor(this.listTools, principal, (request.params ?? {}) as ToolsListParams);
@@ -50,7 +57,7 @@ export class McpServerFactory {
     server.setRequestHandler(CallToolLoose, async (request) => {
       const { name, arguments: args } = request.params as { name: string; arguments?: Record<string, unknown> };
       try {
-        return toCallToolResult(await this.callTool.execute({ userId, scopes, name, arguments: args }));
+        return toCallToolResult(await this.callTool.execute({ userId, scopes, name, arguments: args, recordBytes }), recordBytes);
       } catch (error) {
         throw toMcpError(error, this.log);
       }

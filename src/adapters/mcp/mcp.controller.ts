@@ -50,7 +50,7 @@ export class McpController {
     if (refuseInvalidParams(messages, res)) return;
     if (await refuseForbiddenCalls(this.authorize, principal, messages, res)) return;
     if (await this.fastPath.tryServe(req, res, principal, messages, format)) return;
-    await serveStreamableHttp(this.servers.create(principal), req, res, req.body, format);
+    await serveStreamableHttp(this.servers.create(principal, messages.length), req, res, req.body, format);
   }
 }
 

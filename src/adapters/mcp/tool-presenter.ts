@@ -17,10 +17,14 @@ export function toMcpTool(tool: ToolDescriptor): Tool {
 /**
  * Results carry the value twice: as structuredContent and, for older clients,
  * as JSON text. A failure's text is an error body like any other, so it is
- * held to half the error budget.
+ * held to half the error budget, and to what a value of `recordBytes` may
+ * take in an answer (three times: twice, one copy escaped) when a batch
+ * shares the answer.
  */
-export function toCallToolResult(outcome: ToolOutcome): CallToolResult {
+export function toCallToolResult(outcome: ToolOutcome, recordBytes = Infinity): CallToolResult {
   if (outcome.kind === 'relayed') return outcome.result as CallToolResult;
-  if (outcome.kind === 'error') return { content: [{ type: 'text', text: clipToBytes(outcome.message, MAX_ERROR_BODY_BYTES / 2) }], isError: true };
+  if (outcome.kind === 'error') {
+    return { content: [{ type: 'text', text: clipToBytes(outcome.message, Math.min(MAX_ERROR_BODY_BYTES / 2, 3 * recordBytes)) }], isError: true };
+  }
   return { content: [{ type: 'text', text: JSON.stringify(outcome.value) }], structuredContent: outcome.value };
 }

@@ -20,8 +20,9 @@ export class McpServerListCache implements ResourceStore, NotifiedCache {
     readonly maxEntries: number,
   ) {}
 
-  async list(ownerId: string, at: RecordLocation, filter?: RecordFilter): Promise<ResourceRecord[]> {
-    if (!isServerList(at, filter)) return this.inner.list(ownerId, at, filter);
+  async list(ownerId: string, at: RecordLocation, filter?: RecordFilter, limit?: number): Promise<ResourceRecord[]> {
+    // Only the plain list that tools/list reads is kept; a tool's listing asks for a limit of its own.
+    if (!isServerList(at, filter) || limit !== undefined) return this.inner.list(ownerId, at, filter, limit);
     const cached = this.enabled ? this.byOwner.get(ownerId) : undefined;
     if (cached) {
       this.byOwner.delete(ownerId);

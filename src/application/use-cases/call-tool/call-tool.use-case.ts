@@ -7,6 +7,7 @@ import { AuthorizeToolCall } from '../authorize-tool-call/authorize-tool-call.us
 import { runItemAction } from './item-actions';
 import { runRecordAction } from './record-actions';
 import { ANY_DATA, ResourcePolicy } from './resource-policy';
+import { MAX_RESULT_RECORD_BYTES } from './result-limits';
 import { parseToolCommand } from './tool-command';
 import { failed, succeeded, ToolOutcome } from './tool-outcome';
 
@@ -15,6 +16,11 @@ export interface CallToolInput {
   scopes: ScopeSet;
   name: string;
   arguments?: Record<string, unknown>;
+  /**
+   * The most bytes of records' JSON the result may hold, MAX_RESULT_RECORD_BYTES
+   * when left out; a caller sharing one answer among several results passes less.
+   */
+  recordBytes?: number;
 }
 
 /** Runs a tool of a registered upstream server; null when the caller has no tool of that name. */
@@ -45,9 +51,10 @@ export class CallTool {
     try {
       const command = parseToolCommand(input.name, input.arguments);
       const policy = this.policies[command.resource] ?? ANY_DATA;
+      const budget = input.recordBytes ?? MAX_RESULT_RECORD_BYTES;
       const value = command.subresource === null
-        ? await runRecordAction(this.store, input.userId, command, policy)
-        : await runItemAction(this.store, input.userId, command);
+        ? await runRecordAction(this.store, input.userId, command, policy, budget)
+        : await runItemAction(this.store, input.userId, command, budget);
       return succeeded(value);
     } catch (error) {
       if (error instanceof ValidationError || error instanceof NotFoundError) return failed(error.message);

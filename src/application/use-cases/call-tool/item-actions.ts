@@ -1,8 +1,9 @@
 import { echoInput, NotFoundError, ValidationError } from '../../../domain/errors';
-import { RecordLocation, topLevel } from '../../../domain/resource/resource-record';
+import { RecordLocation, ResourceRecord, topLevel } from '../../../domain/resource/resource-record';
 import { isResource, Resource } from '../../../domain/scope';
-import { ResourceStore } from '../../ports/resource-store.port';
+import { MAX_LISTED_RECORDS, ResourceStore } from '../../ports/resource-store.port';
 import { recordView } from './record-view';
+import { listing, single, storable } from './result-limits';
 import { ToolCommand } from './tool-command';
 import { filterFor, requireId, uuidField, without } from './tool-data';
 
@@ -13,8 +14,10 @@ import { filterFor, requireId, uuidField, without } from './tool-data';
  * update, delete (data.item_id) · assign, unassign (data.target_id, another of
  * the owner's records; data.target_resource, default mcp_servers for `mcp`) ·
  * execute (records a queued execution item).
+ * Stored data is held to MAX_RECORD_DATA_BYTES, and a result to `budget`
+ * bytes of records' JSON.
  */
-export async function runItemAction(store: ResourceStore, ownerId: string, command: ToolCommand): Promise<Record<string, unknown>> {
+export async function runItemAction(store: ResourceStore, ownerId: string, command: ToolCommand, budget: number): Promise<Record<string, unknown>> {
   const { resource, action, data } = command;
   const parentId = requireId(command.id, `${action} on ${command.subresource}`);
   if (!(await store.find(ownerId, topLevel(resource), parentId))) throw new NotFoundError(resource, parentId);
@@ -25,23 +28,24 @@ export async function runItemAction(store: ResourceStore, ownerId: string, comma
     if (!found) throw new NotFoundError(`${resource} ${command.subresource} item`, itemId);
     return found;
   };
-  const listed = async () => (await store.list(ownerId, at, filterFor(action, data))).map((r) => recordView(r));
+  const listed = async () => listing(await store.list(ownerId, at, filterFor(action, data), MAX_LISTED_RECORDS + 1), recordView, budget);
+  const shown = (record: ResourceRecord) => single('record', record, recordView, budget);
   switch (action) {
     case 'create':
     case 'execute': {
       const fields = action === 'execute' ? { status: 'queued', input: data } : data;
-      return { record: recordView(await store.create(ownerId, at, fields)) };
+      return shown(await store.create(ownerId, at, storable(fields)));
     }
     case 'get':
-      return data.item_id === undefined ? { records: await listed() } : { record: recordView(await item()) };
+      return data.item_id === undefined ? listed() : shown(await item());
     case 'list':
     case 'search':
     case 'query':
-      return { records: await listed() };
+      return listed();
     case 'update': {
       const found = await item();
-      const updated = await store.update(ownerId, at, found.id, { ...found.data, ...without(data, 'item_id') });
-      return { record: recordView(updated!) };
+      const updated = await store.update(ownerId, at, found.id, storable({ ...found.data, ...without(data, 'item_id') }));
+      return shown(updated!);
     }
     case 'delete': {
       const found = await item();

@@ -1,8 +1,9 @@
 import { ConflictError, NotFoundError, ValidationError } from '../../../domain/errors';
 import { RecordLocation, ResourceRecord, topLevel } from '../../../domain/resource/resource-record';
-import { ResourceStore } from '../../ports/resource-store.port';
+import { MAX_LISTED_RECORDS, ResourceStore } from '../../ports/resource-store.port';
 import { recordView } from './record-view';
 import { ResourcePolicy } from './resource-policy';
+import { listing, single, storable } from './result-limits';
 import { ToolCommand } from './tool-command';
 import { filterFor, forbidId, requireId } from './tool-data';
 
@@ -10,15 +11,19 @@ import { filterFor, forbidId, requireId } from './tool-data';
  * Actions on a resource's own records (no subresource named):
  * create (data) · get, update (merges data), delete, execute (id) ·
  * list · search (data.text) · query (data.where).
+ * Stored data is held to MAX_RECORD_DATA_BYTES, and a result to `budget`
+ * bytes of records' JSON.
  */
 export async function runRecordAction(
   store: ResourceStore,
   ownerId: string,
   command: ToolCommand,
   policy: ResourcePolicy,
+  budget: number,
 ): Promise<Record<string, unknown>> {
   const { resource, action, id, data } = command;
   const at = topLevel(resource);
+  const view = (record: ResourceRecord) => recordView(record, policy.mask);
   const found = async (recordId: string) => {
     const record = await store.find(ownerId, at, recordId);
     if (!record) throw new NotFoundError(resource, recordId);
@@ -27,21 +32,19 @@ export async function runRecordAction(
   switch (action) {
     case 'create': {
       forbidId(id, action);
-      return { record: recordView(await createWithin(store, ownerId, at, policy.check(data), policy), policy.mask) };
+      return single('record', await createWithin(store, ownerId, at, storable(policy.check(data)), policy), view, budget);
     }
     case 'get':
-      return { record: recordView(await found(requireId(id, action)), policy.mask) };
+      return single('record', await found(requireId(id, action)), view, budget);
     case 'list':
     case 'search':
-    case 'query': {
-      const records = await store.list(ownerId, at, filterFor(action, data));
-      return { records: records.map((r) => recordView(r, policy.mask)) };
-    }
+    case 'query':
+      return listing(await store.list(ownerId, at, filterFor(action, data), MAX_LISTED_RECORDS + 1), view, budget);
     case 'update': {
       const record = await found(requireId(id, action));
-      const updated = await store.update(ownerId, at, record.id, policy.check(policy.merge(record.data, data)));
+      const updated = await store.update(ownerId, at, record.id, storable(policy.check(policy.merge(record.data, data))));
       if (!updated) throw new NotFoundError(resource, record.id);
-      return { record: recordView(updated, policy.mask) };
+      return single('record', updated, view, budget);
     }
     case 'delete': {
       const recordId = requireId(id, action);
@@ -51,8 +54,8 @@ export async function runRecordAction(
     case 'execute': {
       // keygate records the request; running it is the platform backend's job.
       const record = await found(requireId(id, action));
-      const execution = await store.create(ownerId, { resource, parentId: record.id, subresource: 'executions' }, { status: 'queued', input: data });
-      return { execution: recordView(execution) };
+      const execution = await store.create(ownerId, { resource, parentId: record.id, subresource: 'executions' }, storable({ status: 'queued', input: data }));
+      return single('execution', execution, recordView, budget);
     }
     case 'assign':
     case 'unassign':

@@ -37,6 +37,17 @@ describe('PostgresResourceStore on PostgreSQL', () => {
     expect((await store.list(owner, topLevel('models'), { where: { tags: ['y'] } })).map((r) => r.id)).toEqual([b.id]);
   });
 
+  it('lists at most MAX_LISTED_RECORDS, or the limit asked for', async () => {
+    const owner = randomUUID();
+    const ids = (await db.dataSource.query(
+      `INSERT INTO resource_records (user_id, resource, data, created_at)
+       SELECT $1, 'models', jsonb_build_object('i', i), now() + i * interval '1 ms' FROM generate_series(0, 101) AS i RETURNING id`, [owner],
+    )).map((row: { id: string }) => row.id);
+    expect((await store.list(owner, topLevel('models'))).map((r) => r.id)).toEqual(ids.slice(0, 100));
+    expect((await store.list(owner, topLevel('models'), {}, 101)).map((r) => r.id)).toEqual(ids.slice(0, 101));
+    expect((await store.list(owner, topLevel('models'), { text: '1' }, 2)).map((r) => r.data)).toEqual([{ i: 1 }, { i: 10 }]);
+  });
+
   it('keeps items under their parent and cascades deletes', async () => {
     const owner = randomUUID();
     const parent = await store.create(owner, topLevel('projects'), {});

@@ -1,0 +1,123 @@
+import { AuthorizeToolCall } from '../../../../src/application/use-cases/authorize-tool-call/authorize-tool-call.use-case';
+import { CallTool } from '../../../../src/application/use-cases/call-tool/call-tool.use-case';
+import { MAX_RECORD_DATA_BYTES, MAX_RESULT_RECORD_BYTES } from '../../../../src/application/use-cases/call-tool/result-limits';
+import { mcpServerPolicy } from '../../../../src/application/use-cases/external-tools/mcp-server-policy';
+import { ScopeSet } from '../../../../src/domain/scope';
+import { InMemoryResourceStore } from '../../../fakes/in-memory-resource.store';
+
+function makeSut() {
+  const store = new InMemoryResourceStore();
+  const sut = new CallTool(store, new AuthorizeToolCall(), { mcp_servers: mcpServerPolicy(3) });
+  const run = (name: string, args: Record<string, unknown>, recordBytes?: number) =>
+    sut.execute({ userId: 'alice', scopes: ScopeSet.parse([]), name, arguments: args, recordBytes });
+  const value = async (name: string, args: Record<string, unknown>, recordBytes?: number) => {
+    const outcome = await run(name, args, recordBytes);
+    if (outcome.kind !== 'value') throw new Error(JSON.stringify(outcome).slice(0, 300));
+    return outcome.value as Record<string, any>;
+  };
+  return { store, run, value };
+}
+
+/** Data whose JSON is exactly `bytes` long. */
+const dataOf = (bytes: number) => ({ text: 'x'.repeat(bytes - '{"text":""}'.length) });
+const bytesOf = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
+const refusal = { kind: 'error', message: expect.stringMatching(/^data: must be at most 8192 bytes as JSON \(MAX_RECORD_DATA_BYTES\); this would store \d+$/) };
+
+describe('CallTool: the size of stored data', () => {
+  it('stores data of exactly MAX_RECORD_DATA_BYTES and refuses one byte more, writing nothing', async () => {
+    const { store, run, value } = makeSut();
+    expect(bytesOf(dataOf(MAX_RECORD_DATA_BYTES))).toBe(8192);
+    await value('projects', { action: 'create', data: dataOf(MAX_RECORD_DATA_BYTES) });
+    expect(await run('projects', { action: 'create', data: dataOf(MAX_RECORD_DATA_BYTES + 1) })).toEqual(refusal);
+    expect(await run('projects', { action: 'create', data: { items: Array.from({ length: 125_905 }, () => 1) } })).toEqual(refusal);
+    expect(store.records).toHaveLength(1);
+  });
+
+  it('measures an update after merging it into the stored data, and keeps the record as it was', async () => {
+    const { store, run, value } = makeSut();
+    const { record } = await value('agents', { action: 'create', data: { a: 'x'.repeat(5000) } });
+    expect(await run('agents', { action: 'update', id: record.id, data: { b: 'y'.repeat(5000) } })).toEqual(refusal);
+    expect(store.records[0].data).toEqual({ a: 'x'.repeat(5000) });
+    // Replacing the large field is fine: the merged data is what counts.
+    await value('agents', { action: 'update', id: record.id, data: { a: 'short', b: 'y'.repeat(5000) } });
+  });
+
+  it('holds subresource items, item updates and executions to the same limit', async () => {
+    const { store, run, value } = makeSut();
+    const { record: routine } = await value('routines', { action: 'create', data: { name: 'r' } });
+    const { record: step } = await value('routines', { action: 'create', subresource: 'steps', id: routine.id, data: { n: 'x'.repeat(5000) } });
+    const before = structuredClone(store.records);
+    const big = dataOf(MAX_RECORD_DATA_BYTES + 1);
+    expect(await run('routines', { action: 'create', subresource: 'steps', id: routine.id, data: big })).toEqual(refusal);
+    expect(await run('routines', { action: 'update', subresource: 'steps', id: routine.id, data: { item_id: step.id, m: 'y'.repeat(5000) } })).toEqual(refusal);
+    expect(await run('routines', { action: 'execute', id: routine.id, data: big })).toEqual(refusal);
+    expect(await run('routines', { action: 'execute', subresource: 'steps', id: routine.id, data: big })).toEqual(refusal);
+    // An execution stores {status, input: data}: data just under the limit no longer fits with its wrapper.
+    expect(await run('routines', { action: 'execute', id: routine.id, data: dataOf(MAX_RECORD_DATA_BYTES) })).toEqual(refusal);
+    expect(store.records).toEqual(before);
+  });
+
+  it('measures an MCP server record after the policy merged it', async () => {
+    const { run, value } = makeSut();
+    const { record } = await value('mcp_servers', { action: 'create', data: { name: 's', url: 'https://a.example.com/mcp', headers: { A: 'x'.repeat(4000) } } });
+    // The masked value sent back keeps the stored 4000 characters: 8,000 and more with the new header.
+    const outcome = await run('mcp_servers', { action: 'update', id: record.id, data: { headers: { A: '********', B: 'y'.repeat(4200) } } });
+    expect(outcome).toEqual(refusal);
+  });
+});
+
+describe('CallTool: listings', () => {
+  it('shows records oldest first until the byte budget, saying truncated', async () => {
+    const { value } = makeSut();
+    const ids: string[] = [];
+    for (let i = 0; i < 10; i++) ids.push((await value('projects', { action: 'create', data: { i, text: 'x'.repeat(4000) } })).record.id);
+    const listed = await value('projects', { action: 'list' });
+    expect(listed.truncated).toBe(true);
+    expect(listed.records.length).toBeGreaterThan(0);
+    expect(listed.records.map((r: { id: string }) => r.id)).toEqual(ids.slice(0, listed.records.length));
+    expect(bytesOf(listed.records)).toBeLessThanOrEqual(MAX_RESULT_RECORD_BYTES);
+    expect(bytesOf(listed.records) + bytesOf(listed.records[0])).toBeGreaterThan(MAX_RESULT_RECORD_BYTES);
+    // search and query take the same budget.
+    expect((await value('projects', { action: 'search', data: { text: 'xxx' } })).truncated).toBe(true);
+    expect((await value('projects', { action: 'query', data: { where: {} } })).truncated).toBe(true);
+  });
+
+  it('leaves truncated out when everything that matched is shown', async () => {
+    const { value } = makeSut();
+    await value('projects', { action: 'create', data: { text: 'x'.repeat(4000) } });
+    expect(await value('projects', { action: 'list' })).toEqual({ records: [expect.objectContaining({ data: { text: 'x'.repeat(4000) } })] });
+    expect(await value('chat', { action: 'list' })).toEqual({ records: [] });
+  });
+
+  it('shows at most 100 records, and says truncated only when more matched', async () => {
+    const { value } = makeSut();
+    for (let i = 0; i < 100; i++) await value('models', { action: 'create', data: { i } });
+    expect(await value('models', { action: 'list' })).toEqual({ records: expect.any(Array) });
+    expect((await value('models', { action: 'list' })).records).toHaveLength(100);
+    await value('models', { action: 'create', data: { i: 100 } });
+    const listed = await value('models', { action: 'list' });
+    expect(listed.records).toHaveLength(100);
+    expect(listed.records.map((r: { data: { i: number } }) => r.data.i)).toEqual(Array.from({ length: 100 }, (_, i) => i));
+    expect(listed.truncated).toBe(true);
+  });
+
+  it('truncates all items of a parent (get without item_id) the same way', async () => {
+    const { value } = makeSut();
+    const { record: chat } = await value('chat', { action: 'create', data: {} });
+    for (let i = 0; i < 6; i++) await value('chat', { action: 'create', subresource: 'messages', id: chat.id, data: { i, text: 'x'.repeat(6000) } });
+    const all = await value('chat', { action: 'get', subresource: 'messages', id: chat.id });
+    expect(all.truncated).toBe(true);
+    expect(all.records.map((r: { data: { i: number } }) => r.data.i)).toEqual([0, 1]);
+    expect((await value('chat', { action: 'list', subresource: 'messages', id: chat.id })).records).toHaveLength(2);
+  });
+
+  it('fits a smaller budget when the caller passes one, showing a record too large for it without its data', async () => {
+    const { value } = makeSut();
+    const { record } = await value('projects', { action: 'create', data: { text: 'x'.repeat(4000) } });
+    await value('projects', { action: 'create', data: { text: 'small' } });
+    expect(await value('projects', { action: 'list' }, 1000)).toEqual({ records: [], truncated: true });
+    const got = await value('projects', { action: 'get', id: record.id }, 1000);
+    expect(got).toEqual({ record: { id: record.id, resource: 'projects', created_at: expect.any(String), updated_at: expect.any(String) }, truncated: true });
+    expect((await value('projects', { action: 'get', id: record.id })).record.data).toEqual({ text: 'x'.repeat(4000) });
+  });
+});
