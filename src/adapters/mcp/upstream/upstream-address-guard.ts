@@ -1,46 +1,59 @@
 import { lookup } from 'node:dns/promises';
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
+import { UpstreamRefusal } from '../../../application/ports/upstream-refusal';
+import { refusedRange } from './public-address';
 
-/** Loopback, private, link-local and other non-public ranges an upstream may not resolve to by default. */
-const INTERNAL = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16],
-  ['172.16.0.0', 12], ['192.168.0.0', 16], ['198.18.0.0', 15], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) INTERNAL.addSubnet(net, prefix, 'ipv4');
-for (const [net, prefix] of [['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8]] as const) {
-  INTERNAL.addSubnet(net, prefix, 'ipv6');
-}
+/** Every address a host name resolves to. */
+export type Resolve = (hostname: string) => Promise<{ address: string; family: number }[]>;
+
+const systemResolve: Resolve = (hostname) => lookup(hostname, { all: true });
 
 /**
- * Refuses outbound requests to internal addresses (SSRF), unless the host name
- * or the address is in MCP_UPSTREAM_ALLOWLIST (host names, addresses or CIDRs).
- * The check resolves the name itself; the connection resolves it again, so a
- * DNS answer that changes in between is not caught here.
+ * Decides where an upstream connection goes (SSRF): `pin` resolves the host
+ * once, refuses it when any of its addresses is not public (public-address.ts)
+ * unless MCP_UPSTREAM_ALLOWLIST admits it, and returns the address to connect
+ * to. The connection uses that address (pinned-agent.ts), so a DNS answer that
+ * changes after the check (rebinding) changes nothing.
  */
 export class UpstreamAddressGuard {
   private readonly hosts = new Set<string>();
-  private readonly allowed = new BlockList();
+  private readonly networks: [ipaddr.IPv4 | ipaddr.IPv6, number][] = [];
 
-  constructor(allowlist: readonly string[]) {
-    for (const entry of allowlist) {
-      const [address, prefix] = entry.split('/');
-      const family = isIP(address);
-      if (family === 0) this.hosts.add(entry.toLowerCase());
-      else if (prefix === undefined) this.allowed.addAddress(address, family === 4 ? 'ipv4' : 'ipv6');
-      else this.allowed.addSubnet(address, Number(prefix), family === 4 ? 'ipv4' : 'ipv6');
+  /** `allowlist`: host names, addresses or CIDRs admitted although not public. */
+  constructor(allowlist: readonly string[], private readonly resolve: Resolve = systemResolve) {
+    for (const raw of allowlist) {
+      const entry = raw.replace(/^\[|\]$/g, '').toLowerCase();
+      if (ipaddr.isValidCIDR(entry)) this.networks.push(ipaddr.parseCIDR(entry));
+      else if (ipaddr.isValid(entry)) this.networks.push(single(ipaddr.parse(entry)));
+      else this.hosts.add(entry);
     }
   }
 
-  /** Throws an error saying why when the URL may not be contacted. */
-  async check(url: URL): Promise<void> {
-    const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
-    if (this.hosts.has(host)) return;
-    const addresses = isIP(host) ? [{ address: host, family: isIP(host) }] : await lookup(host, { all: true });
-    for (const { address, family } of addresses) {
-      const type = family === 6 ? 'ipv6' : 'ipv4';
-      if (INTERNAL.check(address, type) && !this.allowed.check(address, type)) {
-        throw new Error(`refused: ${url.host} resolves to ${address}, a loopback, private or link-local address (allow it with MCP_UPSTREAM_ALLOWLIST)`);
+  /** The address to connect to for `hostname` (a name or an address, without brackets); throws UpstreamRefusal. */
+  async pin(hostname: string): Promise<string> {
+    const host = hostname.toLowerCase();
+    const family = isIP(host);
+    const addresses = family !== 0 ? [{ address: host, family }] : await this.resolve(host);
+    if (addresses.length === 0) throw new Error(`${host} has no address`);
+    if (!this.hosts.has(host)) {
+      for (const { address } of addresses) {
+        const why = refusedRange(address);
+        if (why !== null && !this.admits(address)) {
+          throw UpstreamRefusal.address(`${host} resolves to ${address}, ${why}; MCP_UPSTREAM_ALLOWLIST can admit it`);
+        }
       }
     }
+    // IPv4 first: an IPv6 route is the one more often missing, and only one address is tried.
+    return (addresses.find((a) => a.family === 4) ?? addresses[0]).address;
   }
+
+  private admits(address: string): boolean {
+    const ip = ipaddr.process(address); // ::ffff:a.b.c.d is matched as a.b.c.d
+    return this.networks.some(([network, bits]) => ip.kind() === network.kind() && ip.match(network, bits));
+  }
+}
+
+function single(ip: ipaddr.IPv4 | ipaddr.IPv6): [ipaddr.IPv4 | ipaddr.IPv6, number] {
+  return [ip, ip.kind() === 'ipv4' ? 32 : 128];
 }

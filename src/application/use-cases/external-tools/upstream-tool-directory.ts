@@ -1,43 +1,43 @@
 import { ResourceRecord, topLevel } from '../../../domain/resource/resource-record';
+import { ScopeSet } from '../../../domain/scope';
 import { ToolDescriptor } from '../../../domain/tool';
 import { ResourceStore } from '../../ports/resource-store.port';
-import { UpstreamMcp, UpstreamServer } from '../../ports/upstream-mcp.port';
+import { ToolListCache, ToolListing, UpstreamMcp, UpstreamServer, UpstreamSession, UpstreamTool } from '../../ports/upstream-mcp.port';
+import { UpstreamRefusal } from '../../ports/upstream-refusal';
 import { failed, relayed, ToolOutcome } from '../call-tool/tool-outcome';
 
 const SEPARATOR = '__';
 /** Without tool_scopes, listing an upstream tool is reading MCP server configuration, calling it is acting on it. */
 const DEFAULT_LIST_SCOPES = ['mcp_servers:read'];
 const DEFAULT_CALL_SCOPES = ['mcp_servers:write'];
+const NONE: readonly ToolDescriptor[] = Object.freeze([]);
+/** Upstream error texts can be a whole reply long. */
+const MAX_SHOWN_CHARS = 300;
 
 /**
  * The owner's upstream MCP servers (mcp_servers records) as namespaced tools
  * `<server>__<tool>`. Feeds ListTools (catalog), AuthorizeToolCall
- * (callScopes) and CallTool (run). A server that fails is left out of the
- * catalog alone, and reported through `log`.
+ * (callScopes) and CallTool (run). Each server's tools/list is cached by
+ * record id and version (an edited record is a new key), so one request, or
+ * a batch of them, contacts a server at most once; a server whose tools the
+ * caller could not see is not contacted at all. A server that fails or passes
+ * a limit loses its tools from the catalog alone and its calls fail, both
+ * until its listing expires; the reason is logged through `log`.
  */
 export class UpstreamToolDirectory {
   constructor(
     private readonly store: ResourceStore,
     private readonly upstream: UpstreamMcp,
+    private readonly lists: ToolListCache,
     private readonly log: (message: string) => void,
   ) {}
 
-  readonly catalog = async (userId: string): Promise<ToolDescriptor[]> => {
+  readonly catalog = async (userId: string, scopes: ScopeSet): Promise<readonly ToolDescriptor[]> => {
     const servers = await this.store.list(userId, topLevel('mcp_servers'));
-    const listed = await Promise.all(servers.map(async (record) => {
-      const server = toServer(record);
-      try {
-        const tools = await this.upstream.listTools(server);
-        return tools.map((tool): ToolDescriptor => ({
-          ...tool,
-          name: `${server.name}${SEPARATOR}${tool.name}`,
-          description: tool.description ?? `${tool.name} from the MCP server ${server.name}`,
-          requiredScopes: scopesOf(record, tool.name) ?? DEFAULT_LIST_SCOPES,
-        }));
-      } catch (error) {
-        this.log(`MCP server ${server.name} (${record.id}) left out of tools/list: ${(error as Error)?.message ?? error}`);
-        return [];
-      }
+    if (servers.length === 0) return NONE;
+    const listed = await Promise.all(servers.filter((record) => mayList(record, scopes)).map(async (record) => {
+      const listing = await this.listing(record);
+      return listing.ok ? listing.tools.map((tool) => describe(record, tool)) : [];
     }));
     return listed.flat();
   };
@@ -48,15 +48,46 @@ export class UpstreamToolDirectory {
     return found ? scopesOf(found.record, found.tool) ?? DEFAULT_CALL_SCOPES : null;
   };
 
+  /** Runs only tools the server's listing (cached, or read in the same contact) names. */
   readonly run = async (userId: string, name: string, args: Record<string, unknown> | undefined): Promise<ToolOutcome | null> => {
     const found = await this.find(userId, name);
     if (!found) return null;
+    const server = toServer(found.record);
+    const session = this.upstream.open(server);
     try {
-      return relayed(await this.upstream.callTool(toServer(found.record), found.tool, args));
+      const listing = await this.listing(found.record, session);
+      if (!listing.ok) return failed(listing.shown);
+      if (!listing.tools.some((tool) => tool.name === found.tool)) return failed(`The MCP server ${server.name} has no tool ${found.tool}`);
+      return relayed(await session.callTool(found.tool, args));
     } catch (error) {
-      return failed(`The MCP server ${found.record.data.name} did not answer: ${(error as Error)?.message ?? error}`);
+      return failed(this.shown(server, found.record, 'tools/call failed', error));
+    } finally {
+      await session.close();
     }
   };
+
+  /** The record's listing; a load reuses `session` when the caller has one, so listing and calling are one contact. */
+  private listing(record: ResourceRecord, session?: UpstreamSession): Promise<ToolListing> {
+    return this.lists.get(`${record.id}@${record.updatedAt.toISOString()}`, async () => {
+      const server = toServer(record);
+      const own = session ?? this.upstream.open(server);
+      try {
+        return { ok: true, tools: await own.listTools() };
+      } catch (error) {
+        return { ok: false, shown: this.shown(server, record, 'left out of tools/list', error) };
+      } finally {
+        if (own !== session) await own.close();
+      }
+    });
+  }
+
+  /** Logs the whole reason and returns what the caller may see: a refusal in general terms, else a short message. */
+  private shown(server: UpstreamServer, record: ResourceRecord, what: string, error: unknown): string {
+    const detail = error instanceof UpstreamRefusal ? `${error.message} (${error.detail})` : String((error as Error)?.message ?? error);
+    this.log(`MCP server ${server.name} (${record.id}) ${what}: ${detail.slice(0, 2 * MAX_SHOWN_CHARS)}`);
+    if (error instanceof UpstreamRefusal) return error.message;
+    return `The MCP server ${server.name} did not answer: ${detail.slice(0, MAX_SHOWN_CHARS)}`;
+  }
 
   private async find(userId: string, name: string): Promise<{ record: ResourceRecord; tool: string } | null> {
     const at = name.indexOf(SEPARATOR);
@@ -66,6 +97,23 @@ export class UpstreamToolDirectory {
     const [record] = await this.store.list(userId, topLevel('mcp_servers'), { where: { name: server } });
     return record ? { record, tool } : null;
   }
+}
+
+/** Whether any tool of the server could be listed for these scopes; only then is it worth contacting. */
+function mayList(record: ResourceRecord, scopes: ScopeSet): boolean {
+  if (DEFAULT_LIST_SCOPES.every((scope) => scopes.allows(scope))) return true;
+  const toolScopes = record.data.tool_scopes as Record<string, unknown> | undefined;
+  return Object.keys(toolScopes ?? {}).some((tool) => scopesOf(record, tool)?.every((scope) => scopes.allows(scope)) ?? false);
+}
+
+function describe(record: ResourceRecord, tool: UpstreamTool): ToolDescriptor {
+  const server = record.data.name as string;
+  return {
+    ...tool,
+    name: `${server}${SEPARATOR}${tool.name}`,
+    description: tool.description ?? `${tool.name} from the MCP server ${server}`,
+    requiredScopes: scopesOf(record, tool.name) ?? DEFAULT_LIST_SCOPES,
+  };
 }
 
 function toServer(record: ResourceRecord): UpstreamServer {

@@ -9,8 +9,12 @@ export interface ListToolsInput {
   agentScopes?: unknown;
 }
 
-/** The caller's registered upstream tools, each with the scopes it needs. */
-export type ExternalToolCatalog = (userId: string) => Promise<ToolDescriptor[]>;
+/**
+ * The caller's registered upstream tools, each with the scopes it needs. It
+ * gets the caller's scopes so that it need not contact an upstream none of
+ * whose tools they could see; ListTools still filters what it returns.
+ */
+export type ExternalToolCatalog = (userId: string, scopes: ScopeSet) => Promise<readonly ToolDescriptor[]>;
 
 /** The tools a caller sees: built-in and external, filtered by FilterTools. */
 export class ListTools {
@@ -23,7 +27,9 @@ export class ListTools {
   async execute(input: ListToolsInput): Promise<readonly ToolDescriptor[]> {
     const scopes = input.scopes.narrow(ScopeSet.parse(input.agentScopes, 'agent_scopes'));
     const builtIn = this.filterTools.execute({ scopes });
-    const external = this.filterTools.execute({ scopes, tools: await this.externalTools(input.userId) });
+    const catalog = await this.externalTools(input.userId, scopes);
+    if (catalog.length === 0) return builtIn;
+    const external = this.filterTools.execute({ scopes, tools: catalog });
     return external.length === 0 ? builtIn : [...builtIn, ...external];
   }
 }

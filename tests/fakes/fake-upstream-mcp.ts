@@ -1,0 +1,55 @@
+import { UpstreamMcp, UpstreamServer, UpstreamSession, UpstreamTool } from '../../src/application/ports/upstream-mcp.port';
+
+/** What one fake upstream (by URL) does. */
+export interface FakeUpstreamBehaviour {
+  tools?: UpstreamTool[];
+  /** Thrown by every operation instead of answering. */
+  error?: Error;
+  /** Milliseconds before a listing answers, to overlap concurrent requests. */
+  delayMs?: number;
+}
+
+/**
+ * UpstreamMcp in memory. It counts what a real upstream would see: a contact
+ * is a session that was used (connected), then its listings and calls.
+ */
+export class FakeUpstreamMcp implements UpstreamMcp {
+  readonly behaviour = new Map<string, FakeUpstreamBehaviour>();
+  readonly contacts: string[] = [];
+  readonly listings: string[] = [];
+  readonly calls: { url: string; tool: string; args: Record<string, unknown> | undefined }[] = [];
+
+  serve(url: string, behaviour: FakeUpstreamBehaviour): this {
+    this.behaviour.set(url, behaviour);
+    return this;
+  }
+
+  open(server: UpstreamServer): UpstreamSession {
+    let connected = false;
+    const contact = (): FakeUpstreamBehaviour => {
+      if (!connected) this.contacts.push(server.url);
+      connected = true;
+      const behaviour = this.behaviour.get(server.url) ?? {};
+      if (behaviour.error) throw behaviour.error;
+      return behaviour;
+    };
+    return {
+      listTools: async () => {
+        const behaviour = contact();
+        this.listings.push(server.url);
+        await new Promise((resolve) => setTimeout(resolve, behaviour.delayMs ?? 0));
+        return structuredClone(behaviour.tools ?? []);
+      },
+      callTool: async (tool, args) => {
+        contact();
+        this.calls.push({ url: server.url, tool, args });
+        return { content: [{ type: 'text', text: `${tool} ran` }] };
+      },
+      close: async () => undefined,
+    };
+  }
+
+  countOf(list: readonly string[], url: string): number {
+    return list.filter((entry) => entry === url).length;
+  }
+}
