@@ -6,7 +6,7 @@ import { topLevel } from '../../../../src/domain/resource/resource-record';
 import { InMemoryResourceStore } from '../../../fakes/in-memory-resource.store';
 
 const SERVERS = topLevel('mcp_servers');
-const server = { name: 'files', url: 'https://files.example.com/mcp', headers: { Authorization: 'Bearer s3cret', 'X-Team': 't1' } };
+const server = { name: 'files', url: 'https://files.example.com/mcp', headers: { Authorization: 'Bearer s3cret', 'X-Team': 'team-one-value' } };
 
 function makeSut(key = randomBytes(32)) {
   const inner = new InMemoryResourceStore();
@@ -20,7 +20,7 @@ describe('EncryptedResourceStore', () => {
     const created = await sut.create('alice', SERVERS, server);
     expect(created.data).toEqual(server);
     const stored = inner.records[0].data as typeof server;
-    expect(JSON.stringify(inner.records)).not.toMatch(/s3cret|t1/);
+    expect(JSON.stringify(inner.records)).not.toMatch(/s3cret|team-one-value/);
     expect(Object.keys(stored.headers)).toEqual(['Authorization', 'X-Team']);
     expect(stored.headers.Authorization).toMatch(/^v1:[0-9a-f]{8}:/);
     expect(stored).toMatchObject({ name: 'files', url: server.url });
