@@ -1,32 +1,19 @@
 /**
- * One jest run, three projects: unit tests (*.spec.ts, no I/O), integration
- * and end-to-end tests (*.test.ts, real PostgreSQL). TypeScript and the
- * ESM-only inversify packages go through swc into CommonJS.
+ * One jest run, three projects: unit tests (jest.unit.config.js, no I/O),
+ * integration and end-to-end tests (*.test.ts, real PostgreSQL). The global
+ * setup (build the service, start PostgreSQL) is here only, so that
+ * `npm run test:unit` skips it while `npm test` stays one command.
  */
-const swc = [
-  '@swc/jest',
-  {
-    jsc: {
-      parser: { syntax: 'typescript', decorators: true },
-      transform: { legacyDecorator: true, decoratorMetadata: true },
-      target: 'es2022',
-    },
-    module: { type: 'commonjs' },
-  },
-];
+const unit = require('./jest.unit.config');
 
-const common = {
-  testEnvironment: 'node',
-  transform: { '^.+\\.(t|j|mj)s$': swc },
-  transformIgnorePatterns: ['/node_modules/(?!(inversify|@inversifyjs|jose)/)'],
-  moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
-};
+// The unit project's transform and environment, with another displayName and testMatch.
+const { displayName, testMatch, ...common } = unit;
 
 module.exports = {
   globalSetup: '<rootDir>/tests/support/global-setup.ts',
   globalTeardown: '<rootDir>/tests/support/global-teardown.ts',
   projects: [
-    { ...common, displayName: 'unit', testMatch: ['<rootDir>/tests/unit/**/*.spec.ts'] },
+    unit,
     { ...common, displayName: 'integration', testMatch: ['<rootDir>/tests/integration/**/*.test.ts'] },
     { ...common, displayName: 'e2e', testMatch: ['<rootDir>/tests/e2e/**/*.test.ts'], testTimeout: 30000 },
   ],

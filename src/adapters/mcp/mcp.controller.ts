@@ -1,13 +1,12 @@
 import { Request, RequestHandler, Response, Router } from 'express';
 import { AuthorizeToolCall } from '../../application/use-cases/authorize-tool-call/authorize-tool-call.use-case';
 import { ValidateKey } from '../../application/use-cases/validate-key/validate-key.use-case';
-import { McpConfig } from '../../infrastructure/config/config';
 import { apiKeyAuth, principalOf } from '../http/middleware/api-key-auth';
 import { RPC, sendRpcError } from './json-rpc';
 import { jsonRpcBody, messagesOf } from './json-rpc-body';
 import { McpServerFactory } from './mcp-server.factory';
 import { refuseInvalidParams } from './params-check';
-import { requestGuard } from './request-guard';
+import { RequestGuardOptions, requestGuard } from './request-guard';
 import { responseFormat, serveStreamableHttp } from './streamable-http';
 import { refuseForbiddenCalls } from './tool-gate';
 import { ToolsListFastPath } from './tools-list-fast-path';
@@ -23,7 +22,7 @@ export class McpController {
     private readonly validateKey: ValidateKey,
     private readonly authorize: AuthorizeToolCall,
     private readonly servers: McpServerFactory,
-    private readonly config: Pick<McpConfig, 'allowedOrigins' | 'allowedHosts'>,
+    private readonly config: RequestGuardOptions,
     private readonly fastPath: ToolsListFastPath,
   ) {}
 

@@ -1,9 +1,16 @@
 import { RequestHandler } from 'express';
 import { echoInput } from '../../domain/errors';
-import { McpConfig } from '../../infrastructure/config/config';
 import { RPC, sendRpcError } from './json-rpc';
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** Declared here rather than taken from the config module: infrastructure passes its values in. */
+export interface RequestGuardOptions {
+  /** Origins accepted besides loopback ones (MCP_ALLOWED_ORIGINS). */
+  allowedOrigins: readonly string[];
+  /** Host header values accepted; empty: any host (MCP_ALLOWED_HOSTS). */
+  allowedHosts: readonly string[];
+}
 
 /**
  * DNS-rebinding protection for /mcp. A browser page on a rebound name sends its
@@ -11,7 +18,7 @@ const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
  * MCP_ALLOWED_ORIGINS; an Origin equal to the Host proves nothing and is not
  * trusted. When MCP_ALLOWED_HOSTS is set, the Host header must be one of them.
  */
-export function requestGuard(config: Pick<McpConfig, 'allowedOrigins' | 'allowedHosts'>): RequestHandler {
+export function requestGuard(config: RequestGuardOptions): RequestHandler {
   const origins = new Set(config.allowedOrigins.map(originOf).filter((o): o is string => o !== null));
   return (req, res, next) => {
     const host = req.headers.host;

@@ -2,7 +2,8 @@ import { RequestHandler } from 'express';
 import { TooManyRequestsError } from '../too-many-requests.error';
 import { AuthFailureLimiter } from './auth-failure-limiter';
 import { clientBucket } from './client-address';
-import { KeyValidationListener, onKeyValidation } from './key-validation-events';
+import { onKeyValidation } from './key-validation-events';
+import type { KeyValidationListener } from './key-validation-listener';
 
 /**
  * Mounted before key validation: a client address over its limit of failed

