@@ -1,7 +1,8 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { NewApiKey } from '../../../../src/application/ports/api-key-repository.port';
 import { TypeormApiKeyRepository } from '../../../../src/adapters/persistence/typeorm-api-key.repository';
-import { ScopeSet } from '../../../../src/domain/scope';
+import { ApiKeyMother } from '../../../mothers/api-key.mother';
+import { ScopeSetMother } from '../../../mothers/scope-set.mother';
 import { createTestDatabase, TestDatabase } from '../../../support/test-database';
 
 let db: TestDatabase;
@@ -14,16 +15,12 @@ beforeAll(async () => {
 afterAll(() => db.drop());
 
 function newKey(overrides: Partial<NewApiKey> = {}): NewApiKey {
-  return {
+  return ApiKeyMother.unsaved({
     name: 'ci key',
-    keyPrefix: 'svc_abcd',
-    keyHash: randomBytes(32).toString('hex'),
-    userId: randomUUID(),
-    scopes: ScopeSet.parse(['projects:read', 'agents:write']),
-    expiresAt: null,
+    scopes: ScopeSetMother.of('projects:read', 'agents:write'),
     createdAt: new Date('2026-01-01T00:00:00.000Z'),
     ...overrides,
-  };
+  });
 }
 
 describe('TypeormApiKeyRepository on PostgreSQL', () => {

@@ -1,24 +1,10 @@
 import { ApiKey, ApiKeyProps } from '../../../../src/domain/api-key';
-import { ScopeSet } from '../../../../src/domain/scope';
+import { ApiKeyMother, KEY_EPOCH } from '../../../mothers/api-key.mother';
 
-const NOW = new Date('2026-06-01T12:00:00.000Z');
+const NOW = KEY_EPOCH;
 const at = (offsetMs: number) => new Date(NOW.getTime() + offsetMs);
 
-function key(overrides: Partial<ApiKeyProps> = {}): ApiKey {
-  return ApiKey.restore({
-    id: '6f1c2a4e-3b7d-4c8e-9f10-1a2b3c4d5e6f',
-    name: 'ci',
-    keyPrefix: 'svc_abcd',
-    keyHash: 'a'.repeat(64),
-    userId: '0b8e1a52-5c1d-4d7f-8a3e-2f9c6b1d4e70',
-    scopes: ScopeSet.full(),
-    expiresAt: null,
-    lastUsedAt: null,
-    revokedAt: null,
-    createdAt: at(-86_400_000),
-    ...overrides,
-  });
-}
+const key = (overrides: Partial<ApiKeyProps> = {}): ApiKey => ApiKeyMother.active(overrides);
 
 describe('ApiKey.stateAt', () => {
   it('is active when neither revoked nor expiring', () => {
@@ -70,10 +56,7 @@ describe('ApiKey', () => {
   });
 
   it('restore copies the props so later changes to them do not leak in', () => {
-    const props: ApiKeyProps = {
-      id: '6f1c2a4e-3b7d-4c8e-9f10-1a2b3c4d5e6f', name: 'a', keyPrefix: 'svc_0000', keyHash: 'h',
-      userId: 'u', scopes: ScopeSet.full(), expiresAt: null, lastUsedAt: null, revokedAt: null, createdAt: NOW,
-    };
+    const props = ApiKeyMother.props();
     const k = ApiKey.restore(props);
     props.revokedAt = NOW;
     expect(k.stateAt(NOW)).toBe('active');
