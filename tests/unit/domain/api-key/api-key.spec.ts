@@ -47,7 +47,7 @@ describe('ApiKey.stateAt', () => {
 
 describe('ApiKey', () => {
   it('exposes its properties and knows its owner', () => {
-    const k = key({ name: 'deploy', lastUsedAt: at(-5) });
+    const k = key({ name: 'deploy', lastUsedAt: at(-5), userId: '0b8e1a52-5c1d-4d7f-8a3e-2f9c6b1d4e70' });
     expect(k.name).toBe('deploy');
     expect(k.keyPrefix).toBe('svc_abcd');
     expect(k.lastUsedAt).toEqual(at(-5));
