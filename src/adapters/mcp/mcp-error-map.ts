@@ -1,7 +1,5 @@
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { ValidationError } from '../../domain/errors';
-import { InsufficientScopeError } from '../../domain/errors/insufficient-scope.error';
-import { UnknownToolError } from '../../domain/errors/unknown-tool.error';
+import { InsufficientScopeError, UnknownToolError, ValidationError } from '../../domain/errors';
 import { boundRpcError, RPC } from './json-rpc';
 
 /**
@@ -34,7 +32,7 @@ export function toMcpError(error: unknown, log: (error: unknown) => void): RpcEr
   if (error instanceof ValidationError) return new RpcError(ErrorCode.InvalidParams, error.message, error.errors);
   if (error instanceof UnknownToolError) return new RpcError(ErrorCode.InvalidParams, error.message);
   if (error instanceof InsufficientScopeError) {
-    return new RpcError(RPC.INSUFFICIENT_SCOPE, error.message, { required_scopes: error.scope.split(' ') });
+    return new RpcError(RPC.INSUFFICIENT_SCOPE, error.message, { required_scopes: error.scopes });
   }
   log(error);
   return new RpcError(ErrorCode.InternalError, 'Internal error');

@@ -1,7 +1,6 @@
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { RpcError, toMcpError } from '../../../../src/adapters/mcp/mcp-error-map';
-import { ValidationError } from '../../../../src/domain/errors';
-import { UnknownToolError } from '../../../../src/domain/errors/unknown-tool.error';
+import { UnknownToolError, ValidationError } from '../../../../src/domain/errors';
 
 function makeSut() {
   const logged: unknown[] = [];
