@@ -2,6 +2,7 @@ import { ErrorRequestHandler, Request, RequestHandler } from 'express';
 import {
   clipInput,
   ConflictError,
+  DatabaseUnavailableError,
   DomainError,
   ForbiddenError,
   InvalidAccessTokenError,
@@ -9,7 +10,6 @@ import {
   NotFoundError,
   ValidationError,
 } from '../../domain/errors';
-import { isDatabaseUnavailable } from '../persistence/database-unavailable';
 import { Problem, problemType, sendProblem } from './problem';
 import { TooManyRequestsError } from './too-many-requests.error';
 
@@ -51,6 +51,10 @@ export function toProblem(error: unknown): { problem: Problem; headers: Record<s
   if (error instanceof ForbiddenError) return { problem: make(403, 'forbidden', 'Forbidden', error.message), headers };
   if (error instanceof NotFoundError) return { problem: make(404, 'not-found', 'Not Found', error.message), headers };
   if (error instanceof ConflictError) return { problem: make(409, 'conflict', 'Conflict', error.message), headers };
+  if (error instanceof DatabaseUnavailableError) {
+    headers['Retry-After'] = '1';
+    return { problem: make(503, 'database-unavailable', 'Service Unavailable', error.message), headers };
+  }
   if (error instanceof DomainError) return { problem: make(400, 'bad-request', 'Bad Request', error.message), headers };
   const parser = error as HttpParserError;
   if (parser?.type === 'entity.parse.failed') {
@@ -69,10 +73,6 @@ export function toProblem(error: unknown): { problem: Problem; headers: Record<s
   // Any other client error Express or body-parser reports (an aborted or mis-sized body): its status, not a 500.
   if (typeof parser?.status === 'number' && parser.status >= 400 && parser.status < 500) {
     return { problem: make(parser.status, 'bad-request', 'Bad Request', 'The request could not be read'), headers };
-  }
-  if (isDatabaseUnavailable(error)) {
-    headers['Retry-After'] = '1';
-    return { problem: make(503, 'database-unavailable', 'Service Unavailable', 'The database is not reachable; retry shortly'), headers };
   }
   return { problem: make(500, 'internal', 'Internal Server Error', 'An unexpected error occurred'), headers };
 }
