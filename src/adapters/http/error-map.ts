@@ -4,7 +4,7 @@ import { HTTP_ERRORS, HttpAnswer } from './http-errors';
 import { Problem, problemType, sendProblem } from './problem';
 import { TooManyRequestsError } from './too-many-requests.error';
 
-export interface HttpError {
+export interface ProblemAnswer {
   problem: Problem;
   headers: Record<string, string>;
 }
@@ -19,7 +19,7 @@ interface HttpParserError {
  * The one place that turns errors into HTTP answers: domain errors by their
  * code (HTTP_ERRORS), then the edge's own failures, then 500.
  */
-export function toProblem(error: unknown): HttpError {
+export function toProblem(error: unknown): ProblemAnswer {
   if (error instanceof DomainError) {
     const answer: HttpAnswer<DomainError> = HTTP_ERRORS[error.code];
     const problem = make(answer.status, answer.slug, answer.title, error.message);
@@ -30,7 +30,7 @@ export function toProblem(error: unknown): HttpError {
 }
 
 /** Failures that arise in Express, body-parser or the edge's middleware rather than in a use-case. */
-function edgeProblem(error: unknown): HttpError | null {
+function edgeProblem(error: unknown): ProblemAnswer | null {
   const answer = (status: number, slug: string, title: string, detail: string, headers: Record<string, string> = {}) =>
     ({ problem: make(status, slug, title, detail), headers });
   if (error instanceof TooManyRequestsError) {
