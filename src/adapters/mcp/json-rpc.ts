@@ -2,11 +2,12 @@ import { Response } from 'express';
 import { clipMessage } from '../../domain/errors';
 import { boundData, MAX_ERROR_BODY_BYTES, withinBudget } from '../http/error-limits';
 
-/** JSON-RPC error codes used at the HTTP edge, before the SDK server sees a message. */
+/** JSON-RPC error codes keygate sends: at the HTTP edge, before the SDK server sees a message, and from its handlers. */
 export const RPC = {
   PARSE_ERROR: -32700,
   INVALID_REQUEST: -32600,
   INVALID_PARAMS: -32602,
+  INTERNAL_ERROR: -32603,
   /** Transport-level refusals (origin, media type, method), as the SDK's transport answers them. */
   SERVER_ERROR: -32000,
   /** Not defined by JSON-RPC or MCP: a tool call the key's scopes do not allow. */

@@ -3,6 +3,7 @@ import { isJSONRPCRequest, JSONRPCMessage } from '@modelcontextprotocol/sdk/type
 import { KeyPrincipal } from '../../application/use-cases/validate-key/validate-key.use-case';
 import { clipInput } from '../../domain/errors';
 import { AuthorizeToolCall } from '../../application/use-cases/authorize-tool-call/authorize-tool-call.use-case';
+import { insufficientScopeChallenge } from '../http/bearer-challenge';
 import { RPC, sendRpcError } from './json-rpc';
 import { toolCallProblem } from './params-check';
 
@@ -27,9 +28,9 @@ export async function refuseForbiddenCalls(
     const { name, arguments: args } = message.params as { name: string; arguments?: Record<string, unknown> };
     const decision = await authorize.execute({ userId: principal.userId, scopes: principal.scopes, name, arguments: args });
     if (decision.kind !== 'denied') continue;
-    const scope = decision.scopes.join(' ');
-    res.setHeader('WWW-Authenticate', `Bearer error="insufficient_scope", scope="${scope}"`);
-    sendRpcError(res, 403, message.id, RPC.INSUFFICIENT_SCOPE, `Insufficient scope: calling ${clipInput(name)} this way needs ${scope}`, {
+    res.setHeader('WWW-Authenticate', insufficientScopeChallenge(decision.scopes));
+    const needed = decision.scopes.join(' ');
+    sendRpcError(res, 403, message.id, RPC.INSUFFICIENT_SCOPE, `Insufficient scope: calling ${clipInput(name)} this way needs ${needed}`, {
       required_scopes: decision.scopes,
     });
     return true;

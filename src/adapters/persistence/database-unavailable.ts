@@ -1,4 +1,5 @@
 import { QueryFailedError } from 'typeorm';
+import { DatabaseUnavailableError } from '../../domain/errors';
 
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EPIPE', 'EAI_AGAIN']);
 /** SQLSTATE classes and codes that mean "the server is not there right now", not "your query is wrong". */
@@ -14,5 +15,17 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     if (typeof code === 'string' && (NETWORK_CODES.has(code) || UNAVAILABLE_SQLSTATES.test(code))) return true;
     if (name === 'CannotExecuteNotConnectedError' || name === 'ConnectionIsNotSetError') return true;
     return typeof message === 'string' && MESSAGES.test(message);
+  });
+}
+
+/**
+ * Every database call of a repository goes through here: a failure that
+ * means PostgreSQL is away becomes the domain's DatabaseUnavailableError, so
+ * that no layer above persistence has to recognise driver errors; any other
+ * failure is left as it is (a bug, or a unique violation for the caller).
+ */
+export function databaseCall<T>(pending: Promise<T>): Promise<T> {
+  return pending.catch((error: unknown) => {
+    throw isDatabaseUnavailable(error) ? new DatabaseUnavailableError({ cause: error }) : error;
   });
 }

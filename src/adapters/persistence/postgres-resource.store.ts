@@ -3,6 +3,7 @@ import { RecordFilter, MAX_LISTED_RECORDS, ResourceStore } from '../../applicati
 import { ConflictError } from '../../domain/errors';
 import { RecordLocation, ResourceRecord } from '../../domain/resource/resource-record';
 import { secretFieldsAt } from '../../domain/resource/secret-fields';
+import { databaseCall } from './database-unavailable';
 import { ResourceRecordMapper, ResourceRecordRow } from './resource-record.mapper';
 
 // Every statement starts from the owner and the location, so a record of
@@ -80,9 +81,10 @@ export class PostgresResourceStore implements ResourceStore {
     });
   }
 
+  /** Every statement runs through here: a duplicate name is a ConflictError, an outage a DatabaseUnavailableError. */
   private async guarded<T>(work: () => Promise<T>): Promise<T> {
     try {
-      return await work();
+      return await databaseCall(work());
     } catch (error) {
       const code = (error as { driverError?: { code?: string } }).driverError?.code;
       if (code === '23505') throw new ConflictError('An MCP server with this name already exists: names must be unique');

@@ -3,6 +3,7 @@ import { AgentRoleFields, AgentRoleRepository } from '../../application/ports/ag
 import { AgentRole } from '../../domain/agent-role';
 import { ScopeSet } from '../../domain/scope';
 import { AgentRoleRow, AgentRoleRowSchema } from './agent-role.row';
+import { databaseCall } from './database-unavailable';
 import { conflictOnDuplicate } from './unique-violation';
 
 export class TypeormAgentRoleRepository implements AgentRoleRepository {
@@ -13,12 +14,12 @@ export class TypeormAgentRoleRepository implements AgentRoleRepository {
   }
 
   async list(): Promise<AgentRole[]> {
-    const rows = await this.rows.find({ order: { is_system: 'DESC', name: 'ASC' } });
+    const rows = await databaseCall(this.rows.find({ order: { is_system: 'DESC', name: 'ASC' } }));
     return rows.map(toDomain);
   }
 
   async findById(id: string): Promise<AgentRole | null> {
-    const row = await this.rows.findOneBy({ id });
+    const row = await databaseCall(this.rows.findOneBy({ id }));
     return row ? toDomain(row) : null;
   }
 
@@ -36,7 +37,7 @@ export class TypeormAgentRoleRepository implements AgentRoleRepository {
   }
 
   async delete(id: string): Promise<boolean> {
-    const result = await this.rows.delete({ id });
+    const result = await databaseCall(this.rows.delete({ id }));
     return (result.affected ?? 0) > 0;
   }
 }

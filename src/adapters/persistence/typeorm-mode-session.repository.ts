@@ -1,6 +1,7 @@
 import { DataSource } from 'typeorm';
 import { ModeSessionRepository, NewModeSession } from '../../application/ports/mode-session-repository.port';
 import { ModeSession } from '../../domain/mode';
+import { databaseCall } from './database-unavailable';
 
 interface SessionRow {
   id: string;
@@ -21,24 +22,24 @@ export class TypeormModeSessionRepository implements ModeSessionRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   async insert(session: NewModeSession): Promise<ModeSession> {
-    const [{ id }] = await this.dataSource.query(
+    const [{ id }] = await databaseCall(this.dataSource.query(
       `INSERT INTO mode_sessions (agent_role_id, mode_tool_config_id, user_id, started_at)
        VALUES ($1, $2, $3, $4) RETURNING id`,
       [session.agentRoleId, session.modeToolConfigId, session.userId, session.startedAt],
-    );
+    ));
     return (await this.findById(id))!;
   }
 
   async findById(id: string): Promise<ModeSession | null> {
-    const rows: SessionRow[] = await this.dataSource.query(`${SELECT} WHERE s.id = $1`, [id]);
+    const rows: SessionRow[] = await databaseCall(this.dataSource.query(`${SELECT} WHERE s.id = $1`, [id]));
     return rows.length > 0 ? toDomain(rows[0]) : null;
   }
 
   async end(id: string, at: Date): Promise<boolean> {
-    const [, affected] = await this.dataSource.query(
+    const [, affected] = await databaseCall(this.dataSource.query(
       'UPDATE mode_sessions SET ended_at = $2 WHERE id = $1 AND ended_at IS NULL',
       [id, at],
-    );
+    ));
     return affected > 0;
   }
 }

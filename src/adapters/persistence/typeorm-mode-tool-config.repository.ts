@@ -2,6 +2,7 @@ import { DataSource, Repository } from 'typeorm';
 import { ModeToolConfigFields, ModeToolConfigRepository } from '../../application/ports/mode-tool-config-repository.port';
 import { ModeToolConfig } from '../../domain/mode';
 import { ScopeSet } from '../../domain/scope';
+import { databaseCall } from './database-unavailable';
 import { ModeToolConfigRow, ModeToolConfigRowSchema } from './mode-tool-config.row';
 import { conflictOnDuplicate } from './unique-violation';
 
@@ -13,16 +14,16 @@ export class TypeormModeToolConfigRepository implements ModeToolConfigRepository
   }
 
   async list(): Promise<ModeToolConfig[]> {
-    return (await this.rows.find({ order: { mode: 'ASC' } })).map(toDomain);
+    return (await databaseCall(this.rows.find({ order: { mode: 'ASC' } }))).map(toDomain);
   }
 
   async findById(id: string): Promise<ModeToolConfig | null> {
-    const row = await this.rows.findOneBy({ id });
+    const row = await databaseCall(this.rows.findOneBy({ id }));
     return row ? toDomain(row) : null;
   }
 
   async findByMode(mode: string): Promise<ModeToolConfig | null> {
-    const row = await this.rows.findOneBy({ mode });
+    const row = await databaseCall(this.rows.findOneBy({ mode }));
     return row ? toDomain(row) : null;
   }
 
@@ -40,7 +41,7 @@ export class TypeormModeToolConfigRepository implements ModeToolConfigRepository
   }
 
   async delete(id: string): Promise<boolean> {
-    return ((await this.rows.delete({ id })).affected ?? 0) > 0;
+    return ((await databaseCall(this.rows.delete({ id }))).affected ?? 0) > 0;
   }
 }
 

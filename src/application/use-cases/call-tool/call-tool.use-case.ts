@@ -1,6 +1,4 @@
-import { ConflictError, NotFoundError, ValidationError } from '../../../domain/errors';
-import { InsufficientScopeError } from '../../../domain/errors/insufficient-scope.error';
-import { UnknownToolError } from '../../../domain/errors/unknown-tool.error';
+import { ConflictError, InsufficientScopeError, NotFoundError, UnknownToolError, ValidationError } from '../../../domain/errors';
 import { isResource, Resource, ScopeSet } from '../../../domain/scope';
 import { ResourceStore } from '../../ports/resource-store.port';
 import { AuthorizeToolCall } from '../authorize-tool-call/authorize-tool-call.use-case';
@@ -42,7 +40,7 @@ export class CallTool {
   async execute(input: CallToolInput): Promise<ToolOutcome> {
     const decision = await this.authorize.execute(input);
     if (decision.kind === 'unknown') throw new UnknownToolError(input.name);
-    if (decision.kind === 'denied') throw new InsufficientScopeError(decision.scopes.join(' '));
+    if (decision.kind === 'denied') throw new InsufficientScopeError(decision.scopes);
     if (!isResource(input.name)) {
       const outcome = await this.runExternal(input.userId, input.name, input.arguments);
       if (!outcome) throw new UnknownToolError(input.name);

@@ -1,14 +1,47 @@
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
-import { RpcError, toMcpError } from '../../../../src/adapters/mcp/mcp-error-map';
-import { ValidationError } from '../../../../src/domain/errors';
-import { UnknownToolError } from '../../../../src/domain/errors/unknown-tool.error';
+import { toMcpError } from '../../../../src/adapters/mcp/mcp-error-map';
+import { RpcError } from '../../../../src/adapters/mcp/rpc-error';
+import { ERROR_CODES, ErrorCode, UnknownToolError, ValidationError } from '../../../../src/domain/errors';
+import { DomainErrorMother } from '../../../mothers/domain-error.mother';
 
 function makeSut() {
   const logged: unknown[] = [];
   return { logged, map: (error: unknown) => toMcpError(error, (e) => logged.push(e)) };
 }
 
-describe('toMcpError', () => {
+/** What reaches the client; `internal` codes are answered -32603 "Internal error" and logged. */
+type Expected = { code: number; data?: unknown } | 'internal';
+
+// Keyed by ErrorCode and checked for every entry of ERROR_CODES, so a new code fails here until it has its answer.
+const EXPECTED: Record<ErrorCode, Expected> = {
+  'VALIDATION.FAILED': { code: -32602, data: [{ field: 'name', message: 'must not be blank' }] },
+  'TOOL.UNKNOWN': { code: -32602 },
+  'SCOPE.INSUFFICIENT': { code: -32003, data: { required_scopes: ['agents:write', 'chat:read'] } },
+  'API_KEY.INVALID': 'internal',
+  'ACCESS_TOKEN.INVALID': 'internal',
+  'ACCESS.FORBIDDEN': 'internal',
+  'RESOURCE.NOT_FOUND': 'internal',
+  'STATE.CONFLICT': 'internal',
+  'DATABASE.UNAVAILABLE': 'internal',
+};
+
+describe('toMcpError for domain errors', () => {
+  it.each(ERROR_CODES)('answers %s by its code', (code) => {
+    const { map, logged } = makeSut();
+    const error = DomainErrorMother[code]();
+    const expected = EXPECTED[code];
+    expect(expected).toBeDefined();
+    const answer = map(error);
+    expect(answer).toBeInstanceOf(RpcError);
+    if (expected === 'internal') {
+      expect({ code: answer.code, message: answer.message, data: answer.data }).toEqual({ code: -32603, message: 'Internal error', data: undefined });
+      expect(logged).toEqual([error]);
+    } else {
+      expect({ code: answer.code, message: answer.message, data: answer.data }).toEqual({ code: expected.code, message: error.message, data: expected.data });
+      expect(logged).toEqual([]);
+    }
+  });
+
   it('answers a validation error with -32602, its fields in data', () => {
     const { map } = makeSut();
     const error = map(ValidationError.single('agent_scopes', 'must hold at most 12 scopes'));
@@ -19,6 +52,14 @@ describe('toMcpError', () => {
     const { map } = makeSut();
     const error = map(new UnknownToolError('t'.repeat(1_000_000)));
     expect(error).toMatchObject({ code: -32602, message: `Unknown tool: ${'t'.repeat(63)}…` });
+  });
+});
+
+describe('toMcpError for other errors', () => {
+  it('passes an RpcError through as it is', () => {
+    const { map } = makeSut();
+    const error = new RpcError(-32602, 'Invalid params');
+    expect(map(error)).toBe(error);
   });
 
   it('cuts an McpError from anywhere down to the error bounds', () => {

@@ -1,7 +1,6 @@
 import { AuthorizeToolCall } from '../../../../src/application/use-cases/authorize-tool-call/authorize-tool-call.use-case';
 import { CallTool } from '../../../../src/application/use-cases/call-tool/call-tool.use-case';
-import { InsufficientScopeError } from '../../../../src/domain/errors/insufficient-scope.error';
-import { UnknownToolError } from '../../../../src/domain/errors/unknown-tool.error';
+import { InsufficientScopeError, UnknownToolError } from '../../../../src/domain/errors';
 import { ScopeSet } from '../../../../src/domain/scope';
 import { InMemoryResourceStore } from '../../../fakes/in-memory-resource.store';
 
@@ -22,7 +21,7 @@ describe('CallTool', () => {
   it('throws for an unknown tool and for a denied action, touching nothing', async () => {
     const { store, run } = makeSut();
     await expect(run('weather', { action: 'get' })).rejects.toBeInstanceOf(UnknownToolError);
-    await expect(run('agents', { action: 'create', data: {} }, ['agents:read'])).rejects.toEqual(new InsufficientScopeError('agents:write'));
+    await expect(run('agents', { action: 'create', data: {} }, ['agents:read'])).rejects.toEqual(new InsufficientScopeError(['agents:write']));
     expect(store.records).toHaveLength(0);
   });
 

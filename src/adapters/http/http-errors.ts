@@ -1,0 +1,37 @@
+import { ErrorCode, ErrorWithCode, FieldError } from '../../domain/errors';
+import { insufficientScopeChallenge, invalidTokenChallenge } from './bearer-challenge';
+
+/** How the HTTP edge answers one error code: a problem with this status, `type` slug and title, and the error's message as detail. */
+export interface HttpAnswer<E> {
+  status: number;
+  slug: string;
+  title: string;
+  // Methods, not function properties: toProblem reads an entry by the error's own code, so the entry always fits the error.
+  headers?(error: E): Record<string, string>;
+  errors?(error: E): FieldError[];
+}
+
+/** Keyed by every ErrorCode: a code without an answer here fails the typecheck. */
+export const HTTP_ERRORS: { readonly [C in ErrorCode]: HttpAnswer<ErrorWithCode<C>> } = {
+  'VALIDATION.FAILED': { status: 400, slug: 'validation-failed', title: 'Invalid request', errors: (e) => e.errors },
+  'ACCESS_TOKEN.INVALID': {
+    status: 401, slug: 'invalid-access-token', title: 'Unauthorized',
+    headers: (e) => ({ 'WWW-Authenticate': invalidTokenChallenge(e.presented) }),
+  },
+  'API_KEY.INVALID': {
+    status: 401, slug: 'invalid-api-key', title: 'Unauthorized',
+    headers: (e) => ({ 'WWW-Authenticate': invalidTokenChallenge(e.presented) }),
+  },
+  'ACCESS.FORBIDDEN': { status: 403, slug: 'forbidden', title: 'Forbidden' },
+  // Only tools/call raises these two, inside the MCP server (mcp-error-map answers them), so no route reaches them
+  // today; over HTTP they would be the tool gate's challenge and a missing tool.
+  'SCOPE.INSUFFICIENT': {
+    status: 403, slug: 'insufficient-scope', title: 'Forbidden',
+    headers: (e) => ({ 'WWW-Authenticate': insufficientScopeChallenge(e.scopes) }),
+  },
+  'TOOL.UNKNOWN': { status: 404, slug: 'unknown-tool', title: 'Not Found' },
+  'RESOURCE.NOT_FOUND': { status: 404, slug: 'not-found', title: 'Not Found' },
+  'STATE.CONFLICT': { status: 409, slug: 'conflict', title: 'Conflict' },
+  // An outage is brief (the pool reconnects by itself), so clients are told to come back soon.
+  'DATABASE.UNAVAILABLE': { status: 503, slug: 'database-unavailable', title: 'Service Unavailable', headers: () => ({ 'Retry-After': '1' }) },
+};

@@ -1,0 +1,35 @@
+import { ErrorCode, ErrorWithCode } from '../../domain/errors';
+import { RPC } from './json-rpc';
+
+/**
+ * For codes no MCP handler should meet: the error is then a bug or a fault,
+ * and its message may carry internals, so it is logged and answered -32603
+ * "Internal error".
+ */
+export const INTERNAL = 'internal';
+
+/** How an MCP handler answers one error code: a JSON-RPC error with the error's message, or INTERNAL. */
+export type RpcAnswer<E> =
+  // A method, not a function property: toMcpError reads an entry by the error's own code, so the entry always fits the error.
+  | { code: number; data?(error: E): unknown }
+  | typeof INTERNAL;
+
+/** Keyed by every ErrorCode: a code without an answer here fails the typecheck. */
+export const RPC_ERRORS: { readonly [C in ErrorCode]: RpcAnswer<ErrorWithCode<C>> } = {
+  // A validation error lists its fields in data, as a problem does in `errors`.
+  'VALIDATION.FAILED': { code: RPC.INVALID_PARAMS, data: (e) => e.errors },
+  // The tool name is a param of tools/call.
+  'TOOL.UNKNOWN': { code: RPC.INVALID_PARAMS },
+  // The tool gate answers these first (HTTP 403); here only if a tool's scopes changed between the gate and the call.
+  'SCOPE.INSUFFICIENT': { code: RPC.INSUFFICIENT_SCOPE, data: (e) => ({ required_scopes: e.scopes }) },
+  // /mcp checks the key before any handler runs, and takes no user tokens.
+  'API_KEY.INVALID': INTERNAL,
+  'ACCESS_TOKEN.INVALID': INTERNAL,
+  // Raised only by the REST routes of agent roles, modes and sessions.
+  'ACCESS.FORBIDDEN': INTERNAL,
+  // CallTool turns these into tool results with isError, which the client's model reads.
+  'RESOURCE.NOT_FOUND': INTERNAL,
+  'STATE.CONFLICT': INTERNAL,
+  // Inside a handler the answer is already HTTP 200, so there is no 503 to give; logged like any fault.
+  'DATABASE.UNAVAILABLE': INTERNAL,
+};

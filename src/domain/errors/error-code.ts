@@ -1,0 +1,18 @@
+/**
+ * Every code a DomainError may carry. The HTTP and JSON-RPC error maps are
+ * tables keyed by this union, so a new code fails the typecheck until both
+ * say how to answer it, and their tests iterate this list.
+ */
+export const ERROR_CODES = [
+  'VALIDATION.FAILED',
+  'ACCESS_TOKEN.INVALID',
+  'API_KEY.INVALID',
+  'ACCESS.FORBIDDEN',
+  'SCOPE.INSUFFICIENT',
+  'RESOURCE.NOT_FOUND',
+  'TOOL.UNKNOWN',
+  'STATE.CONFLICT',
+  'DATABASE.UNAVAILABLE',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -1,0 +1,29 @@
+import type { ConflictError } from './conflict.error';
+import type { DatabaseUnavailableError } from './database-unavailable.error';
+import type { ErrorCode } from './error-code';
+import type { ForbiddenError } from './forbidden.error';
+import type { InsufficientScopeError } from './insufficient-scope.error';
+import type { InvalidAccessTokenError } from './invalid-access-token.error';
+import type { InvalidApiKeyError } from './invalid-api-key.error';
+import type { NotFoundError } from './not-found.error';
+import type { UnknownToolError } from './unknown-tool.error';
+import type { ValidationError } from './validation.error';
+
+/** Every concrete domain error; an edge's entry for a code reads that error's own fields through ErrorWithCode. */
+export type KnownDomainError =
+  | ValidationError
+  | InvalidAccessTokenError
+  | InvalidApiKeyError
+  | ForbiddenError
+  | InsufficientScopeError
+  | NotFoundError
+  | UnknownToolError
+  | ConflictError
+  | DatabaseUnavailableError;
+
+/** The error class that carries code `C`. */
+export type ErrorWithCode<C extends ErrorCode> = Extract<KnownDomainError, { code: C }>;
+
+/** Fails the typecheck when a code has no class above (its map entries would otherwise take `never`). */
+type Holds<T extends true> = T;
+export type EveryCodeHasAClass = Holds<[Exclude<ErrorCode, KnownDomainError['code']>] extends [never] ? true : false>;
