@@ -1,8 +1,8 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, RequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { CallTool } from '../../application/use-cases/call-tool/call-tool.use-case';
-import { MAX_RESULT_RECORD_BYTES } from '../../application/use-cases/call-tool/result-limits';
+import { CallTool } from '../../application/use-cases/tools/call-tool.use-case';
+import { MAX_RESULT_RECORD_BYTES } from '../../application/use-cases/tools/built-in/result-limits';
 import { ListTools } from '../../application/use-cases/list-tools/list-tools.use-case';
 import { KeyPrincipal } from '../../application/use-cases/validate-key/validate-key.use-case';
 import { listToolsFor, ToolsListParams } from './list-tools-request';

@@ -1,5 +1,5 @@
 import { Request, RequestHandler, Response, Router } from 'express';
-import { AuthorizeToolCall } from '../../application/use-cases/authorize-tool-call/authorize-tool-call.use-case';
+import { AuthorizeToolCall } from '../../application/use-cases/tools/authorize-tool-call.use-case';
 import { ValidateKey } from '../../application/use-cases/validate-key/validate-key.use-case';
 import { apiKeyAuth, principalOf } from '../http/middleware/api-key-auth';
 import { RPC, sendRpcError } from './json-rpc';

@@ -2,7 +2,7 @@ import { Response } from 'express';
 import { isJSONRPCRequest, JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { KeyPrincipal } from '../../application/use-cases/validate-key/validate-key.use-case';
 import { clipInput } from '../../domain/errors';
-import { AuthorizeToolCall } from '../../application/use-cases/authorize-tool-call/authorize-tool-call.use-case';
+import { AuthorizeToolCall } from '../../application/use-cases/tools/authorize-tool-call.use-case';
 import { RPC, sendRpcError } from './json-rpc';
 import { toolCallProblem } from './params-check';
 

@@ -1,5 +1,5 @@
 import { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { ToolOutcome } from '../../application/use-cases/call-tool/tool-outcome';
+import { ToolOutcome } from '../../application/use-cases/tools/tool-outcome';
 import { ToolDescriptor } from '../../domain/tool';
 import { clipToBytes, MAX_ERROR_BODY_BYTES } from '../http/error-limits';
 

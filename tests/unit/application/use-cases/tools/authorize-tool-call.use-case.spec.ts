@@ -1,5 +1,5 @@
-import { AuthorizeToolCall } from '../../../../src/application/use-cases/authorize-tool-call/authorize-tool-call.use-case';
-import { ScopeSet } from '../../../../src/domain/scope';
+import { AuthorizeToolCall } from '../../../../../src/application/use-cases/tools/authorize-tool-call.use-case';
+import { ScopeSet } from '../../../../../src/domain/scope';
 
 const authorize = new AuthorizeToolCall(async (_user, name) => (name === 'files__read' ? ['projects:read', 'chat:write'] : null));
 const decide = (scopes: string[], name: string, args?: Record<string, unknown>) =>

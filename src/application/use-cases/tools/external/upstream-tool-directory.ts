@@ -1,10 +1,10 @@
-import { ResourceRecord, topLevel } from '../../../domain/resource/resource-record';
-import { ScopeSet } from '../../../domain/scope';
-import { ToolDescriptor } from '../../../domain/tool';
-import { ResourceStore } from '../../ports/resource-store.port';
-import { ToolListCache, ToolListing, UpstreamMcp, UpstreamServer, UpstreamSession, UpstreamTool } from '../../ports/upstream-mcp.port';
-import { UpstreamRefusal } from '../../ports/upstream-refusal';
-import { failed, relayed, ToolOutcome } from '../call-tool/tool-outcome';
+import { ResourceRecord, topLevel } from '../../../../domain/resource/resource-record';
+import { ScopeSet } from '../../../../domain/scope';
+import { ToolDescriptor } from '../../../../domain/tool';
+import { ResourceStore } from '../../../ports/resource-store.port';
+import { ToolListCache, ToolListing, UpstreamMcp, UpstreamServer, UpstreamSession, UpstreamTool } from '../../../ports/upstream-mcp.port';
+import { UpstreamRefusal } from '../../../ports/upstream-refusal';
+import { failed, relayed, ToolOutcome } from '../tool-outcome';
 
 const SEPARATOR = '__';
 /** Without tool_scopes, listing an upstream tool is reading MCP server configuration, calling it is acting on it. */

@@ -1,9 +1,9 @@
-import { AuthorizeToolCall } from '../../../../src/application/use-cases/authorize-tool-call/authorize-tool-call.use-case';
-import { CallTool } from '../../../../src/application/use-cases/call-tool/call-tool.use-case';
-import { InsufficientScopeError } from '../../../../src/domain/errors/insufficient-scope.error';
-import { UnknownToolError } from '../../../../src/domain/errors/unknown-tool.error';
-import { ScopeSet } from '../../../../src/domain/scope';
-import { InMemoryResourceStore } from '../../../fakes/in-memory-resource.store';
+import { AuthorizeToolCall } from '../../../../../src/application/use-cases/tools/authorize-tool-call.use-case';
+import { CallTool } from '../../../../../src/application/use-cases/tools/call-tool.use-case';
+import { InsufficientScopeError } from '../../../../../src/domain/errors/insufficient-scope.error';
+import { UnknownToolError } from '../../../../../src/domain/errors/unknown-tool.error';
+import { ScopeSet } from '../../../../../src/domain/scope';
+import { InMemoryResourceStore } from '../../../../fakes/in-memory-resource.store';
 
 function makeSut() {
   const store = new InMemoryResourceStore();

@@ -1,6 +1,6 @@
-import { ConflictError, NotFoundError, ValidationError } from '../../../domain/errors';
-import { RecordLocation, ResourceRecord, topLevel } from '../../../domain/resource/resource-record';
-import { MAX_LISTED_RECORDS, ResourceStore } from '../../ports/resource-store.port';
+import { ConflictError, NotFoundError, ValidationError } from '../../../../domain/errors';
+import { RecordLocation, ResourceRecord, topLevel } from '../../../../domain/resource/resource-record';
+import { MAX_LISTED_RECORDS, ResourceStore } from '../../../ports/resource-store.port';
 import { recordView } from './record-view';
 import { ResourcePolicy } from './resource-policy';
 import { listing, single, storable } from './result-limits';

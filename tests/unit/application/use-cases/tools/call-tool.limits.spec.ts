@@ -1,9 +1,9 @@
-import { AuthorizeToolCall } from '../../../../src/application/use-cases/authorize-tool-call/authorize-tool-call.use-case';
-import { CallTool } from '../../../../src/application/use-cases/call-tool/call-tool.use-case';
-import { MAX_RECORD_DATA_BYTES, MAX_RESULT_RECORD_BYTES } from '../../../../src/application/use-cases/call-tool/result-limits';
-import { mcpServerPolicy } from '../../../../src/application/use-cases/external-tools/mcp-server-policy';
-import { ScopeSet } from '../../../../src/domain/scope';
-import { InMemoryResourceStore } from '../../../fakes/in-memory-resource.store';
+import { AuthorizeToolCall } from '../../../../../src/application/use-cases/tools/authorize-tool-call.use-case';
+import { CallTool } from '../../../../../src/application/use-cases/tools/call-tool.use-case';
+import { MAX_RECORD_DATA_BYTES, MAX_RESULT_RECORD_BYTES } from '../../../../../src/application/use-cases/tools/built-in/result-limits';
+import { mcpServerPolicy } from '../../../../../src/application/use-cases/tools/external/mcp-server-policy';
+import { ScopeSet } from '../../../../../src/domain/scope';
+import { InMemoryResourceStore } from '../../../../fakes/in-memory-resource.store';
 
 function makeSut() {
   const store = new InMemoryResourceStore();

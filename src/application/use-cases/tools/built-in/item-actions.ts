@@ -1,7 +1,7 @@
-import { echoInput, NotFoundError, ValidationError } from '../../../domain/errors';
-import { RecordLocation, ResourceRecord, topLevel } from '../../../domain/resource/resource-record';
-import { isResource, Resource } from '../../../domain/scope';
-import { MAX_LISTED_RECORDS, ResourceStore } from '../../ports/resource-store.port';
+import { echoInput, NotFoundError, ValidationError } from '../../../../domain/errors';
+import { RecordLocation, ResourceRecord, topLevel } from '../../../../domain/resource/resource-record';
+import { isResource, Resource } from '../../../../domain/scope';
+import { MAX_LISTED_RECORDS, ResourceStore } from '../../../ports/resource-store.port';
 import { recordView } from './record-view';
 import { listing, single, storable } from './result-limits';
 import { ToolCommand } from './tool-command';

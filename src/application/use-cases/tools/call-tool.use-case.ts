@@ -3,12 +3,12 @@ import { InsufficientScopeError } from '../../../domain/errors/insufficient-scop
 import { UnknownToolError } from '../../../domain/errors/unknown-tool.error';
 import { isResource, Resource, ScopeSet } from '../../../domain/scope';
 import { ResourceStore } from '../../ports/resource-store.port';
-import { AuthorizeToolCall } from '../authorize-tool-call/authorize-tool-call.use-case';
-import { runItemAction } from './item-actions';
-import { runRecordAction } from './record-actions';
-import { ANY_DATA, ResourcePolicy } from './resource-policy';
-import { MAX_RESULT_RECORD_BYTES } from './result-limits';
-import { parseToolCommand } from './tool-command';
+import { AuthorizeToolCall } from './authorize-tool-call.use-case';
+import { runItemAction } from './built-in/item-actions';
+import { runRecordAction } from './built-in/record-actions';
+import { ANY_DATA, ResourcePolicy } from './built-in/resource-policy';
+import { MAX_RESULT_RECORD_BYTES } from './built-in/result-limits';
+import { parseToolCommand } from './built-in/tool-command';
 import { failed, succeeded, ToolOutcome } from './tool-outcome';
 
 export interface CallToolInput {

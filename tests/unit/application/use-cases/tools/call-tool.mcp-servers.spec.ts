@@ -1,8 +1,8 @@
-import { AuthorizeToolCall } from '../../../../src/application/use-cases/authorize-tool-call/authorize-tool-call.use-case';
-import { CallTool } from '../../../../src/application/use-cases/call-tool/call-tool.use-case';
-import { mcpServerPolicy } from '../../../../src/application/use-cases/external-tools/mcp-server-policy';
-import { ScopeSet } from '../../../../src/domain/scope';
-import { InMemoryResourceStore } from '../../../fakes/in-memory-resource.store';
+import { AuthorizeToolCall } from '../../../../../src/application/use-cases/tools/authorize-tool-call.use-case';
+import { CallTool } from '../../../../../src/application/use-cases/tools/call-tool.use-case';
+import { mcpServerPolicy } from '../../../../../src/application/use-cases/tools/external/mcp-server-policy';
+import { ScopeSet } from '../../../../../src/domain/scope';
+import { InMemoryResourceStore } from '../../../../fakes/in-memory-resource.store';
 
 function makeSut(maxServers = 3) {
   const store = new InMemoryResourceStore();

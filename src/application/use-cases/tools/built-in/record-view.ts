@@ -1,4 +1,4 @@
-import { ResourceRecord } from '../../../domain/resource/resource-record';
+import { ResourceRecord } from '../../../../domain/resource/resource-record';
 
 /** Changes what a caller is shown of a record's data, e.g. to hide secrets. */
 export type DataMask = (record: ResourceRecord) => Record<string, unknown>;

@@ -1,12 +1,12 @@
-import { UpstreamRefusal } from '../../../../src/application/ports/upstream-refusal';
-import { UpstreamToolDirectory } from '../../../../src/application/use-cases/external-tools/upstream-tool-directory';
-import { FilterTools } from '../../../../src/application/use-cases/filter-tools/filter-tools.use-case';
-import { ListTools } from '../../../../src/application/use-cases/list-tools/list-tools.use-case';
-import { LruToolListCache } from '../../../../src/adapters/mcp/upstream/lru-tool-list-cache';
-import { topLevel } from '../../../../src/domain/resource/resource-record';
-import { ScopeSet } from '../../../../src/domain/scope';
-import { FakeUpstreamMcp } from '../../../fakes/fake-upstream-mcp';
-import { InMemoryResourceStore } from '../../../fakes/in-memory-resource.store';
+import { UpstreamRefusal } from '../../../../../src/application/ports/upstream-refusal';
+import { UpstreamToolDirectory } from '../../../../../src/application/use-cases/tools/external/upstream-tool-directory';
+import { FilterTools } from '../../../../../src/application/use-cases/filter-tools/filter-tools.use-case';
+import { ListTools } from '../../../../../src/application/use-cases/list-tools/list-tools.use-case';
+import { LruToolListCache } from '../../../../../src/adapters/mcp/upstream/lru-tool-list-cache';
+import { topLevel } from '../../../../../src/domain/resource/resource-record';
+import { ScopeSet } from '../../../../../src/domain/scope';
+import { FakeUpstreamMcp } from '../../../../fakes/fake-upstream-mcp';
+import { InMemoryResourceStore } from '../../../../fakes/in-memory-resource.store';
 
 const TOOLS = [{ name: 'echo', inputSchema: { type: 'object' } }, { name: 'secret', inputSchema: { type: 'object' } }];
 const USER = 'alice';

@@ -1,6 +1,6 @@
-import { ValidationError } from '../../../domain/errors';
-import { ResourceRecord } from '../../../domain/resource/resource-record';
-import { MAX_LISTED_RECORDS } from '../../ports/resource-store.port';
+import { ValidationError } from '../../../../domain/errors';
+import { ResourceRecord } from '../../../../domain/resource/resource-record';
+import { MAX_LISTED_RECORDS } from '../../../ports/resource-store.port';
 
 /**
  * The most one record's (or subresource item's) data may take as JSON, as the
