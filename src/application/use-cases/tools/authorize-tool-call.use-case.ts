@@ -1,5 +1,6 @@
 import { isResource, Resource, ScopeSet } from '../../../domain/scope';
 import { ACTIONS, requiredScopeFor } from '../../../domain/tool';
+import { ExternalTool, ExternalTools } from '../../ports/external-tools.port';
 
 export interface AuthorizeToolCallInput {
   userId: string;
@@ -8,32 +9,42 @@ export interface AuthorizeToolCallInput {
   arguments?: Record<string, unknown>;
 }
 
+/** What a call runs: a built-in tool's resource group, or a tool of one of the user's upstream servers. */
+export type ToolTarget =
+  | { kind: 'built-in'; resource: Resource }
+  | { kind: 'external'; tool: ExternalTool };
+
 export type ToolCallDecision =
-  | { kind: 'allowed' }
+  | { kind: 'allowed'; target: ToolTarget }
   | { kind: 'denied'; scopes: string[] }
   | { kind: 'unknown' };
 
-/** Scopes an external tool needs, found by its namespaced name; null when no such tool exists. */
-export type ExternalToolScopes = (userId: string, name: string) => Promise<string[] | null>;
+const UNKNOWN: ToolCallDecision = { kind: 'unknown' };
 
 /**
  * Decides, before anything runs, whether a caller may call a tool with these
- * arguments. Built-in tools: the action decides (spec 4.4: read actions need
- * `<resource>:read`, all others `<resource>:write`, whatever the subresource);
- * an action that is missing or unknown still needs the tool to be visible, so
- * `<resource>:read`, and then fails as a tool error.
+ * arguments, and finds what the call runs (CallTool takes it from here, so the
+ * tool is looked up once). Built-in tools: the action decides (spec 4.4: read
+ * actions need `<resource>:read`, all others `<resource>:write`, whatever the
+ * subresource); an action that is missing or unknown still needs the tool to
+ * be visible, so `<resource>:read`, and then fails as a tool error. External
+ * tools need the scopes their server's record names for them.
  */
 export class AuthorizeToolCall {
-  constructor(private readonly externalScopes: ExternalToolScopes = async () => null) {}
+  constructor(private readonly external: ExternalTools) {}
 
   async execute(input: AuthorizeToolCallInput): Promise<ToolCallDecision> {
-    const needed = isResource(input.name)
-      ? [scopeForBuiltIn(input.name, input.arguments?.action)]
-      : await this.externalScopes(input.userId, input.name);
-    if (needed === null) return { kind: 'unknown' };
-    const missing = needed.filter((scope) => !input.scopes.allows(scope));
-    return missing.length === 0 ? { kind: 'allowed' } : { kind: 'denied', scopes: missing };
+    if (isResource(input.name)) {
+      return decide(input.scopes, [scopeForBuiltIn(input.name, input.arguments?.action)], { kind: 'built-in', resource: input.name });
+    }
+    const tool = await this.external.resolve(input.userId, input.name);
+    return tool === null ? UNKNOWN : decide(input.scopes, tool.callScopes, { kind: 'external', tool });
   }
+}
+
+function decide(scopes: ScopeSet, needed: readonly string[], target: ToolTarget): ToolCallDecision {
+  const missing = needed.filter((scope) => !scopes.allows(scope));
+  return missing.length === 0 ? { kind: 'allowed', target } : { kind: 'denied', scopes: missing };
 }
 
 function scopeForBuiltIn(resource: Resource, action: unknown): string {

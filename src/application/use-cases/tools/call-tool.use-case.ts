@@ -1,9 +1,8 @@
 import { ConflictError, NotFoundError, ValidationError } from '../../../domain/errors';
-import { InsufficientScopeError } from '../../../domain/errors/insufficient-scope.error';
-import { UnknownToolError } from '../../../domain/errors/unknown-tool.error';
-import { isResource, Resource, ScopeSet } from '../../../domain/scope';
+import { Resource } from '../../../domain/scope';
+import { ExternalTools } from '../../ports/external-tools.port';
 import { ResourceStore } from '../../ports/resource-store.port';
-import { AuthorizeToolCall } from './authorize-tool-call.use-case';
+import { ToolTarget } from './authorize-tool-call.use-case';
 import { runItemAction } from './built-in/item-actions';
 import { runRecordAction } from './built-in/record-actions';
 import { ANY_DATA, ResourcePolicy } from './built-in/resource-policy';
@@ -13,8 +12,8 @@ import { failed, succeeded, ToolOutcome } from './tool-outcome';
 
 export interface CallToolInput {
   userId: string;
-  scopes: ScopeSet;
-  name: string;
+  /** What AuthorizeToolCall found when it allowed these same arguments. */
+  target: ToolTarget;
   arguments?: Record<string, unknown>;
   /**
    * The most bytes of records' JSON the result may hold, MAX_RESULT_RECORD_BYTES
@@ -23,33 +22,26 @@ export interface CallToolInput {
   recordBytes?: number;
 }
 
-/** Runs a tool of a registered upstream server; null when the caller has no tool of that name. */
-export type ExternalToolRunner = (userId: string, name: string, args: Record<string, unknown> | undefined) => Promise<ToolOutcome | null>;
+/** What resource groups add to the generic record rules; a group left out takes any data and shows all of it. */
+export type ResourcePolicies = Partial<Record<Resource, ResourcePolicy>>;
 
 /**
- * Runs one tool call for a key's user. Throws UnknownToolError and
- * InsufficientScopeError (nothing runs then); every other expected failure is
- * a ToolOutcome with isError.
+ * Runs one tool call for a key's user. It does not authorize: a caller asks
+ * AuthorizeToolCall first and hands over the target it allowed, with the same
+ * arguments. Every expected failure is a ToolOutcome with isError.
  */
 export class CallTool {
   constructor(
     private readonly store: ResourceStore,
-    private readonly authorize: AuthorizeToolCall,
-    private readonly policies: Partial<Record<Resource, ResourcePolicy>> = {},
-    private readonly runExternal: ExternalToolRunner = async () => null,
+    private readonly policies: ResourcePolicies,
+    private readonly external: ExternalTools,
   ) {}
 
   async execute(input: CallToolInput): Promise<ToolOutcome> {
-    const decision = await this.authorize.execute(input);
-    if (decision.kind === 'unknown') throw new UnknownToolError(input.name);
-    if (decision.kind === 'denied') throw new InsufficientScopeError(decision.scopes.join(' '));
-    if (!isResource(input.name)) {
-      const outcome = await this.runExternal(input.userId, input.name, input.arguments);
-      if (!outcome) throw new UnknownToolError(input.name);
-      return outcome;
-    }
+    const { target } = input;
+    if (target.kind === 'external') return this.external.run(target.tool, input.arguments);
     try {
-      const command = parseToolCommand(input.name, input.arguments);
+      const command = parseToolCommand(target.resource, input.arguments);
       const policy = this.policies[command.resource] ?? ANY_DATA;
       const budget = input.recordBytes ?? MAX_RESULT_RECORD_BYTES;
       const value = command.subresource === null

@@ -1,16 +1,16 @@
-import { AuthorizeToolCall } from '../../../../../src/application/use-cases/tools/authorize-tool-call.use-case';
 import { CallTool } from '../../../../../src/application/use-cases/tools/call-tool.use-case';
 import { MAX_RECORD_DATA_BYTES, MAX_RESULT_RECORD_BYTES } from '../../../../../src/application/use-cases/tools/built-in/result-limits';
 import { mcpServerPolicy } from '../../../../../src/application/use-cases/tools/external/mcp-server-policy';
-import { ScopeSet } from '../../../../../src/domain/scope';
+import { Resource } from '../../../../../src/domain/scope';
+import { FakeExternalTools } from '../../../../fakes/fake-external-tools';
 import { InMemoryResourceStore } from '../../../../fakes/in-memory-resource.store';
 
 function makeSut() {
   const store = new InMemoryResourceStore();
-  const sut = new CallTool(store, new AuthorizeToolCall(), { mcp_servers: mcpServerPolicy(3) });
-  const run = (name: string, args: Record<string, unknown>, recordBytes?: number) =>
-    sut.execute({ userId: 'alice', scopes: ScopeSet.parse([]), name, arguments: args, recordBytes });
-  const value = async (name: string, args: Record<string, unknown>, recordBytes?: number) => {
+  const sut = new CallTool(store, { mcp_servers: mcpServerPolicy(3) }, new FakeExternalTools());
+  const run = (resource: Resource, args: Record<string, unknown>, recordBytes?: number) =>
+    sut.execute({ userId: 'alice', target: { kind: 'built-in', resource }, arguments: args, recordBytes });
+  const value = async (name: Resource, args: Record<string, unknown>, recordBytes?: number) => {
     const outcome = await run(name, args, recordBytes);
     if (outcome.kind !== 'value') throw new Error(JSON.stringify(outcome).slice(0, 300));
     return outcome.value as Record<string, any>;

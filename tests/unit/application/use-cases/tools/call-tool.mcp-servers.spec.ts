@@ -1,13 +1,13 @@
-import { AuthorizeToolCall } from '../../../../../src/application/use-cases/tools/authorize-tool-call.use-case';
 import { CallTool } from '../../../../../src/application/use-cases/tools/call-tool.use-case';
 import { mcpServerPolicy } from '../../../../../src/application/use-cases/tools/external/mcp-server-policy';
-import { ScopeSet } from '../../../../../src/domain/scope';
+import { Resource } from '../../../../../src/domain/scope';
+import { FakeExternalTools } from '../../../../fakes/fake-external-tools';
 import { InMemoryResourceStore } from '../../../../fakes/in-memory-resource.store';
 
 function makeSut(maxServers = 3) {
   const store = new InMemoryResourceStore();
-  const sut = new CallTool(store, new AuthorizeToolCall(), { mcp_servers: mcpServerPolicy(maxServers) });
-  const run = (args: Record<string, unknown>) => sut.execute({ userId: 'alice', scopes: ScopeSet.parse([]), name: 'mcp_servers', arguments: args });
+  const sut = new CallTool(store, { mcp_servers: mcpServerPolicy(maxServers) }, new FakeExternalTools());
+  const run = (args: Record<string, unknown>) => sut.execute({ userId: 'alice', target: { kind: 'built-in', resource: 'mcp_servers' }, arguments: args });
   const create = (name: string, data: Record<string, unknown> = {}) =>
     run({ action: 'create', data: { name, url: 'https://a.example.com/mcp', ...data } });
   return { store, run, create };

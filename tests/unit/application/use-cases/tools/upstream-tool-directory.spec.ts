@@ -1,4 +1,6 @@
 import { UpstreamRefusal } from '../../../../../src/application/ports/upstream-refusal';
+import { AuthorizeToolCall } from '../../../../../src/application/use-cases/tools/authorize-tool-call.use-case';
+import { CallTool } from '../../../../../src/application/use-cases/tools/call-tool.use-case';
 import { UpstreamToolDirectory } from '../../../../../src/application/use-cases/tools/external/upstream-tool-directory';
 import { FilterTools } from '../../../../../src/application/use-cases/filter-tools/filter-tools.use-case';
 import { ListTools } from '../../../../../src/application/use-cases/list-tools/list-tools.use-case';
@@ -16,7 +18,7 @@ function makeSut(ttlMs = 60_000) {
   const upstream = new FakeUpstreamMcp();
   const logged: string[] = [];
   const directory = new UpstreamToolDirectory(store, upstream, new LruToolListCache({ maxEntries: 100, maxChars: 1_000_000, ttlMs }), (m) => logged.push(m));
-  const listTools = new ListTools(new FilterTools(), directory.catalog);
+  const listTools = new ListTools(new FilterTools(), directory);
   const register = async (name: string, extra: Record<string, unknown> = {}) => {
     const url = `https://${name}.example/mcp`;
     upstream.serve(url, { tools: TOOLS, delayMs: 5 });
@@ -25,7 +27,12 @@ function makeSut(ttlMs = 60_000) {
   };
   const list = (scopes: string[] = [], agentScopes?: string[]) =>
     listTools.execute({ userId: USER, scopes: ScopeSet.parse(scopes), agentScopes }).then((tools) => tools.map((t) => t.name).filter((n) => n.includes('__')));
-  return { store, upstream, logged, directory, register, list };
+  /** A call as the MCP edge makes it: resolved once, then run. */
+  const call = async (name: string, args: Record<string, unknown>) => {
+    const tool = await directory.resolve(USER, name);
+    return tool && directory.run(tool, args);
+  };
+  return { store, upstream, logged, directory, register, list, call };
 }
 
 describe('UpstreamToolDirectory: contacting upstreams', () => {
@@ -79,43 +86,97 @@ describe('UpstreamToolDirectory: contacting upstreams', () => {
 
 describe('UpstreamToolDirectory: limits and failures', () => {
   it('drops only the failing upstream, logs why once per TTL, and fails its calls without contacting it again', async () => {
-    const { upstream, logged, directory, register, list } = makeSut();
+    const { upstream, logged, call, register, list } = makeSut();
     await register('good');
     const bad = await register('big');
     upstream.serve(bad.url, { error: new UpstreamRefusal('upstream tools/list over 500 tools', 'tools/list of big passed 500 tools') });
     expect(await list()).toEqual(['good__echo', 'good__secret']);
     expect(await list()).toEqual(['good__echo', 'good__secret']);
     expect(logged).toEqual([expect.stringMatching(/^MCP server big \(.+\) left out of tools\/list: upstream tools\/list over 500 tools \(tools\/list of big passed 500 tools\)$/)]);
-    expect(await directory.run(USER, 'big__echo', {})).toEqual({ kind: 'error', message: 'upstream tools/list over 500 tools' });
+    expect(await call('big__echo', {})).toEqual({ kind: 'error', message: 'upstream tools/list over 500 tools' });
     expect(upstream.countOf(upstream.contacts, bad.url)).toBe(1);
   });
 
   it('shows the caller only "upstream address not allowed" for an address refusal; the log has the address', async () => {
-    const { upstream, logged, directory, register } = makeSut();
+    const { upstream, logged, call, register } = makeSut();
     const { url } = await register('inside');
     upstream.serve(url, { error: UpstreamRefusal.address('inside.example resolves to 10.0.0.7, private') });
-    expect(await directory.run(USER, 'inside__echo', {})).toEqual({ kind: 'error', message: 'upstream address not allowed' });
+    expect(await call('inside__echo', {})).toEqual({ kind: 'error', message: 'upstream address not allowed' });
     expect(logged.join('\n')).toContain('10.0.0.7');
   });
 });
 
 describe('UpstreamToolDirectory: calls', () => {
   it('lists and calls in one contact when the listing is not cached, and calls alone when it is', async () => {
-    const { upstream, directory, register, list } = makeSut();
+    const { upstream, call, register, list } = makeSut();
     const { url } = await register('files');
-    expect(await directory.run(USER, 'files__echo', { text: 'hi' })).toMatchObject({ kind: 'relayed' });
+    expect(await call('files__echo', { text: 'hi' })).toMatchObject({ kind: 'relayed' });
     expect([upstream.contacts.length, upstream.listings.length, upstream.calls.length]).toEqual([1, 1, 1]);
     await list();
-    expect(await directory.run(USER, 'files__echo', {})).toMatchObject({ kind: 'relayed' });
+    expect(await call('files__echo', {})).toMatchObject({ kind: 'relayed' });
     expect([upstream.contacts.length, upstream.listings.length, upstream.calls.length]).toEqual([2, 1, 2]);
     expect(upstream.calls[0]).toEqual({ url, tool: 'echo', args: { text: 'hi' } });
   });
 
   it('runs only tools the upstream listed', async () => {
-    const { upstream, directory, register } = makeSut();
+    const { upstream, call, register } = makeSut();
     await register('files');
-    expect(await directory.run(USER, 'files__nope', {})).toEqual({ kind: 'error', message: 'The MCP server files has no tool nope' });
+    expect(await call('files__nope', {})).toEqual({ kind: 'error', message: 'The MCP server files has no tool nope' });
     expect(upstream.calls).toEqual([]);
-    expect(await directory.run(USER, 'other__echo', {})).toBeNull();
+    expect(await call('other__echo', {})).toBeNull();
+  });
+});
+
+describe('UpstreamToolDirectory: one look-up per call', () => {
+  const SERVERS = topLevel('mcp_servers');
+
+  it('finds a call\'s server in the per-user server list tools/list reads, once, and runs it without reading again', async () => {
+    const { store, directory, register } = makeSut();
+    await register('files');
+    const list = jest.spyOn(store, 'list');
+    const find = jest.spyOn(store, 'find');
+    const tool = await directory.resolve(USER, 'files__echo');
+    expect(tool).toMatchObject({ tool: 'echo', callScopes: ['mcp_servers:write'], server: { data: { name: 'files' } } });
+    expect(await directory.run(tool!, {})).toMatchObject({ kind: 'relayed' });
+    // No filter and no limit: the very list the server-list cache keeps.
+    expect(list.mock.calls).toEqual([[USER, SERVERS]]);
+    expect(find).not.toHaveBeenCalled();
+  });
+
+  it('reads the server list once for a whole tools/call: AuthorizeToolCall, then CallTool with its target', async () => {
+    const { store, upstream, directory, register } = makeSut();
+    await register('files', { tool_scopes: { echo: ['chat:write'] } });
+    const authorize = new AuthorizeToolCall(directory);
+    const callTool = new CallTool(store, {}, directory);
+    const list = jest.spyOn(store, 'list');
+    const find = jest.spyOn(store, 'find');
+    const decision = await authorize.execute({ userId: USER, scopes: ScopeSet.parse(['chat:write']), name: 'files__echo', arguments: { text: 'hi' } });
+    if (decision.kind !== 'allowed') throw new Error(JSON.stringify(decision));
+    expect(await callTool.execute({ userId: USER, target: decision.target, arguments: { text: 'hi' } })).toMatchObject({ kind: 'relayed' });
+    expect(list).toHaveBeenCalledTimes(1);
+    expect(find).not.toHaveBeenCalled();
+    expect(upstream.calls).toEqual([{ url: 'https://files.example/mcp', tool: 'echo', args: { text: 'hi' } }]);
+  });
+
+  it('reads nothing for a name that cannot be an external tool', async () => {
+    const { store, directory } = makeSut();
+    const list = jest.spyOn(store, 'list');
+    for (const name of ['plain', '__echo', 'files__']) expect(await directory.resolve(USER, name)).toBeNull();
+    expect(list).not.toHaveBeenCalled();
+  });
+
+  it('asks for the name as well only when the list is full (MAX_LISTED_RECORDS) and lacks it', async () => {
+    const { store, directory } = makeSut();
+    for (let i = 0; i < 100; i++) await store.create(USER, SERVERS, { name: `s${i}`, url: `https://s${i}.example/mcp` });
+    const list = jest.spyOn(store, 'list');
+    expect(await directory.resolve(USER, 'late__echo')).toBeNull();
+    expect(list).toHaveBeenCalledTimes(2);
+    await store.create(USER, SERVERS, { name: 'late', url: 'https://late.example/mcp' });
+    list.mockClear();
+    expect(await directory.resolve(USER, 's7__echo')).toMatchObject({ server: { data: { name: 's7' } } });
+    expect(list).toHaveBeenCalledTimes(1);
+    list.mockClear();
+    expect(await directory.resolve(USER, 'late__echo')).toMatchObject({ server: { data: { name: 'late' } } });
+    expect(list.mock.calls).toEqual([[USER, SERVERS], [USER, SERVERS, { where: { name: 'late' } }]]);
   });
 });
