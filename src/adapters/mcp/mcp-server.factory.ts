@@ -3,12 +3,12 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, RequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { ToolTarget } from '../../application/use-cases/tools/authorize-tool-call.use-case';
 import { CallTool } from '../../application/use-cases/tools/call-tool.use-case';
-import { MAX_RESULT_RECORD_BYTES } from '../../application/use-cases/tools/built-in/result-limits';
 import { ListTools } from '../../application/use-cases/list-tools/list-tools.use-case';
 import { KeyPrincipal } from '../../application/use-cases/validate-key/validate-key.use-case';
 import { UnknownToolError } from '../../domain/errors/unknown-tool.error';
 import { listToolsFor, ToolsListParams } from './list-tools-request';
 import { toMcpError } from './mcp-error-map';
+import { MAX_RESULT_RECORD_BYTES } from './record-view';
 import { AllowedCalls } from './tool-gate';
 import { toCallToolResult, toMcpTool } from './tool-presenter';
 
@@ -63,7 +63,7 @@ export class McpServerFactory {
       const { name, arguments: args } = request.params as { name: string; arguments?: Record<string, unknown> };
       try {
         const target = targetOf(calls, name);
-        return toCallToolResult(await this.callTool.execute({ userId, target, arguments: args, recordBytes }), recordBytes);
+        return toCallToolResult(await this.callTool.execute({ userId, target, arguments: args }), recordBytes);
       } catch (error) {
         throw toMcpError(error, this.log);
       }

@@ -6,7 +6,6 @@ import { ToolTarget } from './authorize-tool-call.use-case';
 import { runItemAction } from './built-in/item-actions';
 import { runRecordAction } from './built-in/record-actions';
 import { ANY_DATA, ResourcePolicy } from './built-in/resource-policy';
-import { MAX_RESULT_RECORD_BYTES } from './built-in/result-limits';
 import { parseToolCommand } from './built-in/tool-command';
 import { failed, succeeded, ToolOutcome } from './tool-outcome';
 
@@ -15,11 +14,6 @@ export interface CallToolInput {
   /** What AuthorizeToolCall found when it allowed these same arguments. */
   target: ToolTarget;
   arguments?: Record<string, unknown>;
-  /**
-   * The most bytes of records' JSON the result may hold, MAX_RESULT_RECORD_BYTES
-   * when left out; a caller sharing one answer among several results passes less.
-   */
-  recordBytes?: number;
 }
 
 /** What resource groups add to the generic record rules; a group left out takes any data and shows all of it. */
@@ -28,7 +22,8 @@ export type ResourcePolicies = Partial<Record<Resource, ResourcePolicy>>;
 /**
  * Runs one tool call for a key's user. It does not authorize: a caller asks
  * AuthorizeToolCall first and hands over the target it allowed, with the same
- * arguments. Every expected failure is a ToolOutcome with isError.
+ * arguments. A built-in tool's value is domain values for the edge to render;
+ * every expected failure is an error outcome.
  */
 export class CallTool {
   constructor(
@@ -43,10 +38,9 @@ export class CallTool {
     try {
       const command = parseToolCommand(target.resource, input.arguments);
       const policy = this.policies[command.resource] ?? ANY_DATA;
-      const budget = input.recordBytes ?? MAX_RESULT_RECORD_BYTES;
       const value = command.subresource === null
-        ? await runRecordAction(this.store, input.userId, command, policy, budget)
-        : await runItemAction(this.store, input.userId, command, budget);
+        ? await runRecordAction(this.store, input.userId, command, policy)
+        : await runItemAction(this.store, input.userId, command);
       return succeeded(value);
     } catch (error) {
       if (error instanceof ValidationError || error instanceof NotFoundError) return failed(error.message);

@@ -1,6 +1,5 @@
 import { CallTool } from '../../../../../src/application/use-cases/tools/call-tool.use-case';
 import { mcpServerPolicy } from '../../../../../src/application/use-cases/tools/external/mcp-server-policy';
-import { Resource } from '../../../../../src/domain/scope';
 import { FakeExternalTools } from '../../../../fakes/fake-external-tools';
 import { InMemoryResourceStore } from '../../../../fakes/in-memory-resource.store';
 
@@ -24,8 +23,21 @@ describe('CallTool on mcp_servers records', () => {
   it('stores an update that moves the url to another host without the old headers', async () => {
     const { store, run, create } = makeSut();
     const created = await create('a', { headers: { Authorization: 'Bearer s3cret' } });
-    const id = created.kind === 'value' ? (created.value.record as { id: string }).id : '';
+    const id = created.kind === 'value' && created.value.kind === 'record' ? created.value.record.id : '';
     await run({ action: 'update', id, data: { url: 'https://b.example.com/mcp', headers: { Authorization: '********' } } });
     expect(store.records[0].data).toEqual({ name: 'a', url: 'https://b.example.com/mcp', headers: {} });
+  });
+
+  it('masks header values in every record it returns, before they leave the use-case; the store keeps them', async () => {
+    const { store, run, create } = makeSut();
+    const masked = { Authorization: '********' };
+    const created = await create('a', { headers: { Authorization: 'Bearer s3cret' } });
+    expect(created).toMatchObject({ kind: 'value', value: { kind: 'record', record: { data: { headers: masked } } } });
+    const id = store.records[0].id;
+    expect(await run({ action: 'get', id })).toMatchObject({ value: { record: { data: { headers: masked } } } });
+    expect(await run({ action: 'list' })).toMatchObject({ value: { kind: 'records', records: [{ data: { headers: masked } }] } });
+    expect(await run({ action: 'update', id, data: { description: 'd' } })).toMatchObject({ value: { record: { data: { headers: masked } } } });
+    expect(JSON.stringify(await run({ action: 'search', data: { text: 'a' } }))).not.toContain('s3cret');
+    expect(store.records[0].data.headers).toEqual({ Authorization: 'Bearer s3cret' });
   });
 });

@@ -38,7 +38,7 @@ describe('CallTool', () => {
     const { store, value } = makeSut();
     const { record: routine } = await value('routines', { action: 'create', data: { name: 'nightly' } });
     const { record: step } = await value('routines', { action: 'create', subresource: 'steps', id: routine.id, data: { n: 1 } });
-    expect(step).toMatchObject({ parent_id: routine.id, subresource: 'steps' });
+    expect(step).toMatchObject({ parentId: routine.id, subresource: 'steps' });
     expect((await value('routines', { action: 'list' })).records).toHaveLength(1);
     expect((await value('routines', { action: 'get', subresource: 'steps', id: routine.id, data: { item_id: step.id } })).record.id).toBe(step.id);
     expect((await value('routines', { action: 'update', subresource: 'steps', id: routine.id, data: { item_id: step.id, n: 2 } })).record.data).toEqual({ n: 2 });
@@ -53,7 +53,7 @@ describe('CallTool', () => {
     const assign = { action: 'assign', subresource: 'mcp', id: agent.id, data: { target_id: server.id } };
     const first = await value('agents', assign);
     expect((await value('agents', assign)).record.id).toBe(first.record.id);
-    expect(await value('agents', { ...assign, action: 'unassign' })).toEqual({ unassigned: server.id });
+    expect(await value('agents', { ...assign, action: 'unassign' })).toEqual({ kind: 'unassigned', id: server.id });
     expect(await run('agents', { ...assign, action: 'unassign' })).toMatchObject({ kind: 'error' });
     const missing = await run('agents', { ...assign, data: { target_id: agent.id } });
     expect(missing).toEqual({ kind: 'error', message: `mcp_servers ${agent.id} was not found` });
