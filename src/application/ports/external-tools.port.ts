@@ -23,7 +23,11 @@ export type ExternalToolOutcome =
  * what it resolved, so a call looks the server up once.
  */
 export interface ExternalTools {
-  /** The tools these scopes could list, each with the scopes it needs to be listed; the caller still filters. */
+  /**
+   * The tools each with the scopes it needs to be listed. It gets the caller's
+   * scopes so that it need not contact an upstream none of whose tools they
+   * could see; the caller still filters what it returns.
+   */
   catalog(userId: string, scopes: ScopeSet): Promise<readonly ToolDescriptor[]>;
   /** The tool behind a namespaced name; null when the user has no server of that name. */
   resolve(userId: string, name: string): Promise<ExternalTool | null>;
