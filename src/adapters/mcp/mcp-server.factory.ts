@@ -1,12 +1,15 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, RequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { CallTool } from '../../application/use-cases/call-tool/call-tool.use-case';
-import { MAX_RESULT_RECORD_BYTES } from '../../application/use-cases/call-tool/result-limits';
+import { ToolTarget } from '../../application/use-cases/tools/authorize-tool-call.use-case';
+import { CallTool } from '../../application/use-cases/tools/call-tool.use-case';
 import { ListTools } from '../../application/use-cases/list-tools/list-tools.use-case';
 import { KeyPrincipal } from '../../application/use-cases/validate-key/validate-key.use-case';
+import { UnknownToolError } from '../../domain/errors/unknown-tool.error';
 import { listToolsFor, ToolsListParams } from './list-tools-request';
 import { toMcpError } from './mcp-error-map';
+import { MAX_RESULT_RECORD_BYTES } from './record-view';
+import { AllowedCalls } from './tool-gate';
 import { toCallToolResult, toMcpTool } from './tool-presenter';
 
 export const SERVER_INFO = { name: 'keygate', version: '0.1.0' };
@@ -34,17 +37,19 @@ export class McpServerFactory {
   ) {}
 
   /**
+   * `calls` is what the tool gate allowed and found for the POST's tools/call
+   * messages; a call runs that target and is not looked up again.
    * `messages` is how many messages the POST carried: the answers of a batch
    * share one body, so each tool result gets that share of a lone result's
    * budget (MAX_BATCH_MESSAGES of them stay under 64 KiB together).
    */
-  create(principal: KeyPrincipal, messages = 1): Server {
+  create(principal: KeyPrincipal, calls: AllowedCalls, messages = 1): Server {
     const server = new Server(SERVER_INFO, {
       capabilities: { tools: { listChanged: false } },
       jsonSchemaValidator: SHARED_VALIDATOR,
       instructions: 'Tools are filtered by the scopes of your API key. Each built-in tool takes an action, an optional subresource, an id and data.',
     });
-    const { userId, scopes } = principal;
+    const { userId } = principal;
     const recordBytes = Math.floor(MAX_RESULT_RECORD_BYTES / messages);
     server.setRequestHandler(ListToolsLoose, async (request) => {
       try {
@@ -57,11 +62,20 @@ export class McpServerFactory {
     server.setRequestHandler(CallToolLoose, async (request) => {
       const { name, arguments: args } = request.params as { name: string; arguments?: Record<string, unknown> };
       try {
-        return toCallToolResult(await this.callTool.execute({ userId, scopes, name, arguments: args, recordBytes }), recordBytes);
+        const target = targetOf(calls, name);
+        return toCallToolResult(await this.callTool.execute({ userId, target, arguments: args }), recordBytes);
       } catch (error) {
         throw toMcpError(error, this.log);
       }
     });
     return server;
   }
+}
+
+/** The target the tool gate found for a call of `name`; a call it did not see never runs. */
+function targetOf(calls: AllowedCalls, name: string): ToolTarget {
+  const target = calls.get(name);
+  if (target === null) throw new UnknownToolError(name);
+  if (target === undefined) throw new Error('A tools/call reached the MCP server without passing the tool gate');
+  return target;
 }

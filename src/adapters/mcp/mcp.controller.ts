@@ -1,5 +1,5 @@
 import { Request, RequestHandler, Response, Router } from 'express';
-import { AuthorizeToolCall } from '../../application/use-cases/authorize-tool-call/authorize-tool-call.use-case';
+import { AuthorizeToolCall } from '../../application/use-cases/tools/authorize-tool-call.use-case';
 import { ValidateKey } from '../../application/use-cases/validate-key/validate-key.use-case';
 import { apiKeyAuth, principalOf } from '../http/middleware/api-key-auth';
 import { RPC, sendRpcError } from './json-rpc';
@@ -8,14 +8,15 @@ import { McpServerFactory } from './mcp-server.factory';
 import { refuseInvalidParams } from './params-check';
 import { RequestGuardOptions, requestGuard } from './request-guard';
 import { responseFormat, serveStreamableHttp } from './streamable-http';
-import { refuseForbiddenCalls } from './tool-gate';
+import { authorizeToolCalls } from './tool-gate';
 import { ToolsListFastPath } from './tools-list-fast-path';
 
 /**
  * /mcp over MCP Streamable HTTP, stateless. In order: Origin/Host check (403),
  * the API key (401, whatever the body), the body as JSON-RPC (-32700, -32600),
- * params the SDK would refuse badly (-32602), the tool-call scope gate (403),
- * then the SDK server bound to the key.
+ * params the SDK would refuse badly (-32602), the tool-call scope gate (403,
+ * and each call's target found once), then the SDK server bound to the key,
+ * which runs the targets the gate found.
  */
 export class McpController {
   constructor(
@@ -47,9 +48,10 @@ export class McpController {
     const principal = principalOf(res.locals);
     const messages = messagesOf(res.locals);
     if (refuseInvalidParams(messages, res)) return;
-    if (await refuseForbiddenCalls(this.authorize, principal, messages, res)) return;
+    const calls = await authorizeToolCalls(this.authorize, principal, messages, res);
+    if (calls === null) return;
     if (await this.fastPath.tryServe(req, res, principal, messages, format)) return;
-    await serveStreamableHttp(this.servers.create(principal, messages.length), req, res, req.body, format);
+    await serveStreamableHttp(this.servers.create(principal, calls, messages.length), req, res, req.body, format);
   }
 }
 

@@ -2,24 +2,36 @@ import { Response } from 'express';
 import { isJSONRPCRequest, JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { KeyPrincipal } from '../../application/use-cases/validate-key/validate-key.use-case';
 import { clipInput } from '../../domain/errors';
-import { AuthorizeToolCall } from '../../application/use-cases/authorize-tool-call/authorize-tool-call.use-case';
+import { AuthorizeToolCall, ToolTarget } from '../../application/use-cases/tools/authorize-tool-call.use-case';
 import { insufficientScopeChallenge } from '../http/bearer-challenge';
 import { RPC, sendRpcError } from './json-rpc';
 import { toolCallProblem } from './params-check';
 
 /**
- * Refuses a tools/call the key may not make before the MCP server runs
+ * What each tool a POST calls runs, by the name called (null: no such tool),
+ * once every call in the POST was allowed. A target depends on the name
+ * alone (the arguments only decide whether a call is allowed), so the SDK
+ * server's tools/call handler finds its target by name.
+ */
+export type AllowedCalls = ReadonlyMap<string, ToolTarget | null>;
+
+export const NO_CALLS: AllowedCalls = new Map();
+
+/**
+ * Authorizes each tools/call of a POST once, before the MCP server runs
  * anything: once the SDK answers, the HTTP status is already 200, and an
  * authorization failure must be a 403 with an `insufficient_scope` challenge
- * (RFC 6750 section 3.1) naming the scope to ask for.
- * Returns true when it answered.
+ * (RFC 6750 section 3.1) naming the scope to ask for. Returns what the calls
+ * run, for the server to take without a second look-up, or null when it
+ * answered.
  */
-export async function refuseForbiddenCalls(
-  authorize: AuthorizeToolCall,
+export async function authorizeToolCalls(
+  authorize: Pick<AuthorizeToolCall, 'execute'>,
   principal: KeyPrincipal,
   messages: readonly JSONRPCMessage[],
   res: Response,
-): Promise<boolean> {
+): Promise<AllowedCalls | null> {
+  let allowed: Map<string, ToolTarget | null> | undefined;
   for (const message of messages) {
     // The method first: the schema check behind isJSONRPCRequest costs more than the rest of a tools/list.
     if ((message as { method?: unknown }).method !== 'tools/call' || !isJSONRPCRequest(message)) continue;
@@ -27,13 +39,16 @@ export async function refuseForbiddenCalls(
     if (toolCallProblem(message.params) !== null) continue;
     const { name, arguments: args } = message.params as { name: string; arguments?: Record<string, unknown> };
     const decision = await authorize.execute({ userId: principal.userId, scopes: principal.scopes, name, arguments: args });
-    if (decision.kind !== 'denied') continue;
+    if (decision.kind !== 'denied') {
+      (allowed ??= new Map()).set(name, decision.kind === 'allowed' ? decision.target : null);
+      continue;
+    }
     res.setHeader('WWW-Authenticate', insufficientScopeChallenge(decision.scopes));
     const needed = decision.scopes.join(' ');
     sendRpcError(res, 403, message.id, RPC.INSUFFICIENT_SCOPE, `Insufficient scope: calling ${clipInput(name)} this way needs ${needed}`, {
       required_scopes: decision.scopes,
     });
-    return true;
+    return null;
   }
-  return false;
+  return allowed ?? NO_CALLS;
 }

@@ -1,7 +1,8 @@
 import { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { ToolOutcome } from '../../application/use-cases/call-tool/tool-outcome';
+import { ToolOutcome } from '../../application/use-cases/tools/tool-outcome';
 import { ToolDescriptor } from '../../domain/tool';
 import { clipToBytes, MAX_ERROR_BODY_BYTES } from '../http/error-limits';
+import { MAX_RESULT_RECORD_BYTES, toolValueView } from './record-view';
 
 /** A tool as MCP lists it; the scopes it needs stay on our side. */
 export function toMcpTool(tool: ToolDescriptor): Tool {
@@ -16,15 +17,17 @@ export function toMcpTool(tool: ToolDescriptor): Tool {
 
 /**
  * Results carry the value twice: as structuredContent and, for older clients,
- * as JSON text. A failure's text is an error body like any other, so it is
- * held to half the error budget, and to what a value of `recordBytes` may
- * take in an answer (three times: twice, one copy escaped) when a batch
- * shares the answer.
+ * as JSON text; its records take at most `recordBytes` bytes of JSON, less
+ * than a lone result's MAX_RESULT_RECORD_BYTES when a batch shares the
+ * answer. A failure's text is an error body like any other, so it is held to
+ * half the error budget, and to what a value of `recordBytes` may take in an
+ * answer (three times: twice, one copy escaped).
  */
-export function toCallToolResult(outcome: ToolOutcome, recordBytes = Infinity): CallToolResult {
+export function toCallToolResult(outcome: ToolOutcome, recordBytes = MAX_RESULT_RECORD_BYTES): CallToolResult {
   if (outcome.kind === 'relayed') return outcome.result as CallToolResult;
   if (outcome.kind === 'error') {
     return { content: [{ type: 'text', text: clipToBytes(outcome.message, Math.min(MAX_ERROR_BODY_BYTES / 2, 3 * recordBytes)) }], isError: true };
   }
-  return { content: [{ type: 'text', text: JSON.stringify(outcome.value) }], structuredContent: outcome.value };
+  const value = toolValueView(outcome.value, recordBytes);
+  return { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value };
 }

@@ -1,11 +1,12 @@
 import { Container } from 'inversify';
 import { DataSource } from 'typeorm';
+import { ExternalTools } from '../../application/ports/external-tools.port';
 import { ResourceStore } from '../../application/ports/resource-store.port';
 import { ToolListCache, UpstreamMcp } from '../../application/ports/upstream-mcp.port';
-import { AuthorizeToolCall } from '../../application/use-cases/authorize-tool-call/authorize-tool-call.use-case';
-import { CallTool } from '../../application/use-cases/call-tool/call-tool.use-case';
-import { mcpServerPolicy } from '../../application/use-cases/external-tools/mcp-server-policy';
-import { UpstreamToolDirectory } from '../../application/use-cases/external-tools/upstream-tool-directory';
+import { AuthorizeToolCall } from '../../application/use-cases/tools/authorize-tool-call.use-case';
+import { CallTool } from '../../application/use-cases/tools/call-tool.use-case';
+import { mcpServerPolicy } from '../../application/use-cases/tools/external/mcp-server-policy';
+import { UpstreamToolDirectory } from '../../application/use-cases/tools/external/upstream-tool-directory';
 import { FilterTools } from '../../application/use-cases/filter-tools/filter-tools.use-case';
 import { ListTools } from '../../application/use-cases/list-tools/list-tools.use-case';
 import { ValidateKey } from '../../application/use-cases/validate-key/validate-key.use-case';
@@ -25,6 +26,7 @@ export const MCP_TOKENS = {
   UpstreamMcp: Symbol.for('keygate.UpstreamMcp'),
   McpLog: Symbol.for('keygate.McpLog'),
   ToolListCache: Symbol.for('keygate.ToolListCache'),
+  ExternalTools: Symbol.for('keygate.ExternalTools'),
 } as const;
 
 /**
@@ -54,19 +56,19 @@ export function bindMcp(c: Container): void {
     ({ mcp }: Config) => new LruToolListCache({ ...UPSTREAM_LIST_CACHE, ttlMs: mcp.upstreamListTtlSeconds * 1000 }),
     [TOKENS.Config],
   );
-  c.bind(UpstreamToolDirectory).toResolvedValue(
+  c.bind<ExternalTools>(MCP_TOKENS.ExternalTools).toResolvedValue(
     (store: ResourceStore, upstream: UpstreamMcp, lists: ToolListCache, log: Log) => new UpstreamToolDirectory(store, upstream, lists, log),
     [MCP_TOKENS.ResourceStore, MCP_TOKENS.UpstreamMcp, MCP_TOKENS.ToolListCache, MCP_TOKENS.McpLog],
   );
-  c.bind(AuthorizeToolCall).toResolvedValue((d: UpstreamToolDirectory) => new AuthorizeToolCall(d.callScopes), [UpstreamToolDirectory]);
+  c.bind(AuthorizeToolCall).toResolvedValue((external: ExternalTools) => new AuthorizeToolCall(external), [MCP_TOKENS.ExternalTools]);
   c.bind(ListTools).toResolvedValue(
-    (filter: FilterTools, d: UpstreamToolDirectory) => new ListTools(filter, d.catalog),
-    [FilterTools, UpstreamToolDirectory],
+    (filter: FilterTools, external: ExternalTools) => new ListTools(filter, external),
+    [FilterTools, MCP_TOKENS.ExternalTools],
   );
   c.bind(CallTool).toResolvedValue(
-    (store: ResourceStore, authorize: AuthorizeToolCall, d: UpstreamToolDirectory, config: Config) =>
-      new CallTool(store, authorize, { mcp_servers: mcpServerPolicy(config.mcp.maxServersPerUser) }, d.run),
-    [MCP_TOKENS.ResourceStore, AuthorizeToolCall, UpstreamToolDirectory, TOKENS.Config],
+    (store: ResourceStore, external: ExternalTools, config: Config) =>
+      new CallTool(store, { mcp_servers: mcpServerPolicy(config.mcp.maxServersPerUser) }, external),
+    [MCP_TOKENS.ResourceStore, MCP_TOKENS.ExternalTools, TOKENS.Config],
   );
   c.bind(McpServerFactory).toResolvedValue(
     (list: ListTools, call: CallTool, log: Log) => new McpServerFactory(list, call, log),

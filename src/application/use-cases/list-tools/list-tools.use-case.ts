@@ -1,5 +1,6 @@
 import { ScopeSet } from '../../../domain/scope';
 import { ToolDescriptor } from '../../../domain/tool';
+import { ExternalTools } from '../../ports/external-tools.port';
 import { FilterTools } from '../filter-tools/filter-tools.use-case';
 
 export interface ListToolsInput {
@@ -9,25 +10,18 @@ export interface ListToolsInput {
   agentScopes?: unknown;
 }
 
-/**
- * The caller's registered upstream tools, each with the scopes it needs. It
- * gets the caller's scopes so that it need not contact an upstream none of
- * whose tools they could see; ListTools still filters what it returns.
- */
-export type ExternalToolCatalog = (userId: string, scopes: ScopeSet) => Promise<readonly ToolDescriptor[]>;
-
 /** The tools a caller sees: built-in and external, filtered by FilterTools. */
 export class ListTools {
   constructor(
     private readonly filterTools: FilterTools,
-    private readonly externalTools: ExternalToolCatalog = async () => [],
+    private readonly externalTools: ExternalTools,
   ) {}
 
   /** Throws ValidationError when agent_scopes is not a valid scope array. */
   async execute(input: ListToolsInput): Promise<readonly ToolDescriptor[]> {
     const scopes = input.scopes.narrow(ScopeSet.parse(input.agentScopes, 'agent_scopes'));
     const builtIn = this.filterTools.execute({ scopes });
-    const catalog = await this.externalTools(input.userId, scopes);
+    const catalog = await this.externalTools.catalog(input.userId, scopes);
     if (catalog.length === 0) return builtIn;
     const external = this.filterTools.execute({ scopes, tools: catalog });
     return external.length === 0 ? builtIn : [...builtIn, ...external];

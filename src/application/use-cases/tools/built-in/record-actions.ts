@@ -1,29 +1,29 @@
-import { ConflictError, NotFoundError, ValidationError } from '../../../domain/errors';
-import { RecordLocation, ResourceRecord, topLevel } from '../../../domain/resource/resource-record';
-import { MAX_LISTED_RECORDS, ResourceStore } from '../../ports/resource-store.port';
-import { recordView } from './record-view';
-import { ResourcePolicy } from './resource-policy';
-import { listing, single, storable } from './result-limits';
+import { ConflictError, NotFoundError, ValidationError } from '../../../../domain/errors';
+import { RecordLocation, ResourceRecord, topLevel } from '../../../../domain/resource/resource-record';
+import { MAX_LISTED_RECORDS, ResourceStore } from '../../../ports/resource-store.port';
+import { ToolValue } from '../tool-outcome';
+import { storable } from './data-limits';
+import { ResourcePolicy, showAll } from './resource-policy';
 import { ToolCommand } from './tool-command';
 import { filterFor, forbidId, requireId } from './tool-data';
+import { listed, one } from './tool-values';
 
 /**
  * Actions on a resource's own records (no subresource named):
  * create (data) · get, update (merges data), delete, execute (id) ·
  * list · search (data.text) · query (data.where).
- * Stored data is held to MAX_RECORD_DATA_BYTES, and a result to `budget`
- * bytes of records' JSON.
+ * Stored data is held to MAX_RECORD_DATA_BYTES; what is returned passes
+ * through the policy's mask.
  */
 export async function runRecordAction(
   store: ResourceStore,
   ownerId: string,
   command: ToolCommand,
   policy: ResourcePolicy,
-  budget: number,
-): Promise<Record<string, unknown>> {
+): Promise<ToolValue> {
   const { resource, action, id, data } = command;
   const at = topLevel(resource);
-  const view = (record: ResourceRecord) => recordView(record, policy.mask);
+  const shown = (record: ResourceRecord) => one(record, policy.mask);
   const found = async (recordId: string) => {
     const record = await store.find(ownerId, at, recordId);
     if (!record) throw new NotFoundError(resource, recordId);
@@ -32,30 +32,30 @@ export async function runRecordAction(
   switch (action) {
     case 'create': {
       forbidId(id, action);
-      return single('record', await createWithin(store, ownerId, at, storable(policy.check(data)), policy), view, budget);
+      return shown(await createWithin(store, ownerId, at, storable(policy.check(data)), policy));
     }
     case 'get':
-      return single('record', await found(requireId(id, action)), view, budget);
+      return shown(await found(requireId(id, action)));
     case 'list':
     case 'search':
     case 'query':
-      return listing(await store.list(ownerId, at, filterFor(action, data), MAX_LISTED_RECORDS + 1), view, budget);
+      return listed(await store.list(ownerId, at, filterFor(action, data), MAX_LISTED_RECORDS + 1), policy.mask);
     case 'update': {
       const record = await found(requireId(id, action));
       const updated = await store.update(ownerId, at, record.id, storable(policy.check(policy.merge(record.data, data))));
       if (!updated) throw new NotFoundError(resource, record.id);
-      return single('record', updated, view, budget);
+      return shown(updated);
     }
     case 'delete': {
       const recordId = requireId(id, action);
       if (!(await store.remove(ownerId, at, recordId))) throw new NotFoundError(resource, recordId);
-      return { deleted: recordId };
+      return { kind: 'deleted', id: recordId };
     }
     case 'execute': {
       // keygate records the request; running it is the platform backend's job.
       const record = await found(requireId(id, action));
       const execution = await store.create(ownerId, { resource, parentId: record.id, subresource: 'executions' }, storable({ status: 'queued', input: data }));
-      return single('execution', execution, recordView, budget);
+      return one(execution, showAll, 'execution');
     }
     case 'assign':
     case 'unassign':

@@ -1,17 +1,17 @@
-import { AuthorizeToolCall } from '../../../../src/application/use-cases/authorize-tool-call/authorize-tool-call.use-case';
-import { CallTool } from '../../../../src/application/use-cases/call-tool/call-tool.use-case';
-import { MAX_RECORD_DATA_BYTES, MAX_RESULT_RECORD_BYTES } from '../../../../src/application/use-cases/call-tool/result-limits';
-import { mcpServerPolicy } from '../../../../src/application/use-cases/external-tools/mcp-server-policy';
-import { ScopeSet } from '../../../../src/domain/scope';
-import { InMemoryResourceStore } from '../../../fakes/in-memory-resource.store';
+import { CallTool } from '../../../../../src/application/use-cases/tools/call-tool.use-case';
+import { MAX_RECORD_DATA_BYTES } from '../../../../../src/application/use-cases/tools/built-in/data-limits';
+import { mcpServerPolicy } from '../../../../../src/application/use-cases/tools/external/mcp-server-policy';
+import { Resource } from '../../../../../src/domain/scope';
+import { FakeExternalTools } from '../../../../fakes/fake-external-tools';
+import { InMemoryResourceStore } from '../../../../fakes/in-memory-resource.store';
 
 function makeSut() {
   const store = new InMemoryResourceStore();
-  const sut = new CallTool(store, new AuthorizeToolCall(), { mcp_servers: mcpServerPolicy(3) });
-  const run = (name: string, args: Record<string, unknown>, recordBytes?: number) =>
-    sut.execute({ userId: 'alice', scopes: ScopeSet.parse([]), name, arguments: args, recordBytes });
-  const value = async (name: string, args: Record<string, unknown>, recordBytes?: number) => {
-    const outcome = await run(name, args, recordBytes);
+  const sut = new CallTool(store, { mcp_servers: mcpServerPolicy(3) }, new FakeExternalTools());
+  const run = (resource: Resource, args: Record<string, unknown>) =>
+    sut.execute({ userId: 'alice', target: { kind: 'built-in', resource }, arguments: args });
+  const value = async (name: Resource, args: Record<string, unknown>) => {
+    const outcome = await run(name, args);
     if (outcome.kind !== 'value') throw new Error(JSON.stringify(outcome).slice(0, 300));
     return outcome.value as Record<string, any>;
   };
@@ -67,57 +67,25 @@ describe('CallTool: the size of stored data', () => {
 });
 
 describe('CallTool: listings', () => {
-  it('shows records oldest first until the byte budget, saying truncated', async () => {
-    const { value } = makeSut();
-    const ids: string[] = [];
-    for (let i = 0; i < 10; i++) ids.push((await value('projects', { action: 'create', data: { i, text: 'x'.repeat(4000) } })).record.id);
-    const listed = await value('projects', { action: 'list' });
-    expect(listed.truncated).toBe(true);
-    expect(listed.records.length).toBeGreaterThan(0);
-    expect(listed.records.map((r: { id: string }) => r.id)).toEqual(ids.slice(0, listed.records.length));
-    expect(bytesOf(listed.records)).toBeLessThanOrEqual(MAX_RESULT_RECORD_BYTES);
-    expect(bytesOf(listed.records) + bytesOf(listed.records[0])).toBeGreaterThan(MAX_RESULT_RECORD_BYTES);
-    // search and query take the same budget.
-    expect((await value('projects', { action: 'search', data: { text: 'xxx' } })).truncated).toBe(true);
-    expect((await value('projects', { action: 'query', data: { where: {} } })).truncated).toBe(true);
-  });
-
-  it('leaves truncated out when everything that matched is shown', async () => {
-    const { value } = makeSut();
-    await value('projects', { action: 'create', data: { text: 'x'.repeat(4000) } });
-    expect(await value('projects', { action: 'list' })).toEqual({ records: [expect.objectContaining({ data: { text: 'x'.repeat(4000) } })] });
-    expect(await value('chat', { action: 'list' })).toEqual({ records: [] });
-  });
-
-  it('shows at most 100 records, and says truncated only when more matched', async () => {
+  it('returns at most MAX_LISTED_RECORDS records, oldest first, and says truncated only when more matched', async () => {
     const { value } = makeSut();
     for (let i = 0; i < 100; i++) await value('models', { action: 'create', data: { i } });
-    expect(await value('models', { action: 'list' })).toEqual({ records: expect.any(Array) });
-    expect((await value('models', { action: 'list' })).records).toHaveLength(100);
+    const all = await value('models', { action: 'list' });
+    expect(all).toEqual({ kind: 'records', records: expect.any(Array), truncated: false });
+    expect(all.records).toHaveLength(100);
     await value('models', { action: 'create', data: { i: 100 } });
     const listed = await value('models', { action: 'list' });
-    expect(listed.records).toHaveLength(100);
     expect(listed.records.map((r: { data: { i: number } }) => r.data.i)).toEqual(Array.from({ length: 100 }, (_, i) => i));
     expect(listed.truncated).toBe(true);
   });
 
-  it('truncates all items of a parent (get without item_id) the same way', async () => {
+  it('lists all items of a parent for get without item_id, as list does', async () => {
     const { value } = makeSut();
     const { record: chat } = await value('chat', { action: 'create', data: {} });
-    for (let i = 0; i < 6; i++) await value('chat', { action: 'create', subresource: 'messages', id: chat.id, data: { i, text: 'x'.repeat(6000) } });
+    for (let i = 0; i < 3; i++) await value('chat', { action: 'create', subresource: 'messages', id: chat.id, data: { i } });
     const all = await value('chat', { action: 'get', subresource: 'messages', id: chat.id });
-    expect(all.truncated).toBe(true);
-    expect(all.records.map((r: { data: { i: number } }) => r.data.i)).toEqual([0, 1]);
-    expect((await value('chat', { action: 'list', subresource: 'messages', id: chat.id })).records).toHaveLength(2);
-  });
-
-  it('fits a smaller budget when the caller passes one, showing a record too large for it without its data', async () => {
-    const { value } = makeSut();
-    const { record } = await value('projects', { action: 'create', data: { text: 'x'.repeat(4000) } });
-    await value('projects', { action: 'create', data: { text: 'small' } });
-    expect(await value('projects', { action: 'list' }, 1000)).toEqual({ records: [], truncated: true });
-    const got = await value('projects', { action: 'get', id: record.id }, 1000);
-    expect(got).toEqual({ record: { id: record.id, resource: 'projects', created_at: expect.any(String), updated_at: expect.any(String) }, truncated: true });
-    expect((await value('projects', { action: 'get', id: record.id })).record.data).toEqual({ text: 'x'.repeat(4000) });
+    expect(all).toMatchObject({ kind: 'records', truncated: false });
+    expect(all.records.map((r: { data: { i: number } }) => r.data.i)).toEqual([0, 1, 2]);
+    expect(await value('chat', { action: 'list', subresource: 'messages', id: chat.id })).toEqual(all);
   });
 });

@@ -1,8 +1,8 @@
-import { clipInput, echoInput, FieldError, MAX_FIELD_ERRORS, ValidationError } from '../../../domain/errors';
-import { findJsonProblem } from '../../../domain/json-value';
-import { Resource } from '../../../domain/scope';
-import { Action, ACTIONS, SUBRESOURCES } from '../../../domain/tool';
-import { isUuid } from '../../../domain/uuid';
+import { clipInput, echoInput, FieldError, MAX_FIELD_ERRORS, ValidationError } from '../../../../domain/errors';
+import { findJsonProblem } from '../../../../domain/json-value';
+import { Resource } from '../../../../domain/scope';
+import { Action, ACTIONS, SUBRESOURCES } from '../../../../domain/tool';
+import { isUuid } from '../../../../domain/uuid';
 
 /** A built-in tool call whose arguments matched the tool's input schema. */
 export interface ToolCommand {

@@ -1,27 +1,30 @@
-import { AuthorizeToolCall } from '../../../../src/application/use-cases/authorize-tool-call/authorize-tool-call.use-case';
-import { CallTool } from '../../../../src/application/use-cases/call-tool/call-tool.use-case';
-import { InsufficientScopeError, UnknownToolError } from '../../../../src/domain/errors';
-import { ScopeSet } from '../../../../src/domain/scope';
-import { InMemoryResourceStore } from '../../../fakes/in-memory-resource.store';
+import { CallTool } from '../../../../../src/application/use-cases/tools/call-tool.use-case';
+import { Resource } from '../../../../../src/domain/scope';
+import { FakeExternalTools } from '../../../../fakes/fake-external-tools';
+import { InMemoryResourceStore } from '../../../../fakes/in-memory-resource.store';
 
 function makeSut() {
   const store = new InMemoryResourceStore();
-  const sut = new CallTool(store, new AuthorizeToolCall());
-  const run = (name: string, args: Record<string, unknown>, scopes: string[] = [], userId = 'alice') =>
-    sut.execute({ userId, scopes: ScopeSet.parse(scopes), name, arguments: args });
-  const value = async (name: string, args: Record<string, unknown>, userId = 'alice') => {
-    const outcome = await run(name, args, [], userId);
+  const external = new FakeExternalTools();
+  const sut = new CallTool(store, {}, external);
+  const run = (resource: Resource, args: Record<string, unknown>, userId = 'alice') =>
+    sut.execute({ userId, target: { kind: 'built-in', resource }, arguments: args });
+  const value = async (resource: Resource, args: Record<string, unknown>, userId = 'alice') => {
+    const outcome = await run(resource, args, userId);
     if (outcome.kind !== 'value') throw new Error(JSON.stringify(outcome));
     return outcome.value as Record<string, any>;
   };
-  return { store, run, value };
+  return { store, external, sut, run, value };
 }
 
 describe('CallTool', () => {
-  it('throws for an unknown tool and for a denied action, touching nothing', async () => {
-    const { store, run } = makeSut();
-    await expect(run('weather', { action: 'get' })).rejects.toBeInstanceOf(UnknownToolError);
-    await expect(run('agents', { action: 'create', data: {} }, ['agents:read'])).rejects.toEqual(new InsufficientScopeError(['agents:write']));
+  it('runs an external target as it was resolved, without looking it up again', async () => {
+    const { store, external, sut } = makeSut();
+    const tool = external.add('alice', 'files__echo', ['mcp_servers:write']);
+    const outcome = await sut.execute({ userId: 'alice', target: { kind: 'external', tool }, arguments: { text: 'hi' } });
+    expect(outcome).toEqual({ kind: 'relayed', result: { content: [{ type: 'text', text: 'echo ran' }] } });
+    expect(external.runs).toEqual([{ tool, args: { text: 'hi' } }]);
+    expect(external.resolved).toEqual([]);
     expect(store.records).toHaveLength(0);
   });
 
@@ -35,7 +38,7 @@ describe('CallTool', () => {
     const { store, value } = makeSut();
     const { record: routine } = await value('routines', { action: 'create', data: { name: 'nightly' } });
     const { record: step } = await value('routines', { action: 'create', subresource: 'steps', id: routine.id, data: { n: 1 } });
-    expect(step).toMatchObject({ parent_id: routine.id, subresource: 'steps' });
+    expect(step).toMatchObject({ parentId: routine.id, subresource: 'steps' });
     expect((await value('routines', { action: 'list' })).records).toHaveLength(1);
     expect((await value('routines', { action: 'get', subresource: 'steps', id: routine.id, data: { item_id: step.id } })).record.id).toBe(step.id);
     expect((await value('routines', { action: 'update', subresource: 'steps', id: routine.id, data: { item_id: step.id, n: 2 } })).record.data).toEqual({ n: 2 });
@@ -50,7 +53,7 @@ describe('CallTool', () => {
     const assign = { action: 'assign', subresource: 'mcp', id: agent.id, data: { target_id: server.id } };
     const first = await value('agents', assign);
     expect((await value('agents', assign)).record.id).toBe(first.record.id);
-    expect(await value('agents', { ...assign, action: 'unassign' })).toEqual({ unassigned: server.id });
+    expect(await value('agents', { ...assign, action: 'unassign' })).toEqual({ kind: 'unassigned', id: server.id });
     expect(await run('agents', { ...assign, action: 'unassign' })).toMatchObject({ kind: 'error' });
     const missing = await run('agents', { ...assign, data: { target_id: agent.id } });
     expect(missing).toEqual({ kind: 'error', message: `mcp_servers ${agent.id} was not found` });
@@ -59,8 +62,8 @@ describe('CallTool', () => {
   it('keeps users apart', async () => {
     const { run, value } = makeSut();
     const { record } = await value('chat', { action: 'create', data: { topic: 'x' } }, 'alice');
-    expect(await run('chat', { action: 'get', id: record.id }, [], 'bob')).toMatchObject({ kind: 'error' });
-    expect(await run('chat', { action: 'create', subresource: 'messages', id: record.id, data: {} }, [], 'bob')).toMatchObject({ kind: 'error' });
+    expect(await run('chat', { action: 'get', id: record.id }, 'bob')).toMatchObject({ kind: 'error' });
+    expect(await run('chat', { action: 'create', subresource: 'messages', id: record.id, data: {} }, 'bob')).toMatchObject({ kind: 'error' });
   });
 
   it('reports at most 20 of a million unknown argument names, in a small message', async () => {

@@ -1,6 +1,6 @@
-import { ValidationError } from '../../../domain/errors';
-import { isUuid } from '../../../domain/uuid';
-import { RecordFilter } from '../../ports/resource-store.port';
+import { ValidationError } from '../../../../domain/errors';
+import { isUuid } from '../../../../domain/uuid';
+import { RecordFilter } from '../../../ports/resource-store.port';
 import { isObject } from './tool-command';
 
 /** Readers of the `data` argument that fail with a message naming the field. */

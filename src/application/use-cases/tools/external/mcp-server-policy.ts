@@ -1,7 +1,7 @@
-import { FieldError, ValidationError } from '../../../domain/errors';
-import { Scope } from '../../../domain/scope';
-import { ResourcePolicy } from '../call-tool/resource-policy';
-import { isObject } from '../call-tool/tool-command';
+import { FieldError, ValidationError } from '../../../../domain/errors';
+import { Scope } from '../../../../domain/scope';
+import { ResourcePolicy } from '../built-in/resource-policy';
+import { isObject } from '../built-in/tool-command';
 
 export const SERVER_NAME = /^[a-z0-9-]{1,32}$/;
 const FIELDS = ['name', 'url', 'headers', 'tool_scopes', 'description'];

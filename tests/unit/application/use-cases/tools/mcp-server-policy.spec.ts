@@ -1,5 +1,5 @@
-import { MASK, mcpServerPolicy } from '../../../../src/application/use-cases/external-tools/mcp-server-policy';
-import { ResourceRecord } from '../../../../src/domain/resource/resource-record';
+import { MASK, mcpServerPolicy } from '../../../../../src/application/use-cases/tools/external/mcp-server-policy';
+import { ResourceRecord } from '../../../../../src/domain/resource/resource-record';
 
 const policy = mcpServerPolicy(20);
 const valid = { name: 'files-2', url: 'https://files.example.com/mcp', headers: { Authorization: 'Bearer x' }, tool_scopes: { read: ['projects:read'] } };

@@ -1,12 +1,14 @@
-import { ResourceRecord, topLevel } from '../../../domain/resource/resource-record';
-import { ScopeSet } from '../../../domain/scope';
-import { ToolDescriptor } from '../../../domain/tool';
-import { ResourceStore } from '../../ports/resource-store.port';
-import { ToolListCache, ToolListing, UpstreamMcp, UpstreamServer, UpstreamSession, UpstreamTool } from '../../ports/upstream-mcp.port';
-import { UpstreamRefusal } from '../../ports/upstream-refusal';
-import { failed, relayed, ToolOutcome } from '../call-tool/tool-outcome';
+import { ResourceRecord, topLevel } from '../../../../domain/resource/resource-record';
+import { ScopeSet } from '../../../../domain/scope';
+import { ToolDescriptor } from '../../../../domain/tool';
+import { ExternalTool, ExternalToolOutcome, ExternalTools } from '../../../ports/external-tools.port';
+import { MAX_LISTED_RECORDS, ResourceStore } from '../../../ports/resource-store.port';
+import { ToolListCache, ToolListing, UpstreamMcp, UpstreamServer, UpstreamSession, UpstreamTool } from '../../../ports/upstream-mcp.port';
+import { UpstreamRefusal } from '../../../ports/upstream-refusal';
+import { failed, relayed } from '../tool-outcome';
 
 const SEPARATOR = '__';
+const SERVERS = topLevel('mcp_servers');
 /** Without tool_scopes, listing an upstream tool is reading MCP server configuration, calling it is acting on it. */
 const DEFAULT_LIST_SCOPES = ['mcp_servers:read'];
 const DEFAULT_CALL_SCOPES = ['mcp_servers:write'];
@@ -16,15 +18,16 @@ const MAX_SHOWN_CHARS = 300;
 
 /**
  * The owner's upstream MCP servers (mcp_servers records) as namespaced tools
- * `<server>__<tool>`. Feeds ListTools (catalog), AuthorizeToolCall
- * (callScopes) and CallTool (run). Each server's tools/list is cached by
- * record id and version (an edited record is a new key), so one request, or
- * a batch of them, contacts a server at most once; a server whose tools the
- * caller could not see is not contacted at all. A server that fails or passes
- * a limit loses its tools from the catalog alone and its calls fail, both
- * until its listing expires; the reason is logged through `log`.
+ * `<server>__<tool>`: the ExternalTools port. Each server's tools/list is
+ * cached by record id and version (an edited record is a new key), so one
+ * request, or a batch of them, contacts a server at most once; a server whose
+ * tools the caller could not see is not contacted at all. A server that fails
+ * or passes a limit loses its tools from the catalog alone and its calls fail,
+ * both until its listing expires; the reason is logged through `log`. A call
+ * finds its server in the same per-user list the catalog reads (which the
+ * store may cache), once: resolve finds it, run is handed it.
  */
-export class UpstreamToolDirectory {
+export class UpstreamToolDirectory implements ExternalTools {
   constructor(
     private readonly store: ResourceStore,
     private readonly upstream: UpstreamMcp,
@@ -32,39 +35,40 @@ export class UpstreamToolDirectory {
     private readonly log: (message: string) => void,
   ) {}
 
-  readonly catalog = async (userId: string, scopes: ScopeSet): Promise<readonly ToolDescriptor[]> => {
-    const servers = await this.store.list(userId, topLevel('mcp_servers'));
+  async catalog(userId: string, scopes: ScopeSet): Promise<readonly ToolDescriptor[]> {
+    const servers = await this.store.list(userId, SERVERS);
     if (servers.length === 0) return NONE;
     const listed = await Promise.all(servers.filter((record) => mayList(record, scopes)).map(async (record) => {
       const listing = await this.listing(record);
       return listing.ok ? listing.tools.map((tool) => describe(record, tool)) : [];
     }));
     return listed.flat();
-  };
+  }
 
-  /** Null when the caller has no server of that namespace. */
-  readonly callScopes = async (userId: string, name: string): Promise<string[] | null> => {
-    const found = await this.find(userId, name);
-    return found ? scopesOf(found.record, found.tool) ?? DEFAULT_CALL_SCOPES : null;
-  };
+  async resolve(userId: string, name: string): Promise<ExternalTool | null> {
+    const at = name.indexOf(SEPARATOR);
+    if (at <= 0) return null;
+    const tool = name.slice(at + SEPARATOR.length);
+    if (tool === '') return null;
+    const server = await this.serverNamed(userId, name.slice(0, at));
+    return server ? { server, tool, callScopes: scopesOf(server, tool) ?? DEFAULT_CALL_SCOPES } : null;
+  }
 
   /** Runs only tools the server's listing (cached, or read in the same contact) names. */
-  readonly run = async (userId: string, name: string, args: Record<string, unknown> | undefined): Promise<ToolOutcome | null> => {
-    const found = await this.find(userId, name);
-    if (!found) return null;
-    const server = toServer(found.record);
+  async run({ server: record, tool }: ExternalTool, args: Record<string, unknown> | undefined): Promise<ExternalToolOutcome> {
+    const server = toServer(record);
     const session = this.upstream.open(server);
     try {
-      const listing = await this.listing(found.record, session);
+      const listing = await this.listing(record, session);
       if (!listing.ok) return failed(listing.shown);
-      if (!listing.tools.some((tool) => tool.name === found.tool)) return failed(`The MCP server ${server.name} has no tool ${found.tool}`);
-      return relayed(await session.callTool(found.tool, args));
+      if (!listing.tools.some((listed) => listed.name === tool)) return failed(`The MCP server ${server.name} has no tool ${tool}`);
+      return relayed(await session.callTool(tool, args));
     } catch (error) {
-      return failed(this.shown(server, found.record, 'tools/call failed', error));
+      return failed(this.shown(server, record, 'tools/call failed', error));
     } finally {
       await session.close();
     }
-  };
+  }
 
   /** The record's listing; a load reuses `session` when the caller has one, so listing and calling are one contact. */
   private listing(record: ResourceRecord, session?: UpstreamSession): Promise<ToolListing> {
@@ -89,13 +93,17 @@ export class UpstreamToolDirectory {
     return `The MCP server ${server.name} did not answer: ${detail.slice(0, MAX_SHOWN_CHARS)}`;
   }
 
-  private async find(userId: string, name: string): Promise<{ record: ResourceRecord; tool: string } | null> {
-    const at = name.indexOf(SEPARATOR);
-    if (at <= 0) return null;
-    const [server, tool] = [name.slice(0, at), name.slice(at + SEPARATOR.length)];
-    if (tool === '') return null;
-    const [record] = await this.store.list(userId, topLevel('mcp_servers'), { where: { name: server } });
-    return record ? { record, tool } : null;
+  /**
+   * The user's server of that name, from the list tools/list reads. A listing
+   * holds MAX_LISTED_RECORDS servers; a user allowed more (MAX_MCP_SERVERS_PER_USER)
+   * may have this one past them, so a full list that lacks it is asked by name.
+   */
+  private async serverNamed(userId: string, name: string): Promise<ResourceRecord | null> {
+    const servers = await this.store.list(userId, SERVERS);
+    const found = servers.find((record) => record.data.name === name);
+    if (found !== undefined || servers.length < MAX_LISTED_RECORDS) return found ?? null;
+    const [named] = await this.store.list(userId, SERVERS, { where: { name } });
+    return named ?? null;
   }
 }
 

@@ -1,0 +1,36 @@
+import { ResourceRecord } from '../../domain/resource/resource-record';
+import { ScopeSet } from '../../domain/scope';
+import { ToolDescriptor } from '../../domain/tool';
+
+/** A tool of one of the user's upstream MCP servers, found by its namespaced name `<server>__<tool>`. */
+export interface ExternalTool {
+  /** The mcp_servers record that registers the server, as stored: its header values are secrets, never shown. */
+  server: ResourceRecord;
+  /** The tool's own name on that server. */
+  tool: string;
+  /** Every scope a call needs. */
+  callScopes: readonly string[];
+}
+
+/** What running an external tool gave: its server's result as it came, or why there is none (a tool error). */
+export type ExternalToolOutcome =
+  | { kind: 'relayed'; result: Record<string, unknown> }
+  | { kind: 'error'; message: string };
+
+/**
+ * The tools of the upstream MCP servers a user registered. ListTools reads the
+ * catalog; AuthorizeToolCall resolves a called name once and CallTool runs
+ * what it resolved, so a call looks the server up once.
+ */
+export interface ExternalTools {
+  /**
+   * The tools each with the scopes it needs to be listed. It gets the caller's
+   * scopes so that it need not contact an upstream none of whose tools they
+   * could see; the caller still filters what it returns.
+   */
+  catalog(userId: string, scopes: ScopeSet): Promise<readonly ToolDescriptor[]>;
+  /** The tool behind a namespaced name; null when the user has no server of that name. */
+  resolve(userId: string, name: string): Promise<ExternalTool | null>;
+  /** Calls a resolved tool; every failure is an error outcome. */
+  run(tool: ExternalTool, args: Record<string, unknown> | undefined): Promise<ExternalToolOutcome>;
+}

@@ -1,0 +1,95 @@
+import { Response } from 'express';
+import { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { authorizeToolCalls, NO_CALLS } from '../../../../src/adapters/mcp/tool-gate';
+import {
+  AuthorizeToolCallInput, ToolCallDecision, ToolTarget,
+} from '../../../../src/application/use-cases/tools/authorize-tool-call.use-case';
+import { KeyPrincipal } from '../../../../src/application/use-cases/validate-key/validate-key.use-case';
+import { ScopeSet } from '../../../../src/domain/scope';
+
+const principal: KeyPrincipal = { keyId: 'k', userId: 'alice', scopes: ScopeSet.parse(['projects:read']) };
+const projects: ToolTarget = { kind: 'built-in', resource: 'projects' };
+
+/** Decides by tool name, and remembers what it was asked. */
+function makeAuthorize(decisions: Record<string, ToolCallDecision>) {
+  const asked: AuthorizeToolCallInput[] = [];
+  return {
+    asked,
+    execute: async (input: AuthorizeToolCallInput) => {
+      asked.push(input);
+      return decisions[input.name] ?? { kind: 'unknown' };
+    },
+  };
+}
+
+/** The part of an Express response the gate writes to. */
+function makeRes() {
+  const sent = { status: 0, headers: {} as Record<string, string>, body: undefined as unknown };
+  const res = {
+    setHeader: (name: string, value: string) => ((sent.headers[name] = value), res),
+    status: (code: number) => ((sent.status = code), res),
+    type: () => res,
+    send: (body: string) => ((sent.body = JSON.parse(body)), res),
+  };
+  return { sent, res: res as unknown as Response };
+}
+
+const call = (id: number | string, name: string, args?: Record<string, unknown>): JSONRPCMessage =>
+  ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, ...(args && { arguments: args }) } });
+
+describe('authorizeToolCalls (the tool gate)', () => {
+  it('authorizes nothing and answers nothing for a POST without tools/call', async () => {
+    const authorize = makeAuthorize({});
+    const { sent, res } = makeRes();
+    const messages: JSONRPCMessage[] = [{ jsonrpc: '2.0', id: 1, method: 'tools/list' }, { jsonrpc: '2.0', method: 'notifications/initialized' }];
+    expect(await authorizeToolCalls(authorize, principal, messages, res)).toBe(NO_CALLS);
+    expect(authorize.asked).toEqual([]);
+    expect(sent.status).toBe(0);
+  });
+
+  it('authorizes each call once, with the key\'s user, scopes and the call\'s arguments, and hands on the targets by name', async () => {
+    const files = { kind: 'external', tool: { server: {}, tool: 'read', callScopes: [] } } as unknown as ToolTarget;
+    const authorize = makeAuthorize({ projects: { kind: 'allowed', target: projects }, files__read: { kind: 'allowed', target: files } });
+    const { sent, res } = makeRes();
+    const messages = [call(1, 'projects', { action: 'list' }), call(2, 'files__read'), call(3, 'nope__x'), { jsonrpc: '2.0', id: 4, method: 'ping' } as JSONRPCMessage];
+    const calls = await authorizeToolCalls(authorize, principal, messages, res);
+    expect(calls).toEqual(new Map([['projects', projects], ['files__read', files], ['nope__x', null]]));
+    expect(authorize.asked).toEqual([
+      { userId: 'alice', scopes: principal.scopes, name: 'projects', arguments: { action: 'list' } },
+      { userId: 'alice', scopes: principal.scopes, name: 'files__read', arguments: undefined },
+      { userId: 'alice', scopes: principal.scopes, name: 'nope__x', arguments: undefined },
+    ]);
+    expect(sent.status).toBe(0);
+  });
+
+  it('leaves out notifications and calls whose params params-check refuses', async () => {
+    const authorize = makeAuthorize({});
+    const { res } = makeRes();
+    const notification = { jsonrpc: '2.0', method: 'tools/call', params: { name: 'projects' } } as JSONRPCMessage;
+    const nameless = { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { arguments: {} } } as JSONRPCMessage;
+    expect(await authorizeToolCalls(authorize, principal, [notification, nameless], res)).toBe(NO_CALLS);
+    expect(authorize.asked).toEqual([]);
+  });
+
+  it('answers a denied call with HTTP 403 and an insufficient_scope challenge, and asks about no later call', async () => {
+    const authorize = makeAuthorize({
+      projects: { kind: 'allowed', target: projects },
+      agents: { kind: 'denied', scopes: ['agents:write', 'chat:read'] },
+    });
+    const { sent, res } = makeRes();
+    const calls = await authorizeToolCalls(authorize, principal, [call(1, 'projects'), call('b', 'agents', { action: 'create' }), call(3, 'projects')], res);
+    expect(calls).toBeNull();
+    expect(authorize.asked.map((input) => input.name)).toEqual(['projects', 'agents']);
+    expect(sent.status).toBe(403);
+    expect(sent.headers['WWW-Authenticate']).toBe('Bearer error="insufficient_scope", scope="agents:write chat:read"');
+    expect(sent.body).toEqual({
+      jsonrpc: '2.0',
+      id: 'b',
+      error: {
+        code: -32003,
+        message: 'Insufficient scope: calling agents this way needs agents:write chat:read',
+        data: { required_scopes: ['agents:write', 'chat:read'] },
+      },
+    });
+  });
+});
