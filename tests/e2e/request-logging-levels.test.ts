@@ -4,16 +4,16 @@ import { Writable } from 'node:stream';
 import express from 'express';
 import pino from 'pino';
 import request from 'supertest';
-import { requestLogging } from '../../src/adapters/http/middleware/request-logging';
+import { logOf, requestIdOf, requestLogging } from '../../src/adapters/http/middleware/request-logging';
 
 function appLoggingAt(level: string) {
   const lines: string[] = [];
   const sink = new Writable({ write: (chunk, _enc, done) => (lines.push(chunk.toString()), done()) });
   const app = express();
   app.use(requestLogging(app, pino({ level }, sink)));
-  app.get('/ok', (req, res) => res.json({ id: req.id }));
+  app.get('/ok', (req, res) => res.json({ id: requestIdOf(req) }));
   app.get('/boom', (req, res) => {
-    req.log.error('handled failure');
+    logOf(req).error('handled failure');
     res.status(500).end();
   });
   return { app, lines };

@@ -1,12 +1,10 @@
 import { Request, Response } from 'express';
 import { JSONRPCMessage, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
-import { BUILT_IN_TOOLS } from '../../application/use-cases/filter-tools/built-in-tools';
 import { ListTools } from '../../application/use-cases/list-tools/list-tools.use-case';
 import { KeyPrincipal } from '../../application/use-cases/validate-key/validate-key.use-case';
-import { ToolDescriptor } from '../../domain/tool';
 import { listToolsFor, ToolsListParams } from './list-tools-request';
 import { ResponseFormat } from './streamable-http';
-import { toMcpTool } from './tool-presenter';
+import { ToolListBytes } from './tool-list-bytes';
 
 /**
  * tools/list is what every client sends on every connection, and building an
@@ -17,6 +15,8 @@ import { toMcpTool } from './tool-presenter';
  * the SDK so that errors keep one source.
  */
 export class ToolsListFastPath {
+  private readonly bytes = new ToolListBytes();
+
   constructor(private readonly listTools: ListTools) {}
 
   async tryServe(req: Request, res: Response, principal: KeyPrincipal, messages: JSONRPCMessage[], format: ResponseFormat): Promise<boolean> {
@@ -33,28 +33,11 @@ export class ToolsListFastPath {
       return false;
     }
     const head = `{"jsonrpc":"2.0","id":${JSON.stringify(message.id)},"result":{"tools":`;
-    const tail = serialized(tools);
+    const tail = this.bytes.of(tools);
     // Straight to Node rather than res.send, which copies a body this size into a new Buffer each time.
     res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(head) + tail.length });
     res.write(head);
     res.end(tail);
     return true;
   }
-}
-
-const BUILT_IN = new Set<ToolDescriptor>(BUILT_IN_TOOLS);
-const builtInJson = new WeakMap<readonly ToolDescriptor[], Buffer>();
-
-/**
- * The response after its head: the tools array and the closing braces, as
- * bytes. A list of built-in tools only is the same array for every request of
- * a key (FilterTools keeps it), so its bytes are made once; lists with
- * external tools are serialised each time.
- */
-function serialized(tools: readonly ToolDescriptor[]): Buffer {
-  let bytes = builtInJson.get(tools);
-  if (bytes !== undefined) return bytes;
-  bytes = Buffer.from(`${JSON.stringify(tools.map(toMcpTool))}}}`);
-  if (tools.every((tool) => BUILT_IN.has(tool))) builtInJson.set(tools, bytes);
-  return bytes;
 }

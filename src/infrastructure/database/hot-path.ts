@@ -47,7 +47,7 @@ export class HotPath {
     this.keys = new HotPathApiKeyRepository(repository, this.cache, this.lastUsed, options.onKeyLookup);
     const encrypted = new EncryptedResourceStore(new PostgresResourceStore(dataSource), new RecordSecrets(options.secrets ?? NO_SECRET_BOX));
     this.resources = new McpServerListCache(encrypted, options.keyCacheEntries);
-    this.listener = new ChangeListener([this.cache, this.resources], { url: connectionUrl(dataSource), log: options.log });
+    this.listener = new ChangeListener([this.cache, this.resources.lists], { url: connectionUrl(dataSource), log: options.log });
   }
 
   async start(): Promise<void> {

@@ -14,7 +14,7 @@ import { metricsRouter } from '../../adapters/http/controllers/metrics.router';
 import { authFailureLimit } from '../../adapters/http/middleware/auth-failure-limit';
 import { AuthFailureLimiter } from '../../adapters/http/middleware/auth-failure-limiter';
 import { httpMetrics } from '../../adapters/http/middleware/http-metrics';
-import { requestLogging } from '../../adapters/http/middleware/request-logging';
+import { logOf, requestLogging } from '../../adapters/http/middleware/request-logging';
 import { trackRoutePatterns } from '../../adapters/http/middleware/route-pattern';
 import { errorHandler, notFoundHandler } from '../../adapters/http/error-map';
 import { McpController } from '../../adapters/mcp/mcp.controller';
@@ -56,6 +56,6 @@ export function createApp(container: Container, extras: AppExtras = {}): Express
   app.use('/api/v1/tool-sets', user, container.get(ToolSetsController).toolSets());
   app.use('/api/v1/scopes', user, container.get(ToolSetsController).scopes());
   app.use(notFoundHandler);
-  app.use(errorHandler((error, req) => req.log.error({ err: error }, 'request failed')));
+  app.use(errorHandler((error, req) => logOf(req).error({ err: error }, 'request failed')));
   return app;
 }

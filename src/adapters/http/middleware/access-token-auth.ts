@@ -3,6 +3,7 @@ import { Actor } from '../../../domain/actor';
 import { InvalidAccessTokenError } from '../../../domain/errors';
 import { AccessTokenRefusedError } from '../../auth/access-token-refused.error';
 import { AccessTokenVerifier } from '../../auth/access-token-verifier';
+import { logOf } from './request-logging';
 
 /**
  * Puts the verified user on res.locals.actor; 401 through the error map
@@ -18,7 +19,7 @@ export function accessTokenAuth(verifier: AccessTokenVerifier): RequestHandler {
     try {
       res.locals.actor = await verifier.verify(token);
     } catch (error) {
-      if (error instanceof AccessTokenRefusedError) req.log[error.logLevel]({ reason: error.message, detail: error.detail }, 'access token refused');
+      if (error instanceof AccessTokenRefusedError) logOf(req)[error.logLevel]({ reason: error.message, detail: error.detail }, 'access token refused');
       throw error;
     }
     next();

@@ -18,7 +18,7 @@ export interface RequestState {
   mountPattern: string | undefined;
   routePattern: string | undefined;
   keyValidationListeners: KeyValidationListener[] | undefined;
-  /** req.id and req.log when request lines are off (see request-logging). */
+  /** The request's id, and its logger once something logs (see request-logging). */
   requestId: string | undefined;
   log: Logger | undefined;
 }

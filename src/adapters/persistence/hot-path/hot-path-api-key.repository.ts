@@ -21,10 +21,7 @@ export class HotPathApiKeyRepository implements ApiKeyRepository {
     const cached = this.cache.get(keyHash);
     this.onLookup(cached !== undefined);
     if (cached) return cached;
-    const generation = this.cache.generation;
-    const key = await this.inner.findByHash(keyHash);
-    if (key) this.cache.set(keyHash, key, generation);
-    return key;
+    return this.cache.load(keyHash, () => this.inner.findByHash(keyHash));
   }
 
   touchLastUsed(id: string, at: Date): Promise<void> {

@@ -1,41 +1,28 @@
 import { RecordFilter, ResourceStore } from '../../../application/ports/resource-store.port';
 import { RecordLocation, ResourceRecord } from '../../../domain/resource/resource-record';
-import { MCP_SERVERS_CHANNEL, NotifiedCache } from './change-listener';
+import { MCP_SERVERS_CHANNEL } from './change-listener';
+import { NotifiedLruCache } from './notified-lru-cache';
 
 /**
  * Every tools/list reads the caller's registered MCP servers. This keeps each
- * user's list in memory (bounded, least recently used out) and otherwise
- * passes through. Writes through this replica evict at once; writes anywhere
- * else arrive as NOTIFY from the resource_records trigger. Like the key cache,
- * it serves nothing while the listener is not connected.
+ * user's list in `lists` and otherwise passes through. Writes through this
+ * replica evict at once; writes anywhere else arrive as NOTIFY from the
+ * resource_records trigger, naming the owner, to which `lists` listens.
  */
-export class McpServerListCache implements ResourceStore, NotifiedCache {
-  readonly channel = MCP_SERVERS_CHANNEL;
-  private readonly byOwner = new Map<string, ResourceRecord[]>();
-  private epoch = 0;
-  private enabled = false;
+export class McpServerListCache implements ResourceStore {
+  readonly lists: NotifiedLruCache<string, ResourceRecord[]>;
 
   constructor(
     private readonly inner: ResourceStore,
-    readonly maxEntries: number,
-  ) {}
+    maxEntries: number,
+  ) {
+    this.lists = new NotifiedLruCache({ channel: MCP_SERVERS_CHANNEL, maxEntries });
+  }
 
   async list(ownerId: string, at: RecordLocation, filter?: RecordFilter, limit?: number): Promise<ResourceRecord[]> {
     // Only the plain list that tools/list reads is kept; a tool's listing asks for a limit of its own.
     if (!isServerList(at, filter) || limit !== undefined) return this.inner.list(ownerId, at, filter, limit);
-    const cached = this.enabled ? this.byOwner.get(ownerId) : undefined;
-    if (cached) {
-      this.byOwner.delete(ownerId);
-      this.byOwner.set(ownerId, cached);
-      return cached;
-    }
-    const generation = this.epoch;
-    const records = await this.inner.list(ownerId, at, filter);
-    if (this.enabled && generation === this.epoch) {
-      this.byOwner.set(ownerId, records);
-      if (this.byOwner.size > this.maxEntries) this.byOwner.delete(this.byOwner.keys().next().value as string);
-    }
-    return records;
+    return this.lists.get(ownerId) ?? this.lists.load(ownerId, () => this.inner.list(ownerId, at, filter));
   }
 
   find(ownerId: string, at: RecordLocation, id: string): Promise<ResourceRecord | null> {
@@ -58,29 +45,11 @@ export class McpServerListCache implements ResourceStore, NotifiedCache {
     return this.evictingAfter(ownerId, at, () => this.inner.remove(ownerId, at, id));
   }
 
-  /** Drops one user's list. */
-  evict(ownerId: string): void {
-    this.epoch += 1;
-    this.byOwner.delete(ownerId);
-  }
-
-  enable(): void {
-    this.epoch += 1;
-    this.byOwner.clear();
-    this.enabled = true;
-  }
-
-  disable(): void {
-    this.enabled = false;
-    this.epoch += 1;
-    this.byOwner.clear();
-  }
-
   private async evictingAfter<T>(ownerId: string, at: RecordLocation, write: () => Promise<T>): Promise<T> {
     try {
       return await write();
     } finally {
-      if (at.resource === 'mcp_servers') this.evict(ownerId);
+      if (at.resource === 'mcp_servers') this.lists.evict(ownerId);
     }
   }
 }

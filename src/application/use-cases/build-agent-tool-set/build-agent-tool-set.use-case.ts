@@ -26,7 +26,6 @@ export class BuildAgentToolSet {
 
   async execute(input: BuildAgentToolSetInput): Promise<AgentToolSet> {
     const { effectiveScopes } = await this.resolve.execute(input);
-    // A copy: the caller owns its tool set, and FilterTools shares the built-in lists it returns.
-    return { effectiveScopes, tools: [...this.filter.execute({ scopes: effectiveScopes, tools: input.tools })] };
+    return { effectiveScopes, tools: this.filter.execute({ scopes: effectiveScopes, tools: input.tools }) };
   }
 }

@@ -18,12 +18,11 @@ export class ListTools {
   ) {}
 
   /** Throws ValidationError when agent_scopes is not a valid scope array. */
-  async execute(input: ListToolsInput): Promise<readonly ToolDescriptor[]> {
+  async execute(input: ListToolsInput): Promise<ToolDescriptor[]> {
     const scopes = input.scopes.narrow(ScopeSet.parse(input.agentScopes, 'agent_scopes'));
     const builtIn = this.filterTools.execute({ scopes });
     const catalog = await this.externalTools.catalog(input.userId, scopes);
     if (catalog.length === 0) return builtIn;
-    const external = this.filterTools.execute({ scopes, tools: catalog });
-    return external.length === 0 ? builtIn : [...builtIn, ...external];
+    return builtIn.concat(this.filterTools.execute({ scopes, tools: catalog }));
   }
 }

@@ -23,12 +23,13 @@ describe('FilterTools over the built-in catalog', () => {
     expect(filter.execute({ scopes: ScopeSet.full() })).toEqual([...BUILT_IN_TOOLS]);
   });
 
-  it('gives one unchangeable list per scope set, which adapters may keep what they derive from', () => {
+  it('gives a new list each time, in catalog order, which the caller owns', () => {
     const scopes = ScopeSet.parse(['projects:read']);
     const list = filter.execute({ scopes });
-    expect(filter.execute({ scopes })).toBe(list);
-    expect(Object.isFrozen(list)).toBe(true);
-    expect(filter.execute({ scopes: ScopeSet.parse(['projects:read', 'chat:read']) }).map((t) => t.name)).toEqual(['projects', 'chat']);
+    expect(filter.execute({ scopes })).not.toBe(list);
+    list.push(BUILT_IN_TOOLS[0]);
+    expect(filter.execute({ scopes })).toEqual([BUILT_IN_TOOLS.find((t) => t.name === 'projects')]);
+    expect(filter.execute({ scopes: ScopeSet.parse(['chat:read', 'projects:read']) }).map((t) => t.name)).toEqual(['projects', 'chat']);
   });
 
   it('shows only the projects tool for projects:read', () => {

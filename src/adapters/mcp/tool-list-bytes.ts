@@ -1,0 +1,44 @@
+import { BUILT_IN_TOOLS } from '../../application/use-cases/filter-tools/built-in-tools';
+import { ToolDescriptor } from '../../domain/tool';
+import { toMcpTool } from './tool-presenter';
+
+/** Tool i's bit: 2^i, so a bit is larger than the sum of all bits before it. */
+const BIT = new Map<ToolDescriptor, number>(BUILT_IN_TOOLS.map((tool, i) => [tool, 2 ** i]));
+
+/**
+ * The tools array of a tools/list answer and its closing braces, as bytes.
+ * Nearly every answer is a subset of the built-in tools, of which there are
+ * only 2^n for n tools (64), so each subset's bytes are made once, whichever
+ * key or agent_scopes asked; a list with external tools is serialised each time.
+ */
+export class ToolListBytes {
+  private readonly builtIn = new Map<number, Buffer>();
+
+  of(tools: readonly ToolDescriptor[]): Buffer {
+    const subset = builtInSubset(tools);
+    let bytes = subset === undefined ? undefined : this.builtIn.get(subset);
+    if (bytes !== undefined) return bytes;
+    bytes = Buffer.from(`${JSON.stringify(tools.map(toMcpTool))}}}`);
+    if (subset !== undefined) this.builtIn.set(subset, bytes);
+    return bytes;
+  }
+
+  /** How many subsets have their bytes kept. */
+  get size(): number {
+    return this.builtIn.size;
+  }
+}
+
+/**
+ * The list as a set of bits when it holds built-in tools only, in catalog
+ * order (as FilterTools returns them), so that the bits name one list.
+ */
+function builtInSubset(tools: readonly ToolDescriptor[]): number | undefined {
+  let subset = 0;
+  for (const tool of tools) {
+    const bit = BIT.get(tool);
+    if (bit === undefined || bit <= subset) return undefined;
+    subset += bit;
+  }
+  return subset;
+}

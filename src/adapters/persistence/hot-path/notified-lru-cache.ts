@@ -1,0 +1,111 @@
+import { LRUCache } from 'lru-cache';
+import { NotifiedCache } from './change-listener';
+
+/** The payload that names every entry: PostgreSQL sends it for a TRUNCATE. */
+export const EVERY_ENTRY = '*';
+
+export interface NotifiedLruCacheOptions<K, V> {
+  channel: string;
+  /** At most this many entries, least recently used out first; 0 caches nothing. */
+  maxEntries: number;
+  /**
+   * What a change notification calls an entry, when not its cache key (a key
+   * cached by hash is named by its id). Several entries may share a name.
+   */
+  nameOf?: (key: K, value: V) => string;
+  /** Values loaded but not worth keeping (a revoked key). */
+  keep?: (value: V) => boolean;
+}
+
+/**
+ * A bounded LRU (lru-cache) that is trusted only while change notifications
+ * can reach it: it serves nothing until the change listener enables it, and
+ * starts empty each time, since a notification may have been missed while off.
+ * Every eviction moves an epoch on, so a load that began before an eviction
+ * cannot store the row it read, which may be the stale one.
+ */
+export class NotifiedLruCache<K extends string, V extends object> implements NotifiedCache {
+  readonly channel: string;
+  readonly maxEntries: number;
+  private readonly lru: LRUCache<K, V>;
+  /** Cache keys by name, kept only when names are not the cache keys. */
+  private readonly keysByName: Map<string, K[]> | null;
+  private epoch = 0;
+  private enabled = false;
+
+  constructor(private readonly options: NotifiedLruCacheOptions<K, V>) {
+    this.channel = options.channel;
+    this.maxEntries = options.maxEntries;
+    const { nameOf } = options;
+    this.keysByName = nameOf ? new Map() : null;
+    this.lru = new LRUCache<K, V>({
+      max: Math.max(1, options.maxEntries),
+      dispose: nameOf ? (value, key) => this.unname(nameOf(key, value), key) : undefined,
+    });
+  }
+
+  get size(): number {
+    return this.lru.size;
+  }
+
+  get isEnabled(): boolean {
+    return this.enabled;
+  }
+
+  get(key: K): V | undefined {
+    return this.enabled ? this.lru.get(key) : undefined;
+  }
+
+  /**
+   * For a miss: calls `load` and keeps what it finds, unless the cache was
+   * off or evicted anything meanwhile. Null (not found) is never kept.
+   */
+  async load<F extends V | null>(key: K, load: () => Promise<F>): Promise<F> {
+    const epoch = this.epoch;
+    const value = await load();
+    if (value !== null && this.enabled && epoch === this.epoch && (this.options.keep?.(value) ?? true)) this.store(key, value);
+    return value;
+  }
+
+  /** Drops the entries a notification names (`*`: all of them). */
+  evict(name: string): void {
+    if (name === EVERY_ENTRY) return this.clear();
+    this.epoch += 1;
+    if (this.keysByName === null) return void this.lru.delete(name as K);
+    for (const key of this.keysByName.get(name) ?? []) this.lru.delete(key);
+  }
+
+  /** Forget everything, e.g. when notifications may have been missed. */
+  clear(): void {
+    this.epoch += 1;
+    this.keysByName?.clear(); // first, so that the disposals clearing calls find nothing to unname
+    this.lru.clear();
+  }
+
+  enable(): void {
+    this.clear();
+    this.enabled = this.maxEntries > 0;
+  }
+
+  disable(): void {
+    this.enabled = false;
+    this.clear();
+  }
+
+  private store(key: K, value: V): void {
+    this.lru.set(key, value);
+    const name = this.options.nameOf?.(key, value);
+    if (name === undefined || this.keysByName === null) return;
+    const keys = this.keysByName.get(name);
+    if (keys === undefined) this.keysByName.set(name, [key]);
+    else if (!keys.includes(key)) keys.push(key);
+  }
+
+  private unname(name: string, key: K): void {
+    const keys = this.keysByName?.get(name);
+    if (keys === undefined) return;
+    const rest = keys.filter((k) => k !== key);
+    if (rest.length === 0) this.keysByName!.delete(name);
+    else this.keysByName!.set(name, rest);
+  }
+}
