@@ -4,6 +4,7 @@ import { CreateResourceRecords1763900000002 } from './1763900000002-create-resou
 import { NotifyKeyRevocations1763900000003 } from './1763900000003-notify-key-revocations';
 import { NotifyMcpServerChanges1763900000004 } from './1763900000004-notify-mcp-server-changes';
 import { NotifyKeyChanges1763900000005 } from './1763900000005-notify-key-changes';
+import { NotifyMcpServersTruncated1763900000006 } from './1763900000006-notify-mcp-servers-truncated';
 
 /** Listed explicitly so the same list works from ts sources, compiled code and tests. */
 export const MIGRATIONS = [
@@ -13,4 +14,5 @@ export const MIGRATIONS = [
   NotifyKeyRevocations1763900000003,
   NotifyMcpServerChanges1763900000004,
   NotifyKeyChanges1763900000005,
+  NotifyMcpServersTruncated1763900000006,
 ];
