@@ -4,13 +4,12 @@ import { NotFoundError } from '../../../../src/domain/errors';
 import { ToolDescriptor } from '../../../../src/domain/tool';
 import { ActorMother } from '../../../mothers/actor.mother';
 import { makeScopeContextService } from '../../../support/scope-context-service';
+import { ToolMother } from '../../../mothers/tool.mother';
 
 const admin = ActorMother.admin();
 const worker = ActorMother.user();
 
-const tool = (name: string, requiredScopes: string[]): ToolDescriptor => ({
-  name, description: name, inputSchema: { type: 'object' }, requiredScopes,
-});
+const tool = (name: string, requiredScopes: string[]): ToolDescriptor => ToolMother.needing(name, ...requiredScopes);
 const catalog = [tool('ping', []), tool('list-agents', ['agents:read']), tool('hire-agent', ['agents:write']), tool('tune-model', ['models:write'])];
 
 async function setup() {

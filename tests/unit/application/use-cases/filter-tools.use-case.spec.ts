@@ -2,14 +2,13 @@ import { BUILT_IN_TOOLS } from '../../../../src/application/use-cases/filter-too
 import { FilterTools } from '../../../../src/application/use-cases/filter-tools/filter-tools.use-case';
 import { ScopeSet } from '../../../../src/domain/scope';
 import { ToolDescriptor } from '../../../../src/domain/tool';
+import { ToolMother } from '../../../mothers/tool.mother';
 
 const filter = new FilterTools();
 const names = (scopes: string[], tools?: readonly ToolDescriptor[]) =>
   filter.execute({ scopes: ScopeSet.parse(scopes), tools }).map((t) => t.name);
 
-const tool = (name: string, requiredScopes: string[]): ToolDescriptor => ({
-  name, description: name, inputSchema: { type: 'object' }, requiredScopes,
-});
+const tool = (name: string, requiredScopes: string[]): ToolDescriptor => ToolMother.needing(name, ...requiredScopes);
 
 describe('FilterTools over the built-in catalog', () => {
   it('has one tool per resource group', () => {
