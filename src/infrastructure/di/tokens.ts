@@ -15,4 +15,9 @@ export const TOKENS = {
   AgentRoleRepository: Symbol.for('keygate.AgentRoleRepository'),
   ModeToolConfigRepository: Symbol.for('keygate.ModeToolConfigRepository'),
   ModeSessionRepository: Symbol.for('keygate.ModeSessionRepository'),
+  ResourceStore: Symbol.for('keygate.ResourceStore'),
+  UpstreamMcp: Symbol.for('keygate.UpstreamMcp'),
+  McpLog: Symbol.for('keygate.McpLog'),
+  ToolListCache: Symbol.for('keygate.ToolListCache'),
+  ExternalTools: Symbol.for('keygate.ExternalTools'),
 } as const;
