@@ -18,7 +18,6 @@ import { SdkUpstreamMcp } from '../../adapters/mcp/upstream/sdk-upstream-mcp';
 import { UpstreamAddressGuard } from '../../adapters/mcp/upstream/upstream-address-guard';
 import { Logger } from 'pino';
 import { Config } from '../config/config';
-import { HotPath } from '../database/hot-path';
 import { TOKENS } from './tokens';
 
 /**
@@ -31,13 +30,12 @@ const UPSTREAM_LIST_CACHE = { maxEntries: 10_000, maxChars: 16 * 1024 * 1024 };
 
 type Log = (error: unknown) => void;
 
-/** The MCP gateway: tool use-cases, the resource store and upstream client behind them, the /mcp edge. */
+/** The MCP gateway: tool use-cases, the upstream client behind them, the /mcp edge (the resource store is bound with the hot path). */
 export function bindMcp(c: Container): void {
   c.bind<Log>(TOKENS.McpLog).toResolvedValue(
     (logger: Logger) => (error) => (typeof error === 'string' ? logger.warn(error) : logger.error({ err: error }, 'MCP request failed')),
     [TOKENS.Logger],
   );
-  c.bind<ResourceStore>(TOKENS.ResourceStore).toResolvedValue((hotPath: HotPath) => hotPath.resources, [TOKENS.HotPath]);
   c.bind<UpstreamMcp>(TOKENS.UpstreamMcp).toResolvedValue(
     ({ mcp }: Config) => new SdkUpstreamMcp(new UpstreamAddressGuard(mcp.upstreamAllowlist), {
       timeoutMs: mcp.upstreamTimeoutMs, maxBytes: mcp.upstreamMaxBytes, maxPages: mcp.upstreamMaxPages, maxTools: mcp.upstreamMaxTools,
