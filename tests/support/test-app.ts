@@ -2,7 +2,6 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { Express } from 'express';
 import { Container } from 'inversify';
 import { Clock } from '../../src/application/ports/clock.port';
-import { JwksAccessTokenVerifier } from '../../src/adapters/auth/jwks-access-token-verifier';
 import { loadConfig } from '../../src/infrastructure/config/config';
 import { buildContainer } from '../../src/infrastructure/di/container';
 import { Lifecycle } from '../../src/infrastructure/di/lifecycle';
@@ -41,9 +40,8 @@ export async function startTestApp(env: Record<string, string> = {}, clock?: Clo
     SECRETS_KEY: randomBytes(32).toString('base64'),
     ...env,
   });
-  const verifier = new JwksAccessTokenVerifier({ ...config.jwt, jwksUri: config.jwt.jwksUri! });
   const logger = extras.logger ?? createLogger('silent');
-  const container = buildContainer({ config, database: { dataSource: db.dataSource, close: () => db.drop() }, verifier, clock, logger });
+  const container = buildContainer({ config, database: { dataSource: db.dataSource, close: () => db.drop() }, clock, logger });
   const lifecycle = container.get(Lifecycle);
   await lifecycle.start();
   const hotPath = hotPathOf(container);

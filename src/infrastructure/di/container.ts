@@ -16,17 +16,19 @@ import { AesGcmSecretBox } from '../../adapters/crypto/aes-gcm-secret-box';
 import { RandomKeyGenerator } from '../../adapters/crypto/random-key-generator';
 import { Sha256KeyHasher } from '../../adapters/crypto/sha256-key-hasher';
 import { SystemClock } from '../../adapters/crypto/system-clock';
-import { AccessTokenVerifier } from '../../adapters/auth/access-token-verifier';
 import { ApiKeysController } from '../../adapters/http/controllers/api-keys.controller';
 import { ChangeListener } from '../../adapters/persistence/hot-path/change-listener';
 import { KeyCache } from '../../adapters/persistence/hot-path/key-cache';
 import { LastUsedCoalescer } from '../../adapters/persistence/hot-path/last-used-coalescer';
+import { RecordSecrets } from '../../adapters/persistence/record-secrets';
+import { StoredSecrets } from '../../adapters/persistence/stored-secrets';
 import { Metrics } from '../../adapters/observability/metrics';
 import { Logger } from 'pino';
 import { createLogger } from '../logging/logger';
 import { Config } from '../config/config';
 import { Database } from '../database/database';
 import { bindHotPath } from './hot-path.bindings';
+import { bindHttpEdge } from './http-edge.bindings';
 import { Lifecycle } from './lifecycle';
 import { bindMcp } from './mcp.bindings';
 import { bindScopeContexts } from './scope-context.bindings';
@@ -36,10 +38,10 @@ export interface ContainerParts {
   config: Config;
   /** The pool, and how this entry point closes it: the Lifecycle's last stop. */
   database: Database;
-  /** Needed by the HTTP edge only; internal jobs leave it out. */
-  verifier?: AccessTokenVerifier;
-  /** One registry per app; a fresh one when absent. */
-  metrics?: Metrics;
+  /** The port this process listens on: with JWT_JWKS_URI unset, the development issuer's JWKS is read from it. */
+  port?: number;
+  /** Node's own series (heap, event loop) on /metrics: the service only, not one per test app. */
+  processMetrics?: boolean;
   /** Where adapters report what they survive (an upstream that failed); LOG_LEVEL's logger when absent. */
   logger?: Logger;
   /** Tests pin time; everything else uses the system clock. */
@@ -60,15 +62,17 @@ export function buildContainer(parts: ContainerParts): Container {
   c.bind<Config>(TOKENS.Config).toConstantValue(parts.config);
   c.bind<Database>(TOKENS.Database).toConstantValue(parts.database);
   c.bind<DataSource>(TOKENS.DataSource).toConstantValue(parts.database.dataSource);
-  if (parts.verifier) c.bind<AccessTokenVerifier>(TOKENS.AccessTokenVerifier).toConstantValue(parts.verifier);
   c.bind<Clock>(TOKENS.Clock).toConstantValue(parts.clock ?? new SystemClock());
   c.bind<KeyHasher>(TOKENS.KeyHasher).toConstantValue(new Sha256KeyHasher());
   c.bind<KeyGenerator>(TOKENS.KeyGenerator).toConstantValue(new RandomKeyGenerator());
   c.bind<KeyPolicy>(TOKENS.KeyPolicy).toConstantValue({ maxKeysPerUser: parts.config.maxKeysPerUser });
-  c.bind<Metrics>(TOKENS.Metrics).toConstantValue(parts.metrics ?? new Metrics());
+  c.bind<Metrics>(TOKENS.Metrics).toResolvedValue(() => new Metrics({ processMetrics: parts.processMetrics }));
   c.bind<Logger>(TOKENS.Logger).toResolvedValue(() => parts.logger ?? createLogger(parts.config.ops.logLevel));
   const secrets = secretBoxFor(parts.config);
-  if (secrets) c.bind<SecretBox>(TOKENS.SecretBox).toConstantValue(secrets);
+  if (secrets) {
+    c.bind<SecretBox>(TOKENS.SecretBox).toConstantValue(secrets);
+    c.bind(StoredSecrets).toResolvedValue((ds: DataSource, box: SecretBox) => new StoredSecrets(ds, new RecordSecrets(box)), [TOKENS.DataSource, TOKENS.SecretBox]);
+  }
   bindHotPath(c);
   // Started in this order, stopped in the reverse: the listener, then the last last_used_at batch, then the pool.
   c.bind(Lifecycle).toResolvedValue(
@@ -102,6 +106,7 @@ export function buildContainer(parts: ContainerParts): Container {
     (create: CreateKey, list: ListKeys, revoke: RevokeKey) => new ApiKeysController(create, list, revoke),
     [CreateKey, ListKeys, RevokeKey],
   );
+  bindHttpEdge(c, parts.port);
   bindMcp(c);
   bindScopeContexts(c);
   return c;

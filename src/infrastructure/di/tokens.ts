@@ -9,6 +9,8 @@ export const TOKENS = {
   DataSource: Symbol.for('keygate.DataSource'),
   Metrics: Symbol.for('keygate.Metrics'),
   Logger: Symbol.for('keygate.Logger'),
+  /** `() => Promise<void>` that fails while PostgreSQL cannot be reached (`/readyz`). */
+  ReadinessCheck: Symbol.for('keygate.ReadinessCheck'),
 
   // Keys
   ApiKeyRepository: Symbol.for('keygate.ApiKeyRepository'),
@@ -21,6 +23,8 @@ export const TOKENS = {
 
   // Users' access tokens
   AccessTokenVerifier: Symbol.for('keygate.AccessTokenVerifier'),
+  /** The development issuer when JWT_JWKS_URI is unset, otherwise null. */
+  DevTokenIssuer: Symbol.for('keygate.DevTokenIssuer'),
 
   // Scope contexts
   AgentRoleRepository: Symbol.for('keygate.AgentRoleRepository'),

@@ -1,11 +1,7 @@
 import { AddressInfo } from 'node:net';
 import express from 'express';
-import { DEV_ISSUER, DEV_JWKS_PATH, DevTokenIssuer } from '../../adapters/auth/dev-token-issuer';
-import { JwksAccessTokenVerifier } from '../../adapters/auth/jwks-access-token-verifier';
-import { Metrics } from '../../adapters/observability/metrics';
-import { RecordSecrets } from '../../adapters/persistence/record-secrets';
+import { DEV_JWKS_PATH, DevTokenIssuer } from '../../adapters/auth/dev-token-issuer';
 import { StoredSecrets } from '../../adapters/persistence/stored-secrets';
-import { SecretBox } from '../../application/ports/secret-box.port';
 import { ConfigError, loadConfig } from '../config/config';
 import { withSecretsKey } from '../config/secrets-key';
 import { openDatabase } from '../database/database';
@@ -34,20 +30,14 @@ async function main(): Promise<void> {
   const port = (server.address() as AddressInfo).port;
   const baseUrl = `http://localhost:${port}`;
 
-  const dev = config.jwt.jwksUri ? null : DevTokenIssuer.loadOrCreate(config.dataDir);
-  const verifier = new JwksAccessTokenVerifier(
-    dev
-      ? { jwksUri: `http://127.0.0.1:${port}${DEV_JWKS_PATH}`, issuer: DEV_ISSUER, audience: null, adminRole: config.jwt.adminRole }
-      : { ...config.jwt, jwksUri: config.jwt.jwksUri! },
-  );
-  const container = buildContainer({ config, database, verifier, metrics: new Metrics({ processMetrics: true }), logger });
+  const container = buildContainer({ config, database, port, processMetrics: true, logger });
   const lifecycle = container.get(Lifecycle);
   await lifecycle.start();
   // Rows written before encryption existed are encrypted before the first request; values under
   // SECRETS_KEY_PREVIOUS are left to `npm run secrets:rotate`, so replicas still on the old key keep reading them.
-  const box = container.get<SecretBox>(TOKENS.SecretBox);
-  const sealed = await new StoredSecrets(database.dataSource, new RecordSecrets(box)).reseal('plaintext');
+  const sealed = await container.get(StoredSecrets).reseal('plaintext');
   if (sealed > 0) log(`encrypted the stored header values of ${sealed} MCP servers written before encryption at rest`);
+  const dev = container.get<DevTokenIssuer | null>(TOKENS.DevTokenIssuer);
   const before = dev ? [express.Router().get(DEV_JWKS_PATH, (_req, res) => void res.json(dev.jwks()))] : [];
   server.on('request', createApp(container, { before, logger }));
   // The banner is for the person at the terminal: plain text, not a log line.
