@@ -52,7 +52,7 @@ export interface ContainerParts {
  * The composition root: the only place that builds adapters and use-cases and
  * knows which adapter serves which port. Classes carry no decorators; each is
  * built by a factory from its tokens, once, when something first asks for it,
- * so an internal job builds neither the HTTP edge nor the change listener.
+ * so an internal job builds neither the HTTP edge nor the upstream MCP client.
  * The *.bindings.ts files beside this one are its parts, by area; entry points
  * (main.ts, openKeygate, the tests' app) take what they need from the
  * container, and start and stop its Lifecycle.
