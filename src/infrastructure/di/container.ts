@@ -78,10 +78,10 @@ export function buildContainer(parts: ContainerParts): Container {
   c.bind(Lifecycle).toResolvedValue(
     (database: Database, lastUsed: LastUsedCoalescer, listener: ChangeListener, cache: KeyCache) =>
       new Lifecycle([
-        { name: 'close the database', stop: () => database.close() },
-        { name: 'flush last_used_at', start: () => lastUsed.start(), stop: () => lastUsed.stop() },
+        { name: 'database pool', stop: () => database.close() },
+        { name: 'last_used_at writer', start: () => lastUsed.start(), stop: () => lastUsed.stop() },
         // A cache of size 0 stays off, so nothing needs to hear of changes.
-        { name: 'stop the change listener', start: () => (cache.maxEntries > 0 ? listener.start() : undefined), stop: () => listener.stop() },
+        { name: 'change listener', start: () => (cache.maxEntries > 0 ? listener.start() : undefined), stop: () => listener.stop() },
       ]),
     [TOKENS.Database, LastUsedCoalescer, ChangeListener, TOKENS.KeyCache],
   );
