@@ -37,6 +37,15 @@ module.exports = {
       to: { path: '^src/infrastructure/' },
     },
     {
+      name: 'one-composition-root',
+      comment:
+        'The *.bindings.ts files are parts of src/infrastructure/di/container.ts, the one composition ' +
+        'root: entry points call buildContainer and take what they need from the container.',
+      severity: 'error',
+      from: { pathNot: '^src/infrastructure/di/container[.]ts$' },
+      to: { path: '^src/infrastructure/di/[^/]+[.]bindings[.]ts$' },
+    },
+    {
       name: 'no-circular',
       comment: 'A cycle (type-only imports included) means two modules are one; split out what both need.',
       severity: 'error',

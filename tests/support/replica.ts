@@ -1,37 +1,41 @@
 import { DataSource } from 'typeorm';
 import { ApiKeyRepository } from '../../src/application/ports/api-key-repository.port';
 import { ValidateKey } from '../../src/application/use-cases/validate-key/validate-key.use-case';
-import { Sha256KeyHasher } from '../../src/adapters/crypto/sha256-key-hasher';
-import { SystemClock } from '../../src/adapters/crypto/system-clock';
-import { TypeormApiKeyRepository } from '../../src/adapters/persistence/typeorm-api-key.repository';
-import { HotPath } from '../../src/infrastructure/database/hot-path';
+import { loadConfig } from '../../src/infrastructure/config/config';
 import { createDataSource } from '../../src/infrastructure/database/data-source';
+import { buildContainer } from '../../src/infrastructure/di/container';
+import { Lifecycle } from '../../src/infrastructure/di/lifecycle';
+import { TOKENS } from '../../src/infrastructure/di/tokens';
+import { hotPathOf, HotPathParts } from './hot-path-parts';
 
 export interface Replica {
   dataSource: DataSource;
-  hotPath: HotPath;
+  hotPath: HotPathParts;
   keys: ApiKeyRepository;
   validateKey: ValidateKey;
   close(): Promise<void>;
 }
 
-/** One service replica's key path (own pool, cache and listener) on a shared database. */
+/** One service replica's key path (own pool, cache and listener, no SECRETS_KEY) on a shared database. */
 export async function startReplica(url: string, lastUsedFlushMs = 1000): Promise<Replica> {
   const dataSource = createDataSource({ url, poolSize: 3 });
   await dataSource.initialize();
-  const rows = new TypeormApiKeyRepository(dataSource);
-  const hotPath = new HotPath(dataSource, rows, { keyCacheEntries: 100, lastUsedFlushMs });
-  await hotPath.start();
-  const keys = hotPath.keys;
-  return {
+  const config = loadConfig({ NODE_ENV: 'test', DATABASE_URL: url, KEY_CACHE_MAX_ENTRIES: '100', LAST_USED_FLUSH_MS: String(lastUsedFlushMs) });
+  const database = {
     dataSource,
-    hotPath,
-    keys,
-    validateKey: new ValidateKey(keys, new Sha256KeyHasher(), new SystemClock()),
     async close() {
-      await hotPath.stop().catch(() => undefined);
       if (dataSource.isInitialized) await dataSource.destroy();
     },
+  };
+  const container = buildContainer({ config, database });
+  const lifecycle = container.get(Lifecycle);
+  await lifecycle.start();
+  return {
+    dataSource,
+    hotPath: hotPathOf(container),
+    keys: container.get<ApiKeyRepository>(TOKENS.ApiKeyRepository),
+    validateKey: container.get(ValidateKey),
+    close: () => lifecycle.stop().catch(() => undefined),
   };
 }
 

@@ -2,11 +2,10 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { Express } from 'express';
 import { Container } from 'inversify';
 import { Clock } from '../../src/application/ports/clock.port';
-import { JwksAccessTokenVerifier } from '../../src/adapters/auth/jwks-access-token-verifier';
 import { loadConfig } from '../../src/infrastructure/config/config';
-import { HotPath } from '../../src/infrastructure/database/hot-path';
 import { buildContainer } from '../../src/infrastructure/di/container';
-import { TOKENS } from '../../src/infrastructure/di/tokens';
+import { Lifecycle } from '../../src/infrastructure/di/lifecycle';
+import { hotPathOf, HotPathParts } from './hot-path-parts';
 import { createLogger } from '../../src/infrastructure/logging/logger';
 import { AppExtras, createApp } from '../../src/infrastructure/server/app';
 import { createTestDatabase, TestDatabase } from './test-database';
@@ -20,7 +19,7 @@ export interface TestApp {
   /** A token for a fresh (or the given) non-admin user. */
   userToken(sub?: string, options?: TokenOptions): string;
   adminToken(sub?: string): string;
-  hotPath: HotPath;
+  hotPath: HotPathParts;
   /** Writes coalesced last_used_at values now instead of at the next tick. */
   flushLastUsed(): Promise<void>;
   close(): Promise<void>;
@@ -41,11 +40,11 @@ export async function startTestApp(env: Record<string, string> = {}, clock?: Clo
     SECRETS_KEY: randomBytes(32).toString('base64'),
     ...env,
   });
-  const verifier = new JwksAccessTokenVerifier({ ...config.jwt, jwksUri: config.jwt.jwksUri! });
   const logger = extras.logger ?? createLogger('silent');
-  const container = buildContainer({ config, dataSource: db.dataSource, verifier, clock, logger });
-  const hotPath = container.get<HotPath>(TOKENS.HotPath);
-  await hotPath.start();
+  const container = buildContainer({ config, database: { dataSource: db.dataSource, close: () => db.drop() }, clock, logger });
+  const lifecycle = container.get(Lifecycle);
+  await lifecycle.start();
+  const hotPath = hotPathOf(container);
   const app = createApp(container, { ...extras, logger });
   return {
     app,
@@ -57,9 +56,11 @@ export async function startTestApp(env: Record<string, string> = {}, clock?: Clo
     hotPath,
     flushLastUsed: () => hotPath.lastUsed.flush(),
     async close() {
-      await hotPath.stop();
-      await db.drop();
-      await idp.stop();
+      try {
+        await lifecycle.stop(); // the listener, the last last_used_at batch, then the database is dropped
+      } finally {
+        await idp.stop();
+      }
     },
   };
 }

@@ -12,29 +12,36 @@ import { FilterTools } from '../../application/use-cases/filter-tools/filter-too
 import { ListKeys } from '../../application/use-cases/list-keys/list-keys.use-case';
 import { RevokeKey } from '../../application/use-cases/revoke-key/revoke-key.use-case';
 import { ValidateKey } from '../../application/use-cases/validate-key/validate-key.use-case';
-import { AccessTokenVerifier } from '../../adapters/auth/access-token-verifier';
 import { AesGcmSecretBox } from '../../adapters/crypto/aes-gcm-secret-box';
 import { RandomKeyGenerator } from '../../adapters/crypto/random-key-generator';
 import { Sha256KeyHasher } from '../../adapters/crypto/sha256-key-hasher';
 import { SystemClock } from '../../adapters/crypto/system-clock';
 import { ApiKeysController } from '../../adapters/http/controllers/api-keys.controller';
-import { TypeormApiKeyRepository } from '../../adapters/persistence/typeorm-api-key.repository';
-import { HotPath } from '../database/hot-path';
+import { ChangeListener } from '../../adapters/persistence/hot-path/change-listener';
+import { KeyCache } from '../../adapters/persistence/hot-path/key-cache';
+import { LastUsedCoalescer } from '../../adapters/persistence/hot-path/last-used-coalescer';
+import { RecordSecrets } from '../../adapters/persistence/record-secrets';
+import { StoredSecrets } from '../../adapters/persistence/stored-secrets';
 import { Metrics } from '../../adapters/observability/metrics';
 import { Logger } from 'pino';
 import { createLogger } from '../logging/logger';
 import { Config } from '../config/config';
-import { bindScopeContexts } from './scope-context.bindings';
+import { Database } from '../database/database';
+import { bindHotPath } from './hot-path.bindings';
+import { bindHttpEdge } from './http-edge.bindings';
+import { Lifecycle } from './lifecycle';
 import { bindMcp } from './mcp.bindings';
+import { bindScopeContexts } from './scope-context.bindings';
 import { TOKENS } from './tokens';
 
 export interface ContainerParts {
   config: Config;
-  dataSource: DataSource;
-  /** Needed by the HTTP edge only; internal jobs leave it out. */
-  verifier?: AccessTokenVerifier;
-  /** One registry per app; a fresh one when absent. */
-  metrics?: Metrics;
+  /** The pool, and how this entry point closes it: the Lifecycle's last stop. */
+  database: Database;
+  /** The port this process listens on: with JWT_JWKS_URI unset, the development issuer's JWKS is read from it. */
+  port?: number;
+  /** Node's own series (heap, event loop) on /metrics: the service only, not one per test app. */
+  processMetrics?: boolean;
   /** Where adapters report what they survive (an upstream that failed); LOG_LEVEL's logger when absent. */
   logger?: Logger;
   /** Tests pin time; everything else uses the system clock. */
@@ -42,31 +49,42 @@ export interface ContainerParts {
 }
 
 /**
- * The composition root: the only place that knows which adapter serves which
- * port. Classes carry no decorators; each is built by a factory from its tokens.
+ * The composition root: the only place that builds adapters and use-cases and
+ * knows which adapter serves which port. Classes carry no decorators; each is
+ * built by a factory from its tokens, once, when something first asks for it,
+ * so an internal job builds neither the HTTP edge nor the upstream MCP client.
+ * The *.bindings.ts files beside this one are its parts, by area; entry points
+ * (main.ts, openKeygate, the tests' app) take what they need from the
+ * container, and start and stop its Lifecycle.
  */
 export function buildContainer(parts: ContainerParts): Container {
   const c = new Container({ defaultScope: 'Singleton' });
   c.bind<Config>(TOKENS.Config).toConstantValue(parts.config);
-  c.bind<DataSource>(TOKENS.DataSource).toConstantValue(parts.dataSource);
-  if (parts.verifier) c.bind<AccessTokenVerifier>(TOKENS.AccessTokenVerifier).toConstantValue(parts.verifier);
+  c.bind<Database>(TOKENS.Database).toConstantValue(parts.database);
+  c.bind<DataSource>(TOKENS.DataSource).toConstantValue(parts.database.dataSource);
   c.bind<Clock>(TOKENS.Clock).toConstantValue(parts.clock ?? new SystemClock());
   c.bind<KeyHasher>(TOKENS.KeyHasher).toConstantValue(new Sha256KeyHasher());
   c.bind<KeyGenerator>(TOKENS.KeyGenerator).toConstantValue(new RandomKeyGenerator());
   c.bind<KeyPolicy>(TOKENS.KeyPolicy).toConstantValue({ maxKeysPerUser: parts.config.maxKeysPerUser });
-  const metrics = parts.metrics ?? new Metrics();
-  c.bind<Metrics>(TOKENS.Metrics).toConstantValue(metrics);
-  c.bind<Logger>(TOKENS.Logger).toConstantValue(parts.logger ?? createLogger(parts.config.ops.logLevel));
+  c.bind<Metrics>(TOKENS.Metrics).toResolvedValue(() => new Metrics({ processMetrics: parts.processMetrics }));
+  c.bind<Logger>(TOKENS.Logger).toResolvedValue(() => parts.logger ?? createLogger(parts.config.ops.logLevel));
   const secrets = secretBoxFor(parts.config);
-  if (secrets) c.bind<SecretBox>(TOKENS.SecretBox).toConstantValue(secrets);
-  const hotPath = new HotPath(parts.dataSource, new TypeormApiKeyRepository(parts.dataSource), {
-    ...parts.config.hotPath,
-    secrets,
-    onFlushBatch: () => metrics.lastUsedFlushBatches.inc(),
-    onKeyLookup: (hit) => metrics.keyCacheLookups.inc({ result: hit ? 'hit' : 'miss' }),
-  });
-  c.bind<HotPath>(TOKENS.HotPath).toConstantValue(hotPath);
-  c.bind<ApiKeyRepository>(TOKENS.ApiKeyRepository).toConstantValue(hotPath.keys);
+  if (secrets) {
+    c.bind<SecretBox>(TOKENS.SecretBox).toConstantValue(secrets);
+    c.bind(StoredSecrets).toResolvedValue((ds: DataSource, box: SecretBox) => new StoredSecrets(ds, new RecordSecrets(box)), [TOKENS.DataSource, TOKENS.SecretBox]);
+  }
+  bindHotPath(c);
+  // Started in this order, stopped in the reverse: the listener, then the last last_used_at batch, then the pool.
+  c.bind(Lifecycle).toResolvedValue(
+    (database: Database, lastUsed: LastUsedCoalescer, listener: ChangeListener, cache: KeyCache) =>
+      new Lifecycle([
+        { name: 'database pool', stop: () => database.close() },
+        { name: 'last_used_at writer', start: () => lastUsed.start(), stop: () => lastUsed.stop() },
+        // A cache of size 0 stays off, so nothing needs to hear of changes.
+        { name: 'change listener', start: () => (cache.maxEntries > 0 ? listener.start() : undefined), stop: () => listener.stop() },
+      ]),
+    [TOKENS.Database, LastUsedCoalescer, ChangeListener, TOKENS.KeyCache],
+  );
 
   c.bind(CreateKey).toResolvedValue(
     (keys: ApiKeyRepository, hasher: KeyHasher, gen: KeyGenerator, clock: Clock, policy: KeyPolicy) =>
@@ -88,6 +106,7 @@ export function buildContainer(parts: ContainerParts): Container {
     (create: CreateKey, list: ListKeys, revoke: RevokeKey) => new ApiKeysController(create, list, revoke),
     [CreateKey, ListKeys, RevokeKey],
   );
+  bindHttpEdge(c, parts.port);
   bindMcp(c);
   bindScopeContexts(c);
   return c;
@@ -97,6 +116,6 @@ export function buildContainer(parts: ContainerParts): Container {
  * None without a key: the service resolves one first (withSecretsKey), while
  * internal jobs, which never read stored secrets, may run without it.
  */
-export function secretBoxFor(config: Config): AesGcmSecretBox | undefined {
+function secretBoxFor(config: Config): AesGcmSecretBox | undefined {
   return config.secrets.key ? new AesGcmSecretBox(config.secrets.key, config.secrets.previous) : undefined;
 }

@@ -18,16 +18,7 @@ import { SdkUpstreamMcp } from '../../adapters/mcp/upstream/sdk-upstream-mcp';
 import { UpstreamAddressGuard } from '../../adapters/mcp/upstream/upstream-address-guard';
 import { Logger } from 'pino';
 import { Config } from '../config/config';
-import { HotPath } from '../database/hot-path';
 import { TOKENS } from './tokens';
-
-export const MCP_TOKENS = {
-  ResourceStore: Symbol.for('keygate.ResourceStore'),
-  UpstreamMcp: Symbol.for('keygate.UpstreamMcp'),
-  McpLog: Symbol.for('keygate.McpLog'),
-  ToolListCache: Symbol.for('keygate.ToolListCache'),
-  ExternalTools: Symbol.for('keygate.ExternalTools'),
-} as const;
 
 /**
  * Bounds of the upstream tool-list cache. A listing may reach MCP_UPSTREAM_MAX_BYTES
@@ -39,40 +30,39 @@ const UPSTREAM_LIST_CACHE = { maxEntries: 10_000, maxChars: 16 * 1024 * 1024 };
 
 type Log = (error: unknown) => void;
 
-/** The MCP gateway: tool use-cases, the resource store and upstream client behind them, the /mcp edge. */
+/** The MCP gateway: tool use-cases, the upstream client behind them, the /mcp edge (the resource store is bound with the hot path). */
 export function bindMcp(c: Container): void {
-  c.bind<Log>(MCP_TOKENS.McpLog).toResolvedValue(
+  c.bind<Log>(TOKENS.McpLog).toResolvedValue(
     (logger: Logger) => (error) => (typeof error === 'string' ? logger.warn(error) : logger.error({ err: error }, 'MCP request failed')),
     [TOKENS.Logger],
   );
-  c.bind<ResourceStore>(MCP_TOKENS.ResourceStore).toResolvedValue((hotPath: HotPath) => hotPath.resources, [TOKENS.HotPath]);
-  c.bind<UpstreamMcp>(MCP_TOKENS.UpstreamMcp).toResolvedValue(
+  c.bind<UpstreamMcp>(TOKENS.UpstreamMcp).toResolvedValue(
     ({ mcp }: Config) => new SdkUpstreamMcp(new UpstreamAddressGuard(mcp.upstreamAllowlist), {
       timeoutMs: mcp.upstreamTimeoutMs, maxBytes: mcp.upstreamMaxBytes, maxPages: mcp.upstreamMaxPages, maxTools: mcp.upstreamMaxTools,
     }),
     [TOKENS.Config],
   );
-  c.bind<ToolListCache>(MCP_TOKENS.ToolListCache).toResolvedValue(
+  c.bind<ToolListCache>(TOKENS.ToolListCache).toResolvedValue(
     ({ mcp }: Config) => new LruToolListCache({ ...UPSTREAM_LIST_CACHE, ttlMs: mcp.upstreamListTtlSeconds * 1000 }),
     [TOKENS.Config],
   );
-  c.bind<ExternalTools>(MCP_TOKENS.ExternalTools).toResolvedValue(
+  c.bind<ExternalTools>(TOKENS.ExternalTools).toResolvedValue(
     (store: ResourceStore, upstream: UpstreamMcp, lists: ToolListCache, log: Log) => new UpstreamToolDirectory(store, upstream, lists, log),
-    [MCP_TOKENS.ResourceStore, MCP_TOKENS.UpstreamMcp, MCP_TOKENS.ToolListCache, MCP_TOKENS.McpLog],
+    [TOKENS.ResourceStore, TOKENS.UpstreamMcp, TOKENS.ToolListCache, TOKENS.McpLog],
   );
-  c.bind(AuthorizeToolCall).toResolvedValue((external: ExternalTools) => new AuthorizeToolCall(external), [MCP_TOKENS.ExternalTools]);
+  c.bind(AuthorizeToolCall).toResolvedValue((external: ExternalTools) => new AuthorizeToolCall(external), [TOKENS.ExternalTools]);
   c.bind(ListTools).toResolvedValue(
     (filter: FilterTools, external: ExternalTools) => new ListTools(filter, external),
-    [FilterTools, MCP_TOKENS.ExternalTools],
+    [FilterTools, TOKENS.ExternalTools],
   );
   c.bind(CallTool).toResolvedValue(
     (store: ResourceStore, external: ExternalTools, config: Config) =>
       new CallTool(store, { mcp_servers: mcpServerPolicy(config.mcp.maxServersPerUser) }, external),
-    [MCP_TOKENS.ResourceStore, MCP_TOKENS.ExternalTools, TOKENS.Config],
+    [TOKENS.ResourceStore, TOKENS.ExternalTools, TOKENS.Config],
   );
   c.bind(McpServerFactory).toResolvedValue(
     (list: ListTools, call: CallTool, log: Log) => new McpServerFactory(list, call, log),
-    [ListTools, CallTool, MCP_TOKENS.McpLog],
+    [ListTools, CallTool, TOKENS.McpLog],
   );
   c.bind(McpController).toResolvedValue(
     (validate: ValidateKey, authorize: AuthorizeToolCall, servers: McpServerFactory, config: Config, list: ListTools) =>

@@ -1,18 +1,40 @@
-/** Service identifiers for everything that is not bound by its own class. */
+/**
+ * Service identifiers for everything that is not bound by its own class: ports,
+ * settings and plain values. Use-cases, controllers and single-implementation
+ * adapters are bound by their class.
+ */
 export const TOKENS = {
   Config: Symbol.for('keygate.Config'),
+  Database: Symbol.for('keygate.Database'),
   DataSource: Symbol.for('keygate.DataSource'),
+  Metrics: Symbol.for('keygate.Metrics'),
+  Logger: Symbol.for('keygate.Logger'),
+  /** `() => Promise<void>` that fails while PostgreSQL cannot be reached (`/readyz`). */
+  ReadinessCheck: Symbol.for('keygate.ReadinessCheck'),
+
+  // Keys
   ApiKeyRepository: Symbol.for('keygate.ApiKeyRepository'),
+  KeyCache: Symbol.for('keygate.KeyCache'),
   KeyHasher: Symbol.for('keygate.KeyHasher'),
   KeyGenerator: Symbol.for('keygate.KeyGenerator'),
   Clock: Symbol.for('keygate.Clock'),
   KeyPolicy: Symbol.for('keygate.KeyPolicy'),
-  HotPath: Symbol.for('keygate.HotPath'),
-  Metrics: Symbol.for('keygate.Metrics'),
-  Logger: Symbol.for('keygate.Logger'),
   SecretBox: Symbol.for('keygate.SecretBox'),
+
+  // Users' access tokens
   AccessTokenVerifier: Symbol.for('keygate.AccessTokenVerifier'),
+  /** The development issuer when JWT_JWKS_URI is unset, otherwise null. */
+  DevTokenIssuer: Symbol.for('keygate.DevTokenIssuer'),
+
+  // Scope contexts
   AgentRoleRepository: Symbol.for('keygate.AgentRoleRepository'),
   ModeToolConfigRepository: Symbol.for('keygate.ModeToolConfigRepository'),
   ModeSessionRepository: Symbol.for('keygate.ModeSessionRepository'),
+
+  // The MCP gateway
+  ResourceStore: Symbol.for('keygate.ResourceStore'),
+  UpstreamMcp: Symbol.for('keygate.UpstreamMcp'),
+  McpLog: Symbol.for('keygate.McpLog'),
+  ToolListCache: Symbol.for('keygate.ToolListCache'),
+  ExternalTools: Symbol.for('keygate.ExternalTools'),
 } as const;

@@ -11,6 +11,7 @@ import { Actor } from '../../domain/actor';
 import { loadConfig } from '../config/config';
 import { createDataSource } from '../database/data-source';
 import { buildContainer } from '../di/container';
+import { Lifecycle } from '../di/lifecycle';
 
 /** Internal jobs act for the platform, not for a user: they may see every user's sessions. */
 export const SYSTEM_ACTOR: Actor = { userId: '00000000-0000-0000-0000-000000000000', isAdmin: true };
@@ -35,8 +36,17 @@ export async function openKeygate(options: { databaseUrl: string } | { dataSourc
   const owned = 'databaseUrl' in options;
   const dataSource = owned ? createDataSource({ url: options.databaseUrl, applicationName: 'keygate-job' }) : options.dataSource;
   if (!dataSource.isInitialized) await dataSource.initialize();
+  const database = {
+    dataSource,
+    async close() {
+      if (owned && dataSource.isInitialized) await dataSource.destroy();
+    },
+  };
   // SECRETS_KEY when set; no job reads stored secrets, so none is made up (a store that needs one refuses).
-  const c = buildContainer({ config: loadConfig({ ...process.env, NODE_ENV: 'job' }), dataSource });
+  const c = buildContainer({ config: loadConfig({ ...process.env, NODE_ENV: 'job' }), database });
+  // Not started: a job's key look-ups and last_used_at writes go straight to PostgreSQL, and it holds
+  // no LISTEN connection that would keep its process alive. Stopping still closes the pool it owns.
+  const lifecycle = c.get(Lifecycle);
   return {
     resolveAgentScopes: c.get(ResolveAgentScopes),
     buildAgentToolSet: c.get(BuildAgentToolSet),
@@ -46,8 +56,6 @@ export async function openKeygate(options: { databaseUrl: string } | { dataSourc
     validateKey: c.get(ValidateKey),
     createKey: c.get(CreateKey),
     revokeKey: c.get(RevokeKey),
-    async close() {
-      if (owned && dataSource.isInitialized) await dataSource.destroy();
-    },
+    close: () => lifecycle.stop(),
   };
 }

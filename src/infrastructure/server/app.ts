@@ -1,7 +1,6 @@
 import express, { Express, RequestHandler } from 'express';
 import helmet from 'helmet';
 import { Container } from 'inversify';
-import { DataSource } from 'typeorm';
 import { AccessTokenVerifier } from '../../adapters/auth/access-token-verifier';
 import { AgentRolesController } from '../../adapters/http/controllers/agent-roles.controller';
 import { ApiKeysController } from '../../adapters/http/controllers/api-keys.controller';
@@ -9,7 +8,7 @@ import { ModeSessionsController } from '../../adapters/http/controllers/mode-ses
 import { ModeToolConfigsController } from '../../adapters/http/controllers/mode-tool-configs.controller';
 import { ToolSetsController } from '../../adapters/http/controllers/tool-sets.controller';
 import { accessTokenAuth } from '../../adapters/http/middleware/access-token-auth';
-import { healthRouter } from '../../adapters/http/controllers/health.controller';
+import { healthRouter, ReadinessCheck } from '../../adapters/http/controllers/health.controller';
 import { metricsRouter } from '../../adapters/http/controllers/metrics.router';
 import { authFailureLimit } from '../../adapters/http/middleware/auth-failure-limit';
 import { AuthFailureLimiter } from '../../adapters/http/middleware/auth-failure-limiter';
@@ -41,11 +40,9 @@ export function createApp(container: Container, extras: AppExtras = {}): Express
   trackRoutePatterns(app);
   app.use(requestLogging(app, extras.logger ?? container.get<Logger>(TOKENS.Logger)), httpMetrics(metrics));
   // /mcp is the hot path: mounted first, so its requests skip every other layer.
-  const limiter = new AuthFailureLimiter({ limit: ops.authFailureLimit, windowSeconds: ops.authFailureWindowSeconds });
-  container.get(McpController).mount(app, authFailureLimit(limiter));
+  container.get(McpController).mount(app, authFailureLimit(container.get(AuthFailureLimiter)));
   app.use(metricsRouter(metrics));
-  const dataSource = container.get<DataSource>(TOKENS.DataSource);
-  app.use(healthRouter(async () => void (await dataSource.query('SELECT 1'))));
+  app.use(healthRouter(container.get<ReadinessCheck>(TOKENS.ReadinessCheck)));
   for (const handler of extras.before ?? []) app.use(handler);
   app.use('/api/v1', helmet());
   const user = accessTokenAuth(container.get<AccessTokenVerifier>(TOKENS.AccessTokenVerifier));

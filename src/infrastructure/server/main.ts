@@ -1,16 +1,12 @@
 import { AddressInfo } from 'node:net';
 import express from 'express';
-import { DEV_ISSUER, DEV_JWKS_PATH, DevTokenIssuer } from '../../adapters/auth/dev-token-issuer';
-import { JwksAccessTokenVerifier } from '../../adapters/auth/jwks-access-token-verifier';
-import { Metrics } from '../../adapters/observability/metrics';
-import { RecordSecrets } from '../../adapters/persistence/record-secrets';
+import { DEV_JWKS_PATH, DevTokenIssuer } from '../../adapters/auth/dev-token-issuer';
 import { StoredSecrets } from '../../adapters/persistence/stored-secrets';
-import { SecretBox } from '../../application/ports/secret-box.port';
 import { ConfigError, loadConfig } from '../config/config';
 import { withSecretsKey } from '../config/secrets-key';
 import { openDatabase } from '../database/database';
-import { HotPath } from '../database/hot-path';
 import { buildContainer } from '../di/container';
+import { Lifecycle } from '../di/lifecycle';
 import { TOKENS } from '../di/tokens';
 import { createLogger } from '../logging/logger';
 import { createApp } from './app';
@@ -24,43 +20,32 @@ async function main(): Promise<void> {
   const logger = createLogger(config.ops.logLevel);
   // Start-up and shutdown lines are written at any level but silent (scripts wait for "listening on");
   // LOG_LEVEL=warn quiets the per-request lines only.
-  const lifecycle = logger.child({}, { level: config.ops.logLevel === 'silent' ? 'silent' : 'info' });
-  const log = (line: string) => lifecycle.info(line);
+  const startUp = logger.child({}, { level: config.ops.logLevel === 'silent' ? 'silent' : 'info' });
+  const log = (line: string) => startUp.info(line);
   const heapWarning = heapBudgetWarning(config.hotPath.keyCacheEntries);
-  if (heapWarning) lifecycle.warn(heapWarning);
+  if (heapWarning) startUp.warn(heapWarning);
   const database = await openDatabase(config, log);
   const server = createHttpServer(config.ops);
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
   const port = (server.address() as AddressInfo).port;
   const baseUrl = `http://localhost:${port}`;
 
-  const dev = config.jwt.jwksUri ? null : DevTokenIssuer.loadOrCreate(config.dataDir);
-  const verifier = new JwksAccessTokenVerifier(
-    dev
-      ? { jwksUri: `http://127.0.0.1:${port}${DEV_JWKS_PATH}`, issuer: DEV_ISSUER, audience: null, adminRole: config.jwt.adminRole }
-      : { ...config.jwt, jwksUri: config.jwt.jwksUri! },
-  );
-  const container = buildContainer({ config, dataSource: database.dataSource, verifier, metrics: new Metrics({ processMetrics: true }), logger });
-  const hotPath = container.get<HotPath>(TOKENS.HotPath);
-  await hotPath.start();
+  const container = buildContainer({ config, database, port, processMetrics: true, logger });
+  const lifecycle = container.get(Lifecycle);
+  await lifecycle.start();
   // Rows written before encryption existed are encrypted before the first request; values under
   // SECRETS_KEY_PREVIOUS are left to `npm run secrets:rotate`, so replicas still on the old key keep reading them.
-  const box = container.get<SecretBox>(TOKENS.SecretBox);
-  const sealed = await new StoredSecrets(database.dataSource, new RecordSecrets(box)).reseal('plaintext');
+  const sealed = await container.get(StoredSecrets).reseal('plaintext');
   if (sealed > 0) log(`encrypted the stored header values of ${sealed} MCP servers written before encryption at rest`);
+  const dev = container.get<DevTokenIssuer | null>(TOKENS.DevTokenIssuer);
   const before = dev ? [express.Router().get(DEV_JWKS_PATH, (_req, res) => void res.json(dev.jwks()))] : [];
   server.on('request', createApp(container, { before, logger }));
   // The banner is for the person at the terminal: plain text, not a log line.
   if (dev) process.stdout.write(`${devBanner(dev, config.dataDir, baseUrl, config.jwt.adminRole)}\n`);
   log(`keygate listening on ${baseUrl}`);
 
-  const shutdown = onShutdown(
-    server,
-    [
-      { name: 'flush last_used_at', run: () => hotPath.stop() },
-      { name: 'close the database', run: () => database.close() },
-    ],
-    (message, error) => log(error ? `${message}: ${(error as Error)?.message ?? error}` : message),
+  const shutdown = onShutdown(server, lifecycle.stopSteps(), (message, error) =>
+    log(error ? `${message}: ${(error as Error)?.message ?? error}` : message),
   );
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
   process.once('SIGINT', () => void shutdown('SIGINT'));

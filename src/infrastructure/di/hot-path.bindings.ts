@@ -1,0 +1,70 @@
+import { Container } from 'inversify';
+import { DataSource } from 'typeorm';
+import { ApiKeyRepository } from '../../application/ports/api-key-repository.port';
+import { ResourceStore } from '../../application/ports/resource-store.port';
+import { SecretBox } from '../../application/ports/secret-box.port';
+import { HotPathApiKeyRepository } from '../../adapters/persistence/hot-path/hot-path-api-key.repository';
+import { KeyCache } from '../../adapters/persistence/hot-path/key-cache';
+import { LastUsedCoalescer } from '../../adapters/persistence/hot-path/last-used-coalescer';
+import { ChangeListener } from '../../adapters/persistence/hot-path/change-listener';
+import { McpServerListCache } from '../../adapters/persistence/hot-path/mcp-server-list-cache';
+import { EncryptedResourceStore } from '../../adapters/persistence/encrypted-resource.store';
+import { PostgresResourceStore } from '../../adapters/persistence/postgres-resource.store';
+import { RecordSecrets } from '../../adapters/persistence/record-secrets';
+import { TypeormApiKeyRepository } from '../../adapters/persistence/typeorm-api-key.repository';
+import { Metrics } from '../../adapters/observability/metrics';
+import { Config } from '../config/config';
+import { TOKENS } from './tokens';
+
+/** Stands in when SECRETS_KEY is unset (replicas that only validate keys, internal jobs): storing a secret then fails. */
+const NO_SECRET_BOX: SecretBox = {
+  encrypt: refuse,
+  decrypt: refuse,
+  isEncrypted: () => true,
+  isCurrent: () => false,
+};
+
+/**
+ * The hot path's moving parts: the key cache and the per-user MCP server lists
+ * (on only while the change listener is connected), and the last_used_at batch
+ * writer (writing through until started). The container's Lifecycle starts and
+ * stops the coalescer and the listener.
+ */
+export function bindHotPath(c: Container): void {
+  c.bind(TypeormApiKeyRepository).toResolvedValue((ds: DataSource) => new TypeormApiKeyRepository(ds), [TOKENS.DataSource]);
+  c.bind<KeyCache>(TOKENS.KeyCache).toResolvedValue(({ hotPath }: Config) => new KeyCache(hotPath.keyCacheEntries), [TOKENS.Config]);
+  c.bind(LastUsedCoalescer).toResolvedValue(
+    (repository: TypeormApiKeyRepository, { hotPath }: Config, metrics: Metrics) =>
+      new LastUsedCoalescer((batch) => repository.touchLastUsedBatch(batch), hotPath.lastUsedFlushMs, () => metrics.lastUsedFlushBatches.inc()),
+    [TypeormApiKeyRepository, TOKENS.Config, TOKENS.Metrics],
+  );
+  // The key repository as ValidateKey should use it: cached lookups, coalesced last_used_at.
+  c.bind<ApiKeyRepository>(TOKENS.ApiKeyRepository).toResolvedValue(
+    (repository: TypeormApiKeyRepository, cache: KeyCache, lastUsed: LastUsedCoalescer, metrics: Metrics) =>
+      new HotPathApiKeyRepository(repository, cache, lastUsed, (hit) => metrics.keyCacheLookups.inc({ result: hit ? 'hit' : 'miss' })),
+    [TypeormApiKeyRepository, TOKENS.KeyCache, LastUsedCoalescer, TOKENS.Metrics],
+  );
+  // The resource store, secrets encrypted at rest, with each user's MCP server list cached (in plaintext, in memory only).
+  c.bind(McpServerListCache).toResolvedValue(
+    (dataSource: DataSource, { hotPath }: Config, secrets: SecretBox | undefined) => {
+      const encrypted = new EncryptedResourceStore(new PostgresResourceStore(dataSource), new RecordSecrets(secrets ?? NO_SECRET_BOX));
+      return new McpServerListCache(encrypted, hotPath.keyCacheEntries);
+    },
+    [TOKENS.DataSource, TOKENS.Config, { serviceIdentifier: TOKENS.SecretBox, optional: true }],
+  );
+  c.bind<ResourceStore>(TOKENS.ResourceStore).toService(McpServerListCache);
+  c.bind(ChangeListener).toResolvedValue(
+    (dataSource: DataSource, cache: KeyCache, servers: McpServerListCache) => new ChangeListener([cache, servers.lists], { url: connectionUrl(dataSource) }),
+    [TOKENS.DataSource, TOKENS.KeyCache, McpServerListCache],
+  );
+}
+
+function connectionUrl(dataSource: DataSource): string {
+  const url = (dataSource.options as { url?: string }).url;
+  if (!url) throw new Error('The data source was built without a URL');
+  return url;
+}
+
+function refuse(): never {
+  throw new Error('SECRETS_KEY is not set here (a replica or job that only validates keys), so stored secrets cannot be written or read');
+}
