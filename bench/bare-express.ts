@@ -1,5 +1,5 @@
 import express from 'express';
-import { BUILT_IN_TOOLS } from '../src/application/use-cases/filter-tools/built-in-tools';
+import { BUILT_IN_TOOLS } from '../src/application/use-cases/tools/built-in/built-in-tools';
 import { toMcpTool } from '../src/adapters/mcp/tool-presenter';
 
 /**

@@ -1,6 +1,6 @@
 import { ScopeSet } from '../../../domain/scope';
 import { ToolDescriptor } from '../../../domain/tool';
-import { BUILT_IN_TOOLS } from './built-in-tools';
+import { BUILT_IN_TOOLS } from '../tools/built-in/built-in-tools';
 
 export interface FilterToolsInput {
   scopes: ScopeSet;

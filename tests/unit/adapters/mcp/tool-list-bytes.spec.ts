@@ -1,6 +1,6 @@
 import { ToolListBytes } from '../../../../src/adapters/mcp/tool-list-bytes';
 import { toMcpTool } from '../../../../src/adapters/mcp/tool-presenter';
-import { BUILT_IN_TOOLS } from '../../../../src/application/use-cases/filter-tools/built-in-tools';
+import { BUILT_IN_TOOLS } from '../../../../src/application/use-cases/tools/built-in/built-in-tools';
 import { FilterTools } from '../../../../src/application/use-cases/filter-tools/filter-tools.use-case';
 import { ScopeSet } from '../../../../src/domain/scope';
 import { ToolDescriptor } from '../../../../src/domain/tool';

@@ -1,5 +1,5 @@
-import { RESOURCES, Resource, SCOPE_CATALOG } from '../../../domain/scope';
-import { ACTIONS, SUBRESOURCES, ToolDescriptor } from '../../../domain/tool';
+import { RESOURCES, Resource, SCOPE_CATALOG } from '../../../../domain/scope';
+import { ACTIONS, SUBRESOURCES, ToolDescriptor } from '../../../../domain/tool';
 
 /**
  * One tool per resource group. Each is visible with the resource's `:read`
