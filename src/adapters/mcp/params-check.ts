@@ -48,18 +48,31 @@ function toolCallProblems(params: unknown): FieldError[] {
 }
 
 /**
- * Why tools/call params name no tool or carry arguments that are not an
- * object; null when they are fine. A name that could not be stored cannot be
- * a registered tool, and looking it up in PostgreSQL would fail.
+ * Why tools/call params name no tool, carry arguments that are not an object,
+ * or give a built-in tool text it could not store; null when they are fine.
+ * A name that could not be stored cannot be a registered tool, and looking it
+ * up in PostgreSQL would fail.
  */
 export function toolCallProblem(params: unknown): FieldError | null {
+  const shape = toolCallShapeProblem(params);
+  if (shape !== null) return shape;
+  const { name, arguments: args } = params as { name: string; arguments?: Record<string, unknown> };
+  // A built-in tool stores what it is given, and PostgreSQL cannot store NUL or unpaired surrogates:
+  // refused here as the params they are, before anything runs. Upstream tools take what their server takes.
+  if (args !== undefined && isResource(name)) return findJsonProblem(args, 'arguments', STORABLE);
+  return null;
+}
+
+/**
+ * The cheap half of toolCallProblem: a storable tool name and arguments that
+ * are an object. The tool gate, which runs after this file's check, needs
+ * only this to read the call, not a second walk of the arguments.
+ */
+export function toolCallShapeProblem(params: unknown): FieldError | null {
   const { name, arguments: args } = (params ?? {}) as { name?: unknown; arguments?: unknown };
   if (typeof name !== 'string' || name === '') return { field: 'name', message: 'must be the name of a tool' };
   const unstorable = textProblem(name);
   if (unstorable !== null) return { field: 'name', message: unstorable };
   if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) return { field: 'arguments', message: 'must be an object' };
-  // A built-in tool stores what it is given, and PostgreSQL cannot store NUL or unpaired surrogates:
-  // refused here as the params they are, before anything runs. Upstream tools take what their server takes.
-  if (args !== undefined && isResource(name)) return findJsonProblem(args, 'arguments', STORABLE);
   return null;
 }

@@ -5,7 +5,7 @@ import { clipInput } from '../../domain/errors';
 import { AuthorizeToolCall, ToolTarget } from '../../application/use-cases/tools/authorize-tool-call.use-case';
 import { insufficientScopeChallenge } from '../http/bearer-challenge';
 import { RPC, sendRpcError } from './json-rpc';
-import { toolCallProblem } from './params-check';
+import { toolCallShapeProblem } from './params-check';
 
 /**
  * What each tool a POST calls runs, by the name called (null: no such tool),
@@ -35,8 +35,8 @@ export async function authorizeToolCalls(
   for (const message of messages) {
     // The method first: the schema check behind isJSONRPCRequest costs more than the rest of a tools/list.
     if ((message as { method?: unknown }).method !== 'tools/call' || !isJSONRPCRequest(message)) continue;
-    // params-check refuses a malformed call (-32602) before this runs; the same test keeps it out here too.
-    if (toolCallProblem(message.params) !== null) continue;
+    // params-check refuses a malformed call (-32602) before this runs; its shape test keeps one out here too.
+    if (toolCallShapeProblem(message.params) !== null) continue;
     const { name, arguments: args } = message.params as { name: string; arguments?: Record<string, unknown> };
     const decision = await authorize.execute({ userId: principal.userId, scopes: principal.scopes, name, arguments: args });
     if (decision.kind !== 'denied') {

@@ -1,3 +1,4 @@
+import { clip } from '../../../../domain/errors';
 import { ResourceRecord, topLevel } from '../../../../domain/resource/resource-record';
 import { ScopeSet } from '../../../../domain/scope';
 import { ToolDescriptor } from '../../../../domain/tool';
@@ -88,9 +89,9 @@ export class UpstreamToolDirectory implements ExternalTools {
   /** Logs the whole reason and returns what the caller may see: a refusal in general terms, else a short message. */
   private shown(server: UpstreamServer, record: ResourceRecord, what: string, error: unknown): string {
     const detail = error instanceof UpstreamRefusal ? `${error.message} (${error.detail})` : String((error as Error)?.message ?? error);
-    this.log(`MCP server ${server.name} (${record.id}) ${what}: ${detail.slice(0, 2 * MAX_SHOWN_CHARS)}`);
+    this.log(`MCP server ${server.name} (${record.id}) ${what}: ${clip(detail, 2 * MAX_SHOWN_CHARS)}`);
     if (error instanceof UpstreamRefusal) return error.message;
-    return `The MCP server ${server.name} did not answer: ${detail.slice(0, MAX_SHOWN_CHARS)}`;
+    return `The MCP server ${server.name} did not answer: ${clip(detail, MAX_SHOWN_CHARS)}`;
   }
 
   /**
