@@ -1,11 +1,12 @@
-import path from 'node:path';
 import { DevTokenIssuer } from '../src/adapters/auth/dev-token-issuer';
 import { isUuid } from '../src/domain/uuid';
+import { loadConfig } from '../src/infrastructure/config/config';
 import { devUserId } from '../src/infrastructure/server/dev-identity';
 
 /** npm run token -- [--sub <uuid>] [--admin] [--ttl <seconds>]: mints a development access token. */
 function main(argv: string[]): void {
-  const dataDir = path.resolve(process.env.DATA_DIR?.trim() || '.data');
+  // The service's own settings, so the token is for the issuer and admin role it trusts.
+  const { dataDir, jwt } = loadConfig();
   const arg = (name: string) => {
     const i = argv.indexOf(name);
     return i >= 0 ? argv[i + 1] : undefined;
@@ -18,7 +19,7 @@ function main(argv: string[]): void {
   const ttl = Number(arg('--ttl') ?? 24 * 3600);
   const issuer = DevTokenIssuer.loadOrCreate(dataDir);
   process.stdout.write(
-    issuer.mint({ sub, admin: argv.includes('--admin'), adminRole: process.env.JWT_ADMIN_ROLE?.trim() || 'admin', ttlSeconds: ttl }) + '\n',
+    issuer.mint({ sub, admin: argv.includes('--admin'), adminRole: jwt.adminRole, ttlSeconds: ttl }) + '\n',
   );
 }
 

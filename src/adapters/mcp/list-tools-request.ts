@@ -1,6 +1,7 @@
 import { ListTools } from '../../application/use-cases/list-tools/list-tools.use-case';
 import { KeyPrincipal } from '../../application/use-cases/validate-key/validate-key.use-case';
 import { ToolDescriptor } from '../../domain/tool';
+import { unchecked } from '../unchecked';
 import { ValidationError } from '../../domain/errors';
 
 export interface ToolsListParams {
@@ -15,5 +16,5 @@ export interface ToolsListParams {
 export async function listToolsFor(listTools: ListTools, principal: KeyPrincipal, params: ToolsListParams): Promise<readonly ToolDescriptor[]> {
   // Every tool fits on one page, so no cursor was ever handed out.
   if (params.cursor !== undefined) throw ValidationError.single('cursor', 'was never issued: this server does not paginate');
-  return listTools.execute({ userId: principal.userId, scopes: principal.scopes, agentScopes: params.agent_scopes });
+  return listTools.execute({ userId: principal.userId, scopes: principal.scopes, agentScopes: unchecked(params.agent_scopes) });
 }

@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import { Request, Router } from 'express';
 import { Actor } from '../../../domain/actor';
 import { allowedFields } from '../dto/body-fields';
 import { actorOf } from '../middleware/access-token-auth';
@@ -7,10 +7,10 @@ import { jsonBody } from '../middleware/json-body';
 /** The five operations of an admin-managed catalog (agent roles, mode tool configs). */
 export interface CatalogOperations<T, Body> {
   list(): Promise<T[]>;
-  get(id: unknown): Promise<T>;
+  get(id: string): Promise<T>;
   create(actor: Actor, body: Body): Promise<T>;
-  update(actor: Actor, id: unknown, body: Body): Promise<T>;
-  remove(actor: Actor, id: unknown): Promise<void>;
+  update(actor: Actor, id: string, body: Body): Promise<T>;
+  remove(actor: Actor, id: string): Promise<void>;
   present(item: T): object;
 }
 
@@ -30,7 +30,7 @@ export function catalogRouter<T, Body extends object>(Dto: new () => Body, ops: 
     const item = await ops.create(actorOf(res.locals), allowedFields(Dto, req.body));
     res.status(201).json(ops.present(item));
   });
-  router.patch('/:id', jsonBody, async (req, res) => {
+  router.patch('/:id', jsonBody, async (req: Request<{ id: string }>, res) => {
     res.json(ops.present(await ops.update(actorOf(res.locals), req.params.id, allowedFields(Dto, req.body))));
   });
   router.delete('/:id', async (req, res) => {

@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import { BuildAgentToolSet } from '../../../application/use-cases/build-agent-tool-set/build-agent-tool-set.use-case';
 import { SCOPE_CATALOG } from '../../../domain/scope';
+import { unchecked } from '../../unchecked';
 import { allowedFields } from '../dto/body-fields';
 import { ToolSetDto } from '../dto/mode-session.dto';
 import { presentScopes, presentTool } from '../dto/scope-context.presenter';
@@ -17,8 +18,8 @@ export class ToolSetsController {
       const body = allowedFields(ToolSetDto, req.body);
       const set = await this.build.execute({
         actor: actorOf(res.locals),
-        agentRoleId: body.agent_role_id,
-        modeSessionId: body.mode_session_id,
+        agentRoleId: unchecked(body.agent_role_id),
+        modeSessionId: unchecked(body.mode_session_id),
       });
       res.json({ ...presentScopes(set.effectiveScopes), tools: set.tools.map(presentTool) });
     });

@@ -6,10 +6,10 @@ import { parseFields, requireAdmin } from '../guards';
 
 export interface CreateAgentRoleInput {
   actor: Actor;
-  name: unknown;
-  description?: unknown;
+  name: string;
+  description?: string | null;
   /** Required; [] means full access. */
-  platformScopes?: unknown;
+  platformScopes: readonly string[];
 }
 
 export class CreateAgentRole {

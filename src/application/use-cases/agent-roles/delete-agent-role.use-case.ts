@@ -5,7 +5,7 @@ import { found, requireAdmin, requireUuid } from '../guards';
 
 export interface DeleteAgentRoleInput {
   actor: Actor;
-  id: unknown;
+  id: string;
 }
 
 /** System roles are seeded defaults that workers rely on: they can be edited, never deleted. */

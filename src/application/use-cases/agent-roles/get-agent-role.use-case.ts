@@ -3,7 +3,7 @@ import { AgentRoleRepository } from '../../ports/agent-role-repository.port';
 import { found, requireUuid } from '../guards';
 
 export interface GetAgentRoleInput {
-  id: unknown;
+  id: string;
 }
 
 export class GetAgentRole {

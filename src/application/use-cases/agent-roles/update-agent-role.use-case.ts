@@ -7,10 +7,10 @@ import { found, parseFields, requireAdmin, requireUuid } from '../guards';
 
 export interface UpdateAgentRoleInput {
   actor: Actor;
-  id: unknown;
-  name?: unknown;
-  description?: unknown;
-  platformScopes?: unknown;
+  id: string;
+  name?: string;
+  description?: string | null;
+  platformScopes?: readonly string[];
 }
 
 /** Changes any of name, description and platform_scopes; system roles may be edited too. */

@@ -6,8 +6,8 @@ import { ResolveAgentScopes } from '../resolve-agent-scopes/resolve-agent-scopes
 
 export interface BuildAgentToolSetInput {
   actor: Actor;
-  agentRoleId: unknown;
-  modeSessionId?: unknown;
+  agentRoleId: string;
+  modeSessionId?: string | null;
   /** The catalog to filter; the built-in tools when absent. */
   tools?: readonly ToolDescriptor[];
 }

@@ -11,10 +11,10 @@ import { parseFields, requireUuid } from '../guards';
 
 export interface CreateKeyInput {
   actor: Actor;
-  name: unknown;
-  userId?: unknown;
-  expiresAt?: unknown;
-  scopes?: unknown;
+  name: string;
+  userId?: string | null;
+  expiresAt?: string | Date | null;
+  scopes?: readonly string[];
 }
 
 export interface CreateKeyOutput {
@@ -74,11 +74,14 @@ function isCalendarDate(year: number, month: number, day: number): boolean {
 
 function parseExpiry(value: unknown, now: Date): Date | null {
   if (value === undefined || value === null) return null;
+  if (value instanceof Date) return future(Number.isNaN(value.getTime()) ? null : new Date(value.getTime()), now);
   const match = typeof value === 'string' ? ISO_8601.exec(value) : null;
   const at = match && isCalendarDate(+match[1], +match[2], +match[3]) ? new Date(match[0]) : null;
-  if (!at || Number.isNaN(at.getTime())) {
-    throw ValidationError.single('expires_at', 'must be an ISO-8601 timestamp with a time zone, or null');
-  }
+  return future(at && !Number.isNaN(at.getTime()) ? at : null, now);
+}
+
+function future(at: Date | null, now: Date): Date {
+  if (!at) throw ValidationError.single('expires_at', 'must be an ISO-8601 timestamp with a time zone, or null');
   if (at.getTime() <= now.getTime()) throw ValidationError.single('expires_at', 'must be in the future');
   return at;
 }

@@ -6,7 +6,7 @@ import { parseUserId } from '../create-key/create-key.use-case';
 
 export interface ListKeysInput {
   actor: Actor;
-  userId?: unknown;
+  userId?: string | null;
 }
 
 /** A user's non-revoked keys, expired ones included, newest first. */

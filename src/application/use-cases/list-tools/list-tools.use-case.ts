@@ -7,7 +7,7 @@ export interface ListToolsInput {
   userId: string;
   scopes: ScopeSet;
   /** Untrusted `agent_scopes` from the request: narrows the caller's scopes, never widens them. */
-  agentScopes?: unknown;
+  agentScopes?: readonly string[];
 }
 
 /** The tools a caller sees: built-in and external, filtered by FilterTools. */

@@ -7,7 +7,7 @@ import { activeSessionOf } from './active-session';
 
 export interface EndModeSessionInput {
   actor: Actor;
-  id: unknown;
+  id: string;
 }
 
 /** After this the role's own scopes apply again. */

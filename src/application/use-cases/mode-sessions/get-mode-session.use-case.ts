@@ -7,7 +7,7 @@ import { ModeSessionView } from './start-mode-session.use-case';
 
 export interface GetModeSessionInput {
   actor: Actor;
-  id: unknown;
+  id: string;
 }
 
 /** An active session of the caller (any, for admins) with its current effective scopes. */

@@ -9,8 +9,8 @@ import { found, parseFields, requireUuid } from '../guards';
 
 export interface StartModeSessionInput {
   actor: Actor;
-  agentRoleId: unknown;
-  mode: unknown;
+  agentRoleId: string;
+  mode: string;
 }
 
 export interface ModeSessionView {

@@ -6,8 +6,8 @@ import { parseFields, requireAdmin } from '../guards';
 
 export interface CreateModeToolConfigInput {
   actor: Actor;
-  mode: unknown;
-  additionalScopes: unknown;
+  mode: string;
+  additionalScopes: readonly string[];
 }
 
 export class CreateModeToolConfig {

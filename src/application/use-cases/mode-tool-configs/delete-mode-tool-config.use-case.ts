@@ -5,7 +5,7 @@ import { requireAdmin, requireUuid } from '../guards';
 
 export interface DeleteModeToolConfigInput {
   actor: Actor;
-  id: unknown;
+  id: string;
 }
 
 /** Deleting a mode ends its sessions: their widening disappears with it. */

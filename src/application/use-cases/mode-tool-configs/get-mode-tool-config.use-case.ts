@@ -3,7 +3,7 @@ import { ModeToolConfigRepository } from '../../ports/mode-tool-config-repositor
 import { found, requireUuid } from '../guards';
 
 export interface GetModeToolConfigInput {
-  id: unknown;
+  id: string;
 }
 
 export class GetModeToolConfig {

@@ -7,9 +7,9 @@ import { found, parseFields, requireAdmin, requireUuid } from '../guards';
 
 export interface UpdateModeToolConfigInput {
   actor: Actor;
-  id: unknown;
-  mode?: unknown;
-  additionalScopes?: unknown;
+  id: string;
+  mode?: string;
+  additionalScopes?: readonly string[];
 }
 
 /** Changes take effect at once, for active sessions of the mode too. */

@@ -9,8 +9,8 @@ import { activeSessionOf } from '../mode-sessions/active-session';
 
 export interface ResolveAgentScopesInput {
   actor: Actor;
-  agentRoleId: unknown;
-  modeSessionId?: unknown;
+  agentRoleId: string;
+  modeSessionId?: string | null;
 }
 
 export interface ResolvedAgentScopes {

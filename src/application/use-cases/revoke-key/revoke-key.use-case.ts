@@ -6,7 +6,7 @@ import { requireUuid } from '../guards';
 
 export interface RevokeKeyInput {
   actor: Actor;
-  id: unknown;
+  id: string;
 }
 
 /**

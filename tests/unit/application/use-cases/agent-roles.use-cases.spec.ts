@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ConflictError, ForbiddenError, NotFoundError } from '../../../../src/domain/errors';
 import { ActorMother } from '../../../mothers/actor.mother';
 import { caught, failedFields, makeScopeContextService } from '../../../support/scope-context-service';
+import { untyped } from '../../../support/untyped';
 
 const admin = ActorMother.admin();
 const user = ActorMother.user();
@@ -33,13 +34,13 @@ describe('CreateAgentRole', () => {
 
   it.each([['left out', undefined], ['null', null]])('refuses platform_scopes %s instead of granting full access', async (_what, value) => {
     const { createAgentRole, roles } = await setup();
-    await expect(failedFields(createAgentRole.execute({ actor: admin, name: 'root', platformScopes: value }))).resolves.toEqual(['platform_scopes']);
+    await expect(failedFields(createAgentRole.execute({ actor: admin, name: 'root', platformScopes: untyped(value) }))).resolves.toEqual(['platform_scopes']);
     expect(roles.rows.size).toBe(2);
   });
 
   it('is for admins only and stores nothing otherwise', async () => {
     const { createAgentRole, roles } = await setup();
-    await expect(createAgentRole.execute({ actor: user, name: 'sneaky' })).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(createAgentRole.execute({ actor: user, name: 'sneaky', platformScopes: [] })).rejects.toBeInstanceOf(ForbiddenError);
     expect(roles.rows.size).toBe(2);
   });
 
@@ -54,14 +55,14 @@ describe('CreateAgentRole', () => {
     ['a description over 2000 characters', { name: 'a', description: 'd'.repeat(2001), platformScopes: [] }, ['description']],
   ])('rejects %s, naming the field', async (_what, fields, expected) => {
     const { createAgentRole, roles } = await setup();
-    await expect(failedFields(createAgentRole.execute({ actor: admin, ...fields }))).resolves.toEqual(expected);
+    await expect(failedFields(createAgentRole.execute(untyped({ actor: admin, ...fields })))).resolves.toEqual(expected);
     expect(roles.rows.size).toBe(2);
   });
 
   it('reports several field errors together', async () => {
     const { createAgentRole } = await setup();
     const input = { actor: admin, name: '', description: 42, platformScopes: ['nope', 'models:write', 'x:y'] };
-    await expect(failedFields(createAgentRole.execute(input))).resolves.toEqual(
+    await expect(failedFields(createAgentRole.execute(untyped(input)))).resolves.toEqual(
       ['name', 'description', 'platform_scopes[0]', 'platform_scopes[2]'],
     );
   });
@@ -123,7 +124,7 @@ describe('UpdateAgentRole', () => {
     await expect(failedFields(updateAgentRole.execute({ actor: admin, id: role.id }))).resolves.toEqual(['body']);
     const bad = updateAgentRole.execute({ actor: admin, id: role.id, name: ' ', platformScopes: ['chat:delete'] });
     await expect(failedFields(bad)).resolves.toEqual(['name', 'platform_scopes[0]']);
-    await expect(failedFields(updateAgentRole.execute({ actor: admin, id: 7, name: 'x' }))).resolves.toEqual(['id']);
+    await expect(failedFields(updateAgentRole.execute({ actor: admin, id: untyped(7), name: 'x' }))).resolves.toEqual(['id']);
   });
 
   it('answers Conflict when renaming onto another role, but not onto its own name', async () => {
@@ -165,7 +166,7 @@ describe('UpdateAgentRole with platform_scopes null', () => {
     const svc = makeScopeContextService();
     const admin = ActorMother.admin();
     const role = await svc.createAgentRole.execute({ actor: admin, name: 'narrow', platformScopes: ['chat:read'] });
-    await expect(svc.updateAgentRole.execute({ actor: admin, id: role.id, platformScopes: null })).rejects.toThrow(/platform_scopes/);
+    await expect(svc.updateAgentRole.execute({ actor: admin, id: role.id, platformScopes: untyped(null) })).rejects.toThrow(/platform_scopes/);
     expect((await svc.getAgentRole.execute({ id: role.id })).platformScopes.toArray()).toEqual(['chat:read']);
   });
 });

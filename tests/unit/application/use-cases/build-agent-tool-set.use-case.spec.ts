@@ -5,6 +5,7 @@ import { ToolDescriptor } from '../../../../src/domain/tool';
 import { ActorMother } from '../../../mothers/actor.mother';
 import { makeScopeContextService } from '../../../support/scope-context-service';
 import { ToolMother } from '../../../mothers/tool.mother';
+import { untyped } from '../../../support/untyped';
 
 const admin = ActorMother.admin();
 const worker = ActorMother.user();
@@ -18,7 +19,7 @@ async function setup() {
   await service.createModeToolConfig.execute({ actor: admin, mode: 'hire', additionalScopes: ['agents:write', 'chat:read'] });
   const { session } = await service.startModeSession.execute({ actor: worker, agentRoleId: role.id, mode: 'hire' });
   const build = (input: { modeSessionId?: unknown; agentRoleId?: unknown; tools?: readonly ToolDescriptor[] } = {}) =>
-    service.buildAgentToolSet.execute({ actor: worker, agentRoleId: role.id, ...input });
+    service.buildAgentToolSet.execute(untyped({ actor: worker, agentRoleId: role.id, ...input }));
   const names = async (input?: Parameters<typeof build>[0]) => (await build(input)).tools.map((t) => t.name);
   return { ...service, role, session, build, names };
 }

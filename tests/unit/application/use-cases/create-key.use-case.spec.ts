@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { ConflictError, FieldError, ForbiddenError, ValidationError } from '../../../../src/domain/errors';
 import { ActorMother } from '../../../mothers/actor.mother';
 import { makeKeyService } from '../../../support/key-service';
+import { untyped } from '../../../support/untyped';
 
 const DAY = 86_400_000;
 
@@ -89,7 +90,7 @@ describe('CreateKey', () => {
 
   it.each(['not-a-uuid', 42, '6f1c2a4e3b7d4c8e9f101a2b3c4d5e6f'])('rejects user_id %p', async (userId) => {
     const { createKey } = makeKeyService();
-    const errors = await validationErrorsOf(createKey.execute({ actor: ActorMother.admin(), name: 'x', userId }));
+    const errors = await validationErrorsOf(createKey.execute({ actor: ActorMother.admin(), name: 'x', userId: untyped(userId) }));
     expect(errors.map((e) => e.field)).toEqual(['user_id']);
   });
 
@@ -97,7 +98,7 @@ describe('CreateKey', () => {
     'rejects expires_at %p that is not an ISO-8601 timestamp',
     async (expiresAt) => {
       const { createKey } = makeKeyService();
-      const errors = await validationErrorsOf(createKey.execute({ actor: ActorMother.user(), name: 'x', expiresAt }));
+      const errors = await validationErrorsOf(createKey.execute({ actor: ActorMother.user(), name: 'x', expiresAt: untyped(expiresAt) }));
       expect(errors).toEqual([{ field: 'expires_at', message: expect.stringContaining('ISO-8601') }]);
     },
   );
@@ -108,6 +109,17 @@ describe('CreateKey', () => {
     const errors = await validationErrorsOf(createKey.execute({ actor: ActorMother.user(), name: 'x', expiresAt }));
     expect(errors).toEqual([{ field: 'expires_at', message: 'must be in the future' }]);
     expect(repository.rows.size).toBe(0);
+  });
+
+  it('takes a Date from in-process callers, with the same rules as a timestamp', async () => {
+    const { createKey, clock } = makeKeyService();
+    const at = new Date(clock.now().getTime() + DAY);
+    const { key } = await createKey.execute({ actor: ActorMother.user(), name: 'x', expiresAt: at });
+    expect(key.expiresAt?.getTime()).toBe(at.getTime());
+    for (const bad of [new Date(clock.now().getTime() - 1), new Date(Number.NaN)]) {
+      const errors = await validationErrorsOf(createKey.execute({ actor: ActorMother.user(), name: 'x', expiresAt: bad }));
+      expect(errors).toEqual([{ field: 'expires_at', message: expect.stringMatching(/future|ISO-8601/) }]);
+    }
   });
 
   it('reports every bad field together', async () => {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ForbiddenError, ValidationError } from '../../../../src/domain/errors';
 import { ActorMother } from '../../../mothers/actor.mother';
 import { makeKeyService } from '../../../support/key-service';
+import { untyped } from '../../../support/untyped';
 
 const MINUTE = 60_000;
 
@@ -80,7 +81,7 @@ describe('ListKeys', () => {
 
   it.each(['not-a-uuid', '', 123, { id: randomUUID() }])('rejects user_id %p with a ValidationError', async (userId) => {
     const { listKeys } = makeKeyService();
-    const error = await listKeys.execute({ actor: ActorMother.admin(), userId }).then(() => null, (e: unknown) => e);
+    const error = await listKeys.execute({ actor: ActorMother.admin(), userId: untyped(userId) }).then(() => null, (e: unknown) => e);
     expect(error).toBeInstanceOf(ValidationError);
     expect((error as ValidationError).errors.map((e) => e.field)).toEqual(['user_id']);
   });

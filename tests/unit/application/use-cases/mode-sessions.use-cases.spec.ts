@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { NotFoundError } from '../../../../src/domain/errors';
 import { ActorMother } from '../../../mothers/actor.mother';
 import { failedFields, makeScopeContextService } from '../../../support/scope-context-service';
+import { untyped } from '../../../support/untyped';
 
 const admin = ActorMother.admin();
 const owner = ActorMother.user();
@@ -121,6 +122,6 @@ describe('EndModeSession', () => {
   it('answers NotFound for an unknown id and ValidationError for a non-UUID', async () => {
     const { endModeSession } = await setup();
     await expect(endModeSession.execute({ actor: owner, id: randomUUID() })).rejects.toBeInstanceOf(NotFoundError);
-    await expect(failedFields(endModeSession.execute({ actor: owner, id: null }))).resolves.toEqual(['id']);
+    await expect(failedFields(endModeSession.execute({ actor: owner, id: untyped(null) }))).resolves.toEqual(['id']);
   });
 });

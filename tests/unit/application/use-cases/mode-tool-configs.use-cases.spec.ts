@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ConflictError, ForbiddenError, NotFoundError } from '../../../../src/domain/errors';
 import { ActorMother } from '../../../mothers/actor.mother';
 import { failedFields, makeScopeContextService } from '../../../support/scope-context-service';
+import { untyped } from '../../../support/untyped';
 
 const admin = ActorMother.admin();
 const user = ActorMother.user();
@@ -36,7 +37,7 @@ describe('CreateModeToolConfig', () => {
     ['several bad fields at once', { mode: '', additionalScopes: ['bogus'] }, ['mode', 'additional_scopes[0]']],
   ])('rejects %s, naming the field', async (_what, fields, expected) => {
     const { createModeToolConfig, modes } = await setup();
-    await expect(failedFields(createModeToolConfig.execute({ actor: admin, ...fields }))).resolves.toEqual(expected);
+    await expect(failedFields(createModeToolConfig.execute(untyped({ actor: admin, ...fields })))).resolves.toEqual(expected);
     expect(modes.rows.size).toBe(1);
   });
 
@@ -90,7 +91,7 @@ describe('UpdateModeToolConfig', () => {
     await expect(failedFields(updateModeToolConfig.execute({ actor: admin, id: mode.id }))).resolves.toEqual(['body']);
     const emptied = updateModeToolConfig.execute({ actor: admin, id: mode.id, additionalScopes: [] });
     await expect(failedFields(emptied)).resolves.toEqual(['additional_scopes']);
-    const nulled = updateModeToolConfig.execute({ actor: admin, id: mode.id, mode: '', additionalScopes: null });
+    const nulled = updateModeToolConfig.execute({ actor: admin, id: mode.id, mode: '', additionalScopes: untyped(null) });
     await expect(failedFields(nulled)).resolves.toEqual(['mode', 'additional_scopes']);
     await expect(failedFields(updateModeToolConfig.execute({ actor: admin, id: 'x', mode: 'y' }))).resolves.toEqual(['id']);
     expect((await getModeToolConfig.execute({ id: mode.id })).additionalScopes.isFullAccess).toBe(false);

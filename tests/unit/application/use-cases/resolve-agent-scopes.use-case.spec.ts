@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { NotFoundError } from '../../../../src/domain/errors';
 import { ActorMother } from '../../../mothers/actor.mother';
 import { caught, failedFields, makeScopeContextService } from '../../../support/scope-context-service';
+import { untyped } from '../../../support/untyped';
 
 const admin = ActorMother.admin();
 const worker = ActorMother.user();
@@ -12,7 +13,7 @@ async function setup() {
   const mode = await service.createModeToolConfig.execute({ actor: admin, mode: 'hire', additionalScopes: ['agents:write'] });
   const { session } = await service.startModeSession.execute({ actor: worker, agentRoleId: role.id, mode: 'hire' });
   const resolve = (modeSessionId?: unknown, agentRoleId: unknown = role.id, actor = worker) =>
-    service.resolveAgentScopes.execute({ actor, agentRoleId, modeSessionId });
+    service.resolveAgentScopes.execute({ actor, agentRoleId: untyped(agentRoleId), modeSessionId: untyped(modeSessionId) });
   return { ...service, role, mode, session, resolve };
 }
 

@@ -3,6 +3,7 @@ import { NotFoundError, ValidationError } from '../../../../src/domain/errors';
 import { Actor } from '../../../../src/domain/actor';
 import { ActorMother } from '../../../mothers/actor.mother';
 import { makeKeyService } from '../../../support/key-service';
+import { untyped } from '../../../support/untyped';
 
 async function setup() {
   const service = makeKeyService();
@@ -70,7 +71,7 @@ describe('RevokeKey', () => {
 
   it.each(['not-a-uuid', '', 17, null, undefined])('rejects the non-UUID id %p with a ValidationError', async (id) => {
     const { revokeKey, owner } = await setup();
-    const error = await revokeKey.execute({ actor: owner, id }).then(() => null, (e: unknown) => e);
+    const error = await revokeKey.execute({ actor: owner, id: untyped(id) }).then(() => null, (e: unknown) => e);
     expect(error).toBeInstanceOf(ValidationError);
     expect((error as ValidationError).errors.map((e) => e.field)).toEqual(['id']);
   });
