@@ -104,7 +104,7 @@ describe('GET /api/v1/api-keys', () => {
     expect(res.status).toBe(200);
     expect(res.body.map((k: { id: string }) => k.id)).toEqual([b.body.id, a.body.id]);
     expect(Object.keys(res.body[0]).sort()).toEqual(
-      ['created_at', 'expires_at', 'id', 'key_prefix', 'last_used_at', 'name', 'revoked_at', 'scopes', 'user_id'],
+      ['created_at', 'expires_at', 'id', 'key_prefix', 'last_used_at', 'name', 'replaced_by', 'revoked_at', 'scopes', 'user_id'],
     );
     expect(res.body[0]).toMatchObject({ name: 'b', scopes: ['chat:write'], user_id: user, revoked_at: null });
   });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ApiKeyRepository, NewApiKey } from '../../src/application/ports/api-key-repository.port';
+import { ApiKeyChanges, ApiKeyRepository, NewApiKey, RetireKey } from '../../src/application/ports/api-key-repository.port';
 import { ApiKey, ApiKeyProps } from '../../src/domain/api-key';
 
 /** The repository port over a Map, for use-case unit tests only. */
@@ -10,9 +10,27 @@ export class InMemoryApiKeyRepository implements ApiKeyRepository {
   async insertWithinLimit(key: NewApiKey, limit: number): Promise<ApiKey | null> {
     const held = [...this.rows.values()].filter((r) => r.userId === key.userId && r.revokedAt === null).length;
     if (held >= limit) return null;
-    const props: ApiKeyProps = { ...key, id: randomUUID(), lastUsedAt: null, revokedAt: null };
+    return this.insert(key);
+  }
+
+  async insert(key: NewApiKey): Promise<ApiKey> {
+    const props: ApiKeyProps = { ...key, id: randomUUID(), lastUsedAt: null, revokedAt: null, replacedBy: null };
     this.rows.set(props.id, props);
     return ApiKey.restore(props);
+  }
+
+  async update(id: string, changes: ApiKeyChanges): Promise<ApiKey | null> {
+    const row = this.rows.get(id);
+    if (!row || row.revokedAt !== null) return null;
+    Object.assign(row, Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)));
+    return ApiKey.restore(row);
+  }
+
+  async markReplaced(id: string, replacedBy: string, retire: RetireKey): Promise<ApiKey | null> {
+    const row = this.rows.get(id);
+    if (!row || row.revokedAt !== null || row.replacedBy !== null) return null;
+    Object.assign(row, { replacedBy }, retire);
+    return ApiKey.restore(row);
   }
 
   async findById(id: string): Promise<ApiKey | null> {

@@ -20,6 +20,7 @@ export const ApiKeyMother = {
       lastUsedAt: null,
       revokedAt: null,
       createdAt: new Date(KEY_EPOCH.getTime() - 86_400_000),
+      replacedBy: null,
       ...overrides,
     };
   },

@@ -1,24 +1,32 @@
 import { CreateKey } from '../../src/application/use-cases/create-key/create-key.use-case';
 import { ListKeys } from '../../src/application/use-cases/list-keys/list-keys.use-case';
 import { RevokeKey } from '../../src/application/use-cases/revoke-key/revoke-key.use-case';
+import { RollKey } from '../../src/application/use-cases/roll-key/roll-key.use-case';
+import { UpdateKey } from '../../src/application/use-cases/update-key/update-key.use-case';
 import { ValidateKey } from '../../src/application/use-cases/validate-key/validate-key.use-case';
 import { RandomKeyGenerator } from '../../src/adapters/crypto/random-key-generator';
 import { Sha256KeyHasher } from '../../src/adapters/crypto/sha256-key-hasher';
 import { FixedClock } from '../fakes/fixed-clock';
 import { InMemoryApiKeyRepository } from '../fakes/in-memory-api-key.repository';
+import { InMemoryUnitOfWork } from '../fakes/in-memory-unit-of-work';
 
 /** The key use-cases over in-memory adapters and a clock the test controls. */
 export function makeKeyService(maxKeysPerUser = 100) {
   const repository = new InMemoryApiKeyRepository();
+  const work = new InMemoryUnitOfWork(repository);
   const clock = new FixedClock();
   const hasher = new Sha256KeyHasher();
+  const generator = new RandomKeyGenerator();
   return {
     repository,
+    audit: work.audit,
     clock,
     hasher,
-    createKey: new CreateKey(repository, hasher, new RandomKeyGenerator(), clock, { maxKeysPerUser }),
-    listKeys: new ListKeys(repository),
-    revokeKey: new RevokeKey(repository, clock),
+    createKey: new CreateKey(work, hasher, generator, clock, { maxKeysPerUser }),
+    listKeys: new ListKeys(repository, clock),
+    revokeKey: new RevokeKey(work, clock),
+    rollKey: new RollKey(work, hasher, generator, clock),
+    updateKey: new UpdateKey(work, clock),
     validateKey: new ValidateKey(repository, hasher, clock),
   };
 }

@@ -15,6 +15,7 @@ export class ApiKeyMapper {
       lastUsedAt: row.last_used_at,
       revokedAt: row.revoked_at,
       createdAt: row.created_at,
+      replacedBy: row.replaced_by,
     });
   }
 }

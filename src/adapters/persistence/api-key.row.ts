@@ -12,6 +12,7 @@ export interface ApiKeyRow {
   last_used_at: Date | null;
   revoked_at: Date | null;
   created_at: Date;
+  replaced_by: string | null;
 }
 
 export const ApiKeyRowSchema = new EntitySchema<ApiKeyRow>({
@@ -28,5 +29,6 @@ export const ApiKeyRowSchema = new EntitySchema<ApiKeyRow>({
     last_used_at: { type: 'timestamptz', nullable: true },
     revoked_at: { type: 'timestamptz', nullable: true },
     created_at: { type: 'timestamptz' },
+    replaced_by: { type: 'uuid', nullable: true },
   },
 });

@@ -1,5 +1,5 @@
-import { DataSource, IsNull, Repository } from 'typeorm';
-import { ApiKeyRepository, NewApiKey } from '../../application/ports/api-key-repository.port';
+import { EntityManager, IsNull, Repository } from 'typeorm';
+import { ApiKeyChanges, ApiKeyRepository, NewApiKey, RetireKey } from '../../application/ports/api-key-repository.port';
 import { ApiKey } from '../../domain/api-key';
 import { ApiKeyMapper } from './api-key.mapper';
 import { ApiKeyRow, ApiKeyRowSchema } from './api-key.row';
@@ -8,29 +8,38 @@ import { databaseCall } from './database-unavailable';
 export class TypeormApiKeyRepository implements ApiKeyRepository {
   private readonly rows: Repository<ApiKeyRow>;
 
-  constructor(private readonly dataSource: DataSource) {
-    this.rows = dataSource.getRepository(ApiKeyRowSchema);
+  /** The data source's manager, or a transaction's (see TypeormUnitOfWork). */
+  constructor(private readonly manager: EntityManager) {
+    this.rows = manager.getRepository(ApiKeyRowSchema);
   }
 
   async insertWithinLimit(key: NewApiKey, limit: number): Promise<ApiKey | null> {
-    return databaseCall(this.dataSource.transaction(async (manager) => {
+    return databaseCall(this.manager.transaction(async (manager) => {
       // Serialises creates per user so two concurrent requests cannot both pass the count.
       await manager.query('SELECT pg_advisory_xact_lock(hashtext($1))', [key.userId]);
       const held = await manager.count(ApiKeyRowSchema, { where: { user_id: key.userId, revoked_at: IsNull() } });
       if (held >= limit) return null;
-      const row = manager.create(ApiKeyRowSchema, {
-        name: key.name,
-        key_prefix: key.keyPrefix,
-        key_hash: key.keyHash,
-        user_id: key.userId,
-        scopes: key.scopes.toArray(),
-        expires_at: key.expiresAt,
-        last_used_at: null,
-        revoked_at: null,
-        created_at: key.createdAt,
-      });
-      return ApiKeyMapper.toDomain(await manager.save(ApiKeyRowSchema, row));
+      return ApiKeyMapper.toDomain(await manager.save(ApiKeyRowSchema, newRow(manager, key)));
     }));
+  }
+
+  async insert(key: NewApiKey): Promise<ApiKey> {
+    return ApiKeyMapper.toDomain(await databaseCall(this.manager.save(ApiKeyRowSchema, newRow(this.manager, key))));
+  }
+
+  async update(id: string, changes: ApiKeyChanges): Promise<ApiKey | null> {
+    const columns: Partial<ApiKeyRow> = {};
+    if (changes.name !== undefined) columns.name = changes.name;
+    if (changes.scopes !== undefined) columns.scopes = changes.scopes.toArray();
+    if (changes.expiresAt !== undefined) columns.expires_at = changes.expiresAt;
+    return this.updateWhere(id, 'revoked_at IS NULL', columns);
+  }
+
+  async markReplaced(id: string, replacedBy: string, retire: RetireKey): Promise<ApiKey | null> {
+    const columns: Partial<ApiKeyRow> = { replaced_by: replacedBy };
+    if ('revokedAt' in retire) columns.revoked_at = retire.revokedAt;
+    else columns.expires_at = retire.expiresAt;
+    return this.updateWhere(id, 'revoked_at IS NULL AND replaced_by IS NULL', columns);
   }
 
   async findById(id: string): Promise<ApiKey | null> {
@@ -56,6 +65,14 @@ export class TypeormApiKeyRepository implements ApiKeyRepository {
     return (result.affected ?? 0) > 0;
   }
 
+  /** One UPDATE ... RETURNING, so the condition and the change cannot be split by another writer. */
+  private async updateWhere(id: string, condition: string, columns: Partial<ApiKeyRow>): Promise<ApiKey | null> {
+    const result = await databaseCall(this.rows.createQueryBuilder().update().set(columns)
+      .where(`id = :id AND ${condition}`, { id }).returning('*').execute());
+    const [row] = result.raw as ApiKeyRow[];
+    return row ? ApiKeyMapper.toDomain(row) : null;
+  }
+
   async touchLastUsed(id: string, at: Date): Promise<void> {
     await this.touchLastUsedBatch([{ id, at }]);
   }
@@ -63,10 +80,25 @@ export class TypeormApiKeyRepository implements ApiKeyRepository {
   /** One statement for many keys; GREATEST keeps last_used_at from moving backwards across replicas. */
   async touchLastUsedBatch(entries: readonly { id: string; at: Date }[]): Promise<void> {
     if (entries.length === 0) return;
-    await databaseCall(this.dataSource.query(
+    await databaseCall(this.manager.query(
       `UPDATE api_keys AS k SET last_used_at = GREATEST(COALESCE(k.last_used_at, v.at), v.at)
        FROM unnest($1::uuid[], $2::timestamptz[]) AS v(id, at) WHERE k.id = v.id`,
       [entries.map((e) => e.id), entries.map((e) => e.at.toISOString())],
     ));
   }
+}
+
+function newRow(manager: EntityManager, key: NewApiKey): ApiKeyRow {
+  return manager.create(ApiKeyRowSchema, {
+    name: key.name,
+    key_prefix: key.keyPrefix,
+    key_hash: key.keyHash,
+    user_id: key.userId,
+    scopes: key.scopes.toArray(),
+    expires_at: key.expiresAt,
+    last_used_at: null,
+    revoked_at: null,
+    created_at: key.createdAt,
+    replaced_by: null,
+  });
 }

@@ -11,6 +11,16 @@ export interface NewApiKey {
   createdAt: Date;
 }
 
+/** What PATCH may change; absent fields stay as they are. */
+export interface ApiKeyChanges {
+  name?: string;
+  scopes?: ScopeSet;
+  expiresAt?: Date | null;
+}
+
+/** What a roll does to the key it replaces: revoke it now, or let it expire at the end of the overlap. */
+export type RetireKey = { revokedAt: Date } | { expiresAt: Date | null };
+
 export interface ApiKeyRepository {
   /**
    * Stores the key unless its user already holds `limit` non-revoked keys;
@@ -21,6 +31,15 @@ export interface ApiKeyRepository {
   findByHash(keyHash: string): Promise<ApiKey | null>;
   /** Non-revoked keys of a user (expired included), newest first. */
   listNonRevokedByUser(userId: string): Promise<ApiKey[]>;
+  /** Stores a key with no limit check: a roll's new key, while its predecessor still counts. */
+  insert(key: NewApiKey): Promise<ApiKey>;
+  /** Changes a key that is not revoked; null when there is none. */
+  update(id: string, changes: ApiKeyChanges): Promise<ApiKey | null>;
+  /**
+   * Points a key at its successor and retires it, if it is neither revoked
+   * nor replaced yet (checked in the same statement); null otherwise.
+   */
+  markReplaced(id: string, replacedBy: string, retire: RetireKey): Promise<ApiKey | null>;
   /** Sets revoked_at if the key is not revoked yet; false when nothing changed. */
   revoke(id: string, at: Date): Promise<boolean>;
   /** Moves last_used_at forward to `at`; never moves it backwards. */

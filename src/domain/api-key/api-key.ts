@@ -13,6 +13,8 @@ export interface ApiKeyProps {
   lastUsedAt: Date | null;
   revokedAt: Date | null;
   createdAt: Date;
+  /** The key that replaced this one in a roll; null until then. */
+  replacedBy: string | null;
 }
 
 /** A stored API key (spec 2.1). Its state is derived from its dates and a clock. */
@@ -33,6 +35,7 @@ export class ApiKey {
   get lastUsedAt(): Date | null { return this.props.lastUsedAt; }
   get revokedAt(): Date | null { return this.props.revokedAt; }
   get createdAt(): Date { return this.props.createdAt; }
+  get replacedBy(): string | null { return this.props.replacedBy; }
 
   stateAt(now: Date): ApiKeyState {
     if (this.props.revokedAt !== null) return 'revoked';

@@ -11,6 +11,10 @@ import { CreateKey } from '../../application/use-cases/create-key/create-key.use
 import { FilterTools } from '../../application/use-cases/filter-tools/filter-tools.use-case';
 import { ListKeys } from '../../application/use-cases/list-keys/list-keys.use-case';
 import { RevokeKey } from '../../application/use-cases/revoke-key/revoke-key.use-case';
+import { RollKey } from '../../application/use-cases/roll-key/roll-key.use-case';
+import { UpdateKey } from '../../application/use-cases/update-key/update-key.use-case';
+import { UnitOfWork } from '../../application/ports/unit-of-work.port';
+import { TypeormUnitOfWork } from '../../adapters/persistence/typeorm-unit-of-work';
 import { ValidateKey } from '../../application/use-cases/validate-key/validate-key.use-case';
 import { AesGcmSecretBox } from '../../adapters/crypto/aes-gcm-secret-box';
 import { RandomKeyGenerator } from '../../adapters/crypto/random-key-generator';
@@ -86,16 +90,22 @@ export function buildContainer(parts: ContainerParts): Container {
     [TOKENS.Database, LastUsedCoalescer, ChangeListener, TOKENS.KeyCache],
   );
 
+  c.bind<UnitOfWork>(TOKENS.UnitOfWork).toResolvedValue(
+    (ds: DataSource, cache: KeyCache) => new TypeormUnitOfWork(ds, (ids) => ids.forEach((id) => cache.evict(id))),
+    [TOKENS.DataSource, TOKENS.KeyCache],
+  );
   c.bind(CreateKey).toResolvedValue(
-    (keys: ApiKeyRepository, hasher: KeyHasher, gen: KeyGenerator, clock: Clock, policy: KeyPolicy) =>
-      new CreateKey(keys, hasher, gen, clock, policy),
-    [TOKENS.ApiKeyRepository, TOKENS.KeyHasher, TOKENS.KeyGenerator, TOKENS.Clock, TOKENS.KeyPolicy],
+    (work: UnitOfWork, hasher: KeyHasher, gen: KeyGenerator, clock: Clock, policy: KeyPolicy) =>
+      new CreateKey(work, hasher, gen, clock, policy),
+    [TOKENS.UnitOfWork, TOKENS.KeyHasher, TOKENS.KeyGenerator, TOKENS.Clock, TOKENS.KeyPolicy],
   );
-  c.bind(ListKeys).toResolvedValue((keys: ApiKeyRepository) => new ListKeys(keys), [TOKENS.ApiKeyRepository]);
-  c.bind(RevokeKey).toResolvedValue(
-    (keys: ApiKeyRepository, clock: Clock) => new RevokeKey(keys, clock),
-    [TOKENS.ApiKeyRepository, TOKENS.Clock],
+  c.bind(ListKeys).toResolvedValue((keys: ApiKeyRepository, clock: Clock) => new ListKeys(keys, clock), [TOKENS.ApiKeyRepository, TOKENS.Clock]);
+  c.bind(RevokeKey).toResolvedValue((work: UnitOfWork, clock: Clock) => new RevokeKey(work, clock), [TOKENS.UnitOfWork, TOKENS.Clock]);
+  c.bind(RollKey).toResolvedValue(
+    (work: UnitOfWork, hasher: KeyHasher, gen: KeyGenerator, clock: Clock) => new RollKey(work, hasher, gen, clock),
+    [TOKENS.UnitOfWork, TOKENS.KeyHasher, TOKENS.KeyGenerator, TOKENS.Clock],
   );
+  c.bind(UpdateKey).toResolvedValue((work: UnitOfWork, clock: Clock) => new UpdateKey(work, clock), [TOKENS.UnitOfWork, TOKENS.Clock]);
   c.bind(ValidateKey).toResolvedValue(
     (keys: ApiKeyRepository, hasher: KeyHasher, clock: Clock) => new ValidateKey(keys, hasher, clock),
     [TOKENS.ApiKeyRepository, TOKENS.KeyHasher, TOKENS.Clock],
@@ -103,8 +113,9 @@ export function buildContainer(parts: ContainerParts): Container {
   c.bind(FilterTools).toConstantValue(new FilterTools());
 
   c.bind(ApiKeysController).toResolvedValue(
-    (create: CreateKey, list: ListKeys, revoke: RevokeKey) => new ApiKeysController(create, list, revoke),
-    [CreateKey, ListKeys, RevokeKey],
+    (create: CreateKey, list: ListKeys, revoke: RevokeKey, roll: RollKey, update: UpdateKey) =>
+      new ApiKeysController({ create, list, revoke, roll, update }),
+    [CreateKey, ListKeys, RevokeKey, RollKey, UpdateKey],
   );
   bindHttpEdge(c, parts.port);
   bindMcp(c);

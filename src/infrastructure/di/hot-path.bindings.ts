@@ -31,7 +31,7 @@ const NO_SECRET_BOX: SecretBox = {
  * stops the coalescer and the listener.
  */
 export function bindHotPath(c: Container): void {
-  c.bind(TypeormApiKeyRepository).toResolvedValue((ds: DataSource) => new TypeormApiKeyRepository(ds), [TOKENS.DataSource]);
+  c.bind(TypeormApiKeyRepository).toResolvedValue((ds: DataSource) => new TypeormApiKeyRepository(ds.manager), [TOKENS.DataSource]);
   c.bind<KeyCache>(TOKENS.KeyCache).toResolvedValue(({ hotPath }: Config) => new KeyCache(hotPath.keyCacheEntries), [TOKENS.Config]);
   c.bind(LastUsedCoalescer).toResolvedValue(
     (repository: TypeormApiKeyRepository, { hotPath }: Config, metrics: Metrics) =>

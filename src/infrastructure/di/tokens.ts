@@ -20,6 +20,8 @@ export const TOKENS = {
   Clock: Symbol.for('keygate.Clock'),
   KeyPolicy: Symbol.for('keygate.KeyPolicy'),
   SecretBox: Symbol.for('keygate.SecretBox'),
+  /** Transactions over the key repository and the audit log. */
+  UnitOfWork: Symbol.for('keygate.UnitOfWork'),
 
   // Users' access tokens
   AccessTokenVerifier: Symbol.for('keygate.AccessTokenVerifier'),

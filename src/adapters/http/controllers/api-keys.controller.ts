@@ -2,26 +2,35 @@ import { Request, Response, Router } from 'express';
 import { CreateKey } from '../../../application/use-cases/create-key/create-key.use-case';
 import { ListKeys } from '../../../application/use-cases/list-keys/list-keys.use-case';
 import { RevokeKey } from '../../../application/use-cases/revoke-key/revoke-key.use-case';
+import { RollKey } from '../../../application/use-cases/roll-key/roll-key.use-case';
+import { UpdateKey } from '../../../application/use-cases/update-key/update-key.use-case';
 import { ValidationError } from '../../../domain/errors';
 import { unchecked } from '../../unchecked';
 import { presentCreatedKey, presentKey } from '../dto/api-key.presenter';
 import { allowedFields } from '../dto/body-fields';
 import { CreateApiKeyDto } from '../dto/create-api-key.dto';
+import { RollApiKeyDto, UpdateApiKeyDto } from '../dto/update-api-key.dto';
 import { actorOf } from '../middleware/access-token-auth';
 import { jsonBody } from '../middleware/json-body';
 
-/** Spec sections 4.1-4.3; authentication runs before this router. */
+export interface ApiKeyUseCases {
+  create: CreateKey;
+  list: ListKeys;
+  revoke: RevokeKey;
+  roll: RollKey;
+  update: UpdateKey;
+}
+
+/** Spec sections 4.1-4.3, plus roll and edit; authentication runs before this router. */
 export class ApiKeysController {
-  constructor(
-    private readonly createKey: CreateKey,
-    private readonly listKeys: ListKeys,
-    private readonly revokeKey: RevokeKey,
-  ) {}
+  constructor(private readonly useCases: ApiKeyUseCases) {}
 
   router(): Router {
     const router = Router();
     router.get('/', (req, res) => this.list(req, res));
     router.post('/', jsonBody, (req, res) => this.create(req, res));
+    router.patch('/:id', jsonBody, (req: Request<{ id: string }>, res) => this.update(req, res));
+    router.post('/:id/roll', jsonBody, (req: Request<{ id: string }>, res) => this.roll(req, res));
     router.delete('/:id', (req, res) => this.revoke(req, res));
     return router;
   }
@@ -29,13 +38,13 @@ export class ApiKeysController {
   async list(req: Request, res: Response): Promise<void> {
     const unknown = Object.keys(req.query).filter((name) => name !== 'user_id');
     if (unknown.length > 0) throw ValidationError.single(unknown[0], 'is not a known query parameter');
-    const keys = await this.listKeys.execute({ actor: actorOf(res.locals), userId: unchecked(req.query.user_id) });
+    const keys = await this.useCases.list.execute({ actor: actorOf(res.locals), userId: unchecked(req.query.user_id) });
     res.json(keys.map(presentKey));
   }
 
   async create(req: Request, res: Response): Promise<void> {
     const body = allowedFields(CreateApiKeyDto, req.body);
-    const { key, rawKey } = await this.createKey.execute({
+    const { key, rawKey } = await this.useCases.create.execute({
       actor: actorOf(res.locals),
       name: unchecked(body.name),
       userId: unchecked(body.user_id),
@@ -46,8 +55,32 @@ export class ApiKeysController {
     res.json(presentCreatedKey(key, rawKey));
   }
 
+  async update(req: Request<{ id: string }>, res: Response): Promise<void> {
+    const body = allowedFields(UpdateApiKeyDto, req.body);
+    const key = await this.useCases.update.execute({
+      actor: actorOf(res.locals),
+      id: req.params.id,
+      name: unchecked(body.name),
+      scopes: unchecked(body.scopes),
+      expiresAt: unchecked(body.expires_at),
+    });
+    res.json(presentKey(key));
+  }
+
+  async roll(req: Request<{ id: string }>, res: Response): Promise<void> {
+    // The body is optional: no body at all rolls with no overlap.
+    const body = allowedFields(RollApiKeyDto, req.body ?? {});
+    const { key, rawKey, replaces } = await this.useCases.roll.execute({
+      actor: actorOf(res.locals),
+      id: req.params.id,
+      graceSeconds: unchecked(body.grace_seconds),
+    });
+    res.status(201).setHeader('Cache-Control', 'no-store');
+    res.json({ ...presentCreatedKey(key, rawKey), replaces });
+  }
+
   async revoke(req: Request<{ id: string }>, res: Response): Promise<void> {
-    await this.revokeKey.execute({ actor: actorOf(res.locals), id: req.params.id });
+    await this.useCases.revoke.execute({ actor: actorOf(res.locals), id: req.params.id });
     res.status(204).end();
   }
 }

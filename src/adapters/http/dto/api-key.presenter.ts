@@ -12,6 +12,7 @@ export function presentKey(key: ApiKey) {
     last_used_at: iso(key.lastUsedAt),
     created_at: iso(key.createdAt),
     revoked_at: iso(key.revokedAt),
+    replaced_by: key.replacedBy,
   };
 }
 

@@ -3,10 +3,11 @@ import { Actor } from '../../../domain/actor';
 import { InvalidAccessTokenError } from '../../../domain/errors';
 import { AccessTokenRefusedError } from '../../auth/access-token-refused.error';
 import { AccessTokenVerifier } from '../../auth/access-token-verifier';
-import { logOf } from './request-logging';
+import { logOf, requestIdOf } from './request-logging';
 
 /**
- * Puts the verified user on res.locals.actor; 401 through the error map
+ * Puts the verified user, with the request's id and client address for the
+ * audit trail, on res.locals.actor; 401 through the error map
  * otherwise. What exactly was wrong with a refused token (the issuer or
  * audience that would have passed) is logged here, never answered.
  */
@@ -17,7 +18,8 @@ export function accessTokenAuth(verifier: AccessTokenVerifier): RequestHandler {
       throw new InvalidAccessTokenError('An identity-provider token is required: Authorization: Bearer <token>', req.headers.authorization !== undefined);
     }
     try {
-      res.locals.actor = await verifier.verify(token);
+      const actor = await verifier.verify(token);
+      res.locals.actor = { ...actor, origin: { requestId: requestIdOf(req) ?? null, ip: req.ip ?? null } } satisfies Actor;
     } catch (error) {
       if (error instanceof AccessTokenRefusedError) logOf(req)[error.logLevel]({ reason: error.message, detail: error.detail }, 'access token refused');
       throw error;

@@ -1,4 +1,4 @@
-import { ApiKeyRepository, NewApiKey } from '../../../application/ports/api-key-repository.port';
+import { ApiKeyChanges, ApiKeyRepository, NewApiKey, RetireKey } from '../../../application/ports/api-key-repository.port';
 import { ApiKey } from '../../../domain/api-key';
 import { TypeormApiKeyRepository } from '../typeorm-api-key.repository';
 import { KeyCache } from './key-cache';
@@ -33,6 +33,22 @@ export class HotPathApiKeyRepository implements ApiKeyRepository {
     // Other replicas hear of it through NOTIFY; this one must not wait for that.
     this.cache.evict(id);
     return changed;
+  }
+
+  async update(id: string, changes: ApiKeyChanges): Promise<ApiKey | null> {
+    const key = await this.inner.update(id, changes);
+    this.cache.evict(id);
+    return key;
+  }
+
+  async markReplaced(id: string, replacedBy: string, retire: RetireKey): Promise<ApiKey | null> {
+    const key = await this.inner.markReplaced(id, replacedBy, retire);
+    this.cache.evict(id);
+    return key;
+  }
+
+  insert(key: NewApiKey): Promise<ApiKey> {
+    return this.inner.insert(key);
   }
 
   insertWithinLimit(key: NewApiKey, limit: number): Promise<ApiKey | null> {

@@ -2,11 +2,12 @@ import { Actor, mayActFor } from '../../../domain/actor';
 import { ApiKey, displayPrefixOf, parseKeyName } from '../../../domain/api-key';
 import { ConflictError, ForbiddenError, ValidationError } from '../../../domain/errors';
 import { ScopeSet } from '../../../domain/scope';
-import { ApiKeyRepository } from '../../ports/api-key-repository.port';
 import { Clock } from '../../ports/clock.port';
 import { KeyGenerator } from '../../ports/key-generator.port';
 import { KeyHasher } from '../../ports/key-hasher.port';
 import { KeyPolicy } from '../../ports/key-policy.port';
+import { UnitOfWork } from '../../ports/unit-of-work.port';
+import { keyEvent, keyFacts } from '../key-audit';
 import { parseFields, requireUuid } from '../guards';
 
 export interface CreateKeyInput {
@@ -25,7 +26,7 @@ export interface CreateKeyOutput {
 
 export class CreateKey {
   constructor(
-    private readonly keys: ApiKeyRepository,
+    private readonly work: UnitOfWork,
     private readonly hasher: KeyHasher,
     private readonly generator: KeyGenerator,
     private readonly clock: Clock,
@@ -39,10 +40,14 @@ export class CreateKey {
       throw new ForbiddenError('Only admins may create keys for another user');
     }
     const rawKey = this.generator.generate();
-    const key = await this.keys.insertWithinLimit(
-      { name, userId, scopes, expiresAt, keyPrefix: displayPrefixOf(rawKey), keyHash: this.hasher.hash(rawKey), createdAt: now },
-      this.policy.maxKeysPerUser,
-    );
+    const key = await this.work.run(async ({ keys, audit }) => {
+      const stored = await keys.insertWithinLimit(
+        { name, userId, scopes, expiresAt, keyPrefix: displayPrefixOf(rawKey), keyHash: this.hasher.hash(rawKey), createdAt: now },
+        this.policy.maxKeysPerUser,
+      );
+      if (stored) await audit.append([keyEvent('key.created', input.actor, stored, now, keyFacts(stored))]);
+      return stored;
+    });
     if (!key) {
       throw new ConflictError(`User ${userId} already holds ${this.policy.maxKeysPerUser} non-revoked keys (expired ones count); revoke one first`);
     }
@@ -72,7 +77,7 @@ function isCalendarDate(year: number, month: number, day: number): boolean {
   return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
-function parseExpiry(value: unknown, now: Date): Date | null {
+export function parseExpiry(value: unknown, now: Date): Date | null {
   if (value === undefined || value === null) return null;
   if (value instanceof Date) return future(Number.isNaN(value.getTime()) ? null : new Date(value.getTime()), now);
   const match = typeof value === 'string' ? ISO_8601.exec(value) : null;

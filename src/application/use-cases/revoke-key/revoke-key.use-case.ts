@@ -1,8 +1,9 @@
 import { Actor, mayActFor } from '../../../domain/actor';
 import { NotFoundError } from '../../../domain/errors';
-import { ApiKeyRepository } from '../../ports/api-key-repository.port';
 import { Clock } from '../../ports/clock.port';
+import { UnitOfWork } from '../../ports/unit-of-work.port';
 import { requireUuid } from '../guards';
+import { keyEvent } from '../key-audit';
 
 export interface RevokeKeyInput {
   actor: Actor;
@@ -15,17 +16,20 @@ export interface RevokeKeyInput {
  */
 export class RevokeKey {
   constructor(
-    private readonly keys: ApiKeyRepository,
+    private readonly work: UnitOfWork,
     private readonly clock: Clock,
   ) {}
 
   async execute(input: RevokeKeyInput): Promise<void> {
     const id = requireUuid(input.id);
-    const key = await this.keys.findById(id);
-    if (!key || key.revokedAt !== null || !mayActFor(input.actor, key.userId)) {
-      throw new NotFoundError('API key', id);
-    }
-    const changed = await this.keys.revoke(id, this.clock.now());
-    if (!changed) throw new NotFoundError('API key', id);
+    await this.work.run(async ({ keys, audit }) => {
+      const key = await keys.findById(id);
+      if (!key || key.revokedAt !== null || !mayActFor(input.actor, key.userId)) {
+        throw new NotFoundError('API key', id);
+      }
+      const now = this.clock.now();
+      if (!(await keys.revoke(id, now))) throw new NotFoundError('API key', id);
+      await audit.append([keyEvent('key.revoked', input.actor, key, now)]);
+    });
   }
 }

@@ -5,6 +5,7 @@ import { NotifyKeyRevocations1763900000003 } from './1763900000003-notify-key-re
 import { NotifyMcpServerChanges1763900000004 } from './1763900000004-notify-mcp-server-changes';
 import { NotifyKeyChanges1763900000005 } from './1763900000005-notify-key-changes';
 import { NotifyMcpServersTruncated1763900000006 } from './1763900000006-notify-mcp-servers-truncated';
+import { KeyRollAndAuditTrail1763900000007 } from './1763900000007-key-roll-and-audit-trail';
 
 /** Listed explicitly so the same list works from ts sources, compiled code and tests. */
 export const MIGRATIONS = [
@@ -15,4 +16,5 @@ export const MIGRATIONS = [
   NotifyMcpServerChanges1763900000004,
   NotifyKeyChanges1763900000005,
   NotifyMcpServersTruncated1763900000006,
+  KeyRollAndAuditTrail1763900000007,
 ];

@@ -10,7 +10,7 @@ let repo: TypeormApiKeyRepository;
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  repo = new TypeormApiKeyRepository(db.dataSource);
+  repo = new TypeormApiKeyRepository(db.dataSource.manager);
 });
 afterAll(() => db.drop());
 

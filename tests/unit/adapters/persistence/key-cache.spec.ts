@@ -16,6 +16,7 @@ function key(overrides: { revokedAt?: Date | null } = {}): ApiKey {
     lastUsedAt: null,
     revokedAt: overrides.revokedAt ?? null,
     createdAt: new Date(),
+    replacedBy: null,
   });
 }
 

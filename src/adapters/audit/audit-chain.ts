@@ -1,0 +1,32 @@
+import { createHash } from 'node:crypto';
+import { AuditEvent } from '../../domain/audit';
+import { canonicalJson } from './canonical-json';
+
+/** The previous hash of the first event ever written. */
+export const GENESIS_HASH = '0'.repeat(64);
+
+/**
+ * An event as the API shows it (GET /api/v1/audit-events, the NDJSON export),
+ * without its hash. The hash covers exactly this, so anyone holding an export
+ * can recompute the chain without keygate.
+ */
+export function auditEventJson(event: Omit<AuditEvent, 'hash'>) {
+  return {
+    id: event.id,
+    seq: event.seq,
+    occurred_at: event.occurredAt.toISOString(),
+    action: event.action,
+    actor: { type: event.actor.type, id: event.actor.id },
+    user_id: event.userId,
+    key_id: event.keyId,
+    target: { type: event.target.type, id: event.target.id },
+    request_id: event.requestId,
+    ip: event.ip,
+    details: event.details,
+  };
+}
+
+/** SHA-256 hex of the previous event's hash followed by this event's canonical JSON. */
+export function chainHash(previousHash: string, event: Omit<AuditEvent, 'hash'>): string {
+  return createHash('sha256').update(previousHash).update(canonicalJson(auditEventJson(event))).digest('hex');
+}

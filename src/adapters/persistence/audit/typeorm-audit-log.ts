@@ -1,0 +1,76 @@
+import { randomUUID } from 'node:crypto';
+import { EntityManager } from 'typeorm';
+import { AuditLog } from '../../../application/ports/audit-log.port';
+import { AuditEvent, AuditRecord, AuditValue } from '../../../domain/audit';
+import { chainHash } from '../../audit/audit-chain';
+import { wellFormed } from '../../audit/canonical-json';
+import { databaseCall } from '../database-unavailable';
+
+/** Longer strings in an event are cut: details are for finding things, not for storing payloads. */
+const MAX_TEXT = 1024;
+
+/**
+ * Appends events to audit_events in the caller's transaction. The chain's head
+ * row is locked first, so writers on every replica take turns: seq follows
+ * commit order and each hash covers the one before it.
+ */
+export class TypeormAuditLog implements AuditLog {
+  constructor(private readonly manager: EntityManager) {}
+
+  /** Must run inside a transaction: the head's lock is held until it ends. */
+  async append(records: readonly AuditRecord[]): Promise<void> {
+    if (records.length === 0) return;
+    const [head] = await databaseCall(this.manager.query('SELECT head_seq, head_hash FROM audit_chain WHERE id = 1 FOR UPDATE'));
+    let seq = Number(head.head_seq);
+    let hash = String(head.head_hash).trim();
+    const events: AuditEvent[] = records.map((record) => {
+      seq += 1;
+      const event = storable(record, seq);
+      hash = chainHash(hash, event);
+      return { ...event, hash };
+    });
+    await databaseCall(this.manager.query(
+      `INSERT INTO audit_events (id, seq, occurred_at, action, actor_type, actor_id, user_id, key_id, target_type, target_id, request_id, ip, details, hash)
+       SELECT * FROM unnest($1::uuid[], $2::bigint[], $3::timestamptz[], $4::text[], $5::text[], $6::text[], $7::uuid[], $8::uuid[],
+                            $9::text[], $10::text[], $11::text[], $12::text[], $13::jsonb[], $14::text[])`,
+      [
+        events.map((e) => e.id), events.map((e) => e.seq), events.map((e) => e.occurredAt.toISOString()), events.map((e) => e.action),
+        events.map((e) => e.actor.type), events.map((e) => e.actor.id), events.map((e) => e.userId), events.map((e) => e.keyId),
+        events.map((e) => e.target.type), events.map((e) => e.target.id), events.map((e) => e.requestId), events.map((e) => e.ip),
+        events.map((e) => JSON.stringify(e.details)), events.map((e) => e.hash),
+      ],
+    ));
+    await databaseCall(this.manager.query('UPDATE audit_chain SET head_seq = $1, head_hash = $2 WHERE id = 1', [seq, hash]));
+  }
+}
+
+/** The event exactly as it will read back from PostgreSQL, so the hash computed now verifies later. */
+function storable(record: AuditRecord, seq: number): Omit<AuditEvent, 'hash'> {
+  return {
+    id: randomUUID(),
+    seq,
+    // timestamptz keeps microseconds and JavaScript milliseconds: both agree on a whole millisecond.
+    occurredAt: new Date(Math.floor(record.occurredAt.getTime())),
+    action: record.action,
+    actor: { type: record.actor.type, id: text(record.actor.id) },
+    userId: record.userId,
+    keyId: record.keyId,
+    target: { type: text(record.target.type) ?? '', id: text(record.target.id) },
+    requestId: text(record.requestId),
+    ip: text(record.ip),
+    details: value(record.details) as { [field: string]: AuditValue },
+  };
+}
+
+function text(value: string | null): string | null {
+  return value === null ? null : wellFormed(value.length > MAX_TEXT ? value.slice(0, MAX_TEXT) : value);
+}
+
+function value(v: AuditValue): AuditValue {
+  if (typeof v === 'string') return text(v);
+  if (Array.isArray(v)) return v.map(value);
+  if (v !== null && typeof v === 'object') {
+    return Object.fromEntries(Object.entries(v).map(([k, inner]) => [wellFormed(k), value(inner)]));
+  }
+  return v;
+}

@@ -1,0 +1,84 @@
+import { Actor, mayActFor } from '../../../domain/actor';
+import { ApiKey, displayPrefixOf } from '../../../domain/api-key';
+import { ConflictError, NotFoundError, ValidationError } from '../../../domain/errors';
+import { RetireKey } from '../../ports/api-key-repository.port';
+import { Clock } from '../../ports/clock.port';
+import { KeyGenerator } from '../../ports/key-generator.port';
+import { KeyHasher } from '../../ports/key-hasher.port';
+import { UnitOfWork } from '../../ports/unit-of-work.port';
+import { requireUuid } from '../guards';
+import { keyEvent, keyFacts } from '../key-audit';
+
+/** 30 days: the longest overlap a roll may leave. */
+export const MAX_GRACE_SECONDS = 2_592_000;
+
+export interface RollKeyInput {
+  actor: Actor;
+  id: string;
+  /** How long the old key keeps working; 0 (the default) revokes it at once. */
+  graceSeconds?: number;
+}
+
+export interface RollKeyOutput {
+  key: ApiKey;
+  rawKey: string;
+  replaces: string;
+}
+
+/**
+ * Replaces a key with a new one of the same name, scopes and expiry. The old
+ * key is revoked at once, or left to expire at the end of the grace period
+ * (never later than it would have anyway). A roll is not held to
+ * MAX_KEYS_PER_USER: the old key is on its way out.
+ */
+export class RollKey {
+  constructor(
+    private readonly work: UnitOfWork,
+    private readonly hasher: KeyHasher,
+    private readonly generator: KeyGenerator,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(input: RollKeyInput): Promise<RollKeyOutput> {
+    const id = requireUuid(input.id);
+    const grace = parseGrace(input.graceSeconds);
+    const rawKey = this.generator.generate();
+    return this.work.run(async ({ keys, audit }) => {
+      const old = await keys.findById(id);
+      if (!old || old.revokedAt !== null || !mayActFor(input.actor, old.userId)) throw new NotFoundError('API key', id);
+      const now = this.clock.now();
+      if (old.replacedBy !== null) throw new ConflictError(`API key ${id} was already rolled; roll ${old.replacedBy} instead`);
+      if (old.stateAt(now) === 'expired') throw new ConflictError(`API key ${id} has expired; create a new key instead`);
+      const key = await keys.insert({
+        name: old.name, userId: old.userId, scopes: old.scopes, expiresAt: old.expiresAt,
+        keyPrefix: displayPrefixOf(rawKey), keyHash: this.hasher.hash(rawKey), createdAt: now,
+      });
+      const retired = await keys.markReplaced(id, key.id, retirement(old, now, grace));
+      // Another roll or a revoke got there first, between the read and this write.
+      if (!retired) throw new ConflictError(`API key ${id} changed while it was being rolled; try again`);
+      await audit.append([
+        keyEvent('key.created', input.actor, key, now, { ...keyFacts(key), replaces: id }),
+        keyEvent('key.rolled', input.actor, retired, now, {
+          replaced_by: key.id,
+          grace_seconds: grace,
+          old_key_ends_at: (retired.revokedAt ?? retired.expiresAt ?? now).toISOString(),
+        }),
+      ]);
+      return { key, rawKey, replaces: id };
+    });
+  }
+}
+
+function parseGrace(value: unknown): number {
+  if (value === undefined) return 0;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > MAX_GRACE_SECONDS) {
+    throw ValidationError.single('grace_seconds', `must be an integer from 0 to ${MAX_GRACE_SECONDS}`);
+  }
+  return value;
+}
+
+function retirement(old: ApiKey, now: Date, graceSeconds: number): RetireKey {
+  if (graceSeconds === 0) return { revokedAt: now };
+  const end = new Date(now.getTime() + graceSeconds * 1000);
+  return { expiresAt: old.expiresAt && old.expiresAt < end ? old.expiresAt : end };
+}
