@@ -85,6 +85,55 @@ describe('two replicas on one PostgreSQL', () => {
     expect(elapsed).toBeLessThanOrEqual(100);
   });
 
+  it('rolls a key with no overlap: within 100 ms the old key is refused on the other replica, the new one works', async () => {
+    const [a, b] = replicas;
+    const auth = { Authorization: `Bearer ${idp.token({ sub: crypto.randomUUID() })}`, 'Content-Type': 'application/json' };
+    const old = (await (await fetch(`${a.baseUrl}/api/v1/api-keys`, { method: 'POST', headers: auth, body: '{"name":"rolled"}' })).json()) as CreatedKey;
+    expect((await toolsList(b, old.raw_key)).status).toBe(200); // b has it cached now
+
+    const rolled = await fetch(`${a.baseUrl}/api/v1/api-keys/${old.id}/roll`, { method: 'POST', headers: auth, body: '{}' });
+    expect(rolled.status).toBe(201);
+    const fresh = (await rolled.json()) as CreatedKey;
+    const elapsed = await eventually(async () => (await toolsList(b, old.raw_key)).status === 401, 100, 1);
+    expect(elapsed).toBeLessThanOrEqual(100);
+    expect((await toolsList(b, fresh.raw_key)).status).toBe(200);
+    expect((await toolsList(a, old.raw_key)).status).toBe(401);
+  });
+
+  it('rolls a key with an overlap: both keys work on both replicas until it ends, then the old one is refused on both', async () => {
+    const [a, b] = replicas;
+    const auth = { Authorization: `Bearer ${idp.token({ sub: crypto.randomUUID() })}`, 'Content-Type': 'application/json' };
+    const old = (await (await fetch(`${a.baseUrl}/api/v1/api-keys`, { method: 'POST', headers: auth, body: '{"name":"overlap"}' })).json()) as CreatedKey;
+    expect((await toolsList(b, old.raw_key)).status).toBe(200);
+
+    const rolled = await fetch(`${a.baseUrl}/api/v1/api-keys/${old.id}/roll`, { method: 'POST', headers: auth, body: '{"grace_seconds":2}' });
+    expect(rolled.status).toBe(201);
+    const fresh = (await rolled.json()) as CreatedKey;
+    const endsAt = Date.now() + 2000;
+    for (const replica of [a, b]) {
+      expect((await toolsList(replica, old.raw_key)).status).toBe(200);
+      expect((await toolsList(replica, fresh.raw_key)).status).toBe(200);
+    }
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, endsAt - Date.now()) + 50));
+    for (const replica of [a, b]) {
+      expect((await toolsList(replica, old.raw_key)).status).toBe(401);
+      expect((await toolsList(replica, fresh.raw_key)).status).toBe(200);
+    }
+  });
+
+  it('narrows, within 100 ms, the tools the other replica offers after PATCH changes a key\'s scopes', async () => {
+    const [a, b] = replicas;
+    const auth = { Authorization: `Bearer ${idp.token({ sub: crypto.randomUUID() })}`, 'Content-Type': 'application/json' };
+    const created = (await (await fetch(`${a.baseUrl}/api/v1/api-keys`, { method: 'POST', headers: auth, body: '{"name":"patched"}' })).json()) as CreatedKey;
+    const toolNames = async () => ((await (await toolsList(b, created.raw_key)).json()) as ToolsList).result.tools.map((t) => t.name);
+    expect(await toolNames()).toContain('projects');
+
+    const patched = await fetch(`${a.baseUrl}/api/v1/api-keys/${created.id}`, { method: 'PATCH', headers: auth, body: '{"scopes":["chat:read"]}' });
+    expect(patched.status).toBe(200);
+    const elapsed = await eventually(async () => (await toolNames()).join() === 'chat', 100, 1);
+    expect(elapsed).toBeLessThanOrEqual(100);
+  });
+
   it('never moves last_used_at backwards while both replicas use a key', async () => {
     const [a, b] = replicas;
     const auth = { Authorization: `Bearer ${idp.token({ sub: crypto.randomUUID() })}`, 'Content-Type': 'application/json' };
