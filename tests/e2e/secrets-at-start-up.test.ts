@@ -25,7 +25,7 @@ afterAll(async () => {
 describe('the built service at start-up', () => {
   it('encrypts header values stored in plaintext before encryption existed', async () => {
     const token = `tok-${randomBytes(12).toString('hex')}`;
-    const legacy = await new PostgresResourceStore(db.dataSource)
+    const legacy = await new PostgresResourceStore(db.dataSource.manager)
       .create(randomUUID(), topLevel('mcp_servers'), { name: 'legacy', url: 'https://x.example.com/mcp', headers: { Authorization: `Bearer ${token}` } });
     const key = randomBytes(32);
     const service = await waitForListening(startService({ DATABASE_URL: db.url, DATA_DIR: dataDir, SECRETS_KEY: key.toString('base64') }));

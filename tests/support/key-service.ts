@@ -13,7 +13,7 @@ import { InMemoryUnitOfWork } from '../fakes/in-memory-unit-of-work';
 /** The key use-cases over in-memory adapters and a clock the test controls. */
 export function makeKeyService(maxKeysPerUser = 100) {
   const repository = new InMemoryApiKeyRepository();
-  const work = new InMemoryUnitOfWork(repository);
+  const work = new InMemoryUnitOfWork({ keys: repository });
   const clock = new FixedClock();
   const hasher = new Sha256KeyHasher();
   const generator = new RandomKeyGenerator();

@@ -19,6 +19,7 @@ import { FixedClock } from '../fakes/fixed-clock';
 import { InMemoryAgentRoleRepository } from '../fakes/in-memory-agent-role.repository';
 import { InMemoryModeSessionRepository } from '../fakes/in-memory-mode-session.repository';
 import { InMemoryModeToolConfigRepository } from '../fakes/in-memory-mode-tool-config.repository';
+import { InMemoryUnitOfWork } from '../fakes/in-memory-unit-of-work';
 
 /** The agent role, mode and tool-set use-cases over in-memory adapters and a clock the test controls. */
 export function makeScopeContextService() {
@@ -26,6 +27,7 @@ export function makeScopeContextService() {
   const sessions = new InMemoryModeSessionRepository();
   const roles = new InMemoryAgentRoleRepository(sessions);
   const modes = new InMemoryModeToolConfigRepository(sessions);
+  const work = new InMemoryUnitOfWork({ roles, modes, sessions });
   const filterTools = new FilterTools();
   const resolveAgentScopes = new ResolveAgentScopes(roles, modes, sessions);
   return {
@@ -33,19 +35,20 @@ export function makeScopeContextService() {
     roles,
     modes,
     sessions,
-    createAgentRole: new CreateAgentRole(roles, clock),
+    audit: work.audit,
+    createAgentRole: new CreateAgentRole(work, clock),
     listAgentRoles: new ListAgentRoles(roles),
     getAgentRole: new GetAgentRole(roles),
-    updateAgentRole: new UpdateAgentRole(roles, clock),
-    deleteAgentRole: new DeleteAgentRole(roles),
-    createModeToolConfig: new CreateModeToolConfig(modes, clock),
+    updateAgentRole: new UpdateAgentRole(work, clock),
+    deleteAgentRole: new DeleteAgentRole(work, clock),
+    createModeToolConfig: new CreateModeToolConfig(work, clock),
     listModeToolConfigs: new ListModeToolConfigs(modes),
     getModeToolConfig: new GetModeToolConfig(modes),
-    updateModeToolConfig: new UpdateModeToolConfig(modes, clock),
-    deleteModeToolConfig: new DeleteModeToolConfig(modes),
-    startModeSession: new StartModeSession(roles, modes, sessions, clock),
+    updateModeToolConfig: new UpdateModeToolConfig(work, clock),
+    deleteModeToolConfig: new DeleteModeToolConfig(work, clock),
+    startModeSession: new StartModeSession(work, clock),
     getModeSession: new GetModeSession(sessions, resolveAgentScopes),
-    endModeSession: new EndModeSession(sessions, clock),
+    endModeSession: new EndModeSession(work, clock),
     resolveAgentScopes,
     filterTools,
     buildAgentToolSet: new BuildAgentToolSet(resolveAgentScopes, filterTools),

@@ -5,6 +5,7 @@ import { ToolTarget } from '../../application/use-cases/tools/authorize-tool-cal
 import { CallTool } from '../../application/use-cases/tools/call-tool.use-case';
 import { ListTools } from '../../application/use-cases/list-tools/list-tools.use-case';
 import { KeyPrincipal } from '../../application/use-cases/validate-key/validate-key.use-case';
+import { AuditOrigin, NO_ORIGIN } from '../../domain/audit';
 import { UnknownToolError } from '../../domain/errors/unknown-tool.error';
 import { listToolsFor, ToolsListParams } from './list-tools-request';
 import { toMcpError } from './mcp-error-map';
@@ -42,14 +43,15 @@ export class McpServerFactory {
    * `messages` is how many messages the POST carried: the answers of a batch
    * share one body, so each tool result gets that share of a lone result's
    * budget (MAX_BATCH_MESSAGES of them stay under 64 KiB together).
+   * `origin` (the request's id and client address) goes into the audit events a call records.
    */
-  create(principal: KeyPrincipal, calls: AllowedCalls, messages = 1): Server {
+  create(principal: KeyPrincipal, calls: AllowedCalls, messages = 1, origin: AuditOrigin = NO_ORIGIN): Server {
     const server = new Server(SERVER_INFO, {
       capabilities: { tools: { listChanged: false } },
       jsonSchemaValidator: SHARED_VALIDATOR,
       instructions: 'Tools are filtered by the scopes of your API key. Each built-in tool takes an action, an optional subresource, an id and data.',
     });
-    const { userId } = principal;
+    const { userId, keyId } = principal;
     const recordBytes = Math.floor(MAX_RESULT_RECORD_BYTES / messages);
     server.setRequestHandler(ListToolsLoose, async (request) => {
       try {
@@ -63,7 +65,7 @@ export class McpServerFactory {
       const { name, arguments: args } = request.params as { name: string; arguments?: Record<string, unknown> };
       try {
         const target = targetOf(calls, name);
-        return toCallToolResult(await this.callTool.execute({ userId, target, arguments: args }), recordBytes);
+        return toCallToolResult(await this.callTool.execute({ userId, keyId, origin, target, arguments: args }), recordBytes);
       } catch (error) {
         throw toMcpError(error, this.log);
       }

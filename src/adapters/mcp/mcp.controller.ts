@@ -2,6 +2,7 @@ import { Request, RequestHandler, Response, Router } from 'express';
 import { AuthorizeToolCall } from '../../application/use-cases/tools/authorize-tool-call.use-case';
 import { ValidateKey } from '../../application/use-cases/validate-key/validate-key.use-case';
 import { apiKeyAuth, principalOf } from '../http/middleware/api-key-auth';
+import { requestIdOf } from '../http/middleware/request-logging';
 import { RPC, sendRpcError } from './json-rpc';
 import { jsonRpcBody, messagesOf } from './json-rpc-body';
 import { McpServerFactory } from './mcp-server.factory';
@@ -51,7 +52,7 @@ export class McpController {
     const calls = await authorizeToolCalls(this.authorize, principal, messages, res);
     if (calls === null) return;
     if (await this.fastPath.tryServe(req, res, principal, messages, format)) return;
-    await serveStreamableHttp(this.servers.create(principal, calls, messages.length), req, res, req.body, format);
+    await serveStreamableHttp(this.servers.create(principal, calls, messages.length, { requestId: requestIdOf(req) ?? null, ip: req.ip ?? null }), req, res, req.body, format);
   }
 }
 

@@ -1,4 +1,4 @@
-import { DataSource, EntityManager } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import { RecordFilter, MAX_LISTED_RECORDS, ResourceStore } from '../../application/ports/resource-store.port';
 import { ConflictError } from '../../domain/errors';
 import { RecordLocation, ResourceRecord } from '../../domain/resource/resource-record';
@@ -11,11 +11,12 @@ import { ResourceRecordMapper, ResourceRecordRow } from './resource-record.mappe
 const AT = `user_id = $1 AND resource = $2 AND parent_id IS NOT DISTINCT FROM $3::uuid AND subresource IS NOT DISTINCT FROM $4::varchar`;
 const INSERT = `INSERT INTO resource_records (user_id, resource, parent_id, subresource, data) VALUES ($1, $2, $3, $4, $5) RETURNING *`;
 
-type Runner = Pick<DataSource | EntityManager, 'query'>;
+type Runner = Pick<EntityManager, 'query'>;
 
 /** ResourceStore on PostgreSQL: one table, data as jsonb. */
 export class PostgresResourceStore implements ResourceStore {
-  constructor(private readonly dataSource: DataSource) {}
+  /** The data source's manager, or a transaction's (see TypeormUnitOfWork). */
+  constructor(private readonly manager: EntityManager) {}
 
   async create(ownerId: string, at: RecordLocation, data: Record<string, unknown>): Promise<ResourceRecord> {
     const rows = await this.run(INSERT, [...where(ownerId, at), data]);
@@ -23,7 +24,7 @@ export class PostgresResourceStore implements ResourceStore {
   }
 
   async createWithinLimit(ownerId: string, at: RecordLocation, data: Record<string, unknown>, limit: number): Promise<ResourceRecord | null> {
-    const rows = await this.guarded(() => this.dataSource.transaction(async (manager) => {
+    const rows = await this.guarded(() => this.manager.transaction(async (manager) => {
       // Serialises creates per owner and location, so two concurrent ones cannot both pass the count.
       await manager.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`resource_records:${ownerId}:${at.resource}:${at.parentId}:${at.subresource}`]);
       const [{ held }] = await manager.query(`SELECT count(*)::int AS held FROM resource_records WHERE ${AT}`, where(ownerId, at));
@@ -73,7 +74,7 @@ export class PostgresResourceStore implements ResourceStore {
     return rows.length > 0;
   }
 
-  private async run(sql: string, params: unknown[], runner: Runner = this.dataSource): Promise<ResourceRecordRow[]> {
+  private async run(sql: string, params: unknown[], runner: Runner = this.manager): Promise<ResourceRecordRow[]> {
     return this.guarded(async () => {
       const result: unknown = await runner.query(sql, params);
       // UPDATE and DELETE ... RETURNING come back as [rows, count].

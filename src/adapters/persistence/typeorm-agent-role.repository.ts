@@ -1,4 +1,4 @@
-import { DataSource, Repository } from 'typeorm';
+import { EntityManager, Repository } from 'typeorm';
 import { AgentRoleFields, AgentRoleRepository } from '../../application/ports/agent-role-repository.port';
 import { AgentRole } from '../../domain/agent-role';
 import { ScopeSet } from '../../domain/scope';
@@ -9,8 +9,9 @@ import { conflictOnDuplicate } from './unique-violation';
 export class TypeormAgentRoleRepository implements AgentRoleRepository {
   private readonly rows: Repository<AgentRoleRow>;
 
-  constructor(dataSource: DataSource) {
-    this.rows = dataSource.getRepository(AgentRoleRowSchema);
+  /** The data source's manager, or a transaction's (see TypeormUnitOfWork). */
+  constructor(manager: EntityManager) {
+    this.rows = manager.getRepository(AgentRoleRowSchema);
   }
 
   async list(): Promise<AgentRole[]> {

@@ -1,4 +1,4 @@
-import { DataSource } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import { ModeSessionRepository, NewModeSession } from '../../application/ports/mode-session-repository.port';
 import { ModeSession } from '../../domain/mode';
 import { databaseCall } from './database-unavailable';
@@ -19,10 +19,11 @@ const SELECT = `
 
 /** Sessions carry their mode's name, which lives with the mode; plain SQL keeps the join visible. */
 export class TypeormModeSessionRepository implements ModeSessionRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  /** The data source's manager, or a transaction's (see TypeormUnitOfWork). */
+  constructor(private readonly manager: EntityManager) {}
 
   async insert(session: NewModeSession): Promise<ModeSession> {
-    const [{ id }] = await databaseCall(this.dataSource.query(
+    const [{ id }] = await databaseCall(this.manager.query(
       `INSERT INTO mode_sessions (agent_role_id, mode_tool_config_id, user_id, started_at)
        VALUES ($1, $2, $3, $4) RETURNING id`,
       [session.agentRoleId, session.modeToolConfigId, session.userId, session.startedAt],
@@ -31,12 +32,12 @@ export class TypeormModeSessionRepository implements ModeSessionRepository {
   }
 
   async findById(id: string): Promise<ModeSession | null> {
-    const rows: SessionRow[] = await databaseCall(this.dataSource.query(`${SELECT} WHERE s.id = $1`, [id]));
+    const rows: SessionRow[] = await databaseCall(this.manager.query(`${SELECT} WHERE s.id = $1`, [id]));
     return rows.length > 0 ? toDomain(rows[0]) : null;
   }
 
   async end(id: string, at: Date): Promise<boolean> {
-    const [, affected] = await databaseCall(this.dataSource.query(
+    const [, affected] = await databaseCall(this.manager.query(
       'UPDATE mode_sessions SET ended_at = $2 WHERE id = $1 AND ended_at IS NULL',
       [id, at],
     ));

@@ -1,4 +1,4 @@
-import { DataSource, Repository } from 'typeorm';
+import { EntityManager, Repository } from 'typeorm';
 import { ModeToolConfigFields, ModeToolConfigRepository } from '../../application/ports/mode-tool-config-repository.port';
 import { ModeToolConfig } from '../../domain/mode';
 import { ScopeSet } from '../../domain/scope';
@@ -9,8 +9,9 @@ import { conflictOnDuplicate } from './unique-violation';
 export class TypeormModeToolConfigRepository implements ModeToolConfigRepository {
   private readonly rows: Repository<ModeToolConfigRow>;
 
-  constructor(dataSource: DataSource) {
-    this.rows = dataSource.getRepository(ModeToolConfigRowSchema);
+  /** The data source's manager, or a transaction's (see TypeormUnitOfWork). */
+  constructor(manager: EntityManager) {
+    this.rows = manager.getRepository(ModeToolConfigRowSchema);
   }
 
   async list(): Promise<ModeToolConfig[]> {

@@ -1,30 +1,55 @@
 import { DataSource } from 'typeorm';
 import { ApiKeyChanges, ApiKeyRepository, NewApiKey, RetireKey } from '../../application/ports/api-key-repository.port';
+import { RecordFilter, ResourceStore } from '../../application/ports/resource-store.port';
 import { TransactionPorts, UnitOfWork } from '../../application/ports/unit-of-work.port';
 import { ApiKey } from '../../domain/api-key';
+import { RecordLocation, ResourceRecord } from '../../domain/resource/resource-record';
 import { TypeormAuditLog } from './audit/typeorm-audit-log';
 import { databaseCall } from './database-unavailable';
+import { EncryptedResourceStore } from './encrypted-resource.store';
+import { PostgresResourceStore } from './postgres-resource.store';
+import { RecordSecrets } from './record-secrets';
+import { TypeormAgentRoleRepository } from './typeorm-agent-role.repository';
 import { TypeormApiKeyRepository } from './typeorm-api-key.repository';
+import { TypeormModeSessionRepository } from './typeorm-mode-session.repository';
+import { TypeormModeToolConfigRepository } from './typeorm-mode-tool-config.repository';
+
+/** What this replica's caches must forget once a run has committed. */
+export interface CommittedChanges {
+  /** Keys whose rows changed. */
+  keys(ids: readonly string[]): void;
+  /** Owners whose MCP server records changed. */
+  serverOwners(ownerIds: readonly string[]): void;
+}
+
+const NOTHING: CommittedChanges = { keys: () => undefined, serverOwners: () => undefined };
 
 /**
- * One PostgreSQL transaction per run. Keys changed in it are reported once it
- * has committed (the key cache drops them there and then, so the caller's next
+ * One PostgreSQL transaction per run. What changed in it is reported once it
+ * has committed (the caches drop it there and then, so the caller's next
  * request on this replica cannot read the old row; other replicas hear of it
- * through the table's NOTIFY trigger).
+ * through the tables' NOTIFY triggers).
  */
 export class TypeormUnitOfWork implements UnitOfWork {
   constructor(
     private readonly dataSource: DataSource,
-    private readonly onKeysChanged: (ids: readonly string[]) => void = () => undefined,
+    private readonly secrets: RecordSecrets,
+    private readonly committed: CommittedChanges = NOTHING,
   ) {}
 
   async run<T>(work: (ports: TransactionPorts) => Promise<T>): Promise<T> {
-    const changed = new Set<string>();
+    const keys = new Set<string>();
+    const owners = new Set<string>();
     const result = await databaseCall(this.dataSource.transaction((manager) => work({
-      keys: new ChangeTrackingKeys(new TypeormApiKeyRepository(manager), changed),
+      keys: new ChangeTrackingKeys(new TypeormApiKeyRepository(manager), keys),
+      roles: new TypeormAgentRoleRepository(manager),
+      modes: new TypeormModeToolConfigRepository(manager),
+      sessions: new TypeormModeSessionRepository(manager),
+      records: new ChangeTrackingRecords(new EncryptedResourceStore(new PostgresResourceStore(manager), this.secrets), owners),
       audit: new TypeormAuditLog(manager),
     })));
-    if (changed.size > 0) this.onKeysChanged([...changed]);
+    if (keys.size > 0) this.committed.keys([...keys]);
+    if (owners.size > 0) this.committed.serverOwners([...owners]);
     return result;
   }
 }
@@ -52,5 +77,38 @@ class ChangeTrackingKeys implements ApiKeyRepository {
   revoke(id: string, at: Date): Promise<boolean> {
     this.changed.add(id);
     return this.inner.revoke(id, at);
+  }
+}
+
+class ChangeTrackingRecords implements ResourceStore {
+  constructor(private readonly inner: ResourceStore, private readonly serverOwners: Set<string>) {}
+
+  find(ownerId: string, at: RecordLocation, id: string): Promise<ResourceRecord | null> { return this.inner.find(ownerId, at, id); }
+  list(ownerId: string, at: RecordLocation, filter?: RecordFilter, limit?: number): Promise<ResourceRecord[]> {
+    return this.inner.list(ownerId, at, filter, limit);
+  }
+
+  create(ownerId: string, at: RecordLocation, data: Record<string, unknown>): Promise<ResourceRecord> {
+    this.track(ownerId, at);
+    return this.inner.create(ownerId, at, data);
+  }
+
+  createWithinLimit(ownerId: string, at: RecordLocation, data: Record<string, unknown>, limit: number): Promise<ResourceRecord | null> {
+    this.track(ownerId, at);
+    return this.inner.createWithinLimit(ownerId, at, data, limit);
+  }
+
+  update(ownerId: string, at: RecordLocation, id: string, data: Record<string, unknown>): Promise<ResourceRecord | null> {
+    this.track(ownerId, at);
+    return this.inner.update(ownerId, at, id, data);
+  }
+
+  remove(ownerId: string, at: RecordLocation, id: string): Promise<boolean> {
+    this.track(ownerId, at);
+    return this.inner.remove(ownerId, at, id);
+  }
+
+  private track(ownerId: string, at: RecordLocation): void {
+    if (at.resource === 'mcp_servers') this.serverOwners.add(ownerId);
   }
 }

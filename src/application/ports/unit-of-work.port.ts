@@ -1,9 +1,18 @@
+import { AgentRoleRepository } from './agent-role-repository.port';
 import { ApiKeyRepository } from './api-key-repository.port';
 import { AuditLog } from './audit-log.port';
+import { ModeSessionRepository } from './mode-session-repository.port';
+import { ModeToolConfigRepository } from './mode-tool-config-repository.port';
+import { ResourceStore } from './resource-store.port';
 
-/** The ports whose writes share one transaction. */
+/** The ports whose writes share one transaction with the audit log. */
 export interface TransactionPorts {
   keys: ApiKeyRepository;
+  roles: AgentRoleRepository;
+  modes: ModeToolConfigRepository;
+  sessions: ModeSessionRepository;
+  /** The built-in tools' records, secrets sealed as the service's own store seals them. */
+  records: ResourceStore;
   audit: AuditLog;
 }
 

@@ -1,7 +1,7 @@
 import { Actor } from '../../domain/actor';
 import { ApiKey } from '../../domain/api-key';
-import { AuditAction, AuditRecord, AuditValue, NO_ORIGIN } from '../../domain/audit';
-
+import { AuditAction, AuditRecord, AuditValue } from '../../domain/audit';
+import { actorEvent } from './actor-event';
 
 /** What the trail says about a key: never its hash or raw value. */
 export function keyFacts(key: ApiKey): { [field: string]: AuditValue } {
@@ -16,16 +16,5 @@ export function keyFacts(key: ApiKey): { [field: string]: AuditValue } {
 export function keyEvent(
   action: AuditAction, actor: Actor, key: ApiKey, at: Date, details: { [field: string]: AuditValue } = {},
 ): AuditRecord {
-  const { requestId, ip } = actor.origin ?? NO_ORIGIN;
-  return {
-    action,
-    actor: { type: 'user', id: actor.userId },
-    userId: key.userId,
-    keyId: key.id,
-    target: { type: 'api_key', id: key.id },
-    occurredAt: at,
-    requestId,
-    ip,
-    details,
-  };
+  return actorEvent(action, actor, { userId: key.userId, keyId: key.id, target: { type: 'api_key', id: key.id } }, at, details);
 }

@@ -24,6 +24,7 @@ import { ApiKeysController } from '../../adapters/http/controllers/api-keys.cont
 import { ChangeListener } from '../../adapters/persistence/hot-path/change-listener';
 import { KeyCache } from '../../adapters/persistence/hot-path/key-cache';
 import { LastUsedCoalescer } from '../../adapters/persistence/hot-path/last-used-coalescer';
+import { McpServerListCache } from '../../adapters/persistence/hot-path/mcp-server-list-cache';
 import { RecordSecrets } from '../../adapters/persistence/record-secrets';
 import { StoredSecrets } from '../../adapters/persistence/stored-secrets';
 import { Metrics } from '../../adapters/observability/metrics';
@@ -91,8 +92,11 @@ export function buildContainer(parts: ContainerParts): Container {
   );
 
   c.bind<UnitOfWork>(TOKENS.UnitOfWork).toResolvedValue(
-    (ds: DataSource, cache: KeyCache) => new TypeormUnitOfWork(ds, (ids) => ids.forEach((id) => cache.evict(id))),
-    [TOKENS.DataSource, TOKENS.KeyCache],
+    (ds: DataSource, secrets: RecordSecrets, cache: KeyCache, servers: McpServerListCache) => new TypeormUnitOfWork(ds, secrets, {
+      keys: (ids) => ids.forEach((id) => cache.evict(id)),
+      serverOwners: (owners) => owners.forEach((owner) => servers.lists.evict(owner)),
+    }),
+    [TOKENS.DataSource, RecordSecrets, TOKENS.KeyCache, McpServerListCache],
   );
   c.bind(CreateKey).toResolvedValue(
     (work: UnitOfWork, hasher: KeyHasher, gen: KeyGenerator, clock: Clock, policy: KeyPolicy) =>

@@ -45,12 +45,14 @@ export function bindHotPath(c: Container): void {
     [TypeormApiKeyRepository, TOKENS.KeyCache, LastUsedCoalescer, TOKENS.Metrics],
   );
   // The resource store, secrets encrypted at rest, with each user's MCP server list cached (in plaintext, in memory only).
+  c.bind(RecordSecrets).toResolvedValue(
+    (secrets: SecretBox | undefined) => new RecordSecrets(secrets ?? NO_SECRET_BOX),
+    [{ serviceIdentifier: TOKENS.SecretBox, optional: true }],
+  );
   c.bind(McpServerListCache).toResolvedValue(
-    (dataSource: DataSource, { hotPath }: Config, secrets: SecretBox | undefined) => {
-      const encrypted = new EncryptedResourceStore(new PostgresResourceStore(dataSource), new RecordSecrets(secrets ?? NO_SECRET_BOX));
-      return new McpServerListCache(encrypted, hotPath.keyCacheEntries);
-    },
-    [TOKENS.DataSource, TOKENS.Config, { serviceIdentifier: TOKENS.SecretBox, optional: true }],
+    (dataSource: DataSource, { hotPath }: Config, secrets: RecordSecrets) =>
+      new McpServerListCache(new EncryptedResourceStore(new PostgresResourceStore(dataSource.manager), secrets), hotPath.keyCacheEntries),
+    [TOKENS.DataSource, TOKENS.Config, RecordSecrets],
   );
   c.bind<ResourceStore>(TOKENS.ResourceStore).toService(McpServerListCache);
   c.bind(ChangeListener).toResolvedValue(

@@ -1,7 +1,9 @@
 import { Container } from 'inversify';
 import { DataSource } from 'typeorm';
 import { ExternalTools } from '../../application/ports/external-tools.port';
+import { Clock } from '../../application/ports/clock.port';
 import { ResourceStore } from '../../application/ports/resource-store.port';
+import { UnitOfWork } from '../../application/ports/unit-of-work.port';
 import { ToolListCache, UpstreamMcp } from '../../application/ports/upstream-mcp.port';
 import { AuthorizeToolCall } from '../../application/use-cases/tools/authorize-tool-call.use-case';
 import { CallTool } from '../../application/use-cases/tools/call-tool.use-case';
@@ -56,9 +58,9 @@ export function bindMcp(c: Container): void {
     [FilterTools, TOKENS.ExternalTools],
   );
   c.bind(CallTool).toResolvedValue(
-    (store: ResourceStore, external: ExternalTools, config: Config) =>
-      new CallTool(store, { mcp_servers: mcpServerPolicy(config.mcp.maxServersPerUser) }, external),
-    [TOKENS.ResourceStore, TOKENS.ExternalTools, TOKENS.Config],
+    (store: ResourceStore, external: ExternalTools, config: Config, work: UnitOfWork, clock: Clock) =>
+      new CallTool(store, { mcp_servers: mcpServerPolicy(config.mcp.maxServersPerUser) }, external, work, clock),
+    [TOKENS.ResourceStore, TOKENS.ExternalTools, TOKENS.Config, TOKENS.UnitOfWork, TOKENS.Clock],
   );
   c.bind(McpServerFactory).toResolvedValue(
     (list: ListTools, call: CallTool, log: Log) => new McpServerFactory(list, call, log),

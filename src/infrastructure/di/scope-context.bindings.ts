@@ -4,6 +4,7 @@ import { AgentRoleRepository } from '../../application/ports/agent-role-reposito
 import { Clock } from '../../application/ports/clock.port';
 import { ModeSessionRepository } from '../../application/ports/mode-session-repository.port';
 import { ModeToolConfigRepository } from '../../application/ports/mode-tool-config-repository.port';
+import { UnitOfWork } from '../../application/ports/unit-of-work.port';
 import { CreateAgentRole } from '../../application/use-cases/agent-roles/create-agent-role.use-case';
 import { DeleteAgentRole } from '../../application/use-cases/agent-roles/delete-agent-role.use-case';
 import { GetAgentRole } from '../../application/use-cases/agent-roles/get-agent-role.use-case';
@@ -32,33 +33,31 @@ import { TOKENS } from './tokens';
 type Roles = AgentRoleRepository;
 type Modes = ModeToolConfigRepository;
 type Sessions = ModeSessionRepository;
-const { AgentRoleRepository: R, ModeToolConfigRepository: M, ModeSessionRepository: S, Clock: C } = TOKENS;
+type Work = UnitOfWork;
+const { AgentRoleRepository: R, ModeToolConfigRepository: M, ModeSessionRepository: S, Clock: C, UnitOfWork: W } = TOKENS;
 
 /** Agent roles, mode tool configs, mode sessions and tool sets (spec 2.4, 4.6). */
 export function bindScopeContexts(c: Container): void {
-  c.bind<Roles>(R).toResolvedValue((ds: DataSource) => new TypeormAgentRoleRepository(ds), [TOKENS.DataSource]);
-  c.bind<Modes>(M).toResolvedValue((ds: DataSource) => new TypeormModeToolConfigRepository(ds), [TOKENS.DataSource]);
-  c.bind<Sessions>(S).toResolvedValue((ds: DataSource) => new TypeormModeSessionRepository(ds), [TOKENS.DataSource]);
+  c.bind<Roles>(R).toResolvedValue((ds: DataSource) => new TypeormAgentRoleRepository(ds.manager), [TOKENS.DataSource]);
+  c.bind<Modes>(M).toResolvedValue((ds: DataSource) => new TypeormModeToolConfigRepository(ds.manager), [TOKENS.DataSource]);
+  c.bind<Sessions>(S).toResolvedValue((ds: DataSource) => new TypeormModeSessionRepository(ds.manager), [TOKENS.DataSource]);
 
   c.bind(ListAgentRoles).toResolvedValue((r: Roles) => new ListAgentRoles(r), [R]);
   c.bind(GetAgentRole).toResolvedValue((r: Roles) => new GetAgentRole(r), [R]);
-  c.bind(CreateAgentRole).toResolvedValue((r: Roles, clock: Clock) => new CreateAgentRole(r, clock), [R, C]);
-  c.bind(UpdateAgentRole).toResolvedValue((r: Roles, clock: Clock) => new UpdateAgentRole(r, clock), [R, C]);
-  c.bind(DeleteAgentRole).toResolvedValue((r: Roles) => new DeleteAgentRole(r), [R]);
+  c.bind(CreateAgentRole).toResolvedValue((w: Work, clock: Clock) => new CreateAgentRole(w, clock), [W, C]);
+  c.bind(UpdateAgentRole).toResolvedValue((w: Work, clock: Clock) => new UpdateAgentRole(w, clock), [W, C]);
+  c.bind(DeleteAgentRole).toResolvedValue((w: Work, clock: Clock) => new DeleteAgentRole(w, clock), [W, C]);
 
   c.bind(ListModeToolConfigs).toResolvedValue((m: Modes) => new ListModeToolConfigs(m), [M]);
   c.bind(GetModeToolConfig).toResolvedValue((m: Modes) => new GetModeToolConfig(m), [M]);
-  c.bind(CreateModeToolConfig).toResolvedValue((m: Modes, clock: Clock) => new CreateModeToolConfig(m, clock), [M, C]);
-  c.bind(UpdateModeToolConfig).toResolvedValue((m: Modes, clock: Clock) => new UpdateModeToolConfig(m, clock), [M, C]);
-  c.bind(DeleteModeToolConfig).toResolvedValue((m: Modes) => new DeleteModeToolConfig(m), [M]);
+  c.bind(CreateModeToolConfig).toResolvedValue((w: Work, clock: Clock) => new CreateModeToolConfig(w, clock), [W, C]);
+  c.bind(UpdateModeToolConfig).toResolvedValue((w: Work, clock: Clock) => new UpdateModeToolConfig(w, clock), [W, C]);
+  c.bind(DeleteModeToolConfig).toResolvedValue((w: Work, clock: Clock) => new DeleteModeToolConfig(w, clock), [W, C]);
 
   c.bind(ResolveAgentScopes).toResolvedValue((r: Roles, m: Modes, s: Sessions) => new ResolveAgentScopes(r, m, s), [R, M, S]);
-  c.bind(StartModeSession).toResolvedValue(
-    (r: Roles, m: Modes, s: Sessions, clock: Clock) => new StartModeSession(r, m, s, clock),
-    [R, M, S, C],
-  );
+  c.bind(StartModeSession).toResolvedValue((w: Work, clock: Clock) => new StartModeSession(w, clock), [W, C]);
   c.bind(GetModeSession).toResolvedValue((s: Sessions, resolve: ResolveAgentScopes) => new GetModeSession(s, resolve), [S, ResolveAgentScopes]);
-  c.bind(EndModeSession).toResolvedValue((s: Sessions, clock: Clock) => new EndModeSession(s, clock), [S, C]);
+  c.bind(EndModeSession).toResolvedValue((w: Work, clock: Clock) => new EndModeSession(w, clock), [W, C]);
   c.bind(BuildAgentToolSet).toResolvedValue(
     (resolve: ResolveAgentScopes, filter: FilterTools) => new BuildAgentToolSet(resolve, filter),
     [ResolveAgentScopes, FilterTools],

@@ -1,8 +1,10 @@
 import { Actor } from '../../../domain/actor';
 import { AgentRole, parseDescription, parsePlatformScopes, parseRoleName } from '../../../domain/agent-role';
-import { AgentRoleFields, AgentRoleRepository } from '../../ports/agent-role-repository.port';
+import { AgentRoleFields } from '../../ports/agent-role-repository.port';
 import { Clock } from '../../ports/clock.port';
+import { UnitOfWork } from '../../ports/unit-of-work.port';
 import { parseFields, requireAdmin } from '../guards';
+import { roleEvent } from '../scope-context-audit';
 
 export interface CreateAgentRoleInput {
   actor: Actor;
@@ -14,7 +16,7 @@ export interface CreateAgentRoleInput {
 
 export class CreateAgentRole {
   constructor(
-    private readonly roles: AgentRoleRepository,
+    private readonly work: UnitOfWork,
     private readonly clock: Clock,
   ) {}
 
@@ -25,6 +27,11 @@ export class CreateAgentRole {
       description: () => parseDescription(input.description),
       platformScopes: () => parsePlatformScopes(input.platformScopes),
     });
-    return this.roles.insert(fields, this.clock.now());
+    return this.work.run(async ({ roles, audit }) => {
+      const now = this.clock.now();
+      const role = await roles.insert(fields, now);
+      await audit.append([roleEvent('agent_role.created', input.actor, role, now)]);
+      return role;
+    });
   }
 }

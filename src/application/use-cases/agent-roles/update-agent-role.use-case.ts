@@ -1,9 +1,11 @@
 import { Actor } from '../../../domain/actor';
 import { AgentRole, parseDescription, parsePlatformScopes, parseRoleName } from '../../../domain/agent-role';
 import { ValidationError } from '../../../domain/errors';
-import { AgentRoleFields, AgentRoleRepository } from '../../ports/agent-role-repository.port';
+import { AgentRoleFields } from '../../ports/agent-role-repository.port';
 import { Clock } from '../../ports/clock.port';
+import { UnitOfWork } from '../../ports/unit-of-work.port';
 import { found, parseFields, requireAdmin, requireUuid } from '../guards';
+import { changedFields, roleEvent } from '../scope-context-audit';
 
 export interface UpdateAgentRoleInput {
   actor: Actor;
@@ -16,7 +18,7 @@ export interface UpdateAgentRoleInput {
 /** Changes any of name, description and platform_scopes; system roles may be edited too. */
 export class UpdateAgentRole {
   constructor(
-    private readonly roles: AgentRoleRepository,
+    private readonly work: UnitOfWork,
     private readonly clock: Clock,
   ) {}
 
@@ -31,6 +33,12 @@ export class UpdateAgentRole {
     if (Object.keys(changes).length === 0) {
       throw ValidationError.single('body', 'name, description or platform_scopes is required');
     }
-    return found(await this.roles.update(id, changes, this.clock.now()), 'agent role', id);
+    return this.work.run(async ({ roles, audit }) => {
+      const now = this.clock.now();
+      const role = found(await roles.update(id, changes, now), 'agent role', id);
+      const changed = changedFields(changes, { platformScopes: 'platform_scopes' });
+      await audit.append([roleEvent('agent_role.updated', input.actor, role, now, changed)]);
+      return role;
+    });
   }
 }

@@ -1,11 +1,10 @@
 import { Actor } from '../../../domain/actor';
 import { ModeSession, parseModeName } from '../../../domain/mode';
 import { ScopeSet } from '../../../domain/scope';
-import { AgentRoleRepository } from '../../ports/agent-role-repository.port';
 import { Clock } from '../../ports/clock.port';
-import { ModeSessionRepository } from '../../ports/mode-session-repository.port';
-import { ModeToolConfigRepository } from '../../ports/mode-tool-config-repository.port';
+import { UnitOfWork } from '../../ports/unit-of-work.port';
 import { found, parseFields, requireUuid } from '../guards';
+import { sessionEvent } from '../scope-context-audit';
 
 export interface StartModeSessionInput {
   actor: Actor;
@@ -21,9 +20,7 @@ export interface ModeSessionView {
 /** Starts a session of `mode` for a role, owned by the caller. */
 export class StartModeSession {
   constructor(
-    private readonly roles: AgentRoleRepository,
-    private readonly modes: ModeToolConfigRepository,
-    private readonly sessions: ModeSessionRepository,
+    private readonly work: UnitOfWork,
     private readonly clock: Clock,
   ) {}
 
@@ -32,14 +29,13 @@ export class StartModeSession {
       agentRoleId: () => requireUuid(input.agentRoleId, 'agent_role_id'),
       mode: () => parseModeName(input.mode),
     });
-    const role = found(await this.roles.findById(agentRoleId), 'agent role', agentRoleId);
-    const config = found(await this.modes.findByMode(mode), 'mode', mode);
-    const session = await this.sessions.insert({
-      agentRoleId,
-      modeToolConfigId: config.id,
-      userId: input.actor.userId,
-      startedAt: this.clock.now(),
+    return this.work.run(async ({ roles, modes, sessions, audit }) => {
+      const role = found(await roles.findById(agentRoleId), 'agent role', agentRoleId);
+      const config = found(await modes.findByMode(mode), 'mode', mode);
+      const now = this.clock.now();
+      const session = await sessions.insert({ agentRoleId, modeToolConfigId: config.id, userId: input.actor.userId, startedAt: now });
+      await audit.append([sessionEvent('mode_session.started', input.actor, session, now)]);
+      return { session, effectiveScopes: role.platformScopes.merge(config.additionalScopes) };
     });
-    return { session, effectiveScopes: role.platformScopes.merge(config.additionalScopes) };
   }
 }

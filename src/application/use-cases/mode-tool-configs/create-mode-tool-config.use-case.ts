@@ -1,8 +1,10 @@
 import { Actor } from '../../../domain/actor';
 import { ModeToolConfig, parseAdditionalScopes, parseModeName } from '../../../domain/mode';
 import { Clock } from '../../ports/clock.port';
-import { ModeToolConfigFields, ModeToolConfigRepository } from '../../ports/mode-tool-config-repository.port';
+import { ModeToolConfigFields } from '../../ports/mode-tool-config-repository.port';
+import { UnitOfWork } from '../../ports/unit-of-work.port';
 import { parseFields, requireAdmin } from '../guards';
+import { modeConfigEvent } from '../scope-context-audit';
 
 export interface CreateModeToolConfigInput {
   actor: Actor;
@@ -12,7 +14,7 @@ export interface CreateModeToolConfigInput {
 
 export class CreateModeToolConfig {
   constructor(
-    private readonly modes: ModeToolConfigRepository,
+    private readonly work: UnitOfWork,
     private readonly clock: Clock,
   ) {}
 
@@ -22,6 +24,11 @@ export class CreateModeToolConfig {
       mode: () => parseModeName(input.mode),
       additionalScopes: () => parseAdditionalScopes(input.additionalScopes),
     });
-    return this.modes.insert(fields, this.clock.now());
+    return this.work.run(async ({ modes, audit }) => {
+      const now = this.clock.now();
+      const config = await modes.insert(fields, now);
+      await audit.append([modeConfigEvent('mode_tool_config.created', input.actor, config, now)]);
+      return config;
+    });
   }
 }

@@ -2,8 +2,10 @@ import { Actor } from '../../../domain/actor';
 import { ValidationError } from '../../../domain/errors';
 import { ModeToolConfig, parseAdditionalScopes, parseModeName } from '../../../domain/mode';
 import { Clock } from '../../ports/clock.port';
-import { ModeToolConfigFields, ModeToolConfigRepository } from '../../ports/mode-tool-config-repository.port';
+import { ModeToolConfigFields } from '../../ports/mode-tool-config-repository.port';
+import { UnitOfWork } from '../../ports/unit-of-work.port';
 import { found, parseFields, requireAdmin, requireUuid } from '../guards';
+import { changedFields, modeConfigEvent } from '../scope-context-audit';
 
 export interface UpdateModeToolConfigInput {
   actor: Actor;
@@ -15,7 +17,7 @@ export interface UpdateModeToolConfigInput {
 /** Changes take effect at once, for active sessions of the mode too. */
 export class UpdateModeToolConfig {
   constructor(
-    private readonly modes: ModeToolConfigRepository,
+    private readonly work: UnitOfWork,
     private readonly clock: Clock,
   ) {}
 
@@ -27,6 +29,12 @@ export class UpdateModeToolConfig {
       additionalScopes: input.additionalScopes === undefined ? undefined : () => parseAdditionalScopes(input.additionalScopes),
     });
     if (Object.keys(changes).length === 0) throw ValidationError.single('body', 'mode or additional_scopes is required');
-    return found(await this.modes.update(id, changes, this.clock.now()), 'mode tool config', id);
+    return this.work.run(async ({ modes, audit }) => {
+      const now = this.clock.now();
+      const config = found(await modes.update(id, changes, now), 'mode tool config', id);
+      const changed = changedFields(changes, { additionalScopes: 'additional_scopes' });
+      await audit.append([modeConfigEvent('mode_tool_config.updated', input.actor, config, now, changed)]);
+      return config;
+    });
   }
 }

@@ -1,16 +1,23 @@
+import { AuditOrigin, NO_ORIGIN } from '../../../domain/audit';
 import { ConflictError, NotFoundError, ValidationError } from '../../../domain/errors';
 import { Resource } from '../../../domain/scope';
+import { Clock } from '../../ports/clock.port';
 import { ExternalTools } from '../../ports/external-tools.port';
 import { ResourceStore } from '../../ports/resource-store.port';
+import { UnitOfWork } from '../../ports/unit-of-work.port';
 import { ToolTarget } from './authorize-tool-call.use-case';
 import { runItemAction } from './built-in/item-actions';
 import { runRecordAction } from './built-in/record-actions';
 import { ANY_DATA, ResourcePolicy } from './built-in/resource-policy';
-import { parseToolCommand } from './built-in/tool-command';
-import { failed, succeeded, ToolOutcome } from './tool-outcome';
+import { parseToolCommand, ToolCommand } from './built-in/tool-command';
+import { serverEvent, serverEventOf, ToolCaller } from './external/mcp-server-audit';
+import { failed, succeeded, ToolOutcome, ToolValue } from './tool-outcome';
 
 export interface CallToolInput {
   userId: string;
+  /** The key the call came with, for the audit trail; absent for an internal job. */
+  keyId?: string | null;
+  origin?: AuditOrigin;
   /** What AuthorizeToolCall found when it allowed these same arguments. */
   target: ToolTarget;
   arguments?: Record<string, unknown>;
@@ -23,13 +30,16 @@ export type ResourcePolicies = Partial<Record<Resource, ResourcePolicy>>;
  * Runs one tool call for a key's user. It does not authorize: a caller asks
  * AuthorizeToolCall first and hands over the target it allowed, with the same
  * arguments. A built-in tool's value is domain values for the edge to render;
- * every expected failure is an error outcome.
+ * every expected failure is an error outcome. Registering, changing or
+ * removing an upstream MCP server commits with its audit event.
  */
 export class CallTool {
   constructor(
     private readonly store: ResourceStore,
     private readonly policies: ResourcePolicies,
     private readonly external: ExternalTools,
+    private readonly work: UnitOfWork,
+    private readonly clock: Clock,
   ) {}
 
   async execute(input: CallToolInput): Promise<ToolOutcome> {
@@ -37,15 +47,36 @@ export class CallTool {
     if (target.kind === 'external') return this.external.run(target.tool, input.arguments);
     try {
       const command = parseToolCommand(target.resource, input.arguments);
-      const policy = this.policies[command.resource] ?? ANY_DATA;
-      const value = command.subresource === null
-        ? await runRecordAction(this.store, input.userId, command, policy)
-        : await runItemAction(this.store, input.userId, command);
-      return succeeded(value);
+      const caller: ToolCaller = { userId: input.userId, keyId: input.keyId ?? null, origin: input.origin ?? NO_ORIGIN };
+      return succeeded(serverEventOf(command) ? await this.changeServer(caller, command) : await this.run(this.store, caller, command));
     } catch (error) {
       if (error instanceof ValidationError || error instanceof NotFoundError) return failed(error.message);
       if (error instanceof ConflictError) return failed(error.message);
       throw error;
     }
+  }
+
+  private run(store: ResourceStore, caller: ToolCaller, command: ToolCommand): Promise<ToolValue> {
+    const policy = this.policies[command.resource] ?? ANY_DATA;
+    return command.subresource === null
+      ? runRecordAction(store, caller.userId, command, policy)
+      : runItemAction(store, caller.userId, command);
+  }
+
+  private changeServer(caller: ToolCaller, command: ToolCommand): Promise<ToolValue> {
+    const action = serverEventOf(command)!;
+    return this.work.run(async ({ records, audit }) => {
+      // A deleted server's name is read before it goes, for the event.
+      const before = command.action === 'delete' && command.id !== null
+        ? await records.find(caller.userId, { resource: command.resource, parentId: null, subresource: null }, command.id)
+        : null;
+      const value = await this.run(records, caller, command);
+      const server = value.kind === 'record' ? value.record : before;
+      if (server) {
+        const changed = command.action === 'update' ? Object.keys(command.data).sort() : undefined;
+        await audit.append([serverEvent(action, caller, server, this.clock.now(), changed)]);
+      }
+      return value;
+    });
   }
 }

@@ -8,7 +8,7 @@ let db: TestDatabase;
 let store: PostgresResourceStore;
 beforeAll(async () => {
   db = await createTestDatabase();
-  store = new PostgresResourceStore(db.dataSource);
+  store = new PostgresResourceStore(db.dataSource.manager);
 });
 afterAll(() => db.drop());
 

@@ -21,7 +21,7 @@ beforeAll(async () => {
 afterAll(() => db.drop());
 
 const storeWith = (current: Buffer, previous: Buffer[] = []) =>
-  new EncryptedResourceStore(new PostgresResourceStore(db.dataSource), new RecordSecrets(new AesGcmSecretBox(current, previous)));
+  new EncryptedResourceStore(new PostgresResourceStore(db.dataSource.manager), new RecordSecrets(new AesGcmSecretBox(current, previous)));
 const resealer = (current: Buffer, previous: Buffer[] = []) =>
   new StoredSecrets(db.dataSource, new RecordSecrets(new AesGcmSecretBox(current, previous)));
 const storedHeaders = async (id: string): Promise<Record<string, string>> =>
@@ -43,7 +43,7 @@ describe('header values at rest', () => {
 
   it('written before encryption are encrypted by the start-up sweep, which leaves previous-key values alone', async () => {
     const [owner, value] = [randomUUID(), secret()];
-    const legacy = await new PostgresResourceStore(db.dataSource).create(owner, SERVERS, { name: 'legacy', headers: { Authorization: value } });
+    const legacy = await new PostgresResourceStore(db.dataSource.manager).create(owner, SERVERS, { name: 'legacy', headers: { Authorization: value } });
     const underOld = await storeWith(oldKey).create(owner, SERVERS, { name: 'old', headers: { Authorization: secret() } });
     const before = await storedHeaders(underOld.id);
     expect(await resealer(newKey, [oldKey]).reseal('plaintext')).toBeGreaterThanOrEqual(1);

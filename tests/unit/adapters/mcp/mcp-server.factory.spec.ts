@@ -2,12 +2,12 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServerFactory } from '../../../../src/adapters/mcp/mcp-server.factory';
 import { AllowedCalls } from '../../../../src/adapters/mcp/tool-gate';
-import { CallTool } from '../../../../src/application/use-cases/tools/call-tool.use-case';
 import { FilterTools } from '../../../../src/application/use-cases/filter-tools/filter-tools.use-case';
 import { ListTools } from '../../../../src/application/use-cases/list-tools/list-tools.use-case';
 import { ScopeSet } from '../../../../src/domain/scope';
 import { FakeExternalTools } from '../../../fakes/fake-external-tools';
 import { InMemoryResourceStore } from '../../../fakes/in-memory-resource.store';
+import { makeCallTool } from '../../../support/call-tool-service';
 
 const principal = { keyId: 'k', userId: 'alice', scopes: ScopeSet.parse([]) };
 
@@ -15,7 +15,7 @@ async function makeSut(calls: AllowedCalls) {
   const external = new FakeExternalTools();
   const store = new InMemoryResourceStore();
   const logged: unknown[] = [];
-  const factory = new McpServerFactory(new ListTools(new FilterTools(), external), new CallTool(store, {}, external), (error) => logged.push(error));
+  const factory = new McpServerFactory(new ListTools(new FilterTools(), external), makeCallTool(store, {}, external).sut, (error) => logged.push(error));
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await factory.create(principal, calls).connect(serverSide);
   const client = new Client({ name: 'spec', version: '1' });

@@ -1,13 +1,13 @@
 import { MAX_RESULT_RECORD_BYTES } from '../../../../src/adapters/mcp/record-view';
 import { toCallToolResult } from '../../../../src/adapters/mcp/tool-presenter';
-import { CallTool } from '../../../../src/application/use-cases/tools/call-tool.use-case';
 import { Resource } from '../../../../src/domain/scope';
 import { FakeExternalTools } from '../../../fakes/fake-external-tools';
 import { InMemoryResourceStore } from '../../../fakes/in-memory-resource.store';
+import { makeCallTool } from '../../../support/call-tool-service';
 
 /** Built-in tool calls as the MCP server answers them: CallTool's value, rendered within `recordBytes`. */
 function makeSut() {
-  const sut = new CallTool(new InMemoryResourceStore(), {}, new FakeExternalTools());
+  const sut = makeCallTool(new InMemoryResourceStore(), {}, new FakeExternalTools()).sut;
   const value = async (resource: Resource, args: Record<string, unknown>, recordBytes?: number) => {
     const outcome = await sut.execute({ userId: 'alice', target: { kind: 'built-in', resource }, arguments: args });
     if (outcome.kind !== 'value') throw new Error(JSON.stringify(outcome).slice(0, 300));

@@ -1,13 +1,13 @@
-import { CallTool } from '../../../../../src/application/use-cases/tools/call-tool.use-case';
 import { MAX_RECORD_DATA_BYTES } from '../../../../../src/application/use-cases/tools/built-in/data-limits';
 import { mcpServerPolicy } from '../../../../../src/application/use-cases/tools/external/mcp-server-policy';
 import { Resource } from '../../../../../src/domain/scope';
 import { FakeExternalTools } from '../../../../fakes/fake-external-tools';
 import { InMemoryResourceStore } from '../../../../fakes/in-memory-resource.store';
+import { makeCallTool } from '../../../../support/call-tool-service';
 
 function makeSut() {
   const store = new InMemoryResourceStore();
-  const sut = new CallTool(store, { mcp_servers: mcpServerPolicy(3) }, new FakeExternalTools());
+  const sut = makeCallTool(store, { mcp_servers: mcpServerPolicy(3) }, new FakeExternalTools()).sut;
   const run = (resource: Resource, args: Record<string, unknown>) =>
     sut.execute({ userId: 'alice', target: { kind: 'built-in', resource }, arguments: args });
   const value = async (name: Resource, args: Record<string, unknown>) => {

@@ -1,11 +1,11 @@
-import { CallTool } from '../../../../../src/application/use-cases/tools/call-tool.use-case';
 import { mcpServerPolicy } from '../../../../../src/application/use-cases/tools/external/mcp-server-policy';
 import { FakeExternalTools } from '../../../../fakes/fake-external-tools';
 import { InMemoryResourceStore } from '../../../../fakes/in-memory-resource.store';
+import { makeCallTool } from '../../../../support/call-tool-service';
 
 function makeSut(maxServers = 3) {
   const store = new InMemoryResourceStore();
-  const sut = new CallTool(store, { mcp_servers: mcpServerPolicy(maxServers) }, new FakeExternalTools());
+  const sut = makeCallTool(store, { mcp_servers: mcpServerPolicy(maxServers) }, new FakeExternalTools()).sut;
   const run = (args: Record<string, unknown>) => sut.execute({ userId: 'alice', target: { kind: 'built-in', resource: 'mcp_servers' }, arguments: args });
   const create = (name: string, data: Record<string, unknown> = {}) =>
     run({ action: 'create', data: { name, url: 'https://a.example.com/mcp', ...data } });
@@ -39,5 +39,48 @@ describe('CallTool on mcp_servers records', () => {
     expect(await run({ action: 'update', id, data: { description: 'd' } })).toMatchObject({ value: { record: { data: { headers: masked } } } });
     expect(JSON.stringify(await run({ action: 'search', data: { text: 'a' } }))).not.toContain('s3cret');
     expect(store.records[0].data.headers).toEqual({ Authorization: 'Bearer s3cret' });
+  });
+});
+
+describe('CallTool audit events for mcp_servers', () => {
+  function makeAudited() {
+    const store = new InMemoryResourceStore();
+    const { sut, audit, clock } = makeCallTool(store, { mcp_servers: mcpServerPolicy(3) }, new FakeExternalTools());
+    const origin = { requestId: 'req-7', ip: '198.51.100.4' };
+    const run = (args: Record<string, unknown>) =>
+      sut.execute({ userId: 'alice', keyId: 'key-1', origin, target: { kind: 'built-in', resource: 'mcp_servers' }, arguments: args });
+    return { store, audit, clock, run };
+  }
+  const idOf = (outcome: Awaited<ReturnType<ReturnType<typeof makeAudited>['run']>>) =>
+    outcome.kind === 'value' && outcome.value.kind === 'record' ? outcome.value.record.id : '';
+
+  it('records mcp_server.created, .updated and .deleted with the name and URL origin, never a header value or the URL path', async () => {
+    const { audit, clock, run } = makeAudited();
+    const id = idOf(await run({ action: 'create', data: { name: 'gh', url: 'https://mcp.example.com/v1?token=abc', headers: { Authorization: 'Bearer s3cret' } } }));
+    await run({ action: 'update', id, data: { description: 'GitHub' } });
+    await run({ action: 'delete', id });
+    expect(audit.records.map((r) => r.action)).toEqual(['mcp_server.created', 'mcp_server.updated', 'mcp_server.deleted']);
+    expect(audit.records[0]).toEqual({
+      action: 'mcp_server.created', actor: { type: 'key', id: 'key-1' }, userId: 'alice', keyId: 'key-1',
+      target: { type: 'mcp_server', id }, occurredAt: clock.now(), requestId: 'req-7', ip: '198.51.100.4',
+      details: { name: 'gh', url_origin: 'https://mcp.example.com' },
+    });
+    expect(audit.records[1].details).toEqual({ name: 'gh', url_origin: 'https://mcp.example.com', changed: ['description'] });
+    expect(JSON.stringify(audit.records)).not.toMatch(/s3cret|token=abc/);
+  });
+
+  it('records nothing for reads, refused writes, or another resource', async () => {
+    const { audit, run } = makeAudited();
+    await run({ action: 'list' });
+    await run({ action: 'create', data: { name: 'Bad Name', url: 'https://a.example.com' } });
+    await run({ action: 'delete', id: '00000000-0000-4000-8000-000000000000' });
+    expect(audit.records).toEqual([]);
+  });
+
+  it('names the system as the actor of an in-process call without a key', async () => {
+    const store = new InMemoryResourceStore();
+    const { sut, audit } = makeCallTool(store, {}, new FakeExternalTools());
+    await sut.execute({ userId: 'alice', target: { kind: 'built-in', resource: 'mcp_servers' }, arguments: { action: 'create', data: { name: 'x', url: 'https://x.example.com' } } });
+    expect(audit.records[0]).toMatchObject({ actor: { type: 'system', id: null }, keyId: null, requestId: null, ip: null });
   });
 });

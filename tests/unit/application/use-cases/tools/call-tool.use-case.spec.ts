@@ -1,12 +1,12 @@
-import { CallTool } from '../../../../../src/application/use-cases/tools/call-tool.use-case';
 import { Resource } from '../../../../../src/domain/scope';
 import { FakeExternalTools } from '../../../../fakes/fake-external-tools';
 import { InMemoryResourceStore } from '../../../../fakes/in-memory-resource.store';
+import { makeCallTool } from '../../../../support/call-tool-service';
 
 function makeSut() {
   const store = new InMemoryResourceStore();
   const external = new FakeExternalTools();
-  const sut = new CallTool(store, {}, external);
+  const sut = makeCallTool(store, {}, external).sut;
   const run = (resource: Resource, args: Record<string, unknown>, userId = 'alice') =>
     sut.execute({ userId, target: { kind: 'built-in', resource }, arguments: args });
   const value = async (resource: Resource, args: Record<string, unknown>, userId = 'alice') => {

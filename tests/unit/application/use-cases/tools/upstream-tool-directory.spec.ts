@@ -1,6 +1,5 @@
 import { UpstreamRefusal } from '../../../../../src/application/ports/upstream-refusal';
 import { AuthorizeToolCall } from '../../../../../src/application/use-cases/tools/authorize-tool-call.use-case';
-import { CallTool } from '../../../../../src/application/use-cases/tools/call-tool.use-case';
 import { UpstreamToolDirectory } from '../../../../../src/application/use-cases/tools/external/upstream-tool-directory';
 import { FilterTools } from '../../../../../src/application/use-cases/filter-tools/filter-tools.use-case';
 import { ListTools } from '../../../../../src/application/use-cases/list-tools/list-tools.use-case';
@@ -9,6 +8,7 @@ import { topLevel } from '../../../../../src/domain/resource/resource-record';
 import { ScopeSet } from '../../../../../src/domain/scope';
 import { FakeUpstreamMcp } from '../../../../fakes/fake-upstream-mcp';
 import { InMemoryResourceStore } from '../../../../fakes/in-memory-resource.store';
+import { makeCallTool } from '../../../../support/call-tool-service';
 
 const TOOLS = [{ name: 'echo', inputSchema: { type: 'object' } }, { name: 'secret', inputSchema: { type: 'object' } }];
 const USER = 'alice';
@@ -147,7 +147,7 @@ describe('UpstreamToolDirectory: one look-up per call', () => {
     const { store, upstream, directory, register } = makeSut();
     await register('files', { tool_scopes: { echo: ['chat:write'] } });
     const authorize = new AuthorizeToolCall(directory);
-    const callTool = new CallTool(store, {}, directory);
+    const callTool = makeCallTool(store, {}, directory).sut;
     const list = jest.spyOn(store, 'list');
     const find = jest.spyOn(store, 'find');
     const decision = await authorize.execute({ userId: USER, scopes: ScopeSet.parse(['chat:write']), name: 'files__echo', arguments: { text: 'hi' } });

@@ -1,0 +1,54 @@
+import { AuditAction, AuditOrigin, AuditRecord, AuditValue, NO_ORIGIN } from '../../../../domain/audit';
+import { ResourceRecord } from '../../../../domain/resource/resource-record';
+import { ToolCommand } from '../built-in/tool-command';
+
+/** Who asked for a tool call: the key's owner and the key, with the request behind it. */
+export interface ToolCaller {
+  userId: string;
+  /** Null for an internal job calling in-process: the event's actor is then `system`. */
+  keyId: string | null;
+  origin: AuditOrigin;
+}
+
+const SERVER_EVENTS: Partial<Record<ToolCommand['action'], AuditAction>> = {
+  create: 'mcp_server.created',
+  update: 'mcp_server.updated',
+  delete: 'mcp_server.deleted',
+};
+
+/** The lifecycle event a built-in call records, if it registers, changes or removes an upstream MCP server. */
+export function serverEventOf(command: ToolCommand): AuditAction | null {
+  if (command.resource !== 'mcp_servers' || command.subresource !== null) return null;
+  return SERVER_EVENTS[command.action] ?? null;
+}
+
+/**
+ * What the trail says about a server: its name and the origin of its URL.
+ * Never header values, and not the URL's path or query either, which can
+ * carry a token.
+ */
+export function serverEvent(
+  action: AuditAction, caller: ToolCaller, server: ResourceRecord, at: Date, changed?: string[],
+): AuditRecord {
+  const details: { [field: string]: AuditValue } = {
+    name: typeof server.data.name === 'string' ? server.data.name : null,
+    url_origin: originOf(server.data.url),
+  };
+  if (changed) details.changed = changed;
+  return {
+    action,
+    actor: caller.keyId === null ? { type: 'system', id: null } : { type: 'key', id: caller.keyId },
+    userId: caller.userId,
+    keyId: caller.keyId,
+    target: { type: 'mcp_server', id: server.id },
+    occurredAt: at,
+    ...(caller.origin ?? NO_ORIGIN),
+    details,
+  };
+}
+
+function originOf(url: unknown): string | null {
+  if (typeof url !== 'string' || !URL.canParse(url)) return null;
+  const { origin } = new URL(url);
+  return origin === 'null' ? null : origin;
+}
