@@ -7,7 +7,9 @@ import {
   InsufficientScopeError,
   InvalidAccessTokenError,
   InvalidApiKeyError,
+  InvalidSignatureError,
   NotFoundError,
+  SigningKeysUnavailableError,
   UnknownToolError,
   ValidationError,
 } from '../../src/domain/errors';
@@ -23,4 +25,6 @@ export const DomainErrorMother: { readonly [C in ErrorCode]: () => ErrorWithCode
   'TOOL.UNKNOWN': () => new UnknownToolError('weather'),
   'STATE.CONFLICT': () => new ConflictError('The key limit is reached'),
   'DATABASE.UNAVAILABLE': () => new DatabaseUnavailableError({ cause: new Error('connect ECONNREFUSED 127.0.0.1:5432') }),
+  'SIGNATURE.INVALID': () => new InvalidSignatureError(),
+  'SIGNING_KEYS.UNAVAILABLE': () => new SigningKeysUnavailableError(42),
 };

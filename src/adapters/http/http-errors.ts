@@ -34,4 +34,10 @@ export const HTTP_ERRORS: { readonly [C in ErrorCode]: HttpAnswer<ErrorWithCode<
   'STATE.CONFLICT': { status: 409, slug: 'conflict', title: 'Conflict' },
   // An outage is brief (the pool reconnects by itself), so clients are told to come back soon.
   'DATABASE.UNAVAILABLE': { status: 503, slug: 'database-unavailable', title: 'Service Unavailable', headers: () => ({ 'Retry-After': '1' }) },
+  // A signature is not a bearer token, so no WWW-Authenticate challenge: the scanner knows how to sign.
+  'SIGNATURE.INVALID': { status: 401, slug: 'invalid-signature', title: 'Unauthorized' },
+  'SIGNING_KEYS.UNAVAILABLE': {
+    status: 503, slug: 'signing-keys-unavailable', title: 'Service Unavailable',
+    headers: (e) => ({ 'Retry-After': String(e.retryAfterSeconds) }),
+  },
 };

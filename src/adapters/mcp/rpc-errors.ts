@@ -32,4 +32,7 @@ export const RPC_ERRORS: { readonly [C in ErrorCode]: RpcAnswer<ErrorWithCode<C>
   'STATE.CONFLICT': INTERNAL,
   // Inside a handler the answer is already HTTP 200, so there is no 503 to give; logged like any fault.
   'DATABASE.UNAVAILABLE': INTERNAL,
+  // Raised only by the secret scanning route, which is not behind /mcp.
+  'SIGNATURE.INVALID': INTERNAL,
+  'SIGNING_KEYS.UNAVAILABLE': INTERNAL,
 };

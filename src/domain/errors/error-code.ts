@@ -13,6 +13,8 @@ export const ERROR_CODES = [
   'TOOL.UNKNOWN',
   'STATE.CONFLICT',
   'DATABASE.UNAVAILABLE',
+  'SIGNATURE.INVALID',
+  'SIGNING_KEYS.UNAVAILABLE',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

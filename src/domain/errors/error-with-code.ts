@@ -5,7 +5,9 @@ import type { ForbiddenError } from './forbidden.error';
 import type { InsufficientScopeError } from './insufficient-scope.error';
 import type { InvalidAccessTokenError } from './invalid-access-token.error';
 import type { InvalidApiKeyError } from './invalid-api-key.error';
+import type { InvalidSignatureError } from './invalid-signature.error';
 import type { NotFoundError } from './not-found.error';
+import type { SigningKeysUnavailableError } from './signing-keys-unavailable.error';
 import type { UnknownToolError } from './unknown-tool.error';
 import type { ValidationError } from './validation.error';
 
@@ -19,7 +21,9 @@ export type KnownDomainError =
   | NotFoundError
   | UnknownToolError
   | ConflictError
-  | DatabaseUnavailableError;
+  | DatabaseUnavailableError
+  | InvalidSignatureError
+  | SigningKeysUnavailableError;
 
 /** The error class that carries code `C`. */
 export type ErrorWithCode<C extends ErrorCode> = Extract<KnownDomainError, { code: C }>;

@@ -10,4 +10,6 @@ export * from './invalid-access-token.error';
 export * from './insufficient-scope.error';
 export * from './unknown-tool.error';
 export * from './database-unavailable.error';
+export * from './invalid-signature.error';
+export * from './signing-keys-unavailable.error';
 export * from './error-bounds';

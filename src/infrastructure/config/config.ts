@@ -26,6 +26,13 @@ export interface Config {
   mcp: McpConfig;
   /** Encryption of stored secrets (upstream header values). */
   secrets: SecretsConfig;
+  secretScanning: SecretScanningConfig;
+}
+
+/** Leak reports from a secret scanner (POST /api/v1/secret-scanning/reports). */
+export interface SecretScanningConfig {
+  /** SECRET_SCANNING_KEYS_URL: where the scanner publishes its public keys; unset: the endpoint does not exist. */
+  keysUrl: string | null;
 }
 
 export interface SecretsConfig {
@@ -129,7 +136,26 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       previous: (nonEmpty(env.SECRETS_KEY_PREVIOUS) ?? '').split(',').filter((v) => v.trim() !== '')
         .map((v) => secretKey(v, 'SECRETS_KEY_PREVIOUS')!),
     },
+    secretScanning: {
+      keysUrl: keysUrl(env.SECRET_SCANNING_KEYS_URL, nodeEnv === 'production'),
+    },
   };
+}
+
+/** An http(s) URL; https in production, since whoever can alter the key list in transit can sign reports. */
+function keysUrl(value: string | undefined, production: boolean): string | null {
+  const raw = nonEmpty(value);
+  if (raw === null) return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError('SECRET_SCANNING_KEYS_URL must be an http(s) URL');
+  }
+  if (url.protocol !== 'https:' && (production || url.protocol !== 'http:')) {
+    throw new ConfigError(`SECRET_SCANNING_KEYS_URL must be an ${production ? 'https' : 'http(s)'} URL${production ? ' when NODE_ENV=production' : ''}`);
+  }
+  return raw;
 }
 
 /** A 32-byte key written as base64; null when unset. */

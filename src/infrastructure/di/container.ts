@@ -37,6 +37,7 @@ import { bindHttpEdge } from './http-edge.bindings';
 import { Lifecycle } from './lifecycle';
 import { bindMcp } from './mcp.bindings';
 import { bindScopeContexts } from './scope-context.bindings';
+import { bindSecretScanning } from './secret-scanning.bindings';
 import { TOKENS } from './tokens';
 
 export interface ContainerParts {
@@ -124,6 +125,7 @@ export function buildContainer(parts: ContainerParts): Container {
   bindHttpEdge(c, parts.port);
   bindMcp(c);
   bindScopeContexts(c);
+  bindSecretScanning(c);
   return c;
 }
 

@@ -23,6 +23,11 @@ export const TOKENS = {
   /** Transactions over the key repository and the audit log. */
   UnitOfWork: Symbol.for('keygate.UnitOfWork'),
 
+  // Leak reports from a secret scanner
+  ReportSignatureVerifier: Symbol.for('keygate.ReportSignatureVerifier'),
+  /** The secret scanning router; empty when SECRET_SCANNING_KEYS_URL is unset. */
+  SecretScanningRoutes: Symbol.for('keygate.SecretScanningRoutes'),
+
   // Users' access tokens
   AccessTokenVerifier: Symbol.for('keygate.AccessTokenVerifier'),
   /** The development issuer when JWT_JWKS_URI is unset, otherwise null. */

@@ -52,6 +52,8 @@ export function createApp(container: Container, extras: AppExtras = {}): Express
   app.use('/api/v1/mode-sessions', user, container.get(ModeSessionsController).router());
   app.use('/api/v1/tool-sets', user, container.get(ToolSetsController).toolSets());
   app.use('/api/v1/scopes', user, container.get(ToolSetsController).scopes());
+  // Not behind the users' JWT: a leak report is authenticated by its signature.
+  app.use('/api/v1/secret-scanning', container.get<RequestHandler>(TOKENS.SecretScanningRoutes));
   app.use(notFoundHandler);
   app.use(errorHandler((error, req) => logOf(req).error({ err: error }, 'request failed')));
   return app;

@@ -59,6 +59,19 @@ describe('loadConfig', () => {
     expect(loadConfig({}).mcp).toMatchObject({ upstreamMaxBytes: 1048576, upstreamMaxPages: 10, upstreamListTtlSeconds: 60, maxServersPerUser: 20 });
   });
 
+  it('reads SECRET_SCANNING_KEYS_URL, unset by default, https required in production', () => {
+    expect(loadConfig({}).secretScanning).toEqual({ keysUrl: null });
+    expect(loadConfig({ SECRET_SCANNING_KEYS_URL: 'http://127.0.0.1:9/keys' }).secretScanning.keysUrl).toBe('http://127.0.0.1:9/keys');
+    const production = { NODE_ENV: 'production', JWT_JWKS_URI: 'https://idp/jwks', JWT_ISSUER: 'https://idp/', JWT_AUDIENCE: 'keygate', SECRETS_KEY: KEY };
+    const github = 'https://api.github.com/meta/public_keys/secret_scanning';
+    expect(loadConfig({ ...production, SECRET_SCANNING_KEYS_URL: github }).secretScanning.keysUrl).toBe(github);
+    expect(() => loadConfig({ ...production, SECRET_SCANNING_KEYS_URL: 'http://keys.internal/list' })).toThrow(/SECRET_SCANNING_KEYS_URL must be an https URL/);
+  });
+
+  it.each(['not a url', 'ftp://keys/list', 'file:///etc/keys'])('refuses SECRET_SCANNING_KEYS_URL=%s', (value) => {
+    expect(() => loadConfig({ SECRET_SCANNING_KEYS_URL: value })).toThrow(/SECRET_SCANNING_KEYS_URL must be an http\(s\) URL/);
+  });
+
   it.each(['short', Buffer.alloc(16).toString('base64'), 'not base64!'])('refuses SECRETS_KEY %s', (value) => {
     expect(() => loadConfig({ SECRETS_KEY: value })).toThrow(/SECRETS_KEY must be 32 bytes/);
   });

@@ -25,6 +25,8 @@ const EXPECTED: Record<ErrorCode, Expected> = {
   'TOOL.UNKNOWN': { status: 404, slug: 'unknown-tool', title: 'Not Found' },
   'STATE.CONFLICT': { status: 409, slug: 'conflict', title: 'Conflict' },
   'DATABASE.UNAVAILABLE': { status: 503, slug: 'database-unavailable', title: 'Service Unavailable', headers: { 'Retry-After': '1' } },
+  'SIGNATURE.INVALID': { status: 401, slug: 'invalid-signature', title: 'Unauthorized' },
+  'SIGNING_KEYS.UNAVAILABLE': { status: 503, slug: 'signing-keys-unavailable', title: 'Service Unavailable', headers: { 'Retry-After': '42' } },
 };
 
 describe('toProblem for domain errors', () => {

@@ -23,6 +23,8 @@ const EXPECTED: Record<ErrorCode, Expected> = {
   'RESOURCE.NOT_FOUND': 'internal',
   'STATE.CONFLICT': 'internal',
   'DATABASE.UNAVAILABLE': 'internal',
+  'SIGNATURE.INVALID': 'internal',
+  'SIGNING_KEYS.UNAVAILABLE': 'internal',
 };
 
 describe('toMcpError for domain errors', () => {
