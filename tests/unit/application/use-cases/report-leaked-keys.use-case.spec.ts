@@ -15,7 +15,7 @@ const unknownKey = () => `svc_${randomBytes(32).toString('hex')}`;
 function makeSut() {
   const service = makeKeyService();
   const signatures = new FakeReportSignatureVerifier([SIGNER]);
-  const work = new InMemoryUnitOfWork(service.repository, service.audit);
+  const work = new InMemoryUnitOfWork({ keys: service.repository }, service.audit);
   const report = new ReportLeakedKeys(signatures, work, service.hasher, service.clock);
   const send = (body: unknown, signer = SIGNER) =>
     report.execute({ payload: bytes(body), keyIdentifier: signer, signature: FakeReportSignatureVerifier.signatureBy(signer), origin: { requestId: 'req-1', ip: '192.0.2.7' } });
