@@ -1,8 +1,9 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, RequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { ToolTarget } from '../../application/use-cases/tools/authorize-tool-call.use-case';
+import { requiredScopes, ToolTarget } from '../../application/use-cases/tools/authorize-tool-call.use-case';
 import { CallTool } from '../../application/use-cases/tools/call-tool.use-case';
+import { resultOf } from '../../application/use-cases/tools/tool-call-audit';
 import { ListTools } from '../../application/use-cases/list-tools/list-tools.use-case';
 import { KeyPrincipal } from '../../application/use-cases/validate-key/validate-key.use-case';
 import { AuditOrigin, NO_ORIGIN } from '../../domain/audit';
@@ -10,6 +11,7 @@ import { UnknownToolError } from '../../domain/errors/unknown-tool.error';
 import { listToolsFor, ToolsListParams } from './list-tools-request';
 import { toMcpError } from './mcp-error-map';
 import { MAX_RESULT_RECORD_BYTES } from './record-view';
+import { ToolCallRecorder } from './tool-call-recorder';
 import { AllowedCalls } from './tool-gate';
 import { toCallToolResult, toMcpTool } from './tool-presenter';
 
@@ -35,6 +37,7 @@ export class McpServerFactory {
     private readonly listTools: ListTools,
     private readonly callTool: CallTool,
     private readonly log: (error: unknown) => void,
+    private readonly recorder: ToolCallRecorder,
   ) {}
 
   /**
@@ -43,7 +46,7 @@ export class McpServerFactory {
    * `messages` is how many messages the POST carried: the answers of a batch
    * share one body, so each tool result gets that share of a lone result's
    * budget (MAX_BATCH_MESSAGES of them stay under 64 KiB together).
-   * `origin` (the request's id and client address) goes into the audit events a call records.
+   * `origin` is the request's, for the audit events of each call that runs.
    */
   create(principal: KeyPrincipal, calls: AllowedCalls, messages = 1, origin: AuditOrigin = NO_ORIGIN): Server {
     const server = new Server(SERVER_INFO, {
@@ -65,7 +68,9 @@ export class McpServerFactory {
       const { name, arguments: args } = request.params as { name: string; arguments?: Record<string, unknown> };
       try {
         const target = targetOf(calls, name);
-        return toCallToolResult(await this.callTool.execute({ userId, keyId, origin, target, arguments: args }), recordBytes);
+        const call = { name, arguments: args, requiredScopes: requiredScopes(target, args) };
+        const outcome = await this.recorder.run(principal, origin, call, () => this.callTool.execute({ userId, keyId, origin, target, arguments: args }), resultOf);
+        return toCallToolResult(outcome, recordBytes);
       } catch (error) {
         throw toMcpError(error, this.log);
       }

@@ -1,6 +1,7 @@
 import { Request, RequestHandler, Response, Router } from 'express';
 import { AuthorizeToolCall } from '../../application/use-cases/tools/authorize-tool-call.use-case';
 import { ValidateKey } from '../../application/use-cases/validate-key/validate-key.use-case';
+import { AuditOrigin, NO_ORIGIN } from '../../domain/audit';
 import { apiKeyAuth, principalOf } from '../http/middleware/api-key-auth';
 import { requestIdOf } from '../http/middleware/request-logging';
 import { RPC, sendRpcError } from './json-rpc';
@@ -9,6 +10,7 @@ import { McpServerFactory } from './mcp-server.factory';
 import { refuseInvalidParams } from './params-check';
 import { RequestGuardOptions, requestGuard } from './request-guard';
 import { responseFormat, serveStreamableHttp } from './streamable-http';
+import { ToolCallRecorder } from './tool-call-recorder';
 import { authorizeToolCalls } from './tool-gate';
 import { ToolsListFastPath } from './tools-list-fast-path';
 
@@ -26,6 +28,7 @@ export class McpController {
     private readonly servers: McpServerFactory,
     private readonly config: RequestGuardOptions,
     private readonly fastPath: ToolsListFastPath,
+    private readonly recorder: ToolCallRecorder,
   ) {}
 
   /**
@@ -49,11 +52,17 @@ export class McpController {
     const principal = principalOf(res.locals);
     const messages = messagesOf(res.locals);
     if (refuseInvalidParams(messages, res)) return;
-    const calls = await authorizeToolCalls(this.authorize, principal, messages, res);
+    const calls = await authorizeToolCalls(this.authorize, principal, messages, res, (call) => this.recorder.denied(principal, originOf(req), call));
     if (calls === null) return;
     if (await this.fastPath.tryServe(req, res, principal, messages, format)) return;
-    await serveStreamableHttp(this.servers.create(principal, calls, messages.length, { requestId: requestIdOf(req) ?? null, ip: req.ip ?? null }), req, res, req.body, format);
+    // Only a POST that calls tools needs its origin (req.ip walks the proxy settings).
+    const origin = calls.size > 0 ? originOf(req) : NO_ORIGIN;
+    await serveStreamableHttp(this.servers.create(principal, calls, messages.length, origin), req, res, req.body, format);
   }
+}
+
+function originOf(req: Request): AuditOrigin {
+  return { requestId: requestIdOf(req) ?? null, ip: req.ip ?? null };
 }
 
 const methodNotAllowed: RequestHandler = (_req, res) => {

@@ -6,6 +6,7 @@ import { AuthorizeToolCall, ToolTarget } from '../../application/use-cases/tools
 import { insufficientScopeChallenge } from '../http/bearer-challenge';
 import { RPC, sendRpcError } from './json-rpc';
 import { toolCallShapeProblem } from './params-check';
+import { ToolCall } from './tool-call-recorder';
 
 /**
  * What each tool a POST calls runs, by the name called (null: no such tool),
@@ -23,13 +24,15 @@ export const NO_CALLS: AllowedCalls = new Map();
  * authorization failure must be a 403 with an `insufficient_scope` challenge
  * (RFC 6750 section 3.1) naming the scope to ask for. Returns what the calls
  * run, for the server to take without a second look-up, or null when it
- * answered.
+ * answered. `denied` hears of the refused call (the audit trail); the calls
+ * after it in a batch are not looked at, so they are neither run nor denied.
  */
 export async function authorizeToolCalls(
   authorize: Pick<AuthorizeToolCall, 'execute'>,
   principal: KeyPrincipal,
   messages: readonly JSONRPCMessage[],
   res: Response,
+  denied: (call: ToolCall) => void = () => undefined,
 ): Promise<AllowedCalls | null> {
   let allowed: Map<string, ToolTarget | null> | undefined;
   for (const message of messages) {
@@ -43,6 +46,7 @@ export async function authorizeToolCalls(
       (allowed ??= new Map()).set(name, decision.kind === 'allowed' ? decision.target : null);
       continue;
     }
+    denied({ name, arguments: args, requiredScopes: decision.required });
     res.setHeader('WWW-Authenticate', insufficientScopeChallenge(decision.scopes));
     const needed = decision.scopes.join(' ');
     sendRpcError(res, 403, message.id, RPC.INSUFFICIENT_SCOPE, `Insufficient scope: calling ${clipInput(name)} this way needs ${needed}`, {

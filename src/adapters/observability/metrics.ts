@@ -50,10 +50,26 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  /** Incremented by the audit queue as it writes tool-call events. */
+  readonly auditEventsWritten = new Counter({
+    name: `${PREFIX}audit_events_written_total`,
+    help: 'Audit events written by the batching audit queue',
+    registers: [this.registry],
+  });
+
+  /** overflow: the queue was full while PostgreSQL was away; rejected: PostgreSQL refused the event itself. */
+  readonly auditEventsDropped = new Counter({
+    name: `${PREFIX}audit_events_dropped_total`,
+    help: 'Audit events the batching audit queue dropped, by reason: overflow or rejected',
+    labelNames: ['reason'] as const,
+    registers: [this.registry],
+  });
+
   constructor(options: { processMetrics?: boolean } = {}) {
     // Series exist at 0 from the start, so rate() works before the first event.
     for (const outcome of ['valid', 'invalid', 'error'] as const) this.keyValidations.inc({ outcome }, 0);
     for (const result of ['hit', 'miss'] as const) this.keyCacheLookups.inc({ result }, 0);
+    for (const reason of ['overflow', 'rejected'] as const) this.auditEventsDropped.inc({ reason }, 0);
     if (options.processMetrics) collectDefaultMetrics({ register: this.registry, prefix: PREFIX });
   }
 

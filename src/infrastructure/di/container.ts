@@ -32,6 +32,8 @@ import { Logger } from 'pino';
 import { createLogger } from '../logging/logger';
 import { Config } from '../config/config';
 import { Database } from '../database/database';
+import { BatchingAuditQueue } from '../../adapters/persistence/audit/batching-audit-queue';
+import { bindAudit } from './audit.bindings';
 import { bindHotPath } from './hot-path.bindings';
 import { bindHttpEdge } from './http-edge.bindings';
 import { Lifecycle } from './lifecycle';
@@ -80,16 +82,18 @@ export function buildContainer(parts: ContainerParts): Container {
     c.bind(StoredSecrets).toResolvedValue((ds: DataSource, box: SecretBox) => new StoredSecrets(ds, new RecordSecrets(box)), [TOKENS.DataSource, TOKENS.SecretBox]);
   }
   bindHotPath(c);
-  // Started in this order, stopped in the reverse: the listener, then the last last_used_at batch, then the pool.
+  bindAudit(c);
+  // Started in this order, stopped in the reverse: the listener, the last last_used_at batch, the last audit events, then the pool.
   c.bind(Lifecycle).toResolvedValue(
-    (database: Database, lastUsed: LastUsedCoalescer, listener: ChangeListener, cache: KeyCache) =>
+    (database: Database, lastUsed: LastUsedCoalescer, listener: ChangeListener, cache: KeyCache, audit: BatchingAuditQueue) =>
       new Lifecycle([
         { name: 'database pool', stop: () => database.close() },
+        { name: 'audit event writer', start: () => audit.start(), stop: () => audit.stop() },
         { name: 'last_used_at writer', start: () => lastUsed.start(), stop: () => lastUsed.stop() },
         // A cache of size 0 stays off, so nothing needs to hear of changes.
         { name: 'change listener', start: () => (cache.maxEntries > 0 ? listener.start() : undefined), stop: () => listener.stop() },
       ]),
-    [TOKENS.Database, LastUsedCoalescer, ChangeListener, TOKENS.KeyCache],
+    [TOKENS.Database, LastUsedCoalescer, ChangeListener, TOKENS.KeyCache, BatchingAuditQueue],
   );
 
   c.bind<UnitOfWork>(TOKENS.UnitOfWork).toResolvedValue(

@@ -14,6 +14,7 @@ import { ListTools } from '../../application/use-cases/list-tools/list-tools.use
 import { ValidateKey } from '../../application/use-cases/validate-key/validate-key.use-case';
 import { McpController } from '../../adapters/mcp/mcp.controller';
 import { McpServerFactory } from '../../adapters/mcp/mcp-server.factory';
+import { ToolCallRecorder } from '../../adapters/mcp/tool-call-recorder';
 import { ToolsListFastPath } from '../../adapters/mcp/tools-list-fast-path';
 import { LruToolListCache } from '../../adapters/mcp/upstream/lru-tool-list-cache';
 import { SdkUpstreamMcp } from '../../adapters/mcp/upstream/sdk-upstream-mcp';
@@ -63,12 +64,12 @@ export function bindMcp(c: Container): void {
     [TOKENS.ResourceStore, TOKENS.ExternalTools, TOKENS.Config, TOKENS.UnitOfWork, TOKENS.Clock],
   );
   c.bind(McpServerFactory).toResolvedValue(
-    (list: ListTools, call: CallTool, log: Log) => new McpServerFactory(list, call, log),
-    [ListTools, CallTool, TOKENS.McpLog],
+    (list: ListTools, call: CallTool, log: Log, recorder: ToolCallRecorder) => new McpServerFactory(list, call, log, recorder),
+    [ListTools, CallTool, TOKENS.McpLog, ToolCallRecorder],
   );
   c.bind(McpController).toResolvedValue(
-    (validate: ValidateKey, authorize: AuthorizeToolCall, servers: McpServerFactory, config: Config, list: ListTools) =>
-      new McpController(validate, authorize, servers, config.mcp, new ToolsListFastPath(list)),
-    [ValidateKey, AuthorizeToolCall, McpServerFactory, TOKENS.Config, ListTools],
+    (validate: ValidateKey, authorize: AuthorizeToolCall, servers: McpServerFactory, config: Config, list: ListTools, recorder: ToolCallRecorder) =>
+      new McpController(validate, authorize, servers, config.mcp, new ToolsListFastPath(list), recorder),
+    [ValidateKey, AuthorizeToolCall, McpServerFactory, TOKENS.Config, ListTools, ToolCallRecorder],
   );
 }

@@ -22,6 +22,8 @@ export const TOKENS = {
   SecretBox: Symbol.for('keygate.SecretBox'),
   /** Transactions over the key repository and the audit log. */
   UnitOfWork: Symbol.for('keygate.UnitOfWork'),
+  /** Audit events written in batches off the request path (tool calls). */
+  AuditQueue: Symbol.for('keygate.AuditQueue'),
 
   // Leak reports from a secret scanner
   ReportSignatureVerifier: Symbol.for('keygate.ReportSignatureVerifier'),

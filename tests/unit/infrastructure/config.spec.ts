@@ -72,6 +72,12 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ SECRET_SCANNING_KEYS_URL: value })).toThrow(/SECRET_SCANNING_KEYS_URL must be an http\(s\) URL/);
   });
 
+  it('reads the audit queue settings, 250 ms, 500 and 100,000 by default', () => {
+    expect(loadConfig({}).auditQueue).toEqual({ flushMs: 250, batchSize: 500, maxPending: 100_000 });
+    expect(loadConfig({ AUDIT_FLUSH_MS: '1000', AUDIT_BATCH_SIZE: '50', AUDIT_QUEUE_MAX: '2000' }).auditQueue)
+      .toEqual({ flushMs: 1000, batchSize: 50, maxPending: 2000 });
+  });
+
   it.each(['short', Buffer.alloc(16).toString('base64'), 'not base64!'])('refuses SECRETS_KEY %s', (value) => {
     expect(() => loadConfig({ SECRETS_KEY: value })).toThrow(/SECRETS_KEY must be 32 bytes/);
   });
@@ -82,6 +88,9 @@ describe('loadConfig', () => {
     ['MAX_KEYS_PER_USER', '0'],
     ['MAX_KEYS_PER_USER', '1.5'],
     ['DATABASE_URL', 'mysql://db/keygate'],
+    ['AUDIT_FLUSH_MS', '5'],
+    ['AUDIT_BATCH_SIZE', '0'],
+    ['AUDIT_QUEUE_MAX', 'many'],
   ])('rejects %s=%s with a message naming it', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(name);

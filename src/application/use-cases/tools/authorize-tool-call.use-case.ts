@@ -16,7 +16,8 @@ export type ToolTarget =
 
 export type ToolCallDecision =
   | { kind: 'allowed'; target: ToolTarget }
-  | { kind: 'denied'; scopes: string[] }
+  /** `scopes`: those the caller lacks; `required`: every scope the call needs. */
+  | { kind: 'denied'; scopes: string[]; required: readonly string[] }
   | { kind: 'unknown' };
 
 const UNKNOWN: ToolCallDecision = { kind: 'unknown' };
@@ -34,17 +35,21 @@ export class AuthorizeToolCall {
   constructor(private readonly external: ExternalTools) {}
 
   async execute(input: AuthorizeToolCallInput): Promise<ToolCallDecision> {
-    if (isResource(input.name)) {
-      return decide(input.scopes, [scopeForBuiltIn(input.name, input.arguments?.action)], { kind: 'built-in', resource: input.name });
-    }
+    if (isResource(input.name)) return decide(input.scopes, { kind: 'built-in', resource: input.name }, input.arguments);
     const tool = await this.external.resolve(input.userId, input.name);
-    return tool === null ? UNKNOWN : decide(input.scopes, tool.callScopes, { kind: 'external', tool });
+    return tool === null ? UNKNOWN : decide(input.scopes, { kind: 'external', tool }, input.arguments);
   }
 }
 
-function decide(scopes: ScopeSet, needed: readonly string[], target: ToolTarget): ToolCallDecision {
+/** Every scope a call of `target` with these arguments needs (the audit trail records them for calls that ran too). */
+export function requiredScopes(target: ToolTarget, args: Record<string, unknown> | undefined): readonly string[] {
+  return target.kind === 'built-in' ? [scopeForBuiltIn(target.resource, args?.action)] : target.tool.callScopes;
+}
+
+function decide(scopes: ScopeSet, target: ToolTarget, args: Record<string, unknown> | undefined): ToolCallDecision {
+  const needed = requiredScopes(target, args);
   const missing = needed.filter((scope) => !scopes.allows(scope));
-  return missing.length === 0 ? { kind: 'allowed', target } : { kind: 'denied', scopes: missing };
+  return missing.length === 0 ? { kind: 'allowed', target } : { kind: 'denied', scopes: missing, required: needed };
 }
 
 function scopeForBuiltIn(resource: Resource, action: unknown): string {

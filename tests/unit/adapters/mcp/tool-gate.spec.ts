@@ -1,5 +1,6 @@
 import { Response } from 'express';
 import { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { ToolCall } from '../../../../src/adapters/mcp/tool-call-recorder';
 import { authorizeToolCalls, NO_CALLS } from '../../../../src/adapters/mcp/tool-gate';
 import {
   AuthorizeToolCallInput, ToolCallDecision, ToolTarget,
@@ -71,14 +72,17 @@ describe('authorizeToolCalls (the tool gate)', () => {
     expect(authorize.asked).toEqual([]);
   });
 
-  it('answers a denied call with HTTP 403 and an insufficient_scope challenge, and asks about no later call', async () => {
+  it('answers a denied call with HTTP 403 and an insufficient_scope challenge, reports it once, and asks about no later call', async () => {
     const authorize = makeAuthorize({
       projects: { kind: 'allowed', target: projects },
-      agents: { kind: 'denied', scopes: ['agents:write', 'chat:read'] },
+      agents: { kind: 'denied', scopes: ['agents:write', 'chat:read'], required: ['agents:write', 'chat:read', 'models:read'] },
     });
     const { sent, res } = makeRes();
-    const calls = await authorizeToolCalls(authorize, principal, [call(1, 'projects'), call('b', 'agents', { action: 'create' }), call(3, 'projects')], res);
+    const denied: ToolCall[] = [];
+    const messages = [call(1, 'projects'), call('b', 'agents', { action: 'create' }), call(3, 'projects')];
+    const calls = await authorizeToolCalls(authorize, principal, messages, res, (c) => denied.push(c));
     expect(calls).toBeNull();
+    expect(denied).toEqual([{ name: 'agents', arguments: { action: 'create' }, requiredScopes: ['agents:write', 'chat:read', 'models:read'] }]);
     expect(authorize.asked.map((input) => input.name)).toEqual(['projects', 'agents']);
     expect(sent.status).toBe(403);
     expect(sent.headers['WWW-Authenticate']).toBe('Bearer error="insufficient_scope", scope="agents:write chat:read"');

@@ -1,0 +1,59 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startService, waitForListening } from '../support/service-process';
+import { createTestDatabase, TestDatabase } from '../support/test-database';
+import { TEST_AUDIENCE, TEST_ISSUER, TestIdentityProvider } from '../support/test-identity-provider';
+
+jest.setTimeout(60_000);
+
+let idp: TestIdentityProvider;
+let db: TestDatabase;
+let dataDir: string;
+beforeAll(async () => {
+  idp = await new TestIdentityProvider().start();
+  db = await createTestDatabase();
+  dataDir = mkdtempSync(path.join(os.tmpdir(), 'keygate-audit-sigterm-'));
+});
+afterAll(async () => {
+  await db.drop();
+  await idp.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+const toolEvents = async () =>
+  (await db.dataSource.query(`SELECT count(*)::int AS n FROM audit_events WHERE action LIKE 'tool.%'`))[0].n as number;
+
+describe('tool-call audit events at SIGTERM', () => {
+  it('are all in the table once the process has exited, those of calls still in flight included', async () => {
+    // No tick and no full batch before the signal: only the last flush can write them.
+    const service = await waitForListening(startService({
+      DATABASE_URL: db.url, JWT_JWKS_URI: idp.jwksUri, JWT_ISSUER: TEST_ISSUER, JWT_AUDIENCE: TEST_AUDIENCE,
+      DATA_DIR: dataDir, AUDIT_FLUSH_MS: '60000', AUDIT_BATCH_SIZE: '1000', LOG_LEVEL: 'warn',
+    }));
+    const auth = { Authorization: `Bearer ${idp.token({ sub: crypto.randomUUID() })}`, 'Content-Type': 'application/json' };
+    const key = (await (await fetch(`${service.baseUrl}/api/v1/api-keys`, { method: 'POST', headers: auth, body: '{"name":"k"}' })).json()) as { raw_key: string };
+    const callTool = async (id: number) => {
+      const res = await fetch(`${service.baseUrl}/mcp`, {
+        method: 'POST',
+        headers: { 'X-API-Key': key.raw_key, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'projects', arguments: { action: 'list' } } }),
+      });
+      await res.text();
+      return res.status;
+    };
+
+    const burst = await Promise.all(Array.from({ length: 40 }, (_, i) => callTool(i)));
+    expect(burst.every((status) => status === 200)).toBe(true);
+    const inFlight = Array.from({ length: 20 }, (_, i) => callTool(100 + i).catch(() => 0));
+    expect(await toolEvents()).toBe(0);
+    service.child.kill('SIGTERM');
+    const late = await Promise.all(inFlight);
+    expect(await service.exited).toBe(0);
+
+    const answered = burst.length + late.filter((status) => status === 200).length;
+    expect(await toolEvents()).toBe(answered);
+    const seqs = (await db.dataSource.query('SELECT seq FROM audit_events ORDER BY seq')).map((r: { seq: string }) => Number(r.seq));
+    expect(seqs).toEqual(seqs.map((_: number, i: number) => i + 1));
+  });
+});
