@@ -5,6 +5,9 @@ import { FuzzApp, startFuzzApp } from '../../support/fuzz/fuzz-app';
 import { check } from '../../support/fuzz/contract';
 import { makeRequest } from '../../support/fuzz/fuzz-request';
 import { makeKey } from '../../support/mcp-keys';
+import { AuditQueue } from '../../../src/application/ports/audit-log.port';
+import { AuditAction, AuditRecord } from '../../../src/domain/audit';
+import { TOKENS } from '../../../src/infrastructure/di/tokens';
 
 /** The fuzz suite's own checks catch what they are there to catch: a check that cannot fail proves nothing. */
 let app: FuzzApp;
@@ -22,6 +25,19 @@ describe('the database snapshot', () => {
     await app.t.db.dataSource.query(`INSERT INTO agent_roles (name) VALUES ('snapshot-probe')`);
     await app.t.db.dataSource.query('UPDATE api_keys SET name = $2 WHERE id = $1', [key.id, 'renamed']);
     expect(changedTables(before, await app.snapshot()).sort()).toEqual(['agent_roles', 'api_keys']);
+  });
+
+  it('counts a queued tool-call event as written, once flushed, and a recorded denial as nothing written', async () => {
+    const queue = app.t.container.get<AuditQueue>(TOKENS.AuditQueue);
+    const event = (action: AuditAction): AuditRecord => ({
+      action, actor: { type: 'key', id: null }, userId: null, keyId: null, target: { type: 'tool', id: 'projects' },
+      occurredAt: new Date(), requestId: null, ip: null, details: {},
+    });
+    const before = await app.snapshot();
+    queue.enqueue(event('tool.denied'));
+    expect(changedTables(before, await app.snapshot())).toEqual([]);
+    queue.enqueue(event('tool.called'));
+    expect(changedTables(before, await app.snapshot())).toEqual(['audit_events']);
   });
 });
 

@@ -13,18 +13,28 @@ export type DbSnapshot = Record<string, string>;
 const IGNORED_COLUMNS: Record<string, string[]> = { api_keys: ['last_used_at'] };
 
 /**
- * Builds one query over every table of the schema but TypeORM's bookkeeping,
+ * Rows left out. A tools/call refused for scope is a 403 that is recorded
+ * (tool.denied): the refusal is written to the trail, nothing else is. The
+ * chain's head follows audit_events, so it is compared through them.
+ */
+const IGNORED_ROWS: Record<string, string> = { audit_events: "action <> 'tool.denied'" };
+const IGNORED_TABLES = ['migrations', 'typeorm_metadata', 'audit_chain'];
+
+/**
+ * Builds one query over every table of the schema but TypeORM's bookkeeping and the chain head,
  * so a table added by a later migration is covered without editing this file.
  */
 export async function snapshotter(dataSource: DataSource): Promise<() => Promise<DbSnapshot>> {
   const tables: { name: string }[] = await dataSource.query(
     `SELECT table_name AS name FROM information_schema.tables
-      WHERE table_schema = 'public' AND table_type = 'BASE TABLE' AND table_name NOT IN ('migrations', 'typeorm_metadata')
+      WHERE table_schema = 'public' AND table_type = 'BASE TABLE' AND NOT (table_name = ANY($1))
       ORDER BY table_name`,
+    [IGNORED_TABLES],
   );
   const parts = tables.map(({ name }) => {
     const row = (IGNORED_COLUMNS[name] ?? []).reduce((expr, column) => `${expr} - '${column}'`, 'to_jsonb(t)');
-    return `SELECT '${name}' AS name, count(*)::text || ':' || md5(coalesce(string_agg((${row})::text, '|' ORDER BY (${row})::text), '')) AS digest FROM "${name}" t`;
+    const where = IGNORED_ROWS[name] ? ` WHERE ${IGNORED_ROWS[name]}` : '';
+    return `SELECT '${name}' AS name, count(*)::text || ':' || md5(coalesce(string_agg((${row})::text, '|' ORDER BY (${row})::text), '')) AS digest FROM "${name}" t${where}`;
   });
   const sql = parts.join(' UNION ALL ');
   return async () => {

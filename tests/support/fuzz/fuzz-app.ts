@@ -1,3 +1,4 @@
+import { BatchingAuditQueue } from '../../../src/adapters/persistence/audit/batching-audit-queue';
 import { startTestApp, TestApp } from '../test-app';
 import { snapshotter } from './db-snapshot';
 import { FuzzTarget } from './contract';
@@ -17,10 +18,15 @@ export async function startFuzzApp(): Promise<FuzzApp> {
   const t = await startTestApp({ AUTH_FAILURE_LIMIT: '1000000', MCP_UPSTREAM_TIMEOUT_MS: '200' });
   const server = await listen(t.app);
   const snapshot = await snapshotter(t.db.dataSource);
+  const audit = t.container.get(BatchingAuditQueue);
   return {
     t,
     baseUrl: server.baseUrl,
-    snapshot,
+    // Tool-call events are written off the request path: written before each look, each lands with the request that made it.
+    snapshot: async () => {
+      await audit.flush();
+      return snapshot();
+    },
     async close() {
       await server.close();
       await t.close();
