@@ -26,6 +26,10 @@ export interface Config {
   mcp: McpConfig;
   /** Encryption of stored secrets (upstream header values). */
   secrets: SecretsConfig;
+  audit: {
+    /** AUDIT_RETENTION_DAYS: events older than this are pruned (the chain's anchor moves past them). */
+    retentionDays: number;
+  };
 }
 
 export interface SecretsConfig {
@@ -128,6 +132,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       key: secretKey(env.SECRETS_KEY, 'SECRETS_KEY'),
       previous: (nonEmpty(env.SECRETS_KEY_PREVIOUS) ?? '').split(',').filter((v) => v.trim() !== '')
         .map((v) => secretKey(v, 'SECRETS_KEY_PREVIOUS')!),
+    },
+    audit: {
+      retentionDays: integer(env, 'AUDIT_RETENTION_DAYS', 400, 1, 36_500),
     },
   };
 }

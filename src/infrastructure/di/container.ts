@@ -15,6 +15,7 @@ import { RollKey } from '../../application/use-cases/roll-key/roll-key.use-case'
 import { UpdateKey } from '../../application/use-cases/update-key/update-key.use-case';
 import { UnitOfWork } from '../../application/ports/unit-of-work.port';
 import { TypeormUnitOfWork } from '../../adapters/persistence/typeorm-unit-of-work';
+import { AuditRetention } from '../../adapters/persistence/audit/audit-retention';
 import { ValidateKey } from '../../application/use-cases/validate-key/validate-key.use-case';
 import { AesGcmSecretBox } from '../../adapters/crypto/aes-gcm-secret-box';
 import { RandomKeyGenerator } from '../../adapters/crypto/random-key-generator';
@@ -31,6 +32,7 @@ import { Logger } from 'pino';
 import { createLogger } from '../logging/logger';
 import { Config } from '../config/config';
 import { Database } from '../database/database';
+import { bindAudit } from './audit.bindings';
 import { bindHotPath } from './hot-path.bindings';
 import { bindHttpEdge } from './http-edge.bindings';
 import { Lifecycle } from './lifecycle';
@@ -78,16 +80,18 @@ export function buildContainer(parts: ContainerParts): Container {
     c.bind(StoredSecrets).toResolvedValue((ds: DataSource, box: SecretBox) => new StoredSecrets(ds, new RecordSecrets(box)), [TOKENS.DataSource, TOKENS.SecretBox]);
   }
   bindHotPath(c);
-  // Started in this order, stopped in the reverse: the listener, then the last last_used_at batch, then the pool.
+  bindAudit(c);
+  // Started in this order, stopped in the reverse: retention, the listener, the last last_used_at batch, then the pool.
   c.bind(Lifecycle).toResolvedValue(
-    (database: Database, lastUsed: LastUsedCoalescer, listener: ChangeListener, cache: KeyCache) =>
+    (database: Database, lastUsed: LastUsedCoalescer, listener: ChangeListener, cache: KeyCache, retention: AuditRetention) =>
       new Lifecycle([
         { name: 'database pool', stop: () => database.close() },
         { name: 'last_used_at writer', start: () => lastUsed.start(), stop: () => lastUsed.stop() },
         // A cache of size 0 stays off, so nothing needs to hear of changes.
         { name: 'change listener', start: () => (cache.maxEntries > 0 ? listener.start() : undefined), stop: () => listener.stop() },
+        { name: 'audit retention', start: () => retention.start(), stop: () => retention.stop() },
       ]),
-    [TOKENS.Database, LastUsedCoalescer, ChangeListener, TOKENS.KeyCache],
+    [TOKENS.Database, LastUsedCoalescer, ChangeListener, TOKENS.KeyCache, AuditRetention],
   );
 
   c.bind<UnitOfWork>(TOKENS.UnitOfWork).toResolvedValue(

@@ -23,6 +23,11 @@ export const TOKENS = {
   /** Transactions over the key repository and the audit log. */
   UnitOfWork: Symbol.for('keygate.UnitOfWork'),
 
+  // The audit trail
+  AuditEventReader: Symbol.for('keygate.AuditEventReader'),
+  /** `() => Promise<ChainVerdict>`: verifies the whole chain over one snapshot (npm run audit:verify). */
+  VerifyAuditChain: Symbol.for('keygate.VerifyAuditChain'),
+
   // Users' access tokens
   AccessTokenVerifier: Symbol.for('keygate.AccessTokenVerifier'),
   /** The development issuer when JWT_JWKS_URI is unset, otherwise null. */
