@@ -10,6 +10,7 @@ describe('loadConfig', () => {
       dataDir: path.resolve('.data'),
       maxKeysPerUser: 100,
       jwt: { jwksUri: null, issuer: null, audience: null, adminRole: 'admin' },
+      audit: { retentionDays: 400 },
     });
   });
 
@@ -23,12 +24,14 @@ describe('loadConfig', () => {
       JWT_AUDIENCE: 'keygate',
       JWT_ADMIN_ROLE: 'platform-admin',
       MAX_KEYS_PER_USER: '7',
+      AUDIT_RETENTION_DAYS: '30',
     });
     expect(config).toMatchObject({
       port: 9000,
       databaseUrl: 'postgres://u:p@db:5432/keygate',
       dataDir: '/var/lib/keygate',
       maxKeysPerUser: 7,
+      audit: { retentionDays: 30 },
       jwt: { jwksUri: 'https://idp/jwks', issuer: 'https://idp/', audience: 'keygate', adminRole: 'platform-admin' },
     });
   });
@@ -69,6 +72,10 @@ describe('loadConfig', () => {
     ['MAX_KEYS_PER_USER', '0'],
     ['MAX_KEYS_PER_USER', '1.5'],
     ['DATABASE_URL', 'mysql://db/keygate'],
+    ['AUDIT_RETENTION_DAYS', '0'],
+    ['AUDIT_RETENTION_DAYS', '7.5'],
+    ['AUDIT_RETENTION_DAYS', 'forever'],
+    ['AUDIT_RETENTION_DAYS', '36501'],
   ])('rejects %s=%s with a message naming it', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(name);
