@@ -202,17 +202,17 @@ describe('npm run audit:verify', () => {
 
     await tamper(query, 'DELETE FROM audit_events WHERE seq = 5');
     expect(await auditVerify(t.db.url)).toEqual({ code: 1, stdout: 'audit chain broken at seq 5\n', stderr: '' });
-  });
+  }, 60_000);
 
   it('finds a deleted tail, which leaves a chain that still links', async () => {
     const query = (sql: string) => t.db.dataSource.query(sql);
     await tamper(query, 'DELETE FROM audit_events WHERE seq >= 5');
     expect(await auditVerify(t.db.url)).toEqual({ code: 1, stdout: 'audit chain broken at seq 5\n', stderr: '' });
-  });
+  }, 30_000);
 
   it('exits 2 without DATABASE_URL, naming it', async () => {
     const run = await auditVerify('');
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/DATABASE_URL is required/);
-  });
+  }, 30_000);
 });
