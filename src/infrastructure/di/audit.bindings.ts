@@ -25,10 +25,13 @@ export function bindAudit(c: Container): void {
     (list: ListAuditEvents, exporter: ExportAuditEvents) => new AuditEventsController({ list, export: exporter }),
     [ListAuditEvents, ExportAuditEvents],
   );
-  // One REPEATABLE READ snapshot, so events committed or pruned during the walk cannot look like tampering.
+  // One read-only REPEATABLE READ snapshot, so events committed or pruned during the walk cannot look like tampering.
   c.bind<() => Promise<ChainVerdict>>(TOKENS.VerifyAuditChain).toResolvedValue(
     (ds: DataSource) => () =>
-      ds.transaction('REPEATABLE READ', (manager) => new AuditChainVerifier(new TypeormAuditEventReader(manager)).verify()),
+      ds.transaction('REPEATABLE READ', async (manager) => {
+        await manager.query('SET TRANSACTION READ ONLY');
+        return new AuditChainVerifier(new TypeormAuditEventReader(manager)).verify();
+      }),
     [TOKENS.DataSource],
   );
   c.bind(AuditRetention).toResolvedValue(
