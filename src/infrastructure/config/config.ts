@@ -24,17 +24,18 @@ export interface Config {
     lastUsedFlushMs: number;
   };
   mcp: McpConfig;
-  /** The batch writer of tool-call audit events. */
-  auditQueue: {
-    /** How often pending events are written (AUDIT_FLUSH_MS): how late one may show. */
+  /** Encryption of stored secrets (upstream header values). */
+  secrets: SecretsConfig;
+  audit: {
+    /** AUDIT_RETENTION_DAYS: events older than this are pruned (the chain's anchor moves past them). */
+    retentionDays: number;
+    /** The batch writer of tool-call events: how often pending events are written (AUDIT_FLUSH_MS), how late one may show. */
     flushMs: number;
     /** Events per transaction (AUDIT_BATCH_SIZE). */
     batchSize: number;
     /** Events held while PostgreSQL is away (AUDIT_QUEUE_MAX); past it the oldest are dropped. */
     maxPending: number;
   };
-  /** Encryption of stored secrets (upstream header values). */
-  secrets: SecretsConfig;
   secretScanning: SecretScanningConfig;
 }
 
@@ -140,15 +141,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       upstreamListTtlSeconds: integer(env, 'MCP_UPSTREAM_LIST_TTL_SECONDS', 60, 1, 86_400),
       maxServersPerUser: integer(env, 'MAX_MCP_SERVERS_PER_USER', 20, 1, 10_000),
     },
-    auditQueue: {
-      flushMs: integer(env, 'AUDIT_FLUSH_MS', 250, 10, 60_000),
-      batchSize: integer(env, 'AUDIT_BATCH_SIZE', 500, 1, 10_000),
-      maxPending: integer(env, 'AUDIT_QUEUE_MAX', 100_000, 1, 10_000_000),
-    },
     secrets: {
       key: secretKey(env.SECRETS_KEY, 'SECRETS_KEY'),
       previous: (nonEmpty(env.SECRETS_KEY_PREVIOUS) ?? '').split(',').filter((v) => v.trim() !== '')
         .map((v) => secretKey(v, 'SECRETS_KEY_PREVIOUS')!),
+    },
+    audit: {
+      retentionDays: integer(env, 'AUDIT_RETENTION_DAYS', 400, 1, 36_500),
+      flushMs: integer(env, 'AUDIT_FLUSH_MS', 250, 10, 60_000),
+      batchSize: integer(env, 'AUDIT_BATCH_SIZE', 500, 1, 10_000),
+      maxPending: integer(env, 'AUDIT_QUEUE_MAX', 100_000, 1, 10_000_000),
     },
     secretScanning: {
       keysUrl: keysUrl(env.SECRET_SCANNING_KEYS_URL, nodeEnv === 'production'),

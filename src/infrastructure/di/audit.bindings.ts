@@ -1,26 +1,36 @@
 import { Container } from 'inversify';
-import { DataSource } from 'typeorm';
 import { Logger } from 'pino';
-import { AuditQueue } from '../../application/ports/audit-log.port';
+import { DataSource } from 'typeorm';
+import { AuditEventReader, AuditQueue } from '../../application/ports/audit-log.port';
 import { Clock } from '../../application/ports/clock.port';
+import { ExportAuditEvents } from '../../application/use-cases/audit-events/export-audit-events.use-case';
+import { ListAuditEvents } from '../../application/use-cases/audit-events/list-audit-events.use-case';
+import { AuditChainVerifier, ChainVerdict } from '../../adapters/audit/audit-chain-verifier';
+import { AuditEventsController } from '../../adapters/http/controllers/audit-events.controller';
 import { ToolCallRecorder } from '../../adapters/mcp/tool-call-recorder';
+import { AuditRetention } from '../../adapters/persistence/audit/audit-retention';
 import { BatchingAuditQueue } from '../../adapters/persistence/audit/batching-audit-queue';
+import { TypeormAuditEventReader } from '../../adapters/persistence/audit/typeorm-audit-event-reader';
 import { TypeormAuditLog } from '../../adapters/persistence/audit/typeorm-audit-log';
 import { databaseCall } from '../../adapters/persistence/database-unavailable';
 import { Metrics } from '../../adapters/observability/metrics';
 import { Config } from '../config/config';
 import { TOKENS } from './tokens';
 
+const HOUR_MS = 3_600_000;
+
 /**
- * The audit events that need no transaction of their own (tool calls): queued
- * on the request path, written in batches by BatchingAuditQueue, which the
- * container's Lifecycle starts and, before the pool closes, flushes.
+ * The audit trail beyond what the unit of work writes with each change: the
+ * tool-call events, queued on the request path and written in batches by
+ * BatchingAuditQueue (which the container's Lifecycle starts and, before the
+ * pool closes, flushes); reading the trail (the list, the NDJSON export),
+ * verifying its chain and pruning it.
  */
 export function bindAudit(c: Container): void {
   c.bind(BatchingAuditQueue).toResolvedValue(
-    (dataSource: DataSource, { auditQueue }: Config, metrics: Metrics, logger: Logger) => new BatchingAuditQueue(
+    (dataSource: DataSource, { audit }: Config, metrics: Metrics, logger: Logger) => new BatchingAuditQueue(
       (batch) => databaseCall(dataSource.transaction((manager) => new TypeormAuditLog(manager).append(batch))),
-      { intervalMs: auditQueue.flushMs, batchSize: auditQueue.batchSize, maxPending: auditQueue.maxPending },
+      { intervalMs: audit.flushMs, batchSize: audit.batchSize, maxPending: audit.maxPending },
       {
         written: (count) => metrics.auditEventsWritten.inc(count),
         dropped: (count, reason) => metrics.auditEventsDropped.inc({ reason }, count),
@@ -33,5 +43,32 @@ export function bindAudit(c: Container): void {
   c.bind(ToolCallRecorder).toResolvedValue(
     (queue: AuditQueue, clock: Clock, log: (error: unknown) => void) => new ToolCallRecorder(queue, clock, log),
     [TOKENS.AuditQueue, TOKENS.Clock, TOKENS.McpLog],
+  );
+
+  c.bind<AuditEventReader>(TOKENS.AuditEventReader).toResolvedValue((ds: DataSource) => new TypeormAuditEventReader(ds.manager), [TOKENS.DataSource]);
+  c.bind(ListAuditEvents).toResolvedValue((reader: AuditEventReader) => new ListAuditEvents(reader), [TOKENS.AuditEventReader]);
+  c.bind(ExportAuditEvents).toResolvedValue((reader: AuditEventReader) => new ExportAuditEvents(reader), [TOKENS.AuditEventReader]);
+  c.bind(AuditEventsController).toResolvedValue(
+    (list: ListAuditEvents, exporter: ExportAuditEvents) => new AuditEventsController({ list, export: exporter }),
+    [ListAuditEvents, ExportAuditEvents],
+  );
+  // One read-only REPEATABLE READ snapshot, so events committed or pruned during the walk cannot look like tampering.
+  c.bind<() => Promise<ChainVerdict>>(TOKENS.VerifyAuditChain).toResolvedValue(
+    (ds: DataSource) => () =>
+      ds.transaction('REPEATABLE READ', async (manager) => {
+        await manager.query('SET TRANSACTION READ ONLY');
+        return new AuditChainVerifier(new TypeormAuditEventReader(manager)).verify();
+      }),
+    [TOKENS.DataSource],
+  );
+  c.bind(AuditRetention).toResolvedValue(
+    (ds: DataSource, config: Config, logger: Logger) =>
+      new AuditRetention(ds, {
+        days: config.audit.retentionDays,
+        intervalMs: HOUR_MS,
+        onPruned: (removed) => logger.info({ removed, retentionDays: config.audit.retentionDays }, 'pruned audit events past retention'),
+        onError: (error) => logger.error({ err: error }, 'audit retention failed; retrying at the next interval'),
+      }),
+    [TOKENS.DataSource, TOKENS.Config, TOKENS.Logger],
   );
 }

@@ -15,6 +15,7 @@ import { RollKey } from '../../application/use-cases/roll-key/roll-key.use-case'
 import { UpdateKey } from '../../application/use-cases/update-key/update-key.use-case';
 import { UnitOfWork } from '../../application/ports/unit-of-work.port';
 import { TypeormUnitOfWork } from '../../adapters/persistence/typeorm-unit-of-work';
+import { AuditRetention } from '../../adapters/persistence/audit/audit-retention';
 import { ValidateKey } from '../../application/use-cases/validate-key/validate-key.use-case';
 import { AesGcmSecretBox } from '../../adapters/crypto/aes-gcm-secret-box';
 import { RandomKeyGenerator } from '../../adapters/crypto/random-key-generator';
@@ -83,17 +84,18 @@ export function buildContainer(parts: ContainerParts): Container {
   }
   bindHotPath(c);
   bindAudit(c);
-  // Started in this order, stopped in the reverse: the listener, the last last_used_at batch, the last audit events, then the pool.
+  // Started in this order, stopped in the reverse: retention, the listener, the last last_used_at batch, the last audit events, then the pool.
   c.bind(Lifecycle).toResolvedValue(
-    (database: Database, lastUsed: LastUsedCoalescer, listener: ChangeListener, cache: KeyCache, audit: BatchingAuditQueue) =>
+    (database: Database, lastUsed: LastUsedCoalescer, listener: ChangeListener, cache: KeyCache, audit: BatchingAuditQueue, retention: AuditRetention) =>
       new Lifecycle([
         { name: 'database pool', stop: () => database.close() },
         { name: 'audit event writer', start: () => audit.start(), stop: () => audit.stop() },
         { name: 'last_used_at writer', start: () => lastUsed.start(), stop: () => lastUsed.stop() },
         // A cache of size 0 stays off, so nothing needs to hear of changes.
         { name: 'change listener', start: () => (cache.maxEntries > 0 ? listener.start() : undefined), stop: () => listener.stop() },
+        { name: 'audit retention', start: () => retention.start(), stop: () => retention.stop() },
       ]),
-    [TOKENS.Database, LastUsedCoalescer, ChangeListener, TOKENS.KeyCache, BatchingAuditQueue],
+    [TOKENS.Database, LastUsedCoalescer, ChangeListener, TOKENS.KeyCache, BatchingAuditQueue, AuditRetention],
   );
 
   c.bind<UnitOfWork>(TOKENS.UnitOfWork).toResolvedValue(

@@ -30,6 +30,11 @@ export const TOKENS = {
   /** The secret scanning router; empty when SECRET_SCANNING_KEYS_URL is unset. */
   SecretScanningRoutes: Symbol.for('keygate.SecretScanningRoutes'),
 
+  // The audit trail
+  AuditEventReader: Symbol.for('keygate.AuditEventReader'),
+  /** `() => Promise<ChainVerdict>`: verifies the whole chain over one snapshot (npm run audit:verify). */
+  VerifyAuditChain: Symbol.for('keygate.VerifyAuditChain'),
+
   // Users' access tokens
   AccessTokenVerifier: Symbol.for('keygate.AccessTokenVerifier'),
   /** The development issuer when JWT_JWKS_URI is unset, otherwise null. */

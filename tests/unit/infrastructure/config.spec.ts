@@ -10,6 +10,7 @@ describe('loadConfig', () => {
       dataDir: path.resolve('.data'),
       maxKeysPerUser: 100,
       jwt: { jwksUri: null, issuer: null, audience: null, adminRole: 'admin' },
+      audit: { retentionDays: 400 },
     });
   });
 
@@ -23,12 +24,14 @@ describe('loadConfig', () => {
       JWT_AUDIENCE: 'keygate',
       JWT_ADMIN_ROLE: 'platform-admin',
       MAX_KEYS_PER_USER: '7',
+      AUDIT_RETENTION_DAYS: '30',
     });
     expect(config).toMatchObject({
       port: 9000,
       databaseUrl: 'postgres://u:p@db:5432/keygate',
       dataDir: '/var/lib/keygate',
       maxKeysPerUser: 7,
+      audit: { retentionDays: 30 },
       jwt: { jwksUri: 'https://idp/jwks', issuer: 'https://idp/', audience: 'keygate', adminRole: 'platform-admin' },
     });
   });
@@ -73,9 +76,9 @@ describe('loadConfig', () => {
   });
 
   it('reads the audit queue settings, 250 ms, 500 and 100,000 by default', () => {
-    expect(loadConfig({}).auditQueue).toEqual({ flushMs: 250, batchSize: 500, maxPending: 100_000 });
-    expect(loadConfig({ AUDIT_FLUSH_MS: '1000', AUDIT_BATCH_SIZE: '50', AUDIT_QUEUE_MAX: '2000' }).auditQueue)
-      .toEqual({ flushMs: 1000, batchSize: 50, maxPending: 2000 });
+    expect(loadConfig({}).audit).toMatchObject({ flushMs: 250, batchSize: 500, maxPending: 100_000 });
+    expect(loadConfig({ AUDIT_FLUSH_MS: '1000', AUDIT_BATCH_SIZE: '50', AUDIT_QUEUE_MAX: '2000' }).audit)
+      .toMatchObject({ flushMs: 1000, batchSize: 50, maxPending: 2000 });
   });
 
   it.each(['short', Buffer.alloc(16).toString('base64'), 'not base64!'])('refuses SECRETS_KEY %s', (value) => {
@@ -91,6 +94,10 @@ describe('loadConfig', () => {
     ['AUDIT_FLUSH_MS', '5'],
     ['AUDIT_BATCH_SIZE', '0'],
     ['AUDIT_QUEUE_MAX', 'many'],
+    ['AUDIT_RETENTION_DAYS', '0'],
+    ['AUDIT_RETENTION_DAYS', '7.5'],
+    ['AUDIT_RETENTION_DAYS', 'forever'],
+    ['AUDIT_RETENTION_DAYS', '36501'],
   ])('rejects %s=%s with a message naming it', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(name);

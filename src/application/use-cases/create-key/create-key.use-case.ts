@@ -9,6 +9,7 @@ import { KeyPolicy } from '../../ports/key-policy.port';
 import { UnitOfWork } from '../../ports/unit-of-work.port';
 import { keyEvent, keyFacts } from '../key-audit';
 import { parseFields, requireUuid } from '../guards';
+import { isoInstant } from '../iso-instant';
 
 export interface CreateKeyInput {
   actor: Actor;
@@ -69,20 +70,9 @@ export function parseUserId(value: unknown, actor: Actor): string {
   return requireUuid(value, 'user_id');
 }
 
-const ISO_8601 = /^(\d{4})-(\d{2})-(\d{2})T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,9})?)?(Z|[+-]([01]\d|2[0-3]):[0-5]\d)$/;
-
-/** Date.parse quietly rolls 2027-02-30 over to March; a real calendar day is required. */
-function isCalendarDate(year: number, month: number, day: number): boolean {
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
-}
-
 export function parseExpiry(value: unknown, now: Date): Date | null {
   if (value === undefined || value === null) return null;
-  if (value instanceof Date) return future(Number.isNaN(value.getTime()) ? null : new Date(value.getTime()), now);
-  const match = typeof value === 'string' ? ISO_8601.exec(value) : null;
-  const at = match && isCalendarDate(+match[1], +match[2], +match[3]) ? new Date(match[0]) : null;
-  return future(at && !Number.isNaN(at.getTime()) ? at : null, now);
+  return future(isoInstant(value), now);
 }
 
 function future(at: Date | null, now: Date): Date {
