@@ -6,15 +6,15 @@ import { ToolCallRecorder } from '../../../../src/adapters/mcp/tool-call-recorde
 import { AllowedCalls } from '../../../../src/adapters/mcp/tool-gate';
 import { FilterTools } from '../../../../src/application/use-cases/filter-tools/filter-tools.use-case';
 import { ListTools } from '../../../../src/application/use-cases/list-tools/list-tools.use-case';
-import { ScopeSet } from '../../../../src/domain/scope';
 import { DatabaseUnavailableError } from '../../../../src/domain/errors';
 import { FakeExternalTools } from '../../../fakes/fake-external-tools';
 import { FixedClock } from '../../../fakes/fixed-clock';
 import { InMemoryAuditQueue } from '../../../fakes/in-memory-audit-queue';
 import { InMemoryResourceStore } from '../../../fakes/in-memory-resource.store';
 import { makeCallTool } from '../../../support/call-tool-service';
+import { ScopeSetMother } from '../../../mothers/scope-set.mother';
 
-const principal = { keyId: 'k', userId: 'alice', scopes: ScopeSet.parse([]) };
+const principal = { keyId: 'k', userId: 'alice', scopes: ScopeSetMother.full() };
 const origin = { requestId: 'req-1', ip: '203.0.113.9' };
 
 async function makeSut(calls: AllowedCalls, store = new InMemoryResourceStore()) {

@@ -6,9 +6,9 @@ import {
   AuthorizeToolCallInput, ToolCallDecision, ToolTarget,
 } from '../../../../src/application/use-cases/tools/authorize-tool-call.use-case';
 import { KeyPrincipal } from '../../../../src/application/use-cases/validate-key/validate-key.use-case';
-import { ScopeSet } from '../../../../src/domain/scope';
+import { ScopeSetMother } from '../../../mothers/scope-set.mother';
 
-const principal: KeyPrincipal = { keyId: 'k', userId: 'alice', scopes: ScopeSet.parse(['projects:read']) };
+const principal: KeyPrincipal = { keyId: 'k', userId: 'alice', scopes: ScopeSetMother.of('projects:read') };
 const projects: ToolTarget = { kind: 'built-in', resource: 'projects' };
 
 /** Decides by tool name, and remembers what it was asked. */

@@ -1,23 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import { KEY_CHANGES_CHANNEL } from '../../../../src/adapters/persistence/hot-path/change-listener';
 import { KeyCache } from '../../../../src/adapters/persistence/hot-path/key-cache';
 import { ApiKey } from '../../../../src/domain/api-key';
-import { ScopeSet } from '../../../../src/domain/scope';
+import { ApiKeyMother } from '../../../mothers/api-key.mother';
 
 function key(overrides: { revokedAt?: Date | null } = {}): ApiKey {
-  return ApiKey.restore({
-    id: randomUUID(),
-    name: 'k',
-    keyPrefix: 'svc_abcd',
-    keyHash: randomUUID(),
-    userId: randomUUID(),
-    scopes: ScopeSet.full(),
-    expiresAt: null,
-    lastUsedAt: null,
-    revokedAt: overrides.revokedAt ?? null,
-    createdAt: new Date(),
-    replacedBy: null,
-  });
+  return ApiKeyMother.active({ revokedAt: overrides.revokedAt ?? null });
 }
 
 function enabledCache(size = 3): KeyCache {

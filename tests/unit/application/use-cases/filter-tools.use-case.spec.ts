@@ -1,12 +1,12 @@
 import { BUILT_IN_TOOLS } from '../../../../src/application/use-cases/tools/built-in/built-in-tools';
 import { FilterTools } from '../../../../src/application/use-cases/filter-tools/filter-tools.use-case';
-import { ScopeSet } from '../../../../src/domain/scope';
 import { ToolDescriptor } from '../../../../src/domain/tool';
 import { ToolMother } from '../../../mothers/tool.mother';
+import { ScopeSetMother } from '../../../mothers/scope-set.mother';
 
 const filter = new FilterTools();
 const names = (scopes: string[], tools?: readonly ToolDescriptor[]) =>
-  filter.execute({ scopes: ScopeSet.parse(scopes), tools }).map((t) => t.name);
+  filter.execute({ scopes: ScopeSetMother.of(...scopes), tools }).map((t) => t.name);
 
 const tool = (name: string, requiredScopes: string[]): ToolDescriptor => ToolMother.needing(name, ...requiredScopes);
 
@@ -19,16 +19,16 @@ describe('FilterTools over the built-in catalog', () => {
 
   it('shows all 6 tools for empty scopes (full access)', () => {
     expect(names([])).toHaveLength(6);
-    expect(filter.execute({ scopes: ScopeSet.full() })).toEqual([...BUILT_IN_TOOLS]);
+    expect(filter.execute({ scopes: ScopeSetMother.full() })).toEqual([...BUILT_IN_TOOLS]);
   });
 
   it('gives a new list each time, in catalog order, which the caller owns', () => {
-    const scopes = ScopeSet.parse(['projects:read']);
+    const scopes = ScopeSetMother.of('projects:read');
     const list = filter.execute({ scopes });
     expect(filter.execute({ scopes })).not.toBe(list);
     list.push(BUILT_IN_TOOLS[0]);
     expect(filter.execute({ scopes })).toEqual([BUILT_IN_TOOLS.find((t) => t.name === 'projects')]);
-    expect(filter.execute({ scopes: ScopeSet.parse(['chat:read', 'projects:read']) }).map((t) => t.name)).toEqual(['projects', 'chat']);
+    expect(filter.execute({ scopes: ScopeSetMother.of('chat:read', 'projects:read') }).map((t) => t.name)).toEqual(['projects', 'chat']);
   });
 
   it('shows only the projects tool for projects:read', () => {

@@ -1,13 +1,13 @@
 import { AuthorizeToolCall } from '../../../../../src/application/use-cases/tools/authorize-tool-call.use-case';
-import { ScopeSet } from '../../../../../src/domain/scope';
 import { FakeExternalTools } from '../../../../fakes/fake-external-tools';
+import { ScopeSetMother } from '../../../../mothers/scope-set.mother';
 
 function makeSut() {
   const external = new FakeExternalTools();
   const files = external.add('u', 'files__read', ['projects:read', 'chat:write']);
   const sut = new AuthorizeToolCall(external);
   const decide = (scopes: string[], name: string, args?: Record<string, unknown>) =>
-    sut.execute({ userId: 'u', scopes: ScopeSet.parse(scopes), name, arguments: args });
+    sut.execute({ userId: 'u', scopes: ScopeSetMother.of(...scopes), name, arguments: args });
   return { external, files, decide };
 }
 

@@ -5,10 +5,10 @@ import { FilterTools } from '../../../../../src/application/use-cases/filter-too
 import { ListTools } from '../../../../../src/application/use-cases/list-tools/list-tools.use-case';
 import { LruToolListCache } from '../../../../../src/adapters/mcp/upstream/lru-tool-list-cache';
 import { topLevel } from '../../../../../src/domain/resource/resource-record';
-import { ScopeSet } from '../../../../../src/domain/scope';
 import { FakeUpstreamMcp } from '../../../../fakes/fake-upstream-mcp';
 import { InMemoryResourceStore } from '../../../../fakes/in-memory-resource.store';
 import { makeCallTool } from '../../../../support/call-tool-service';
+import { ScopeSetMother } from '../../../../mothers/scope-set.mother';
 
 const TOOLS = [{ name: 'echo', inputSchema: { type: 'object' } }, { name: 'secret', inputSchema: { type: 'object' } }];
 const USER = 'alice';
@@ -26,7 +26,7 @@ function makeSut(ttlMs = 60_000) {
     return { url, record };
   };
   const list = (scopes: string[] = [], agentScopes?: string[]) =>
-    listTools.execute({ userId: USER, scopes: ScopeSet.parse(scopes), agentScopes }).then((tools) => tools.map((t) => t.name).filter((n) => n.includes('__')));
+    listTools.execute({ userId: USER, scopes: ScopeSetMother.of(...scopes), agentScopes }).then((tools) => tools.map((t) => t.name).filter((n) => n.includes('__')));
   /** A call as the MCP edge makes it: resolved once, then run. */
   const call = async (name: string, args: Record<string, unknown>) => {
     const tool = await directory.resolve(USER, name);
@@ -150,7 +150,7 @@ describe('UpstreamToolDirectory: one look-up per call', () => {
     const callTool = makeCallTool(store, {}, directory).sut;
     const list = jest.spyOn(store, 'list');
     const find = jest.spyOn(store, 'find');
-    const decision = await authorize.execute({ userId: USER, scopes: ScopeSet.parse(['chat:write']), name: 'files__echo', arguments: { text: 'hi' } });
+    const decision = await authorize.execute({ userId: USER, scopes: ScopeSetMother.of('chat:write'), name: 'files__echo', arguments: { text: 'hi' } });
     if (decision.kind !== 'allowed') throw new Error(JSON.stringify(decision));
     expect(await callTool.execute({ userId: USER, target: decision.target, arguments: { text: 'hi' } })).toMatchObject({ kind: 'relayed' });
     expect(list).toHaveBeenCalledTimes(1);
