@@ -29,6 +29,8 @@ const ROOT = path.resolve(__dirname, '..', '..');
 /** By default the flags `npm start` and the Dockerfile run the service with. */
 const NODE_FLAGS = process.env.BENCH_SERVICE_NODE_FLAGS?.split(' ').filter(Boolean) ?? SERVICE_NODE_FLAGS;
 const TOOLS_LIST = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} });
+/** A built-in tool call: one PostgreSQL read, and one tool.called event queued for the batch writer. */
+const TOOLS_CALL = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'projects', arguments: { action: 'list' } } });
 
 async function main(): Promise<void> {
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'keygate-bench-'));
@@ -48,10 +50,10 @@ async function main(): Promise<void> {
       body: JSON.stringify({ name: 'bench' }),
     });
     const { raw_key: rawKey } = (await created.json()) as { raw_key: string };
-    const mcp = (key: string, seconds: number) => ({
+    const mcp = (key: string, seconds: number, body = TOOLS_LIST) => ({
       url: `${service.baseUrl}/mcp`,
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-api-key': key },
-      body: TOOLS_LIST,
+      body,
       seconds,
       connections: CONNECTIONS,
     });
@@ -68,9 +70,11 @@ async function main(): Promise<void> {
     const b = combined(rounds.map((r) => r.b));
     const roundRatios = rounds.map((r) => round3(r.b.requests / r.a.requests));
     const c = await measured(service.child.pid!, () => load(mcp(`svc_${'0'.repeat(64)}`, SECONDS)));
+    const e = await measured(service.child.pid!, () => load(mcp(rawKey, SECONDS, TOOLS_CALL)));
+    const audited = await toolCallEvents(url, e.statusCounts['200'] ?? 0);
     const d = await validateInProcess(url);
     const rss = { serviceMb: peakRssMb(service.child.pid!), benchProcessMb: peakRssMb(process.pid) };
-    report({ a, b, c, d, rss, roundRatios });
+    report({ a, b, c, d, e, audited, rss, roundRatios });
   } finally {
     await service.stop();
     await bare.stop();
@@ -114,10 +118,12 @@ function report(figures: {
   b: Measured;
   c: Measured;
   d: Awaited<ReturnType<typeof validateInProcess>>;
+  e: Measured;
+  audited: { calls: number; events: number };
   rss: { serviceMb: number; benchProcessMb: number };
   roundRatios: number[];
 }) {
-  const { a, b, c, d, rss, roundRatios } = figures;
+  const { a, b, c, d, e, audited, rss, roundRatios } = figures;
   // Rounds of (a) and (b) last equally long, so the ratio of answered requests is the ratio of throughputs.
   const ratio = round3(b.requests / a.requests);
   const targets = {
@@ -132,16 +138,31 @@ function report(figures: {
   console.log(line('(b) /mcp tools/list, valid key', b));
   console.log(line('(c) /mcp unknown key (401)', c));
   console.log(`${'(d) ValidateKey.execute, cached'.padEnd(34)} ${String(d.opsPerSecond).padStart(8)} ops/s  median ${d.medianMicros} us  p99 ${d.p99Micros} us`);
+  console.log(line('(e) /mcp tools/call, audited', e));
+  console.log(`    tool.called events in audit_events 2 s later: ${audited.events} of ${audited.calls} answered calls`);
   console.log(`ratio (b)/(a): ${ratio} (rounds: ${roundRatios.join(', ')})   peak RSS: service ${rss.serviceMb} MB, bench process ${rss.benchProcessMb} MB`);
   for (const [name, ok] of Object.entries(targets)) console.log(`${ok ? 'PASS' : 'MISS'}  ${name}`);
   const machine = { cpu: os.cpus()[0]?.model, cores: os.cpus().length, memoryGb: Math.round(os.totalmem() / 2 ** 30), node: process.version, platform: `${os.platform()} ${os.release()}` };
   const out = path.join(ROOT, 'bench', 'results');
   mkdirSync(out, { recursive: true });
   const serviceNodeFlags = NODE_FLAGS.join(' ');
-  const result = { date: new Date().toISOString(), machine, seconds: SECONDS, rounds: ROUNDS, connections: CONNECTIONS, serviceNodeFlags, logLevel: LOG_LEVEL, bareExpress: a, toolsList: b, unknownKey: c, validateKeyInProcess: d, ratio, roundRatios, peakRss: rss, targets };
+  const result = { date: new Date().toISOString(), machine, seconds: SECONDS, rounds: ROUNDS, connections: CONNECTIONS, serviceNodeFlags, logLevel: LOG_LEVEL, bareExpress: a, toolsList: b, unknownKey: c, validateKeyInProcess: d, toolsCallAudited: e, toolCallEvents: audited, ratio, roundRatios, peakRss: rss, targets };
   writeFileSync(path.join(out, 'latest.json'), JSON.stringify(result, null, 2) + '\n');
   console.log(`written to bench/results/latest.json`);
   if (Object.values(targets).some((ok) => !ok)) process.exitCode = 1;
+}
+
+/** How many tool.called events the batch writer has stored, read once its queue has had time to drain. */
+async function toolCallEvents(url: string, calls: number): Promise<{ calls: number; events: number }> {
+  await new Promise((resolve) => setTimeout(resolve, 2000));
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    const [{ n }] = (await client.query(`SELECT count(*)::int AS n FROM audit_events WHERE action = 'tool.called'`)).rows;
+    return { calls, events: n };
+  } finally {
+    await client.end();
+  }
 }
 
 async function freshDatabase(adminUrl: string): Promise<string> {
