@@ -1,36 +1,17 @@
-import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
-import path from 'node:path';
 import { startService, waitForListening } from '../support/service-process';
-import { createTestDatabase, TestDatabase } from '../support/test-database';
-import { TEST_AUDIENCE, TEST_ISSUER, TestIdentityProvider } from '../support/test-identity-provider';
+import { serviceFixture } from '../support/service-fixture';
 
 jest.setTimeout(60_000);
 
-let idp: TestIdentityProvider;
-let db: TestDatabase;
-let dataDir: string;
-beforeAll(async () => {
-  idp = await new TestIdentityProvider().start();
-  db = await createTestDatabase();
-  dataDir = mkdtempSync(path.join(os.tmpdir(), 'keygate-sigterm-'));
-});
-afterAll(async () => {
-  await db.drop();
-  await idp.stop();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+const fixture = serviceFixture('sigterm');
 
 describe('SIGTERM', () => {
   it('finishes in-flight requests, writes the coalesced last_used_at and exits 0', async () => {
     const service = await waitForListening(
-      startService({
-        DATABASE_URL: db.url, JWT_JWKS_URI: idp.jwksUri, JWT_ISSUER: TEST_ISSUER, JWT_AUDIENCE: TEST_AUDIENCE,
-        DATA_DIR: dataDir, LAST_USED_FLUSH_MS: '60000', LOG_LEVEL: 'warn',
-      }),
+      startService(fixture.env({ LAST_USED_FLUSH_MS: '60000', LOG_LEVEL: 'warn' })),
     );
-    const auth = { Authorization: `Bearer ${idp.token({ sub: crypto.randomUUID() })}`, 'Content-Type': 'application/json' };
+    const auth = { Authorization: `Bearer ${fixture.idp.token({ sub: crypto.randomUUID() })}`, 'Content-Type': 'application/json' };
     const key = (await (await fetch(`${service.baseUrl}/api/v1/api-keys`, { method: 'POST', headers: auth, body: '{"name":"k"}' })).json()) as { id: string; raw_key: string };
     const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} });
     const before = Date.now();
@@ -53,7 +34,7 @@ describe('SIGTERM', () => {
     expect(await response).toBe(200);
     expect(await service.exited).toBe(0);
 
-    const [row] = await db.dataSource.query('SELECT last_used_at FROM api_keys WHERE id = $1', [key.id]);
+    const [row] = await fixture.db.dataSource.query('SELECT last_used_at FROM api_keys WHERE id = $1', [key.id]);
     expect(row.last_used_at).not.toBeNull();
     expect(new Date(row.last_used_at).getTime()).toBeGreaterThanOrEqual(before - 5);
   });

@@ -1,37 +1,18 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { startService, waitForListening } from '../support/service-process';
-import { createTestDatabase, TestDatabase } from '../support/test-database';
-import { TEST_AUDIENCE, TEST_ISSUER, TestIdentityProvider } from '../support/test-identity-provider';
+import { serviceFixture } from '../support/service-fixture';
 
 jest.setTimeout(60_000);
 
-let idp: TestIdentityProvider;
-let db: TestDatabase;
-let dataDir: string;
-beforeAll(async () => {
-  idp = await new TestIdentityProvider().start();
-  db = await createTestDatabase();
-  dataDir = mkdtempSync(path.join(os.tmpdir(), 'keygate-audit-sigterm-'));
-});
-afterAll(async () => {
-  await db.drop();
-  await idp.stop();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+const fixture = serviceFixture('audit-sigterm');
 
 const toolEvents = async () =>
-  (await db.dataSource.query(`SELECT count(*)::int AS n FROM audit_events WHERE action LIKE 'tool.%'`))[0].n as number;
+  (await fixture.db.dataSource.query(`SELECT count(*)::int AS n FROM audit_events WHERE action LIKE 'tool.%'`))[0].n as number;
 
 describe('tool-call audit events at SIGTERM', () => {
   it('are all in the table once the process has exited, those of calls still in flight included', async () => {
     // No tick and no full batch before the signal: only the last flush can write them.
-    const service = await waitForListening(startService({
-      DATABASE_URL: db.url, JWT_JWKS_URI: idp.jwksUri, JWT_ISSUER: TEST_ISSUER, JWT_AUDIENCE: TEST_AUDIENCE,
-      DATA_DIR: dataDir, AUDIT_FLUSH_MS: '60000', AUDIT_BATCH_SIZE: '1000', LOG_LEVEL: 'warn',
-    }));
-    const auth = { Authorization: `Bearer ${idp.token({ sub: crypto.randomUUID() })}`, 'Content-Type': 'application/json' };
+    const service = await waitForListening(startService(fixture.env({ AUDIT_FLUSH_MS: '60000', AUDIT_BATCH_SIZE: '1000', LOG_LEVEL: 'warn' })));
+    const auth = { Authorization: `Bearer ${fixture.idp.token({ sub: crypto.randomUUID() })}`, 'Content-Type': 'application/json' };
     const key = (await (await fetch(`${service.baseUrl}/api/v1/api-keys`, { method: 'POST', headers: auth, body: '{"name":"k"}' })).json()) as { raw_key: string };
     const callTool = async (id: number) => {
       const res = await fetch(`${service.baseUrl}/mcp`, {
@@ -53,7 +34,7 @@ describe('tool-call audit events at SIGTERM', () => {
 
     const answered = burst.length + late.filter((status) => status === 200).length;
     expect(await toolEvents()).toBe(answered);
-    const seqs = (await db.dataSource.query('SELECT seq FROM audit_events ORDER BY seq')).map((r: { seq: string }) => Number(r.seq));
+    const seqs = (await fixture.db.dataSource.query('SELECT seq FROM audit_events ORDER BY seq')).map((r: { seq: string }) => Number(r.seq));
     expect(seqs).toEqual(seqs.map((_: number, i: number) => i + 1));
   });
 });

@@ -1,63 +1,43 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import request from 'supertest';
 import { isDatabaseUnavailable } from '../../../src/adapters/persistence/database-unavailable';
-import { LocalPostgres } from '../../../src/infrastructure/database/local-postgres';
 import { eventually } from '../../support/replica';
-import { startTestApp, TestApp } from '../../support/test-app';
+import { appOnOwnPostgres } from '../../support/own-postgres-app';
+import { TestApp } from '../../support/test-app';
 
 jest.setTimeout(90_000);
 
 /** This file stops and restarts PostgreSQL, so it has a server of its own. */
-let dir: string;
-let server: LocalPostgres;
-let port: number;
-let t: TestApp;
-const sharedUrl = process.env.TEST_DATABASE_URL;
-
-beforeAll(async () => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'keygate-outage-'));
-  server = await LocalPostgres.start({ dir, throwaway: false });
-  port = Number(new URL(server.url).port);
-  process.env.TEST_DATABASE_URL = server.url;
-  t = await startTestApp();
-});
-afterAll(async () => {
-  await t.close().catch(() => undefined);
-  await server.stop();
-  rmSync(dir, { recursive: true, force: true });
-  process.env.TEST_DATABASE_URL = sharedUrl;
-});
+const own = appOnOwnPostgres('outage');
+const app = (): TestApp => own.t;
 
 const mcp = (key: string) =>
-  request(t.app).post('/mcp').set('X-API-Key', key).set('Accept', 'application/json, text/event-stream')
+  request(app().app).post('/mcp').set('X-API-Key', key).set('Accept', 'application/json, text/event-stream')
     .send({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} });
 
 describe('when PostgreSQL goes away and comes back', () => {
   it('answers 503 (never 200) while it is down and serves again without a restart', async () => {
-    const user = t.userToken();
-    const created = await request(t.app).post('/api/v1/api-keys').set('Authorization', `Bearer ${user}`).send({ name: 'k' }).expect(201);
-    const other = await request(t.app).post('/api/v1/api-keys').set('Authorization', `Bearer ${user}`).send({ name: 'k2' }).expect(201);
+    const user = app().userToken();
+    const created = await request(app().app).post('/api/v1/api-keys').set('Authorization', `Bearer ${user}`).send({ name: 'k' }).expect(201);
+    const other = await request(app().app).post('/api/v1/api-keys').set('Authorization', `Bearer ${user}`).send({ name: 'k2' }).expect(201);
     await mcp(created.body.raw_key).expect(200); // now cached
 
-    await server.stop();
-    await eventually(() => !t.hotPath.cache.isEnabled, 5000);
+    await own.stopDatabase();
+    await eventually(() => !app().hotPath.cache.isEnabled, 5000);
     for (const key of [created.body.raw_key, other.body.raw_key, `svc_${'a'.repeat(64)}`]) {
       const res = await mcp(key);
       expect(res.status).toBe(503);
       expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
     }
-    const list = await request(t.app).get('/api/v1/api-keys').set('Authorization', `Bearer ${user}`);
+    const list = await request(app().app).get('/api/v1/api-keys').set('Authorization', `Bearer ${user}`);
     expect(list.status).toBe(503);
     expect(list.body.type).toBe('urn:keygate:problem:database-unavailable');
-    expect((await request(t.app).get('/readyz')).status).toBe(503);
+    expect((await request(app().app).get('/readyz')).status).toBe(503);
 
-    server = await LocalPostgres.start({ dir, port, throwaway: false });
+    await own.startDatabase();
     const recovery = await eventually(async () => (await mcp(other.body.raw_key)).status === 200, 20_000, 100);
     expect(recovery).toBeLessThan(20_000);
-    expect((await request(t.app).get('/readyz')).status).toBe(200);
-    await eventually(() => t.hotPath.cache.isEnabled, 10_000, 50);
+    expect((await request(app().app).get('/readyz')).status).toBe(200);
+    await eventually(() => app().hotPath.cache.isEnabled, 10_000, 50);
   });
 
   it('recognises connection failures as unavailability, not as bugs', () => {
