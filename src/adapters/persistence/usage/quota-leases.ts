@@ -34,7 +34,8 @@ interface Grant {
 export class QuotaLeases {
   private readonly leases = new Map<string, Lease>();
   private readonly acquiring = new Map<string, Promise<Grant>>();
-  private readonly refusedUntil = new Map<string, number>();
+  /** Per budget, the smallest need PostgreSQL refused lately, and until when that is remembered. */
+  private readonly refused = new Map<string, { need: number; until: number }>();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -50,13 +51,15 @@ export class QuotaLeases {
         lease.lastUsedAt = this.wallClock();
         return true;
       }
-      if ((this.refusedUntil.get(budgetId) ?? 0) > this.wallClock()) return false;
+      const need = calls - (lease?.held ?? 0);
+      const refusal = this.refused.get(budgetId);
+      if (refusal && refusal.until > this.wallClock() && need >= refusal.need) return false;
       const pending = this.acquiring.get(budgetId);
       if (pending) {
         await pending.catch(() => undefined);
         continue;
       }
-      const grant = this.acquire(budgetId, calls - (lease?.held ?? 0), now);
+      const grant = this.acquire(budgetId, need, now);
       this.acquiring.set(budgetId, grant);
       let result: Grant;
       try {
@@ -66,7 +69,7 @@ export class QuotaLeases {
       }
       if (!result.present) return true; // the quota was removed: nothing to count against
       if (result.granted === 0) {
-        this.refusedUntil.set(budgetId, this.wallClock() + REFUSAL_MEMORY_MS);
+        this.refused.set(budgetId, { need: Math.min(need, refusal && refusal.until > this.wallClock() ? refusal.need : need), until: this.wallClock() + REFUSAL_MEMORY_MS });
         return false;
       }
       this.add(budgetId, result, now);
@@ -77,11 +80,11 @@ export class QuotaLeases {
   drop(budgetId: string): void {
     if (budgetId === '*') {
       this.leases.clear();
-      this.refusedUntil.clear();
+      this.refused.clear();
       return;
     }
     this.leases.delete(budgetId);
-    this.refusedUntil.delete(budgetId);
+    this.refused.delete(budgetId);
   }
 
   /** Hands back every lease unused since `idleMs` ago (all of them with 0), then reports what is still held. */
@@ -92,7 +95,7 @@ export class QuotaLeases {
       this.leases.delete(budgetId);
       if (lease.held > 0 && lease.expiresAt > now.getTime()) await this.giveBack(budgetId, lease);
     }
-    for (const [budgetId, until] of this.refusedUntil) if (until <= this.wallClock()) this.refusedUntil.delete(budgetId);
+    for (const [budgetId, { until }] of this.refused) if (until <= this.wallClock()) this.refused.delete(budgetId);
     await this.report();
   }
 
