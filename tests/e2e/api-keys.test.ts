@@ -26,7 +26,7 @@ describe('POST /api/v1/api-keys', () => {
     const res = await create(t.userToken(user), { name: 'ci', scopes: ['projects:read'], expires_at: '2099-01-01T00:00:00Z' });
     expect(res.status).toBe(201);
     expect(res.headers['cache-control']).toBe('no-store');
-    expect(Object.keys(res.body).sort()).toEqual(['created_at', 'expires_at', 'id', 'key_prefix', 'name', 'raw_key', 'scopes']);
+    expect(Object.keys(res.body).sort()).toEqual(['created_at', 'expires_at', 'id', 'key_prefix', 'name', 'quota', 'rate_limit', 'raw_key', 'scopes']);
     expect(res.body.raw_key).toMatch(/^svc_[0-9a-f]{64}$/);
     expect(res.body.key_prefix).toBe(res.body.raw_key.slice(0, 8));
     expect(res.body.expires_at).toBe('2099-01-01T00:00:00.000Z');
@@ -104,7 +104,7 @@ describe('GET /api/v1/api-keys', () => {
     expect(res.status).toBe(200);
     expect(res.body.map((k: { id: string }) => k.id)).toEqual([b.body.id, a.body.id]);
     expect(Object.keys(res.body[0]).sort()).toEqual(
-      ['created_at', 'expires_at', 'id', 'key_prefix', 'last_used_at', 'name', 'replaced_by', 'revoked_at', 'scopes', 'user_id'],
+      ['created_at', 'expires_at', 'id', 'key_prefix', 'last_used_at', 'name', 'quota', 'rate_limit', 'replaced_by', 'revoked_at', 'scopes', 'user_id'],
     );
     expect(res.body[0]).toMatchObject({ name: 'b', scopes: ['chat:write'], user_id: user, revoked_at: null });
   });

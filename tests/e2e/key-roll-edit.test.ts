@@ -40,7 +40,7 @@ describe('POST /api/v1/api-keys/:id/roll', () => {
     const res = await roll(user, old.id);
     expect(res.status).toBe(201);
     expect(res.headers['cache-control']).toBe('no-store');
-    expect(Object.keys(res.body).sort()).toEqual(['created_at', 'expires_at', 'id', 'key_prefix', 'name', 'raw_key', 'replaces', 'scopes']);
+    expect(Object.keys(res.body).sort()).toEqual(['created_at', 'expires_at', 'id', 'key_prefix', 'name', 'quota', 'rate_limit', 'raw_key', 'replaces', 'scopes']);
     expect(res.body).toMatchObject({ name: 'deploy', scopes: ['projects:read'], expires_at: expiresAt, replaces: old.id });
     expect(res.body.raw_key).toMatch(/^svc_[0-9a-f]{64}$/);
     expect(res.body.id).not.toBe(old.id);
@@ -170,7 +170,7 @@ describe('PATCH /api/v1/api-keys/:id', () => {
     const res = await patch(user, key.id, { name: 'narrow', scopes: ['chat:read'], expires_at: expiresAt });
     expect(res.status).toBe(200);
     expect(Object.keys(res.body).sort()).toEqual(
-      ['created_at', 'expires_at', 'id', 'key_prefix', 'last_used_at', 'name', 'replaced_by', 'revoked_at', 'scopes', 'user_id'],
+      ['created_at', 'expires_at', 'id', 'key_prefix', 'last_used_at', 'name', 'quota', 'rate_limit', 'replaced_by', 'revoked_at', 'scopes', 'user_id'],
     );
     expect(res.body).toMatchObject({ id: key.id, name: 'narrow', scopes: ['chat:read'], expires_at: expiresAt });
     expect(await toolNames(key.raw_key)).toEqual(['chat']);

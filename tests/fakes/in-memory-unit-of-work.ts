@@ -6,6 +6,7 @@ import { InMemoryApiKeyRepository } from './in-memory-api-key.repository';
 import { InMemoryModeSessionRepository } from './in-memory-mode-session.repository';
 import { InMemoryModeToolConfigRepository } from './in-memory-mode-tool-config.repository';
 import { InMemoryResourceStore } from './in-memory-resource.store';
+import { InMemoryQuotaBalances } from './in-memory-quota-balances';
 
 /** Records what would be appended; use-case tests read `records`. */
 export class InMemoryAuditLog implements AuditLog {
@@ -35,6 +36,7 @@ export class InMemoryUnitOfWork implements UnitOfWork {
       roles: ports.roles ?? new InMemoryAgentRoleRepository(sessions as InMemoryModeSessionRepository),
       modes: ports.modes ?? new InMemoryModeToolConfigRepository(sessions as InMemoryModeSessionRepository),
       records: ports.records ?? new InMemoryResourceStore(),
+      quotas: ports.quotas ?? new InMemoryQuotaBalances(),
     };
   }
 

@@ -9,6 +9,8 @@ import {
   InvalidApiKeyError,
   InvalidSignatureError,
   NotFoundError,
+  QuotaExhaustedError,
+  RateLimitedError,
   SigningKeysUnavailableError,
   UnknownToolError,
   ValidationError,
@@ -27,4 +29,6 @@ export const DomainErrorMother: { readonly [C in ErrorCode]: () => ErrorWithCode
   'DATABASE.UNAVAILABLE': () => new DatabaseUnavailableError({ cause: new Error('connect ECONNREFUSED 127.0.0.1:5432') }),
   'SIGNATURE.INVALID': () => new InvalidSignatureError(),
   'SIGNING_KEYS.UNAVAILABLE': () => new SigningKeysUnavailableError(42),
+  'RATE_LIMIT.EXCEEDED': () => new RateLimitedError(100, 60, 17),
+  'QUOTA.EXHAUSTED': () => new QuotaExhaustedError(1),
 };

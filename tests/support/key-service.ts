@@ -8,12 +8,14 @@ import { RandomKeyGenerator } from '../../src/adapters/crypto/random-key-generat
 import { Sha256KeyHasher } from '../../src/adapters/crypto/sha256-key-hasher';
 import { FixedClock } from '../fakes/fixed-clock';
 import { InMemoryApiKeyRepository } from '../fakes/in-memory-api-key.repository';
+import { InMemoryQuotaBalances } from '../fakes/in-memory-quota-balances';
 import { InMemoryUnitOfWork } from '../fakes/in-memory-unit-of-work';
 
 /** The key use-cases over in-memory adapters and a clock the test controls. */
 export function makeKeyService(maxKeysPerUser = 100) {
   const repository = new InMemoryApiKeyRepository();
-  const work = new InMemoryUnitOfWork({ keys: repository });
+  const quotas = new InMemoryQuotaBalances();
+  const work = new InMemoryUnitOfWork({ keys: repository, quotas });
   const clock = new FixedClock();
   const hasher = new Sha256KeyHasher();
   const generator = new RandomKeyGenerator();
@@ -23,7 +25,8 @@ export function makeKeyService(maxKeysPerUser = 100) {
     clock,
     hasher,
     createKey: new CreateKey(work, hasher, generator, clock, { maxKeysPerUser }),
-    listKeys: new ListKeys(repository, clock),
+    quotas,
+    listKeys: new ListKeys(repository, quotas, clock),
     revokeKey: new RevokeKey(work, clock),
     rollKey: new RollKey(work, hasher, generator, clock),
     updateKey: new UpdateKey(work, clock),

@@ -1,5 +1,6 @@
 import { ErrorCode, ErrorWithCode, FieldError } from '../../domain/errors';
 import { insufficientScopeChallenge, invalidTokenChallenge } from './bearer-challenge';
+import { rateLimitHeaders } from './rate-limit-headers';
 
 /** How the HTTP edge answers one error code: a problem with this status, `type` slug and title, and the error's message as detail. */
 export interface HttpAnswer<E> {
@@ -40,4 +41,14 @@ export const HTTP_ERRORS: { readonly [C in ErrorCode]: HttpAnswer<ErrorWithCode<
     status: 503, slug: 'signing-keys-unavailable', title: 'Service Unavailable',
     headers: (e) => ({ 'Retry-After': String(e.retryAfterSeconds) }),
   },
+  // /mcp only, before the SDK server runs: the RateLimit fields say the window is spent and when it ends.
+  'RATE_LIMIT.EXCEEDED': {
+    status: 429, slug: 'rate-limited', title: 'Too Many Requests',
+    headers: (e) => ({
+      'Retry-After': String(e.retryAfterSeconds),
+      ...rateLimitHeaders({ limit: e.limit, windowSeconds: e.windowSeconds, remaining: 0, resetSeconds: e.retryAfterSeconds }),
+    }),
+  },
+  // No Retry-After: without a refill no wait helps, and the key's owner can see the refill in the key list.
+  'QUOTA.EXHAUSTED': { status: 429, slug: 'quota-exhausted', title: 'Too Many Requests' },
 };

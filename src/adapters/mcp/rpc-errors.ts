@@ -35,4 +35,7 @@ export const RPC_ERRORS: { readonly [C in ErrorCode]: RpcAnswer<ErrorWithCode<C>
   // Raised only by the secret scanning route, which is not behind /mcp.
   'SIGNATURE.INVALID': INTERNAL,
   'SIGNING_KEYS.UNAVAILABLE': INTERNAL,
+  // The /mcp edge decides both before the SDK server runs, and answers them with a 429 problem.
+  'RATE_LIMIT.EXCEEDED': INTERNAL,
+  'QUOTA.EXHAUSTED': INTERNAL,
 };

@@ -65,6 +65,20 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  /** Requests on /mcp refused because their key went past its rate limit. */
+  readonly rateLimited = new Counter({
+    name: `${PREFIX}rate_limited_total`,
+    help: 'Requests on /mcp refused with 429 because the key went past its rate limit',
+    registers: [this.registry],
+  });
+
+  /** POSTs on /mcp whose tool calls were refused because the key's quota had no credit left. */
+  readonly quotaExhausted = new Counter({
+    name: `${PREFIX}quota_exhausted_total`,
+    help: "POSTs on /mcp refused with 429 because the key's quota could not pay for their tool calls",
+    registers: [this.registry],
+  });
+
   constructor(options: { processMetrics?: boolean } = {}) {
     // Series exist at 0 from the start, so rate() works before the first event.
     for (const outcome of ['valid', 'invalid', 'error'] as const) this.keyValidations.inc({ outcome }, 0);

@@ -1,4 +1,4 @@
-import { ApiKey } from '../../domain/api-key';
+import { ApiKey, QuotaPolicy, RateLimit, RefillInterval } from '../../domain/api-key';
 import { ScopeSet } from '../../domain/scope';
 import { ApiKeyRow } from './api-key.row';
 
@@ -16,6 +16,35 @@ export class ApiKeyMapper {
       revokedAt: row.revoked_at,
       createdAt: row.created_at,
       replacedBy: row.replaced_by,
+      budgetId: row.budget_id ?? row.id,
+      rateLimit: rateLimitOf(row),
+      quota: quotaOf(row),
     });
   }
+
+  /** The limit columns of a key, as an insert or an update writes them (undefined: leave as is). */
+  static limitColumns(rateLimit: RateLimit | null | undefined, quota: QuotaPolicy | null | undefined): Partial<ApiKeyRow> {
+    const columns: Partial<ApiKeyRow> = {};
+    if (rateLimit !== undefined) {
+      columns.rate_limit_limit = rateLimit?.limit ?? null;
+      columns.rate_limit_window_seconds = rateLimit?.windowSeconds ?? null;
+    }
+    if (quota !== undefined) {
+      columns.has_quota = quota !== null;
+      columns.quota_refill_amount = quota?.refill?.amount ?? null;
+      columns.quota_refill_interval = quota?.refill?.interval ?? null;
+    }
+    return columns;
+  }
+}
+
+function rateLimitOf(row: ApiKeyRow): RateLimit | null {
+  if (row.rate_limit_limit === null || row.rate_limit_window_seconds === null) return null;
+  return { limit: row.rate_limit_limit, windowSeconds: row.rate_limit_window_seconds };
+}
+
+function quotaOf(row: ApiKeyRow): QuotaPolicy | null {
+  if (!row.has_quota) return null;
+  if (row.quota_refill_amount === null || row.quota_refill_interval === null) return { refill: null };
+  return { refill: { amount: Number(row.quota_refill_amount), interval: row.quota_refill_interval as RefillInterval } };
 }

@@ -13,6 +13,14 @@ export interface ApiKeyRow {
   revoked_at: Date | null;
   created_at: Date;
   replaced_by: string | null;
+  /** NULL: the key's own id. */
+  budget_id: string | null;
+  rate_limit_limit: number | null;
+  rate_limit_window_seconds: number | null;
+  has_quota: boolean;
+  /** bigint, which the driver hands over as a string. */
+  quota_refill_amount: string | number | null;
+  quota_refill_interval: string | null;
 }
 
 export const ApiKeyRowSchema = new EntitySchema<ApiKeyRow>({
@@ -30,5 +38,11 @@ export const ApiKeyRowSchema = new EntitySchema<ApiKeyRow>({
     revoked_at: { type: 'timestamptz', nullable: true },
     created_at: { type: 'timestamptz' },
     replaced_by: { type: 'uuid', nullable: true },
+    budget_id: { type: 'uuid', nullable: true },
+    rate_limit_limit: { type: 'integer', nullable: true },
+    rate_limit_window_seconds: { type: 'integer', nullable: true },
+    has_quota: { type: 'boolean', default: false },
+    quota_refill_amount: { type: 'bigint', nullable: true },
+    quota_refill_interval: { type: 'text', nullable: true },
   },
 });

@@ -32,6 +32,7 @@ export class TypeormApiKeyRepository implements ApiKeyRepository {
     if (changes.name !== undefined) columns.name = changes.name;
     if (changes.scopes !== undefined) columns.scopes = changes.scopes.toArray();
     if (changes.expiresAt !== undefined) columns.expires_at = changes.expiresAt;
+    Object.assign(columns, ApiKeyMapper.limitColumns(changes.rateLimit, changes.quota));
     return this.updateWhere(id, 'revoked_at IS NULL', columns);
   }
 
@@ -100,5 +101,7 @@ function newRow(manager: EntityManager, key: NewApiKey): ApiKeyRow {
     revoked_at: null,
     created_at: key.createdAt,
     replaced_by: null,
+    budget_id: key.budgetId ?? null,
+    ...ApiKeyMapper.limitColumns(key.rateLimit ?? null, key.quota ?? null),
   });
 }

@@ -1,4 +1,4 @@
-import { ApiKey } from '../../domain/api-key';
+import { ApiKey, QuotaPolicy, RateLimit } from '../../domain/api-key';
 import { ScopeSet } from '../../domain/scope';
 
 export interface NewApiKey {
@@ -9,6 +9,10 @@ export interface NewApiKey {
   scopes: ScopeSet;
   expiresAt: Date | null;
   createdAt: Date;
+  rateLimit?: RateLimit | null;
+  quota?: QuotaPolicy | null;
+  /** A roll's new key shares its predecessor's budget; absent: the key's own. */
+  budgetId?: string;
 }
 
 /** What PATCH may change; absent fields stay as they are. */
@@ -16,6 +20,8 @@ export interface ApiKeyChanges {
   name?: string;
   scopes?: ScopeSet;
   expiresAt?: Date | null;
+  rateLimit?: RateLimit | null;
+  quota?: QuotaPolicy | null;
 }
 
 /** What a roll does to the key it replaces: revoke it now, or let it expire at the end of the overlap. */

@@ -2,6 +2,7 @@ import { AgentRoleRepository } from './agent-role-repository.port';
 import { ApiKeyRepository } from './api-key-repository.port';
 import { AuditLog } from './audit-log.port';
 import { ModeSessionRepository } from './mode-session-repository.port';
+import { QuotaBalances } from './quota-balances.port';
 import { ModeToolConfigRepository } from './mode-tool-config-repository.port';
 import { ResourceStore } from './resource-store.port';
 
@@ -14,6 +15,8 @@ export interface TransactionPorts {
   /** The built-in tools' records, secrets sealed as the service's own store seals them. */
   records: ResourceStore;
   audit: AuditLog;
+  /** Quota balances of key budgets. */
+  quotas: QuotaBalances;
 }
 
 /**

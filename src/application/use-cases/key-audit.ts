@@ -9,7 +9,16 @@ export function keyFacts(key: ApiKey): { [field: string]: AuditValue } {
     name: key.name,
     scopes: [...key.scopes.toArray()],
     expires_at: key.expiresAt ? key.expiresAt.toISOString() : null,
+    ...limitFacts(key),
   };
+}
+
+/** A key's limits as the trail names them; left out while the key has none, so older events keep their shape. */
+export function limitFacts(key: ApiKey): { rate_limit?: AuditValue; quota?: AuditValue } {
+  const facts: { rate_limit?: AuditValue; quota?: AuditValue } = {};
+  if (key.rateLimit) facts.rate_limit = { limit: key.rateLimit.limit, window_seconds: key.rateLimit.windowSeconds };
+  if (key.quota) facts.quota = { refill: key.quota.refill ? { amount: key.quota.refill.amount, interval: key.quota.refill.interval } : null };
+  return facts;
 }
 
 /** A user's (or an internal job's) change to a key. */

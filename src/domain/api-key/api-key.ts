@@ -1,4 +1,5 @@
 import { ScopeSet } from '../scope';
+import { QuotaPolicy, RateLimit } from './usage-limits';
 
 export type ApiKeyState = 'active' | 'revoked' | 'expired';
 
@@ -15,6 +16,16 @@ export interface ApiKeyProps {
   createdAt: Date;
   /** The key that replaced this one in a roll; null until then. */
   replacedBy: string | null;
+  /** Requests per window on /mcp; null (or absent): unlimited. */
+  rateLimit?: RateLimit | null;
+  /** Whether tools/call draws on a balance, and its refill; null (or absent): no quota. */
+  quota?: QuotaPolicy | null;
+  /**
+   * The budget the key's rate window and balance belong to: its own id when
+   * created, its predecessor's after a roll, so both keys of an overlap draw
+   * on one budget. Absent: the key's own id.
+   */
+  budgetId?: string;
 }
 
 /** A stored API key (spec 2.1). Its state is derived from its dates and a clock. */
@@ -36,6 +47,9 @@ export class ApiKey {
   get revokedAt(): Date | null { return this.props.revokedAt; }
   get createdAt(): Date { return this.props.createdAt; }
   get replacedBy(): string | null { return this.props.replacedBy; }
+  get rateLimit(): RateLimit | null { return this.props.rateLimit ?? null; }
+  get quota(): QuotaPolicy | null { return this.props.quota ?? null; }
+  get budgetId(): string { return this.props.budgetId ?? this.props.id; }
 
   stateAt(now: Date): ApiKeyState {
     if (this.props.revokedAt !== null) return 'revoked';

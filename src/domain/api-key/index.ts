@@ -1,3 +1,4 @@
 export * from './api-key';
 export * from './key-name';
 export * from './raw-api-key';
+export * from './usage-limits';

@@ -15,6 +15,8 @@ export const ERROR_CODES = [
   'DATABASE.UNAVAILABLE',
   'SIGNATURE.INVALID',
   'SIGNING_KEYS.UNAVAILABLE',
+  'RATE_LIMIT.EXCEEDED',
+  'QUOTA.EXHAUSTED',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -7,6 +7,8 @@ import type { InvalidAccessTokenError } from './invalid-access-token.error';
 import type { InvalidApiKeyError } from './invalid-api-key.error';
 import type { InvalidSignatureError } from './invalid-signature.error';
 import type { NotFoundError } from './not-found.error';
+import type { QuotaExhaustedError } from './quota-exhausted.error';
+import type { RateLimitedError } from './rate-limited.error';
 import type { SigningKeysUnavailableError } from './signing-keys-unavailable.error';
 import type { UnknownToolError } from './unknown-tool.error';
 import type { ValidationError } from './validation.error';
@@ -23,7 +25,9 @@ export type KnownDomainError =
   | ConflictError
   | DatabaseUnavailableError
   | InvalidSignatureError
-  | SigningKeysUnavailableError;
+  | SigningKeysUnavailableError
+  | RateLimitedError
+  | QuotaExhaustedError;
 
 /** The error class that carries code `C`. */
 export type ErrorWithCode<C extends ErrorCode> = Extract<KnownDomainError, { code: C }>;

@@ -12,4 +12,6 @@ export * from './unknown-tool.error';
 export * from './database-unavailable.error';
 export * from './invalid-signature.error';
 export * from './signing-keys-unavailable.error';
+export * from './rate-limited.error';
+export * from './quota-exhausted.error';
 export * from './error-bounds';

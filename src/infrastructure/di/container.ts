@@ -41,6 +41,9 @@ import { Lifecycle } from './lifecycle';
 import { bindMcp } from './mcp.bindings';
 import { bindScopeContexts } from './scope-context.bindings';
 import { bindSecretScanning } from './secret-scanning.bindings';
+import { bindUsage } from './usage.bindings';
+import { PostgresUsageBudget } from '../../adapters/persistence/usage/postgres-usage-budget';
+import { QuotaBalances } from '../../application/ports/quota-balances.port';
 import { TOKENS } from './tokens';
 
 export interface ContainerParts {
@@ -84,18 +87,22 @@ export function buildContainer(parts: ContainerParts): Container {
   }
   bindHotPath(c);
   bindAudit(c);
-  // Started in this order, stopped in the reverse: retention, the listener, the last last_used_at batch, the last audit events, then the pool.
+  bindUsage(c);
+  // Started in this order, stopped in the reverse: retention, the listener, the quota credits handed back, the last last_used_at batch,
+  // the last audit events, then the pool.
   c.bind(Lifecycle).toResolvedValue(
-    (database: Database, lastUsed: LastUsedCoalescer, listener: ChangeListener, cache: KeyCache, audit: BatchingAuditQueue, retention: AuditRetention) =>
+    (database: Database, lastUsed: LastUsedCoalescer, listener: ChangeListener, cache: KeyCache, audit: BatchingAuditQueue, retention: AuditRetention,
+      usage: PostgresUsageBudget) =>
       new Lifecycle([
         { name: 'database pool', stop: () => database.close() },
         { name: 'audit event writer', start: () => audit.start(), stop: () => audit.stop() },
         { name: 'last_used_at writer', start: () => lastUsed.start(), stop: () => lastUsed.stop() },
+        { name: 'usage budget (quota leases, rate windows)', start: () => usage.start(), stop: () => usage.stop() },
         // A cache of size 0 stays off, so nothing needs to hear of changes.
         { name: 'change listener', start: () => (cache.maxEntries > 0 ? listener.start() : undefined), stop: () => listener.stop() },
         { name: 'audit retention', start: () => retention.start(), stop: () => retention.stop() },
       ]),
-    [TOKENS.Database, LastUsedCoalescer, ChangeListener, TOKENS.KeyCache, BatchingAuditQueue, AuditRetention],
+    [TOKENS.Database, LastUsedCoalescer, ChangeListener, TOKENS.KeyCache, BatchingAuditQueue, AuditRetention, PostgresUsageBudget],
   );
 
   c.bind<UnitOfWork>(TOKENS.UnitOfWork).toResolvedValue(
@@ -110,7 +117,10 @@ export function buildContainer(parts: ContainerParts): Container {
       new CreateKey(work, hasher, gen, clock, policy),
     [TOKENS.UnitOfWork, TOKENS.KeyHasher, TOKENS.KeyGenerator, TOKENS.Clock, TOKENS.KeyPolicy],
   );
-  c.bind(ListKeys).toResolvedValue((keys: ApiKeyRepository, clock: Clock) => new ListKeys(keys, clock), [TOKENS.ApiKeyRepository, TOKENS.Clock]);
+  c.bind(ListKeys).toResolvedValue(
+    (keys: ApiKeyRepository, quotas: QuotaBalances, clock: Clock) => new ListKeys(keys, quotas, clock),
+    [TOKENS.ApiKeyRepository, TOKENS.QuotaBalances, TOKENS.Clock],
+  );
   c.bind(RevokeKey).toResolvedValue((work: UnitOfWork, clock: Clock) => new RevokeKey(work, clock), [TOKENS.UnitOfWork, TOKENS.Clock]);
   c.bind(RollKey).toResolvedValue(
     (work: UnitOfWork, hasher: KeyHasher, gen: KeyGenerator, clock: Clock) => new RollKey(work, hasher, gen, clock),

@@ -13,6 +13,7 @@ import { PostgresResourceStore } from '../../adapters/persistence/postgres-resou
 import { RecordSecrets } from '../../adapters/persistence/record-secrets';
 import { TypeormApiKeyRepository } from '../../adapters/persistence/typeorm-api-key.repository';
 import { Metrics } from '../../adapters/observability/metrics';
+import { PostgresUsageBudget } from '../../adapters/persistence/usage/postgres-usage-budget';
 import { Config } from '../config/config';
 import { TOKENS } from './tokens';
 
@@ -56,8 +57,9 @@ export function bindHotPath(c: Container): void {
   );
   c.bind<ResourceStore>(TOKENS.ResourceStore).toService(McpServerListCache);
   c.bind(ChangeListener).toResolvedValue(
-    (dataSource: DataSource, cache: KeyCache, servers: McpServerListCache) => new ChangeListener([cache, servers.lists], { url: connectionUrl(dataSource) }),
-    [TOKENS.DataSource, TOKENS.KeyCache, McpServerListCache],
+    (dataSource: DataSource, cache: KeyCache, servers: McpServerListCache, usage: PostgresUsageBudget) =>
+      new ChangeListener([cache, servers.lists, usage], { url: connectionUrl(dataSource) }),
+    [TOKENS.DataSource, TOKENS.KeyCache, McpServerListCache, PostgresUsageBudget],
   );
 }
 

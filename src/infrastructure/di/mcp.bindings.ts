@@ -20,6 +20,7 @@ import { LruToolListCache } from '../../adapters/mcp/upstream/lru-tool-list-cach
 import { SdkUpstreamMcp } from '../../adapters/mcp/upstream/sdk-upstream-mcp';
 import { UpstreamAddressGuard } from '../../adapters/mcp/upstream/upstream-address-guard';
 import { Logger } from 'pino';
+import { UsageGate } from '../../adapters/mcp/usage-gate';
 import { Config } from '../config/config';
 import { TOKENS } from './tokens';
 
@@ -68,8 +69,8 @@ export function bindMcp(c: Container): void {
     [ListTools, CallTool, TOKENS.McpLog, ToolCallRecorder],
   );
   c.bind(McpController).toResolvedValue(
-    (validate: ValidateKey, authorize: AuthorizeToolCall, servers: McpServerFactory, config: Config, list: ListTools, recorder: ToolCallRecorder) =>
-      new McpController(validate, authorize, servers, config.mcp, new ToolsListFastPath(list), recorder),
-    [ValidateKey, AuthorizeToolCall, McpServerFactory, TOKENS.Config, ListTools, ToolCallRecorder],
+    (validate: ValidateKey, authorize: AuthorizeToolCall, servers: McpServerFactory, config: Config, list: ListTools, recorder: ToolCallRecorder, usage: UsageGate) =>
+      new McpController(validate, authorize, servers, config.mcp, new ToolsListFastPath(list), recorder, usage),
+    [ValidateKey, AuthorizeToolCall, McpServerFactory, TOKENS.Config, ListTools, ToolCallRecorder, UsageGate],
   );
 }

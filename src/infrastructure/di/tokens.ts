@@ -24,6 +24,10 @@ export const TOKENS = {
   UnitOfWork: Symbol.for('keygate.UnitOfWork'),
   /** Audit events written in batches off the request path (tool calls). */
   AuditQueue: Symbol.for('keygate.AuditQueue'),
+  /** Rate windows and quota leases of key budgets (the /mcp hot path). */
+  UsageBudget: Symbol.for('keygate.UsageBudget'),
+  /** Quota balances as the key API sets and lists them. */
+  QuotaBalances: Symbol.for('keygate.QuotaBalances'),
 
   // Leak reports from a secret scanner
   ReportSignatureVerifier: Symbol.for('keygate.ReportSignatureVerifier'),

@@ -39,44 +39,48 @@ export class ApiKeysController {
     const unknown = Object.keys(req.query).filter((name) => name !== 'user_id');
     if (unknown.length > 0) throw ValidationError.single(unknown[0], 'is not a known query parameter');
     const keys = await this.useCases.list.execute({ actor: actorOf(res.locals), userId: unchecked(req.query.user_id) });
-    res.json(keys.map(presentKey));
+    res.json(keys.map(({ key, quotaRemaining }) => presentKey(key, quotaRemaining)));
   }
 
   async create(req: Request, res: Response): Promise<void> {
     const body = allowedFields(CreateApiKeyDto, req.body);
-    const { key, rawKey } = await this.useCases.create.execute({
+    const { key, rawKey, quotaRemaining } = await this.useCases.create.execute({
       actor: actorOf(res.locals),
       name: unchecked(body.name),
       userId: unchecked(body.user_id),
       expiresAt: unchecked(body.expires_at),
       scopes: unchecked(body.scopes),
+      rateLimit: unchecked(body.rate_limit),
+      quota: unchecked(body.quota),
     });
     res.status(201).setHeader('Cache-Control', 'no-store');
-    res.json(presentCreatedKey(key, rawKey));
+    res.json(presentCreatedKey(key, rawKey, quotaRemaining));
   }
 
   async update(req: Request<{ id: string }>, res: Response): Promise<void> {
     const body = allowedFields(UpdateApiKeyDto, req.body);
-    const key = await this.useCases.update.execute({
+    const { key, quotaRemaining } = await this.useCases.update.execute({
       actor: actorOf(res.locals),
       id: req.params.id,
       name: unchecked(body.name),
       scopes: unchecked(body.scopes),
       expiresAt: unchecked(body.expires_at),
+      rateLimit: unchecked(body.rate_limit),
+      quota: unchecked(body.quota),
     });
-    res.json(presentKey(key));
+    res.json(presentKey(key, quotaRemaining));
   }
 
   async roll(req: Request<{ id: string }>, res: Response): Promise<void> {
     // The body is optional: no body at all rolls with no overlap.
     const body = allowedFields(RollApiKeyDto, req.body ?? {});
-    const { key, rawKey, replaces } = await this.useCases.roll.execute({
+    const { key, rawKey, replaces, quotaRemaining } = await this.useCases.roll.execute({
       actor: actorOf(res.locals),
       id: req.params.id,
       graceSeconds: unchecked(body.grace_seconds),
     });
     res.status(201).setHeader('Cache-Control', 'no-store');
-    res.json({ ...presentCreatedKey(key, rawKey), replaces });
+    res.json({ ...presentCreatedKey(key, rawKey, quotaRemaining), replaces });
   }
 
   async revoke(req: Request<{ id: string }>, res: Response): Promise<void> {

@@ -1,7 +1,7 @@
 import { ApiKey } from '../../../domain/api-key';
 
-/** Allow-lists of response fields: key_hash never leaves the service. */
-export function presentKey(key: ApiKey) {
+/** Allow-lists of response fields: key_hash never leaves the service. `quotaRemaining`: the budget's balance. */
+export function presentKey(key: ApiKey, quotaRemaining: number | null = null) {
   return {
     id: key.id,
     name: key.name,
@@ -13,10 +13,11 @@ export function presentKey(key: ApiKey) {
     created_at: iso(key.createdAt),
     revoked_at: iso(key.revokedAt),
     replaced_by: key.replacedBy,
+    ...presentLimits(key, quotaRemaining),
   };
 }
 
-export function presentCreatedKey(key: ApiKey, rawKey: string) {
+export function presentCreatedKey(key: ApiKey, rawKey: string, quotaRemaining: number | null = null) {
   return {
     id: key.id,
     name: key.name,
@@ -25,6 +26,17 @@ export function presentCreatedKey(key: ApiKey, rawKey: string) {
     scopes: key.scopes.toArray(),
     expires_at: iso(key.expiresAt),
     created_at: iso(key.createdAt),
+    ...presentLimits(key, quotaRemaining),
+  };
+}
+
+function presentLimits(key: ApiKey, quotaRemaining: number | null) {
+  const { rateLimit, quota } = key;
+  return {
+    rate_limit: rateLimit ? { limit: rateLimit.limit, window_seconds: rateLimit.windowSeconds } : null,
+    quota: quota
+      ? { remaining: quotaRemaining ?? 0, refill: quota.refill ? { amount: quota.refill.amount, interval: quota.refill.interval } : null }
+      : null,
   };
 }
 

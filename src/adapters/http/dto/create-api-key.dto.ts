@@ -6,4 +6,6 @@ export class CreateApiKeyDto {
   @Allow() user_id?: unknown;
   @Allow() expires_at?: unknown;
   @Allow() scopes?: unknown;
+  @Allow() rate_limit?: unknown;
+  @Allow() quota?: unknown;
 }

@@ -1,5 +1,5 @@
 import { Actor, mayActFor } from '../../../domain/actor';
-import { ApiKey, displayPrefixOf, parseKeyName } from '../../../domain/api-key';
+import { ApiKey, displayPrefixOf, parseKeyName, parseQuota, parseRateLimit, QuotaSetting, RateLimit } from '../../../domain/api-key';
 import { ConflictError, ForbiddenError, ValidationError } from '../../../domain/errors';
 import { ScopeSet } from '../../../domain/scope';
 import { Clock } from '../../ports/clock.port';
@@ -17,10 +17,16 @@ export interface CreateKeyInput {
   userId?: string | null;
   expiresAt?: string | Date | null;
   scopes?: readonly string[];
+  /** null or absent: unlimited. */
+  rateLimit?: { limit: number; window_seconds: number } | null;
+  /** null or absent: no quota. */
+  quota?: { remaining: number; refill?: { amount: number; interval: string } | null } | null;
 }
 
 export interface CreateKeyOutput {
   key: ApiKey;
+  /** The quota balance it starts with; null without a quota. */
+  quotaRemaining: number | null;
   /** The only time the raw key exists outside the caller's hands. */
   rawKey: string;
 }
@@ -36,31 +42,38 @@ export class CreateKey {
 
   async execute(input: CreateKeyInput): Promise<CreateKeyOutput> {
     const now = this.clock.now();
-    const { name, userId, expiresAt, scopes } = this.parse(input, now);
+    const { name, userId, expiresAt, scopes, rateLimit, quota } = this.parse(input, now);
     if (!mayActFor(input.actor, userId)) {
       throw new ForbiddenError('Only admins may create keys for another user');
     }
     const rawKey = this.generator.generate();
-    const key = await this.work.run(async ({ keys, audit }) => {
+    const key = await this.work.run(async ({ keys, audit, quotas }) => {
       const stored = await keys.insertWithinLimit(
-        { name, userId, scopes, expiresAt, keyPrefix: displayPrefixOf(rawKey), keyHash: this.hasher.hash(rawKey), createdAt: now },
+        {
+          name, userId, scopes, expiresAt, keyPrefix: displayPrefixOf(rawKey), keyHash: this.hasher.hash(rawKey), createdAt: now,
+          rateLimit, quota: quota ? { refill: quota.refill } : null,
+        },
         this.policy.maxKeysPerUser,
       );
-      if (stored) await audit.append([keyEvent('key.created', input.actor, stored, now, keyFacts(stored))]);
+      if (!stored) return null;
+      if (quota) await quotas.set(stored.budgetId, quota, now);
+      await audit.append([keyEvent('key.created', input.actor, stored, now, { ...keyFacts(stored), ...(quota ? { quota_remaining: quota.remaining } : {}) })]);
       return stored;
     });
     if (!key) {
       throw new ConflictError(`User ${userId} already holds ${this.policy.maxKeysPerUser} non-revoked keys (expired ones count); revoke one first`);
     }
-    return { key, rawKey };
+    return { key, rawKey, quotaRemaining: quota ? quota.remaining : null };
   }
 
   private parse(input: CreateKeyInput, now: Date) {
-    return parseFields<{ name: string; userId: string; expiresAt: Date | null; scopes: ScopeSet }>({
+    return parseFields<{ name: string; userId: string; expiresAt: Date | null; scopes: ScopeSet; rateLimit: RateLimit | null; quota: QuotaSetting | null }>({
       name: () => parseKeyName(input.name),
       userId: () => parseUserId(input.userId, input.actor),
       expiresAt: () => parseExpiry(input.expiresAt, now),
       scopes: () => ScopeSet.parse(input.scopes ?? [], 'scopes'),
+      rateLimit: () => (input.rateLimit === undefined ? null : parseRateLimit(input.rateLimit)),
+      quota: () => (input.quota === undefined ? null : parseQuota(input.quota)),
     });
   }
 }

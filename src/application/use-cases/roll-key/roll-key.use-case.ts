@@ -23,10 +23,13 @@ export interface RollKeyOutput {
   key: ApiKey;
   rawKey: string;
   replaces: string;
+  /** The shared budget's balance; null without a quota. */
+  quotaRemaining: number | null;
 }
 
 /**
- * Replaces a key with a new one of the same name, scopes and expiry. The old
+ * Replaces a key with a new one of the same name, scopes, expiry and limits
+ * (the new key draws on the old one's budget). The old
  * key is revoked at once, or left to expire at the end of the grace period
  * (never later than it would have anyway). A roll is not held to
  * MAX_KEYS_PER_USER: the old key is on its way out.
@@ -43,7 +46,7 @@ export class RollKey {
     const id = requireUuid(input.id);
     const grace = parseGrace(input.graceSeconds);
     const rawKey = this.generator.generate();
-    return this.work.run(async ({ keys, audit }) => {
+    return this.work.run(async ({ keys, audit, quotas }) => {
       const old = await keys.findById(id);
       if (!old || old.revokedAt !== null || !mayActFor(input.actor, old.userId)) throw new NotFoundError('API key', id);
       const now = this.clock.now();
@@ -52,6 +55,8 @@ export class RollKey {
       const key = await keys.insert({
         name: old.name, userId: old.userId, scopes: old.scopes, expiresAt: old.expiresAt,
         keyPrefix: displayPrefixOf(rawKey), keyHash: this.hasher.hash(rawKey), createdAt: now,
+        // One budget for the chain: during the overlap both keys draw on one rate window and one balance.
+        rateLimit: old.rateLimit, quota: old.quota, budgetId: old.budgetId,
       });
       const retired = await keys.markReplaced(id, key.id, retirement(old, now, grace));
       // Another roll or a revoke got there first, between the read and this write.
@@ -64,7 +69,8 @@ export class RollKey {
           old_key_ends_at: (retired.revokedAt ?? retired.expiresAt ?? now).toISOString(),
         }),
       ]);
-      return { key, rawKey, replaces: id };
+      const balance = key.quota ? (await quotas.read([key.budgetId], now)).get(key.budgetId) ?? 0 : null;
+      return { key, rawKey, replaces: id, quotaRemaining: balance };
     });
   }
 }

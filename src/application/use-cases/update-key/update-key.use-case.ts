@@ -1,5 +1,5 @@
 import { Actor, mayActFor } from '../../../domain/actor';
-import { ApiKey, parseKeyName } from '../../../domain/api-key';
+import { ApiKey, parseKeyName, parseQuota, parseRateLimit, QuotaSetting } from '../../../domain/api-key';
 import { AuditValue } from '../../../domain/audit';
 import { NotFoundError, ValidationError } from '../../../domain/errors';
 import { ScopeSet } from '../../../domain/scope';
@@ -18,11 +18,25 @@ export interface UpdateKeyInput {
   scopes?: readonly string[];
   /** null removes the expiry. */
   expiresAt?: string | Date | null;
+  /** null removes the rate limit. */
+  rateLimit?: { limit: number; window_seconds: number } | null;
+  /** Sets the balance and the refill; null removes the quota. */
+  quota?: { remaining: number; refill?: { amount: number; interval: string } | null } | null;
 }
 
+export interface UpdateKeyOutput {
+  key: ApiKey;
+  /** The budget's balance after the change; null without a quota. */
+  quotaRemaining: number | null;
+}
+
+const FIELDS = 'name, scopes, expires_at, rate_limit or quota';
+
 /**
- * Changes a key's name, scopes or expiry. Every replica drops the cached key
- * when the row changes, so narrowed scopes take effect at once everywhere.
+ * Changes a key's name, scopes, expiry or limits. Every replica drops the
+ * cached key when the row changes, so narrowed scopes and new limits take
+ * effect at once everywhere. A quota given here sets the balance, over any
+ * credits replicas hold.
  */
 export class UpdateKey {
   constructor(
@@ -30,29 +44,45 @@ export class UpdateKey {
     private readonly clock: Clock,
   ) {}
 
-  async execute(input: UpdateKeyInput): Promise<ApiKey> {
+  async execute(input: UpdateKeyInput): Promise<UpdateKeyOutput> {
     const id = requireUuid(input.id);
     const now = this.clock.now();
-    const changes = parseFields<ApiKeyChanges>({
+    const { quota, ...fields } = parseFields<Omit<ApiKeyChanges, 'quota'> & { quota?: QuotaSetting | null }>({
       name: input.name === undefined ? undefined : () => parseKeyName(input.name),
       scopes: input.scopes === undefined ? undefined : () => parseScopes(input.scopes),
       expiresAt: input.expiresAt === undefined ? undefined : () => parseExpiry(input.expiresAt, now),
+      rateLimit: input.rateLimit === undefined ? undefined : () => parseRateLimit(input.rateLimit),
+      quota: input.quota === undefined ? undefined : () => parseQuota(input.quota),
     });
-    if (Object.keys(changes).length === 0) throw ValidationError.single('body', 'name, scopes or expires_at is required');
-    return this.work.run(async ({ keys, audit }) => {
+    const changes: ApiKeyChanges = fields;
+    if (quota !== undefined) changes.quota = quota && { refill: quota.refill };
+    if (Object.keys(changes).length === 0) throw ValidationError.single('body', `${FIELDS} is required`);
+    return this.work.run(async ({ keys, audit, quotas }) => {
       const key = await keys.findById(id);
       if (!key || key.revokedAt !== null || !mayActFor(input.actor, key.userId)) throw new NotFoundError('API key', id);
       const updated = await keys.update(id, changes);
       if (!updated) throw new NotFoundError('API key', id);
-      const facts = keyFacts(updated);
-      const changed: { [field: string]: AuditValue } = {};
-      for (const field of ['name', 'scopes', 'expires_at'] as const) {
-        if (JSON.stringify(facts[field]) !== JSON.stringify(keyFacts(key)[field])) changed[field] = facts[field];
-      }
-      await audit.append([keyEvent('key.updated', input.actor, updated, now, { changed })]);
-      return updated;
+      if (quota) await quotas.set(updated.budgetId, quota, now);
+      else if (quota === null) await quotas.remove(updated.budgetId);
+      const details: { [field: string]: AuditValue } = { changed: changedFacts(key, updated, quota !== undefined) };
+      if (quota) details.quota_remaining = quota.remaining;
+      await audit.append([keyEvent('key.updated', input.actor, updated, now, details)]);
+      const balance = updated.quota ? (await quotas.read([updated.budgetId], now)).get(updated.budgetId) ?? 0 : null;
+      return { key: updated, quotaRemaining: balance };
     });
   }
+}
+
+/** The fields whose value changed, with their new value; a quota given again counts (its balance was set). */
+function changedFacts(before: ApiKey, after: ApiKey, quotaSet: boolean): { [field: string]: AuditValue } {
+  const was: { [field: string]: AuditValue } = { rate_limit: null, quota: null, ...keyFacts(before) };
+  const now: { [field: string]: AuditValue } = { rate_limit: null, quota: null, ...keyFacts(after) };
+  const changed: { [field: string]: AuditValue } = {};
+  for (const field of ['name', 'scopes', 'expires_at', 'rate_limit', 'quota'] as const) {
+    const set = field === 'quota' && quotaSet;
+    if (set || JSON.stringify(now[field]) !== JSON.stringify(was[field])) changed[field] = now[field];
+  }
+  return changed;
 }
 
 /** Unlike at create, null is refused: it would quietly widen the key to full access. */

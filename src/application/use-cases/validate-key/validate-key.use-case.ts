@@ -1,4 +1,4 @@
-import { isWellFormedRawKey } from '../../../domain/api-key';
+import { isWellFormedRawKey, RateLimit } from '../../../domain/api-key';
 import { InvalidApiKeyError } from '../../../domain/errors';
 import { ScopeSet } from '../../../domain/scope';
 import { ApiKeyRepository } from '../../ports/api-key-repository.port';
@@ -14,6 +14,10 @@ export interface KeyPrincipal {
   keyId: string;
   userId: string;
   scopes: ScopeSet;
+  /** What the key's rate window and quota are counted against (shared along a roll chain). */
+  budgetId: string;
+  rateLimit: RateLimit | null;
+  hasQuota: boolean;
 }
 
 /** Spec section 5, in order. Every failure is the same InvalidApiKeyError. */
@@ -31,6 +35,6 @@ export class ValidateKey {
     const now = this.clock.now();
     if (!key || !key.isUsableAt(now)) throw new InvalidApiKeyError();
     await this.keys.touchLastUsed(key.id, now);
-    return { keyId: key.id, userId: key.userId, scopes: key.scopes };
+    return { keyId: key.id, userId: key.userId, scopes: key.scopes, budgetId: key.budgetId, rateLimit: key.rateLimit, hasQuota: key.quota !== null };
   }
 }

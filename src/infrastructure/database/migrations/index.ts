@@ -6,6 +6,7 @@ import { NotifyMcpServerChanges1763900000004 } from './1763900000004-notify-mcp-
 import { NotifyKeyChanges1763900000005 } from './1763900000005-notify-key-changes';
 import { NotifyMcpServersTruncated1763900000006 } from './1763900000006-notify-mcp-servers-truncated';
 import { KeyRollAndAuditTrail1763900000007 } from './1763900000007-key-roll-and-audit-trail';
+import { UsageLimits1763900000008 } from './1763900000008-usage-limits';
 
 /** Listed explicitly so the same list works from ts sources, compiled code and tests. */
 export const MIGRATIONS = [
@@ -17,4 +18,5 @@ export const MIGRATIONS = [
   NotifyKeyChanges1763900000005,
   NotifyMcpServersTruncated1763900000006,
   KeyRollAndAuditTrail1763900000007,
+  UsageLimits1763900000008,
 ];

@@ -27,6 +27,11 @@ const EXPECTED: Record<ErrorCode, Expected> = {
   'DATABASE.UNAVAILABLE': { status: 503, slug: 'database-unavailable', title: 'Service Unavailable', headers: { 'Retry-After': '1' } },
   'SIGNATURE.INVALID': { status: 401, slug: 'invalid-signature', title: 'Unauthorized' },
   'SIGNING_KEYS.UNAVAILABLE': { status: 503, slug: 'signing-keys-unavailable', title: 'Service Unavailable', headers: { 'Retry-After': '42' } },
+  'RATE_LIMIT.EXCEEDED': {
+    status: 429, slug: 'rate-limited', title: 'Too Many Requests',
+    headers: { 'Retry-After': '17', 'RateLimit-Policy': '"key";q=100;w=60', RateLimit: '"key";r=0;t=17' },
+  },
+  'QUOTA.EXHAUSTED': { status: 429, slug: 'quota-exhausted', title: 'Too Many Requests' },
 };
 
 describe('toProblem for domain errors', () => {

@@ -25,6 +25,8 @@ const EXPECTED: Record<ErrorCode, Expected> = {
   'DATABASE.UNAVAILABLE': 'internal',
   'SIGNATURE.INVALID': 'internal',
   'SIGNING_KEYS.UNAVAILABLE': 'internal',
+  'RATE_LIMIT.EXCEEDED': 'internal',
+  'QUOTA.EXHAUSTED': 'internal',
 };
 
 describe('toMcpError for domain errors', () => {

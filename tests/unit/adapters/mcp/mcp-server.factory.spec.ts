@@ -14,7 +14,7 @@ import { InMemoryResourceStore } from '../../../fakes/in-memory-resource.store';
 import { makeCallTool } from '../../../support/call-tool-service';
 import { ScopeSetMother } from '../../../mothers/scope-set.mother';
 
-const principal = { keyId: 'k', userId: 'alice', scopes: ScopeSetMother.full() };
+const principal = { keyId: 'k', userId: 'alice', scopes: ScopeSetMother.full(), budgetId: 'k', rateLimit: null, hasQuota: false };
 const origin = { requestId: 'req-1', ip: '203.0.113.9' };
 
 async function makeSut(calls: AllowedCalls, store = new InMemoryResourceStore()) {

@@ -8,7 +8,7 @@ import {
 import { KeyPrincipal } from '../../../../src/application/use-cases/validate-key/validate-key.use-case';
 import { ScopeSetMother } from '../../../mothers/scope-set.mother';
 
-const principal: KeyPrincipal = { keyId: 'k', userId: 'alice', scopes: ScopeSetMother.of('projects:read') };
+const principal: KeyPrincipal = { keyId: 'k', userId: 'alice', scopes: ScopeSetMother.of('projects:read'), budgetId: 'k', rateLimit: null, hasQuota: false };
 const projects: ToolTarget = { kind: 'built-in', resource: 'projects' };
 
 /** Decides by tool name, and remembers what it was asked. */

@@ -14,7 +14,7 @@ describe('ListKeys', () => {
       await createKey.execute({ actor, name });
       clock.advance(MINUTE);
     }
-    const keys = await listKeys.execute({ actor });
+    const keys = (await listKeys.execute({ actor })).map((listed) => listed.key);
     expect(keys.map((k) => k.name)).toEqual(['third', 'second', 'first']);
   });
 
@@ -23,7 +23,7 @@ describe('ListKeys', () => {
     const actor = ActorMother.user();
     await createKey.execute({ actor, name: 'mine' });
     await createKey.execute({ actor: ActorMother.user(), name: 'theirs' });
-    const keys = await listKeys.execute({ actor });
+    const keys = (await listKeys.execute({ actor })).map((listed) => listed.key);
     expect(keys.map((k) => k.name)).toEqual(['mine']);
     expect(keys.every((k) => k.userId === actor.userId)).toBe(true);
   });
@@ -34,7 +34,7 @@ describe('ListKeys', () => {
     const revoked = await createKey.execute({ actor, name: 'revoked' });
     await createKey.execute({ actor, name: 'kept' });
     await revokeKey.execute({ actor, id: revoked.key.id });
-    const keys = await listKeys.execute({ actor });
+    const keys = (await listKeys.execute({ actor })).map((listed) => listed.key);
     expect(keys.map((k) => k.name)).toEqual(['kept']);
   });
 
@@ -44,7 +44,7 @@ describe('ListKeys', () => {
     const expiresAt = new Date(clock.now().getTime() + MINUTE).toISOString();
     const { key } = await createKey.execute({ actor, name: 'short-lived', expiresAt });
     clock.advance(2 * MINUTE);
-    const keys = await listKeys.execute({ actor });
+    const keys = (await listKeys.execute({ actor })).map((listed) => listed.key);
     expect(keys.map((k) => k.id)).toEqual([key.id]);
     expect(keys[0].stateAt(clock.now())).toBe('expired');
   });
@@ -67,7 +67,7 @@ describe('ListKeys', () => {
     const { createKey, listKeys } = makeKeyService();
     const actor = ActorMother.user();
     await createKey.execute({ actor, name: 'mine' });
-    const keys = await listKeys.execute({ actor, userId: actor.userId.toUpperCase() });
+    const keys = (await listKeys.execute({ actor, userId: actor.userId.toUpperCase() })).map((listed) => listed.key);
     expect(keys.map((k) => k.name)).toEqual(['mine']);
   });
 
@@ -75,7 +75,7 @@ describe('ListKeys', () => {
     const { createKey, listKeys } = makeKeyService();
     const owner = ActorMother.user();
     await createKey.execute({ actor: owner, name: 'theirs' });
-    const keys = await listKeys.execute({ actor: ActorMother.admin(), userId: owner.userId });
+    const keys = (await listKeys.execute({ actor: ActorMother.admin(), userId: owner.userId })).map((listed) => listed.key);
     expect(keys.map((k) => k.name)).toEqual(['theirs']);
   });
 

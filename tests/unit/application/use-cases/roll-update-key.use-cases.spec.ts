@@ -63,7 +63,7 @@ describe('RollKey', () => {
 describe('UpdateKey', () => {
   it('changes only the given fields and records what changed', async () => {
     const { updateKey, audit, owner, key } = await setup();
-    const updated = await updateKey.execute({ actor: owner, id: key.id, scopes: ['projects:read'] });
+    const { key: updated } = await updateKey.execute({ actor: owner, id: key.id, scopes: ['projects:read'] });
     expect(updated.name).toBe('ci');
     expect(updated.scopes.toArray()).toEqual(['projects:read']);
     expect(audit.records.at(-1)).toMatchObject({ action: 'key.updated', keyId: key.id, details: { changed: { scopes: ['projects:read'] } } });
