@@ -1,4 +1,4 @@
-import { ApiKey } from '../../../domain/api-key';
+import { ApiKey, ApiKeyProps } from '../../../domain/api-key';
 import { ScopeSet } from '../../../domain/scope';
 
 /**
@@ -20,6 +20,15 @@ export interface CachedKey {
   readonly createdAt: number;
   readonly replacedBy: string | null;
 }
+
+/**
+ * Fails to compile when ApiKeyProps gains a field that CachedKey does not
+ * carry (optional ones included): a hit would otherwise hand back a key
+ * without it, e.g. without its limits.
+ */
+type Uncached = Exclude<keyof ApiKeyProps, keyof CachedKey | 'keyHash' | 'revokedAt'>;
+const EVERY_FIELD_CACHED: [Uncached] extends [never] ? true : never = true;
+void EVERY_FIELD_CACHED;
 
 export function toCachedKey(key: ApiKey, scopes: ScopeSet): CachedKey {
   return Object.freeze({
