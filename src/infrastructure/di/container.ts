@@ -86,16 +86,16 @@ export function buildContainer(parts: ContainerParts): Container {
   bindAudit(c);
   // Started in this order, stopped in the reverse: retention, the listener, the last last_used_at batch, the last audit events, then the pool.
   c.bind(Lifecycle).toResolvedValue(
-    (database: Database, lastUsed: LastUsedCoalescer, listener: ChangeListener, cache: KeyCache, audit: BatchingAuditQueue, retention: AuditRetention) =>
+    (database: Database, lastUsed: LastUsedCoalescer, listener: ChangeListener, cache: KeyCache, servers: McpServerListCache, audit: BatchingAuditQueue, retention: AuditRetention) =>
       new Lifecycle([
         { name: 'database pool', stop: () => database.close() },
         { name: 'audit event writer', start: () => audit.start(), stop: () => audit.stop() },
         { name: 'last_used_at writer', start: () => lastUsed.start(), stop: () => lastUsed.stop() },
-        // A cache of size 0 stays off, so nothing needs to hear of changes.
-        { name: 'change listener', start: () => (cache.maxEntries > 0 ? listener.start() : undefined), stop: () => listener.stop() },
+        // A cache of size 0 stays off; with both off, nothing needs to hear of changes.
+        { name: 'change listener', start: () => (cache.maxEntries > 0 || servers.lists.maxEntries > 0 ? listener.start() : undefined), stop: () => listener.stop() },
         { name: 'audit retention', start: () => retention.start(), stop: () => retention.stop() },
       ]),
-    [TOKENS.Database, LastUsedCoalescer, ChangeListener, TOKENS.KeyCache, BatchingAuditQueue, AuditRetention],
+    [TOKENS.Database, LastUsedCoalescer, ChangeListener, TOKENS.KeyCache, McpServerListCache, BatchingAuditQueue, AuditRetention],
   );
 
   c.bind<UnitOfWork>(TOKENS.UnitOfWork).toResolvedValue(
