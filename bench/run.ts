@@ -6,6 +6,7 @@ import { DevTokenIssuer } from '../src/adapters/auth/dev-token-issuer';
 import { LocalPostgres } from '../src/infrastructure/database/local-postgres';
 import { SERVICE_NODE_FLAGS } from '../src/infrastructure/server/node-flags';
 import { BenchKey, createBenchKey, keyLimitsMode } from './bench-key';
+import { freshDatabase } from './database';
 import { load } from './load';
 import { peakRssMb, startListening } from './processes';
 import { machine } from './machine';
@@ -36,7 +37,7 @@ async function main(): Promise<void> {
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'keygate-bench-'));
   chmodSync(scratch, 0o755); // as root, PostgreSQL runs as `postgres` and must reach its directory
   const pg = process.env.BENCH_DATABASE_URL ? null : await LocalPostgres.start({ dir: path.join(scratch, 'pg'), throwaway: true });
-  const url = process.env.BENCH_DATABASE_URL ?? (await freshDatabase(pg!.url));
+  const url = process.env.BENCH_DATABASE_URL ?? (await freshDatabase(pg!.url, 'keygate_bench'));
   const dataDir = path.join(scratch, 'data');
   mkdirSync(dataDir);
   const env = { ...process.env, DATABASE_URL: url, DATA_DIR: dataDir, PORT: '0', NODE_ENV: 'development', LOG_LEVEL, AUTH_FAILURE_LIMIT: '1000000' };
@@ -163,16 +164,6 @@ async function toolCallEvents(url: string): Promise<number> {
   } finally {
     await client.end();
   }
-}
-
-async function freshDatabase(adminUrl: string): Promise<string> {
-  const client = new Client({ connectionString: adminUrl });
-  await client.connect();
-  await client.query('CREATE DATABASE keygate_bench');
-  await client.end();
-  const u = new URL(adminUrl);
-  u.pathname = '/keygate_bench';
-  return u.toString();
 }
 
 main().catch((error) => {
