@@ -1,22 +1,36 @@
 import express from 'express';
+import { Pool } from 'pg';
 import { BUILT_IN_TOOLS } from '../src/application/use-cases/tools/built-in/built-in-tools';
 import { toMcpTool } from '../src/adapters/mcp/tool-presenter';
 
 /**
- * The ceiling: Express parsing a JSON body and answering with the same bytes a
- * full-access tools/list returns (the six built-in tools), with nothing of ours
- * in the way: no key, no logging, no metrics. The ratio then measures our
- * overhead rather than the size of the answer.
+ * The ceilings, with nothing of ours in the way (no key, no logging, no
+ * metrics):
+ * - `/bare` (a): Express parsing a JSON body and answering with the same
+ *   bytes a full-access tools/list returns, so the ratio measures our
+ *   overhead rather than the size of the answer;
+ * - `/row` (a′): the same tools/call body (e) sends, answered with the one
+ *   row it names, read by primary key from the same PostgreSQL through a
+ *   node-postgres pool as large as the service's, as a minimal real service
+ *   would.
  */
 const body = { jsonrpc: '2.0', id: 1, result: { tools: BUILT_IN_TOOLS.map(toMcpTool) } };
+const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
 const app = express();
 app.disable('x-powered-by');
 app.use(express.json());
 app.post('/bare', (_req, res) => {
   res.json(body);
 });
+app.post('/row', async (req, res) => {
+  const id = req.body?.params?.arguments?.id;
+  if (typeof id !== 'string') return void res.status(400).json({ error: 'params.arguments.id must be a string' });
+  const { rows } = await pool.query('SELECT id, data, created_at, updated_at FROM resource_records WHERE id = $1', [id]);
+  if (rows.length === 0) return void res.status(404).json({ error: 'not found' });
+  res.json({ jsonrpc: '2.0', id: req.body.id ?? null, result: { record: rows[0] } });
+});
 const server = app.listen(0, '127.0.0.1', () => {
   const address = server.address() as { port: number };
   process.stdout.write(`listening on http://localhost:${address.port}\n`);
 });
-process.once('SIGTERM', () => server.close(() => process.exit(0)));
+process.once('SIGTERM', () => server.close(() => void pool.end().finally(() => process.exit(0))));

@@ -15,13 +15,16 @@ export interface LoadSpec {
   body: string;
   seconds: number;
   connections: number;
+  /** Send exactly this many requests instead of loading for `seconds`. */
+  amount?: number;
 }
 
 const AUTOCANNON = path.resolve(__dirname, '..', '..', 'node_modules', 'autocannon', 'autocannon.js');
 
 /** Runs autocannon in its own process, so the load generator never shares a core's event loop with the target. */
 export function load(spec: LoadSpec): Promise<LoadResult> {
-  const args = [AUTOCANNON, '-j', '-d', String(spec.seconds), '-c', String(spec.connections), '-m', 'POST', '-b', spec.body];
+  const bound = spec.amount === undefined ? ['-d', String(spec.seconds)] : ['-a', String(spec.amount)];
+  const args = [AUTOCANNON, '-j', ...bound, '-c', String(spec.connections), '-m', 'POST', '-b', spec.body];
   for (const [name, value] of Object.entries(spec.headers)) args.push('-H', `${name}=${value}`);
   args.push(spec.url);
   return new Promise((resolve, reject) => {

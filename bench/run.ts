@@ -5,21 +5,22 @@ import { Client } from 'pg';
 import { DevTokenIssuer } from '../src/adapters/auth/dev-token-issuer';
 import { LocalPostgres } from '../src/infrastructure/database/local-postgres';
 import { SERVICE_NODE_FLAGS } from '../src/infrastructure/server/node-flags';
-import { load, LoadResult } from './load';
-import { cpuSeconds, peakRssMb, startListening } from './processes';
+import { BenchKey, createBenchKey, keyLimitsMode } from './bench-key';
+import { freshDatabase } from './database';
+import { load } from './load';
+import { peakRssMb, startListening } from './processes';
+import { machine } from './machine';
+import { alternate, Measured, measured } from './rounds';
 import { validateInProcess } from './validate-in-process';
 
 /**
  * npm run bench: the service on a real PostgreSQL, loaded by autocannon from a
- * second process. Prints the four figures and the three targets, and writes
- * them to bench/results/latest.json.
+ * second process. Prints the figures and the four targets, and writes them
+ * to bench/results/latest.json. The runs at a million keys are
+ * `npm run bench:scale` (scale.ts).
  */
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
-/**
- * (a) and (b) run in alternating rounds that add up to SECONDS each: on a
- * shared machine whose speed drifts from one second to the next, back-to-back
- * runs would measure the drift as much as the service.
- */
+/** (a) and (b), and (a′) and (e), run in alternating rounds that add up to SECONDS each (rounds.ts says why). */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10);
 const WARM_UP_SECONDS = 2;
 /** Request lines off by default: the figures are the service's, not its log shipping's. */
@@ -36,7 +37,7 @@ async function main(): Promise<void> {
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'keygate-bench-'));
   chmodSync(scratch, 0o755); // as root, PostgreSQL runs as `postgres` and must reach its directory
   const pg = process.env.BENCH_DATABASE_URL ? null : await LocalPostgres.start({ dir: path.join(scratch, 'pg'), throwaway: true });
-  const url = process.env.BENCH_DATABASE_URL ?? (await freshDatabase(pg!.url));
+  const url = process.env.BENCH_DATABASE_URL ?? (await freshDatabase(pg!.url, 'keygate_bench'));
   const dataDir = path.join(scratch, 'data');
   mkdirSync(dataDir);
   const env = { ...process.env, DATABASE_URL: url, DATA_DIR: dataDir, PORT: '0', NODE_ENV: 'development', LOG_LEVEL, AUTH_FAILURE_LIMIT: '1000000' };
@@ -44,12 +45,8 @@ async function main(): Promise<void> {
   const service = await startListening(path.join(ROOT, 'dist', 'src', 'infrastructure', 'server', 'main.js'), env, NODE_FLAGS);
   try {
     const token = DevTokenIssuer.loadOrCreate(dataDir).mint({ sub: crypto.randomUUID() });
-    const created = await fetch(`${service.baseUrl}/api/v1/api-keys`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ name: 'bench' }),
-    });
-    const { raw_key: rawKey } = (await created.json()) as { raw_key: string };
+    const key = await createBenchKey(service.baseUrl, token, 'bench', keyLimitsMode());
+    const rawKey = key.rawKey;
     const mcp = (key: string, seconds: number, body = TOOLS_LIST) => ({
       url: `${service.baseUrl}/mcp`,
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-api-key': key },
@@ -57,25 +54,31 @@ async function main(): Promise<void> {
       seconds,
       connections: CONNECTIONS,
     });
-    const bareJson = (seconds: number) => ({ url: `${bare.baseUrl}/bare`, headers: { 'content-type': 'application/json' }, body: TOOLS_LIST, seconds, connections: CONNECTIONS });
-    await load(bareJson(WARM_UP_SECONDS));
+    const bareLoad = (route: string, body: string, seconds: number) => ({ url: `${bare.baseUrl}${route}`, headers: { 'content-type': 'application/json' }, body, seconds, connections: CONNECTIONS });
+    await load(bareLoad('/bare', TOOLS_LIST, WARM_UP_SECONDS));
     await load(mcp(rawKey, WARM_UP_SECONDS));
-    const rounds: { a: Measured; b: Measured }[] = [];
-    for (let round = 0; round < ROUNDS; round++) {
-      const a = await measured(bare.child.pid!, () => load(bareJson(SECONDS / ROUNDS)));
-      const b = await measured(service.child.pid!, () => load(mcp(rawKey, SECONDS / ROUNDS)));
-      rounds.push({ a, b });
-    }
-    const a = combined(rounds.map((r) => r.a));
-    const b = combined(rounds.map((r) => r.b));
-    const roundRatios = rounds.map((r) => round3(r.b.requests / r.a.requests));
+    const ab = await alternate(
+      { pid: bare.child.pid!, run: (seconds) => load(bareLoad('/bare', TOOLS_LIST, seconds)) },
+      { pid: service.child.pid!, run: (seconds) => load(mcp(rawKey, seconds)) },
+      SECONDS,
+      ROUNDS,
+    );
     const c = await measured(service.child.pid!, () => load(mcp(`svc_${'0'.repeat(64)}`, SECONDS)));
     const projectId = await createProject(service.baseUrl, rawKey);
-    const e = await measured(service.child.pid!, () => load(mcp(rawKey, SECONDS, toolsCall({ action: 'get', id: projectId }))));
-    const audited = await toolCallEvents(url, e.statusCounts['200'] ?? 0);
+    const getCall = toolsCall({ action: 'get', id: projectId });
+    await load(bareLoad('/row', getCall, WARM_UP_SECONDS));
+    await load(mcp(rawKey, WARM_UP_SECONDS, getCall));
+    const eventsBefore = await toolCallEvents(url);
+    const ae = await alternate(
+      { pid: bare.child.pid!, run: (seconds) => load(bareLoad('/row', getCall, seconds)) },
+      { pid: service.child.pid!, run: (seconds) => load(mcp(rawKey, seconds, getCall)) },
+      SECONDS,
+      ROUNDS,
+    );
+    const audited = { calls: ae.figure.statusCounts['200'] ?? 0, events: (await toolCallEvents(url)) - eventsBefore };
     const d = await validateInProcess(url);
     const rss = { serviceMb: peakRssMb(service.child.pid!), benchProcessMb: peakRssMb(process.pid) };
-    report({ a, b, c, d, e, audited, rss, roundRatios });
+    report({ a: ab.ceiling, b: ab.figure, c, d, aPrime: ae.ceiling, e: ae.figure, audited, rss, ratios: { b: ab, e: ae }, key });
   } finally {
     await service.stop();
     await bare.stop();
@@ -84,74 +87,60 @@ async function main(): Promise<void> {
   }
 }
 
-/** Adds the target's CPU time per answered request, which does not depend on how busy the load generator keeps it. */
-async function measured(pid: number, run: () => Promise<LoadResult>): Promise<Measured> {
-  const before = cpuSeconds(pid);
-  const result = await run();
-  const cpu = cpuSeconds(pid) - before;
-  return { ...result, cpuSeconds: cpu, cpuMicrosPerRequest: Math.round((cpu / result.requests) * 1e6) };
-}
-
-type Measured = LoadResult & { cpuSeconds: number; cpuMicrosPerRequest: number };
-
-/** Rounds of equal length as one run: mean req/s, median p50, worst p99. */
-function combined(rounds: Measured[]): Measured {
-  const requests = rounds.reduce((sum, r) => sum + r.requests, 0);
-  const cpu = rounds.reduce((sum, r) => sum + r.cpuSeconds, 0);
-  const statusCounts: Record<string, number> = {};
-  for (const r of rounds) for (const [status, n] of Object.entries(r.statusCounts)) statusCounts[status] = (statusCounts[status] ?? 0) + n;
-  const p50s = rounds.map((r) => r.p50Ms).sort((x, y) => x - y);
-  return {
-    requests,
-    requestsPerSecond: Math.round((rounds.reduce((sum, r) => sum + r.requestsPerSecond, 0) / rounds.length) * 10) / 10,
-    p50Ms: p50s[Math.floor(p50s.length / 2)],
-    p99Ms: Math.max(...rounds.map((r) => r.p99Ms)),
-    statusCounts,
-    cpuSeconds: Math.round(cpu * 100) / 100,
-    cpuMicrosPerRequest: Math.round((cpu / requests) * 1e6),
-  };
-}
-
-const round3 = (x: number) => Math.round(x * 1000) / 1000;
+type Ratio = { ratio: number; roundRatios: number[] };
 
 function report(figures: {
   a: Measured;
   b: Measured;
   c: Measured;
   d: Awaited<ReturnType<typeof validateInProcess>>;
+  aPrime: Measured;
   e: Measured;
   audited: { calls: number; events: number };
   rss: { serviceMb: number; benchProcessMb: number };
-  roundRatios: number[];
+  ratios: { b: Ratio; e: Ratio };
+  key: BenchKey;
 }) {
-  const { a, b, c, d, e, audited, rss, roundRatios } = figures;
-  // Rounds of (a) and (b) last equally long, so the ratio of answered requests is the ratio of throughputs.
-  const ratio = round3(b.requests / a.requests);
+  const { a, b, c, d, aPrime, e, audited, rss, ratios, key } = figures;
   const targets = {
-    'tools/list vs bare Express >= 0.7': ratio >= 0.7,
+    'tools/list vs bare Express >= 0.7': ratios.b.ratio >= 0.7,
+    'tools/call get vs bare Express + PostgreSQL row >= 0.7': ratios.e.ratio >= 0.7,
     'ValidateKey median < 20 us': d.medianMicros < 20,
     'service peak RSS < 200 MB': rss.serviceMb < 200,
   };
   const line = (name: string, r: Measured) =>
-    `${name.padEnd(34)} ${r.requestsPerSecond.toFixed(0).padStart(8)} req/s  p50 ${r.p50Ms} ms  p99 ${r.p99Ms} ms  cpu ${r.cpuMicrosPerRequest} us/req  statuses ${JSON.stringify(r.statusCounts)}`;
-  console.log(`\nkeygate benchmark (${SECONDS} s per figure, (a) and (b) alternating in ${ROUNDS} rounds; ${CONNECTIONS} connections; autocannon in its own process)`);
+    `${name.padEnd(38)} ${r.requestsPerSecond.toFixed(0).padStart(8)} req/s  p50 ${r.p50Ms} ms  p99 ${r.p99Ms} ms  cpu ${r.cpuMicrosPerRequest} us/req  statuses ${JSON.stringify(r.statusCounts)}`;
+  console.log(`\nkeygate benchmark (${SECONDS} s per figure, (a)/(b) and (a')/(e) alternating in ${ROUNDS} rounds; ${CONNECTIONS} connections; autocannon in its own process)`);
   console.log(line('(a) bare Express JSON', a));
   console.log(line('(b) /mcp tools/list, valid key', b));
   console.log(line('(c) /mcp unknown key (401)', c));
-  console.log(`${'(d) ValidateKey.execute, cached'.padEnd(34)} ${String(d.opsPerSecond).padStart(8)} ops/s  median ${d.medianMicros} us  p99 ${d.p99Micros} us`);
+  console.log(`${'(d) ValidateKey.execute, cached'.padEnd(38)} ${String(d.opsPerSecond).padStart(8)} ops/s  median ${d.medianMicros} us  p99 ${d.p99Micros} us`);
+  console.log(line("(a') bare Express, one PostgreSQL row", aPrime));
   console.log(line('(e) /mcp tools/call get, audited', e));
   console.log(`    tool.called events in audit_events 2 s later: ${audited.events} of ${audited.calls} answered calls`);
-  console.log(`ratio (b)/(a): ${ratio} (rounds: ${roundRatios.join(', ')})   peak RSS: service ${rss.serviceMb} MB, bench process ${rss.benchProcessMb} MB`);
+  console.log(`    (e)'s key: ${KEY_LIMITS_NOTE[key.limits]}`);
+  console.log(`ratio (b)/(a): ${ratios.b.ratio} (rounds: ${ratios.b.roundRatios.join(', ')})`);
+  console.log(`ratio (e)/(a'): ${ratios.e.ratio} (rounds: ${ratios.e.roundRatios.join(', ')})`);
+  console.log(`peak RSS: service ${rss.serviceMb} MB, bench process ${rss.benchProcessMb} MB`);
   for (const [name, ok] of Object.entries(targets)) console.log(`${ok ? 'PASS' : 'MISS'}  ${name}`);
-  const machine = { cpu: os.cpus()[0]?.model, cores: os.cpus().length, memoryGb: Math.round(os.totalmem() / 2 ** 30), node: process.version, platform: `${os.platform()} ${os.release()}` };
   const out = path.join(ROOT, 'bench', 'results');
   mkdirSync(out, { recursive: true });
   const serviceNodeFlags = NODE_FLAGS.join(' ');
-  const result = { date: new Date().toISOString(), machine, seconds: SECONDS, rounds: ROUNDS, connections: CONNECTIONS, serviceNodeFlags, logLevel: LOG_LEVEL, bareExpress: a, toolsList: b, unknownKey: c, validateKeyInProcess: d, toolsCallAudited: e, toolCallEvents: audited, ratio, roundRatios, peakRss: rss, targets };
+  const result = {
+    date: new Date().toISOString(), machine: machine(), seconds: SECONDS, rounds: ROUNDS, connections: CONNECTIONS, serviceNodeFlags, logLevel: LOG_LEVEL,
+    bareExpress: a, toolsList: b, unknownKey: c, validateKeyInProcess: d, bareExpressRow: aPrime, toolsCallAudited: e, toolCallEvents: audited, toolsCallKeyLimits: key.limits,
+    ratio: ratios.b.ratio, roundRatios: ratios.b.roundRatios, toolsCallRatio: ratios.e.ratio, toolsCallRoundRatios: ratios.e.roundRatios, peakRss: rss, targets,
+  };
   writeFileSync(path.join(out, 'latest.json'), JSON.stringify(result, null, 2) + '\n');
   console.log(`written to bench/results/latest.json`);
   if (Object.values(targets).some((ok) => !ok)) process.exitCode = 1;
 }
+
+const KEY_LIMITS_NOTE: Record<BenchKey['limits'], string> = {
+  on: 'rate limit and quota set (never tripped)',
+  off: 'no limits (BENCH_KEY_LIMITS=off)',
+  refused: 'NO limits: this service refused rate_limit/quota at create (BENCH_KEY_LIMITS=auto on a build without them)',
+};
 
 /** A project record for (e) to read, made through /mcp (itself one tool.called event, left out of the count). */
 async function createProject(baseUrl: string, rawKey: string): Promise<string> {
@@ -164,27 +153,17 @@ async function createProject(baseUrl: string, rawKey: string): Promise<string> {
   return body.result.structuredContent.record.id;
 }
 
-/** How many tool.called events the batch writer has stored, read once its queue has had time to drain. */
-async function toolCallEvents(url: string, calls: number): Promise<{ calls: number; events: number }> {
+/** How many tool.called get events the batch writer has stored, read once its queue has had time to drain. */
+async function toolCallEvents(url: string): Promise<number> {
   await new Promise((resolve) => setTimeout(resolve, 2000));
   const client = new Client({ connectionString: url });
   await client.connect();
   try {
     const [{ n }] = (await client.query(`SELECT count(*)::int AS n FROM audit_events WHERE action = 'tool.called' AND details->>'action' = 'get'`)).rows;
-    return { calls, events: n };
+    return n;
   } finally {
     await client.end();
   }
-}
-
-async function freshDatabase(adminUrl: string): Promise<string> {
-  const client = new Client({ connectionString: adminUrl });
-  await client.connect();
-  await client.query('CREATE DATABASE keygate_bench');
-  await client.end();
-  const u = new URL(adminUrl);
-  u.pathname = '/keygate_bench';
-  return u.toString();
 }
 
 main().catch((error) => {

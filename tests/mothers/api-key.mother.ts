@@ -9,8 +9,9 @@ export const KEY_EPOCH = new Date('2026-06-01T12:00:00.000Z');
 /** Stored API keys and keys about to be stored: valid by default, each test overriding what it is about. */
 export const ApiKeyMother = {
   props(overrides: Partial<ApiKeyProps> = {}): ApiKeyProps {
+    const id = overrides.id ?? randomUUID();
     return {
-      id: randomUUID(),
+      id,
       name: 'ci',
       keyPrefix: 'svc_abcd',
       keyHash: randomBytes(32).toString('hex'),
@@ -21,6 +22,9 @@ export const ApiKeyMother = {
       revokedAt: null,
       createdAt: new Date(KEY_EPOCH.getTime() - 86_400_000),
       replacedBy: null,
+      rateLimit: null,
+      quota: null,
+      budgetId: id,
       ...overrides,
     };
   },

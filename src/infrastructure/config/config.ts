@@ -20,6 +20,8 @@ export interface Config {
   hotPath: {
     /** Validated keys kept in memory per replica. */
     keyCacheEntries: number;
+    /** Users whose MCP-server lists (read by every tools/list) are kept in memory; by default as many as keys. */
+    serverListCacheEntries: number;
     /** How often coalesced last_used_at values are written. */
     lastUsedFlushMs: number;
   };
@@ -106,6 +108,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new ConfigError('DATABASE_URL must be a postgres:// or postgresql:// URL');
   }
+  const keyCacheEntries = integer(env, 'KEY_CACHE_MAX_ENTRIES', 10_000, 0, 10_000_000);
   return {
     env: nodeEnv,
     port: integer(env, 'PORT', 8080, 0, 65535),
@@ -127,7 +130,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     maxKeysPerUser: integer(env, 'MAX_KEYS_PER_USER', 100, 1, 1_000_000),
     hotPath: {
-      keyCacheEntries: integer(env, 'KEY_CACHE_MAX_ENTRIES', 10_000, 0, 10_000_000),
+      keyCacheEntries,
+      serverListCacheEntries: integer(env, 'SERVER_LIST_CACHE_MAX_ENTRIES', keyCacheEntries, 0, 10_000_000),
       lastUsedFlushMs: integer(env, 'LAST_USED_FLUSH_MS', 1000, 10, 60_000),
     },
     mcp: {

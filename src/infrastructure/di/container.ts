@@ -91,18 +91,18 @@ export function buildContainer(parts: ContainerParts): Container {
   // Started in this order, stopped in the reverse: retention, the listener, the quota credits handed back, the last last_used_at batch,
   // the last audit events, then the pool.
   c.bind(Lifecycle).toResolvedValue(
-    (database: Database, lastUsed: LastUsedCoalescer, listener: ChangeListener, cache: KeyCache, audit: BatchingAuditQueue, retention: AuditRetention,
+    (database: Database, lastUsed: LastUsedCoalescer, listener: ChangeListener, audit: BatchingAuditQueue, retention: AuditRetention,
       usage: PostgresUsageBudget) =>
       new Lifecycle([
         { name: 'database pool', stop: () => database.close() },
         { name: 'audit event writer', start: () => audit.start(), stop: () => audit.stop() },
         { name: 'last_used_at writer', start: () => lastUsed.start(), stop: () => lastUsed.stop() },
         { name: 'usage budget (quota leases, rate windows)', start: () => usage.start(), stop: () => usage.stop() },
-        // A cache of size 0 stays off, so nothing needs to hear of changes.
-        { name: 'change listener', start: () => (cache.maxEntries > 0 ? listener.start() : undefined), stop: () => listener.stop() },
+        // Always on: besides the caches, the quota leases hear of balance changes through it.
+        { name: 'change listener', start: () => listener.start(), stop: () => listener.stop() },
         { name: 'audit retention', start: () => retention.start(), stop: () => retention.stop() },
       ]),
-    [TOKENS.Database, LastUsedCoalescer, ChangeListener, TOKENS.KeyCache, BatchingAuditQueue, AuditRetention, PostgresUsageBudget],
+    [TOKENS.Database, LastUsedCoalescer, ChangeListener, BatchingAuditQueue, AuditRetention, PostgresUsageBudget],
   );
 
   c.bind<UnitOfWork>(TOKENS.UnitOfWork).toResolvedValue(

@@ -52,7 +52,7 @@ export function bindHotPath(c: Container): void {
   );
   c.bind(McpServerListCache).toResolvedValue(
     (dataSource: DataSource, { hotPath }: Config, secrets: RecordSecrets) =>
-      new McpServerListCache(new EncryptedResourceStore(new PostgresResourceStore(dataSource.manager), secrets), hotPath.keyCacheEntries),
+      new McpServerListCache(new EncryptedResourceStore(new PostgresResourceStore(dataSource.manager), secrets), hotPath.serverListCacheEntries),
     [TOKENS.DataSource, TOKENS.Config, RecordSecrets],
   );
   c.bind<ResourceStore>(TOKENS.ResourceStore).toService(McpServerListCache);

@@ -1,12 +1,13 @@
 import { getHeapStatistics } from 'node:v8';
 
 /**
- * Heap a cached key takes: the ApiKey, its ScopeSet and its cache entries
- * came to ~2 KB each when 100,000 were measured (lru-cache and its by-id
- * index take ~2% more than the two maps before them). Each user's cached
- * MCP-server list is kept within the same entry count.
+ * Heap a cached key takes: its compact record (cached-key.ts), its hash and
+ * its lru-cache and by-id entries came to ~470 bytes each when 100,000 were
+ * measured (bench/key-cache-memory.ts; a whole ApiKey took ~1.3 KB). The rest
+ * is room for its user's cached MCP-server list, kept within the same entry
+ * count, when every key has a user of its own.
  */
-export const CACHED_KEY_BYTES = 2048;
+export const CACHED_KEY_BYTES = 640;
 
 /**
  * A warning for start-up when a full key cache would take more than half the

@@ -36,6 +36,14 @@ describe('loadConfig', () => {
     });
   });
 
+  it('sizes the MCP-server-list cache like the key cache unless SERVER_LIST_CACHE_MAX_ENTRIES says otherwise', () => {
+    expect(loadConfig({}).hotPath).toMatchObject({ keyCacheEntries: 10_000, serverListCacheEntries: 10_000 });
+    expect(loadConfig({ KEY_CACHE_MAX_ENTRIES: '0' }).hotPath).toMatchObject({ keyCacheEntries: 0, serverListCacheEntries: 0 });
+    expect(loadConfig({ KEY_CACHE_MAX_ENTRIES: '0', SERVER_LIST_CACHE_MAX_ENTRIES: '5000' }).hotPath).toMatchObject({ keyCacheEntries: 0, serverListCacheEntries: 5000 });
+    expect(() => loadConfig({ SERVER_LIST_CACHE_MAX_ENTRIES: '-1' })).toThrow(ConfigError);
+    expect(() => loadConfig({ SERVER_LIST_CACHE_MAX_ENTRIES: 'many' })).toThrow(/SERVER_LIST_CACHE_MAX_ENTRIES/);
+  });
+
   it('refuses production without an identity provider', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/JWT_JWKS_URI is required/);
     const production = { NODE_ENV: 'production', JWT_JWKS_URI: 'https://idp/jwks', JWT_ISSUER: 'https://idp/', JWT_AUDIENCE: 'keygate', SECRETS_KEY: KEY };

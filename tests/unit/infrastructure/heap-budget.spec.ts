@@ -11,7 +11,7 @@ describe('the start-up heap budget check', () => {
   it('warns, naming both settings, when it would not', () => {
     const warning = heapBudgetWarning(1_000_000, 240 * MB);
     expect(warning).toContain('KEY_CACHE_MAX_ENTRIES=1000000');
-    expect(warning).toContain('~1953 MB');
+    expect(warning).toContain('~610 MB');
     expect(warning).toContain('240 MB');
     expect(warning).toContain('--max-old-space-size');
   });

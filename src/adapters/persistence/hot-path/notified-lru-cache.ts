@@ -28,8 +28,12 @@ export class NotifiedLruCache<K extends string, V extends object> implements Not
   readonly channel: string;
   readonly maxEntries: number;
   private readonly lru: LRUCache<K, V>;
-  /** Cache keys by name, kept only when names are not the cache keys. */
-  private readonly keysByName: Map<string, K[]> | null;
+  /**
+   * Cache keys by name, kept only when names are not the cache keys. A name
+   * almost always has one entry, held as is: an array each would add ~30
+   * bytes to every cached key.
+   */
+  private readonly keysByName: Map<string, K | K[]> | null;
   private epoch = 0;
   private enabled = false;
 
@@ -72,7 +76,7 @@ export class NotifiedLruCache<K extends string, V extends object> implements Not
     if (name === EVERY_ENTRY) return this.clear();
     this.epoch += 1;
     if (this.keysByName === null) return void this.lru.delete(name as K);
-    for (const key of this.keysByName.get(name) ?? []) this.lru.delete(key);
+    for (const key of asArray(this.keysByName.get(name))) this.lru.delete(key);
   }
 
   /** Forget everything, e.g. when notifications may have been missed. */
@@ -97,15 +101,20 @@ export class NotifiedLruCache<K extends string, V extends object> implements Not
     const name = this.options.nameOf?.(key, value);
     if (name === undefined || this.keysByName === null) return;
     const keys = this.keysByName.get(name);
-    if (keys === undefined) this.keysByName.set(name, [key]);
-    else if (!keys.includes(key)) keys.push(key);
+    if (keys === undefined) this.keysByName.set(name, key);
+    else if (!asArray(keys).includes(key)) this.keysByName.set(name, [...asArray(keys), key]);
   }
 
   private unname(name: string, key: K): void {
     const keys = this.keysByName?.get(name);
     if (keys === undefined) return;
-    const rest = keys.filter((k) => k !== key);
+    const rest = asArray(keys).filter((k) => k !== key);
     if (rest.length === 0) this.keysByName!.delete(name);
-    else this.keysByName!.set(name, rest);
+    else this.keysByName!.set(name, rest.length === 1 ? rest[0] : rest);
   }
+}
+
+function asArray<K>(keys: K | K[] | undefined): K[] {
+  if (keys === undefined) return [];
+  return Array.isArray(keys) ? keys : [keys];
 }

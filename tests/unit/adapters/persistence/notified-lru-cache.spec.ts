@@ -84,6 +84,23 @@ describe('NotifiedLruCache', () => {
     expect(sut.size).toBe(1);
   });
 
+  it('still evicts the rest of a name whose entries the bound pushed out one by one', async () => {
+    const { sut, fill } = makeSut(byOwner);
+    await fill('a1', { owner: 'a' });
+    await fill('a2', { owner: 'a' });
+    await fill('a3', { owner: 'a' });
+    await fill('b1', { owner: 'b' }); // pushes a1 out
+    sut.evict('a');
+    expect(sut.size).toBe(1);
+    await fill('a4', { owner: 'a' });
+    await fill('b2', { owner: 'b' });
+    await fill('b3', { owner: 'b' }); // pushes b1 out, then a4 stands alone under its name
+    sut.evict('b');
+    expect([sut.size, sut.get('a4')]).toEqual([1, { owner: 'a' }]);
+    sut.evict('a');
+    expect(sut.size).toBe(0);
+  });
+
   it('forgets what a name covered once an entry is pushed out or replaced', async () => {
     const { sut, fill } = makeSut({ ...byOwner, maxEntries: 1 });
     await fill('k', { owner: 'old' });
