@@ -12,14 +12,16 @@ import { RequestGuardOptions, requestGuard } from './request-guard';
 import { responseFormat, serveStreamableHttp } from './streamable-http';
 import { ToolCallRecorder } from './tool-call-recorder';
 import { authorizeToolCalls } from './tool-gate';
+import { ToolsCallFastPath } from './tools-call-fast-path';
 import { ToolsListFastPath } from './tools-list-fast-path';
 
 /**
  * /mcp over MCP Streamable HTTP, stateless. In order: Origin/Host check (403),
  * the API key (401, whatever the body), the body as JSON-RPC (-32700, -32600),
  * params the SDK would refuse badly (-32602), the tool-call scope gate (403,
- * and each call's target found once), then the SDK server bound to the key,
- * which runs the targets the gate found.
+ * and each call's target found once), then a lone tools/list or built-in
+ * tools/call answered without the SDK, or else the SDK server bound to the
+ * key, which runs the targets the gate found.
  */
 export class McpController {
   constructor(
@@ -29,6 +31,7 @@ export class McpController {
     private readonly config: RequestGuardOptions,
     private readonly fastPath: ToolsListFastPath,
     private readonly recorder: ToolCallRecorder,
+    private readonly callFastPath: ToolsCallFastPath,
   ) {}
 
   /**
@@ -57,6 +60,7 @@ export class McpController {
     if (await this.fastPath.tryServe(req, res, principal, messages, format)) return;
     // Only a POST that calls tools needs its origin (req.ip walks the proxy settings).
     const origin = calls.size > 0 ? originOf(req) : NO_ORIGIN;
+    if (await this.callFastPath.tryServe(req, res, principal, messages, format, calls, origin)) return;
     await serveStreamableHttp(this.servers.create(principal, calls, messages.length, origin), req, res, req.body, format);
   }
 }
