@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { AuditEvent } from '../../domain/audit';
 import { canonicalJson } from './canonical-json';
 
@@ -28,5 +28,6 @@ export function auditEventJson(event: Omit<AuditEvent, 'hash'>) {
 
 /** SHA-256 hex of the previous event's hash followed by this event's canonical JSON. */
 export function chainHash(previousHash: string, event: Omit<AuditEvent, 'hash'>): string {
-  return createHash('sha256').update(previousHash).update(canonicalJson(auditEventJson(event))).digest('hex');
+  // One-shot hash of the concatenation: the same digest as two updates, without a Hash object per event.
+  return hash('sha256', previousHash + canonicalJson(auditEventJson(event)), 'hex');
 }
