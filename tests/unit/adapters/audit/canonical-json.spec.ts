@@ -50,7 +50,7 @@ describe('the digests over it', () => {
 
   it('chainHash is SHA-256 hex of the previous hash followed by the event\'s canonical JSON', () => {
     const event = {
-      id: 'e1', seq: 2, occurredAt: new Date('2026-01-02T03:04:05.006Z'), action: 'tool.called', actor: { type: 'key' as const, id: 'k' },
+      id: 'e1', seq: 2, occurredAt: new Date('2026-01-02T03:04:05.006Z'), action: 'tool.called' as const, actor: { type: 'key' as const, id: 'k' },
       userId: 'u', keyId: 'k', target: { type: 'tool', id: 'projects' }, requestId: null, ip: null, details: { outcome: 'ok' },
     };
     const previous = 'f'.repeat(64);
