@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { argumentsSha256 } from '../../../../src/adapters/audit/arguments-digest';
-import { chainHash } from '../../../../src/adapters/audit/audit-chain';
+import { auditEventJson, chainHash, eventCanonicalJson } from '../../../../src/adapters/audit/audit-chain';
 import { canonicalJson } from '../../../../src/adapters/audit/canonical-json';
 
 /** The rules written out plainly, as the chain was first hashed: what the fast code must keep matching. */
@@ -56,5 +56,25 @@ describe('the digests over it', () => {
     const previous = 'f'.repeat(64);
     expect(chainHash(previous, event)).toBe(sha256(previous + '{"action":"tool.called","actor":{"id":"k","type":"key"},"details":{"outcome":"ok"},'
       + '"id":"e1","ip":null,"key_id":"k","occurred_at":"2026-01-02T03:04:05.006Z","request_id":null,"seq":2,"target":{"id":"projects","type":"tool"},"user_id":"u"}'));
+  });
+});
+
+describe('eventCanonicalJson', () => {
+  const text = fc.oneof(fc.string({ unit: 'binary', maxLength: 8 }), fc.uuid());
+  const value: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
+    v: fc.oneof({ depthSize: 'small' }, fc.constant(null), fc.boolean(), fc.integer(), text, fc.array(tie('v')), fc.dictionary(text, tie('v'))),
+  })).v;
+  const event = fc.record({
+    id: fc.uuid(), seq: fc.nat(), occurredAt: fc.date({ noInvalidDate: true, min: new Date(0), max: new Date(4e12) }),
+    action: fc.constantFrom('tool.called' as const, 'key.created' as const),
+    actor: fc.record({ type: fc.constantFrom('key' as const, 'user' as const), id: fc.option(text, { nil: null }) }),
+    userId: fc.option(fc.uuid(), { nil: null }), keyId: fc.option(fc.uuid(), { nil: null }),
+    target: fc.record({ type: text, id: fc.option(text, { nil: null }) }),
+    requestId: fc.option(text, { nil: null }), ip: fc.option(text, { nil: null }),
+    details: fc.dictionary(text, value),
+  });
+
+  it('is the canonical JSON of the event as the API shows it, for any event', () => {
+    fc.assert(fc.property(event, (e) => eventCanonicalJson(e as never) === canonicalJson(auditEventJson(e as never))), { numRuns: 500 });
   });
 });
