@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { canonicalJson } from './canonical-json';
 
 /**
@@ -7,5 +7,5 @@ import { canonicalJson } from './canonical-json';
  * kept what they sent can show it was this call without the trail keeping it.
  */
 export function argumentsSha256(args: Record<string, unknown> | undefined): string {
-  return createHash('sha256').update(canonicalJson(args ?? {})).digest('hex');
+  return hash('sha256', canonicalJson(args ?? {}), 'hex');
 }

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { AuditEvent } from '../../domain/audit';
 import { canonicalJson } from './canonical-json';
 
@@ -28,5 +28,38 @@ export function auditEventJson(event: Omit<AuditEvent, 'hash'>) {
 
 /** SHA-256 hex of the previous event's hash followed by this event's canonical JSON. */
 export function chainHash(previousHash: string, event: Omit<AuditEvent, 'hash'>): string {
-  return createHash('sha256').update(previousHash).update(canonicalJson(auditEventJson(event))).digest('hex');
+  // One-shot hash of the concatenation: the same digest as two updates, without a Hash object per event.
+  return hash('sha256', previousHash + eventCanonicalJson(event), 'hex');
+}
+
+/**
+ * canonicalJson(auditEventJson(event)), written in its sorted order directly:
+ * every tool call hashes one event, and only `details` has keys to sort.
+ */
+export function eventCanonicalJson(event: Omit<AuditEvent, 'hash'>): string {
+  let out = member('{', 'action', event.action);
+  out = json(out, 'actor', pair(event.actor));
+  out = member(out, 'details', event.details);
+  out = member(out, 'id', event.id);
+  out = member(out, 'ip', event.ip);
+  out = member(out, 'key_id', event.keyId);
+  out = member(out, 'occurred_at', event.occurredAt.toISOString());
+  out = member(out, 'request_id', event.requestId);
+  out = member(out, 'seq', event.seq);
+  out = json(out, 'target', pair(event.target));
+  return member(out, 'user_id', event.userId) + '}';
+}
+
+/** An actor or target: `{"id":…,"type":…}`. */
+function pair(value: { id: string | null; type: string }): string {
+  return member(member('{', 'id', value.id), 'type', value.type) + '}';
+}
+
+/** Appends `"key":value` to an object's JSON under way; an undefined value is left out, as canonicalJson leaves it. */
+function member(out: string, key: string, value: unknown): string {
+  return value === undefined ? out : json(out, key, canonicalJson(value));
+}
+
+function json(out: string, key: string, valueJson: string): string {
+  return `${out}${out.length > 1 ? ',' : ''}"${key}":${valueJson}`;
 }

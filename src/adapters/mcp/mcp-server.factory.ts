@@ -1,19 +1,17 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, RequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { requiredScopes, ToolTarget } from '../../application/use-cases/tools/authorize-tool-call.use-case';
 import { CallTool } from '../../application/use-cases/tools/call-tool.use-case';
-import { resultOf } from '../../application/use-cases/tools/tool-call-audit';
 import { ListTools } from '../../application/use-cases/list-tools/list-tools.use-case';
 import { KeyPrincipal } from '../../application/use-cases/validate-key/validate-key.use-case';
 import { AuditOrigin, NO_ORIGIN } from '../../domain/audit';
-import { UnknownToolError } from '../../domain/errors/unknown-tool.error';
 import { listToolsFor, ToolsListParams } from './list-tools-request';
 import { toMcpError } from './mcp-error-map';
 import { MAX_RESULT_RECORD_BYTES } from './record-view';
 import { ToolCallRecorder } from './tool-call-recorder';
+import { ToolCallParams, ToolCallRunner } from './tool-call-runner';
 import { AllowedCalls } from './tool-gate';
-import { toCallToolResult, toMcpTool } from './tool-presenter';
+import { toMcpTool } from './tool-presenter';
 
 export const SERVER_INFO = { name: 'keygate', version: '0.1.0' };
 
@@ -33,12 +31,16 @@ const CallToolLoose = CallToolRequestSchema.extend({ params: RequestSchema.shape
  * methods (-32601) are the SDK's; tools are ours.
  */
 export class McpServerFactory {
+  private readonly calls: ToolCallRunner;
+
   constructor(
     private readonly listTools: ListTools,
-    private readonly callTool: CallTool,
+    callTool: CallTool,
     private readonly log: (error: unknown) => void,
-    private readonly recorder: ToolCallRecorder,
-  ) {}
+    recorder: ToolCallRecorder,
+  ) {
+    this.calls = new ToolCallRunner(callTool, recorder, log);
+  }
 
   /**
    * `calls` is what the tool gate allowed and found for the POST's tools/call
@@ -54,7 +56,6 @@ export class McpServerFactory {
       jsonSchemaValidator: SHARED_VALIDATOR,
       instructions: 'Tools are filtered by the scopes of your API key. Each built-in tool takes an action, an optional subresource, an id and data.',
     });
-    const { userId, keyId } = principal;
     const recordBytes = Math.floor(MAX_RESULT_RECORD_BYTES / messages);
     server.setRequestHandler(ListToolsLoose, async (request) => {
       try {
@@ -64,25 +65,7 @@ export class McpServerFactory {
         throw toMcpError(error, this.log);
       }
     });
-    server.setRequestHandler(CallToolLoose, async (request) => {
-      const { name, arguments: args } = request.params as { name: string; arguments?: Record<string, unknown> };
-      try {
-        const target = targetOf(calls, name);
-        const call = { name, arguments: args, requiredScopes: requiredScopes(target, args) };
-        const outcome = await this.recorder.run(principal, origin, call, () => this.callTool.execute({ userId, keyId, origin, target, arguments: args }), resultOf);
-        return toCallToolResult(outcome, recordBytes);
-      } catch (error) {
-        throw toMcpError(error, this.log);
-      }
-    });
+    server.setRequestHandler(CallToolLoose, (request) => this.calls.run(principal, origin, calls, request.params as unknown as ToolCallParams, recordBytes));
     return server;
   }
-}
-
-/** The target the tool gate found for a call of `name`; a call it did not see never runs. */
-function targetOf(calls: AllowedCalls, name: string): ToolTarget {
-  const target = calls.get(name);
-  if (target === null) throw new UnknownToolError(name);
-  if (target === undefined) throw new Error('A tools/call reached the MCP server without passing the tool gate');
-  return target;
 }

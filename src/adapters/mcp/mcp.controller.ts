@@ -12,6 +12,7 @@ import { RequestGuardOptions, requestGuard } from './request-guard';
 import { responseFormat, serveStreamableHttp } from './streamable-http';
 import { ToolCallRecorder } from './tool-call-recorder';
 import { authorizeToolCalls } from './tool-gate';
+import { ToolsCallFastPath } from './tools-call-fast-path';
 import { ToolsListFastPath } from './tools-list-fast-path';
 import { UsageGate } from './usage-gate';
 
@@ -20,8 +21,9 @@ import { UsageGate } from './usage-gate';
  * the API key (401, whatever the body), the body as JSON-RPC (-32700, -32600),
  * params the SDK would refuse badly (-32602), the tool-call scope gate (403,
  * and each call's target found once), the key's rate limit (429, counted
- * right after the key) and quota (429, charged before any call runs), then the SDK server bound to the key,
- * which runs the targets the gate found.
+ * right after the key) and quota (429, charged before any call runs), then
+ * a lone tools/list or built-in tools/call answered without the SDK, or else
+ * the SDK server bound to the key, which runs the targets the gate found.
  */
 export class McpController {
   constructor(
@@ -31,7 +33,8 @@ export class McpController {
     private readonly config: RequestGuardOptions,
     private readonly fastPath: ToolsListFastPath,
     private readonly recorder: ToolCallRecorder,
-    private readonly usage: UsageGate | null = null,
+    private readonly callFastPath: ToolsCallFastPath,
+    private readonly usage: UsageGate,
   ) {}
 
   /**
@@ -39,7 +42,7 @@ export class McpController {
    * hot path), with `first` (the failed-validation limit) ahead of the checks.
    */
   mount(app: Router, ...first: RequestHandler[]): void {
-    const before = [...first, requestGuard(this.config), apiKeyAuth(this.validateKey), ...(this.usage ? [this.usage.admitRequest] : [])];
+    const before = [...first, requestGuard(this.config), apiKeyAuth(this.validateKey), this.usage.admitRequest];
     app
       .route('/mcp')
       .post(...before, jsonRpcBody, (req, res) => this.post(req, res))
@@ -57,10 +60,11 @@ export class McpController {
     if (refuseInvalidParams(messages, res)) return;
     const calls = await authorizeToolCalls(this.authorize, principal, messages, res, (call) => this.recorder.denied(principal, originOf(req), call));
     if (calls === null) return;
-    if (calls.size > 0) await this.usage?.chargeToolCalls(principal, messages);
+    if (calls.size > 0) await this.usage.chargeToolCalls(principal, messages);
     if (await this.fastPath.tryServe(req, res, principal, messages, format)) return;
     // Only a POST that calls tools needs its origin (req.ip walks the proxy settings).
     const origin = calls.size > 0 ? originOf(req) : NO_ORIGIN;
+    if (await this.callFastPath.tryServe(req, res, principal, messages, format, calls, origin)) return;
     await serveStreamableHttp(this.servers.create(principal, calls, messages.length, origin), req, res, req.body, format);
   }
 }

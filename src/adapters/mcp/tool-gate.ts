@@ -1,5 +1,5 @@
 import { Response } from 'express';
-import { isJSONRPCRequest, JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { JSONRPCMessage, JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 import { KeyPrincipal } from '../../application/use-cases/validate-key/validate-key.use-case';
 import { clipInput } from '../../domain/errors';
 import { AuthorizeToolCall, ToolTarget } from '../../application/use-cases/tools/authorize-tool-call.use-case';
@@ -36,11 +36,15 @@ export async function authorizeToolCalls(
 ): Promise<AllowedCalls | null> {
   let allowed: Map<string, ToolTarget | null> | undefined;
   for (const message of messages) {
-    // The method first: the schema check behind isJSONRPCRequest costs more than the rest of a tools/list.
-    if ((message as { method?: unknown }).method !== 'tools/call' || !isJSONRPCRequest(message)) continue;
+    // json-rpc-body let only valid messages through, and of those with a method the strict request
+    // schema takes exactly the ones with an id (the notification schema, as strict, refuses one):
+    // an id test says what isJSONRPCRequest would, without a schema parse per call.
+    const { method, id } = message as { method?: unknown; id?: unknown };
+    if (method !== 'tools/call' || (typeof id !== 'string' && typeof id !== 'number')) continue;
     // params-check refuses a malformed call (-32602) before this runs; its shape test keeps one out here too.
-    if (toolCallShapeProblem(message.params) !== null) continue;
-    const { name, arguments: args } = message.params as { name: string; arguments?: Record<string, unknown> };
+    const { params } = message as JSONRPCRequest;
+    if (toolCallShapeProblem(params) !== null) continue;
+    const { name, arguments: args } = params as { name: string; arguments?: Record<string, unknown> };
     const decision = await authorize.execute({ userId: principal.userId, scopes: principal.scopes, name, arguments: args });
     if (decision.kind !== 'denied') {
       (allowed ??= new Map()).set(name, decision.kind === 'allowed' ? decision.target : null);
@@ -49,7 +53,7 @@ export async function authorizeToolCalls(
     denied({ name, arguments: args, requiredScopes: decision.required });
     res.setHeader('WWW-Authenticate', insufficientScopeChallenge(decision.scopes));
     const needed = decision.scopes.join(' ');
-    sendRpcError(res, 403, message.id, RPC.INSUFFICIENT_SCOPE, `Insufficient scope: calling ${clipInput(name)} this way needs ${needed}`, {
+    sendRpcError(res, 403, id, RPC.INSUFFICIENT_SCOPE, `Insufficient scope: calling ${clipInput(name)} this way needs ${needed}`, {
       required_scopes: decision.scopes,
     });
     return null;

@@ -39,6 +39,7 @@ import { bindHotPath } from './hot-path.bindings';
 import { bindHttpEdge } from './http-edge.bindings';
 import { Lifecycle } from './lifecycle';
 import { bindMcp } from './mcp.bindings';
+import { bindMcpFastPaths } from './mcp-fast-path.bindings';
 import { bindScopeContexts } from './scope-context.bindings';
 import { bindSecretScanning } from './secret-scanning.bindings';
 import { bindUsage } from './usage.bindings';
@@ -140,6 +141,7 @@ export function buildContainer(parts: ContainerParts): Container {
   );
   bindHttpEdge(c, parts.port);
   bindMcp(c);
+  bindMcpFastPaths(c);
   bindScopeContexts(c);
   bindSecretScanning(c);
   return c;

@@ -15,6 +15,7 @@ import { ValidateKey } from '../../application/use-cases/validate-key/validate-k
 import { McpController } from '../../adapters/mcp/mcp.controller';
 import { McpServerFactory } from '../../adapters/mcp/mcp-server.factory';
 import { ToolCallRecorder } from '../../adapters/mcp/tool-call-recorder';
+import { ToolsCallFastPath } from '../../adapters/mcp/tools-call-fast-path';
 import { ToolsListFastPath } from '../../adapters/mcp/tools-list-fast-path';
 import { LruToolListCache } from '../../adapters/mcp/upstream/lru-tool-list-cache';
 import { SdkUpstreamMcp } from '../../adapters/mcp/upstream/sdk-upstream-mcp';
@@ -69,8 +70,9 @@ export function bindMcp(c: Container): void {
     [ListTools, CallTool, TOKENS.McpLog, ToolCallRecorder],
   );
   c.bind(McpController).toResolvedValue(
-    (validate: ValidateKey, authorize: AuthorizeToolCall, servers: McpServerFactory, config: Config, list: ListTools, recorder: ToolCallRecorder, usage: UsageGate) =>
-      new McpController(validate, authorize, servers, config.mcp, new ToolsListFastPath(list), recorder, usage),
-    [ValidateKey, AuthorizeToolCall, McpServerFactory, TOKENS.Config, ListTools, ToolCallRecorder, UsageGate],
+    (validate: ValidateKey, authorize: AuthorizeToolCall, servers: McpServerFactory, config: Config, list: ListTools, recorder: ToolCallRecorder,
+      calls: ToolsCallFastPath, usage: UsageGate) =>
+      new McpController(validate, authorize, servers, config.mcp, new ToolsListFastPath(list), recorder, calls, usage),
+    [ValidateKey, AuthorizeToolCall, McpServerFactory, TOKENS.Config, ListTools, ToolCallRecorder, ToolsCallFastPath, UsageGate],
   );
 }

@@ -67,10 +67,27 @@ function text(value: string | null): string | null {
 }
 
 function value(v: AuditValue): AuditValue {
+  // A tool call's details need neither (short ids, names, scopes): kept as they are, not copied.
+  if (storedAsIs(v)) return v;
+  return repaired(v);
+}
+
+function repaired(v: AuditValue): AuditValue {
   if (typeof v === 'string') return text(v);
-  if (Array.isArray(v)) return v.map(value);
+  if (Array.isArray(v)) return v.map(repaired);
   if (v !== null && typeof v === 'object') {
-    return Object.fromEntries(Object.entries(v).map(([k, inner]) => [wellFormed(k), value(inner)]));
+    return Object.fromEntries(Object.entries(v).map(([k, inner]) => [wellFormed(k), repaired(inner)]));
   }
   return v;
+}
+
+/** True when `repaired` would give back an equal value: no string to cut or make well-formed, keys included. */
+function storedAsIs(v: AuditValue): boolean {
+  if (typeof v === 'string') return v.length <= MAX_TEXT && wellFormed(v) === v;
+  if (Array.isArray(v)) return v.every(storedAsIs);
+  if (v !== null && typeof v === 'object') {
+    for (const k in v) if (wellFormed(k) !== k || !storedAsIs(v[k])) return false;
+    return true;
+  }
+  return true;
 }

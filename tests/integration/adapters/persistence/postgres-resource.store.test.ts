@@ -26,6 +26,20 @@ describe('PostgresResourceStore on PostgreSQL', () => {
     expect(await store.find(alice, topLevel('agents'), created.id)).toBeNull();
   });
 
+  it('finds by a named statement that outlives a change to the table\'s columns on the same connections', async () => {
+    const owner = randomUUID();
+    const record = await store.create(owner, topLevel('projects'), { name: 'p' });
+    // The connections that ran these hold the statement as prepared before the change.
+    for (let i = 0; i < 12; i++) expect((await store.find(owner, topLevel('projects'), record.id))!.data).toEqual({ name: 'p' });
+    await db.dataSource.query('ALTER TABLE resource_records ADD COLUMN added_later int');
+    try {
+      for (let i = 0; i < 12; i++) expect(await store.find(owner, topLevel('projects'), record.id)).toEqual(record);
+    } finally {
+      await db.dataSource.query('ALTER TABLE resource_records DROP COLUMN added_later');
+    }
+    expect(await store.find(owner, topLevel('projects'), record.id)).toEqual(record);
+  });
+
   it('lists oldest first, searching text (wildcards literal) and querying by containment', async () => {
     const owner = randomUUID();
     const a = await store.create(owner, topLevel('models'), { name: 'gpt 100%', tags: ['x'] });

@@ -1,0 +1,52 @@
+import { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { requiredScopes, ToolTarget } from '../../application/use-cases/tools/authorize-tool-call.use-case';
+import { CallTool } from '../../application/use-cases/tools/call-tool.use-case';
+import { resultOf } from '../../application/use-cases/tools/tool-call-audit';
+import { KeyPrincipal } from '../../application/use-cases/validate-key/validate-key.use-case';
+import { AuditOrigin } from '../../domain/audit';
+import { UnknownToolError } from '../../domain/errors/unknown-tool.error';
+import { toMcpError } from './mcp-error-map';
+import { ToolCallRecorder } from './tool-call-recorder';
+import { AllowedCalls } from './tool-gate';
+import { toCallToolResult } from './tool-presenter';
+
+/** tools/call params once params-check and the tool gate passed them. */
+export interface ToolCallParams {
+  name: string;
+  arguments?: Record<string, unknown>;
+}
+
+/**
+ * One tools/call, whichever path answers it (the SDK server's handler or the
+ * tools/call fast path), so both run, record and render it alike: the target
+ * the tool gate found, one audit event, the presenter within `recordBytes`.
+ * Every failure leaves as an RpcError.
+ */
+export class ToolCallRunner {
+  constructor(
+    private readonly callTool: CallTool,
+    private readonly recorder: ToolCallRecorder,
+    private readonly log: (error: unknown) => void,
+  ) {}
+
+  async run(principal: KeyPrincipal, origin: AuditOrigin, calls: AllowedCalls, params: ToolCallParams, recordBytes: number): Promise<CallToolResult> {
+    const { name, arguments: args } = params;
+    const { userId, keyId } = principal;
+    try {
+      const target = targetOf(calls, name);
+      const call = { name, arguments: args, requiredScopes: requiredScopes(target, args) };
+      const outcome = await this.recorder.run(principal, origin, call, () => this.callTool.execute({ userId, keyId, origin, target, arguments: args }), resultOf);
+      return toCallToolResult(outcome, recordBytes);
+    } catch (error) {
+      throw toMcpError(error, this.log);
+    }
+  }
+}
+
+/** The target the tool gate found for a call of `name`; a call it did not see never runs. */
+function targetOf(calls: AllowedCalls, name: string): ToolTarget {
+  const target = calls.get(name);
+  if (target === null) throw new UnknownToolError(name);
+  if (target === undefined) throw new Error('A tools/call reached the MCP server without passing the tool gate');
+  return target;
+}
