@@ -1,3 +1,4 @@
+import { BatchingAuditQueue } from '../../src/adapters/persistence/audit/batching-audit-queue';
 import { createHash, randomUUID } from 'node:crypto';
 import { chainHash, GENESIS_HASH } from '../../src/adapters/audit/audit-chain';
 import { AUDIT_COLUMNS, AuditEventRow, toAuditEvent } from '../../src/adapters/persistence/audit/audit-event.row';
@@ -87,8 +88,10 @@ describe('tool.called and tool.denied', () => {
     await rpc(t, key, [call(1, 'projects', { action: 'list' }), call(2, 'chat', { action: 'list' }), { jsonrpc: '2.0', id: 3, method: 'tools/list' }]).expect(200);
     await rpc(t, key, call(4, 'projects', { action: 'list', data: { text: 'nul\u0000' } })).expect(200); // -32602
     await rpc(t, key, call(5, 'nope__tool')).expect(200); // unknown tool
-    const { rows } = await toolEvents(key.user, 3, 800);
-    expect(rows.map((r) => [r.target_id, r.details.outcome])).toEqual([['projects', 'ok'], ['chat', 'ok']]);
+    // Everything queued is written now, so a third event could not still be on its way; the calls of a batch run concurrently, in no set order.
+    await t.container.get(BatchingAuditQueue).flush();
+    const { rows } = await toolEvents(key.user, 3, 0);
+    expect(rows.map((r) => [r.target_id, r.details.outcome]).sort()).toEqual([['chat', 'ok'], ['projects', 'ok']]);
   });
 
   it('records an upstream tool call as tool.called, with its server\'s scopes and no built-in facts', async () => {
