@@ -4,25 +4,19 @@ import { ConflictError } from '../../domain/errors';
 import { RecordLocation, ResourceRecord } from '../../domain/resource/resource-record';
 import { secretFieldsAt } from '../../domain/resource/secret-fields';
 import { databaseCall } from './database-unavailable';
+import { NamedStatement, queryNamed } from './named-statement';
 import { ResourceRecordMapper, ResourceRecordRow } from './resource-record.mapper';
 
 // Every statement starts from the owner and the location, so a record of
 // another user or another place is never read, changed or deleted.
 const AT = `user_id = $1 AND resource = $2 AND parent_id IS NOT DISTINCT FROM $3::uuid AND subresource IS NOT DISTINCT FROM $4::varchar`;
 const INSERT = `INSERT INTO resource_records (user_id, resource, parent_id, subresource, data) VALUES ($1, $2, $3, $4, $5) RETURNING *`;
-// Columns named, not *: a prepared statement whose result type changed (a column added while it is
-// cached on a connection) fails, so the named statement below must not depend on the table's shape.
-const FIND = {
+const FIND: NamedStatement = {
   name: 'resource_records.find',
   text: `SELECT id, user_id, resource, parent_id, subresource, data, created_at, updated_at FROM resource_records WHERE ${AT} AND id = $5`,
 };
 
 type Runner = Pick<EntityManager, 'query'>;
-
-/** The part of node-postgres's pool that runs a named statement. */
-interface NamedStatementPool {
-  query(statement: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
-}
 
 /** ResourceStore on PostgreSQL: one table, data as jsonb. */
 export class PostgresResourceStore implements ResourceStore {
@@ -45,11 +39,7 @@ export class PostgresResourceStore implements ResourceStore {
   }
 
   async find(ownerId: string, at: RecordLocation, id: string): Promise<ResourceRecord | null> {
-    const params = [...where(ownerId, at), id];
-    const pool = this.pool();
-    const rows = pool
-      ? await this.guarded(async () => (await pool.query({ ...FIND, values: params })).rows as ResourceRecordRow[])
-      : await this.run(FIND.text, params);
+    const rows = await this.guarded(() => queryNamed<ResourceRecordRow>(this.manager, FIND, [...where(ownerId, at), id]));
     return rows.length > 0 ? ResourceRecordMapper.toDomain(rows[0]) : null;
   }
 
@@ -95,18 +85,6 @@ export class PostgresResourceStore implements ResourceStore {
       // UPDATE and DELETE ... RETURNING come back as [rows, count].
       return (Array.isArray(result) && Array.isArray(result[0]) ? result[0] : result) as ResourceRecordRow[];
     });
-  }
-
-  /**
-   * The pool under the data source's manager, for a named statement: PostgreSQL then parses and
-   * plans a read once per connection, not per call (a built-in tool's get took 126 µs of its CPU
-   * as an unnamed statement and 40 µs as a named one, measured), which TypeORM's query cannot ask
-   * for. None inside a transaction (its manager holds a query runner) or once the pool is closed:
-   * those go through TypeORM.
-   */
-  private pool(): NamedStatementPool | undefined {
-    if (this.manager.queryRunner) return undefined;
-    return (this.manager.connection.driver as unknown as { master?: NamedStatementPool }).master;
   }
 
   /** Every statement runs through here: a duplicate name is a ConflictError, an outage a DatabaseUnavailableError. */

@@ -4,6 +4,7 @@ import { ApiKey } from '../../domain/api-key';
 import { ApiKeyMapper } from './api-key.mapper';
 import { ApiKeyRow, ApiKeyRowSchema } from './api-key.row';
 import { databaseCall } from './database-unavailable';
+import { NamedStatement, queryNamed } from './named-statement';
 
 export class TypeormApiKeyRepository implements ApiKeyRepository {
   private readonly rows: Repository<ApiKeyRow>;
@@ -54,7 +55,7 @@ export class TypeormApiKeyRepository implements ApiKeyRepository {
    * service's CPU there (bench:scale (f)).
    */
   async findByHash(keyHash: string): Promise<ApiKey | null> {
-    const rows = (await databaseCall(this.manager.query(FIND_BY_HASH, [keyHash]))) as ApiKeyRow[];
+    const rows = await databaseCall(queryNamed<ApiKeyRow>(this.manager, FIND_BY_HASH, [keyHash]));
     return rows.length > 0 ? ApiKeyMapper.toDomain(rows[0]) : null;
   }
 
@@ -94,7 +95,13 @@ export class TypeormApiKeyRepository implements ApiKeyRepository {
   }
 }
 
-const FIND_BY_HASH = 'SELECT * FROM api_keys WHERE key_hash = $1';
+/** Every uncached /mcp request runs this: a named statement (named-statement.ts says why). */
+const FIND_BY_HASH: NamedStatement = {
+  name: 'api_keys.find_by_hash',
+  text: `SELECT id, name, key_prefix, key_hash, user_id, scopes, expires_at, last_used_at, revoked_at, created_at, replaced_by,
+           budget_id, rate_limit_limit, rate_limit_window_seconds, has_quota, quota_refill_amount, quota_refill_interval
+         FROM api_keys WHERE key_hash = $1`,
+};
 
 function newRow(manager: EntityManager, key: NewApiKey): ApiKeyRow {
   return manager.create(ApiKeyRowSchema, {

@@ -40,6 +40,20 @@ describe('TypeormApiKeyRepository on PostgreSQL', () => {
     }
   });
 
+  it('reads by hash (a named statement listing its columns) exactly what it reads by id (every column of the row)', async () => {
+    const { id } = (await repo.insertWithinLimit(newKey(), 10))!;
+    await db.dataSource.query(
+      `UPDATE api_keys SET rate_limit_limit = 50, rate_limit_window_seconds = 60, has_quota = true, quota_refill_amount = 10,
+         quota_refill_interval = 'day', budget_id = $2, last_used_at = now() WHERE id = $1`,
+      [id, randomUUID()],
+    );
+    const byId = (await repo.findById(id))!;
+    expect(await repo.findByHash(byId.keyHash)).toEqual(byId);
+    expect(byId.rateLimit).toEqual({ limit: 50, windowSeconds: 60 });
+    const [{ n }] = await db.dataSource.query(`SELECT count(*)::int AS n FROM information_schema.columns WHERE table_name = 'api_keys'`);
+    expect(n).toBe(17); // a new column must be added to FIND_BY_HASH (and to this count)
+  });
+
   it('rejects a second key with the same hash (unique index)', async () => {
     const input = newKey();
     await repo.insertWithinLimit(input, 10);
