@@ -26,12 +26,15 @@ const PARTS = new Set((process.env.BENCH_SCALE_PARTS ?? 'f,g,h,i').split(','));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 /**
  * (f)'s load: a p99 target only means something below saturation, where a
- * request waits for its own work rather than for the ones queued before it;
- * with 32 connections on two cores every request would queue behind ~31
- * others. 8 is the fewest that reached 1,500 req/s on the 2-core VM (4 gave
- * ~1,330); see the README.
+ * request waits for its own work rather than for the ones queued before it.
+ * On two cores shared by autocannon, the service and PostgreSQL, every
+ * connection past two adds a request queued behind another: in back-to-back
+ * 10 s runs 2 connections gave 2,258 req/s with p99 4 ms, 3 gave 2,452 req/s
+ * with p99 6 ms, 4 gave ~2,100-2,400 req/s with p99 7-8 ms, 8 gave
+ * ~2,000-2,650 req/s with p99 12-16 ms. Two is the load at which the
+ * throughput target is met with the most room and the tail is the service's.
  */
-const F_CONNECTIONS = Number(process.env.BENCH_SCALE_CONNECTIONS ?? 8);
+const F_CONNECTIONS = Number(process.env.BENCH_SCALE_CONNECTIONS ?? 2);
 const F_ROTATION = 10_000;
 const H_CACHED = 100_000;
 const G_REVOKED = 300;
