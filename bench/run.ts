@@ -1,12 +1,11 @@
-import { chmodSync, mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { DevTokenIssuer } from '../src/adapters/auth/dev-token-issuer';
-import { LocalPostgres } from '../src/infrastructure/database/local-postgres';
 import { SERVICE_NODE_FLAGS } from '../src/infrastructure/server/node-flags';
 import { BenchKey, createBenchKey, keyLimitsMode } from './bench-key';
-import { freshDatabase } from './database';
+import { benchPlace } from './database';
 import { load } from './load';
 import { peakRssMb, startListening } from './processes';
 import { machine } from './machine';
@@ -34,13 +33,7 @@ const TOOLS_LIST = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list',
 const toolsCall = (args: Record<string, unknown>) => JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'projects', arguments: args } });
 
 async function main(): Promise<void> {
-  const scratch = mkdtempSync(path.join(os.tmpdir(), 'keygate-bench-'));
-  chmodSync(scratch, 0o755); // as root, PostgreSQL runs as `postgres` and must reach its directory
-  const pg = process.env.BENCH_DATABASE_URL ? null : await LocalPostgres.start({ dir: path.join(scratch, 'pg'), throwaway: true });
-  const url = process.env.BENCH_DATABASE_URL ?? (await freshDatabase(pg!.url, 'keygate_bench'));
-  const dataDir = path.join(scratch, 'data');
-  mkdirSync(dataDir);
-  const env = { ...process.env, DATABASE_URL: url, DATA_DIR: dataDir, PORT: '0', NODE_ENV: 'development', LOG_LEVEL, AUTH_FAILURE_LIMIT: '1000000' };
+  const { url, dataDir, env, remove } = await benchPlace('keygate_bench', LOG_LEVEL);
   const bare = await startListening(path.join(ROOT, 'dist', 'bench', 'bare-express.js'), env);
   const service = await startListening(path.join(ROOT, 'dist', 'src', 'infrastructure', 'server', 'main.js'), env, NODE_FLAGS);
   try {
@@ -82,8 +75,7 @@ async function main(): Promise<void> {
   } finally {
     await service.stop();
     await bare.stop();
-    await pg?.stop();
-    rmSync(scratch, { recursive: true, force: true });
+    await remove();
   }
 }
 

@@ -1,11 +1,9 @@
-import { chmodSync, mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { DevTokenIssuer } from '../src/adapters/auth/dev-token-issuer';
-import { LocalPostgres } from '../src/infrastructure/database/local-postgres';
 import { SERVICE_NODE_FLAGS } from '../src/infrastructure/server/node-flags';
 import { Client } from 'pg';
-import { freshDatabase } from './database';
+import { benchPlace } from './database';
 import { load } from './load';
 import { machine } from './machine';
 import { peakRssMb, Started, startListening } from './processes';
@@ -53,13 +51,7 @@ const G_INDICES = Array.from({ length: G_REVOKED }, (_, j) => KEYS - 10 * (j + 1
 
 async function main(): Promise<void> {
   if (KEYS < H_FROM + H_CACHED + 10 * G_REVOKED) throw new Error(`BENCH_SCALE_KEYS must be at least ${H_FROM + H_CACHED + 10 * G_REVOKED}`);
-  const scratch = mkdtempSync(path.join(os.tmpdir(), 'keygate-bench-scale-'));
-  chmodSync(scratch, 0o755); // as root, PostgreSQL runs as `postgres` and must reach its directory
-  const pg = process.env.BENCH_DATABASE_URL ? null : await LocalPostgres.start({ dir: path.join(scratch, 'pg'), throwaway: true });
-  const url = process.env.BENCH_DATABASE_URL ?? (await freshDatabase(pg!.url, 'keygate_bench_scale'));
-  const dataDir = path.join(scratch, 'data');
-  mkdirSync(dataDir);
-  const env = { ...process.env, DATABASE_URL: url, DATA_DIR: dataDir, PORT: '0', NODE_ENV: 'development', LOG_LEVEL, AUTH_FAILURE_LIMIT: '1000000' };
+  const { url, dataDir, env, remove } = await benchPlace('keygate_bench_scale', LOG_LEVEL);
   const start = (extra: Record<string, string> = {}) => startListening(MAIN, { ...env, ...extra }, NODE_FLAGS);
   const results: Record<string, unknown> = {};
   const targets: Record<string, boolean> = {};
@@ -77,8 +69,7 @@ async function main(): Promise<void> {
     if (PARTS.has('g')) await timed(timings, 'g', () => partG(start, dataDir, results, targets));
     if (PARTS.has('i')) await timed(timings, 'i', () => partI(start, dataDir, url, results, targets));
   } finally {
-    await pg?.stop();
-    rmSync(scratch, { recursive: true, force: true });
+    await remove();
   }
   for (const [name, ok] of Object.entries(targets)) console.log(`${ok ? 'PASS' : 'MISS'}  ${name}`);
   console.log(`seconds per part: ${JSON.stringify(timings)}`);
