@@ -32,7 +32,7 @@ export async function authorizeToolCalls(
   principal: KeyPrincipal,
   messages: readonly JSONRPCMessage[],
   res: Response,
-  denied: (call: ToolCall) => void = () => undefined,
+  denied: (call: ToolCall) => void,
 ): Promise<AllowedCalls | null> {
   let allowed: Map<string, ToolTarget | null> | undefined;
   for (const message of messages) {

@@ -10,6 +10,8 @@ import { ScopeSetMother } from '../../../mothers/scope-set.mother';
 
 const principal: KeyPrincipal = { keyId: 'k', userId: 'alice', scopes: ScopeSetMother.of('projects:read'), budgetId: 'k', rateLimit: null, hasQuota: false };
 const projects: ToolTarget = { kind: 'built-in', resource: 'projects' };
+/** For tests about what is allowed: a denial there would be a failure of its own. */
+const noDenial = () => { throw new Error('no call should be denied here'); };
 
 /** Decides by tool name, and remembers what it was asked. */
 function makeAuthorize(decisions: Record<string, ToolCallDecision>) {
@@ -43,7 +45,7 @@ describe('authorizeToolCalls (the tool gate)', () => {
     const authorize = makeAuthorize({});
     const { sent, res } = makeRes();
     const messages: JSONRPCMessage[] = [{ jsonrpc: '2.0', id: 1, method: 'tools/list' }, { jsonrpc: '2.0', method: 'notifications/initialized' }];
-    expect(await authorizeToolCalls(authorize, principal, messages, res)).toBe(NO_CALLS);
+    expect(await authorizeToolCalls(authorize, principal, messages, res, noDenial)).toBe(NO_CALLS);
     expect(authorize.asked).toEqual([]);
     expect(sent.status).toBe(0);
   });
@@ -53,7 +55,7 @@ describe('authorizeToolCalls (the tool gate)', () => {
     const authorize = makeAuthorize({ projects: { kind: 'allowed', target: projects }, files__read: { kind: 'allowed', target: files } });
     const { sent, res } = makeRes();
     const messages = [call(1, 'projects', { action: 'list' }), call(2, 'files__read'), call(3, 'nope__x'), { jsonrpc: '2.0', id: 4, method: 'ping' } as JSONRPCMessage];
-    const calls = await authorizeToolCalls(authorize, principal, messages, res);
+    const calls = await authorizeToolCalls(authorize, principal, messages, res, noDenial);
     expect(calls).toEqual(new Map([['projects', projects], ['files__read', files], ['nope__x', null]]));
     expect(authorize.asked).toEqual([
       { userId: 'alice', scopes: principal.scopes, name: 'projects', arguments: { action: 'list' } },
@@ -68,7 +70,7 @@ describe('authorizeToolCalls (the tool gate)', () => {
     const { res } = makeRes();
     const notification = { jsonrpc: '2.0', method: 'tools/call', params: { name: 'projects' } } as JSONRPCMessage;
     const nameless = { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { arguments: {} } } as JSONRPCMessage;
-    expect(await authorizeToolCalls(authorize, principal, [notification, nameless], res)).toBe(NO_CALLS);
+    expect(await authorizeToolCalls(authorize, principal, [notification, nameless], res, noDenial)).toBe(NO_CALLS);
     expect(authorize.asked).toEqual([]);
   });
 
