@@ -1,5 +1,5 @@
 import { Actor } from '../../domain/actor';
-import { AuditAction, AuditRecord, AuditTarget, AuditValue, NO_ORIGIN } from '../../domain/audit';
+import { AuditAction, AuditActor, AuditOrigin, AuditRecord, AuditTarget, AuditValue, NO_ORIGIN } from '../../domain/audit';
 
 export interface EventSubject {
   /** The user the event concerns. */
@@ -8,20 +8,26 @@ export interface EventSubject {
   target: AuditTarget;
 }
 
-/** A change a user (or an internal job acting as an admin) asked for. */
-export function actorEvent(
-  action: AuditAction, actor: Actor, subject: EventSubject, at: Date, details: { [field: string]: AuditValue } = {},
+/** One audit record: who did what to which subject, from where, when. Every event builder ends here. */
+export function auditEvent(
+  action: AuditAction, actor: AuditActor, subject: EventSubject, origin: AuditOrigin, at: Date, details: { [field: string]: AuditValue },
 ): AuditRecord {
-  const { requestId, ip } = actor.origin ?? NO_ORIGIN;
   return {
     action,
-    actor: { type: 'user', id: actor.userId },
+    actor,
     userId: subject.userId,
     keyId: subject.keyId ?? null,
     target: subject.target,
     occurredAt: at,
-    requestId,
-    ip,
+    requestId: origin.requestId,
+    ip: origin.ip,
     details,
   };
+}
+
+/** A change a user (or an internal job acting as an admin) asked for. */
+export function actorEvent(
+  action: AuditAction, actor: Actor, subject: EventSubject, at: Date, details: { [field: string]: AuditValue } = {},
+): AuditRecord {
+  return auditEvent(action, { type: 'user', id: actor.userId }, subject, actor.origin ?? NO_ORIGIN, at, details);
 }

@@ -5,6 +5,7 @@ import { Clock } from '../../ports/clock.port';
 import { KeyHasher } from '../../ports/key-hasher.port';
 import { ReportSignatureVerifier } from '../../ports/report-signature-verifier.port';
 import { UnitOfWork } from '../../ports/unit-of-work.port';
+import { auditEvent } from '../actor-event';
 import { LeakReport, parseLeakReports } from './leak-report';
 
 export interface ReportLeakedKeysInput {
@@ -96,15 +97,6 @@ function isPresent(value: string | undefined): value is string {
 }
 
 function leakEvent(key: ApiKey, report: LeakReport, signer: string, origin: AuditOrigin, at: Date): AuditRecord {
-  return {
-    action: 'key.leaked',
-    actor: { type: 'scanner', id: signer },
-    userId: key.userId,
-    keyId: key.id,
-    target: { type: 'api_key', id: key.id },
-    occurredAt: at,
-    requestId: origin.requestId,
-    ip: origin.ip,
-    details: { url: report.url, source: report.source, token_type: report.type },
-  };
+  const subject = { userId: key.userId, keyId: key.id, target: { type: 'api_key', id: key.id } };
+  return auditEvent('key.leaked', { type: 'scanner', id: signer }, subject, origin, at, { url: report.url, source: report.source, token_type: report.type });
 }

@@ -2,6 +2,7 @@ import { AuditOrigin, AuditRecord, AuditValue } from '../../../domain/audit';
 import { isResource, Resource } from '../../../domain/scope';
 import { ACTIONS, SUBRESOURCES } from '../../../domain/tool';
 import { isUuid } from '../../../domain/uuid';
+import { auditEvent } from '../actor-event';
 import { ToolOutcome } from './tool-outcome';
 
 /** ok and error: the call ran; denied: the tool gate refused it for scope. */
@@ -31,24 +32,15 @@ export interface ToolCallFacts {
  * other text there is the caller's, and could be anything.
  */
 export function toolCallEvent(facts: ToolCallFacts): AuditRecord {
-  return {
-    action: facts.result === 'denied' ? 'tool.denied' : 'tool.called',
-    actor: { type: 'key', id: facts.keyId },
-    userId: facts.userId,
-    keyId: facts.keyId,
-    target: { type: 'tool', id: facts.tool },
-    occurredAt: facts.at,
-    requestId: facts.origin.requestId,
-    ip: facts.origin.ip,
-    details: {
-      tool: facts.tool,
-      ...commandOf(facts.tool, facts.arguments),
-      outcome: facts.result,
-      duration_ms: milliseconds(facts.durationMs),
-      args_sha256: facts.argsSha256,
-      required_scopes: [...facts.requiredScopes],
-    },
-  };
+  const subject = { userId: facts.userId, keyId: facts.keyId, target: { type: 'tool', id: facts.tool } };
+  return auditEvent(facts.result === 'denied' ? 'tool.denied' : 'tool.called', { type: 'key', id: facts.keyId }, subject, facts.origin, facts.at, {
+    tool: facts.tool,
+    ...commandOf(facts.tool, facts.arguments),
+    outcome: facts.result,
+    duration_ms: milliseconds(facts.durationMs),
+    args_sha256: facts.argsSha256,
+    required_scopes: [...facts.requiredScopes],
+  });
 }
 
 /** A tool error (isError) is a call that ran and failed, whether ours or an upstream's. */

@@ -1,5 +1,6 @@
-import { AuditAction, AuditOrigin, AuditRecord, AuditValue, NO_ORIGIN } from '../../../../domain/audit';
+import { AuditAction, AuditActor, AuditOrigin, AuditRecord, AuditValue } from '../../../../domain/audit';
 import { ResourceRecord } from '../../../../domain/resource/resource-record';
+import { auditEvent } from '../../actor-event';
 import { ToolCommand } from '../built-in/tool-command';
 
 /** Who asked for a tool call: the key's owner and the key, with the request behind it. */
@@ -35,16 +36,8 @@ export function serverEvent(
     url_origin: originOf(server.data.url),
   };
   if (changed) details.changed = changed;
-  return {
-    action,
-    actor: caller.keyId === null ? { type: 'system', id: null } : { type: 'key', id: caller.keyId },
-    userId: caller.userId,
-    keyId: caller.keyId,
-    target: { type: 'mcp_server', id: server.id },
-    occurredAt: at,
-    ...(caller.origin ?? NO_ORIGIN),
-    details,
-  };
+  const actor: AuditActor = caller.keyId === null ? { type: 'system', id: null } : { type: 'key', id: caller.keyId };
+  return auditEvent(action, actor, { userId: caller.userId, keyId: caller.keyId, target: { type: 'mcp_server', id: server.id } }, caller.origin, at, details);
 }
 
 function originOf(url: unknown): string | null {
