@@ -39,6 +39,7 @@ import { bindHotPath } from './hot-path.bindings';
 import { bindHttpEdge } from './http-edge.bindings';
 import { Lifecycle } from './lifecycle';
 import { bindMcp } from './mcp.bindings';
+import { bindMcpContent } from './mcp-content.bindings';
 import { bindMcpFastPaths } from './mcp-fast-path.bindings';
 import { bindScopeContexts } from './scope-context.bindings';
 import { bindSecretScanning } from './secret-scanning.bindings';
@@ -141,6 +142,7 @@ export function buildContainer(parts: ContainerParts): Container {
   );
   bindHttpEdge(c, parts.port);
   bindMcp(c);
+  bindMcpContent(c);
   bindMcpFastPaths(c);
   bindScopeContexts(c);
   bindSecretScanning(c);

@@ -14,6 +14,7 @@ import { ListTools } from '../../application/use-cases/list-tools/list-tools.use
 import { ValidateKey } from '../../application/use-cases/validate-key/validate-key.use-case';
 import { McpController } from '../../adapters/mcp/mcp.controller';
 import { McpServerFactory } from '../../adapters/mcp/mcp-server.factory';
+import { UpstreamContentUseCases } from '../../adapters/mcp/upstream-content-handlers';
 import { ToolCallRecorder } from '../../adapters/mcp/tool-call-recorder';
 import { ToolsCallFastPath } from '../../adapters/mcp/tools-call-fast-path';
 import { ToolsListFastPath } from '../../adapters/mcp/tools-list-fast-path';
@@ -41,12 +42,14 @@ export function bindMcp(c: Container): void {
     (logger: Logger) => (error) => (typeof error === 'string' ? logger.warn(error) : logger.error({ err: error }, 'MCP request failed')),
     [TOKENS.Logger],
   );
-  c.bind<UpstreamMcp>(TOKENS.UpstreamMcp).toResolvedValue(
+  // By its class too: the same client (one connection pool) serves UpstreamContent (mcp-content.bindings.ts).
+  c.bind(SdkUpstreamMcp).toResolvedValue(
     ({ mcp }: Config) => new SdkUpstreamMcp(new UpstreamAddressGuard(mcp.upstreamAllowlist), {
       timeoutMs: mcp.upstreamTimeoutMs, maxBytes: mcp.upstreamMaxBytes, maxPages: mcp.upstreamMaxPages, maxTools: mcp.upstreamMaxTools,
     }),
     [TOKENS.Config],
   );
+  c.bind<UpstreamMcp>(TOKENS.UpstreamMcp).toService(SdkUpstreamMcp);
   c.bind<ToolListCache>(TOKENS.ToolListCache).toResolvedValue(
     ({ mcp }: Config) => new LruToolListCache({ ...UPSTREAM_LIST_CACHE, ttlMs: mcp.upstreamListTtlSeconds * 1000 }),
     [TOKENS.Config],
@@ -66,8 +69,9 @@ export function bindMcp(c: Container): void {
     [TOKENS.ResourceStore, TOKENS.ExternalTools, TOKENS.Config, TOKENS.UnitOfWork, TOKENS.Clock],
   );
   c.bind(McpServerFactory).toResolvedValue(
-    (list: ListTools, call: CallTool, log: Log, recorder: ToolCallRecorder) => new McpServerFactory(list, call, log, recorder),
-    [ListTools, CallTool, TOKENS.McpLog, ToolCallRecorder],
+    (list: ListTools, call: CallTool, log: Log, recorder: ToolCallRecorder, content: UpstreamContentUseCases) =>
+      new McpServerFactory(list, call, log, recorder, content),
+    [ListTools, CallTool, TOKENS.McpLog, ToolCallRecorder, TOKENS.UpstreamContentUseCases],
   );
   c.bind(McpController).toResolvedValue(
     (validate: ValidateKey, authorize: AuthorizeToolCall, servers: McpServerFactory, config: Config, list: ListTools, recorder: ToolCallRecorder,
