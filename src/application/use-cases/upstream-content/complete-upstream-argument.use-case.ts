@@ -49,7 +49,7 @@ export class CompleteUpstreamArgument {
   constructor(private readonly listings: UpstreamListings) {}
 
   async execute(input: CompleteUpstreamArgumentInput): Promise<Record<string, unknown>> {
-    const type = isObject(input.ref) ? String(input.ref.type) : '';
+    const type = isObject(input.ref) && typeof input.ref.type === 'string' ? input.ref.type : '';
     if (!Object.hasOwn(REFS, type)) throw ValidationError.single('ref.type', `must be ${Object.keys(REFS).join(' or ')}`);
     const ref = REFS[type];
     const text = requireText(input.ref[ref.field], `ref.${ref.field}`);
