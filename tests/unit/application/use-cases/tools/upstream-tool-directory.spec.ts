@@ -7,7 +7,7 @@ import { LruToolListCache } from '../../../../../src/adapters/mcp/upstream/lru-t
 import { topLevel } from '../../../../../src/domain/resource/resource-record';
 import { FakeUpstreamMcp } from '../../../../fakes/fake-upstream-mcp';
 import { InMemoryResourceStore } from '../../../../fakes/in-memory-resource.store';
-import { makeCallTool } from '../../../../support/call-tool-service';
+import { makeCallTool, makeToolPins } from '../../../../support/call-tool-service';
 import { ScopeSetMother } from '../../../../mothers/scope-set.mother';
 
 const TOOLS = [{ name: 'echo', inputSchema: { type: 'object' } }, { name: 'secret', inputSchema: { type: 'object' } }];
@@ -17,7 +17,8 @@ function makeSut(ttlMs = 60_000) {
   const store = new InMemoryResourceStore();
   const upstream = new FakeUpstreamMcp();
   const logged: string[] = [];
-  const directory = new UpstreamToolDirectory(store, upstream, new LruToolListCache({ maxEntries: 100, maxChars: 1_000_000, ttlMs }), (m) => logged.push(m));
+  const { pins } = makeToolPins();
+  const directory = new UpstreamToolDirectory(store, upstream, new LruToolListCache({ maxEntries: 100, maxChars: 1_000_000, ttlMs }), (m) => logged.push(m), pins);
   const listTools = new ListTools(new FilterTools(), directory);
   const register = async (name: string, extra: Record<string, unknown> = {}) => {
     const url = `https://${name}.example/mcp`;
