@@ -15,9 +15,10 @@ export class InMemoryToolPinStore implements ToolPinStore {
     const pins = this.of(serverId);
     let room = max - pins.size;
     for (const { tool, sha256 } of served) {
+      if (pins.has(tool)) continue;
       if (room <= 0) return;
       room -= 1;
-      if (!pins.has(tool)) pins.set(tool, { tool, sha256, seenSha256: sha256, status: 'approved' });
+      pins.set(tool, { tool, sha256, seenSha256: sha256, status: 'approved' });
     }
   }
 

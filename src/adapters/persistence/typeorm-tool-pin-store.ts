@@ -30,9 +30,12 @@ export class TypeormToolPinStore implements ToolPinStore {
         await manager.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`mcp_tool_pins:${serverId}`]);
         await manager.query(`
           INSERT INTO mcp_tool_pins (server_id, tool_name, sha256, seen_sha256, status)
-          SELECT $1, t.name, t.sha256, t.sha256, 'approved'
-          FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS t(name, sha256, n)
-          WHERE t.n <= $4 - (SELECT count(*) FROM mcp_tool_pins WHERE server_id = $1)
+          SELECT $1, fresh.name, fresh.sha256, fresh.sha256, 'approved'
+          FROM (
+            SELECT t.name, t.sha256, row_number() OVER () AS n FROM unnest($2::text[], $3::text[]) AS t(name, sha256)
+            WHERE NOT EXISTS (SELECT 1 FROM mcp_tool_pins p WHERE p.server_id = $1 AND p.tool_name = t.name)
+          ) fresh
+          WHERE fresh.n <= $4 - (SELECT count(*) FROM mcp_tool_pins WHERE server_id = $1)
           ON CONFLICT (server_id, tool_name) DO NOTHING`, [serverId, ...columns(served), max]);
       }));
     } catch (error) {
