@@ -82,7 +82,7 @@ export class CallTool {
       const value = await this.run(records, caller, { ...command, data: approval.data });
       const server = value.kind === 'record' ? value.record : before;
       if (server) {
-        const changed = command.action === 'update' ? Object.keys(command.data).sort() : undefined;
+        const changed = command.action === 'update' ? [...Object.keys(approval.data), ...(approval.tools ? ['approve_tools'] : [])].sort() : undefined;
         const event = serverEvent(action, caller, server, this.clock.now(), changed);
         if (approval.tools !== null) {
           const approved = await this.pins.approve(pins, server.id, approval.tools);

@@ -82,10 +82,14 @@ export class ToolPins {
     return store.approve(serverId, [...new Set(tools)]);
   }
 
-  /** Parses an update's `approve_tools`: an instruction, never stored with the record. */
+  /**
+   * Parses an update's `approve_tools`: an instruction, never stored with the
+   * record. `tool_pins` is what get shows, never stored either: a client that
+   * sends back the data it read has it ignored.
+   */
   approvalIn(data: Record<string, unknown>): { data: Record<string, unknown>; tools: string[] | null } {
-    if (!Object.hasOwn(data, 'approve_tools')) return { data, tools: null };
-    const { approve_tools: tools, ...rest } = data;
+    const { approve_tools: tools, tool_pins: _shown, ...rest } = data;
+    if (!Object.hasOwn(data, 'approve_tools')) return { data: rest, tools: null };
     if (!Array.isArray(tools) || tools.length === 0 || tools.length > this.maxPins) {
       throw ValidationError.single('data.approve_tools', `must be a list of 1 to ${this.maxPins} tool names`);
     }

@@ -117,6 +117,14 @@ describe('CallTool and pinned tool definitions of mcp_servers', () => {
     });
   });
 
+  it('ignores tool_pins sent back with the data get showed, storing none of it', async () => {
+    const { store, run, id } = await makePinned();
+    const got = await run({ action: 'get', id });
+    const data = got.kind === 'value' && got.value.kind === 'record' ? got.value.record.data : {};
+    expect(await run({ action: 'update', id, data: { ...data, description: 'files' } })).toMatchObject({ kind: 'value' });
+    expect(store.records[0].data).toEqual({ name: 'files', url: 'https://a.example.com/mcp', description: 'files' });
+  });
+
   it('refuses approve_tools naming a tool without a pin as a tool error, recording and approving nothing', async () => {
     const { audit, pins, run, id } = await makePinned();
     const before = audit.records.length;

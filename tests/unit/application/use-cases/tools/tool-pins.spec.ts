@@ -104,6 +104,7 @@ describe('ToolPins approval', () => {
     const { pins } = makeToolPins({ maxPins: 3 });
     expect(pins.approvalIn({ description: 'd', approve_tools: ['echo'] })).toEqual({ data: { description: 'd' }, tools: ['echo'] });
     expect(pins.approvalIn({ description: 'd' })).toEqual({ data: { description: 'd' }, tools: null });
+    expect(pins.approvalIn({ description: 'd', tool_pins: { echo: {} } })).toEqual({ data: { description: 'd' }, tools: null });
     for (const bad of ['echo', [], ['a', 'b', 'c', 'd'], [1], [''], ['x'.repeat(129)]]) {
       expect(() => pins.approvalIn({ approve_tools: bad })).toThrow(ValidationError);
     }
