@@ -2,7 +2,7 @@ import http from 'node:http';
 import { AddressInfo } from 'node:net';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, Tool } from '@modelcontextprotocol/sdk/types.js';
 
 export interface UpstreamMcpServer {
   url: string;
@@ -10,22 +10,24 @@ export interface UpstreamMcpServer {
   seenHeaders: Record<string, string | string[] | undefined>[];
   /** Delay before each answer, to play a slow upstream. */
   delayMs: number;
+  /** What tools/list serves; replace an entry to change a tool's definition at run time. */
+  tools: Tool[];
   stop(): Promise<void>;
 }
 
-const TOOLS = [
+const TOOLS: Tool[] = [
   { name: 'echo', description: 'Echoes its text', inputSchema: { type: 'object', properties: { text: { type: 'string' } } } },
   { name: 'secret', description: 'Guarded by tool_scopes', inputSchema: { type: 'object' } },
 ];
 
 /** A real MCP server built with the SDK, stateless, on a loopback port. */
 export async function startUpstream(): Promise<UpstreamMcpServer> {
-  const state: UpstreamMcpServer = { url: '', seenHeaders: [], delayMs: 0, stop: async () => undefined };
+  const state: UpstreamMcpServer = { url: '', seenHeaders: [], delayMs: 0, tools: structuredClone(TOOLS), stop: async () => undefined };
   const httpServer = http.createServer(async (req, res) => {
     state.seenHeaders.push({ ...req.headers });
     await new Promise((r) => setTimeout(r, state.delayMs));
     const server = new Server({ name: 'upstream', version: '1.0.0' }, { capabilities: { tools: {} } });
-    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOLS }));
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: state.tools }));
     server.setRequestHandler(CallToolRequestSchema, async (request) => {
       const text = request.params.name === 'echo' ? String(request.params.arguments?.text ?? '') : 'the secret';
       return { content: [{ type: 'text', text }], structuredContent: { text } };

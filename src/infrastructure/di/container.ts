@@ -42,6 +42,7 @@ import { bindMcp } from './mcp.bindings';
 import { bindMcpFastPaths } from './mcp-fast-path.bindings';
 import { bindScopeContexts } from './scope-context.bindings';
 import { bindSecretScanning } from './secret-scanning.bindings';
+import { bindToolPins } from './tool-pins.bindings';
 import { bindUsage } from './usage.bindings';
 import { PostgresUsageBudget } from '../../adapters/persistence/usage/postgres-usage-budget';
 import { QuotaBalances } from '../../application/ports/quota-balances.port';
@@ -141,6 +142,7 @@ export function buildContainer(parts: ContainerParts): Container {
   );
   bindHttpEdge(c, parts.port);
   bindMcp(c);
+  bindToolPins(c);
   bindMcpFastPaths(c);
   bindScopeContexts(c);
   bindSecretScanning(c);
