@@ -25,6 +25,9 @@ export function expectedFailures(file: string): string {
   return path.resolve(__dirname, '..', '..', '..', 'scripts', 'conformance', file);
 }
 
+/** Where every scenario must pass: the fixture upstream itself (and, later, /mcp/servers/fixture). */
+export const NO_EXPECTED_FAILURES = expectedFailures('expected-failures-none.yml');
+
 /**
  * The shape every conformance command shares: fetch the pinned suite, let
  * `body` start what it tests and run its targets, exit 0 only when it
@@ -47,7 +50,7 @@ export function conformanceMain(body: (run: Run) => Promise<boolean>): void {
     })
     .finally(() => {
       if (green && !keepAlways) rmSync(work, { recursive: true, force: true });
-      else console.log(`conformance: kept ${work}: <target>/conformance.log (the suite's output), <target>/results/ (checks per scenario), service.log`);
+      else console.log(`conformance: kept ${work}: per target, conformance.log (the suite's output) and results/ (checks per scenario); service.log when keygate ran`);
       process.exit(green ? 0 : 1);
     });
 }

@@ -1,4 +1,4 @@
-import { conformanceMain, expectedFailures, runTarget } from './conformance-run';
+import { conformanceMain, NO_EXPECTED_FAILURES, runTarget } from './conformance-run';
 import { FixtureUpstream } from './fixture-upstream';
 
 /**
@@ -10,7 +10,7 @@ import { FixtureUpstream } from './fixture-upstream';
 conformanceMain(async (run) => {
   const fixture = await FixtureUpstream.start();
   try {
-    return await runTarget(run, { name: 'fixture', url: fixture.url, expectedFailuresFile: expectedFailures('expected-failures-none.yml') });
+    return await runTarget(run, { name: 'fixture', url: fixture.url, expectedFailuresFile: NO_EXPECTED_FAILURES });
   } finally {
     await fixture.stop();
   }

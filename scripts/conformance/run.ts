@@ -1,5 +1,5 @@
 import { BearerProxy } from './bearer-proxy';
-import { conformanceMain, expectedFailures, runTarget } from './conformance-run';
+import { conformanceMain, expectedFailures, NO_EXPECTED_FAILURES, runTarget } from './conformance-run';
 import { FixtureUpstream } from './fixture-upstream';
 import { KeygateUnderTest } from './keygate-under-test';
 
@@ -9,19 +9,24 @@ import { KeygateUnderTest } from './keygate-under-test';
  * through a loopback proxy that adds a full-access key (the suite sends no
  * credentials). The fixture upstream runs beside it, registered for the key's
  * user as the MCP server `fixture`, so its tools are on /mcp as
- * `fixture__<tool>`. Exits 1 when a scenario fails that expected-failures.yml
- * does not list, or passes although it does.
+ * `fixture__<tool>`; the suite first runs against the fixture itself with no
+ * expected failures (a few seconds), so that a fixture that lost something
+ * cannot hide behind /mcp's expected failures. Exits 1 when a scenario fails
+ * that the target's expected-failures file does not list, or passes although
+ * it does.
  */
 conformanceMain(async (run) => {
   const fixture = await FixtureUpstream.start();
   try {
+    const fixtureGreen = await runTarget(run, { name: 'fixture', url: fixture.url, expectedFailuresFile: NO_EXPECTED_FAILURES });
     // The fixture listens on loopback, which upstreams may only be when allowed.
     const service = await KeygateUnderTest.start(run.work, { MCP_UPSTREAM_ALLOWLIST: '127.0.0.1' });
     try {
       await service.registerUpstream('fixture', fixture.url, 'test_simple_text');
       const proxy = await BearerProxy.start(service.baseUrl, service.fullAccessKey);
       try {
-        return await runTarget(run, { name: 'mcp', url: `${proxy.origin}/mcp`, expectedFailuresFile: expectedFailures('expected-failures.yml') });
+        const mcpGreen = await runTarget(run, { name: 'mcp', url: `${proxy.origin}/mcp`, expectedFailuresFile: expectedFailures('expected-failures.yml') });
+        return fixtureGreen && mcpGreen;
       } finally {
         await proxy.close();
       }
