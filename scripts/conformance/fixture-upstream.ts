@@ -64,11 +64,11 @@ async function serve(sessions: Map<string, Session>, req: Request, res: Response
   const id = req.header('mcp-session-id');
   const session = id === undefined ? undefined : sessions.get(id);
   if (id !== undefined && !session) return void res.status(404).json(rpcError(-32001, 'Session not found'));
-  let transport = session?.transport;
-  if (session) useNegotiatedVersion(req, session.protocolVersion);
-  else if (req.method === 'POST' && isInitializeRequest(req.body)) transport = await openSession(sessions, negotiate(req.body.params.protocolVersion));
-  if (!transport) return void res.status(400).json(rpcError(-32000, 'Bad Request: initialize first, then send its Mcp-Session-Id'));
   try {
+    let transport = session?.transport;
+    if (session) useNegotiatedVersion(req, session.protocolVersion);
+    else if (req.method === 'POST' && isInitializeRequest(req.body)) transport = await openSession(sessions, negotiate(req.body.params.protocolVersion));
+    if (!transport) return void res.status(400).json(rpcError(-32000, 'Bad Request: initialize first, then send its Mcp-Session-Id'));
     await transport.handleRequest(req, res, req.body);
   } catch (error) {
     console.error('fixture-upstream:', error);
@@ -89,8 +89,8 @@ async function openSession(sessions: Map<string, Session>, protocolVersion: stri
       sessions.set(id, { transport, protocolVersion });
       if (sessions.size > MAX_SESSIONS) void sessions.values().next().value?.transport.close();
     },
-    onsessionclosed: (id) => void sessions.delete(id),
   });
+  // Closed by DELETE, by eviction or by stop().
   transport.onclose = () => {
     if (transport.sessionId) sessions.delete(transport.sessionId);
   };

@@ -72,6 +72,32 @@ describe('conformance fixture upstream', () => {
     expect(status).toBe(403);
   });
 
+  it('decides SSE priming and stream closing by the version the session negotiated, not the header of each request', async () => {
+    async function reconnectionCall(negotiate: string, header: string): Promise<string> {
+      const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: negotiate, capabilities: {}, clientInfo: { name: 't', version: '1' } } };
+      const opened = await post(init);
+      await opened.text();
+      const headers = { 'mcp-session-id': opened.headers.get('mcp-session-id')!, 'mcp-protocol-version': header };
+      await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, headers);
+      return (await post({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'test_reconnection', arguments: {} } }, headers)).text();
+    }
+    // The pinned suite's SEP-1699 probe: a 2025-11-25 session, a 2025-03-26 header. The stream is primed, then closed before the result.
+    const resumable = await reconnectionCall('2025-11-25', '2025-03-26');
+    expect(resumable).toMatch(/^id: \S+\nretry: 500\ndata: \n/);
+    expect(resumable).not.toContain('"result"');
+    // A client that negotiated an older version cannot resume: no priming, and the result comes on the open stream.
+    const older = await reconnectionCall('2025-06-18', '2025-11-25');
+    expect(older).not.toContain('retry:');
+    expect(older).toContain('"result"');
+  });
+
+  it('ends a session on DELETE: its id is 404 afterwards', async () => {
+    const { transport } = await connect();
+    const sessionId = transport.sessionId!;
+    await transport.terminateSession();
+    expect((await post({ jsonrpc: '2.0', id: 1, method: 'ping' }, { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' })).status).toBe(404);
+  });
+
   it('keeps at most 64 sessions: opening more ends the oldest', async () => {
     const { client: oldest, transport } = await connect();
     await oldest.ping();
