@@ -4,7 +4,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import {
   CallToolRequestSchema, CompleteRequestSchema, GetPromptRequestSchema, ListPromptsRequestSchema, ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema, ListToolsRequestSchema, McpError, ReadResourceRequestSchema,
+  ListResourceTemplatesRequestSchema, ListToolsRequestSchema, McpError, ReadResourceRequestSchema, Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 
 export interface UpstreamMcpServer {
@@ -13,12 +13,14 @@ export interface UpstreamMcpServer {
   seenHeaders: Record<string, string | string[] | undefined>[];
   /** Delay before each answer, to play a slow upstream. */
   delayMs: number;
-  /** JSON-RPC methods it received, in order. */
+  /** What tools/list serves; replace an entry to change a tool's definition at run time. */
+  tools: Tool[];
+  /** JSON-RPC methods of resources, prompts and completion it received, in order. */
   seenMethods: string[];
   stop(): Promise<void>;
 }
 
-const TOOLS = [
+const TOOLS: Tool[] = [
   { name: 'echo', description: 'Echoes its text', inputSchema: { type: 'object', properties: { text: { type: 'string' } } } },
   { name: 'secret', description: 'Guarded by tool_scopes', inputSchema: { type: 'object' } },
 ];
@@ -44,7 +46,7 @@ const COMPLETIONS: Record<string, string[]> = { who: ['world', 'wendy', 'bob'], 
  * so tests tell two of them apart.
  */
 export async function startUpstream(label = 'upstream'): Promise<UpstreamMcpServer> {
-  const state: UpstreamMcpServer = { url: '', seenHeaders: [], delayMs: 0, seenMethods: [], stop: async () => undefined };
+  const state: UpstreamMcpServer = { url: '', seenHeaders: [], delayMs: 0, tools: structuredClone(TOOLS), seenMethods: [], stop: async () => undefined };
   const httpServer = http.createServer(async (req, res) => {
     state.seenHeaders.push({ ...req.headers });
     await new Promise((r) => setTimeout(r, state.delayMs));
@@ -66,7 +68,7 @@ export async function startUpstream(label = 'upstream'): Promise<UpstreamMcpServ
     server.setRequestHandler(CompleteRequestSchema, async ({ params: { argument } }) => seen('completion/complete', {
       completion: { values: (COMPLETIONS[argument.name] ?? []).filter((value) => value.startsWith(argument.value)).map((value) => `${label}:${value}`) },
     }));
-    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOLS }));
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: state.tools }));
     server.setRequestHandler(CallToolRequestSchema, async (request) => {
       const text = request.params.name === 'echo' ? String(request.params.arguments?.text ?? '') : 'the secret';
       return { content: [{ type: 'text', text }], structuredContent: { text } };

@@ -43,6 +43,7 @@ import { bindMcpContent } from './mcp-content.bindings';
 import { bindMcpFastPaths } from './mcp-fast-path.bindings';
 import { bindScopeContexts } from './scope-context.bindings';
 import { bindSecretScanning } from './secret-scanning.bindings';
+import { bindToolPins } from './tool-pins.bindings';
 import { bindUsage } from './usage.bindings';
 import { PostgresUsageBudget } from '../../adapters/persistence/usage/postgres-usage-budget';
 import { QuotaBalances } from '../../application/ports/quota-balances.port';
@@ -143,6 +144,7 @@ export function buildContainer(parts: ContainerParts): Container {
   bindHttpEdge(c, parts.port);
   bindMcp(c);
   bindMcpContent(c);
+  bindToolPins(c);
   bindMcpFastPaths(c);
   bindScopeContexts(c);
   bindSecretScanning(c);

@@ -9,6 +9,7 @@ import { AuthorizeToolCall } from '../../application/use-cases/tools/authorize-t
 import { CallTool } from '../../application/use-cases/tools/call-tool.use-case';
 import { mcpServerPolicy } from '../../application/use-cases/tools/external/mcp-server-policy';
 import { UpstreamToolDirectory } from '../../application/use-cases/tools/external/upstream-tool-directory';
+import { ToolPins } from '../../application/use-cases/tools/external/tool-pins';
 import { FilterTools } from '../../application/use-cases/filter-tools/filter-tools.use-case';
 import { ListTools } from '../../application/use-cases/list-tools/list-tools.use-case';
 import { ValidateKey } from '../../application/use-cases/validate-key/validate-key.use-case';
@@ -55,8 +56,8 @@ export function bindMcp(c: Container): void {
     [TOKENS.Config],
   );
   c.bind<ExternalTools>(TOKENS.ExternalTools).toResolvedValue(
-    (store: ResourceStore, upstream: UpstreamMcp, lists: ToolListCache, log: Log) => new UpstreamToolDirectory(store, upstream, lists, log),
-    [TOKENS.ResourceStore, TOKENS.UpstreamMcp, TOKENS.ToolListCache, TOKENS.McpLog],
+    (store: ResourceStore, upstream: UpstreamMcp, lists: ToolListCache, log: Log, pins: ToolPins) => new UpstreamToolDirectory(store, upstream, lists, log, pins),
+    [TOKENS.ResourceStore, TOKENS.UpstreamMcp, TOKENS.ToolListCache, TOKENS.McpLog, ToolPins],
   );
   c.bind(AuthorizeToolCall).toResolvedValue((external: ExternalTools) => new AuthorizeToolCall(external), [TOKENS.ExternalTools]);
   c.bind(ListTools).toResolvedValue(
@@ -64,9 +65,9 @@ export function bindMcp(c: Container): void {
     [FilterTools, TOKENS.ExternalTools],
   );
   c.bind(CallTool).toResolvedValue(
-    (store: ResourceStore, external: ExternalTools, config: Config, work: UnitOfWork, clock: Clock) =>
-      new CallTool(store, { mcp_servers: mcpServerPolicy(config.mcp.maxServersPerUser) }, external, work, clock),
-    [TOKENS.ResourceStore, TOKENS.ExternalTools, TOKENS.Config, TOKENS.UnitOfWork, TOKENS.Clock],
+    (store: ResourceStore, external: ExternalTools, config: Config, work: UnitOfWork, clock: Clock, pins: ToolPins) =>
+      new CallTool(store, { mcp_servers: mcpServerPolicy(config.mcp.maxServersPerUser) }, external, work, clock, pins),
+    [TOKENS.ResourceStore, TOKENS.ExternalTools, TOKENS.Config, TOKENS.UnitOfWork, TOKENS.Clock, ToolPins],
   );
   c.bind(McpServerFactory).toResolvedValue(
     (list: ListTools, call: CallTool, log: Log, recorder: ToolCallRecorder, content: UpstreamContentUseCases) =>

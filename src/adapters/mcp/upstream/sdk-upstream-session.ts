@@ -48,8 +48,8 @@ export class SdkUpstreamSession implements UpstreamSession, UpstreamContentSessi
       let cursor: string | undefined;
       for (let pages = 1; ; pages += 1) {
         const page = await client.request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, ListToolsResultSchema, this.options);
-        for (const { name, title, description, inputSchema, annotations } of page.tools) {
-          tools.push({ name, title, description, inputSchema: inputSchema as Record<string, unknown>, annotations });
+        for (const { name, title, description, inputSchema, outputSchema, annotations } of page.tools) {
+          tools.push({ name, title, description, inputSchema: inputSchema as Record<string, unknown>, outputSchema: outputSchema as Record<string, unknown> | undefined, annotations });
         }
         if (tools.length > this.limits.maxTools) this.refuse(`over ${this.limits.maxTools} tools`, `tools/list of ${this.server.name} passed ${this.limits.maxTools} tools`);
         cursor = page.nextCursor;

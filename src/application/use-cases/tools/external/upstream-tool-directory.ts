@@ -5,6 +5,7 @@ import { ExternalTool, ExternalToolOutcome, ExternalTools } from '../../../ports
 import { ResourceStore } from '../../../ports/resource-store.port';
 import { ToolListCache, ToolListing, UpstreamMcp, UpstreamServer, UpstreamSession, UpstreamTool } from '../../../ports/upstream-mcp.port';
 import { failed, relayed } from '../tool-outcome';
+import { ToolPins } from './tool-pins';
 import { SERVERS, serverNamed, shownFailure, toServer } from './upstream-servers';
 
 const SEPARATOR = '__';
@@ -30,6 +31,7 @@ export class UpstreamToolDirectory implements ExternalTools {
     private readonly upstream: UpstreamMcp,
     private readonly lists: ToolListCache,
     private readonly log: (message: string) => void,
+    private readonly pins: ToolPins,
   ) {}
 
   async catalog(userId: string, scopes: ScopeSet): Promise<readonly ToolDescriptor[]> {
@@ -58,6 +60,8 @@ export class UpstreamToolDirectory implements ExternalTools {
     try {
       const listing = await this.listing(record, session);
       if (!listing.ok) return failed(listing.shown);
+      const withheld = listing.withheld?.get(tool);
+      if (withheld !== undefined) return failed(withheld);
       if (!listing.tools.some((listed) => listed.name === tool)) return failed(`The MCP server ${server.name} has no tool ${tool}`);
       return relayed(await session.callTool(tool, args));
     } catch (error) {
@@ -67,19 +71,31 @@ export class UpstreamToolDirectory implements ExternalTools {
     }
   }
 
-  /** The record's listing; a load reuses `session` when the caller has one, so listing and calling are one contact. */
+  /**
+   * The record's listing; a load reuses `session` when the caller has one, so
+   * listing and calling are one contact. Each load checks the tools against
+   * their pins (an approval bumps the record's version, so it is a new load on
+   * every replica); a store failure there fails the request and is not cached.
+   */
   private listing(record: ResourceRecord, session?: UpstreamSession): Promise<ToolListing> {
     return this.lists.get(`${record.id}@${record.updatedAt.toISOString()}`, async () => {
-      const server = toServer(record);
-      const own = session ?? this.upstream.open(server);
-      try {
-        return { ok: true, tools: await own.listTools() };
-      } catch (error) {
-        return { ok: false, shown: this.shown(server, record, 'left out of tools/list', error) };
-      } finally {
-        if (own !== session) await own.close();
-      }
+      const loaded = await this.load(record, session);
+      if (!loaded.ok) return loaded;
+      const { served, withheld } = await this.pins.review(record, loaded.tools);
+      return withheld.size > 0 ? { ok: true, tools: served, withheld } : { ok: true, tools: served };
     });
+  }
+
+  private async load(record: ResourceRecord, session?: UpstreamSession): Promise<ToolListing> {
+    const server = toServer(record);
+    const own = session ?? this.upstream.open(server);
+    try {
+      return { ok: true, tools: await own.listTools() };
+    } catch (error) {
+      return { ok: false, shown: this.shown(server, record, 'left out of tools/list', error) };
+    } finally {
+      if (own !== session) await own.close();
+    }
   }
 
   /** Logs the whole reason and returns what the caller may see: a refusal in general terms, else a short message. */

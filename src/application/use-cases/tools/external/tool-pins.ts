@@ -1,0 +1,129 @@
+import { clip, FieldError, ValidationError } from '../../../../domain/errors';
+import { ResourceRecord } from '../../../../domain/resource/resource-record';
+import { hasChanges, isApproved, MAX_PINNED_NAME_LENGTH, pinChanges, pinnedText, ServedDefinition, ToolPin } from '../../../../domain/tool';
+import { Clock } from '../../../ports/clock.port';
+import { ContentDigest } from '../../../ports/content-digest.port';
+import { ToolPinStore } from '../../../ports/tool-pin-store.port';
+import { UnitOfWork } from '../../../ports/unit-of-work.port';
+import { UpstreamTool } from '../../../ports/upstream-mcp.port';
+import { toolChangedEvent } from './mcp-server-audit';
+
+/** A listing after its pins were checked: the tools offered, and why each other one is not. */
+export interface PinnedTools {
+  served: UpstreamTool[];
+  withheld: Map<string, string>;
+}
+
+/** What the owner sees of a server's pins: tool name → the approved sha256, its status, and the definition seen instead while changed. */
+export type PinsView = Record<string, { sha256: string; status: ToolPin['status']; seen_sha256?: string }>;
+
+/**
+ * Pinned upstream tool definitions (the rug-pull defence). The first
+ * definition of a tool keygate sees is approved; a later different one is
+ * withheld until the server's owner approves it, and recorded once as
+ * `mcp_server.tool_changed`. A server holds at most `maxPins` pins
+ * (MCP_UPSTREAM_MAX_TOOLS, the most one listing may name); a tool past them
+ * is withheld, since it cannot be pinned. Only a listing load (bounded by
+ * the listing cache) writes pins, and only when something is new.
+ */
+export class ToolPins {
+  constructor(
+    private readonly pins: ToolPinStore,
+    private readonly work: UnitOfWork,
+    private readonly digest: ContentDigest,
+    private readonly clock: Clock,
+    readonly maxPins: number,
+  ) {}
+
+  async review(server: ResourceRecord, tools: readonly UpstreamTool[]): Promise<PinnedTools> {
+    const name = server.data.name as string;
+    const withheld = new Map<string, string>();
+    const hashed: { tool: UpstreamTool; sha256: string }[] = [];
+    for (const tool of tools) {
+      const text = tool.name.length <= MAX_PINNED_NAME_LENGTH ? pinnedText(tool) : null;
+      if (text === null) withheld.set(tool.name, `The tool ${clip(tool.name, MAX_PINNED_NAME_LENGTH)} of the MCP server ${name} cannot be pinned (a name over ${MAX_PINNED_NAME_LENGTH} characters or a definition nested too deep), so keygate does not offer it`);
+      else hashed.push({ tool, sha256: this.digest.sha256(text) });
+    }
+    const served = hashed.map(({ tool, sha256 }) => ({ tool: tool.name, sha256 }));
+    let pins = byTool(await this.pins.list(server.id));
+    if (hasChanges(pinChanges(pins, served))) pins = byTool(await this.record(server, served));
+    const offered: UpstreamTool[] = [];
+    for (const { tool, sha256 } of hashed) {
+      const pin = pins.get(tool.name);
+      if (isApproved(pin, sha256)) offered.push(tool);
+      else if (pin !== undefined) withheld.set(tool.name, changedMessage(name, tool.name));
+      else withheld.set(tool.name, `The MCP server ${name} already has ${this.maxPins} pinned tool definitions (MCP_UPSTREAM_MAX_TOOLS), so keygate cannot pin and offer ${tool.name}`);
+    }
+    return { served: offered, withheld };
+  }
+
+  /** The server's pins as the owner sees them on the record; `store` is a transaction's when there is one. */
+  async view(serverId: string, store: ToolPinStore = this.pins): Promise<PinsView> {
+    const view: PinsView = {};
+    for (const pin of await store.list(serverId)) {
+      view[pin.tool] = pin.status === 'changed'
+        ? { sha256: pin.sha256, status: pin.status, seen_sha256: pin.seenSha256 }
+        : { sha256: pin.sha256, status: pin.status };
+    }
+    return view;
+  }
+
+  /**
+   * Approves the last seen definitions of `tools` within a transaction's
+   * `store`. A name without a pin is a ValidationError (the update then
+   * writes nothing); an approved one stays as it is, so a retried approval
+   * succeeds.
+   */
+  async approve(store: ToolPinStore, serverId: string, tools: readonly string[]): Promise<ToolPin[]> {
+    const pins = byTool(await store.list(serverId));
+    const unknown: FieldError[] = [];
+    tools.forEach((tool, i) => pins.has(tool) || unknown.push({ field: `data.approve_tools[${i}]`, message: 'names no tool keygate pinned on this server' }));
+    if (unknown.length > 0) throw new ValidationError(unknown);
+    return store.approve(serverId, [...new Set(tools)]);
+  }
+
+  /**
+   * Parses an update's `approve_tools`: an instruction, never stored with the
+   * record. `tool_pins` is what get shows, never stored either: a client that
+   * sends back the data it read has it ignored.
+   */
+  approvalIn(data: Record<string, unknown>): { data: Record<string, unknown>; tools: string[] | null } {
+    const { approve_tools: tools, tool_pins: _shown, ...rest } = data;
+    if (!Object.hasOwn(data, 'approve_tools')) return { data: rest, tools: null };
+    if (!Array.isArray(tools) || tools.length === 0 || tools.length > this.maxPins) {
+      throw ValidationError.single('data.approve_tools', `must be a list of 1 to ${this.maxPins} tool names`);
+    }
+    const errors: FieldError[] = [];
+    tools.forEach((tool, i) => {
+      if (typeof tool !== 'string' || tool.length === 0 || tool.length > MAX_PINNED_NAME_LENGTH) {
+        errors.push({ field: `data.approve_tools[${i}]`, message: `must be a tool name of 1 to ${MAX_PINNED_NAME_LENGTH} characters` });
+      }
+    });
+    if (errors.length > 0) throw new ValidationError(errors);
+    return { data: rest, tools: tools as string[] };
+  }
+
+  /** One transaction: pins written, changes noted and their events appended together; the pins as they then are. */
+  private record(server: ResourceRecord, served: ServedDefinition[]): Promise<ToolPin[]> {
+    return this.work.run(async ({ pins, audit }) => {
+      // Read again inside: another replica may have pinned or noted these since; the store's writes are conditional as well.
+      const changes = pinChanges(byTool(await pins.list(server.id)), served);
+      await pins.pinFirst(server.id, changes.first, this.maxPins);
+      const noticed = await pins.markChanged(server.id, changes.changed);
+      await pins.restore(server.id, changes.restored);
+      if (noticed.length > 0) {
+        const at = this.clock.now();
+        await audit.append(noticed.map((pin) => toolChangedEvent(server, pin, at)));
+      }
+      return pins.list(server.id);
+    });
+  }
+}
+
+export function changedMessage(server: string, tool: string): string {
+  return `The definition of the tool ${tool} on the MCP server ${server} changed since it was approved; it is withheld until the server's owner approves it (mcp_servers update with approve_tools)`;
+}
+
+function byTool(pins: readonly ToolPin[]): Map<string, ToolPin> {
+  return new Map(pins.map((pin) => [pin.tool, pin]));
+}
