@@ -32,10 +32,15 @@ export const CONTENT_CAPABILITIES = { resources: {}, prompts: {}, completions: {
 
 // As for tools: the SDK's own params schemas would answer a wrong type -32603
 // and drop what they do not know; these take any params object, and the
-// use-cases parse them and answer -32602.
-const loose = <T extends typeof ListResourcesRequestSchema | typeof ReadResourceRequestSchema | typeof ListResourceTemplatesRequestSchema
-  | typeof ListPromptsRequestSchema | typeof GetPromptRequestSchema | typeof CompleteRequestSchema>(schema: T) =>
-  schema.extend({ params: RequestSchema.shape.params });
+// use-cases parse them and answer -32602. Built once: a request makes a server.
+const LOOSE = {
+  listResources: ListResourcesRequestSchema.extend({ params: RequestSchema.shape.params }),
+  listResourceTemplates: ListResourceTemplatesRequestSchema.extend({ params: RequestSchema.shape.params }),
+  readResource: ReadResourceRequestSchema.extend({ params: RequestSchema.shape.params }),
+  listPrompts: ListPromptsRequestSchema.extend({ params: RequestSchema.shape.params }),
+  getPrompt: GetPromptRequestSchema.extend({ params: RequestSchema.shape.params }),
+  complete: CompleteRequestSchema.extend({ params: RequestSchema.shape.params }),
+};
 
 type Params = Record<string, unknown>;
 
@@ -49,20 +54,20 @@ export function serveUpstreamContent(server: Server, useCases: UpstreamContentUs
   const { userId, scopes } = principal;
   const pageBytes = Math.floor(MAX_PAGE_BYTES / messages);
   const page = (params: Params) => ({ userId, scopes, cursor: unchecked<string>(params.cursor), pageBytes });
-  const handle = (schema: Parameters<typeof loose>[0], answer: (params: Params) => Promise<Record<string, unknown>>) =>
-    server.setRequestHandler(loose(schema), async (request) => {
+  const handle = (schema: (typeof LOOSE)[keyof typeof LOOSE], answer: (params: Params) => Promise<Record<string, unknown>>) =>
+    server.setRequestHandler(schema, async (request) => {
       try {
         return (await answer((request.params ?? {}) as Params)) as ServerResult;
       } catch (error) {
         throw toMcpError(error, log);
       }
     });
-  handle(ListResourcesRequestSchema, async (params) => paged('resources', await useCases.listResources.execute(page(params))));
-  handle(ListResourceTemplatesRequestSchema, async (params) => paged('resourceTemplates', await useCases.listResourceTemplates.execute(page(params))));
-  handle(ReadResourceRequestSchema, (params) => useCases.readResource.execute({ userId, scopes, uri: unchecked(params.uri) }));
-  handle(ListPromptsRequestSchema, async (params) => paged('prompts', await useCases.listPrompts.execute(page(params))));
-  handle(GetPromptRequestSchema, (params) => useCases.getPrompt.execute({ userId, scopes, name: unchecked(params.name), arguments: unchecked(params.arguments) }));
-  handle(CompleteRequestSchema, (params) => useCases.complete.execute({
+  handle(LOOSE.listResources, async (params) => paged('resources', await useCases.listResources.execute(page(params))));
+  handle(LOOSE.listResourceTemplates, async (params) => paged('resourceTemplates', await useCases.listResourceTemplates.execute(page(params))));
+  handle(LOOSE.readResource, (params) => useCases.readResource.execute({ userId, scopes, uri: unchecked(params.uri) }));
+  handle(LOOSE.listPrompts, async (params) => paged('prompts', await useCases.listPrompts.execute(page(params))));
+  handle(LOOSE.getPrompt, (params) => useCases.getPrompt.execute({ userId, scopes, name: unchecked(params.name), arguments: unchecked(params.arguments) }));
+  handle(LOOSE.complete, (params) => useCases.complete.execute({
     userId, scopes, ref: unchecked(params.ref), argument: unchecked(params.argument), context: unchecked(params.context),
   }));
 }
