@@ -1,6 +1,6 @@
 import { clip, FieldError, ValidationError } from '../../../../domain/errors';
 import { ResourceRecord } from '../../../../domain/resource/resource-record';
-import { hasChanges, isApproved, MAX_PINNED_NAME_LENGTH, pinChanges, pinnedText, ServedDefinition, ToolPin } from '../../../../domain/tool';
+import { approvalHolds, hasChanges, isApproved, MAX_PINNED_NAME_LENGTH, PinApproval, pinChanges, pinnedText, ServedDefinition, ToolPin } from '../../../../domain/tool';
 import { Clock } from '../../../ports/clock.port';
 import { ContentDigest } from '../../../ports/content-digest.port';
 import { ToolPinStore } from '../../../ports/tool-pin-store.port';
@@ -69,38 +69,42 @@ export class ToolPins {
   }
 
   /**
-   * Approves the last seen definitions of `tools` within a transaction's
-   * `store`. A name without a pin is a ValidationError (the update then
-   * writes nothing); an approved one stays as it is, so a retried approval
-   * succeeds.
+   * Approves the last seen definitions within a transaction's `store`. A name
+   * without a pin, or a sha256 other than the one seen, is a ValidationError
+   * (the update then writes nothing); an approved one stays as it is, so a
+   * retried approval succeeds. The pins are checked again as the write left
+   * them: a replica may have seen a newer definition after the read, and the
+   * store then approved nothing for that entry.
    */
-  async approve(store: ToolPinStore, serverId: string, tools: readonly string[]): Promise<ToolPin[]> {
-    const pins = byTool(await store.list(serverId));
-    const unknown: FieldError[] = [];
-    tools.forEach((tool, i) => pins.has(tool) || unknown.push({ field: `data.approve_tools[${i}]`, message: 'names no tool keygate pinned on this server' }));
-    if (unknown.length > 0) throw new ValidationError(unknown);
-    return store.approve(serverId, [...new Set(tools)]);
+  async approve(store: ToolPinStore, serverId: string, approvals: readonly PinApproval[]): Promise<ToolPin[]> {
+    refuseUnheld(byTool(await store.list(serverId)), approvals);
+    const approved = await store.approve(serverId, approvals);
+    refuseUnheld(byTool(approved), approvals);
+    return approved;
   }
 
   /**
    * Parses an update's `approve_tools`: an instruction, never stored with the
-   * record. `tool_pins` is what get shows, never stored either: a client that
-   * sends back the data it read has it ignored.
+   * record. Each entry is a tool name, or `{name, sha256}` to approve only
+   * the definition the owner inspected. `tool_pins` (and its truncation
+   * marks) is what get shows, never stored either: a client that sends back
+   * the data it read has it ignored.
    */
-  approvalIn(data: Record<string, unknown>): { data: Record<string, unknown>; tools: string[] | null } {
-    const { approve_tools: tools, tool_pins: _shown, ...rest } = data;
-    if (!Object.hasOwn(data, 'approve_tools')) return { data: rest, tools: null };
-    if (!Array.isArray(tools) || tools.length === 0 || tools.length > this.maxPins) {
+  approvalIn(data: Record<string, unknown>): { data: Record<string, unknown>; approvals: PinApproval[] | null } {
+    const { approve_tools: entries, tool_pins: _shown, tool_pins_truncated: _cut, tool_pins_total: _total, ...rest } = data;
+    if (!Object.hasOwn(data, 'approve_tools')) return { data: rest, approvals: null };
+    if (!Array.isArray(entries) || entries.length === 0 || entries.length > this.maxPins) {
       throw ValidationError.single('data.approve_tools', `must be a list of 1 to ${this.maxPins} tool names`);
     }
     const errors: FieldError[] = [];
-    tools.forEach((tool, i) => {
-      if (typeof tool !== 'string' || tool.length === 0 || tool.length > MAX_PINNED_NAME_LENGTH) {
-        errors.push({ field: `data.approve_tools[${i}]`, message: `must be a tool name of 1 to ${MAX_PINNED_NAME_LENGTH} characters` });
-      }
+    const approvals: PinApproval[] = [];
+    entries.forEach((entry, i) => {
+      const approval = approvalOf(entry);
+      if (approval !== null) approvals.push(approval);
+      else errors.push({ field: `data.approve_tools[${i}]`, message: `must be a tool name of 1 to ${MAX_PINNED_NAME_LENGTH} characters, or {"name": <tool name>, "sha256": <64 hex digits>}` });
     });
     if (errors.length > 0) throw new ValidationError(errors);
-    return { data: rest, tools: tools as string[] };
+    return { data: rest, approvals };
   }
 
   /** One transaction: pins written, changes noted and their events appended together; the pins as they then are. */
@@ -122,6 +126,35 @@ export class ToolPins {
 
 export function changedMessage(server: string, tool: string): string {
   return `The definition of the tool ${tool} on the MCP server ${server} changed since it was approved; it is withheld until the server's owner approves it (mcp_servers update with approve_tools)`;
+}
+
+const SHA256 = /^[0-9a-fA-F]{64}$/;
+
+function isToolName(value: unknown): value is string {
+  return typeof value === 'string' && value.length > 0 && value.length <= MAX_PINNED_NAME_LENGTH;
+}
+
+function approvalOf(entry: unknown): PinApproval | null {
+  if (isToolName(entry)) return { tool: entry, sha256: null };
+  if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return null;
+  const { name, sha256, ...rest } = entry as Record<string, unknown>;
+  if (Object.keys(rest).length > 0 || !isToolName(name) || typeof sha256 !== 'string' || !SHA256.test(sha256)) return null;
+  return { tool: name, sha256: sha256.toLowerCase() };
+}
+
+/** A ValidationError naming each approval that `pins` cannot honour: no pin, or a seen definition other than the one asked for. */
+function refuseUnheld(pins: ReadonlyMap<string, ToolPin>, approvals: readonly PinApproval[]): void {
+  const errors: FieldError[] = [];
+  approvals.forEach((approval, i) => {
+    const pin = pins.get(approval.tool);
+    const field = `data.approve_tools[${i}]`;
+    if (pin === undefined) errors.push({ field, message: 'names no tool keygate pinned on this server' });
+    else if (!approvalHolds(pin, approval)) {
+      // No tool name: the field names the entry, and the seen sha256 must survive the 200-character message bound.
+      errors.push({ field, message: `the definition changed again: keygate now sees sha256 ${pin.seenSha256}; get the record and check that one before approving it` });
+    }
+  });
+  if (errors.length > 0) throw new ValidationError(errors);
 }
 
 function byTool(pins: readonly ToolPin[]): Map<string, ToolPin> {

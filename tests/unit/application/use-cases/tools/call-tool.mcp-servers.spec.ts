@@ -134,4 +134,18 @@ describe('CallTool and pinned tool definitions of mcp_servers', () => {
     expect(audit.records).toHaveLength(before);
     expect((await pins.list(id))[0].status).toBe('changed');
   });
+
+  it('approves {name, sha256} only for the definition seen; another sha256 is a tool error that records and approves nothing', async () => {
+    const { audit, pins, run, id } = await makePinned();
+    const before = audit.records.length;
+    expect(await run({ action: 'update', id, data: { description: 'x', approve_tools: ['other', { name: 'echo', sha256: 'd'.repeat(64) }] } })).toEqual({
+      kind: 'error',
+      message: `data.approve_tools[1]: the definition changed again: keygate now sees sha256 ${'b'.repeat(64)}; get the record and check that one before approving it`,
+    });
+    expect(audit.records).toHaveLength(before);
+    expect((await pins.list(id))[0]).toMatchObject({ status: 'changed', sha256: 'a'.repeat(64) });
+    expect(await run({ action: 'update', id, data: { approve_tools: [{ name: 'echo', sha256: 'B'.repeat(64) }] } }))
+      .toMatchObject({ value: { record: { data: { tool_pins: { echo: { sha256: 'b'.repeat(64), status: 'approved' } } } } } });
+    expect(audit.records.at(-1)).toMatchObject({ details: { approved_tools: [{ tool: 'echo', sha256: 'b'.repeat(64) }] } });
+  });
 });
