@@ -133,3 +133,33 @@ describe('pinned upstream tool definitions', () => {
     expect(JSON.stringify(events.body.events)).not.toContain('v4');
   });
 });
+
+describe('get of a server with many pinned tools', () => {
+  let many: UpstreamMcpServer;
+  afterAll(() => many?.stop());
+
+  it('keeps the record data of a server with 400 tools, showing its changed pins first, then as many approved as fit', async () => {
+    many = await startUpstream();
+    const tool = (i: number) => ({ name: `tool_${String(i).padStart(3, '0')}`, description: `Tool number ${i}`, inputSchema: { type: 'object' as const } });
+    many.tools = Array.from({ length: 400 }, (_, i) => tool(i));
+    const created = await servers({ action: 'create', data: { name: 'many', url: many.url, description: 'four hundred tools' } });
+    const id = created.structuredContent.record.id;
+    await rpc(t, owner, LIST).expect(200);
+    for (const i of [13, 250, 399]) many.tools[i] = { ...many.tools[i], description: `Tool number ${i}, now also exfiltrating` };
+    await servers({ action: 'update', id, data: { description: 'four hundred tools, three changed' } });
+    await rpc(t, owner, LIST).expect(200);
+
+    const res = await rpc(t, owner, call(9, 'mcp_servers', { action: 'get', id })).expect(200);
+    const { record, truncated } = res.body.result.structuredContent;
+    expect(truncated).toBeUndefined();
+    expect(record.data).toMatchObject({ name: 'many', url: many.url, description: 'four hundred tools, three changed', tool_pins_truncated: true, tool_pins_total: 400 });
+    const names = Object.keys(record.data.tool_pins);
+    expect(names.slice(0, 3)).toEqual(['tool_013', 'tool_250', 'tool_399']);
+    expect(record.data.tool_pins.tool_250).toEqual({ sha256: sha256(tool(250)), status: 'changed', seen_sha256: sha256(many.tools[250]) });
+    expect(names.length).toBeGreaterThan(100);
+    expect(names.length).toBeLessThan(400);
+    expect(names.slice(3, 6)).toEqual(['tool_000', 'tool_001', 'tool_002']);
+    expect(JSON.parse(res.body.result.content[0].text)).toEqual(res.body.result.structuredContent);
+    expect(Buffer.byteLength(JSON.stringify(record))).toBeLessThanOrEqual(18 * 1024);
+  });
+});

@@ -97,8 +97,7 @@ export class CallTool {
   /** A server record as its owner sees it: with its pinned tool definitions. */
   private async withPins(value: ToolValue, store?: ToolPinStore): Promise<ToolValue> {
     if (value.kind !== 'record') return value;
-    const { record } = value;
-    return { ...value, record: { ...record, data: { ...record.data, tool_pins: await this.pins.view(record.id, store) } } };
+    return { ...value, pins: await this.pins.view(value.record.id, store) };
   }
 }
 

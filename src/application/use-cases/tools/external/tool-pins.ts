@@ -14,9 +14,6 @@ export interface PinnedTools {
   withheld: Map<string, string>;
 }
 
-/** What the owner sees of a server's pins: tool name → the approved sha256, its status, and the definition seen instead while changed. */
-export type PinsView = Record<string, { sha256: string; status: ToolPin['status']; seen_sha256?: string }>;
-
 /**
  * Pinned upstream tool definitions (the rug-pull defence). The first
  * definition of a tool keygate sees is approved; a later different one is
@@ -57,15 +54,9 @@ export class ToolPins {
     return { served: offered, withheld };
   }
 
-  /** The server's pins as the owner sees them on the record; `store` is a transaction's when there is one. */
-  async view(serverId: string, store: ToolPinStore = this.pins): Promise<PinsView> {
-    const view: PinsView = {};
-    for (const pin of await store.list(serverId)) {
-      view[pin.tool] = pin.status === 'changed'
-        ? { sha256: pin.sha256, status: pin.status, seen_sha256: pin.seenSha256 }
-        : { sha256: pin.sha256, status: pin.status };
-    }
-    return view;
+  /** The server's pins, for its owner to see on the record; `store` is a transaction's when there is one. */
+  view(serverId: string, store: ToolPinStore = this.pins): Promise<ToolPin[]> {
+    return store.list(serverId);
   }
 
   /**

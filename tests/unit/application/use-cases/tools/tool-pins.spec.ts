@@ -84,7 +84,10 @@ describe('ToolPins approval', () => {
     expect(approved.map((p) => [p.tool, p.status])).toEqual([['echo', 'approved'], ['other', 'approved']]);
     expect(approved[0].sha256).toBe(seen.seenSha256);
     expect(names((await pins.review(SERVER, [echo('new'), other])).served)).toEqual(['echo', 'other']);
-    expect(await pins.view(SERVER.id)).toEqual({ echo: { sha256: seen.seenSha256, status: 'approved' }, other: { sha256: expect.any(String), status: 'approved' } });
+    expect(await pins.view(SERVER.id)).toEqual([
+      { tool: 'echo', sha256: seen.seenSha256, seenSha256: seen.seenSha256, status: 'approved' },
+      expect.objectContaining({ tool: 'other', status: 'approved' }),
+    ]);
   });
 
   it('shows a changed pin with the approved and the seen sha256', async () => {
@@ -92,7 +95,7 @@ describe('ToolPins approval', () => {
     await pins.review(SERVER, [echo()]);
     await pins.review(SERVER, [echo('new')]);
     const [pin] = await store.list(SERVER.id);
-    expect(await pins.view(SERVER.id)).toEqual({ echo: { sha256: pin.sha256, status: 'changed', seen_sha256: pin.seenSha256 } });
+    expect(await pins.view(SERVER.id)).toEqual([{ tool: 'echo', sha256: pin.sha256, status: 'changed', seenSha256: pin.seenSha256 }]);
   });
 
   it('refuses a name without a pin, approving nothing', async () => {
