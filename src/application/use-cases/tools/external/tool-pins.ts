@@ -1,12 +1,13 @@
 import { clip, FieldError, ValidationError } from '../../../../domain/errors';
 import { ResourceRecord } from '../../../../domain/resource/resource-record';
-import { approvalHolds, hasChanges, isApproved, MAX_PINNED_NAME_LENGTH, PinApproval, pinChanges, pinnedText, ServedDefinition, ToolPin } from '../../../../domain/tool';
+import { hasChanges, isApproved, MAX_PINNED_NAME_LENGTH, PinApproval, pinChanges, pinnedText, ServedDefinition, ToolPin } from '../../../../domain/tool';
 import { Clock } from '../../../ports/clock.port';
 import { ContentDigest } from '../../../ports/content-digest.port';
 import { ToolPinStore } from '../../../ports/tool-pin-store.port';
 import { UnitOfWork } from '../../../ports/unit-of-work.port';
 import { UpstreamTool } from '../../../ports/upstream-mcp.port';
 import { toolChangedEvent } from './mcp-server-audit';
+import { approvalOf, byTool, refuseUnheld } from './pin-approvals';
 
 /** A listing after its pins were checked: the tools offered, and why each other one is not. */
 export interface PinnedTools {
@@ -117,37 +118,4 @@ export class ToolPins {
 
 export function changedMessage(server: string, tool: string): string {
   return `The definition of the tool ${tool} on the MCP server ${server} changed since it was approved; it is withheld until the server's owner approves it (mcp_servers update with approve_tools)`;
-}
-
-const SHA256 = /^[0-9a-fA-F]{64}$/;
-
-function isToolName(value: unknown): value is string {
-  return typeof value === 'string' && value.length > 0 && value.length <= MAX_PINNED_NAME_LENGTH;
-}
-
-function approvalOf(entry: unknown): PinApproval | null {
-  if (isToolName(entry)) return { tool: entry, sha256: null };
-  if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return null;
-  const { name, sha256, ...rest } = entry as Record<string, unknown>;
-  if (Object.keys(rest).length > 0 || !isToolName(name) || typeof sha256 !== 'string' || !SHA256.test(sha256)) return null;
-  return { tool: name, sha256: sha256.toLowerCase() };
-}
-
-/** A ValidationError naming each approval that `pins` cannot honour: no pin, or a seen definition other than the one asked for. */
-function refuseUnheld(pins: ReadonlyMap<string, ToolPin>, approvals: readonly PinApproval[]): void {
-  const errors: FieldError[] = [];
-  approvals.forEach((approval, i) => {
-    const pin = pins.get(approval.tool);
-    const field = `data.approve_tools[${i}]`;
-    if (pin === undefined) errors.push({ field, message: 'names no tool keygate pinned on this server' });
-    else if (!approvalHolds(pin, approval)) {
-      // No tool name: the field names the entry, and the seen sha256 must survive the 200-character message bound.
-      errors.push({ field, message: `the definition changed again: keygate now sees sha256 ${pin.seenSha256}; get the record and check that one before approving it` });
-    }
-  });
-  if (errors.length > 0) throw new ValidationError(errors);
-}
-
-function byTool(pins: readonly ToolPin[]): Map<string, ToolPin> {
-  return new Map(pins.map((pin) => [pin.tool, pin]));
 }
