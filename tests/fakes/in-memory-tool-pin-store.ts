@@ -1,5 +1,5 @@
 import { ToolPinStore } from '../../src/application/ports/tool-pin-store.port';
-import { ServedDefinition, ToolPin } from '../../src/domain/tool';
+import { approvalHolds, PinApproval, ServedDefinition, ToolPin } from '../../src/domain/tool';
 
 /** ToolPinStore in memory, with the PostgreSQL store's conditions; `writes` counts the calls that could write. */
 export class InMemoryToolPinStore implements ToolPinStore {
@@ -42,16 +42,15 @@ export class InMemoryToolPinStore implements ToolPinStore {
     }
   }
 
-  async approve(serverId: string, tools: readonly string[]): Promise<ToolPin[]> {
+  async approve(serverId: string, approvals: readonly PinApproval[]): Promise<ToolPin[]> {
     this.writes += 1;
-    const approved: ToolPin[] = [];
-    for (const tool of tools) {
-      const pin = this.of(serverId).get(tool);
-      if (!pin) continue;
-      Object.assign(pin, { status: 'approved', sha256: pin.seenSha256 });
-      approved.push({ ...pin });
+    const pins = this.of(serverId);
+    for (const approval of approvals) {
+      const pin = pins.get(approval.tool);
+      if (pin?.status === 'changed' && approvalHolds(pin, approval)) Object.assign(pin, { status: 'approved', sha256: pin.seenSha256 });
     }
-    return approved;
+    const tools = new Set(approvals.map((a) => a.tool));
+    return (await this.list(serverId)).filter((pin) => tools.has(pin.tool));
   }
 
   private of(serverId: string): Map<string, ToolPin> {

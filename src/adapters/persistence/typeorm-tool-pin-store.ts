@@ -1,6 +1,6 @@
 import { EntityManager } from 'typeorm';
 import { ToolPinStore } from '../../application/ports/tool-pin-store.port';
-import { ServedDefinition, ToolPin } from '../../domain/tool';
+import { PinApproval, ServedDefinition, ToolPin } from '../../domain/tool';
 import { databaseCall } from './database-unavailable';
 
 interface PinRow {
@@ -63,10 +63,14 @@ export class TypeormToolPinStore implements ToolPinStore {
       WHERE p.server_id = $1 AND p.tool_name = t.name AND p.status = 'changed' AND p.sha256 = t.sha256`, [serverId, ...columns(served)]);
   }
 
-  async approve(serverId: string, tools: readonly string[]): Promise<ToolPin[]> {
+  async approve(serverId: string, approvals: readonly PinApproval[]): Promise<ToolPin[]> {
+    const tools = approvals.map((a) => a.tool);
+    // The expected hash sits in the WHERE: a replica that noted another definition first holds the row, and PostgreSQL checks the row again after it.
     await this.rows(`
-      UPDATE mcp_tool_pins SET sha256 = seen_sha256, status = 'approved', approved_at = now()
-      WHERE server_id = $1 AND tool_name = ANY($2::text[]) AND status = 'changed'`, [serverId, tools]);
+      UPDATE mcp_tool_pins p SET sha256 = p.seen_sha256, status = 'approved', approved_at = now()
+      FROM unnest($2::text[], $3::text[]) AS t(name, expected)
+      WHERE p.server_id = $1 AND p.tool_name = t.name AND p.status = 'changed'
+        AND (t.expected IS NULL OR p.seen_sha256 = t.expected)`, [serverId, tools, approvals.map((a) => a.sha256)]);
     const rows = await this.rows(`SELECT ${COLUMNS} FROM mcp_tool_pins WHERE server_id = $1 AND tool_name = ANY($2::text[]) ORDER BY tool_name`, [serverId, tools]);
     return rows.map(toPin);
   }

@@ -1,4 +1,4 @@
-import { ServedDefinition, ToolPin } from '../../domain/tool';
+import { PinApproval, ServedDefinition, ToolPin } from '../../domain/tool';
 
 /**
  * The pinned tool definitions of upstream MCP servers, by server record id
@@ -22,6 +22,11 @@ export interface ToolPinStore {
   markChanged(serverId: string, served: readonly ServedDefinition[]): Promise<ToolPin[]>;
   /** Changed pins whose approved definition is served again become approved. */
   restore(serverId: string, served: readonly ServedDefinition[]): Promise<void>;
-  /** Approves the last seen definition of these tools; returns their pins as they now are. */
-  approve(serverId: string, tools: readonly string[]): Promise<ToolPin[]>;
+  /**
+   * Approves the last seen definition of these tools; one with a sha256 only
+   * while that is the seen one, checked in the same write, so a definition
+   * seen meanwhile is never approved in its place. Returns their pins as
+   * they now are.
+   */
+  approve(serverId: string, approvals: readonly PinApproval[]): Promise<ToolPin[]>;
 }

@@ -49,3 +49,18 @@ export function hasChanges({ first, changed, restored }: PinChanges): boolean {
 export function isApproved(pin: ToolPin | undefined, sha256: string): boolean {
   return pin !== undefined && pin.sha256 === sha256;
 }
+
+/**
+ * An owner's approval of a tool's last seen definition. With `sha256`, it
+ * approves only that definition: the one the owner inspected, not whatever
+ * the upstream served since.
+ */
+export interface PinApproval {
+  tool: string;
+  sha256: string | null;
+}
+
+/** Whether approving `pin` now approves what `approval` asks for. */
+export function approvalHolds(pin: ToolPin, approval: PinApproval): boolean {
+  return approval.sha256 === null || pin.seenSha256 === approval.sha256;
+}

@@ -72,7 +72,7 @@ export class CallTool {
 
   private changeServer(caller: ToolCaller, command: ToolCommand): Promise<ToolValue> {
     const action = serverEventOf(command)!;
-    const approval = command.action === 'update' ? this.pins.approvalIn(command.data) : { data: command.data, tools: null };
+    const approval = command.action === 'update' ? this.pins.approvalIn(command.data) : { data: command.data, approvals: null };
     return this.work.run(async ({ records, audit, pins }) => {
       // A deleted server's name is read before it goes, for the event.
       const before = command.action === 'delete' && command.id !== null
@@ -82,10 +82,10 @@ export class CallTool {
       const value = await this.run(records, caller, { ...command, data: approval.data });
       const server = value.kind === 'record' ? value.record : before;
       if (server) {
-        const changed = command.action === 'update' ? [...Object.keys(approval.data), ...(approval.tools ? ['approve_tools'] : [])].sort() : undefined;
+        const changed = command.action === 'update' ? [...Object.keys(approval.data), ...(approval.approvals ? ['approve_tools'] : [])].sort() : undefined;
         const event = serverEvent(action, caller, server, this.clock.now(), changed);
-        if (approval.tools !== null) {
-          const approved = await this.pins.approve(pins, server.id, approval.tools);
+        if (approval.approvals !== null) {
+          const approved = await this.pins.approve(pins, server.id, approval.approvals);
           event.details.approved_tools = approved.map((pin) => ({ tool: pin.tool, sha256: pin.sha256 }));
         }
         await audit.append([event]);
@@ -97,8 +97,7 @@ export class CallTool {
   /** A server record as its owner sees it: with its pinned tool definitions. */
   private async withPins(value: ToolValue, store?: ToolPinStore): Promise<ToolValue> {
     if (value.kind !== 'record') return value;
-    const { record } = value;
-    return { ...value, record: { ...record, data: { ...record.data, tool_pins: await this.pins.view(record.id, store) } } };
+    return { ...value, pins: await this.pins.view(value.record.id, store) };
   }
 }
 

@@ -50,7 +50,7 @@ describe('TypeormToolPinStore', () => {
     const id = await server();
     await replica().pinFirst(id, [{ tool: 'echo', sha256: h('a') }, { tool: 'other', sha256: h('d') }], 10);
     await replica().markChanged(id, [{ tool: 'echo', sha256: h('b') }]);
-    expect(await replica().approve(id, ['echo', 'other'])).toEqual([
+    expect(await replica().approve(id, [{ tool: 'echo', sha256: null }, { tool: 'other', sha256: null }])).toEqual([
       { tool: 'echo', sha256: h('b'), seenSha256: h('b'), status: 'approved' },
       { tool: 'other', sha256: h('d'), seenSha256: h('d'), status: 'approved' },
     ]);
@@ -59,4 +59,41 @@ describe('TypeormToolPinStore', () => {
     await expect(replica().pinFirst(id, [{ tool: 'late', sha256: h('e') }], 10)).resolves.toBeUndefined();
     expect(await replica().list(id)).toEqual([]);
   });
+
+  it('approves a {tool, sha256} only while that is the seen definition', async () => {
+    const id = await server();
+    await replica().pinFirst(id, [{ tool: 'echo', sha256: h('a') }], 10);
+    await replica().markChanged(id, [{ tool: 'echo', sha256: h('b') }]);
+    expect(await replica().approve(id, [{ tool: 'echo', sha256: h('c') }])).toEqual([{ tool: 'echo', sha256: h('a'), seenSha256: h('b'), status: 'changed' }]);
+    expect(await replica().approve(id, [{ tool: 'echo', sha256: h('b') }])).toEqual([{ tool: 'echo', sha256: h('b'), seenSha256: h('b'), status: 'approved' }]);
+  });
+
+  it('does not approve the inspected sha256 over a definition another replica noted while the approval waited for the row', async () => {
+    const id = await server();
+    await replica().pinFirst(id, [{ tool: 'echo', sha256: h('a') }], 10);
+    await replica().markChanged(id, [{ tool: 'echo', sha256: h('b') }]);
+    const noting = db.dataSource.createQueryRunner();
+    const approving = db.dataSource.createQueryRunner();
+    try {
+      await noting.startTransaction();
+      await new TypeormToolPinStore(noting.manager).markChanged(id, [{ tool: 'echo', sha256: h('c') }]);
+      await approving.startTransaction();
+      const approval = new TypeormToolPinStore(approving.manager).approve(id, [{ tool: 'echo', sha256: h('b') }]);
+      // The approval read b as seen before the other write commits; it waits on the row that write holds.
+      for (let i = 0; i < 200 && !(await waitingOnLock()); i += 1) await new Promise((r) => setTimeout(r, 10));
+      expect(await waitingOnLock()).toBe(true);
+      await noting.commitTransaction();
+      expect(await approval).toEqual([{ tool: 'echo', sha256: h('a'), seenSha256: h('c'), status: 'changed' }]);
+      await approving.commitTransaction();
+    } finally {
+      await noting.release();
+      await approving.release();
+    }
+    expect(await replica().list(id)).toEqual([{ tool: 'echo', sha256: h('a'), seenSha256: h('c'), status: 'changed' }]);
+  });
 });
+
+async function waitingOnLock(): Promise<boolean> {
+  const rows = await db.dataSource.query(`SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%UPDATE mcp_tool_pins%'`);
+  return rows.length > 0;
+}

@@ -1,21 +1,19 @@
 import { clip, FieldError, ValidationError } from '../../../../domain/errors';
 import { ResourceRecord } from '../../../../domain/resource/resource-record';
-import { hasChanges, isApproved, MAX_PINNED_NAME_LENGTH, pinChanges, pinnedText, ServedDefinition, ToolPin } from '../../../../domain/tool';
+import { hasChanges, isApproved, MAX_PINNED_NAME_LENGTH, PinApproval, pinChanges, pinnedText, ServedDefinition, ToolPin } from '../../../../domain/tool';
 import { Clock } from '../../../ports/clock.port';
 import { ContentDigest } from '../../../ports/content-digest.port';
 import { ToolPinStore } from '../../../ports/tool-pin-store.port';
 import { UnitOfWork } from '../../../ports/unit-of-work.port';
 import { UpstreamTool } from '../../../ports/upstream-mcp.port';
 import { toolChangedEvent } from './mcp-server-audit';
+import { approvalOf, byTool, refuseUnheld } from './pin-approvals';
 
 /** A listing after its pins were checked: the tools offered, and why each other one is not. */
 export interface PinnedTools {
   served: UpstreamTool[];
   withheld: Map<string, string>;
 }
-
-/** What the owner sees of a server's pins: tool name → the approved sha256, its status, and the definition seen instead while changed. */
-export type PinsView = Record<string, { sha256: string; status: ToolPin['status']; seen_sha256?: string }>;
 
 /**
  * Pinned upstream tool definitions (the rug-pull defence). The first
@@ -57,50 +55,48 @@ export class ToolPins {
     return { served: offered, withheld };
   }
 
-  /** The server's pins as the owner sees them on the record; `store` is a transaction's when there is one. */
-  async view(serverId: string, store: ToolPinStore = this.pins): Promise<PinsView> {
-    const view: PinsView = {};
-    for (const pin of await store.list(serverId)) {
-      view[pin.tool] = pin.status === 'changed'
-        ? { sha256: pin.sha256, status: pin.status, seen_sha256: pin.seenSha256 }
-        : { sha256: pin.sha256, status: pin.status };
-    }
-    return view;
+  /** The server's pins, for its owner to see on the record; `store` is a transaction's when there is one. */
+  view(serverId: string, store: ToolPinStore = this.pins): Promise<ToolPin[]> {
+    return store.list(serverId);
   }
 
   /**
-   * Approves the last seen definitions of `tools` within a transaction's
-   * `store`. A name without a pin is a ValidationError (the update then
-   * writes nothing); an approved one stays as it is, so a retried approval
-   * succeeds.
+   * Approves the last seen definitions within a transaction's `store`. A name
+   * without a pin, or a sha256 other than the one seen, is a ValidationError
+   * (the update then writes nothing); an approved one stays as it is, so a
+   * retried approval succeeds. The pins are checked again as the write left
+   * them: a replica may have seen a newer definition after the read, and the
+   * store then approved nothing for that entry.
    */
-  async approve(store: ToolPinStore, serverId: string, tools: readonly string[]): Promise<ToolPin[]> {
-    const pins = byTool(await store.list(serverId));
-    const unknown: FieldError[] = [];
-    tools.forEach((tool, i) => pins.has(tool) || unknown.push({ field: `data.approve_tools[${i}]`, message: 'names no tool keygate pinned on this server' }));
-    if (unknown.length > 0) throw new ValidationError(unknown);
-    return store.approve(serverId, [...new Set(tools)]);
+  async approve(store: ToolPinStore, serverId: string, approvals: readonly PinApproval[]): Promise<ToolPin[]> {
+    refuseUnheld(byTool(await store.list(serverId)), approvals);
+    const approved = await store.approve(serverId, approvals);
+    refuseUnheld(byTool(approved), approvals);
+    return approved;
   }
 
   /**
    * Parses an update's `approve_tools`: an instruction, never stored with the
-   * record. `tool_pins` is what get shows, never stored either: a client that
-   * sends back the data it read has it ignored.
+   * record. Each entry is a tool name, or `{name, sha256}` to approve only
+   * the definition the owner inspected. `tool_pins` (and its truncation
+   * marks) is what get shows, never stored either: a client that sends back
+   * the data it read has it ignored.
    */
-  approvalIn(data: Record<string, unknown>): { data: Record<string, unknown>; tools: string[] | null } {
-    const { approve_tools: tools, tool_pins: _shown, ...rest } = data;
-    if (!Object.hasOwn(data, 'approve_tools')) return { data: rest, tools: null };
-    if (!Array.isArray(tools) || tools.length === 0 || tools.length > this.maxPins) {
+  approvalIn(data: Record<string, unknown>): { data: Record<string, unknown>; approvals: PinApproval[] | null } {
+    const { approve_tools: entries, tool_pins: _shown, tool_pins_truncated: _cut, tool_pins_total: _total, ...rest } = data;
+    if (!Object.hasOwn(data, 'approve_tools')) return { data: rest, approvals: null };
+    if (!Array.isArray(entries) || entries.length === 0 || entries.length > this.maxPins) {
       throw ValidationError.single('data.approve_tools', `must be a list of 1 to ${this.maxPins} tool names`);
     }
     const errors: FieldError[] = [];
-    tools.forEach((tool, i) => {
-      if (typeof tool !== 'string' || tool.length === 0 || tool.length > MAX_PINNED_NAME_LENGTH) {
-        errors.push({ field: `data.approve_tools[${i}]`, message: `must be a tool name of 1 to ${MAX_PINNED_NAME_LENGTH} characters` });
-      }
+    const approvals: PinApproval[] = [];
+    entries.forEach((entry, i) => {
+      const approval = approvalOf(entry);
+      if (approval !== null) approvals.push(approval);
+      else errors.push({ field: `data.approve_tools[${i}]`, message: `must be a tool name of 1 to ${MAX_PINNED_NAME_LENGTH} characters, or {"name": <tool name>, "sha256": <64 hex digits>}` });
     });
     if (errors.length > 0) throw new ValidationError(errors);
-    return { data: rest, tools: tools as string[] };
+    return { data: rest, approvals };
   }
 
   /** One transaction: pins written, changes noted and their events appended together; the pins as they then are. */
@@ -122,8 +118,4 @@ export class ToolPins {
 
 export function changedMessage(server: string, tool: string): string {
   return `The definition of the tool ${tool} on the MCP server ${server} changed since it was approved; it is withheld until the server's owner approves it (mcp_servers update with approve_tools)`;
-}
-
-function byTool(pins: readonly ToolPin[]): Map<string, ToolPin> {
-  return new Map(pins.map((pin) => [pin.tool, pin]));
 }

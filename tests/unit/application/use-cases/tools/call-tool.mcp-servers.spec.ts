@@ -1,3 +1,4 @@
+import { toCallToolResult } from '../../../../../src/adapters/mcp/tool-presenter';
 import { mcpServerPolicy } from '../../../../../src/application/use-cases/tools/external/mcp-server-policy';
 import { FakeExternalTools } from '../../../../fakes/fake-external-tools';
 import { InMemoryResourceStore } from '../../../../fakes/in-memory-resource.store';
@@ -100,16 +101,16 @@ describe('CallTool and pinned tool definitions of mcp_servers', () => {
 
   it('shows tool_pins on get, the approved sha256 and, while changed, the seen one', async () => {
     const { run, id } = await makePinned();
-    expect(await run({ action: 'get', id })).toMatchObject({ value: { record: { data: { tool_pins: {
-      echo: { sha256: 'a'.repeat(64), status: 'changed', seen_sha256: 'b'.repeat(64) },
-      other: { sha256: 'c'.repeat(64), status: 'approved' },
-    } } } } });
+    expect(await run({ action: 'get', id })).toMatchObject({ value: { pins: [
+      { tool: 'echo', sha256: 'a'.repeat(64), status: 'changed', seenSha256: 'b'.repeat(64) },
+      { tool: 'other', sha256: 'c'.repeat(64), status: 'approved', seenSha256: 'c'.repeat(64) },
+    ] } });
   });
 
   it('approves with update approve_tools: not stored, named in mcp_server.updated, shown approved', async () => {
     const { store, audit, pins, run, id } = await makePinned();
     const updated = await run({ action: 'update', id, data: { approve_tools: ['echo'] } });
-    expect(updated).toMatchObject({ value: { record: { data: { tool_pins: { echo: { sha256: 'b'.repeat(64), status: 'approved' } } } } } });
+    expect(updated).toMatchObject({ value: { pins: [{ tool: 'echo', sha256: 'b'.repeat(64), status: 'approved' }, { tool: 'other' }] } });
     expect(store.records[0].data).toEqual({ name: 'files', url: 'https://a.example.com/mcp' });
     expect((await pins.list(id))[0]).toMatchObject({ status: 'approved', sha256: 'b'.repeat(64) });
     expect(audit.records.at(-1)).toMatchObject({
@@ -119,8 +120,9 @@ describe('CallTool and pinned tool definitions of mcp_servers', () => {
 
   it('ignores tool_pins sent back with the data get showed, storing none of it', async () => {
     const { store, run, id } = await makePinned();
-    const got = await run({ action: 'get', id });
-    const data = got.kind === 'value' && got.value.kind === 'record' ? got.value.record.data : {};
+    const got = toCallToolResult(await run({ action: 'get', id }), 420).structuredContent as { record: { data: Record<string, unknown> } };
+    const data = got.record.data;
+    expect(data).toMatchObject({ tool_pins: expect.any(Object), tool_pins_truncated: true, tool_pins_total: 2 });
     expect(await run({ action: 'update', id, data: { ...data, description: 'files' } })).toMatchObject({ kind: 'value' });
     expect(store.records[0].data).toEqual({ name: 'files', url: 'https://a.example.com/mcp', description: 'files' });
   });
@@ -133,5 +135,19 @@ describe('CallTool and pinned tool definitions of mcp_servers', () => {
     expect(await run({ action: 'update', id, data: { approve_tools: 'echo' } })).toMatchObject({ kind: 'error', message: expect.stringContaining('data.approve_tools') });
     expect(audit.records).toHaveLength(before);
     expect((await pins.list(id))[0].status).toBe('changed');
+  });
+
+  it('approves {name, sha256} only for the definition seen; another sha256 is a tool error that records and approves nothing', async () => {
+    const { audit, pins, run, id } = await makePinned();
+    const before = audit.records.length;
+    expect(await run({ action: 'update', id, data: { description: 'x', approve_tools: ['other', { name: 'echo', sha256: 'd'.repeat(64) }] } })).toEqual({
+      kind: 'error',
+      message: `data.approve_tools[1]: the definition changed again: keygate now sees sha256 ${'b'.repeat(64)}; get the record and check that one before approving it`,
+    });
+    expect(audit.records).toHaveLength(before);
+    expect((await pins.list(id))[0]).toMatchObject({ status: 'changed', sha256: 'a'.repeat(64) });
+    expect(await run({ action: 'update', id, data: { approve_tools: [{ name: 'echo', sha256: 'B'.repeat(64) }] } }))
+      .toMatchObject({ value: { pins: [{ tool: 'echo', sha256: 'b'.repeat(64), status: 'approved' }, { tool: 'other' }] } });
+    expect(audit.records.at(-1)).toMatchObject({ details: { approved_tools: [{ tool: 'echo', sha256: 'b'.repeat(64) }] } });
   });
 });
