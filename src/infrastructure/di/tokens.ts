@@ -55,4 +55,10 @@ export const TOKENS = {
   McpLog: Symbol.for('keygate.McpLog'),
   ToolListCache: Symbol.for('keygate.ToolListCache'),
   ExternalTools: Symbol.for('keygate.ExternalTools'),
+
+  // MCP sessions
+  McpSessionRepository: Symbol.for('keygate.McpSessionRepository'),
+  SessionBus: Symbol.for('keygate.SessionBus'),
+  /** `NotifiedCache[]`: the sessions' channels, heard through the one change listener. */
+  SessionChannels: Symbol.for('keygate.SessionChannels'),
 } as const;
