@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { startTwoReplicas, TwoReplicas } from '../support/app-replicas';
-import { initialize, mcpPost, mcpRequest, SseReader } from '../support/mcp-session-client';
+import { initialize, mcpPost, mcpRequest, rpcBody, SseReader } from '../support/mcp-session-client';
 import { eventually } from '../support/replica';
 import { startUpstream, UpstreamMcpServer } from '../support/upstream-mcp-server';
 
@@ -79,10 +79,10 @@ describe('GET /mcp: the session stream', () => {
     const created = await mcpPost(r.aUrl, admin.raw, { jsonrpc: '2.0', id: 1, method: 'tools/call',
       params: { name: 'mcp_servers', arguments: { action: 'create', data: { name: 'files', url: upstream.url } } } });
     expect(created.status).toBe(200);
-    expect((await created.json()).result.isError).toBeFalsy();
+    expect((await rpcBody(created)).result.isError).toBeFalsy();
     await eventually(() => listChanged(stream).length === 1, 5000);
     const listed = await mcpPost(r.b.url, reader.raw, { jsonrpc: '2.0', id: 2, method: 'tools/list' }, { 'Mcp-Session-Id': session });
-    expect(((await listed.json()).result.tools as { name: string }[]).map((t) => t.name)).toContain('files__echo');
+    expect(((await rpcBody(listed)).result.tools as { name: string }[]).map((t) => t.name)).toContain('files__echo');
   });
 
   it('replays what was missed after Last-Event-ID on a reconnect to the other replica', async () => {

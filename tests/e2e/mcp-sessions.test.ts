@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { startTwoReplicas, TwoReplicas } from '../support/app-replicas';
-import { INITIALIZE, initialize, mcpPost, mcpRequest } from '../support/mcp-session-client';
+import { INITIALIZE, initialize, mcpPost, mcpRequest, rpcBody } from '../support/mcp-session-client';
 
 jest.setTimeout(60_000);
 
@@ -31,17 +31,17 @@ describe('sessions across two replicas', () => {
     const key = await createKey();
     const res = await mcpPost(a, key.raw, INITIALIZE);
     expect(res.status).toBe(200);
-    const body = await res.json();
+    const body = await rpcBody(res);
     expect(body.result.capabilities.tools).toEqual({ listChanged: true });
     const session = res.headers.get('mcp-session-id')!;
     expect(session).toMatch(/^[A-Za-z0-9_-]{43}$/);
     const headers = { 'Mcp-Session-Id': session, 'MCP-Protocol-Version': '2025-11-25' };
     const listed = await mcpPost(b, key.raw, toolsList, headers);
     expect(listed.status).toBe(200);
-    expect((await listed.json()).result.tools.length).toBeGreaterThan(0);
+    expect((await rpcBody(listed)).result.tools.length).toBeGreaterThan(0);
     const called = await mcpPost(b, key.raw, listProjects, headers);
     expect(called.status).toBe(200);
-    expect((await called.json()).result.isError).toBeFalsy();
+    expect((await rpcBody(called)).result.isError).toBeFalsy();
     // Only the hash is stored, with what initialize said.
     const [row] = await sessionRow(key.id);
     expect(row.token_hash).not.toContain(session);
@@ -92,7 +92,7 @@ describe('sessions across two replicas', () => {
     const key = await createKey();
     const batch = await mcpPost(a, key.raw, [INITIALIZE, toolsList]);
     expect(batch.status).toBe(400);
-    expect((await batch.json()).error.code).toBe(-32600);
+    expect((await rpcBody(batch)).error.code).toBe(-32600);
     expect(await sessionRow(key.id)).toEqual([]);
     const session = await initialize(a, key.raw);
     const again = await mcpPost(b, key.raw, INITIALIZE, { 'Mcp-Session-Id': session });
