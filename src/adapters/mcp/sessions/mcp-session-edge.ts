@@ -1,5 +1,5 @@
 import { Request, RequestHandler, Response } from 'express';
-import { JSONRPCMessage, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import { InitializeRequestSchema, JSONRPCMessage, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import { RpcMessage, SessionBus } from '../../../application/ports/session-bus.port';
 import { EndMcpSession } from '../../../application/use-cases/mcp-sessions/end-mcp-session.use-case';
 import { OpenMcpSession } from '../../../application/use-cases/mcp-sessions/open-mcp-session.use-case';
@@ -62,7 +62,8 @@ export class McpSessionEdge {
   /** GET /mcp with a session: its standalone SSE stream; false without one, for the 405. */
   async stream(req: Request, res: Response): Promise<boolean> {
     const session = sessionOf(res.locals);
-    if (!session) return false;
+    // Express routes HEAD to GET handlers; a stream without a body makes no sense.
+    if (!session || req.method !== 'GET') return false;
     if (!acceptsEventStream(req.headers.accept)) {
       sendRpcError(res, 406, null, RPC.SERVER_ERROR, 'Not Acceptable: a stream needs Accept: text/event-stream');
       return true;
@@ -110,10 +111,10 @@ export class McpSessionEdge {
   }
 
   private async open(res: Response, principal: KeyPrincipal, request: { id: string | number; params?: unknown }): Promise<boolean> {
-    const params = (typeof request.params === 'object' && request.params !== null ? request.params : {}) as Record<string, unknown>;
-    const requested = params.protocolVersion;
-    // What the SDK's initialize settles on; a malformed request is left for the SDK to refuse, and opens nothing.
-    if (typeof requested !== 'string' || typeof params.capabilities !== 'object' || typeof params.clientInfo !== 'object') return false;
+    // A malformed initialize is left for the SDK to refuse, and opens nothing.
+    if (!InitializeRequestSchema.safeParse(request).success) return false;
+    const params = request.params as Record<string, unknown>;
+    const requested = params.protocolVersion as string;
     try {
       const { token } = await this.openSession.execute({
         keyId: principal.keyId, userId: principal.userId, scopes: principal.scopes,
