@@ -1,5 +1,5 @@
 import { Request, RequestHandler, Response } from 'express';
-import { InitializeRequestSchema, JSONRPCMessage, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import { InitializeRequestSchema, JSONRPCMessage, JSONRPCRequestSchema, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import { RpcMessage, SessionBus } from '../../../application/ports/session-bus.port';
 import { EndMcpSession } from '../../../application/use-cases/mcp-sessions/end-mcp-session.use-case';
 import { OpenMcpSession } from '../../../application/use-cases/mcp-sessions/open-mcp-session.use-case';
@@ -111,8 +111,8 @@ export class McpSessionEdge {
   }
 
   private async open(res: Response, principal: KeyPrincipal, request: { id: string | number; params?: unknown }): Promise<boolean> {
-    // A malformed initialize is left for the SDK to refuse, and opens nothing.
-    if (!InitializeRequestSchema.safeParse(request).success) return false;
+    // A malformed initialize is left for the SDK to refuse, and opens nothing: both schemas its transport and server parse with.
+    if (!JSONRPCRequestSchema.safeParse(request).success || !InitializeRequestSchema.safeParse(request).success) return false;
     const params = request.params as Record<string, unknown>;
     const requested = params.protocolVersion as string;
     try {

@@ -67,7 +67,8 @@ export class OpenMcpSession {
 
 function bounded(value: unknown, field: string): Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw ValidationError.single(field, 'must be an object');
-  const problem = findJsonProblem(value, field);
+  // storableText: PostgreSQL's jsonb takes no NUL and no lone surrogate.
+  const problem = findJsonProblem(value, field, { storableText: true });
   if (problem) throw ValidationError.single(problem.field, problem.message);
   if (JSON.stringify(value).length > MAX_CLIENT_FIELD_CHARS) throw ValidationError.single(field, `must be at most ${MAX_CLIENT_FIELD_CHARS} characters as JSON`);
   return value as Record<string, unknown>;
