@@ -14,7 +14,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * - mcp_session_bus: client messages too large for a NOTIFY payload.
  *
  * Revoking a key (a roll without overlap revokes too) ends its sessions in
- * the same transaction, and ending a session NOTIFYs every replica, which
+ * the same transaction (deleting it deletes them, a TRUNCATE ends them all), and ending a session NOTIFYs every replica, which
  * closes its stream.
  */
 export class McpSessions1763900000009 implements MigrationInterface {
@@ -25,7 +25,7 @@ export class McpSessions1763900000009 implements MigrationInterface {
       CREATE TABLE mcp_sessions (
         id                  uuid PRIMARY KEY DEFAULT gen_random_uuid(),
         token_hash          char(64) NOT NULL,
-        key_id              uuid NOT NULL REFERENCES api_keys(id) ON DELETE CASCADE,
+        key_id              uuid NOT NULL,
         user_id             uuid NOT NULL,
         protocol_version    varchar(32) NOT NULL,
         client_capabilities jsonb NOT NULL,
@@ -92,9 +92,29 @@ export class McpSessions1763900000009 implements MigrationInterface {
       CREATE TRIGGER api_keys_revoked_end_sessions AFTER UPDATE OF revoked_at ON api_keys
       FOR EACH ROW WHEN (OLD.revoked_at IS NULL AND NEW.revoked_at IS NOT NULL)
       EXECUTE FUNCTION keygate_end_sessions_of_revoked_key()`);
+    // Not a foreign key, which would forbid TRUNCATE api_keys: a deleted key's sessions go with it, a truncate ends them all.
+    await queryRunner.query(`
+      CREATE FUNCTION keygate_end_sessions_of_deleted_keys() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF TG_OP = 'TRUNCATE' THEN
+          UPDATE mcp_sessions SET ended_at = now() WHERE ended_at IS NULL;
+        ELSE
+          DELETE FROM mcp_sessions WHERE key_id = OLD.id;
+        END IF;
+        RETURN NULL;
+      END $$`);
+    await queryRunner.query(`
+      CREATE TRIGGER api_keys_deleted_end_sessions AFTER DELETE ON api_keys
+      FOR EACH ROW EXECUTE FUNCTION keygate_end_sessions_of_deleted_keys()`);
+    await queryRunner.query(`
+      CREATE TRIGGER api_keys_truncated_end_sessions AFTER TRUNCATE ON api_keys
+      FOR EACH STATEMENT EXECUTE FUNCTION keygate_end_sessions_of_deleted_keys()`);
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query('DROP TRIGGER api_keys_truncated_end_sessions ON api_keys');
+    await queryRunner.query('DROP TRIGGER api_keys_deleted_end_sessions ON api_keys');
+    await queryRunner.query('DROP FUNCTION keygate_end_sessions_of_deleted_keys()');
     await queryRunner.query('DROP TRIGGER api_keys_revoked_end_sessions ON api_keys');
     await queryRunner.query('DROP FUNCTION keygate_end_sessions_of_revoked_key()');
     await queryRunner.query('DROP TABLE mcp_session_bus');

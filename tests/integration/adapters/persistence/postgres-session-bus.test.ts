@@ -99,6 +99,15 @@ describe('the PostgreSQL session bus', () => {
     expect(await two.bus.publishToStream(session, { jsonrpc: '2.0', method: 'notifications/tools/list_changed' })).toBe(false);
   });
 
+  it('ends the sessions of a key deleted in SQL, telling the stream\'s replica, and leaves TRUNCATE api_keys possible', async () => {
+    const session = await openSession();
+    let ended = false;
+    one.bus.watchStream(session, { wake: () => undefined, end: () => void (ended = true) });
+    await db.dataSource.query('DELETE FROM api_keys WHERE id = (SELECT key_id FROM mcp_sessions WHERE id = $1)', [session]);
+    await waitFor(() => ended);
+    expect(await db.dataSource.query('SELECT id FROM mcp_sessions WHERE id = $1', [session])).toEqual([]);
+  });
+
   it('lets one replica at a time hold a session\'s stream, and another take over a stale claim', async () => {
     const session = await openSession();
     expect(await one.events.claimStream(session, 'one', 60_000)).toBe(0);
