@@ -69,7 +69,7 @@ export class McpController {
     const principal = principalOf(res.locals);
     const messages = messagesOf(res.locals);
     if (refuseInvalidParams(messages, res)) return;
-    if (this.sessions && (await this.sessions.tryServe(req, res, messages))) return;
+    if (this.sessions?.concerns(res, messages) && (await this.sessions.tryServe(req, res, messages))) return;
     const calls = await authorizeToolCalls(this.authorize, principal, messages, res, (call) => this.recorder.denied(principal, originOf(req), call));
     if (calls === null) return;
     if (calls.size > 0) await this.usage.chargeToolCalls(principal, messages);

@@ -41,14 +41,17 @@ export class McpSessionEdge {
   ) {}
 
   /** After the key: puts the request's session on res.locals, or answers 404 (malformed, unknown, another key's, ended, idle alike). */
-  readonly resolve: RequestHandler = async (req, res, next) => {
+  readonly resolve: RequestHandler = (req, res, next) => {
     const token = req.headers[SESSION_HEADER];
+    // Stateless requests pay one header read: no promise, no look-up.
     if (token === undefined) return next();
-    const session = typeof token === 'string' ? await this.resume.execute({ token, keyId: principalOf(res.locals).keyId }) : null;
-    if (session === null) return sendRpcError(res, 404, null, SESSION_NOT_FOUND, 'Session not found');
-    res.locals.session = session;
-    next();
+    return this.resolveSession(token, res, next);
   };
+
+  /** Whether a POST's messages are the sessions' business: it names a session, or opens one. */
+  concerns(res: Response, messages: JSONRPCMessage[]): boolean {
+    return res.locals.session !== undefined || messages.some((m) => (m as { method?: unknown }).method === 'initialize');
+  }
 
   /** DELETE /mcp with a session: ends it everywhere (204); false without one, for the 405. */
   async delete(res: Response): Promise<boolean> {
@@ -105,9 +108,11 @@ export class McpSessionEdge {
     return true;
   }
 
-  /** Closes this replica's streams (shutdown). */
-  closeStreams(): void {
-    this.streams.closeAll();
+  private async resolveSession(token: string | string[], res: Response, next: () => void): Promise<void> {
+    const session = typeof token === 'string' ? await this.resume.execute({ token, keyId: principalOf(res.locals).keyId }) : null;
+    if (session === null) return sendRpcError(res, 404, null, SESSION_NOT_FOUND, 'Session not found');
+    res.locals.session = session;
+    next();
   }
 
   private async open(res: Response, principal: KeyPrincipal, request: { id: string | number; params?: unknown }): Promise<boolean> {
