@@ -63,6 +63,16 @@ describe('sessions across two replicas', () => {
     expect((await mcpPost(b, other.raw, toolsList, { 'Mcp-Session-Id': theirs })).status).toBe(200);
   });
 
+  it('answers 400 to an unsupported MCP-Protocol-Version in a session, whatever the method', async () => {
+    const key = await createKey();
+    const session = await initialize(a, key.raw);
+    const headers = { 'Mcp-Session-Id': session, 'MCP-Protocol-Version': '1999-01-01' };
+    expect((await mcpPost(b, key.raw, toolsList, headers)).status).toBe(400);
+    expect((await mcpPost(b, key.raw, { jsonrpc: '2.0', method: 'notifications/initialized' }, headers)).status).toBe(400);
+    expect((await mcpRequest(b, key.raw, 'DELETE', headers)).status).toBe(400);
+    expect((await mcpPost(b, key.raw, toolsList, { ...headers, 'MCP-Protocol-Version': '2025-06-18' })).status).toBe(200);
+  });
+
   it('checks the key first: a bad key with a good session id is 401', async () => {
     const key = await createKey();
     const session = await initialize(a, key.raw);

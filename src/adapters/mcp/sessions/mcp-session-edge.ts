@@ -45,7 +45,7 @@ export class McpSessionEdge {
     const token = req.headers[SESSION_HEADER];
     // Stateless requests pay one header read: no promise, no look-up.
     if (token === undefined) return next();
-    return this.resolveSession(token, res, next);
+    return this.resolveSession(token, req, res, next);
   };
 
   /** Whether a POST's messages are the sessions' business: it names a session, or opens one. */
@@ -108,7 +108,12 @@ export class McpSessionEdge {
     return true;
   }
 
-  private async resolveSession(token: string | string[], res: Response, next: () => void): Promise<void> {
+  private async resolveSession(token: string | string[], req: Request, res: Response, next: () => void): Promise<void> {
+    // As the SDK answers POSTs; GET, DELETE and the 202 path never reach it. Absent: the session's version is assumed.
+    const version = req.headers['mcp-protocol-version'];
+    if (version !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(String(version))) {
+      return sendRpcError(res, 400, null, RPC.SERVER_ERROR, `Bad Request: unsupported MCP-Protocol-Version (supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`);
+    }
     const session = typeof token === 'string' ? await this.resume.execute({ token, keyId: principalOf(res.locals).keyId }) : null;
     if (session === null) return sendRpcError(res, 404, null, SESSION_NOT_FOUND, 'Session not found');
     res.locals.session = session;
