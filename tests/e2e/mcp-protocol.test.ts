@@ -20,7 +20,9 @@ describe('POST /mcp lifecycle and transport', () => {
     const res = await rpc(t, full, init(version)).expect(200);
     expect(res.headers['content-type']).toMatch(/^application\/json/);
     expect(res.body.result).toMatchObject({ protocolVersion: version, serverInfo: { name: 'keygate' }, capabilities: { tools: {} } });
-    expect(res.headers['mcp-session-id']).toBeUndefined();
+    // initialize opens a session (tests/e2e/mcp-sessions.test.ts); a client may ignore it and stay stateless.
+    expect(res.headers['mcp-session-id']).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(res.body.result.capabilities.tools).toEqual({ listChanged: true });
   });
 
   it('answers an unsupported version with the latest one it supports', async () => {
@@ -49,9 +51,11 @@ describe('POST /mcp lifecycle and transport', () => {
     await rpc(t, full, { jsonrpc: '2.0', id: 1, method: 'ping' }, { Accept: 'text/html' }).expect(406);
   });
 
-  it('answers GET and DELETE with 405, after the key check', async () => {
+  it('answers GET and DELETE without a session id with 405, after the key check', async () => {
     const get = await request(t.app).get('/mcp').set('Accept', 'text/event-stream').set('X-API-Key', full.raw).expect(405);
     expect(get.headers.allow).toBe('POST');
+    await request(t.app).put('/mcp').set('X-API-Key', full.raw).expect(405);
+    await request(t.app).put('/mcp').expect(401);
     await request(t.app).delete('/mcp').set('X-API-Key', full.raw).expect(405);
     await request(t.app).get('/mcp').expect(401);
   });

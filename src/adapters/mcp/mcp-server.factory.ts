@@ -55,7 +55,8 @@ export class McpServerFactory {
    */
   create(principal: KeyPrincipal, calls: AllowedCalls, messages = 1, origin: AuditOrigin = NO_ORIGIN): Server {
     const server = new Server(SERVER_INFO, {
-      capabilities: { tools: { listChanged: false }, ...CONTENT_CAPABILITIES },
+      // initialize always opens a session, whose GET stream carries list_changed; a client ignoring the session id never opens one.
+      capabilities: { tools: { listChanged: true }, ...CONTENT_CAPABILITIES },
       jsonSchemaValidator: SHARED_VALIDATOR,
       instructions: 'Tools are filtered by the scopes of your API key. Each built-in tool takes an action, an optional subresource, an id and data.',
     });

@@ -15,9 +15,11 @@ import { authorizeToolCalls } from './tool-gate';
 import { ToolsCallFastPath } from './tools-call-fast-path';
 import { ToolsListFastPath } from './tools-list-fast-path';
 import { UsageGate } from './usage-gate';
+import { McpSessionEdge } from './sessions/mcp-session-edge';
 
 /**
- * /mcp over MCP Streamable HTTP, stateless. In order: Origin/Host check (403),
+ * /mcp over MCP Streamable HTTP: stateless without Mcp-Session-Id, as ever;
+ * with one, the session's (sessions/mcp-session-edge.ts). In order: Origin/Host check (403),
  * the API key (401, whatever the body), the body as JSON-RPC (-32700, -32600),
  * params the SDK would refuse badly (-32602), the tool-call scope gate (403,
  * and each call's target found once), the key's rate limit (429, counted
@@ -35,6 +37,7 @@ export class McpController {
     private readonly recorder: ToolCallRecorder,
     private readonly callFastPath: ToolsCallFastPath,
     private readonly usage: UsageGate,
+    private readonly sessions?: McpSessionEdge,
   ) {}
 
   /**
@@ -43,10 +46,18 @@ export class McpController {
    */
   mount(app: Router, ...first: RequestHandler[]): void {
     const before = [...first, requestGuard(this.config), apiKeyAuth(this.validateKey), this.usage.admitRequest];
+    const sessions = this.sessions;
+    if (!sessions) {
+      app.route('/mcp').post(...before, jsonRpcBody, (req, res) => this.post(req, res)).all(...before, methodNotAllowed);
+      return;
+    }
+    // The session (404) is looked up after the key, and only when the request names one.
     app
       .route('/mcp')
-      .post(...before, jsonRpcBody, (req, res) => this.post(req, res))
-      // No server-initiated messages and no sessions: GET streams and DELETE have nothing to serve.
+      .post(...before, sessions.resolve, jsonRpcBody, (req, res) => this.post(req, res))
+      // Without Mcp-Session-Id, GET and DELETE have nothing to serve (405): stateless requests are POSTs.
+      .get(...before, sessions.resolve, async (req, res, next) => ((await sessions.stream(req, res)) ? undefined : next()), methodNotAllowed)
+      .delete(...before, sessions.resolve, async (_req, res, next) => ((await sessions.delete(res)) ? undefined : next()), methodNotAllowed)
       .all(...before, methodNotAllowed);
   }
 
@@ -58,6 +69,7 @@ export class McpController {
     const principal = principalOf(res.locals);
     const messages = messagesOf(res.locals);
     if (refuseInvalidParams(messages, res)) return;
+    if (this.sessions?.concerns(res, messages) && (await this.sessions.tryServe(req, res, messages))) return;
     const calls = await authorizeToolCalls(this.authorize, principal, messages, res, (call) => this.recorder.denied(principal, originOf(req), call));
     if (calls === null) return;
     if (calls.size > 0) await this.usage.chargeToolCalls(principal, messages);
@@ -75,5 +87,5 @@ function originOf(req: Request): AuditOrigin {
 
 const methodNotAllowed: RequestHandler = (_req, res) => {
   res.setHeader('Allow', 'POST');
-  sendRpcError(res, 405, null, RPC.SERVER_ERROR, 'Method Not Allowed: this server is stateless and offers no SSE stream; use POST');
+  sendRpcError(res, 405, null, RPC.SERVER_ERROR, 'Method Not Allowed: without Mcp-Session-Id only POST is served; GET streams and DELETE need a session');
 };

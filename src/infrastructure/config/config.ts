@@ -73,6 +73,12 @@ export interface McpConfig {
   upstreamListTtlSeconds: number;
   /** mcp_servers records one user may hold (MAX_MCP_SERVERS_PER_USER). */
   maxServersPerUser: number;
+  /** MCP_SESSION_IDLE_SECONDS: a session without requests (or an open stream) for this long ends. */
+  sessionIdleSeconds: number;
+  /** MCP_MAX_SESSIONS_PER_KEY: live sessions per key; initialize past it ends the key's least recently seen one. */
+  maxSessionsPerKey: number;
+  /** MCP_MAX_STREAMS_PER_REPLICA: open GET streams one replica holds; past it a GET gets 503. */
+  maxStreamsPerReplica: number;
 }
 
 /** Logging and abuse limits. */
@@ -144,6 +150,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       upstreamMaxTools: 500,
       upstreamListTtlSeconds: integer(env, 'MCP_UPSTREAM_LIST_TTL_SECONDS', 60, 1, 86_400),
       maxServersPerUser: integer(env, 'MAX_MCP_SERVERS_PER_USER', 20, 1, 10_000),
+      sessionIdleSeconds: integer(env, 'MCP_SESSION_IDLE_SECONDS', 1800, 1, 604_800),
+      maxSessionsPerKey: integer(env, 'MCP_MAX_SESSIONS_PER_KEY', 100, 1, 10_000),
+      maxStreamsPerReplica: integer(env, 'MCP_MAX_STREAMS_PER_REPLICA', 1000, 1, 100_000),
     },
     secrets: {
       key: secretKey(env.SECRETS_KEY, 'SECRETS_KEY'),

@@ -41,6 +41,9 @@ import { Lifecycle } from './lifecycle';
 import { bindMcp } from './mcp.bindings';
 import { bindMcpContent } from './mcp-content.bindings';
 import { bindMcpFastPaths } from './mcp-fast-path.bindings';
+import { bindMcpSessions } from './mcp-sessions.bindings';
+import { SessionPurge } from '../../adapters/persistence/mcp-sessions/session-purge';
+import { SessionStreams } from '../../adapters/mcp/sessions/session-streams';
 import { bindScopeContexts } from './scope-context.bindings';
 import { bindSecretScanning } from './secret-scanning.bindings';
 import { bindToolPins } from './tool-pins.bindings';
@@ -91,11 +94,12 @@ export function buildContainer(parts: ContainerParts): Container {
   bindHotPath(c);
   bindAudit(c);
   bindUsage(c);
-  // Started in this order, stopped in the reverse: retention, the listener, the quota credits handed back, the last last_used_at batch,
+  bindMcpSessions(c);
+  // Started in this order, stopped in the reverse: retention, the MCP session streams and purge, the listener, the quota credits handed back, the last last_used_at batch,
   // the last audit events, then the pool.
   c.bind(Lifecycle).toResolvedValue(
     (database: Database, lastUsed: LastUsedCoalescer, listener: ChangeListener, audit: BatchingAuditQueue, retention: AuditRetention,
-      usage: PostgresUsageBudget) =>
+      usage: PostgresUsageBudget, purge: SessionPurge, streams: SessionStreams) =>
       new Lifecycle([
         { name: 'database pool', stop: () => database.close() },
         { name: 'audit event writer', start: () => audit.start(), stop: () => audit.stop() },
@@ -103,9 +107,10 @@ export function buildContainer(parts: ContainerParts): Container {
         { name: 'usage budget (quota leases, rate windows)', start: () => usage.start(), stop: () => usage.stop() },
         // Always on: besides the caches, the quota leases hear of balance changes through it.
         { name: 'change listener', start: () => listener.start(), stop: () => listener.stop() },
+        { name: 'MCP sessions (purge, open streams)', start: () => purge.start(), stop: async () => { streams.closeAll(); await purge.stop(); } },
         { name: 'audit retention', start: () => retention.start(), stop: () => retention.stop() },
       ]),
-    [TOKENS.Database, LastUsedCoalescer, ChangeListener, BatchingAuditQueue, AuditRetention, PostgresUsageBudget],
+    [TOKENS.Database, LastUsedCoalescer, ChangeListener, BatchingAuditQueue, AuditRetention, PostgresUsageBudget, SessionPurge, SessionStreams],
   );
 
   c.bind<UnitOfWork>(TOKENS.UnitOfWork).toResolvedValue(

@@ -6,7 +6,7 @@ import { SecretBox } from '../../application/ports/secret-box.port';
 import { HotPathApiKeyRepository } from '../../adapters/persistence/hot-path/hot-path-api-key.repository';
 import { KeyCache } from '../../adapters/persistence/hot-path/key-cache';
 import { LastUsedCoalescer } from '../../adapters/persistence/hot-path/last-used-coalescer';
-import { ChangeListener } from '../../adapters/persistence/hot-path/change-listener';
+import { ChangeListener, NotifiedCache } from '../../adapters/persistence/hot-path/change-listener';
 import { McpServerListCache } from '../../adapters/persistence/hot-path/mcp-server-list-cache';
 import { EncryptedResourceStore } from '../../adapters/persistence/encrypted-resource.store';
 import { PostgresResourceStore } from '../../adapters/persistence/postgres-resource.store';
@@ -56,10 +56,11 @@ export function bindHotPath(c: Container): void {
     [TOKENS.DataSource, TOKENS.Config, RecordSecrets],
   );
   c.bind<ResourceStore>(TOKENS.ResourceStore).toService(McpServerListCache);
+  // The caches first: the sessions' handlers of the same notifications read through them.
   c.bind(ChangeListener).toResolvedValue(
-    (dataSource: DataSource, cache: KeyCache, servers: McpServerListCache, usage: PostgresUsageBudget) =>
-      new ChangeListener([cache, servers.lists, usage], { url: connectionUrl(dataSource) }),
-    [TOKENS.DataSource, TOKENS.KeyCache, McpServerListCache, PostgresUsageBudget],
+    (dataSource: DataSource, cache: KeyCache, servers: McpServerListCache, usage: PostgresUsageBudget, sessions: NotifiedCache[] | undefined) =>
+      new ChangeListener([cache, servers.lists, usage, ...(sessions ?? [])], { url: connectionUrl(dataSource) }),
+    [TOKENS.DataSource, TOKENS.KeyCache, McpServerListCache, PostgresUsageBudget, { serviceIdentifier: TOKENS.SessionChannels, optional: true }],
   );
 }
 

@@ -24,6 +24,7 @@ import { SdkUpstreamMcp } from '../../adapters/mcp/upstream/sdk-upstream-mcp';
 import { UpstreamAddressGuard } from '../../adapters/mcp/upstream/upstream-address-guard';
 import { Logger } from 'pino';
 import { UsageGate } from '../../adapters/mcp/usage-gate';
+import { McpSessionEdge } from '../../adapters/mcp/sessions/mcp-session-edge';
 import { Config } from '../config/config';
 import { TOKENS } from './tokens';
 
@@ -76,8 +77,8 @@ export function bindMcp(c: Container): void {
   );
   c.bind(McpController).toResolvedValue(
     (validate: ValidateKey, authorize: AuthorizeToolCall, servers: McpServerFactory, config: Config, list: ListTools, recorder: ToolCallRecorder,
-      calls: ToolsCallFastPath, usage: UsageGate) =>
-      new McpController(validate, authorize, servers, config.mcp, new ToolsListFastPath(list), recorder, calls, usage),
-    [ValidateKey, AuthorizeToolCall, McpServerFactory, TOKENS.Config, ListTools, ToolCallRecorder, ToolsCallFastPath, UsageGate],
+      calls: ToolsCallFastPath, usage: UsageGate, sessions: McpSessionEdge) =>
+      new McpController(validate, authorize, servers, config.mcp, new ToolsListFastPath(list), recorder, calls, usage, sessions),
+    [ValidateKey, AuthorizeToolCall, McpServerFactory, TOKENS.Config, ListTools, ToolCallRecorder, ToolsCallFastPath, UsageGate, McpSessionEdge],
   );
 }

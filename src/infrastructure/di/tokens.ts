@@ -57,4 +57,10 @@ export const TOKENS = {
   UpstreamContentUseCases: Symbol.for('keygate.UpstreamContentUseCases'),
   ToolListCache: Symbol.for('keygate.ToolListCache'),
   ExternalTools: Symbol.for('keygate.ExternalTools'),
+
+  // MCP sessions
+  McpSessionRepository: Symbol.for('keygate.McpSessionRepository'),
+  SessionBus: Symbol.for('keygate.SessionBus'),
+  /** `NotifiedCache[]`: the sessions' channels, heard through the one change listener. */
+  SessionChannels: Symbol.for('keygate.SessionChannels'),
 } as const;

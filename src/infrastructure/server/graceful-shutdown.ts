@@ -15,12 +15,15 @@ export function onShutdown(
   steps: ShutdownStep[],
   log: (message: string, error?: unknown) => void,
   graceMs = 10_000,
+  /** Ends what never finishes by itself (MCP session streams, whose clients reconnect elsewhere with Last-Event-ID). */
+  beforeDrain: () => void = () => undefined,
 ): (signal: string) => Promise<void> {
   let started = false;
   return async (signal) => {
     if (started) return;
     started = true;
     log(`${signal} received: finishing in-flight requests`);
+    beforeDrain();
     await drain(server, graceMs);
     let failed = false;
     for (const step of steps) {

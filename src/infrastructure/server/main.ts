@@ -7,6 +7,7 @@ import { withSecretsKey } from '../config/secrets-key';
 import { openDatabase } from '../database/database';
 import { buildContainer } from '../di/container';
 import { Lifecycle } from '../di/lifecycle';
+import { SessionStreams } from '../../adapters/mcp/sessions/session-streams';
 import { TOKENS } from '../di/tokens';
 import { createLogger } from '../logging/logger';
 import { createApp } from './app';
@@ -44,9 +45,10 @@ async function main(): Promise<void> {
   if (dev) process.stdout.write(`${devBanner(dev, config.dataDir, baseUrl, config.jwt.adminRole)}\n`);
   log(`keygate listening on ${baseUrl}`);
 
+  const streams = container.get(SessionStreams);
   const shutdown = onShutdown(server, lifecycle.stopSteps(), (message, error) =>
     log(error ? `${message}: ${(error as Error)?.message ?? error}` : message),
-  );
+  undefined, () => streams.closeAll());
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
   process.once('SIGINT', () => void shutdown('SIGINT'));
 }

@@ -70,6 +70,20 @@ describe('loadConfig', () => {
     expect(loadConfig({}).mcp).toMatchObject({ upstreamMaxBytes: 1048576, upstreamMaxPages: 10, upstreamListTtlSeconds: 60, maxServersPerUser: 20 });
   });
 
+  it('reads the MCP session settings: 1800 s idle, 100 sessions per key, 1000 streams per replica by default', () => {
+    expect(loadConfig({}).mcp).toMatchObject({ sessionIdleSeconds: 1800, maxSessionsPerKey: 100, maxStreamsPerReplica: 1000 });
+    expect(loadConfig({ MCP_SESSION_IDLE_SECONDS: '2', MCP_MAX_SESSIONS_PER_KEY: '3', MCP_MAX_STREAMS_PER_REPLICA: '4' }).mcp)
+      .toMatchObject({ sessionIdleSeconds: 2, maxSessionsPerKey: 3, maxStreamsPerReplica: 4 });
+  });
+
+  it.each([
+    ['MCP_SESSION_IDLE_SECONDS', '0'], ['MCP_SESSION_IDLE_SECONDS', '604801'], ['MCP_SESSION_IDLE_SECONDS', '1.5'],
+    ['MCP_MAX_SESSIONS_PER_KEY', '0'], ['MCP_MAX_SESSIONS_PER_KEY', '10001'],
+    ['MCP_MAX_STREAMS_PER_REPLICA', '0'], ['MCP_MAX_STREAMS_PER_REPLICA', 'many'],
+  ])('refuses %s=%s', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`${name} must be an integer from`));
+  });
+
   it('reads SECRET_SCANNING_KEYS_URL, unset by default, https required in production', () => {
     expect(loadConfig({}).secretScanning).toEqual({ keysUrl: null });
     expect(loadConfig({ SECRET_SCANNING_KEYS_URL: 'http://127.0.0.1:9/keys' }).secretScanning.keysUrl).toBe('http://127.0.0.1:9/keys');

@@ -1,0 +1,153 @@
+import { Request, RequestHandler, Response } from 'express';
+import { InitializeRequestSchema, JSONRPCMessage, JSONRPCRequestSchema, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import { RpcMessage, SessionBus } from '../../../application/ports/session-bus.port';
+import { EndMcpSession } from '../../../application/use-cases/mcp-sessions/end-mcp-session.use-case';
+import { OpenMcpSession } from '../../../application/use-cases/mcp-sessions/open-mcp-session.use-case';
+import { ResumeMcpSession } from '../../../application/use-cases/mcp-sessions/resume-mcp-session.use-case';
+import { KeyPrincipal } from '../../../application/use-cases/validate-key/validate-key.use-case';
+import { ValidationError } from '../../../domain/errors';
+import { McpSession } from '../../../domain/mcp-session';
+import { principalOf } from '../../http/middleware/api-key-auth';
+import { unchecked } from '../../unchecked';
+import { RPC, sendRpcError } from '../json-rpc';
+import { toMcpError } from '../mcp-error-map';
+import { SessionStreams } from './session-streams';
+
+export const SESSION_HEADER = 'mcp-session-id';
+/** The SDK's code for an unknown session. */
+const SESSION_NOT_FOUND = -32001;
+
+/** Last-Event-ID is an event seq: digits, within a safe integer. */
+const LAST_EVENT_ID = /^\d{1,15}$/;
+
+export function sessionOf(locals: Record<string, unknown>): McpSession | undefined {
+  return locals.session as McpSession | undefined;
+}
+
+/**
+ * Sessions at the /mcp edge: which session a request belongs to (404 when
+ * none of the key's), initialize opening one, DELETE ending it, GET opening
+ * its stream, and client answers and notifications handed to the session bus.
+ * A request without Mcp-Session-Id passes through untouched: no look-up.
+ */
+export class McpSessionEdge {
+  constructor(
+    private readonly resume: ResumeMcpSession,
+    private readonly openSession: OpenMcpSession,
+    private readonly endSession: EndMcpSession,
+    private readonly bus: SessionBus,
+    private readonly streams: SessionStreams,
+    private readonly log: (error: unknown) => void,
+  ) {}
+
+  /** After the key: puts the request's session on res.locals, or answers 404 (malformed, unknown, another key's, ended, idle alike). */
+  readonly resolve: RequestHandler = (req, res, next) => {
+    const token = req.headers[SESSION_HEADER];
+    // Stateless requests pay one header read: no promise, no look-up.
+    if (token === undefined) return next();
+    return this.resolveSession(token, req, res, next);
+  };
+
+  /** Whether a POST's messages are the sessions' business: it names a session, or opens one. */
+  concerns(res: Response, messages: JSONRPCMessage[]): boolean {
+    return res.locals.session !== undefined || messages.some((m) => (m as { method?: unknown }).method === 'initialize');
+  }
+
+  /** DELETE /mcp with a session: ends it everywhere (204); false without one, for the 405. */
+  async delete(res: Response): Promise<boolean> {
+    const session = sessionOf(res.locals);
+    if (!session) return false;
+    await this.endSession.execute({ session });
+    res.status(204).end();
+    return true;
+  }
+
+  /** GET /mcp with a session: its standalone SSE stream; false without one, for the 405. */
+  async stream(req: Request, res: Response): Promise<boolean> {
+    const session = sessionOf(res.locals);
+    // Express routes HEAD to GET handlers; a stream without a body makes no sense.
+    if (!session || req.method !== 'GET') return false;
+    if (!acceptsEventStream(req.headers.accept)) {
+      sendRpcError(res, 406, null, RPC.SERVER_ERROR, 'Not Acceptable: a stream needs Accept: text/event-stream');
+      return true;
+    }
+    const last = req.headers['last-event-id'];
+    // A malformed Last-Event-ID replays nothing: the stream starts with what comes next.
+    const lastEventId = typeof last === 'string' && LAST_EVENT_ID.test(last.trim()) ? Number(last.trim()) : null;
+    await this.streams.serve(res, session, lastEventId);
+    return true;
+  }
+
+  /**
+   * What a POST's messages mean for sessions, answered here when they need
+   * nothing else: initialize in a batch or inside a session (400), a client's
+   * answers and notifications in a session (to the bus, 202). A lone
+   * initialize outside a session opens one and sets Mcp-Session-Id; false
+   * lets the POST go on.
+   */
+  async tryServe(req: Request, res: Response, messages: JSONRPCMessage[]): Promise<boolean> {
+    const session = sessionOf(res.locals);
+    const initialize = messages.findIndex((m) => (m as { method?: unknown }).method === 'initialize' && 'id' in m);
+    if (initialize >= 0) {
+      const id = (messages[initialize] as { id: string | number }).id;
+      if (messages.length > 1 || Array.isArray(req.body)) {
+        sendRpcError(res, 400, null, RPC.INVALID_REQUEST, 'Invalid Request: initialize must be sent alone, not in a batch');
+        return true;
+      }
+      if (session) {
+        sendRpcError(res, 400, id, RPC.INVALID_REQUEST, 'Invalid Request: this session is already initialized; send initialize without Mcp-Session-Id');
+        return true;
+      }
+      return this.open(res, principalOf(res.locals), messages[0] as { id: string | number; params?: unknown });
+    }
+    if (!session) return false;
+    const fromClient = messages.filter((m) => !('method' in m && 'id' in m));
+    if (fromClient.length > 0) await Promise.all(fromClient.map((m) => this.bus.deliver(session.id, m as unknown as RpcMessage)));
+    if (fromClient.length < messages.length) return false;
+    res.status(202).end();
+    return true;
+  }
+
+  private async resolveSession(token: string | string[], req: Request, res: Response, next: () => void): Promise<void> {
+    // As the SDK answers POSTs; GET, DELETE and the 202 path never reach it. Absent: the session's version is assumed.
+    const version = req.headers['mcp-protocol-version'];
+    if (version !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(String(version))) {
+      return sendRpcError(res, 400, null, RPC.SERVER_ERROR, `Bad Request: unsupported MCP-Protocol-Version (supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`);
+    }
+    const session = typeof token === 'string' ? await this.resume.execute({ token, keyId: principalOf(res.locals).keyId }) : null;
+    if (session === null) return sendRpcError(res, 404, null, SESSION_NOT_FOUND, 'Session not found');
+    res.locals.session = session;
+    next();
+  }
+
+  private async open(res: Response, principal: KeyPrincipal, request: { id: string | number; params?: unknown }): Promise<boolean> {
+    // A malformed initialize is left for the SDK to refuse, and opens nothing: both schemas its transport and server parse with.
+    if (!JSONRPCRequestSchema.safeParse(request).success || !InitializeRequestSchema.safeParse(request).success) return false;
+    const params = request.params as Record<string, unknown>;
+    const requested = params.protocolVersion as string;
+    try {
+      const { token } = await this.openSession.execute({
+        keyId: principal.keyId, userId: principal.userId, scopes: principal.scopes,
+        protocolVersion: SUPPORTED_PROTOCOL_VERSIONS.includes(requested) ? requested : LATEST_PROTOCOL_VERSION,
+        clientCapabilities: unchecked(params.capabilities), clientInfo: unchecked(params.clientInfo),
+      });
+      res.setHeader('Mcp-Session-Id', token);
+    } catch (error) {
+      // Faults (the database away) go to the edge's error map like any other request's.
+      if (!(error instanceof ValidationError)) throw error;
+      const rpc = toMcpError(error, this.log);
+      sendRpcError(res, 400, request.id, rpc.code, rpc.message, rpc.data);
+      return true;
+    }
+    return false;
+  }
+}
+
+function acceptsEventStream(accept: string | undefined): boolean {
+  if (accept === undefined) return false;
+  return accept.split(',').some((part) => {
+    const [type, ...params] = part.split(';').map((s) => s.trim().toLowerCase());
+    const refused = params.some((p) => p.startsWith('q=') && Number(p.slice(2)) === 0);
+    return !refused && (type === 'text/event-stream' || type === 'text/*' || type === '*/*');
+  });
+}

@@ -1,0 +1,87 @@
+import { DataSource } from 'typeorm';
+
+/** Channel that wakes the replica holding a session's GET stream: payload is the session's internal id. */
+export const STREAM_CHANNEL = 'keygate_mcp_stream';
+
+export interface SessionEventOptions {
+  /** Events kept per session; older ones are dropped at each append. */
+  maxEventsPerSession: number;
+}
+
+export interface StoredEvent {
+  seq: number;
+  /** The message as JSON text. */
+  message: string;
+}
+
+/**
+ * The per-session event log of server-to-client messages (mcp_session_events)
+ * and the claim on a session's one standalone stream. The log's seq is the
+ * SSE event id, so Last-Event-ID on any replica replays from the same place.
+ */
+export class PostgresSessionEvents {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly options: SessionEventOptions,
+  ) {}
+
+  /** Appends and wakes the stream's replica; null when the session has ended (or never was). */
+  async append(sessionId: string, message: string): Promise<number | null> {
+    const rows = (await this.dataSource.query(
+      `WITH s AS (UPDATE mcp_sessions SET event_seq = event_seq + 1 WHERE id = $1 AND ended_at IS NULL RETURNING id, event_seq),
+       e AS (INSERT INTO mcp_session_events (session_id, seq, message, created_at) SELECT id, event_seq, $2, now() FROM s RETURNING seq)
+       SELECT seq::text AS seq, pg_notify($3, $1::text) FROM e`,
+      [sessionId, message, STREAM_CHANNEL],
+    )) as { seq: string }[];
+    if (rows.length === 0) return null;
+    const seq = Number(rows[0].seq);
+    if (seq > this.options.maxEventsPerSession) {
+      await this.dataSource.query('DELETE FROM mcp_session_events WHERE session_id = $1 AND seq <= $2', [sessionId, seq - this.options.maxEventsPerSession]);
+    }
+    return seq;
+  }
+
+  async readAfter(sessionId: string, afterSeq: number, limit: number): Promise<StoredEvent[]> {
+    const rows = (await this.dataSource.query(
+      'SELECT seq::text AS seq, message FROM mcp_session_events WHERE session_id = $1 AND seq > $2 ORDER BY seq LIMIT $3',
+      [sessionId, afterSeq, limit],
+    )) as { seq: string; message: string }[];
+    return rows.map((r) => ({ seq: Number(r.seq), message: r.message }));
+  }
+
+  /**
+   * Claims the session's standalone stream for `replica` unless another
+   * holds a claim refreshed within `staleMs`. Returns the session's last
+   * event seq (where a stream without Last-Event-ID starts), or null when
+   * the claim is held elsewhere or the session is gone.
+   */
+  async claimStream(sessionId: string, replica: string, staleMs: number): Promise<number | null> {
+    const [rows] = (await this.dataSource.query(
+      `UPDATE mcp_sessions SET stream_replica = $2, stream_seen_at = now(), last_seen_at = greatest(last_seen_at, now())
+       WHERE id = $1 AND ended_at IS NULL AND (stream_replica IS NULL OR stream_seen_at < now() - make_interval(secs => $3::float8 / 1000))
+       RETURNING event_seq::text AS seq`,
+      [sessionId, replica, staleMs],
+    )) as [{ seq: string }[], number];
+    return rows.length === 0 ? null : Number(rows[0].seq);
+  }
+
+  /**
+   * Keeps the claim (and the session: an open stream is activity) alive.
+   * False when the session ended, its key is no longer usable, or the claim
+   * was lost: the stream should close.
+   */
+  async refreshStream(sessionId: string, replica: string): Promise<boolean> {
+    const [, count] = (await this.dataSource.query(
+      `UPDATE mcp_sessions s SET stream_seen_at = now(), last_seen_at = greatest(s.last_seen_at, now())
+       FROM api_keys k
+       WHERE s.id = $1 AND s.stream_replica = $2 AND s.ended_at IS NULL
+         AND k.id = s.key_id AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now())`,
+      [sessionId, replica],
+    )) as [unknown, number];
+    return count > 0;
+  }
+
+  async releaseStream(sessionId: string, replica: string): Promise<void> {
+    await this.dataSource.query('UPDATE mcp_sessions SET stream_replica = NULL, stream_seen_at = NULL WHERE id = $1 AND stream_replica = $2', [sessionId, replica]);
+  }
+}

@@ -1,0 +1,27 @@
+import { ScopeSet } from '../../../domain/scope';
+import { ToolDescriptor } from '../../../domain/tool';
+import { KeyHasher } from '../../ports/key-hasher.port';
+import { ListTools } from '../list-tools/list-tools.use-case';
+
+/**
+ * A digest of the tool definitions a key sees (what tools/list would show):
+ * two equal digests mean no client could tell the lists apart, so
+ * list_changed is sent only when it moves.
+ */
+export class ToolsDigest {
+  constructor(
+    private readonly listTools: ListTools,
+    private readonly hasher: KeyHasher,
+  ) {}
+
+  async of(userId: string, scopes: ScopeSet): Promise<string> {
+    const tools = await this.listTools.execute({ userId, scopes });
+    return this.hasher.hash(JSON.stringify([...tools].sort(byName).map(shown)));
+  }
+}
+
+const byName = (a: ToolDescriptor, b: ToolDescriptor) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+
+function shown(tool: ToolDescriptor): unknown[] {
+  return [tool.name, tool.title ?? null, tool.description, tool.inputSchema, tool.annotations ?? null];
+}

@@ -1,0 +1,2 @@
+export * from './mcp-session';
+export * from './session-token';
