@@ -1,6 +1,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, RequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, JSONRPCMessage, ListToolsRequestSchema, RequestSchema, SetLevelRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { UpstreamContext } from '../../application/ports/upstream-mcp.port';
 import { CallTool } from '../../application/use-cases/tools/call-tool.use-case';
 import { ListTools } from '../../application/use-cases/list-tools/list-tools.use-case';
 import { KeyPrincipal } from '../../application/use-cases/validate-key/validate-key.use-case';
@@ -13,6 +14,14 @@ import { CONTENT_CAPABILITIES, serveUpstreamContent, UpstreamContentUseCases } f
 import { ToolCallParams, ToolCallRunner } from './tool-call-runner';
 import { AllowedCalls } from './tool-gate';
 import { toMcpTool } from './tool-presenter';
+import { SessionRelays } from './relay/session-relays';
+import { ToolCallRelay } from './relay/tool-call-relay';
+
+/** The client session a request belongs to; `relay` when its answer is an SSE stream that can carry relayed messages. */
+export interface SessionCall {
+  id: string;
+  relay: boolean;
+}
 
 export const SERVER_INFO = { name: 'keygate', version: '0.1.0' };
 
@@ -41,6 +50,7 @@ export class McpServerFactory {
     private readonly log: (error: unknown) => void,
     recorder: ToolCallRecorder,
     private readonly content: UpstreamContentUseCases,
+    private readonly relays?: SessionRelays,
   ) {
     this.calls = new ToolCallRunner(callTool, recorder, log);
   }
@@ -53,10 +63,10 @@ export class McpServerFactory {
    * budget (MAX_BATCH_MESSAGES of them stay under 64 KiB together).
    * `origin` is the request's, for the audit events of each call that runs.
    */
-  create(principal: KeyPrincipal, calls: AllowedCalls, messages = 1, origin: AuditOrigin = NO_ORIGIN): Server {
+  create(principal: KeyPrincipal, calls: AllowedCalls, messages = 1, origin: AuditOrigin = NO_ORIGIN, session?: SessionCall): Server {
     const server = new Server(SERVER_INFO, {
       // initialize always opens a session, whose GET stream carries list_changed; a client ignoring the session id never opens one.
-      capabilities: { tools: { listChanged: true }, ...CONTENT_CAPABILITIES },
+      capabilities: { tools: { listChanged: true }, logging: {}, ...CONTENT_CAPABILITIES },
       jsonSchemaValidator: SHARED_VALIDATOR,
       instructions: 'Tools are filtered by the scopes of your API key. Each built-in tool takes an action, an optional subresource, an id and data.',
     });
@@ -69,8 +79,29 @@ export class McpServerFactory {
         throw toMcpError(error, this.log);
       }
     });
-    server.setRequestHandler(CallToolLoose, (request) => this.calls.run(principal, origin, calls, request.params as unknown as ToolCallParams, recordBytes));
+    server.setRequestHandler(CallToolLoose, async (request, extra) => {
+      const params = request.params as unknown as ToolCallParams & { _meta?: { progressToken?: unknown } };
+      const relay = session?.relay && this.relays ? this.relays.open({
+        sessionId: session.id, callRequestId: extra.requestId, progressToken: tokenOf(params._meta?.progressToken), signal: extra.signal,
+        send: (message) => server.transport!.send(message as unknown as JSONRPCMessage, { relatedRequestId: extra.requestId }),
+      }) : undefined;
+      const upstream: UpstreamContext | undefined = session ? { clientSessionId: session.id, relay } : undefined;
+      try {
+        return await this.calls.run(principal, origin, calls, params, recordBytes, upstream);
+      } finally {
+        relay?.close();
+      }
+    });
+    // Kept with the session and sent to each upstream session it uses; a stateless request has nothing to keep it in.
+    server.setRequestHandler(SetLevelRequestSchema, async (request) => {
+      if (session && this.relays) await this.relays.setLogLevel(session.id, request.params.level);
+      return {};
+    });
     serveUpstreamContent(server, this.content, principal, messages, this.log);
     return server;
   }
+}
+
+function tokenOf(token: unknown): string | number | undefined {
+  return typeof token === 'string' || (typeof token === 'number' && Number.isFinite(token)) ? token : undefined;
 }

@@ -15,7 +15,7 @@ import { authorizeToolCalls } from './tool-gate';
 import { ToolsCallFastPath } from './tools-call-fast-path';
 import { ToolsListFastPath } from './tools-list-fast-path';
 import { UsageGate } from './usage-gate';
-import { McpSessionEdge } from './sessions/mcp-session-edge';
+import { McpSessionEdge, sessionOf } from './sessions/mcp-session-edge';
 
 /**
  * /mcp over MCP Streamable HTTP: stateless without Mcp-Session-Id, as ever;
@@ -77,7 +77,9 @@ export class McpController {
     // Only a POST that calls tools needs its origin (req.ip walks the proxy settings).
     const origin = calls.size > 0 ? originOf(req) : NO_ORIGIN;
     if (await this.callFastPath.tryServe(req, res, principal, messages, format, calls, origin)) return;
-    await serveStreamableHttp(this.servers.create(principal, calls, messages.length, origin), req, res, req.body, format);
+    const session = sessionOf(res.locals);
+    const server = this.servers.create(principal, calls, messages.length, origin, session ? { id: session.id, relay: format === 'sse' } : undefined);
+    await serveStreamableHttp(server, req, res, req.body, format);
   }
 }
 

@@ -3,6 +3,7 @@ import { requiredScopes, ToolTarget } from '../../application/use-cases/tools/au
 import { CallTool } from '../../application/use-cases/tools/call-tool.use-case';
 import { resultOf } from '../../application/use-cases/tools/tool-call-audit';
 import { KeyPrincipal } from '../../application/use-cases/validate-key/validate-key.use-case';
+import { UpstreamContext } from '../../application/ports/upstream-mcp.port';
 import { AuditOrigin } from '../../domain/audit';
 import { UnknownToolError } from '../../domain/errors/unknown-tool.error';
 import { toMcpError } from './mcp-error-map';
@@ -29,13 +30,13 @@ export class ToolCallRunner {
     private readonly log: (error: unknown) => void,
   ) {}
 
-  async run(principal: KeyPrincipal, origin: AuditOrigin, calls: AllowedCalls, params: ToolCallParams, recordBytes: number): Promise<CallToolResult> {
+  async run(principal: KeyPrincipal, origin: AuditOrigin, calls: AllowedCalls, params: ToolCallParams, recordBytes: number, upstream?: UpstreamContext): Promise<CallToolResult> {
     const { name, arguments: args } = params;
     const { userId, keyId } = principal;
     try {
       const target = targetOf(calls, name);
       const call = { name, arguments: args, requiredScopes: requiredScopes(target, args) };
-      const outcome = await this.recorder.run(principal, origin, call, () => this.callTool.execute({ userId, keyId, origin, target, arguments: args }), resultOf);
+      const outcome = await this.recorder.run(principal, origin, call, () => this.callTool.execute({ userId, keyId, origin, target, arguments: args, upstream }), resultOf);
       return toCallToolResult(outcome, recordBytes);
     } catch (error) {
       throw toMcpError(error, this.log);

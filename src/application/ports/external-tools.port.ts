@@ -1,6 +1,7 @@
 import { ResourceRecord } from '../../domain/resource/resource-record';
 import { ScopeSet } from '../../domain/scope';
 import { ToolDescriptor } from '../../domain/tool';
+import { UpstreamContext } from './upstream-mcp.port';
 
 /** A tool of one of the user's upstream MCP servers, found by its namespaced name `<server>__<tool>`. */
 export interface ExternalTool {
@@ -31,6 +32,6 @@ export interface ExternalTools {
   catalog(userId: string, scopes: ScopeSet): Promise<readonly ToolDescriptor[]>;
   /** The tool behind a namespaced name; null when the user has no server of that name. */
   resolve(userId: string, name: string): Promise<ExternalTool | null>;
-  /** Calls a resolved tool; every failure is an error outcome. */
-  run(tool: ExternalTool, args: Record<string, unknown> | undefined): Promise<ExternalToolOutcome>;
+  /** Calls a resolved tool, within the client's session and relay when `context` has them; every failure is an error outcome. */
+  run(tool: ExternalTool, args: Record<string, unknown> | undefined, context?: UpstreamContext): Promise<ExternalToolOutcome>;
 }

@@ -1,5 +1,7 @@
 /** An upstream MCP server as the owner registered it. */
 export interface UpstreamServer {
+  /** The mcp_servers record's id: what keygate's sessions with it are kept under. */
+  id?: string;
   name: string;
   url: string;
   headers: Record<string, string>;
@@ -31,7 +33,38 @@ export interface UpstreamSession {
 
 /** Talks MCP to upstream servers. */
 export interface UpstreamMcp {
-  open(server: UpstreamServer): UpstreamSession;
+  /** A contact; with `context.clientSessionId`, within keygate's session with that upstream for that client session. */
+  open(server: UpstreamServer, context?: UpstreamContext): UpstreamSession;
+  /** Ends keygate's session with the upstream (an HTTP DELETE), best effort within the upstream timeout; never throws. */
+  terminate?(server: UpstreamServer, session: { upstreamSessionId: string; protocolVersion: string }): Promise<void>;
+}
+
+/** Whose request a contact serves: stateless when empty (a short contact, as ever). */
+export interface UpstreamContext {
+  /** The client's MCP session (internal id): keygate's own session with the upstream is held for it and reused. */
+  clientSessionId?: string;
+  /** Carries what the upstream sends during a tools/call to the client; absent, its requests to the client are refused. */
+  relay?: UpstreamRelay;
+}
+
+/** The client's answer to a request relayed to it: its result, or an error for the upstream. */
+export type RelayAnswer = { result: Record<string, unknown> } | { error: { code: number; message: string } };
+
+/**
+ * The client end of one tools/call while its upstream works on it: progress
+ * (reported under the client's own progress token), logging messages, and the
+ * upstream's requests to the client (sampling, elicitation, roots) with the
+ * client's answers. `signal` aborts when the client cancels the call.
+ */
+export interface UpstreamRelay {
+  readonly signal: AbortSignal;
+  /** Whether the client asked for progress (sent a progressToken). */
+  readonly wantsProgress: boolean;
+  progress(params: { progress: number; total?: number; message?: string }): Promise<void>;
+  /** A notification (notifications/message) from the upstream, for the client. */
+  notify(method: string, params: Record<string, unknown>): Promise<void>;
+  /** A request of the upstream to the client; never throws: refusals and timeouts are error answers. */
+  request(method: string, params: Record<string, unknown>): Promise<RelayAnswer>;
 }
 
 /**

@@ -79,6 +79,10 @@ export interface McpConfig {
   maxSessionsPerKey: number;
   /** MCP_MAX_STREAMS_PER_REPLICA: open GET streams one replica holds; past it a GET gets 503. */
   maxStreamsPerReplica: number;
+  /** MCP_RELAY_CALL_TIMEOUT_MS: an upstream tools/call relayed on a session's SSE answer may last this long (instead of MCP_UPSTREAM_TIMEOUT_MS). */
+  relayCallTimeoutMs: number;
+  /** MCP_RELAY_ANSWER_TIMEOUT_MS: longest wait for the client's answer to a relayed request (never past the call's end). */
+  relayAnswerTimeoutMs: number;
 }
 
 /** Logging and abuse limits. */
@@ -153,6 +157,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       sessionIdleSeconds: integer(env, 'MCP_SESSION_IDLE_SECONDS', 1800, 1, 604_800),
       maxSessionsPerKey: integer(env, 'MCP_MAX_SESSIONS_PER_KEY', 100, 1, 10_000),
       maxStreamsPerReplica: integer(env, 'MCP_MAX_STREAMS_PER_REPLICA', 1000, 1, 100_000),
+      relayCallTimeoutMs: integer(env, 'MCP_RELAY_CALL_TIMEOUT_MS', 300_000, 100, 1_800_000),
+      relayAnswerTimeoutMs: integer(env, 'MCP_RELAY_ANSWER_TIMEOUT_MS', 60_000, 100, 600_000),
     },
     secrets: {
       key: secretKey(env.SECRETS_KEY, 'SECRETS_KEY'),

@@ -42,6 +42,7 @@ import { bindMcp } from './mcp.bindings';
 import { bindMcpContent } from './mcp-content.bindings';
 import { bindMcpFastPaths } from './mcp-fast-path.bindings';
 import { bindMcpSessions } from './mcp-sessions.bindings';
+import { bindMcpRelay } from './mcp-relay.bindings';
 import { SessionPurge } from '../../adapters/persistence/mcp-sessions/session-purge';
 import { SessionStreams } from '../../adapters/mcp/sessions/session-streams';
 import { bindScopeContexts } from './scope-context.bindings';
@@ -95,6 +96,7 @@ export function buildContainer(parts: ContainerParts): Container {
   bindAudit(c);
   bindUsage(c);
   bindMcpSessions(c);
+  bindMcpRelay(c);
   // Started in this order, stopped in the reverse: retention, the MCP session streams and purge, the listener, the quota credits handed back, the last last_used_at batch,
   // the last audit events, then the pool.
   c.bind(Lifecycle).toResolvedValue(

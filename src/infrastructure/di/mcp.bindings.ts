@@ -25,6 +25,8 @@ import { UpstreamAddressGuard } from '../../adapters/mcp/upstream/upstream-addre
 import { Logger } from 'pino';
 import { UsageGate } from '../../adapters/mcp/usage-gate';
 import { McpSessionEdge } from '../../adapters/mcp/sessions/mcp-session-edge';
+import { UpstreamSessionStore } from '../../application/ports/upstream-session-store.port';
+import { SessionRelays } from '../../adapters/mcp/relay/session-relays';
 import { Config } from '../config/config';
 import { TOKENS } from './tokens';
 
@@ -46,10 +48,11 @@ export function bindMcp(c: Container): void {
   );
   // By its class too: the same client (one connection pool) serves UpstreamContent (mcp-content.bindings.ts).
   c.bind(SdkUpstreamMcp).toResolvedValue(
-    ({ mcp }: Config) => new SdkUpstreamMcp(new UpstreamAddressGuard(mcp.upstreamAllowlist), {
+    ({ mcp }: Config, store: UpstreamSessionStore | undefined) => new SdkUpstreamMcp(new UpstreamAddressGuard(mcp.upstreamAllowlist), {
       timeoutMs: mcp.upstreamTimeoutMs, maxBytes: mcp.upstreamMaxBytes, maxPages: mcp.upstreamMaxPages, maxTools: mcp.upstreamMaxTools,
-    }),
-    [TOKENS.Config],
+      relayedTimeoutMs: mcp.relayCallTimeoutMs,
+    }, store),
+    [TOKENS.Config, { serviceIdentifier: TOKENS.UpstreamSessionStore, optional: true }],
   );
   c.bind<UpstreamMcp>(TOKENS.UpstreamMcp).toService(SdkUpstreamMcp);
   c.bind<ToolListCache>(TOKENS.ToolListCache).toResolvedValue(
@@ -71,9 +74,9 @@ export function bindMcp(c: Container): void {
     [TOKENS.ResourceStore, TOKENS.ExternalTools, TOKENS.Config, TOKENS.UnitOfWork, TOKENS.Clock, ToolPins],
   );
   c.bind(McpServerFactory).toResolvedValue(
-    (list: ListTools, call: CallTool, log: Log, recorder: ToolCallRecorder, content: UpstreamContentUseCases) =>
-      new McpServerFactory(list, call, log, recorder, content),
-    [ListTools, CallTool, TOKENS.McpLog, ToolCallRecorder, TOKENS.UpstreamContentUseCases],
+    (list: ListTools, call: CallTool, log: Log, recorder: ToolCallRecorder, content: UpstreamContentUseCases, relays: SessionRelays | undefined) =>
+      new McpServerFactory(list, call, log, recorder, content, relays),
+    [ListTools, CallTool, TOKENS.McpLog, ToolCallRecorder, TOKENS.UpstreamContentUseCases, { serviceIdentifier: SessionRelays, optional: true }],
   );
   c.bind(McpController).toResolvedValue(
     (validate: ValidateKey, authorize: AuthorizeToolCall, servers: McpServerFactory, config: Config, list: ListTools, recorder: ToolCallRecorder,

@@ -61,6 +61,10 @@ export const TOKENS = {
   // MCP sessions
   McpSessionRepository: Symbol.for('keygate.McpSessionRepository'),
   SessionBus: Symbol.for('keygate.SessionBus'),
+  /** `UpstreamSessionStore`: keygate's sessions with upstreams, per client session. */
+  UpstreamSessionStore: Symbol.for('keygate.UpstreamSessionStore'),
+  /** `NotifiedCache[]`: the relay's channels (client sessions ending), heard through the one change listener. */
+  RelayChannels: Symbol.for('keygate.RelayChannels'),
   /** `NotifiedCache[]`: the sessions' channels, heard through the one change listener. */
   SessionChannels: Symbol.for('keygate.SessionChannels'),
 } as const;

@@ -68,6 +68,9 @@ describe('loadConfig', () => {
     expect(config.secrets.previous).toEqual([Buffer.alloc(32, 9)]);
     expect(config.mcp).toMatchObject({ upstreamMaxBytes: 2048, upstreamMaxPages: 3, upstreamMaxTools: 500, upstreamListTtlSeconds: 5, maxServersPerUser: 2 });
     expect(loadConfig({}).mcp).toMatchObject({ upstreamMaxBytes: 1048576, upstreamMaxPages: 10, upstreamListTtlSeconds: 60, maxServersPerUser: 20 });
+    expect(loadConfig({}).mcp).toMatchObject({ relayCallTimeoutMs: 300_000, relayAnswerTimeoutMs: 60_000 });
+    expect(loadConfig({ MCP_RELAY_CALL_TIMEOUT_MS: '9000', MCP_RELAY_ANSWER_TIMEOUT_MS: '700' }).mcp).toMatchObject({ relayCallTimeoutMs: 9000, relayAnswerTimeoutMs: 700 });
+    expect(() => loadConfig({ MCP_RELAY_ANSWER_TIMEOUT_MS: '600001' })).toThrow(/MCP_RELAY_ANSWER_TIMEOUT_MS/);
   });
 
   it('reads the MCP session settings: 1800 s idle, 100 sessions per key, 1000 streams per replica by default', () => {

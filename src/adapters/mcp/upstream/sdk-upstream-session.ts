@@ -1,12 +1,13 @@
 import { setMaxListeners } from 'node:events';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema, CompleteResultSchema, GetPromptResultSchema, ListToolsResultSchema, ReadResourceResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { ItemKind, UpstreamCompletion, UpstreamContentSession, UpstreamItem } from '../../../application/ports/upstream-content.port';
 import { Agent } from 'undici';
-import { UpstreamServer, UpstreamSession, UpstreamTool } from '../../../application/ports/upstream-mcp.port';
+import { UpstreamContext, UpstreamServer, UpstreamSession, UpstreamTool } from '../../../application/ports/upstream-mcp.port';
 import { UpstreamRefusal } from '../../../application/ports/upstream-refusal';
-import { SERVER_INFO } from '../mcp-server.factory';
+import { ClientSessionView, HeldUpstreamSession, UpstreamSessionStore } from '../../../application/ports/upstream-session-store.port';
+import { relayedCapabilities, relayingClient } from './relaying-client';
 import { asReplyError, listItems, LISTS } from './sdk-upstream-lists';
 import { upstreamFetch } from './upstream-fetch';
 
@@ -18,23 +19,40 @@ export interface UpstreamLimits {
   /** tools/list pages read (MCP_UPSTREAM_MAX_PAGES). */
   maxPages: number;
   maxTools: number;
+  /** Bound on a contact that relays a tools/call to the client (MCP_RELAY_CALL_TIMEOUT_MS); timeoutMs otherwise. */
+  relayedTimeoutMs?: number;
+}
+
+/** Where a contact within a client session keeps keygate's session with the upstream. */
+export interface HeldSessions {
+  store: UpstreamSessionStore;
+  clientSessionId: string;
+  serverId: string;
 }
 
 /**
  * One contact with an upstream through the SDK client over Streamable HTTP,
  * connected on first use. A refusal (address, size, pages, tools) stops the
- * whole session and is what every later operation throws.
+ * whole contact and is what every later operation throws. Within a client
+ * session (`held`) the contact continues keygate's session with the
+ * upstream, stored in PostgreSQL, without initialize (on any replica), or
+ * opens and stores one; an upstream that forgot it (404) gets a fresh one,
+ * once. The client's logging level is sent when the upstream has not had it.
  */
 export class SdkUpstreamSession implements UpstreamSession, UpstreamContentSession {
   private readonly stop = new AbortController();
   private readonly options: { signal: AbortSignal; timeout: number };
   private refusal: UpstreamRefusal | null = null;
   private client: Promise<Client> | null = null;
+  /** The held session this contact resumed: a 404 on it opens a fresh one. */
+  private resumed: { view: ClientSessionView; held: HeldUpstreamSession } | null = null;
 
   constructor(
     private readonly server: UpstreamServer,
     private readonly agent: Agent,
     private readonly limits: UpstreamLimits,
+    private readonly context: UpstreamContext = {},
+    private readonly held?: HeldSessions,
   ) {
     const signal = AbortSignal.any([this.stop.signal, AbortSignal.timeout(limits.timeoutMs)]);
     // The SDK adds an abort listener per request and keeps it: a session makes up to maxPages + 3.
@@ -64,7 +82,14 @@ export class SdkUpstreamSession implements UpstreamSession, UpstreamContentSessi
   callTool(tool: string, args: Record<string, unknown> | undefined): Promise<Record<string, unknown>> {
     // request() rather than client.callTool(): the result is relayed as it came, and the
     // client must not compile validators for output schemas an upstream declared.
-    return this.guarded((client) => client.request({ method: 'tools/call', params: { name: tool, arguments: args } }, CallToolResultSchema, this.options));
+    return this.guarded((client) => {
+      const relay = this.context.relay;
+      if (relay === undefined) return client.request({ method: 'tools/call', params: { name: tool, arguments: args } }, CallToolResultSchema, this.options);
+      // The SDK puts its own progress token on the request and maps the upstream's progress back through onprogress.
+      const onprogress = relay.wantsProgress ? (p: { progress: number; total?: number; message?: string }) => void relay.progress(p) : undefined;
+      return client.request({ method: 'tools/call', params: { name: tool, arguments: args } }, CallToolResultSchema,
+        { ...this.options, signal: AbortSignal.any([this.options.signal, relay.signal]), onprogress });
+    });
   }
 
   list(kind: ItemKind): Promise<UpstreamItem[]> {
@@ -97,7 +122,16 @@ export class SdkUpstreamSession implements UpstreamSession, UpstreamContentSessi
 
   private async guarded<T>(work: (client: Client) => Promise<T>): Promise<T> {
     try {
-      return await work(await (this.client ??= this.connect()));
+      try {
+        return await work(await (this.client ??= this.connect()));
+      } catch (error) {
+        const resumed = this.resumed;
+        if (resumed === null || !(error instanceof StreamableHTTPError) || error.code !== 404) throw error;
+        // The upstream forgot keygate's session: a fresh one, once.
+        this.resumed = null;
+        await this.held!.store.forget(this.held!.clientSessionId, this.held!.serverId, resumed.held.upstreamSessionId);
+        return await work(await (this.client = this.open(resumed.view)));
+      }
     } catch (error) {
       // The SDK reports an aborted request as a timeout; the refusal behind it is the news.
       throw this.refusal ?? error;
@@ -114,14 +148,52 @@ export class SdkUpstreamSession implements UpstreamSession, UpstreamContentSessi
   }
 
   private async connect(): Promise<Client> {
-    const client = new Client({ name: SERVER_INFO.name, version: SERVER_INFO.version });
+    const view = this.held ? await this.held.store.find(this.held.clientSessionId, this.held.serverId) : null;
+    // Stateless, or the client session ended meanwhile: a short contact, as ever.
+    if (view === null) return this.contact({}, undefined);
+    if (view.held === null) return this.open(view);
+    this.resumed = { view, held: view.held };
+    const client = await this.contact(view.held.clientCapabilities, view.held);
+    await this.applyLogLevel(client, view, view.held.logLevel);
+    return client;
+  }
+
+  /** initialize with the capabilities the client session allows, and keep the session the upstream gave. */
+  private async open(view: ClientSessionView): Promise<Client> {
+    const capabilities = relayedCapabilities(view.clientCapabilities);
+    const client = await this.contact(capabilities, undefined);
+    const transport = client.transport as StreamableHTTPClientTransport;
+    // An upstream without sessions gives no id: every contact initializes, as a stateless one does.
+    if (transport.sessionId === undefined) return client;
+    const held = { upstreamSessionId: transport.sessionId, protocolVersion: transport.protocolVersion ?? '', serverCapabilities: client.getServerCapabilities() ?? {}, clientCapabilities: capabilities, logLevel: null };
+    const { store, clientSessionId, serverId } = this.held!;
+    await store.save(clientSessionId, serverId, view.userId, held);
+    await this.applyLogLevel(client, view, null);
+    return client;
+  }
+
+  private async applyLogLevel(client: Client, view: ClientSessionView, sent: string | null): Promise<void> {
+    if (view.logLevel === null || view.logLevel === sent || client.getServerCapabilities()?.logging === undefined) return;
+    await client.setLoggingLevel(view.logLevel as Parameters<Client['setLoggingLevel']>[0], this.options);
+    await this.held!.store.setHeldLogLevel(this.held!.clientSessionId, this.held!.serverId, view.logLevel);
+  }
+
+  /** A client over a new transport; with `held`, continuing that session without initialize. */
+  private async contact(capabilities: Record<string, unknown>, held: HeldUpstreamSession | undefined): Promise<Client> {
+    const client = relayingClient(capabilities, () => this.context.relay);
     const transport = new StreamableHTTPClientTransport(new URL(this.server.url), {
       requestInit: { headers: this.server.headers },
       fetch: upstreamFetch(this.agent, this.limits.maxBytes, this.options.signal, (refusal) => this.stopWith(refusal)),
-      // A stateless call has nothing to resume.
+      // A call has nothing to resume: a broken stream fails the call.
       reconnectionOptions: { maxReconnectionDelay: 0, initialReconnectionDelay: 0, reconnectionDelayGrowFactor: 1, maxRetries: 0 },
+      sessionId: held?.upstreamSessionId,
     });
     await client.connect(transport, this.options);
+    if (held !== undefined) {
+      // The SDK skips initialize for a transport that has a session id; what initialize would have set is restored.
+      transport.setProtocolVersion(held.protocolVersion);
+      (client as unknown as { _serverCapabilities: unknown })._serverCapabilities = held.serverCapabilities;
+    }
     return client;
   }
 

@@ -4,6 +4,7 @@ import { Resource } from '../../../domain/scope';
 import { Clock } from '../../ports/clock.port';
 import { ToolPinStore } from '../../ports/tool-pin-store.port';
 import { ExternalTools } from '../../ports/external-tools.port';
+import { UpstreamContext } from '../../ports/upstream-mcp.port';
 import { ResourceStore } from '../../ports/resource-store.port';
 import { UnitOfWork } from '../../ports/unit-of-work.port';
 import { ToolTarget } from './authorize-tool-call.use-case';
@@ -23,6 +24,8 @@ export interface CallToolInput {
   /** What AuthorizeToolCall found when it allowed these same arguments. */
   target: ToolTarget;
   arguments?: Record<string, unknown>;
+  /** For an upstream tool: the client's session and, during the call, its relay. */
+  upstream?: UpstreamContext;
 }
 
 /** What resource groups add to the generic record rules; a group left out takes any data and shows all of it. */
@@ -49,7 +52,7 @@ export class CallTool {
 
   async execute(input: CallToolInput): Promise<ToolOutcome> {
     const { target } = input;
-    if (target.kind === 'external') return this.external.run(target.tool, input.arguments);
+    if (target.kind === 'external') return this.external.run(target.tool, input.arguments, input.upstream);
     try {
       const command = parseToolCommand(target.resource, input.arguments);
       const caller: ToolCaller = { userId: input.userId, keyId: input.keyId ?? null, origin: input.origin ?? NO_ORIGIN };

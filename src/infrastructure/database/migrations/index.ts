@@ -9,6 +9,7 @@ import { KeyRollAndAuditTrail1763900000007 } from './1763900000007-key-roll-and-
 import { UsageLimits1763900000008 } from './1763900000008-usage-limits';
 import { McpSessions1763900000009 } from './1763900000009-mcp-sessions';
 import { McpToolPins1763900000010 } from './1763900000010-mcp-tool-pins';
+import { McpUpstreamSessions1763900000011 } from './1763900000011-mcp-upstream-sessions';
 
 /** Listed explicitly so the same list works from ts sources, compiled code and tests. */
 export const MIGRATIONS = [
@@ -23,4 +24,5 @@ export const MIGRATIONS = [
   UsageLimits1763900000008,
   McpSessions1763900000009,
   McpToolPins1763900000010,
+  McpUpstreamSessions1763900000011,
 ];

@@ -11,7 +11,7 @@ const MAX_SHOWN_CHARS = 300;
 
 export function toServer(record: ResourceRecord): UpstreamServer {
   const data = record.data as { name: string; url: string; headers?: Record<string, string> };
-  return { name: data.name, url: data.url, headers: data.headers ?? {} };
+  return { id: record.id, name: data.name, url: data.url, headers: data.headers ?? {} };
 }
 
 /**

@@ -3,7 +3,7 @@ import { ScopeSet } from '../../../../domain/scope';
 import { ToolDescriptor } from '../../../../domain/tool';
 import { ExternalTool, ExternalToolOutcome, ExternalTools } from '../../../ports/external-tools.port';
 import { ResourceStore } from '../../../ports/resource-store.port';
-import { ToolListCache, ToolListing, UpstreamMcp, UpstreamServer, UpstreamSession, UpstreamTool } from '../../../ports/upstream-mcp.port';
+import { ToolListCache, ToolListing, UpstreamContext, UpstreamMcp, UpstreamServer, UpstreamSession, UpstreamTool } from '../../../ports/upstream-mcp.port';
 import { failed, relayed } from '../tool-outcome';
 import { ToolPins } from './tool-pins';
 import { SERVERS, serverNamed, shownFailure, toServer } from './upstream-servers';
@@ -54,9 +54,9 @@ export class UpstreamToolDirectory implements ExternalTools {
   }
 
   /** Runs only tools the server's listing (cached, or read in the same contact) names. */
-  async run({ server: record, tool }: ExternalTool, args: Record<string, unknown> | undefined): Promise<ExternalToolOutcome> {
+  async run({ server: record, tool }: ExternalTool, args: Record<string, unknown> | undefined, context?: UpstreamContext): Promise<ExternalToolOutcome> {
     const server = toServer(record);
-    const session = this.upstream.open(server);
+    const session = this.upstream.open(server, context);
     try {
       const listing = await this.listing(record, session);
       if (!listing.ok) return failed(listing.shown);

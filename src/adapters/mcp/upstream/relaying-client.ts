@@ -1,0 +1,45 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import {
+  ClientCapabilities, CreateMessageRequestSchema, ElicitRequestSchema, ErrorCode, ListRootsRequestSchema, LoggingMessageNotificationSchema, McpError,
+} from '@modelcontextprotocol/sdk/types.js';
+import { UpstreamRelay } from '../../../application/ports/upstream-mcp.port';
+import { SERVER_INFO } from '../mcp-server.factory';
+
+/** Client capabilities keygate can relay; anything else the client declared is not passed on. */
+const RELAYED = ['sampling', 'elicitation', 'roots'] as const;
+
+/** What keygate declares to an upstream: never more than the client itself declared and keygate can relay. */
+export function relayedCapabilities(client: Record<string, unknown>): Record<string, unknown> {
+  const declared: Record<string, unknown> = {};
+  for (const name of RELAYED) {
+    const value = client[name];
+    if (value !== null && typeof value === 'object' && !Array.isArray(value)) declared[name] = value;
+  }
+  return declared;
+}
+
+/**
+ * An SDK client that declares `capabilities` to its upstream and hands what
+ * the upstream sends the client during a request to the relay that
+ * `relay()` returns then: logging messages, and requests (sampling,
+ * elicitation, roots) whose answers go back to the upstream. Without a relay
+ * (a stateless request, a JSON-only client) such a request is answered with
+ * an error, and a logging message is dropped.
+ */
+export function relayingClient(capabilities: Record<string, unknown>, relay: () => UpstreamRelay | undefined): Client {
+  const client = new Client({ name: SERVER_INFO.name, version: SERVER_INFO.version }, { capabilities: capabilities as ClientCapabilities });
+  const forward = (method: string) => async (request: { params?: unknown }) => {
+    const to = relay();
+    if (to === undefined) throw new McpError(ErrorCode.InvalidRequest, `keygate relays ${method} to its client only during a tools/call of a session whose client accepts text/event-stream`);
+    const answer = await to.request(method, (request.params ?? {}) as Record<string, unknown>);
+    if ('error' in answer) throw new McpError(answer.error.code, answer.error.message);
+    return answer.result as never;
+  };
+  if (capabilities.sampling) client.setRequestHandler(CreateMessageRequestSchema, forward('sampling/createMessage'));
+  if (capabilities.elicitation) client.setRequestHandler(ElicitRequestSchema, forward('elicitation/create'));
+  if (capabilities.roots) client.setRequestHandler(ListRootsRequestSchema, forward('roots/list'));
+  client.setNotificationHandler(LoggingMessageNotificationSchema, async (notification) => {
+    await relay()?.notify(notification.method, notification.params as Record<string, unknown>);
+  });
+  return client;
+}
