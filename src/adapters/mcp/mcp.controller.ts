@@ -11,11 +11,11 @@ import { refuseInvalidParams } from './params-check';
 import { RequestGuardOptions, requestGuard } from './request-guard';
 import { responseFormat, serveStreamableHttp } from './streamable-http';
 import { ToolCallRecorder } from './tool-call-recorder';
-import { authorizeToolCalls } from './tool-gate';
+import { AllowedCalls, authorizeToolCalls } from './tool-gate';
 import { ToolsCallFastPath } from './tools-call-fast-path';
 import { ToolsListFastPath } from './tools-list-fast-path';
 import { UsageGate } from './usage-gate';
-import { McpSessionEdge, sessionOf } from './sessions/mcp-session-edge';
+import { acceptsEventStream, McpSessionEdge, sessionOf } from './sessions/mcp-session-edge';
 
 /**
  * /mcp over MCP Streamable HTTP: stateless without Mcp-Session-Id, as ever;
@@ -78,9 +78,16 @@ export class McpController {
     const origin = calls.size > 0 ? originOf(req) : NO_ORIGIN;
     if (await this.callFastPath.tryServe(req, res, principal, messages, format, calls, origin)) return;
     const session = sessionOf(res.locals);
-    const server = this.servers.create(principal, calls, messages.length, origin, session ? { id: session.id, relay: format === 'sse' } : undefined);
-    await serveStreamableHttp(server, req, res, req.body, format);
+    // In a session, a call of an upstream tool is answered as a stream whenever the client takes one, to carry what the upstream sends meanwhile.
+    const relay = session !== undefined && callsUpstream(calls) && acceptsEventStream(req.headers.accept);
+    const server = this.servers.create(principal, calls, messages.length, origin, session ? { id: session.id, relay } : undefined);
+    await serveStreamableHttp(server, req, res, req.body, relay ? 'sse' : format);
   }
+}
+
+function callsUpstream(calls: AllowedCalls): boolean {
+  for (const target of calls.values()) if (target?.kind === 'external') return true;
+  return false;
 }
 
 function originOf(req: Request): AuditOrigin {

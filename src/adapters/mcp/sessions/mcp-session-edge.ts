@@ -143,7 +143,7 @@ export class McpSessionEdge {
   }
 }
 
-function acceptsEventStream(accept: string | undefined): boolean {
+export function acceptsEventStream(accept: string | undefined): boolean {
   if (accept === undefined) return false;
   return accept.split(',').some((part) => {
     const [type, ...params] = part.split(';').map((s) => s.trim().toLowerCase());

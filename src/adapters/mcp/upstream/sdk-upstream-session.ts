@@ -11,6 +11,9 @@ import { relayedCapabilities, relayingClient } from './relaying-client';
 import { asReplyError, listItems, LISTS } from './sdk-upstream-lists';
 import { upstreamFetch } from './upstream-fetch';
 
+/** Longest wait at close for messages still being sent (a cancellation). */
+const SEND_GRACE_MS = 1000;
+
 export interface UpstreamLimits {
   /** Bound on the whole session: connect, list and call. */
   timeoutMs: number;
@@ -46,6 +49,8 @@ export class SdkUpstreamSession implements UpstreamSession, UpstreamContentSessi
   private client: Promise<Client> | null = null;
   /** The held session this contact resumed: a 404 on it opens a fresh one. */
   private resumed: { view: ClientSessionView; held: HeldUpstreamSession } | null = null;
+  /** Messages to the upstream still being sent. */
+  private readonly sends = new Set<Promise<void>>();
 
   constructor(
     private readonly server: UpstreamServer,
@@ -116,6 +121,8 @@ export class SdkUpstreamSession implements UpstreamSession, UpstreamContentSessi
 
   async close(): Promise<void> {
     const client = await this.client?.catch(() => null);
+    // A cancelled call's notifications/cancelled is still on its way to the upstream; closing now would abort it.
+    if (this.sends.size > 0) await Promise.race([Promise.allSettled(this.sends), new Promise((resolve) => setTimeout(resolve, SEND_GRACE_MS).unref())]);
     await client?.close().catch(() => undefined);
     this.stop.abort();
   }
@@ -188,6 +195,13 @@ export class SdkUpstreamSession implements UpstreamSession, UpstreamContentSessi
       reconnectionOptions: { maxReconnectionDelay: 0, initialReconnectionDelay: 0, reconnectionDelayGrowFactor: 1, maxRetries: 0 },
       sessionId: held?.upstreamSessionId,
     });
+    const send = transport.send.bind(transport);
+    transport.send = (message, options) => {
+      const sending = send(message, options);
+      this.sends.add(sending);
+      void sending.finally(() => this.sends.delete(sending)).catch(() => undefined);
+      return sending;
+    };
     await client.connect(transport, this.options);
     if (held !== undefined) {
       // The SDK skips initialize for a transport that has a session id; what initialize would have set is restored.

@@ -1,0 +1,117 @@
+import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import { AddressInfo } from 'node:net';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import {
+  CallToolRequestSchema, CreateMessageResultSchema, ElicitResultSchema, ListRootsResultSchema, ListToolsRequestSchema, SetLevelRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+
+/** What the relay upstream saw, for tests to assert on. */
+export interface RelayUpstream {
+  url: string;
+  initializes: number;
+  /** Client capabilities each initialize declared. */
+  declared: Record<string, unknown>[];
+  deletes: string[];
+  /** logging/setLevel levels, in order. */
+  levels: string[];
+  /** Tool calls the client cancelled. */
+  cancelled: number;
+  /** Session ids it knows; delete one to play an upstream that forgot a session. */
+  sessions: Map<string, StreamableHTTPServerTransport>;
+  /** Headers of every request it received, lower-cased names. */
+  seenHeaders: Record<string, string | string[] | undefined>[];
+  stop(): Promise<void>;
+}
+
+const TOOLS = ['progress', 'sample', 'elicit', 'roots', 'slow', 'echo'].map((name) => ({ name, inputSchema: { type: 'object' as const } }));
+
+/**
+ * A real MCP server with sessions, built with the SDK, whose tools send what
+ * keygate relays, on the tool call's own SSE response: `progress` (two
+ * progress notifications and a log message), `sample`, `elicit` and `roots`
+ * (a request to the client, answered with what the client said), `slow`
+ * (waits to be cancelled), `echo`.
+ */
+export async function startRelayUpstream(): Promise<RelayUpstream> {
+  const state: RelayUpstream = {
+    url: '', initializes: 0, declared: [], deletes: [], levels: [], cancelled: 0, sessions: new Map(), seenHeaders: [], stop: async () => undefined,
+  };
+  const httpServer = http.createServer(async (req, res) => {
+    state.seenHeaders.push({ ...req.headers });
+    const id = req.headers['mcp-session-id'];
+    if (req.method === 'DELETE' && typeof id === 'string') state.deletes.push(id);
+    let transport = typeof id === 'string' ? state.sessions.get(id) : undefined;
+    if (id !== undefined && !transport) return void res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Session not found' } }));
+    if (!transport) transport = await openSession(state);
+    await transport.handleRequest(req, res);
+  });
+  await new Promise<void>((resolve) => httpServer.listen(0, '127.0.0.1', resolve));
+  state.url = `http://127.0.0.1:${(httpServer.address() as AddressInfo).port}/mcp`;
+  state.stop = async () => {
+    await Promise.all([...state.sessions.values()].map((t) => t.close()));
+    httpServer.closeAllConnections();
+    await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+  };
+  return state;
+}
+
+async function openSession(state: RelayUpstream): Promise<StreamableHTTPServerTransport> {
+  const server = new Server({ name: 'relay-upstream', version: '1.0.0' }, { capabilities: { tools: {}, logging: {} } });
+  server.oninitialized = () => {
+    state.initializes += 1;
+    state.declared.push(server.getClientCapabilities() ?? {});
+  };
+  server.setRequestHandler(SetLevelRequestSchema, async (request) => {
+    state.levels.push(request.params.level);
+    return {};
+  });
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOLS }));
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const text = (value: unknown) => ({ content: [{ type: 'text' as const, text: JSON.stringify(value) }] });
+    switch (request.params.name) {
+      case 'progress': {
+        const progressToken = request.params._meta?.progressToken;
+        if (progressToken !== undefined) {
+          for (const progress of [1, 2]) await extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress, total: 2, message: `step ${progress}` } });
+        }
+        await extra.sendNotification({ method: 'notifications/message', params: { level: 'info', logger: 'relay-upstream', data: 'working' } });
+        return text('done');
+      }
+      case 'sample': {
+        const answer = await extra.sendRequest({ method: 'sampling/createMessage', params: {
+          messages: [{ role: 'user', content: { type: 'text', text: 'What is 2+2?' } }], maxTokens: 10 } }, CreateMessageResultSchema);
+        return text(answer.content);
+      }
+      case 'elicit': {
+        const answer = await extra.sendRequest({ method: 'elicitation/create', params: {
+          mode: 'form', message: 'Your name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } } }, ElicitResultSchema);
+        return text(answer);
+      }
+      case 'roots':
+        return text(await extra.sendRequest({ method: 'roots/list' }, ListRootsResultSchema));
+      case 'slow':
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, 10_000);
+          extra.signal.addEventListener('abort', () => {
+            state.cancelled += 1;
+            clearTimeout(timer);
+            resolve();
+          });
+        });
+        return text('slow done');
+      default:
+        return text(request.params.arguments ?? {});
+    }
+  });
+  const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+    sessionIdGenerator: () => randomUUID(),
+    onsessioninitialized: (id) => void state.sessions.set(id, transport),
+  });
+  transport.onclose = () => {
+    if (transport.sessionId) state.sessions.delete(transport.sessionId);
+  };
+  await server.connect(transport);
+  return transport;
+}
