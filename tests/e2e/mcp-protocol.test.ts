@@ -89,8 +89,13 @@ describe('POST /mcp JSON-RPC errors', () => {
   it('-32601 for an unknown method, and for resources/subscribe, which is not declared', async () => {
     const subscribe = await rpc(t, full, { jsonrpc: '2.0', id: 4, method: 'resources/subscribe', params: { uri: 'keygate://files/file:///a' } }).expect(200);
     expect(subscribe.body).toMatchObject({ id: 4, error: { code: -32601 } });
+  });
+
+  it('logging/setLevel is declared: {} for a level (kept only within a session), -32602 for a level that is none', async () => {
     const res = await rpc(t, full, { jsonrpc: '2.0', id: 4, method: 'logging/setLevel', params: { level: 'info' } }).expect(200);
-    expect(res.body).toMatchObject({ id: 4, error: { code: -32601 } });
+    expect(res.body).toEqual({ jsonrpc: '2.0', id: 4, result: {} });
+    const bad = await rpc(t, full, { jsonrpc: '2.0', id: 5, method: 'logging/setLevel', params: { level: 'loud' } }).expect(200);
+    expect(bad.body).toMatchObject({ id: 5, error: { code: -32602 } });
   });
 
   it.each([

@@ -1,6 +1,6 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import { CallToolRequestSchema, JSONRPCMessage, ListToolsRequestSchema, RequestSchema, SetLevelRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, JSONRPCMessage, ListToolsRequestSchema, McpError, RequestSchema, SetLevelRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { UpstreamContext } from '../../application/ports/upstream-mcp.port';
 import { CallTool } from '../../application/use-cases/tools/call-tool.use-case';
 import { ListTools } from '../../application/use-cases/list-tools/list-tools.use-case';
@@ -34,6 +34,9 @@ const SHARED_VALIDATOR = new AjvJsonSchemaValidator();
 // accept any params object, and the handlers check them and answer -32602.
 const ListToolsLoose = ListToolsRequestSchema.extend({ params: RequestSchema.shape.params });
 const CallToolLoose = CallToolRequestSchema.extend({ params: RequestSchema.shape.params });
+const SetLevelLoose = SetLevelRequestSchema.extend({ params: RequestSchema.shape.params });
+/** RFC 5424 severities, as MCP names them. */
+const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
 
 /**
  * One SDK server per HTTP request (stateless: replicas share nothing), bound
@@ -93,8 +96,10 @@ export class McpServerFactory {
       }
     });
     // Kept with the session and sent to each upstream session it uses; a stateless request has nothing to keep it in.
-    server.setRequestHandler(SetLevelRequestSchema, async (request) => {
-      if (session && this.relays) await this.relays.setLogLevel(session.id, request.params.level);
+    server.setRequestHandler(SetLevelLoose, async (request) => {
+      const level = (request.params as { level?: unknown } | undefined)?.level;
+      if (typeof level !== 'string' || !LOG_LEVELS.includes(level)) throw new McpError(ErrorCode.InvalidParams, `level must be one of ${LOG_LEVELS.join(', ')}`);
+      if (session && this.relays) await this.relays.setLogLevel(session.id, level);
       return {};
     });
     serveUpstreamContent(server, this.content, principal, messages, this.log);
