@@ -1,4 +1,4 @@
-import { UpstreamMcp, UpstreamServer, UpstreamSession, UpstreamTool } from '../../src/application/ports/upstream-mcp.port';
+import { UpstreamContext, UpstreamMcp, UpstreamServer, UpstreamSession, UpstreamTool } from '../../src/application/ports/upstream-mcp.port';
 
 /** What one fake upstream (by URL) does. */
 export interface FakeUpstreamBehaviour {
@@ -18,13 +18,22 @@ export class FakeUpstreamMcp implements UpstreamMcp {
   readonly contacts: string[] = [];
   readonly listings: string[] = [];
   readonly calls: { url: string; tool: string; args: Record<string, unknown> | undefined }[] = [];
+  /** The context of each open, in order. */
+  readonly contexts: (UpstreamContext | undefined)[] = [];
+  /** Upstream sessions ended: the server's URL and keygate's session id there. */
+  readonly terminated: { url: string; upstreamSessionId: string }[] = [];
 
   serve(url: string, behaviour: FakeUpstreamBehaviour): this {
     this.behaviour.set(url, behaviour);
     return this;
   }
 
-  open(server: UpstreamServer): UpstreamSession {
+  async terminate(server: UpstreamServer, session: { upstreamSessionId: string }): Promise<void> {
+    this.terminated.push({ url: server.url, upstreamSessionId: session.upstreamSessionId });
+  }
+
+  open(server: UpstreamServer, context?: UpstreamContext): UpstreamSession {
+    this.contexts.push(context);
     let connected = false;
     const contact = (): FakeUpstreamBehaviour => {
       if (!connected) this.contacts.push(server.url);
