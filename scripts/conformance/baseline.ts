@@ -25,21 +25,27 @@ export interface Verdict {
 
 /**
  * The expected-failures file is the suite's own YAML baseline (`server:` then
- * one `- <scenario>` a line); we also insist on a `# reason` after each entry.
- * Only that shape is read, so no YAML library is needed.
+ * one `- <scenario>` a line, or `server: []` for none); we also insist on a
+ * `# reason` after each entry. Only that shape is read, so no YAML library is needed.
  */
 export function readExpectedFailures(file: string): ExpectedFailure[] {
+  return parseExpectedFailures(readFileSync(file, 'utf8'), file);
+}
+
+export function parseExpectedFailures(text: string, file: string): ExpectedFailure[] {
   const entries: ExpectedFailure[] = [];
   let section = '';
-  for (const [index, line] of readFileSync(file, 'utf8').split('\n').entries()) {
+  let empty = false; // the section was written `[]`: an entry under it contradicts that
+  for (const [index, line] of text.split('\n').entries()) {
     if (/^\s*(#.*)?$/.test(line)) continue;
-    const heading = /^(\w+):\s*(#.*)?$/.exec(line);
+    const heading = /^(\w+):\s*(\[\])?\s*(#.*)?$/.exec(line);
     if (heading) {
       section = heading[1];
+      empty = heading[2] !== undefined;
       continue;
     }
     const entry = /^\s+-\s+([\w/.-]+)\s*(?:#\s*(.*\S))?\s*$/.exec(line);
-    if (!entry) throw new Error(`${file}:${index + 1}: expected "  - <scenario>  # <reason>", found ${JSON.stringify(line)}`);
+    if (!entry || empty) throw new Error(`${file}:${index + 1}: expected "  - <scenario>  # <reason>" under "${section}:", found ${JSON.stringify(line)}`);
     if (section !== 'server') continue;
     if (!entry[2]) throw new Error(`${file}:${index + 1}: ${entry[1]} needs a "# <reason>" saying why it is expected to fail`);
     entries.push({ scenario: entry[1], reason: entry[2] });

@@ -14,7 +14,8 @@ const INHERITED = /^(DATABASE_URL|TEST_DATABASE_URL|JWT_|PORT$|HOST$|DATA_DIR$|N
  * The compiled service (`npm run build` first) on a throwaway PostgreSQL in
  * `dir`, bound to loopback and answering only loopback Host headers, with one
  * full-access API key created over REST as a development user would. Its
- * stdout and stderr go to `<dir>/service.log`.
+ * stdout and stderr go to `<dir>/service.log`; `env` adds settings (such as
+ * `MCP_UPSTREAM_ALLOWLIST` for a loopback upstream).
  */
 export class KeygateUnderTest {
   private constructor(
@@ -24,13 +25,14 @@ export class KeygateUnderTest {
     readonly fullAccessKey: string,
   ) {}
 
-  static async start(dir: string): Promise<KeygateUnderTest> {
+  static async start(dir: string, env: Record<string, string> = {}): Promise<KeygateUnderTest> {
     const postgres = await LocalPostgres.start({ dir: path.join(dir, 'db'), throwaway: true });
     const dataDir = path.join(dir, 'data');
-    const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !INHERITED.test(name)));
+    const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !INHERITED.test(name)));
     const child = spawn(process.execPath, [MAIN], {
       cwd: ROOT,
       env: {
+        ...inherited,
         ...env,
         DATABASE_URL: postgres.url,
         PORT: '0',
@@ -60,6 +62,35 @@ export class KeygateUnderTest {
       await postgres.stop();
       throw error;
     }
+  }
+
+  /**
+   * Registers an upstream MCP server for the key's user as a client would:
+   * a `tools/call` of the built-in `mcp_servers` tool on /mcp. Resolves once
+   * /mcp lists `<name>__<probeTool>`, so that a registration that silently
+   * lost its tools fails here rather than hiding behind expected failures.
+   */
+  async registerUpstream(name: string, url: string, probeTool: string): Promise<void> {
+    const created = await this.mcp('tools/call', { name: 'mcp_servers', arguments: { action: 'create', data: { name, url } } });
+    if (created.isError) throw new Error(`registering upstream ${name} failed: ${JSON.stringify(created)}`);
+    const listed = await this.mcp('tools/list', {});
+    const names = (listed.tools as { name: string }[]).map((tool) => tool.name);
+    if (!names.includes(`${name}__${probeTool}`)) throw new Error(`/mcp does not list ${name}__${probeTool} after registering ${url}; it lists ${names.join(', ')}`);
+  }
+
+  /** One stateless JSON-RPC request to /mcp with the full-access key; its result, or throws with its error. */
+  private async mcp(method: string, params: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const response = await fetch(new URL('/mcp', this.baseUrl), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${this.fullAccessKey}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+    });
+    const text = await response.text();
+    // An SSE answer carries the response as the data of its last event.
+    const json = response.headers.get('content-type')?.includes('text/event-stream') ? text.match(/^data: (.+)$/gm)?.pop()?.slice(6) : text;
+    const message = JSON.parse(json ?? 'null') as { result?: Record<string, unknown>; error?: unknown } | null;
+    if (!message?.result) throw new Error(`/mcp ${method} answered ${response.status}: ${text.slice(0, 500)}`);
+    return message.result;
   }
 
   async stop(): Promise<void> {

@@ -86,8 +86,10 @@ describe('POST /mcp JSON-RPC errors', () => {
     expect(res.body.error.code).toBe(-32600);
   });
 
-  it('-32601 for an unknown method', async () => {
-    const res = await rpc(t, full, { jsonrpc: '2.0', id: 4, method: 'resources/list' }).expect(200);
+  it('-32601 for an unknown method, and for resources/subscribe, which is not declared', async () => {
+    const subscribe = await rpc(t, full, { jsonrpc: '2.0', id: 4, method: 'resources/subscribe', params: { uri: 'keygate://files/file:///a' } }).expect(200);
+    expect(subscribe.body).toMatchObject({ id: 4, error: { code: -32601 } });
+    const res = await rpc(t, full, { jsonrpc: '2.0', id: 4, method: 'logging/setLevel', params: { level: 'info' } }).expect(200);
     expect(res.body).toMatchObject({ id: 4, error: { code: -32601 } });
   });
 

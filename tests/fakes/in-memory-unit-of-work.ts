@@ -7,6 +7,7 @@ import { InMemoryModeSessionRepository } from './in-memory-mode-session.reposito
 import { InMemoryModeToolConfigRepository } from './in-memory-mode-tool-config.repository';
 import { InMemoryResourceStore } from './in-memory-resource.store';
 import { InMemoryQuotaBalances } from './in-memory-quota-balances';
+import { InMemoryToolPinStore } from './in-memory-tool-pin-store';
 
 /** Records what would be appended; use-case tests read `records`. */
 export class InMemoryAuditLog implements AuditLog {
@@ -37,6 +38,7 @@ export class InMemoryUnitOfWork implements UnitOfWork {
       modes: ports.modes ?? new InMemoryModeToolConfigRepository(sessions as InMemoryModeSessionRepository),
       records: ports.records ?? new InMemoryResourceStore(),
       quotas: ports.quotas ?? new InMemoryQuotaBalances(),
+      pins: ports.pins ?? new InMemoryToolPinStore(),
     };
   }
 

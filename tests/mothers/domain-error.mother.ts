@@ -12,7 +12,10 @@ import {
   QuotaExhaustedError,
   RateLimitedError,
   SigningKeysUnavailableError,
+  UnknownReferenceError,
+  UnknownResourceError,
   UnknownToolError,
+  UpstreamFailedError,
   ValidationError,
 } from '../../src/domain/errors';
 
@@ -25,6 +28,9 @@ export const DomainErrorMother: { readonly [C in ErrorCode]: () => ErrorWithCode
   'SCOPE.INSUFFICIENT': () => new InsufficientScopeError(['agents:write', 'chat:read']),
   'RESOURCE.NOT_FOUND': () => new NotFoundError('API key', '5f0c6d9e-4a51-4f7e-9d1b-2b8a3c4d5e6f'),
   'TOOL.UNKNOWN': () => new UnknownToolError('weather'),
+  'MCP_RESOURCE.UNKNOWN': () => new UnknownResourceError('keygate://files/file:///notes/a.txt'),
+  'MCP_REFERENCE.UNKNOWN': () => new UnknownReferenceError('prompt', 'files__greet'),
+  'UPSTREAM.FAILED': () => new UpstreamFailedError('The MCP server files did not answer: fetch failed'),
   'STATE.CONFLICT': () => new ConflictError('The key limit is reached'),
   'DATABASE.UNAVAILABLE': () => new DatabaseUnavailableError({ cause: new Error('connect ECONNREFUSED 127.0.0.1:5432') }),
   'SIGNATURE.INVALID': () => new InvalidSignatureError(),

@@ -12,7 +12,9 @@ export type RawUpstreamMode =
   | 'huge-initialize' // initialize: 150 MB
   | 'huge-call' // tools/call: 150 MB; tools/list is plain
   | 'endless-pages' // tools/list: a nextCursor on every page
-  | 'many-tools'; // tools/list: 600 tools over six pages
+  | 'many-tools' // tools/list: 600 tools over six pages
+  | 'huge-read' // resources/read: 150 MB; resources/list is one resource
+  | 'endless-resources'; // resources/list: a nextCursor on every page
 
 export interface RawUpstream {
   url: string;
@@ -44,7 +46,7 @@ export async function startRawUpstream(mode: RawUpstreamMode): Promise<RawUpstre
     switch (message.method) {
       case 'initialize':
         if (mode === 'huge-initialize') return huge(false);
-        return reply({ protocolVersion: message.params?.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: `raw-${mode}`, version: '1.0.0' } });
+        return reply({ protocolVersion: message.params?.protocolVersion, capabilities: { tools: {}, ...((mode === 'huge-read' || mode === 'endless-resources') && { resources: {} }) }, serverInfo: { name: `raw-${mode}`, version: '1.0.0' } });
       case 'tools/list': {
         if (mode === 'huge-list-json' || mode === 'huge-list-sse') return huge(mode === 'huge-list-sse');
         const page = Number(message.params?.cursor ?? 0);
@@ -57,6 +59,13 @@ export async function startRawUpstream(mode: RawUpstreamMode): Promise<RawUpstre
       case 'tools/call':
         if (mode === 'huge-call') return huge(false);
         return reply({ content: [{ type: 'text', text: `${message.params?.name} ran` }] });
+      case 'resources/list': {
+        const page = Number(message.params?.cursor ?? 0);
+        if (mode === 'endless-resources') return reply({ resources: [{ uri: `mem://${page}`, name: `r${page}` }], nextCursor: String(page + 1) });
+        return reply({ resources: [{ uri: 'mem://big', name: 'big' }] });
+      }
+      case 'resources/read':
+        return huge(false);
       default:
         return reply({});
     }

@@ -1,3 +1,4 @@
+import { Container } from 'inversify';
 import { DataSource } from 'typeorm';
 import { ApiKeyRepository } from '../../src/application/ports/api-key-repository.port';
 import { ValidateKey } from '../../src/application/use-cases/validate-key/validate-key.use-case';
@@ -9,6 +10,7 @@ import { TOKENS } from '../../src/infrastructure/di/tokens';
 import { hotPathOf, HotPathParts } from './hot-path-parts';
 
 export interface Replica {
+  container: Container;
   dataSource: DataSource;
   hotPath: HotPathParts;
   keys: ApiKeyRepository;
@@ -16,11 +18,15 @@ export interface Replica {
   close(): Promise<void>;
 }
 
-/** One service replica's key path (own pool, cache and listener, no SECRETS_KEY) on a shared database. */
-export async function startReplica(url: string, lastUsedFlushMs = 1000): Promise<Replica> {
+/**
+ * One service replica's key path (own pool, cache and listener, no SECRETS_KEY
+ * unless `env` gives one) on a shared database; `env` adds settings, and
+ * `createApp(replica.container)` makes its whole edge.
+ */
+export async function startReplica(url: string, lastUsedFlushMs = 1000, env: Record<string, string> = {}): Promise<Replica> {
   const dataSource = createDataSource({ url, poolSize: 3 });
   await dataSource.initialize();
-  const config = loadConfig({ NODE_ENV: 'test', DATABASE_URL: url, KEY_CACHE_MAX_ENTRIES: '100', LAST_USED_FLUSH_MS: String(lastUsedFlushMs) });
+  const config = loadConfig({ NODE_ENV: 'test', DATABASE_URL: url, KEY_CACHE_MAX_ENTRIES: '100', LAST_USED_FLUSH_MS: String(lastUsedFlushMs), ...env });
   const database = {
     dataSource,
     async close() {
@@ -31,6 +37,7 @@ export async function startReplica(url: string, lastUsedFlushMs = 1000): Promise
   const lifecycle = container.get(Lifecycle);
   await lifecycle.start();
   return {
+    container,
     dataSource,
     hotPath: hotPathOf(container),
     keys: container.get<ApiKeyRepository>(TOKENS.ApiKeyRepository),

@@ -31,6 +31,10 @@ export const HTTP_ERRORS: { readonly [C in ErrorCode]: HttpAnswer<ErrorWithCode<
     headers: (e) => ({ 'WWW-Authenticate': insufficientScopeChallenge(e.scopes) }),
   },
   'TOOL.UNKNOWN': { status: 404, slug: 'unknown-tool', title: 'Not Found' },
+  // /mcp's resources, prompts and completion only (mcp-error-map answers them); over HTTP they would be these.
+  'MCP_RESOURCE.UNKNOWN': { status: 404, slug: 'unknown-resource', title: 'Not Found' },
+  'MCP_REFERENCE.UNKNOWN': { status: 404, slug: 'unknown-reference', title: 'Not Found' },
+  'UPSTREAM.FAILED': { status: 502, slug: 'upstream-failed', title: 'Bad Gateway' },
   'RESOURCE.NOT_FOUND': { status: 404, slug: 'not-found', title: 'Not Found' },
   'STATE.CONFLICT': { status: 409, slug: 'conflict', title: 'Conflict' },
   // An outage is brief (the pool reconnects by itself), so clients are told to come back soon.

@@ -10,6 +10,8 @@ export const RPC = {
   INTERNAL_ERROR: -32603,
   /** Transport-level refusals (origin, media type, method), as the SDK's transport answers them. */
   SERVER_ERROR: -32000,
+  /** MCP's "resource not found" (resources/read). */
+  RESOURCE_NOT_FOUND: -32002,
   /** Not defined by JSON-RPC or MCP: a tool call the key's scopes do not allow. */
   INSUFFICIENT_SCOPE: -32003,
 } as const;

@@ -9,6 +9,7 @@ import { listToolsFor, ToolsListParams } from './list-tools-request';
 import { toMcpError } from './mcp-error-map';
 import { MAX_RESULT_RECORD_BYTES } from './record-view';
 import { ToolCallRecorder } from './tool-call-recorder';
+import { CONTENT_CAPABILITIES, serveUpstreamContent, UpstreamContentUseCases } from './upstream-content-handlers';
 import { ToolCallParams, ToolCallRunner } from './tool-call-runner';
 import { AllowedCalls } from './tool-gate';
 import { toMcpTool } from './tool-presenter';
@@ -28,7 +29,8 @@ const CallToolLoose = CallToolRequestSchema.extend({ params: RequestSchema.shape
 /**
  * One SDK server per HTTP request (stateless: replicas share nothing), bound
  * to the validated key. initialize, version negotiation, ping and unknown
- * methods (-32601) are the SDK's; tools are ours.
+ * methods (-32601) are the SDK's; tools, and the upstreams' resources,
+ * prompts and completion (upstream-content-handlers.ts), are ours.
  */
 export class McpServerFactory {
   private readonly calls: ToolCallRunner;
@@ -38,6 +40,7 @@ export class McpServerFactory {
     callTool: CallTool,
     private readonly log: (error: unknown) => void,
     recorder: ToolCallRecorder,
+    private readonly content: UpstreamContentUseCases,
   ) {
     this.calls = new ToolCallRunner(callTool, recorder, log);
   }
@@ -53,7 +56,7 @@ export class McpServerFactory {
   create(principal: KeyPrincipal, calls: AllowedCalls, messages = 1, origin: AuditOrigin = NO_ORIGIN): Server {
     const server = new Server(SERVER_INFO, {
       // initialize always opens a session, whose GET stream carries list_changed; a client ignoring the session id never opens one.
-      capabilities: { tools: { listChanged: true } },
+      capabilities: { tools: { listChanged: true }, ...CONTENT_CAPABILITIES },
       jsonSchemaValidator: SHARED_VALIDATOR,
       instructions: 'Tools are filtered by the scopes of your API key. Each built-in tool takes an action, an optional subresource, an id and data.',
     });
@@ -67,6 +70,7 @@ export class McpServerFactory {
       }
     });
     server.setRequestHandler(CallToolLoose, (request) => this.calls.run(principal, origin, calls, request.params as unknown as ToolCallParams, recordBytes));
+    serveUpstreamContent(server, this.content, principal, messages, this.log);
     return server;
   }
 }

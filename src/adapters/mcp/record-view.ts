@@ -1,6 +1,8 @@
 import { jsonBytes } from '../../application/use-cases/tools/built-in/data-limits';
 import { ToolValue } from '../../application/use-cases/tools/tool-outcome';
 import { ResourceRecord } from '../../domain/resource/resource-record';
+import { ToolPin } from '../../domain/tool';
+import { withToolPins } from './tool-pins-view';
 
 /**
  * The most bytes of records' JSON one tool result holds. A result carries its
@@ -15,7 +17,7 @@ export const MAX_RESULT_RECORD_BYTES = 18 * 1024;
 export function toolValueView(value: ToolValue, budget: number): Record<string, unknown> {
   switch (value.kind) {
     case 'record':
-      return single(value.as, value.record, budget);
+      return single(value.as, value.record, budget, value.pins);
     case 'records':
       return listing(value.records, value.truncated, budget);
     case 'deleted':
@@ -54,13 +56,16 @@ function listing(found: readonly ResourceRecord[], truncated: boolean, budget: n
 }
 
 /**
- * One record under `key`. Stored data is at most MAX_RECORD_DATA_BYTES, which
- * fits a lone call's budget; a record over a smaller, shared budget is shown
- * without its data and the result says `truncated: true`.
+ * One record under `key`, with its tool pins when it has them (which give
+ * way to the record's own data). Stored data is at most
+ * MAX_RECORD_DATA_BYTES, which fits a lone call's budget; a record over a
+ * smaller, shared budget is shown without its data and the result says
+ * `truncated: true`.
  */
-function single(key: string, record: ResourceRecord, budget: number): Record<string, unknown> {
+function single(key: string, record: ResourceRecord, budget: number, pins?: readonly ToolPin[]): Record<string, unknown> {
   const shown = recordView(record);
-  if (jsonBytes(shown) <= budget) return { [key]: shown };
+  const fitted = pins === undefined ? (jsonBytes(shown) <= budget ? shown : null) : withToolPins(shown, pins, budget);
+  if (fitted !== null) return { [key]: fitted };
   const { data: _omitted, ...rest } = shown;
   return { [key]: rest, truncated: true };
 }

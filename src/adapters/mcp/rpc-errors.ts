@@ -20,6 +20,12 @@ export const RPC_ERRORS: { readonly [C in ErrorCode]: RpcAnswer<ErrorWithCode<C>
   'VALIDATION.FAILED': { code: RPC.INVALID_PARAMS, data: (e) => e.errors },
   // The tool name is a param of tools/call.
   'TOOL.UNKNOWN': { code: RPC.INVALID_PARAMS },
+  // resources/read of a URI the caller cannot read: MCP's own code, with the URI as the spec's example shows it.
+  'MCP_RESOURCE.UNKNOWN': { code: RPC.RESOURCE_NOT_FOUND, data: (e) => ({ uri: e.uri }) },
+  // The prompt name (prompts/get) or the ref (completion/complete) is a param.
+  'MCP_REFERENCE.UNKNOWN': { code: RPC.INVALID_PARAMS },
+  // An upstream's failure is neither the caller's mistake nor ours: an implementation-defined server error.
+  'UPSTREAM.FAILED': { code: RPC.SERVER_ERROR },
   // The tool gate answers these first (HTTP 403); here only if a tool's scopes changed between the gate and the call.
   'SCOPE.INSUFFICIENT': { code: RPC.INSUFFICIENT_SCOPE, data: (e) => ({ required_scopes: e.scopes }) },
   // /mcp checks the key before any handler runs, and takes no user tokens.

@@ -1,4 +1,6 @@
-import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Registry } from 'prom-client';
+import { ResponseMetrics } from './response-metrics';
+import { TallyCounter } from './tally-counter';
 
 export type KeyValidationOutcome = 'valid' | 'invalid' | 'error';
 
@@ -13,34 +15,21 @@ const PREFIX = 'keygate_';
 export class Metrics {
   readonly registry = new Registry();
 
-  readonly httpRequests = new Counter({
-    name: `${PREFIX}http_requests_total`,
-    help: 'HTTP requests answered, by method, route pattern and status',
-    labelNames: ['method', 'route', 'status'] as const,
-    registers: [this.registry],
-  });
+  private readonly responses = new ResponseMetrics();
 
-  readonly httpRequestDuration = new Histogram({
-    name: `${PREFIX}http_request_duration_seconds`,
-    help: 'Time from receiving a request to finishing its response, by method, route pattern and status',
-    labelNames: ['method', 'route', 'status'] as const,
-    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
-    registers: [this.registry],
-  });
-
-  readonly keyValidations = new Counter({
+  readonly keyValidations = new TallyCounter<KeyValidationOutcome>(this.registry, {
     name: `${PREFIX}key_validations_total`,
     help: 'API key validations on /mcp by outcome: valid, invalid (missing, unknown, revoked, expired) or error',
-    labelNames: ['outcome'] as const,
-    registers: [this.registry],
+    label: 'outcome',
+    values: ['valid', 'invalid', 'error'],
   });
 
   /** Incremented by the validation cache. */
-  readonly keyCacheLookups = new Counter({
+  readonly keyCacheLookups = new TallyCounter<'hit' | 'miss'>(this.registry, {
     name: `${PREFIX}key_cache_lookups_total`,
     help: 'Validation cache lookups by result: hit or miss',
-    labelNames: ['result'] as const,
-    registers: [this.registry],
+    label: 'result',
+    values: ['hit', 'miss'],
   });
 
   /** Incremented by the last_used_at write coalescer, once per batch written. */
@@ -81,25 +70,21 @@ export class Metrics {
 
   constructor(options: { processMetrics?: boolean } = {}) {
     // Series exist at 0 from the start, so rate() works before the first event.
-    for (const outcome of ['valid', 'invalid', 'error'] as const) this.keyValidations.inc({ outcome }, 0);
-    for (const result of ['hit', 'miss'] as const) this.keyCacheLookups.inc({ result }, 0);
     for (const reason of ['overflow', 'rejected'] as const) this.auditEventsDropped.inc({ reason }, 0);
     if (options.processMetrics) collectDefaultMetrics({ register: this.registry, prefix: PREFIX });
   }
 
   /** One answered HTTP request: counted and timed under the same labels. */
   recordResponse(method: string, route: string, status: number, seconds: number): void {
-    const labels = { method, route, status: String(status) };
-    this.httpRequests.inc(labels);
-    this.httpRequestDuration.observe(labels, seconds);
+    this.responses.record(method, route, status, seconds);
   }
 
   recordKeyValidation(outcome: KeyValidationOutcome): void {
-    this.keyValidations.inc({ outcome });
+    this.keyValidations.inc(outcome);
   }
 
   /** The exposition text and its content type, for GET /metrics. */
   async exposition(): Promise<{ contentType: string; body: string }> {
-    return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+    return { contentType: this.registry.contentType, body: `${await this.registry.metrics()}\n${this.responses.exposition()}` };
   }
 }

@@ -13,6 +13,7 @@ import { TypeormAgentRoleRepository } from './typeorm-agent-role.repository';
 import { TypeormApiKeyRepository } from './typeorm-api-key.repository';
 import { TypeormModeSessionRepository } from './typeorm-mode-session.repository';
 import { TypeormModeToolConfigRepository } from './typeorm-mode-tool-config.repository';
+import { TypeormToolPinStore } from './typeorm-tool-pin-store';
 import { TypeormQuotaBalances } from './usage/typeorm-quota-balances';
 
 /** What this replica's caches must forget once a run has committed. */
@@ -49,6 +50,7 @@ export class TypeormUnitOfWork implements UnitOfWork {
       records: new ChangeTrackingRecords(new EncryptedResourceStore(new PostgresResourceStore(manager), this.secrets), owners),
       audit: new TypeormAuditLog(manager),
       quotas: new TypeormQuotaBalances(manager),
+      pins: new TypeormToolPinStore(manager),
     })));
     if (keys.size > 0) this.committed.keys([...keys]);
     if (owners.size > 0) this.committed.serverOwners([...owners]);

@@ -5,6 +5,7 @@ import { ModeSessionRepository } from './mode-session-repository.port';
 import { QuotaBalances } from './quota-balances.port';
 import { ModeToolConfigRepository } from './mode-tool-config-repository.port';
 import { ResourceStore } from './resource-store.port';
+import { ToolPinStore } from './tool-pin-store.port';
 
 /** The ports whose writes share one transaction with the audit log. */
 export interface TransactionPorts {
@@ -17,6 +18,8 @@ export interface TransactionPorts {
   audit: AuditLog;
   /** Quota balances of key budgets. */
   quotas: QuotaBalances;
+  /** Pinned definitions of upstream MCP servers' tools. */
+  pins: ToolPinStore;
 }
 
 /**

@@ -10,6 +10,7 @@ export interface UpstreamTool {
   title?: string;
   description?: string;
   inputSchema: Record<string, unknown>;
+  outputSchema?: Record<string, unknown>;
   annotations?: Record<string, unknown>;
 }
 
@@ -33,9 +34,13 @@ export interface UpstreamMcp {
   open(server: UpstreamServer): UpstreamSession;
 }
 
-/** What one load of an upstream's tools/list gave: its tools, or why it has none to offer. */
+/**
+ * What one load of an upstream's tools/list gave: the tools it may offer and
+ * why each other one it served is withheld (tool name → what a call is told),
+ * or why it has none to offer.
+ */
 export type ToolListing =
-  | { ok: true; tools: UpstreamTool[] }
+  | { ok: true; tools: UpstreamTool[]; withheld?: ReadonlyMap<string, string> }
   | { ok: false; shown: string };
 
 /**

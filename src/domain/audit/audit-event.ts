@@ -19,6 +19,7 @@ export const AUDIT_ACTIONS = [
   'mcp_server.created',
   'mcp_server.updated',
   'mcp_server.deleted',
+  'mcp_server.tool_changed',
   'tool.called',
   'tool.denied',
 ] as const;

@@ -11,6 +11,7 @@ import type { QuotaExhaustedError } from './quota-exhausted.error';
 import type { RateLimitedError } from './rate-limited.error';
 import type { SigningKeysUnavailableError } from './signing-keys-unavailable.error';
 import type { UnknownToolError } from './unknown-tool.error';
+import type { UnknownReferenceError, UnknownResourceError, UpstreamFailedError } from './unknown-upstream-item.error';
 import type { ValidationError } from './validation.error';
 
 /** Every concrete domain error; an edge's entry for a code reads that error's own fields through ErrorWithCode. */
@@ -22,6 +23,9 @@ export type KnownDomainError =
   | InsufficientScopeError
   | NotFoundError
   | UnknownToolError
+  | UnknownResourceError
+  | UnknownReferenceError
+  | UpstreamFailedError
   | ConflictError
   | DatabaseUnavailableError
   | InvalidSignatureError

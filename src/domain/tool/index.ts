@@ -1,2 +1,4 @@
 export * from './tool-action';
 export * from './tool-descriptor';
+export * from './tool-definition';
+export * from './tool-pin';

@@ -42,7 +42,7 @@ export function bindHotPath(c: Container): void {
   // The key repository as ValidateKey should use it: cached lookups, coalesced last_used_at.
   c.bind<ApiKeyRepository>(TOKENS.ApiKeyRepository).toResolvedValue(
     (repository: TypeormApiKeyRepository, cache: KeyCache, lastUsed: LastUsedCoalescer, metrics: Metrics) =>
-      new HotPathApiKeyRepository(repository, cache, lastUsed, (hit) => metrics.keyCacheLookups.inc({ result: hit ? 'hit' : 'miss' })),
+      new HotPathApiKeyRepository(repository, cache, lastUsed, (hit) => metrics.keyCacheLookups.inc(hit ? 'hit' : 'miss')),
     [TypeormApiKeyRepository, TOKENS.KeyCache, LastUsedCoalescer, TOKENS.Metrics],
   );
   // The resource store, secrets encrypted at rest, with each user's MCP server list cached (in plaintext, in memory only).

@@ -9,11 +9,13 @@ import { AuthorizeToolCall } from '../../application/use-cases/tools/authorize-t
 import { CallTool } from '../../application/use-cases/tools/call-tool.use-case';
 import { mcpServerPolicy } from '../../application/use-cases/tools/external/mcp-server-policy';
 import { UpstreamToolDirectory } from '../../application/use-cases/tools/external/upstream-tool-directory';
+import { ToolPins } from '../../application/use-cases/tools/external/tool-pins';
 import { FilterTools } from '../../application/use-cases/filter-tools/filter-tools.use-case';
 import { ListTools } from '../../application/use-cases/list-tools/list-tools.use-case';
 import { ValidateKey } from '../../application/use-cases/validate-key/validate-key.use-case';
 import { McpController } from '../../adapters/mcp/mcp.controller';
 import { McpServerFactory } from '../../adapters/mcp/mcp-server.factory';
+import { UpstreamContentUseCases } from '../../adapters/mcp/upstream-content-handlers';
 import { ToolCallRecorder } from '../../adapters/mcp/tool-call-recorder';
 import { ToolsCallFastPath } from '../../adapters/mcp/tools-call-fast-path';
 import { ToolsListFastPath } from '../../adapters/mcp/tools-list-fast-path';
@@ -42,19 +44,21 @@ export function bindMcp(c: Container): void {
     (logger: Logger) => (error) => (typeof error === 'string' ? logger.warn(error) : logger.error({ err: error }, 'MCP request failed')),
     [TOKENS.Logger],
   );
-  c.bind<UpstreamMcp>(TOKENS.UpstreamMcp).toResolvedValue(
+  // By its class too: the same client (one connection pool) serves UpstreamContent (mcp-content.bindings.ts).
+  c.bind(SdkUpstreamMcp).toResolvedValue(
     ({ mcp }: Config) => new SdkUpstreamMcp(new UpstreamAddressGuard(mcp.upstreamAllowlist), {
       timeoutMs: mcp.upstreamTimeoutMs, maxBytes: mcp.upstreamMaxBytes, maxPages: mcp.upstreamMaxPages, maxTools: mcp.upstreamMaxTools,
     }),
     [TOKENS.Config],
   );
+  c.bind<UpstreamMcp>(TOKENS.UpstreamMcp).toService(SdkUpstreamMcp);
   c.bind<ToolListCache>(TOKENS.ToolListCache).toResolvedValue(
     ({ mcp }: Config) => new LruToolListCache({ ...UPSTREAM_LIST_CACHE, ttlMs: mcp.upstreamListTtlSeconds * 1000 }),
     [TOKENS.Config],
   );
   c.bind<ExternalTools>(TOKENS.ExternalTools).toResolvedValue(
-    (store: ResourceStore, upstream: UpstreamMcp, lists: ToolListCache, log: Log) => new UpstreamToolDirectory(store, upstream, lists, log),
-    [TOKENS.ResourceStore, TOKENS.UpstreamMcp, TOKENS.ToolListCache, TOKENS.McpLog],
+    (store: ResourceStore, upstream: UpstreamMcp, lists: ToolListCache, log: Log, pins: ToolPins) => new UpstreamToolDirectory(store, upstream, lists, log, pins),
+    [TOKENS.ResourceStore, TOKENS.UpstreamMcp, TOKENS.ToolListCache, TOKENS.McpLog, ToolPins],
   );
   c.bind(AuthorizeToolCall).toResolvedValue((external: ExternalTools) => new AuthorizeToolCall(external), [TOKENS.ExternalTools]);
   c.bind(ListTools).toResolvedValue(
@@ -62,13 +66,14 @@ export function bindMcp(c: Container): void {
     [FilterTools, TOKENS.ExternalTools],
   );
   c.bind(CallTool).toResolvedValue(
-    (store: ResourceStore, external: ExternalTools, config: Config, work: UnitOfWork, clock: Clock) =>
-      new CallTool(store, { mcp_servers: mcpServerPolicy(config.mcp.maxServersPerUser) }, external, work, clock),
-    [TOKENS.ResourceStore, TOKENS.ExternalTools, TOKENS.Config, TOKENS.UnitOfWork, TOKENS.Clock],
+    (store: ResourceStore, external: ExternalTools, config: Config, work: UnitOfWork, clock: Clock, pins: ToolPins) =>
+      new CallTool(store, { mcp_servers: mcpServerPolicy(config.mcp.maxServersPerUser) }, external, work, clock, pins),
+    [TOKENS.ResourceStore, TOKENS.ExternalTools, TOKENS.Config, TOKENS.UnitOfWork, TOKENS.Clock, ToolPins],
   );
   c.bind(McpServerFactory).toResolvedValue(
-    (list: ListTools, call: CallTool, log: Log, recorder: ToolCallRecorder) => new McpServerFactory(list, call, log, recorder),
-    [ListTools, CallTool, TOKENS.McpLog, ToolCallRecorder],
+    (list: ListTools, call: CallTool, log: Log, recorder: ToolCallRecorder, content: UpstreamContentUseCases) =>
+      new McpServerFactory(list, call, log, recorder, content),
+    [ListTools, CallTool, TOKENS.McpLog, ToolCallRecorder, TOKENS.UpstreamContentUseCases],
   );
   c.bind(McpController).toResolvedValue(
     (validate: ValidateKey, authorize: AuthorizeToolCall, servers: McpServerFactory, config: Config, list: ListTools, recorder: ToolCallRecorder,

@@ -53,6 +53,8 @@ export const TOKENS = {
   ResourceStore: Symbol.for('keygate.ResourceStore'),
   UpstreamMcp: Symbol.for('keygate.UpstreamMcp'),
   McpLog: Symbol.for('keygate.McpLog'),
+  /** The upstreams' resources, prompts and completion use-cases, as McpServerFactory takes them (mcp-content.bindings.ts). */
+  UpstreamContentUseCases: Symbol.for('keygate.UpstreamContentUseCases'),
   ToolListCache: Symbol.for('keygate.ToolListCache'),
   ExternalTools: Symbol.for('keygate.ExternalTools'),
 

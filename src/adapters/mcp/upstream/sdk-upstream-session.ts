@@ -1,11 +1,13 @@
 import { setMaxListeners } from 'node:events';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { CallToolResultSchema, ListToolsResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, CompleteResultSchema, GetPromptResultSchema, ListToolsResultSchema, ReadResourceResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ItemKind, UpstreamCompletion, UpstreamContentSession, UpstreamItem } from '../../../application/ports/upstream-content.port';
 import { Agent } from 'undici';
 import { UpstreamServer, UpstreamSession, UpstreamTool } from '../../../application/ports/upstream-mcp.port';
 import { UpstreamRefusal } from '../../../application/ports/upstream-refusal';
 import { SERVER_INFO } from '../mcp-server.factory';
+import { asReplyError, listItems, LISTS } from './sdk-upstream-lists';
 import { upstreamFetch } from './upstream-fetch';
 
 export interface UpstreamLimits {
@@ -23,7 +25,7 @@ export interface UpstreamLimits {
  * connected on first use. A refusal (address, size, pages, tools) stops the
  * whole session and is what every later operation throws.
  */
-export class SdkUpstreamSession implements UpstreamSession {
+export class SdkUpstreamSession implements UpstreamSession, UpstreamContentSession {
   private readonly stop = new AbortController();
   private readonly options: { signal: AbortSignal; timeout: number };
   private refusal: UpstreamRefusal | null = null;
@@ -46,8 +48,8 @@ export class SdkUpstreamSession implements UpstreamSession {
       let cursor: string | undefined;
       for (let pages = 1; ; pages += 1) {
         const page = await client.request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, ListToolsResultSchema, this.options);
-        for (const { name, title, description, inputSchema, annotations } of page.tools) {
-          tools.push({ name, title, description, inputSchema: inputSchema as Record<string, unknown>, annotations });
+        for (const { name, title, description, inputSchema, outputSchema, annotations } of page.tools) {
+          tools.push({ name, title, description, inputSchema: inputSchema as Record<string, unknown>, outputSchema: outputSchema as Record<string, unknown> | undefined, annotations });
         }
         if (tools.length > this.limits.maxTools) this.refuse(`over ${this.limits.maxTools} tools`, `tools/list of ${this.server.name} passed ${this.limits.maxTools} tools`);
         cursor = page.nextCursor;
@@ -65,6 +67,28 @@ export class SdkUpstreamSession implements UpstreamSession {
     return this.guarded((client) => client.request({ method: 'tools/call', params: { name: tool, arguments: args } }, CallToolResultSchema, this.options));
   }
 
+  list(kind: ItemKind): Promise<UpstreamItem[]> {
+    return this.guarded((client) => listItems(client, kind, this.server.name, this.limits, this.options, (shown, detail) => {
+      const refusal = new UpstreamRefusal(`upstream ${LISTS[kind].method} ${shown}`, detail);
+      this.stopWith(refusal);
+      return refusal;
+    }));
+  }
+
+  readResource(uri: string): Promise<Record<string, unknown>> {
+    return this.replied((client) => client.request({ method: 'resources/read', params: { uri } }, ReadResourceResultSchema, this.options));
+  }
+
+  getPrompt(name: string, args: Record<string, string> | undefined): Promise<Record<string, unknown>> {
+    return this.replied((client) => client.request({ method: 'prompts/get', params: { name, arguments: args } }, GetPromptResultSchema, this.options));
+  }
+
+  complete(params: UpstreamCompletion): Promise<Record<string, unknown>> {
+    return this.replied(async (client) => (client.getServerCapabilities()?.completions === undefined
+      ? { completion: { values: [] } }
+      : client.request({ method: 'completion/complete', params }, CompleteResultSchema, this.options)));
+  }
+
   async close(): Promise<void> {
     const client = await this.client?.catch(() => null);
     await client?.close().catch(() => undefined);
@@ -77,6 +101,15 @@ export class SdkUpstreamSession implements UpstreamSession {
     } catch (error) {
       // The SDK reports an aborted request as a timeout; the refusal behind it is the news.
       throw this.refusal ?? error;
+    }
+  }
+
+  /** guarded, with the upstream's own JSON-RPC error answers told apart from failures to get one. */
+  private async replied<T>(work: (client: Client) => Promise<T>): Promise<T> {
+    try {
+      return await this.guarded(work);
+    } catch (error) {
+      throw asReplyError(error);
     }
   }
 

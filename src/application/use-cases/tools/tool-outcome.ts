@@ -1,4 +1,5 @@
 import { ResourceRecord } from '../../../domain/resource/resource-record';
+import { ToolPin } from '../../../domain/tool';
 import { ExternalToolOutcome } from '../../ports/external-tools.port';
 
 type Failure = Extract<ExternalToolOutcome, { kind: 'error' }>;
@@ -10,8 +11,12 @@ type Relayed = Extract<ExternalToolOutcome, { kind: 'relayed' }>;
  * the caller may see (its resource group's mask applied).
  */
 export type ToolValue =
-  /** One record, or (`execution`) the execution an execute action queued. */
-  | { kind: 'record'; as: 'record' | 'execution'; record: ResourceRecord }
+  /**
+   * One record, or (`execution`) the execution an execute action queued.
+   * An MCP server's record, to its owner, comes with its tool `pins`: the
+   * presenter shows them in its data as the answer's size allows.
+   */
+  | { kind: 'record'; as: 'record' | 'execution'; record: ResourceRecord; pins?: ToolPin[] }
   /** Oldest first, at most MAX_LISTED_RECORDS; `truncated` when more matched. */
   | { kind: 'records'; records: ResourceRecord[]; truncated: boolean }
   | { kind: 'deleted'; id: string }

@@ -8,6 +8,7 @@ import { NotifyMcpServersTruncated1763900000006 } from './1763900000006-notify-m
 import { KeyRollAndAuditTrail1763900000007 } from './1763900000007-key-roll-and-audit-trail';
 import { UsageLimits1763900000008 } from './1763900000008-usage-limits';
 import { McpSessions1763900000009 } from './1763900000009-mcp-sessions';
+import { McpToolPins1763900000010 } from './1763900000010-mcp-tool-pins';
 
 /** Listed explicitly so the same list works from ts sources, compiled code and tests. */
 export const MIGRATIONS = [
@@ -21,4 +22,5 @@ export const MIGRATIONS = [
   KeyRollAndAuditTrail1763900000007,
   UsageLimits1763900000008,
   McpSessions1763900000009,
+  McpToolPins1763900000010,
 ];

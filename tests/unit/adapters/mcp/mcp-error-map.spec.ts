@@ -16,6 +16,9 @@ type Expected = { code: number; data?: unknown } | 'internal';
 const EXPECTED: Record<ErrorCode, Expected> = {
   'VALIDATION.FAILED': { code: -32602, data: [{ field: 'name', message: 'must not be blank' }] },
   'TOOL.UNKNOWN': { code: -32602 },
+  'MCP_RESOURCE.UNKNOWN': { code: -32002, data: { uri: 'keygate://files/file:///notes/a.txt' } },
+  'MCP_REFERENCE.UNKNOWN': { code: -32602 },
+  'UPSTREAM.FAILED': { code: -32000 },
   'SCOPE.INSUFFICIENT': { code: -32003, data: { required_scopes: ['agents:write', 'chat:read'] } },
   'API_KEY.INVALID': 'internal',
   'ACCESS_TOKEN.INVALID': 'internal',

@@ -12,6 +12,7 @@ import { FixedClock } from '../../../fakes/fixed-clock';
 import { InMemoryAuditQueue } from '../../../fakes/in-memory-audit-queue';
 import { InMemoryResourceStore } from '../../../fakes/in-memory-resource.store';
 import { makeCallTool } from '../../../support/call-tool-service';
+import { makeUpstreamContent } from '../../../support/upstream-content-use-cases';
 import { ScopeSetMother } from '../../../mothers/scope-set.mother';
 
 const principal = { keyId: 'k', userId: 'alice', scopes: ScopeSetMother.full(), budgetId: 'k', rateLimit: null, hasQuota: false };
@@ -23,7 +24,8 @@ async function makeSut(calls: AllowedCalls, store = new InMemoryResourceStore())
   const audit = new InMemoryAuditQueue();
   const clock = new FixedClock();
   const recorder = new ToolCallRecorder(audit, clock, (error) => logged.push(error));
-  const factory = new McpServerFactory(new ListTools(new FilterTools(), external), makeCallTool(store, {}, external).sut, (error) => logged.push(error), recorder);
+  const factory = new McpServerFactory(new ListTools(new FilterTools(), external), makeCallTool(store, {}, external).sut, (error) => logged.push(error), recorder,
+    makeUpstreamContent(store).useCases);
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await factory.create(principal, calls, 1, origin).connect(serverSide);
   const client = new Client({ name: 'spec', version: '1' });

@@ -1,6 +1,14 @@
 import { RESOURCES, Resource, SCOPE_CATALOG } from '../../../../domain/scope';
 import { ACTIONS, SUBRESOURCES, ToolDescriptor } from '../../../../domain/tool';
 
+/** What a caller cannot guess from the schema alone. */
+const MORE: Partial<Record<Resource, string>> = {
+  mcp_servers:
+    ' A record registers an upstream MCP server: data.name, url, headers, tool_scopes, resource_scopes, prompt_scopes.' +
+    ' get shows tool_pins; an upstream tool whose definition changed is withheld until an update approves it' +
+    ' with data.approve_tools: [name, or {name, sha256} to approve only the definition you inspected].',
+};
+
 /**
  * One tool per resource group. Each is visible with the resource's `:read`
  * (which its `:write` implies); each call is checked again per action.
@@ -25,7 +33,7 @@ function describe(resource: Resource): ToolDescriptor {
   return {
     name: resource,
     title: resource.replace('_', ' '),
-    description: `Work with ${resource.replace('_', ' ')}. ${read.covers}; writes need ${resource}:write.`,
+    description: `Work with ${resource.replace('_', ' ')}. ${read.covers}; writes need ${resource}:write.${MORE[resource] ?? ''}`,
     inputSchema: { type: 'object', properties, required: ['action'], additionalProperties: false },
     // One tool reads and writes (delete included) and touches only keygate's own records.
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },

@@ -1,5 +1,6 @@
-import { AuditAction, AuditActor, AuditOrigin, AuditRecord, AuditValue } from '../../../../domain/audit';
+import { AuditAction, AuditActor, AuditOrigin, AuditRecord, AuditValue, NO_ORIGIN } from '../../../../domain/audit';
 import { ResourceRecord } from '../../../../domain/resource/resource-record';
+import { ToolPin } from '../../../../domain/tool';
 import { auditEvent } from '../../actor-event';
 import { ToolCommand } from '../built-in/tool-command';
 
@@ -44,4 +45,18 @@ function originOf(url: unknown): string | null {
   if (typeof url !== 'string' || !URL.canParse(url)) return null;
   const { origin } = new URL(url);
   return origin === 'null' ? null : origin;
+}
+
+/**
+ * An upstream served a definition of a pinned tool other than the approved
+ * one. keygate noticed it while listing, for no caller in particular: the
+ * actor is the system, the user the server's owner.
+ */
+export function toolChangedEvent(server: ResourceRecord, pin: ToolPin, at: Date): AuditRecord {
+  return auditEvent('mcp_server.tool_changed', { type: 'system', id: null }, { userId: server.ownerId, target: { type: 'mcp_server', id: server.id } }, NO_ORIGIN, at, {
+    name: typeof server.data.name === 'string' ? server.data.name : null,
+    tool: pin.tool,
+    approved_sha256: pin.sha256,
+    new_sha256: pin.seenSha256,
+  });
 }

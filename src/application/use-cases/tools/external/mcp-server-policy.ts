@@ -2,16 +2,19 @@ import { FieldError, ValidationError } from '../../../../domain/errors';
 import { Scope } from '../../../../domain/scope';
 import { ResourcePolicy } from '../built-in/resource-policy';
 import { isObject } from '../built-in/tool-command';
+import { checkScopeMap } from './scope-map-check';
 
 export const SERVER_NAME = /^[a-z0-9-]{1,32}$/;
-const FIELDS = ['name', 'url', 'headers', 'tool_scopes', 'description'];
+const FIELDS = ['name', 'url', 'headers', 'tool_scopes', 'resource_scopes', 'prompt_scopes', 'description'];
 /** What get and list show instead of a header value: header values are secrets. */
 export const MASK = '********';
 
 /**
  * An mcp_servers record registers an upstream MCP server: `name` (its tool
  * namespace), `url` (Streamable HTTP), optional `headers` sent with every
- * request, optional `tool_scopes` (upstream tool name → scopes needed).
+ * request, optional `tool_scopes` (upstream tool name → scopes needed),
+ * optional `resource_scopes` (upstream URI or URI template → scopes) and
+ * `prompt_scopes` (upstream prompt name → scopes), checked in scope-map-check.ts.
  * One user holds at most `maxServers` of them (MAX_MCP_SERVERS_PER_USER).
  */
 export const mcpServerPolicy = (maxServers: number): ResourcePolicy => ({
@@ -32,6 +35,8 @@ export const mcpServerPolicy = (maxServers: number): ResourcePolicy => ({
         else scopes.forEach((s, i) => Scope.tryParse(s) ?? add(`tool_scopes.${tool}[${i}]`, Scope.problemWith(s)));
       }
     }
+    if (data.resource_scopes !== undefined) checkScopeMap('resource_scopes', data.resource_scopes, add);
+    if (data.prompt_scopes !== undefined) checkScopeMap('prompt_scopes', data.prompt_scopes, add);
     if (errors.length > 0) throw new ValidationError(errors);
     return data;
   },

@@ -1,21 +1,18 @@
-import { clip } from '../../../../domain/errors';
-import { ResourceRecord, topLevel } from '../../../../domain/resource/resource-record';
+import { ResourceRecord } from '../../../../domain/resource/resource-record';
 import { ScopeSet } from '../../../../domain/scope';
 import { ToolDescriptor } from '../../../../domain/tool';
 import { ExternalTool, ExternalToolOutcome, ExternalTools } from '../../../ports/external-tools.port';
-import { MAX_LISTED_RECORDS, ResourceStore } from '../../../ports/resource-store.port';
+import { ResourceStore } from '../../../ports/resource-store.port';
 import { ToolListCache, ToolListing, UpstreamMcp, UpstreamServer, UpstreamSession, UpstreamTool } from '../../../ports/upstream-mcp.port';
-import { UpstreamRefusal } from '../../../ports/upstream-refusal';
 import { failed, relayed } from '../tool-outcome';
+import { ToolPins } from './tool-pins';
+import { SERVERS, serverNamed, shownFailure, toServer } from './upstream-servers';
 
 const SEPARATOR = '__';
-const SERVERS = topLevel('mcp_servers');
 /** Without tool_scopes, listing an upstream tool is reading MCP server configuration, calling it is acting on it. */
 const DEFAULT_LIST_SCOPES = ['mcp_servers:read'];
 const DEFAULT_CALL_SCOPES = ['mcp_servers:write'];
 const NONE: readonly ToolDescriptor[] = Object.freeze([]);
-/** Upstream error texts can be a whole reply long. */
-const MAX_SHOWN_CHARS = 300;
 
 /**
  * The owner's upstream MCP servers (mcp_servers records) as namespaced tools
@@ -34,6 +31,7 @@ export class UpstreamToolDirectory implements ExternalTools {
     private readonly upstream: UpstreamMcp,
     private readonly lists: ToolListCache,
     private readonly log: (message: string) => void,
+    private readonly pins: ToolPins,
   ) {}
 
   async catalog(userId: string, scopes: ScopeSet): Promise<readonly ToolDescriptor[]> {
@@ -51,7 +49,7 @@ export class UpstreamToolDirectory implements ExternalTools {
     if (at <= 0) return null;
     const tool = name.slice(at + SEPARATOR.length);
     if (tool === '') return null;
-    const server = await this.serverNamed(userId, name.slice(0, at));
+    const server = await serverNamed(this.store, userId, name.slice(0, at));
     return server ? { server, tool, callScopes: scopesOf(server, tool) ?? DEFAULT_CALL_SCOPES } : null;
   }
 
@@ -62,6 +60,8 @@ export class UpstreamToolDirectory implements ExternalTools {
     try {
       const listing = await this.listing(record, session);
       if (!listing.ok) return failed(listing.shown);
+      const withheld = listing.withheld?.get(tool);
+      if (withheld !== undefined) return failed(withheld);
       if (!listing.tools.some((listed) => listed.name === tool)) return failed(`The MCP server ${server.name} has no tool ${tool}`);
       return relayed(await session.callTool(tool, args));
     } catch (error) {
@@ -71,40 +71,36 @@ export class UpstreamToolDirectory implements ExternalTools {
     }
   }
 
-  /** The record's listing; a load reuses `session` when the caller has one, so listing and calling are one contact. */
+  /**
+   * The record's listing; a load reuses `session` when the caller has one, so
+   * listing and calling are one contact. Each load checks the tools against
+   * their pins (an approval bumps the record's version, so it is a new load on
+   * every replica); a store failure there fails the request and is not cached.
+   */
   private listing(record: ResourceRecord, session?: UpstreamSession): Promise<ToolListing> {
     return this.lists.get(`${record.id}@${record.updatedAt.toISOString()}`, async () => {
-      const server = toServer(record);
-      const own = session ?? this.upstream.open(server);
-      try {
-        return { ok: true, tools: await own.listTools() };
-      } catch (error) {
-        return { ok: false, shown: this.shown(server, record, 'left out of tools/list', error) };
-      } finally {
-        if (own !== session) await own.close();
-      }
+      const loaded = await this.load(record, session);
+      if (!loaded.ok) return loaded;
+      const { served, withheld } = await this.pins.review(record, loaded.tools);
+      return withheld.size > 0 ? { ok: true, tools: served, withheld } : { ok: true, tools: served };
     });
   }
 
-  /** Logs the whole reason and returns what the caller may see: a refusal in general terms, else a short message. */
-  private shown(server: UpstreamServer, record: ResourceRecord, what: string, error: unknown): string {
-    const detail = error instanceof UpstreamRefusal ? `${error.message} (${error.detail})` : String((error as Error)?.message ?? error);
-    this.log(`MCP server ${server.name} (${record.id}) ${what}: ${clip(detail, 2 * MAX_SHOWN_CHARS)}`);
-    if (error instanceof UpstreamRefusal) return error.message;
-    return `The MCP server ${server.name} did not answer: ${clip(detail, MAX_SHOWN_CHARS)}`;
+  private async load(record: ResourceRecord, session?: UpstreamSession): Promise<ToolListing> {
+    const server = toServer(record);
+    const own = session ?? this.upstream.open(server);
+    try {
+      return { ok: true, tools: await own.listTools() };
+    } catch (error) {
+      return { ok: false, shown: this.shown(server, record, 'left out of tools/list', error) };
+    } finally {
+      if (own !== session) await own.close();
+    }
   }
 
-  /**
-   * The user's server of that name, from the list tools/list reads. A listing
-   * holds MAX_LISTED_RECORDS servers; a user allowed more (MAX_MCP_SERVERS_PER_USER)
-   * may have this one past them, so a full list that lacks it is asked by name.
-   */
-  private async serverNamed(userId: string, name: string): Promise<ResourceRecord | null> {
-    const servers = await this.store.list(userId, SERVERS);
-    const found = servers.find((record) => record.data.name === name);
-    if (found !== undefined || servers.length < MAX_LISTED_RECORDS) return found ?? null;
-    const [named] = await this.store.list(userId, SERVERS, { where: { name } });
-    return named ?? null;
+  /** Logs the whole reason and returns what the caller may see: a refusal in general terms, else a short message. */
+  private shown(_server: UpstreamServer, record: ResourceRecord, what: string, error: unknown): string {
+    return shownFailure(this.log, record, what, error);
   }
 }
 
@@ -123,11 +119,6 @@ function describe(record: ResourceRecord, tool: UpstreamTool): ToolDescriptor {
     description: tool.description ?? `${tool.name} from the MCP server ${server}`,
     requiredScopes: scopesOf(record, tool.name) ?? DEFAULT_LIST_SCOPES,
   };
-}
-
-function toServer(record: ResourceRecord): UpstreamServer {
-  const data = record.data as { name: string; url: string; headers?: Record<string, string> };
-  return { name: data.name, url: data.url, headers: data.headers ?? {} };
 }
 
 function scopesOf(record: ResourceRecord, tool: string): string[] | null {

@@ -1,3 +1,4 @@
+import { toCallToolResult } from '../../../../../src/adapters/mcp/tool-presenter';
 import { mcpServerPolicy } from '../../../../../src/application/use-cases/tools/external/mcp-server-policy';
 import { FakeExternalTools } from '../../../../fakes/fake-external-tools';
 import { InMemoryResourceStore } from '../../../../fakes/in-memory-resource.store';
@@ -82,5 +83,71 @@ describe('CallTool audit events for mcp_servers', () => {
     const { sut, audit } = makeCallTool(store, {}, new FakeExternalTools());
     await sut.execute({ userId: 'alice', target: { kind: 'built-in', resource: 'mcp_servers' }, arguments: { action: 'create', data: { name: 'x', url: 'https://x.example.com' } } });
     expect(audit.records[0]).toMatchObject({ actor: { type: 'system', id: null }, keyId: null, requestId: null, ip: null });
+  });
+});
+
+describe('CallTool and pinned tool definitions of mcp_servers', () => {
+  async function makePinned() {
+    const store = new InMemoryResourceStore();
+    const { sut, audit, pins } = makeCallTool(store, { mcp_servers: mcpServerPolicy(3) }, new FakeExternalTools());
+    const run = (args: Record<string, unknown>) =>
+      sut.execute({ userId: 'alice', keyId: 'key-1', target: { kind: 'built-in', resource: 'mcp_servers' }, arguments: args });
+    await run({ action: 'create', data: { name: 'files', url: 'https://a.example.com/mcp' } });
+    const id = store.records[0].id;
+    await pins.pinFirst(id, [{ tool: 'echo', sha256: 'a'.repeat(64) }, { tool: 'other', sha256: 'c'.repeat(64) }], 10);
+    await pins.markChanged(id, [{ tool: 'echo', sha256: 'b'.repeat(64) }]);
+    return { store, audit, pins, run, id };
+  }
+
+  it('shows tool_pins on get, the approved sha256 and, while changed, the seen one', async () => {
+    const { run, id } = await makePinned();
+    expect(await run({ action: 'get', id })).toMatchObject({ value: { pins: [
+      { tool: 'echo', sha256: 'a'.repeat(64), status: 'changed', seenSha256: 'b'.repeat(64) },
+      { tool: 'other', sha256: 'c'.repeat(64), status: 'approved', seenSha256: 'c'.repeat(64) },
+    ] } });
+  });
+
+  it('approves with update approve_tools: not stored, named in mcp_server.updated, shown approved', async () => {
+    const { store, audit, pins, run, id } = await makePinned();
+    const updated = await run({ action: 'update', id, data: { approve_tools: ['echo'] } });
+    expect(updated).toMatchObject({ value: { pins: [{ tool: 'echo', sha256: 'b'.repeat(64), status: 'approved' }, { tool: 'other' }] } });
+    expect(store.records[0].data).toEqual({ name: 'files', url: 'https://a.example.com/mcp' });
+    expect((await pins.list(id))[0]).toMatchObject({ status: 'approved', sha256: 'b'.repeat(64) });
+    expect(audit.records.at(-1)).toMatchObject({
+      action: 'mcp_server.updated', details: { changed: ['approve_tools'], approved_tools: [{ tool: 'echo', sha256: 'b'.repeat(64) }] },
+    });
+  });
+
+  it('ignores tool_pins sent back with the data get showed, storing none of it', async () => {
+    const { store, run, id } = await makePinned();
+    const got = toCallToolResult(await run({ action: 'get', id }), 420).structuredContent as { record: { data: Record<string, unknown> } };
+    const data = got.record.data;
+    expect(data).toMatchObject({ tool_pins: expect.any(Object), tool_pins_truncated: true, tool_pins_total: 2 });
+    expect(await run({ action: 'update', id, data: { ...data, description: 'files' } })).toMatchObject({ kind: 'value' });
+    expect(store.records[0].data).toEqual({ name: 'files', url: 'https://a.example.com/mcp', description: 'files' });
+  });
+
+  it('refuses approve_tools naming a tool without a pin as a tool error, recording and approving nothing', async () => {
+    const { audit, pins, run, id } = await makePinned();
+    const before = audit.records.length;
+    expect(await run({ action: 'update', id, data: { approve_tools: ['echo', 'ghost'] } }))
+      .toEqual({ kind: 'error', message: 'data.approve_tools[1]: names no tool keygate pinned on this server' });
+    expect(await run({ action: 'update', id, data: { approve_tools: 'echo' } })).toMatchObject({ kind: 'error', message: expect.stringContaining('data.approve_tools') });
+    expect(audit.records).toHaveLength(before);
+    expect((await pins.list(id))[0].status).toBe('changed');
+  });
+
+  it('approves {name, sha256} only for the definition seen; another sha256 is a tool error that records and approves nothing', async () => {
+    const { audit, pins, run, id } = await makePinned();
+    const before = audit.records.length;
+    expect(await run({ action: 'update', id, data: { description: 'x', approve_tools: ['other', { name: 'echo', sha256: 'd'.repeat(64) }] } })).toEqual({
+      kind: 'error',
+      message: `data.approve_tools[1]: the definition changed again: keygate now sees sha256 ${'b'.repeat(64)}; get the record and check that one before approving it`,
+    });
+    expect(audit.records).toHaveLength(before);
+    expect((await pins.list(id))[0]).toMatchObject({ status: 'changed', sha256: 'a'.repeat(64) });
+    expect(await run({ action: 'update', id, data: { approve_tools: [{ name: 'echo', sha256: 'B'.repeat(64) }] } }))
+      .toMatchObject({ value: { pins: [{ tool: 'echo', sha256: 'b'.repeat(64), status: 'approved' }, { tool: 'other' }] } });
+    expect(audit.records.at(-1)).toMatchObject({ details: { approved_tools: [{ tool: 'echo', sha256: 'b'.repeat(64) }] } });
   });
 });

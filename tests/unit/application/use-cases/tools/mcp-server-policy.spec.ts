@@ -17,6 +17,24 @@ describe('mcpServerPolicy', () => {
     expect(() => policy.check(data)).toThrow(message);
   });
 
+  it('accepts resource_scopes (URIs and URI templates) and prompt_scopes as tool_scopes', () => {
+    const data = { ...valid, resource_scopes: { 'file:///a.txt': ['chat:read'], 'file:///notes/{name}': ['projects:read', 'chat:read'] }, prompt_scopes: { greet: ['chat:read'] } };
+    expect(policy.check(data)).toEqual(data);
+  });
+
+  it.each([
+    [{ resource_scopes: ['chat:read'] }, /data.resource_scopes: must map resource URIs/],
+    [{ resource_scopes: { 'file:///a': 'chat:read' } }, /resource_scopes.file:\/\/\/a: must be an array/],
+    [{ resource_scopes: { 'file:///{a': ['chat:read'] } }, /is not a URI template: has a \{ without its \}/],
+    [{ resource_scopes: { 'file:///a': ['chat:admin'] } }, /resource_scopes.file:\/\/\/a\[0\]/],
+    [{ resource_scopes: { ['x'.repeat(1025)]: ['chat:read'] } }, /keys must be 1 to 1024 characters/],
+    [{ resource_scopes: Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`u${i}`, ['chat:read']])) }, /at most 100 entries/],
+    [{ prompt_scopes: { greet: Array.from({ length: 13 }, () => 'chat:read') } }, /prompt_scopes.greet: must have at most 12 scopes/],
+    [{ prompt_scopes: { '': ['chat:read'] } }, /keys must be 1 to 1024/],
+  ])('refuses the scope map %#', (extra, message) => {
+    expect(() => policy.check({ ...valid, ...extra })).toThrow(message);
+  });
+
   it('masks header values and keeps stored secrets when the mask comes back', () => {
     const record = { data: valid } as unknown as ResourceRecord;
     expect(policy.mask(record)).toEqual({ ...valid, headers: { Authorization: MASK } });

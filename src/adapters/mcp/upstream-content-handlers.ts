@@ -1,0 +1,77 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CompleteRequestSchema, GetPromptRequestSchema, ListPromptsRequestSchema, ListResourcesRequestSchema, ListResourceTemplatesRequestSchema,
+  ReadResourceRequestSchema, RequestSchema, ServerResult,
+} from '@modelcontextprotocol/sdk/types.js';
+import { CompleteUpstreamArgument } from '../../application/use-cases/upstream-content/complete-upstream-argument.use-case';
+import { GetUpstreamPrompt } from '../../application/use-cases/upstream-content/get-upstream-prompt.use-case';
+import { ItemPage, MAX_PAGE_BYTES } from '../../application/use-cases/upstream-content/item-page';
+import { ListUpstreamPrompts } from '../../application/use-cases/upstream-content/list-upstream-prompts.use-case';
+import { ListUpstreamResourceTemplates } from '../../application/use-cases/upstream-content/list-upstream-resource-templates.use-case';
+import { ListUpstreamResources } from '../../application/use-cases/upstream-content/list-upstream-resources.use-case';
+import { ReadUpstreamResource } from '../../application/use-cases/upstream-content/read-upstream-resource.use-case';
+import { KeyPrincipal } from '../../application/use-cases/validate-key/validate-key.use-case';
+import { unchecked } from '../unchecked';
+import { toMcpError } from './mcp-error-map';
+
+/** The use-cases behind the upstream servers' resources, prompts and completion on /mcp. */
+export interface UpstreamContentUseCases {
+  listResources: ListUpstreamResources;
+  listResourceTemplates: ListUpstreamResourceTemplates;
+  readResource: ReadUpstreamResource;
+  listPrompts: ListUpstreamPrompts;
+  getPrompt: GetUpstreamPrompt;
+  complete: CompleteUpstreamArgument;
+}
+
+/**
+ * What keygate declares for them, and no more: no `subscribe` and no
+ * `listChanged`, which need sessions to deliver anything.
+ */
+export const CONTENT_CAPABILITIES = { resources: {}, prompts: {}, completions: {} };
+
+// As for tools: the SDK's own params schemas would answer a wrong type -32603
+// and drop what they do not know; these take any params object, and the
+// use-cases parse them and answer -32602. Built once: a request makes a server.
+const LOOSE = {
+  listResources: ListResourcesRequestSchema.extend({ params: RequestSchema.shape.params }),
+  listResourceTemplates: ListResourceTemplatesRequestSchema.extend({ params: RequestSchema.shape.params }),
+  readResource: ReadResourceRequestSchema.extend({ params: RequestSchema.shape.params }),
+  listPrompts: ListPromptsRequestSchema.extend({ params: RequestSchema.shape.params }),
+  getPrompt: GetPromptRequestSchema.extend({ params: RequestSchema.shape.params }),
+  complete: CompleteRequestSchema.extend({ params: RequestSchema.shape.params }),
+};
+
+type Params = Record<string, unknown>;
+
+/**
+ * Registers the six handlers on a request's SDK server, bound to its key.
+ * A list page holds MAX_PAGE_BYTES of items' JSON, or its share when a batch
+ * of `messages` shares the answer.
+ */
+export function serveUpstreamContent(server: Server, useCases: UpstreamContentUseCases, principal: KeyPrincipal, messages: number,
+  log: (error: unknown) => void): void {
+  const { userId, scopes } = principal;
+  const pageBytes = Math.floor(MAX_PAGE_BYTES / messages);
+  const page = (params: Params) => ({ userId, scopes, cursor: unchecked<string>(params.cursor), pageBytes });
+  const handle = (schema: (typeof LOOSE)[keyof typeof LOOSE], answer: (params: Params) => Promise<Record<string, unknown>>) =>
+    server.setRequestHandler(schema, async (request) => {
+      try {
+        return (await answer((request.params ?? {}) as Params)) as ServerResult;
+      } catch (error) {
+        throw toMcpError(error, log);
+      }
+    });
+  handle(LOOSE.listResources, async (params) => paged('resources', await useCases.listResources.execute(page(params))));
+  handle(LOOSE.listResourceTemplates, async (params) => paged('resourceTemplates', await useCases.listResourceTemplates.execute(page(params))));
+  handle(LOOSE.readResource, (params) => useCases.readResource.execute({ userId, scopes, uri: unchecked(params.uri) }));
+  handle(LOOSE.listPrompts, async (params) => paged('prompts', await useCases.listPrompts.execute(page(params))));
+  handle(LOOSE.getPrompt, (params) => useCases.getPrompt.execute({ userId, scopes, name: unchecked(params.name), arguments: unchecked(params.arguments) }));
+  handle(LOOSE.complete, (params) => useCases.complete.execute({
+    userId, scopes, ref: unchecked(params.ref), argument: unchecked(params.argument), context: unchecked(params.context),
+  }));
+}
+
+function paged(field: string, { items, nextCursor }: ItemPage<unknown>): Record<string, unknown> {
+  return { [field]: items, ...(nextCursor !== undefined && { nextCursor }) };
+}

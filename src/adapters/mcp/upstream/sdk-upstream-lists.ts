@@ -1,0 +1,44 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import {
+  ErrorCode, ListPromptsResultSchema, ListResourcesResultSchema, ListResourceTemplatesResultSchema, McpError, ServerCapabilities,
+} from '@modelcontextprotocol/sdk/types.js';
+import { ItemKind, UpstreamItem, UpstreamReplyError } from '../../../application/ports/upstream-content.port';
+import { UpstreamRefusal } from '../../../application/ports/upstream-refusal';
+
+/** Each federated list: its method, the result schema, the field holding its items, and the capability that offers it. */
+export const LISTS = {
+  resources: { method: 'resources/list', schema: ListResourcesResultSchema, capability: 'resources' },
+  resourceTemplates: { method: 'resources/templates/list', schema: ListResourceTemplatesResultSchema, capability: 'resources' },
+  prompts: { method: 'prompts/list', schema: ListPromptsResultSchema, capability: 'prompts' },
+} as const satisfies Record<ItemKind, { method: string; capability: keyof ServerCapabilities; schema: unknown }>;
+
+/**
+ * Every page of one list, within the limits tools/list keeps: at most
+ * maxPages pages and maxTools items (per list), each reply within maxBytes.
+ * A server that does not declare the capability has none, unasked.
+ */
+export async function listItems(client: Client, kind: ItemKind, server: string, limits: { maxPages: number; maxTools: number },
+  options: { signal: AbortSignal; timeout: number }, refuse: (shown: string, detail: string) => UpstreamRefusal): Promise<UpstreamItem[]> {
+  const { method, schema, capability } = LISTS[kind];
+  if (client.getServerCapabilities()?.[capability] === undefined) return [];
+  const items: UpstreamItem[] = [];
+  let cursor: string | undefined;
+  for (let pages = 1; ; pages += 1) {
+    const page = await client.request({ method, params: cursor === undefined ? {} : { cursor } }, schema, options) as Record<string, unknown>;
+    items.push(...(page[kind] as UpstreamItem[]));
+    if (items.length > limits.maxTools) throw refuse(`over ${limits.maxTools} items`, `${method} of ${server} passed ${limits.maxTools} items`);
+    cursor = page.nextCursor as string | undefined;
+    if (cursor === undefined) return items;
+    if (pages === limits.maxPages) throw refuse(`over MCP_UPSTREAM_MAX_PAGES (${limits.maxPages} pages)`, `${method} of ${server} still had a next page after ${pages}`);
+  }
+}
+
+/**
+ * An error the upstream answered (a JSON-RPC error reply) as UpstreamReplyError;
+ * the SDK's own timeout and closed-connection errors, and everything else, as they are.
+ */
+export function asReplyError(error: unknown): unknown {
+  if (!(error instanceof McpError)) return error;
+  if (error.code === ErrorCode.RequestTimeout || error.code === ErrorCode.ConnectionClosed) return error;
+  return new UpstreamReplyError(error.code, error.message);
+}

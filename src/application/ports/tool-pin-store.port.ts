@@ -1,0 +1,32 @@
+import { PinApproval, ServedDefinition, ToolPin } from '../../domain/tool';
+
+/**
+ * The pinned tool definitions of upstream MCP servers, by server record id
+ * and tool name; a server's pins go with its record. Writes are safe when
+ * replicas list the same server at the same time.
+ */
+export interface ToolPinStore {
+  /** The server's pins (at most as many as were ever allowed in). */
+  list(serverId: string): Promise<ToolPin[]>;
+  /**
+   * Pins first-seen definitions as approved, while the server holds fewer
+   * than `max` pins; a name pinned meanwhile keeps its pin. Nothing when the
+   * server record is gone.
+   */
+  pinFirst(serverId: string, served: readonly ServedDefinition[], max: number): Promise<void>;
+  /**
+   * Records definitions other than the approved ones as seen. Returns the pins
+   * that took a new seen definition here (the approved sha256 with the new
+   * one), so each new definition is reported once across replicas.
+   */
+  markChanged(serverId: string, served: readonly ServedDefinition[]): Promise<ToolPin[]>;
+  /** Changed pins whose approved definition is served again become approved. */
+  restore(serverId: string, served: readonly ServedDefinition[]): Promise<void>;
+  /**
+   * Approves the last seen definition of these tools; one with a sha256 only
+   * while that is the seen one, checked in the same write, so a definition
+   * seen meanwhile is never approved in its place. Returns their pins as
+   * they now are.
+   */
+  approve(serverId: string, approvals: readonly PinApproval[]): Promise<ToolPin[]>;
+}

@@ -1,0 +1,95 @@
+import { clip, UpstreamFailedError } from '../../../../domain/errors';
+import { ResourceRecord } from '../../../../domain/resource/resource-record';
+import { ScopeSet } from '../../../../domain/scope';
+import { ResourceStore } from '../../../ports/resource-store.port';
+import {
+  ItemKind, ItemListCache, ItemListing, UpstreamContent, UpstreamContentSession, UpstreamItem, UpstreamReplyError,
+} from '../../../ports/upstream-content.port';
+import { mayShowAny, ScopeMapField } from './upstream-item-scopes';
+import { SERVERS, serverNamed, shownFailure, toServer } from './upstream-servers';
+
+/** An upstream item with the record of the server it came from. */
+export interface ServedItem {
+  record: ResourceRecord;
+  item: UpstreamItem;
+}
+
+/** Which scope map governs each kind of list. */
+const FIELD: Record<ItemKind, ScopeMapField> = { resources: 'resource_scopes', resourceTemplates: 'resource_scopes', prompts: 'prompt_scopes' };
+
+/**
+ * The owner's upstream servers' resources, templates and prompts, as the
+ * tool directory keeps their tools: each server's list cached by kind,
+ * record id and version (an edited record is a new key), so a request
+ * contacts a server at most once and a server none of whose items the caller
+ * could see not at all. A server that fails or passes a limit loses its items
+ * from the lists until its listing expires (logged through `log`).
+ */
+export class UpstreamListings {
+  constructor(
+    private readonly store: ResourceStore,
+    private readonly upstream: UpstreamContent,
+    private readonly cache: ItemListCache,
+    private readonly log: (message: string) => void,
+  ) {}
+
+  /** The items of that kind the caller may see, server by server in the store's order, each server's in its own. */
+  async visible(userId: string, scopes: ScopeSet, kind: ItemKind, allowed: (record: ResourceRecord, item: UpstreamItem) => boolean): Promise<ServedItem[]> {
+    const servers = (await this.store.list(userId, SERVERS)).filter((record) => mayShowAny(record, FIELD[kind], scopes));
+    const listed = await Promise.all(servers.map(async (record) => {
+      const listing = await this.listing(record, kind);
+      return listing.ok ? listing.items.filter((item) => allowed(record, item)).map((item) => ({ record, item })) : [];
+    }));
+    return listed.flat();
+  }
+
+  server(userId: string, name: string): Promise<ResourceRecord | null> {
+    return serverNamed(this.store, userId, name);
+  }
+
+  open(record: ResourceRecord): UpstreamContentSession {
+    return this.upstream.open(toServer(record));
+  }
+
+  /** The record's listing of that kind; a load reuses `session` when the caller has one, so listing and using are one contact. */
+  listing(record: ResourceRecord, kind: ItemKind, session?: UpstreamContentSession): Promise<ItemListing> {
+    return this.cache.get(`${kind}:${record.id}@${record.updatedAt.toISOString()}`, async () => {
+      const own = session ?? this.open(record);
+      try {
+        return { ok: true, items: await own.list(kind) };
+      } catch (error) {
+        return { ok: false, shown: this.shown(record, `left out of its ${kind} list`, error) };
+      } finally {
+        if (own !== session) await own.close();
+      }
+    });
+  }
+
+  shown(record: ResourceRecord, what: string, error: unknown): string {
+    return shownFailure(this.log, record, what, error);
+  }
+
+  /**
+   * Runs `use` in one session with the record's server, after its listing of
+   * `kind` (cached, or read in the same contact) showed an item whose `key` is
+   * `value`; null when it did not. A failed listing is an UpstreamFailedError,
+   * an error reply to `use` one that quotes the upstream's message.
+   */
+  async withListed<T>(record: ResourceRecord, kind: ItemKind, key: string, value: string, method: string,
+    use: (session: UpstreamContentSession) => Promise<T>): Promise<T | null> {
+    const session = this.open(record);
+    try {
+      const listing = await this.listing(record, kind, session);
+      if (!listing.ok) throw new UpstreamFailedError(listing.shown);
+      if (!listing.items.some((item) => item[key] === value)) return null;
+      return await use(session);
+    } catch (error) {
+      if (error instanceof UpstreamFailedError) throw error;
+      if (!(error instanceof UpstreamReplyError)) throw new UpstreamFailedError(this.shown(record, `${method} failed`, error));
+      this.log(`MCP server ${record.data.name as string} (${record.id}) answered ${method} with an error: ${clip(error.message, 600)}`);
+      throw new UpstreamFailedError(`The MCP server ${record.data.name as string} answered ${method} with an error: ${clip(error.message, 300)}`);
+    } finally {
+      await session.close();
+    }
+  }
+}

@@ -1,0 +1,37 @@
+import { clip } from '../../../../domain/errors';
+import { ResourceRecord, topLevel } from '../../../../domain/resource/resource-record';
+import { MAX_LISTED_RECORDS, ResourceStore } from '../../../ports/resource-store.port';
+import { UpstreamServer } from '../../../ports/upstream-mcp.port';
+import { UpstreamRefusal } from '../../../ports/upstream-refusal';
+
+/** Where a user's upstream MCP servers are stored: mcp_servers records. */
+export const SERVERS = topLevel('mcp_servers');
+/** Upstream error texts can be a whole reply long. */
+const MAX_SHOWN_CHARS = 300;
+
+export function toServer(record: ResourceRecord): UpstreamServer {
+  const data = record.data as { name: string; url: string; headers?: Record<string, string> };
+  return { name: data.name, url: data.url, headers: data.headers ?? {} };
+}
+
+/**
+ * The user's server of that name, from the list tools/list reads. A listing
+ * holds MAX_LISTED_RECORDS servers; a user allowed more (MAX_MCP_SERVERS_PER_USER)
+ * may have this one past them, so a full list that lacks it is asked by name.
+ */
+export async function serverNamed(store: ResourceStore, userId: string, name: string): Promise<ResourceRecord | null> {
+  const servers = await store.list(userId, SERVERS);
+  const found = servers.find((record) => record.data.name === name);
+  if (found !== undefined || servers.length < MAX_LISTED_RECORDS) return found ?? null;
+  const [named] = await store.list(userId, SERVERS, { where: { name } });
+  return named ?? null;
+}
+
+/** Logs the whole reason and returns what the caller may see: a refusal in general terms, else a short message. */
+export function shownFailure(log: (message: string) => void, record: ResourceRecord, what: string, error: unknown): string {
+  const server = toServer(record);
+  const detail = error instanceof UpstreamRefusal ? `${error.message} (${error.detail})` : String((error as Error)?.message ?? error);
+  log(`MCP server ${server.name} (${record.id}) ${what}: ${clip(detail, 2 * MAX_SHOWN_CHARS)}`);
+  if (error instanceof UpstreamRefusal) return error.message;
+  return `The MCP server ${server.name} did not answer: ${clip(detail, MAX_SHOWN_CHARS)}`;
+}

@@ -1,0 +1,35 @@
+import { UnknownReferenceError } from '../../../domain/errors';
+import { ScopeSet } from '../../../domain/scope';
+import { allows, promptScopes } from '../tools/external/upstream-item-scopes';
+import { UpstreamListings } from '../tools/external/upstream-listings';
+import { splitPrompt } from '../tools/external/upstream-names';
+import { optionalStrings, requireText } from './content-input';
+
+export interface GetUpstreamPromptInput {
+  userId: string;
+  scopes: ScopeSet;
+  /** `<server>__<prompt>`. */
+  name: string;
+  arguments?: Record<string, string>;
+}
+
+/**
+ * prompts/get: routes `<server>__<prompt>` to that server and gets `<prompt>`
+ * there, only when the caller may see it and the server's listing names it
+ * (cached, or read in the same contact), so a hidden prompt and one that does
+ * not exist answer alike. The messages are relayed as they came.
+ */
+export class GetUpstreamPrompt {
+  constructor(private readonly listings: UpstreamListings) {}
+
+  async execute(input: GetUpstreamPromptInput): Promise<Record<string, unknown>> {
+    const name = requireText(input.name, 'name');
+    const args = optionalStrings(input.arguments, 'arguments');
+    const target = splitPrompt(name);
+    const record = target === null ? null : await this.listings.server(input.userId, target.server);
+    if (target === null || record === null || !allows(input.scopes, promptScopes(record, target.name))) throw new UnknownReferenceError('prompt', name);
+    const result = await this.listings.withListed(record, 'prompts', 'name', target.name, 'prompts/get', (session) => session.getPrompt(target.name, args));
+    if (result === null) throw new UnknownReferenceError('prompt', name);
+    return result;
+  }
+}

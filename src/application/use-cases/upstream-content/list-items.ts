@@ -1,0 +1,27 @@
+import { ResourceRecord } from '../../../domain/resource/resource-record';
+import { ScopeSet } from '../../../domain/scope';
+import { ItemKind, UpstreamItem } from '../../ports/upstream-content.port';
+import { UpstreamListings } from '../tools/external/upstream-listings';
+import { ItemPage, pageOf, parseCursor } from './item-page';
+
+export interface ListItemsInput {
+  userId: string;
+  scopes: ScopeSet;
+  /** A nextCursor this server handed out. */
+  cursor?: string;
+  /** Bytes of items' JSON the page may hold (a batch's share); MAX_PAGE_BYTES when left out. */
+  pageBytes?: number;
+}
+
+/** What the three list use-cases share: the cursor read first, then the visible items, renamed into keygate's namespace, one page of them. */
+export async function listItems(
+  listings: UpstreamListings,
+  input: ListItemsInput,
+  kind: ItemKind,
+  visible: (record: ResourceRecord, item: UpstreamItem) => boolean,
+  rename: (server: string, item: UpstreamItem) => UpstreamItem,
+): Promise<ItemPage<UpstreamItem>> {
+  const start = parseCursor(input.cursor);
+  const served = await listings.visible(input.userId, input.scopes, kind, visible);
+  return pageOf(served.map(({ record, item }) => rename(record.data.name as string, item)), start, input.pageBytes);
+}

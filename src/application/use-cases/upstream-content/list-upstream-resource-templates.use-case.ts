@@ -1,0 +1,17 @@
+import { UpstreamItem } from '../../ports/upstream-content.port';
+import { namespacedUri } from '../tools/external/upstream-names';
+import { allows, templateScopes } from '../tools/external/upstream-item-scopes';
+import { UpstreamListings } from '../tools/external/upstream-listings';
+import { ItemPage } from './item-page';
+import { ListItemsInput, listItems } from './list-items';
+
+/** resources/templates/list: the owner's upstreams' URI templates the caller may use, as `keygate://<server>/<template>`. */
+export class ListUpstreamResourceTemplates {
+  constructor(private readonly listings: UpstreamListings) {}
+
+  execute(input: ListItemsInput): Promise<ItemPage<UpstreamItem>> {
+    return listItems(this.listings, input, 'resourceTemplates',
+      (record, item) => allows(input.scopes, templateScopes(record, item.uriTemplate as string)),
+      (server, item) => ({ ...item, uriTemplate: namespacedUri(server, item.uriTemplate as string) }));
+  }
+}

@@ -1,0 +1,46 @@
+import { UnknownResourceError, UpstreamFailedError } from '../../../domain/errors';
+import { ScopeSet } from '../../../domain/scope';
+import { UpstreamReplyError } from '../../ports/upstream-content.port';
+import { allows, resourceScopes } from '../tools/external/upstream-item-scopes';
+import { UpstreamListings } from '../tools/external/upstream-listings';
+import { namespacedUri, splitUri } from '../tools/external/upstream-names';
+import { requireText } from './content-input';
+
+export interface ReadUpstreamResourceInput {
+  userId: string;
+  scopes: ScopeSet;
+  /** `keygate://<server>/<upstream URI>`. */
+  uri: string;
+}
+
+/**
+ * resources/read: routes `keygate://<server>/<uri>` to that server and reads
+ * `<uri>` there, in one contact and without listing first (the scopes come
+ * from the record, not the listing). Not in that form, no such server, not
+ * allowed by the URI's scopes, or refused by the upstream: each is the same
+ * UnknownResourceError. The contents come back carrying namespaced URIs.
+ */
+export class ReadUpstreamResource {
+  constructor(private readonly listings: UpstreamListings) {}
+
+  async execute(input: ReadUpstreamResourceInput): Promise<Record<string, unknown>> {
+    const uri = requireText(input.uri, 'uri');
+    const target = splitUri(uri);
+    const record = target === null ? null : await this.listings.server(input.userId, target.server);
+    if (target === null || record === null || !allows(input.scopes, resourceScopes(record, target.name))) throw new UnknownResourceError(uri);
+    const session = this.listings.open(record);
+    let result: Record<string, unknown>;
+    try {
+      result = await session.readResource(target.name);
+    } catch (error) {
+      if (!(error instanceof UpstreamReplyError)) throw new UpstreamFailedError(this.listings.shown(record, 'resources/read failed', error));
+      // Whatever the upstream's code, it read nothing: answered as a URI that does not exist, its reason logged.
+      this.listings.shown(record, 'answered resources/read with an error', error);
+      throw new UnknownResourceError(uri);
+    } finally {
+      await session.close();
+    }
+    const contents = Array.isArray(result.contents) ? (result.contents as Record<string, unknown>[]) : [];
+    return { ...result, contents: contents.map((content) => ({ ...content, uri: namespacedUri(target.server, String(content.uri)) })) };
+  }
+}
