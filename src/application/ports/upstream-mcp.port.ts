@@ -1,4 +1,5 @@
 import { ToolDefinition } from '../../domain/tool/tool-definition';
+
 /** An upstream MCP server as the owner registered it. */
 export interface UpstreamServer {
   name: string;
