@@ -173,6 +173,17 @@ describe('keygate\'s upstream sessions per client session', () => {
     for (const headers of upstream.seenHeaders) expect(JSON.stringify(headers)).not.toContain(raw);
   });
 
+  it('reads resources within the same upstream session, on both replicas', async () => {
+    const session = await initialize(r.aUrl);
+    const before = upstream.initializes;
+    for (const base of [r.aUrl, r.b.url]) {
+      const res = await mcpPost(base, raw, { jsonrpc: '2.0', id: 2, method: 'resources/read', params: { uri: 'keygate://relay/note://a' } },
+        { 'Mcp-Session-Id': session, Accept: 'application/json' });
+      expect(((await res.json()) as { result: { contents: { text: string }[] } }).result.contents[0].text).toBe('read note://a');
+    }
+    expect(upstream.initializes).toBe(before + 1);
+  });
+
   it('opens a fresh upstream session once when the upstream forgot it (404)', async () => {
     const session = await initialize(r.aUrl);
     const echo = (base: string) => mcpPost(base, raw, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'relay__echo', arguments: {} } },

@@ -4,7 +4,8 @@ import { AddressInfo } from 'node:net';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import {
-  CallToolRequestSchema, CreateMessageResultSchema, ElicitResultSchema, ListRootsResultSchema, ListToolsRequestSchema, SetLevelRequestSchema,
+  CallToolRequestSchema, CreateMessageResultSchema, ElicitResultSchema, ListResourcesRequestSchema, ListRootsResultSchema, ListToolsRequestSchema,
+  ReadResourceRequestSchema, SetLevelRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 
 /** What the relay upstream saw, for tests to assert on. */
@@ -58,7 +59,7 @@ export async function startRelayUpstream(): Promise<RelayUpstream> {
 }
 
 async function openSession(state: RelayUpstream): Promise<StreamableHTTPServerTransport> {
-  const server = new Server({ name: 'relay-upstream', version: '1.0.0' }, { capabilities: { tools: {}, logging: {} } });
+  const server = new Server({ name: 'relay-upstream', version: '1.0.0' }, { capabilities: { tools: {}, logging: {}, resources: {} } });
   server.oninitialized = () => {
     state.initializes += 1;
     state.declared.push(server.getClientCapabilities() ?? {});
@@ -68,6 +69,8 @@ async function openSession(state: RelayUpstream): Promise<StreamableHTTPServerTr
     return {};
   });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOLS }));
+  server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: [{ uri: 'note://a', name: 'a' }] }));
+  server.setRequestHandler(ReadResourceRequestSchema, async ({ params: { uri } }) => ({ contents: [{ uri, text: `read ${uri}` }] }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const text = (value: unknown) => ({ content: [{ type: 'text' as const, text: JSON.stringify(value) }] });
     switch (request.params.name) {

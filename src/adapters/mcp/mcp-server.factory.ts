@@ -102,7 +102,7 @@ export class McpServerFactory {
       if (session && this.relays) await this.relays.setLogLevel(session.id, level);
       return {};
     });
-    serveUpstreamContent(server, this.content, principal, messages, this.log);
+    serveUpstreamContent(server, this.content, principal, messages, this.log, session?.id);
     return server;
   }
 }

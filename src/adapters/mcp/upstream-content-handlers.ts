@@ -50,7 +50,7 @@ type Params = Record<string, unknown>;
  * of `messages` shares the answer.
  */
 export function serveUpstreamContent(server: Server, useCases: UpstreamContentUseCases, principal: KeyPrincipal, messages: number,
-  log: (error: unknown) => void): void {
+  log: (error: unknown) => void, clientSessionId?: string): void {
   const { userId, scopes } = principal;
   const pageBytes = Math.floor(MAX_PAGE_BYTES / messages);
   const page = (params: Params) => ({ userId, scopes, cursor: unchecked<string>(params.cursor), pageBytes });
@@ -64,11 +64,11 @@ export function serveUpstreamContent(server: Server, useCases: UpstreamContentUs
     });
   handle(LOOSE.listResources, async (params) => paged('resources', await useCases.listResources.execute(page(params))));
   handle(LOOSE.listResourceTemplates, async (params) => paged('resourceTemplates', await useCases.listResourceTemplates.execute(page(params))));
-  handle(LOOSE.readResource, (params) => useCases.readResource.execute({ userId, scopes, uri: unchecked(params.uri) }));
+  handle(LOOSE.readResource, (params) => useCases.readResource.execute({ userId, scopes, uri: unchecked(params.uri), clientSessionId }));
   handle(LOOSE.listPrompts, async (params) => paged('prompts', await useCases.listPrompts.execute(page(params))));
-  handle(LOOSE.getPrompt, (params) => useCases.getPrompt.execute({ userId, scopes, name: unchecked(params.name), arguments: unchecked(params.arguments) }));
+  handle(LOOSE.getPrompt, (params) => useCases.getPrompt.execute({ userId, scopes, name: unchecked(params.name), arguments: unchecked(params.arguments), clientSessionId }));
   handle(LOOSE.complete, (params) => useCases.complete.execute({
-    userId, scopes, ref: unchecked(params.ref), argument: unchecked(params.argument), context: unchecked(params.context),
+    userId, scopes, ref: unchecked(params.ref), argument: unchecked(params.argument), context: unchecked(params.context), clientSessionId,
   }));
 }
 

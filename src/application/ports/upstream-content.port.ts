@@ -1,4 +1,4 @@
-import { UpstreamServer } from './upstream-mcp.port';
+import { UpstreamContext, UpstreamServer } from './upstream-mcp.port';
 
 /**
  * An item of an upstream's resources/list, resources/templates/list or
@@ -39,7 +39,8 @@ export interface UpstreamCompletion {
 
 /** Talks MCP to upstream servers for what is not a tool. */
 export interface UpstreamContent {
-  open(server: UpstreamServer): UpstreamContentSession;
+  /** A contact; with `context.clientSessionId`, within keygate's session with that upstream for that client session. */
+  open(server: UpstreamServer, context?: UpstreamContext): UpstreamContentSession;
 }
 
 /** What one load of an upstream's list gave: its items, or why it has none to offer. */

@@ -15,6 +15,8 @@ export interface CompleteUpstreamArgumentInput {
   ref: { type: string; name?: string; uri?: string };
   argument: { name: string; value: string };
   context?: { arguments?: Record<string, string> };
+  /** The client's MCP session (internal id), whose session with the upstream is used; absent when stateless. */
+  clientSessionId?: string;
 }
 
 /** How each kind of ref is read, checked and handed upstream. */
@@ -63,7 +65,7 @@ export class CompleteUpstreamArgument {
     const record = target === null ? null : await this.listings.server(input.userId, target.server);
     if (target === null || record === null || !allows(input.scopes, ref.scopes(record, target.name))) throw new UnknownReferenceError(ref.shown, text);
     const request: UpstreamCompletion = { ref: ref.upstream(target.name), argument: { name, value }, ...(context !== undefined && { context: { arguments: context } }) };
-    const result = await this.listings.withListed(record, ref.kind, ref.listedBy, target.name, 'completion/complete', (session) => session.complete(request));
+    const result = await this.listings.withListed(record, ref.kind, ref.listedBy, target.name, 'completion/complete', (session) => session.complete(request), input.clientSessionId);
     if (result === null) throw new UnknownReferenceError(ref.shown, text);
     return result;
   }

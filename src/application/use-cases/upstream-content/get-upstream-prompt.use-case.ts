@@ -11,6 +11,8 @@ export interface GetUpstreamPromptInput {
   /** `<server>__<prompt>`. */
   name: string;
   arguments?: Record<string, string>;
+  /** The client's MCP session (internal id), whose session with the upstream is used; absent when stateless. */
+  clientSessionId?: string;
 }
 
 /**
@@ -28,7 +30,7 @@ export class GetUpstreamPrompt {
     const target = splitPrompt(name);
     const record = target === null ? null : await this.listings.server(input.userId, target.server);
     if (target === null || record === null || !allows(input.scopes, promptScopes(record, target.name))) throw new UnknownReferenceError('prompt', name);
-    const result = await this.listings.withListed(record, 'prompts', 'name', target.name, 'prompts/get', (session) => session.getPrompt(target.name, args));
+    const result = await this.listings.withListed(record, 'prompts', 'name', target.name, 'prompts/get', (session) => session.getPrompt(target.name, args), input.clientSessionId);
     if (result === null) throw new UnknownReferenceError('prompt', name);
     return result;
   }

@@ -11,6 +11,8 @@ export interface ReadUpstreamResourceInput {
   scopes: ScopeSet;
   /** `keygate://<server>/<upstream URI>`. */
   uri: string;
+  /** The client's MCP session (internal id), whose session with the upstream is used; absent when stateless. */
+  clientSessionId?: string;
 }
 
 /**
@@ -28,7 +30,7 @@ export class ReadUpstreamResource {
     const target = splitUri(uri);
     const record = target === null ? null : await this.listings.server(input.userId, target.server);
     if (target === null || record === null || !allows(input.scopes, resourceScopes(record, target.name))) throw new UnknownResourceError(uri);
-    const session = this.listings.open(record);
+    const session = this.listings.open(record, input.clientSessionId);
     let result: Record<string, unknown>;
     try {
       result = await session.readResource(target.name);

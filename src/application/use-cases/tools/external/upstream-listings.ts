@@ -47,8 +47,9 @@ export class UpstreamListings {
     return serverNamed(this.store, userId, name);
   }
 
-  open(record: ResourceRecord): UpstreamContentSession {
-    return this.upstream.open(toServer(record));
+  /** A contact with the record's server; within the client's session when `clientSessionId` names one. */
+  open(record: ResourceRecord, clientSessionId?: string): UpstreamContentSession {
+    return this.upstream.open(toServer(record), clientSessionId === undefined ? undefined : { clientSessionId });
   }
 
   /** The record's listing of that kind; a load reuses `session` when the caller has one, so listing and using are one contact. */
@@ -76,8 +77,8 @@ export class UpstreamListings {
    * an error reply to `use` one that quotes the upstream's message.
    */
   async withListed<T>(record: ResourceRecord, kind: ItemKind, key: string, value: string, method: string,
-    use: (session: UpstreamContentSession) => Promise<T>): Promise<T | null> {
-    const session = this.open(record);
+    use: (session: UpstreamContentSession) => Promise<T>, clientSessionId?: string): Promise<T | null> {
+    const session = this.open(record, clientSessionId);
     try {
       const listing = await this.listing(record, kind, session);
       if (!listing.ok) throw new UpstreamFailedError(listing.shown);
