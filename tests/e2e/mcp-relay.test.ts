@@ -16,14 +16,18 @@ let r: TwoReplicas;
 let proxy: RoundRobinProxy;
 let upstream: RelayUpstream;
 let raw: string;
+let user: string;
+let keyId: string;
 
 beforeAll(async () => {
   r = await startTwoReplicas({ MCP_UPSTREAM_ALLOWLIST: '127.0.0.0/8' });
   proxy = await startRoundRobinProxy([r.aUrl, r.b.url]);
   upstream = await startRelayUpstream();
-  const res = await request(r.a.app).post('/api/v1/api-keys').set('Authorization', `Bearer ${r.a.userToken(randomUUID())}`)
+  user = randomUUID();
+  const res = await request(r.a.app).post('/api/v1/api-keys').set('Authorization', `Bearer ${r.a.userToken(user)}`)
     .send({ name: 'relay', scopes: ['mcp_servers:read', 'mcp_servers:write'] }).expect(201);
   raw = res.body.raw_key;
+  keyId = res.body.id;
   const setup = await sdkClient(r.aUrl, {});
   const created = await setup.client.callTool({ name: 'mcp_servers', arguments: { action: 'create', data: { name: 'relay', url: upstream.url } } });
   expect(created.isError).toBeFalsy();
@@ -214,15 +218,30 @@ describe('keygate\'s upstream sessions per client session', () => {
     await client.close();
   });
 
-  it('keeps stateless calls stateless: no session id, no upstream session kept', async () => {
-    const res = await fetch(`${r.aUrl}/mcp`, {
-      method: 'POST', headers: { Authorization: `Bearer ${raw}`, 'Content-Type': 'application/json', Accept: ACCEPT_BOTH },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'relay__echo', arguments: {} } }),
-    });
-    expect(res.headers.get('content-type')).toMatch(/application\/json/);
-    await res.text();
-    const [{ count }] = await r.a.db.dataSource.query('SELECT count(*)::int AS count FROM mcp_upstream_sessions WHERE client_session_id IS NULL');
-    expect(count).toBe(0);
+  it('keeps stateless calls stateless: a short contact each, nothing stored', async () => {
+    const rows = async () => (await r.a.db.dataSource.query('SELECT count(*)::int AS count FROM mcp_upstream_sessions'))[0].count as number;
+    const [before, initializes] = [await rows(), upstream.initializes];
+    for (let i = 0; i < 2; i++) {
+      const res = await fetch(`${r.aUrl}/mcp`, {
+        method: 'POST', headers: { Authorization: `Bearer ${raw}`, 'Content-Type': 'application/json', Accept: ACCEPT_BOTH },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'relay__echo', arguments: {} } }),
+      });
+      expect(res.headers.get('content-type')).toMatch(/application\/json/);
+      await res.text();
+    }
+    expect(upstream.initializes).toBe(initializes + 2);
+    expect(await rows()).toBe(before);
     expect((await mcpRequest(r.aUrl, raw, 'DELETE')).status).toBe(405);
+  });
+
+  it('closes the upstream session when the client session ends by its key\'s revocation', async () => {
+    const session = await initialize(r.aUrl);
+    const known = new Set(upstream.sessions.keys());
+    await (await mcpPost(r.b.url, raw, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'relay__echo', arguments: {} } },
+      { 'Mcp-Session-Id': session, Accept: 'application/json' })).text();
+    const held = [...upstream.sessions.keys()].filter((id) => !known.has(id));
+    expect(held).toHaveLength(1);
+    await request(r.a.app).delete(`/api/v1/api-keys/${keyId}`).set('Authorization', `Bearer ${r.a.userToken(user)}`).expect(204);
+    await until(() => upstream.deletes.includes(held[0]));
   });
 });
