@@ -54,6 +54,10 @@ async function sdkClient(base: string, capabilities: Record<string, unknown> = F
   return { client, transport, logs };
 }
 
+/** The tool.called events of relay__sample, oldest first. */
+const sampleEvents = async () => (await r.a.db.dataSource.query(
+  `SELECT details FROM audit_events WHERE user_id = $1 AND action = 'tool.called' AND details->>'tool' = 'relay__sample' ORDER BY seq`, [user])) as { details: { duration_ms: number } }[];
+
 const textOf = (result: unknown) => JSON.parse(((result as CallToolResult).content[0] as { text: string }).text);
 
 async function until(check: () => boolean, ms = 5000): Promise<void> {
@@ -113,6 +117,9 @@ describe('the relay during a tools/call of an upstream tool, through a round-rob
   });
 
   it('takes the client\'s answer POSTed to the other replica, and drops an answer to nothing it sent (202)', async () => {
+    // Earlier tests' events are written in batches: wait for them before counting.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const earlier = (await sampleEvents()).length;
     const session = await initialize(r.aUrl);
     await (await mcpPost(r.aUrl, raw, { jsonrpc: '2.0', method: 'notifications/initialized' }, { 'Mcp-Session-Id': session })).text();
     const stray = await mcpPost(r.b.url, raw, { jsonrpc: '2.0', id: 'keygate-made-up', result: {} }, { 'Mcp-Session-Id': session });
@@ -124,6 +131,8 @@ describe('the relay during a tools/call of an upstream tool, through a round-rob
       seen.push(message);
       if (message.method === 'sampling/createMessage') {
         expect(String(message.id)).toMatch(/^keygate-/);
+        // The client takes its time: the call's one audit event covers it.
+        await new Promise((resolve) => setTimeout(resolve, 300));
         const answer = await mcpPost(r.b.url, raw, { jsonrpc: '2.0', id: message.id, result: { role: 'assistant', content: { type: 'text', text: 'from B' }, model: 'm' } },
           { 'Mcp-Session-Id': session });
         expect(answer.status).toBe(202);
@@ -132,6 +141,10 @@ describe('the relay during a tools/call of an upstream tool, through a round-rob
     }
     expect(seen.map((m) => m.method ?? 'result')).toEqual(['sampling/createMessage', 'result']);
     expect(textOf(seen[1].result)).toEqual({ type: 'text', text: 'from B' });
+    let rows = await sampleEvents();
+    for (let i = 0; i < 100 && rows.length === earlier; i++) rows = await new Promise((resolve) => setTimeout(resolve, 50)).then(sampleEvents);
+    expect(rows).toHaveLength(earlier + 1);
+    expect(rows.at(-1)!.details.duration_ms).toBeGreaterThanOrEqual(300);
   });
 
   it('relays an error answer of the client as an error to the upstream', async () => {
