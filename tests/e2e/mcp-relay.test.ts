@@ -190,6 +190,15 @@ describe('keygate\'s upstream sessions per client session', () => {
     for (const headers of upstream.seenHeaders) expect(JSON.stringify(headers)).not.toContain(raw);
   });
 
+  it('keeps one upstream session when both replicas open one at the same time, ending the other', async () => {
+    const session = await initialize(r.aUrl);
+    const known = new Set(upstream.sessions.keys());
+    const echo = (base: string) => mcpPost(base, raw, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'relay__echo', arguments: {} } },
+      { 'Mcp-Session-Id': session, Accept: 'application/json' }).then((res) => res.text());
+    await Promise.all([echo(r.aUrl), echo(r.b.url), echo(r.aUrl), echo(r.b.url)]);
+    await until(() => [...upstream.sessions.keys()].filter((id) => !known.has(id)).length === 1);
+  });
+
   it('reads resources within the same upstream session, on both replicas', async () => {
     const session = await initialize(r.aUrl);
     const before = upstream.initializes;

@@ -23,8 +23,11 @@ export class InMemoryUpstreamSessionStore implements UpstreamSessionStore {
     return { clientCapabilities: session.clientCapabilities, logLevel: session.logLevel, userId: session.userId, held: held ? { ...held } : null };
   }
 
-  async save(clientSessionId: string, serverId: string, _userId: string, held: HeldUpstreamSession): Promise<void> {
-    this.sessions.get(clientSessionId)?.held.set(serverId, { ...held });
+  async save(clientSessionId: string, serverId: string, _userId: string, held: HeldUpstreamSession): Promise<boolean> {
+    const session = this.sessions.get(clientSessionId);
+    if (!session || session.held.has(serverId)) return false;
+    session.held.set(serverId, { ...held });
+    return true;
   }
 
   async forget(clientSessionId: string, serverId: string, upstreamSessionId: string): Promise<void> {

@@ -32,8 +32,12 @@ export interface TakenUpstreamSession {
 export interface UpstreamSessionStore {
   /** The client session's view for one server; null when the client session is gone or ended. */
   find(clientSessionId: string, serverId: string): Promise<ClientSessionView | null>;
-  /** Keeps (or replaces) the held session of that client session with that server. */
-  save(clientSessionId: string, serverId: string, userId: string, held: HeldUpstreamSession): Promise<void>;
+  /**
+   * Keeps the held session of that client session with that server; false
+   * when one is held already (another replica opened one at the same time) or
+   * the client session has ended: the caller's session is then its own to end.
+   */
+  save(clientSessionId: string, serverId: string, userId: string, held: HeldUpstreamSession): Promise<boolean>;
   /** Drops it, when it is still the one named (a session the upstream forgot). */
   forget(clientSessionId: string, serverId: string, upstreamSessionId: string): Promise<void>;
   setHeldLogLevel(clientSessionId: string, serverId: string, level: string): Promise<void>;

@@ -49,6 +49,8 @@ export class SdkUpstreamSession implements UpstreamSession, UpstreamContentSessi
   private client: Promise<Client> | null = null;
   /** The held session this contact resumed: a 404 on it opens a fresh one. */
   private resumed: { view: ClientSessionView; held: HeldUpstreamSession } | null = null;
+  /** A session this contact opened but could not keep: ended at close. */
+  private unkept: StreamableHTTPClientTransport | null = null;
   /** Messages to the upstream still being sent. */
   private readonly sends = new Set<Promise<void>>();
 
@@ -123,6 +125,7 @@ export class SdkUpstreamSession implements UpstreamSession, UpstreamContentSessi
     const client = await this.client?.catch(() => null);
     // A cancelled call's notifications/cancelled is still on its way to the upstream; closing now would abort it.
     if (this.sends.size > 0) await Promise.race([Promise.allSettled(this.sends), new Promise((resolve) => setTimeout(resolve, SEND_GRACE_MS).unref())]);
+    await this.unkept?.terminateSession().catch(() => undefined);
     await client?.close().catch(() => undefined);
     this.stop.abort();
   }
@@ -174,8 +177,9 @@ export class SdkUpstreamSession implements UpstreamSession, UpstreamContentSessi
     if (transport.sessionId === undefined) return client;
     const held = { upstreamSessionId: transport.sessionId, protocolVersion: transport.protocolVersion ?? '', serverCapabilities: client.getServerCapabilities() ?? {}, clientCapabilities: capabilities, logLevel: null };
     const { store, clientSessionId, serverId } = this.held!;
-    await store.save(clientSessionId, serverId, view.userId, held);
-    await this.applyLogLevel(client, view, null);
+    // Not kept (another replica opened one meanwhile, or the client session ended): this one is ended with the contact.
+    if (!(await store.save(clientSessionId, serverId, view.userId, held))) this.unkept = transport;
+    else await this.applyLogLevel(client, view, null);
     return client;
   }
 

@@ -38,18 +38,17 @@ export class PostgresUpstreamSessionStore implements UpstreamSessionStore {
     return { clientCapabilities: row.client_capabilities ?? {}, logLevel: row.session_log_level, userId: row.user_id, held };
   }
 
-  async save(clientSessionId: string, serverId: string, userId: string, held: HeldUpstreamSession): Promise<void> {
+  async save(clientSessionId: string, serverId: string, userId: string, held: HeldUpstreamSession): Promise<boolean> {
     // A client session that ended meanwhile stores nothing (the INSERT … SELECT finds no live row).
-    await this.dataSource.query(
+    const rows = (await this.dataSource.query(
       `INSERT INTO mcp_upstream_sessions (client_session_id, server_id, user_id, upstream_session_id, protocol_version, server_capabilities, client_capabilities, log_level)
        SELECT id, $2, $3, $4, $5, $6, $7, $8 FROM mcp_sessions WHERE id = $1 AND ended_at IS NULL
-       ON CONFLICT (client_session_id, server_id) DO UPDATE SET
-         upstream_session_id = EXCLUDED.upstream_session_id, protocol_version = EXCLUDED.protocol_version,
-         server_capabilities = EXCLUDED.server_capabilities, client_capabilities = EXCLUDED.client_capabilities,
-         log_level = EXCLUDED.log_level, created_at = now()`,
+       ON CONFLICT (client_session_id, server_id) DO NOTHING
+       RETURNING 1 AS saved`,
       [clientSessionId, serverId, userId, held.upstreamSessionId, held.protocolVersion,
         JSON.stringify(held.serverCapabilities), JSON.stringify(held.clientCapabilities), held.logLevel],
-    );
+    )) as unknown[];
+    return rows.length > 0;
   }
 
   async forget(clientSessionId: string, serverId: string, upstreamSessionId: string): Promise<void> {

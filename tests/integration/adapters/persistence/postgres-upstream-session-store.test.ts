@@ -34,13 +34,15 @@ describe('PostgresUpstreamSessionStore', () => {
     expect((await store.find(id, randomUUID()))?.held).toBeNull();
   });
 
-  it('forgets only the session it names, and replaces a held session on save', async () => {
+  it('forgets only the session it names, and keeps the first of two saved at once', async () => {
     const { id, user } = await openSession();
-    await store.save(id, SERVER, user, HELD);
+    expect(await store.save(id, SERVER, user, HELD)).toBe(true);
     await store.forget(id, SERVER, 'another');
     expect((await store.find(id, SERVER))?.held?.upstreamSessionId).toBe('up-1');
-    await store.save(id, SERVER, user, { ...HELD, upstreamSessionId: 'up-2' });
-    expect((await store.find(id, SERVER))?.held?.upstreamSessionId).toBe('up-2');
+    expect(await store.save(id, SERVER, user, { ...HELD, upstreamSessionId: 'up-2' })).toBe(false);
+    expect((await store.find(id, SERVER))?.held?.upstreamSessionId).toBe('up-1');
+    await store.forget(id, SERVER, 'up-1');
+    expect(await store.save(id, SERVER, user, { ...HELD, upstreamSessionId: 'up-2' })).toBe(true);
     await store.forget(id, SERVER, 'up-2');
     expect((await store.find(id, SERVER))?.held).toBeNull();
   });
@@ -52,7 +54,7 @@ describe('PostgresUpstreamSessionStore', () => {
     expect([...first, ...second]).toEqual([{ serverId: SERVER, userId: user, upstreamSessionId: 'up-1', protocolVersion: '2025-11-25' }]);
     await db.dataSource.query('UPDATE mcp_sessions SET ended_at = now() WHERE id = $1', [id]);
     expect(await store.find(id, SERVER)).toBeNull();
-    await store.save(id, SERVER, user, HELD);
+    expect(await store.save(id, SERVER, user, HELD)).toBe(false);
     expect(await store.take(id)).toEqual([]);
     expect(await store.setClientLogLevel(id, 'info')).toBe(false);
   });
