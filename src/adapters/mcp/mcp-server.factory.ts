@@ -4,6 +4,7 @@ import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, Req
 import { CallTool } from '../../application/use-cases/tools/call-tool.use-case';
 import { ListTools } from '../../application/use-cases/list-tools/list-tools.use-case';
 import { KeyPrincipal } from '../../application/use-cases/validate-key/validate-key.use-case';
+import { UpstreamView } from '../../application/use-cases/tools/external/upstream-view';
 import { AuditOrigin, NO_ORIGIN } from '../../domain/audit';
 import { listToolsFor, ToolsListParams } from './list-tools-request';
 import { toMcpError } from './mcp-error-map';
@@ -15,6 +16,11 @@ import { AllowedCalls } from './tool-gate';
 import { toMcpTool } from './tool-presenter';
 
 export const SERVER_INFO = { name: 'keygate', version: '0.1.0' };
+const INSTRUCTIONS = 'Tools are filtered by the scopes of your API key. Each built-in tool takes an action, an optional subresource, an id and data.';
+
+function serverInstructions(server: string): string {
+  return `The MCP server ${server} through keygate: its tools, resources and prompts under their own names, filtered by the scopes of your API key.`;
+}
 
 // Each Server would otherwise build its own Ajv instance, the largest cost of a
 // stateless request; the validator holds no per-request state, so one serves all.
@@ -52,25 +58,26 @@ export class McpServerFactory {
    * share one body, so each tool result gets that share of a lone result's
    * budget (MAX_BATCH_MESSAGES of them stay under 64 KiB together).
    * `origin` is the request's, for the audit events of each call that runs.
+   * `view` is the endpoint's: /mcp's when left out, else one upstream's (/mcp/servers/<name>).
    */
-  create(principal: KeyPrincipal, calls: AllowedCalls, messages = 1, origin: AuditOrigin = NO_ORIGIN): Server {
-    const server = new Server(SERVER_INFO, {
+  create(principal: KeyPrincipal, calls: AllowedCalls, messages = 1, origin: AuditOrigin = NO_ORIGIN, view?: UpstreamView): Server {
+    const server = new Server(view?.server ? { ...SERVER_INFO, name: `keygate/${view.server}` } : SERVER_INFO, {
       // initialize always opens a session, whose GET stream carries list_changed; a client ignoring the session id never opens one.
       capabilities: { tools: { listChanged: true }, ...CONTENT_CAPABILITIES },
       jsonSchemaValidator: SHARED_VALIDATOR,
-      instructions: 'Tools are filtered by the scopes of your API key. Each built-in tool takes an action, an optional subresource, an id and data.',
+      instructions: view?.server ? serverInstructions(view.server) : INSTRUCTIONS,
     });
     const recordBytes = Math.floor(MAX_RESULT_RECORD_BYTES / messages);
     server.setRequestHandler(ListToolsLoose, async (request) => {
       try {
-        const tools = await listToolsFor(this.listTools, principal, (request.params ?? {}) as ToolsListParams);
+        const tools = await listToolsFor(this.listTools, principal, (request.params ?? {}) as ToolsListParams, view);
         return { tools: tools.map(toMcpTool) };
       } catch (error) {
         throw toMcpError(error, this.log);
       }
     });
     server.setRequestHandler(CallToolLoose, (request) => this.calls.run(principal, origin, calls, request.params as unknown as ToolCallParams, recordBytes));
-    serveUpstreamContent(server, this.content, principal, messages, this.log);
+    serveUpstreamContent(server, this.content, principal, messages, this.log, view);
     return server;
   }
 }

@@ -2,6 +2,7 @@ import { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { requiredScopes, ToolTarget } from '../../application/use-cases/tools/authorize-tool-call.use-case';
 import { CallTool } from '../../application/use-cases/tools/call-tool.use-case';
 import { resultOf } from '../../application/use-cases/tools/tool-call-audit';
+import { auditedToolName } from './audited-tool-name';
 import { KeyPrincipal } from '../../application/use-cases/validate-key/validate-key.use-case';
 import { AuditOrigin } from '../../domain/audit';
 import { UnknownToolError } from '../../domain/errors/unknown-tool.error';
@@ -34,7 +35,7 @@ export class ToolCallRunner {
     const { userId, keyId } = principal;
     try {
       const target = targetOf(calls, name);
-      const call = { name, arguments: args, requiredScopes: requiredScopes(target, args) };
+      const call = { name: auditedToolName(target, name), arguments: args, requiredScopes: requiredScopes(target, args) };
       const outcome = await this.recorder.run(principal, origin, call, () => this.callTool.execute({ userId, keyId, origin, target, arguments: args }), resultOf);
       return toCallToolResult(outcome, recordBytes);
     } catch (error) {
