@@ -114,12 +114,22 @@ describe('JSON-RPC batches', () => {
 });
 
 describe('input echoed into an answer', () => {
-  it('initialize answers without the client capabilities or clientInfo, whatever their size', async () => {
+  it('initialize answers without echoing the client capabilities or clientInfo', async () => {
+    const res = await rpc(t, key, {
+      jsonrpc: '2.0', id: 1, method: 'initialize',
+      params: { protocolVersion: '2025-03-26', capabilities: { experimental: { big: { x: 'c'.repeat(15_000) } } }, clientInfo: { name: 'n'.repeat(15_000), version: 'v'.repeat(1_000) } },
+    }).expect(200);
+    expect(res.body.result).toMatchObject({ protocolVersion: '2025-03-26', serverInfo: { name: 'keygate' } });
+    expect(bytes(res)).toBeLessThan(1024);
+  });
+
+  it('refuses capabilities or clientInfo past what a session stores, with a small answer that echoes neither', async () => {
     const res = await rpc(t, key, {
       jsonrpc: '2.0', id: 1, method: 'initialize',
       params: { protocolVersion: '2025-03-26', capabilities: { experimental: { big: { x: 'c'.repeat(400_000) } } }, clientInfo: { name: 'n'.repeat(400_000), version: 'v'.repeat(100_000) } },
-    }).expect(200);
-    expect(res.body.result).toMatchObject({ protocolVersion: '2025-03-26', serverInfo: { name: 'keygate' } });
+    }).expect(400);
+    expect(res.body.error.code).toBe(-32602);
+    expect(res.headers['mcp-session-id']).toBeUndefined();
     expect(bytes(res)).toBeLessThan(1024);
   });
 });

@@ -49,10 +49,10 @@ const prompts = async (client: Client) => (await client.listPrompts()).prompts.m
 const read = (key: TestKey, uri: string) => rpc(t, key, { jsonrpc: '2.0', id: 1, method: 'resources/read', params: { uri } }).expect(200);
 
 describe('capabilities', () => {
-  it('declares resources (no subscribe, no listChanged), prompts and completions beside tools', async () => {
+  it('declares resources (no subscribe, no listChanged), prompts and completions beside tools (list_changed on the session stream)', async () => {
     const client = await clientFor(owner);
     expect(client.getServerCapabilities()).toEqual({
-      tools: { listChanged: false }, resources: {}, prompts: {}, completions: {},
+      tools: { listChanged: true }, resources: {}, prompts: {}, completions: {},
     });
   });
 });

@@ -30,7 +30,8 @@ it('forgets every cached list within 100 ms when resource_records is truncated',
     expect(await replica.hotPath.resources.list(bob, SERVERS)).toHaveLength(1);
     return replica.hotPath.resources.lists.size === 2;
   }, 2_000);
-  await db.dataSource.query('TRUNCATE resource_records');
+  // CASCADE: the servers' tool pins reference their records.
+  await db.dataSource.query('TRUNCATE resource_records CASCADE');
   await eventually(() => replica.hotPath.resources.lists.size === 0, 100);
   expect(await replica.hotPath.resources.list(alice, SERVERS)).toEqual([]);
 });
