@@ -1,4 +1,5 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import request from 'supertest';
 import { makeKey, TestKey } from '../support/mcp-keys';
 import { connectClient, listen } from '../support/mcp-client';
@@ -186,6 +187,18 @@ describe('sessions belong to their endpoint', () => {
     await request(t.app).delete('/mcp').set('Authorization', `Bearer ${owner.raw}`).set('Mcp-Session-Id', onFiles).expect(404);
     await request(t.app).delete('/mcp/servers/files').set('Authorization', `Bearer ${owner.raw}`).set('Mcp-Session-Id', onFiles).expect(204);
     await post('/mcp/servers/files', owner, LIST, { 'Mcp-Session-Id': onFiles }).expect(404);
+  });
+
+  it('carries tools/list_changed on the session\'s own stream when the key\'s tools change', async () => {
+    const key = await keyOf('mcp_servers:read');
+    const files = await clientFor(key, '/servers/files');
+    let told = 0;
+    files.setNotificationHandler(ToolListChangedNotificationSchema, async () => void told++);
+    expect(await toolNames(files)).toEqual(['echo']);
+    await request(t.app).patch(`/api/v1/api-keys/${key.id}`).set('Authorization', `Bearer ${t.userToken(owner.user)}`)
+      .send({ scopes: ['mcp_servers:read', 'chat:read'] }).expect(200);
+    await eventually(async () => told > 0, 5000, 50);
+    expect(await toolNames(files)).toEqual(['echo', 'secret']);
   });
 
   it('answers GET and DELETE without a session 405, as /mcp does', async () => {
