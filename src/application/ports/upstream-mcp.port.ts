@@ -1,3 +1,5 @@
+import { ToolDefinition } from '../../domain/tool/tool-definition';
+
 /** An upstream MCP server as the owner registered it. */
 export interface UpstreamServer {
   name: string;
@@ -5,14 +7,8 @@ export interface UpstreamServer {
   headers: Record<string, string>;
 }
 
-export interface UpstreamTool {
-  name: string;
-  title?: string;
-  description?: string;
-  inputSchema: Record<string, unknown>;
-  outputSchema?: Record<string, unknown>;
-  annotations?: Record<string, unknown>;
-}
+/** A tool as an upstream's tools/list gives it: exactly what a pin covers. */
+export type UpstreamTool = ToolDefinition;
 
 /**
  * One contact with an upstream server: it connects on first use, so a session

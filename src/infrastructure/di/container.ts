@@ -38,6 +38,7 @@ import { bindAudit } from './audit.bindings';
 import { bindHotPath } from './hot-path.bindings';
 import { bindHttpEdge } from './http-edge.bindings';
 import { Lifecycle } from './lifecycle';
+import { ToolChangeWatcher } from '../../adapters/persistence/mcp-sessions/tool-change-watcher';
 import { bindMcp } from './mcp.bindings';
 import { bindMcpContent } from './mcp-content.bindings';
 import { bindMcpFastPaths } from './mcp-fast-path.bindings';
@@ -100,18 +101,19 @@ export function buildContainer(parts: ContainerParts): Container {
   // the last audit events, then the pool.
   c.bind(Lifecycle).toResolvedValue(
     (database: Database, lastUsed: LastUsedCoalescer, listener: ChangeListener, audit: BatchingAuditQueue, retention: AuditRetention,
-      usage: PostgresUsageBudget, purge: SessionPurge, streams: SessionStreams) =>
+      usage: PostgresUsageBudget, purge: SessionPurge, streams: SessionStreams, toolChanges: ToolChangeWatcher) =>
       new Lifecycle([
         { name: 'database pool', stop: () => database.close() },
         { name: 'audit event writer', start: () => audit.start(), stop: () => audit.stop() },
         { name: 'last_used_at writer', start: () => lastUsed.start(), stop: () => lastUsed.stop() },
         { name: 'usage budget (quota leases, rate windows)', start: () => usage.start(), stop: () => usage.stop() },
         // Always on: besides the caches, the quota leases hear of balance changes through it.
-        { name: 'change listener', start: () => listener.start(), stop: () => listener.stop() },
+        // What it heard last is announced before the pool closes.
+        { name: 'change listener', start: () => listener.start(), stop: async () => { await listener.stop(); await toolChanges.settled(); } },
         { name: 'MCP sessions (purge, open streams)', start: () => purge.start(), stop: async () => { streams.closeAll(); await purge.stop(); } },
         { name: 'audit retention', start: () => retention.start(), stop: () => retention.stop() },
       ]),
-    [TOKENS.Database, LastUsedCoalescer, ChangeListener, BatchingAuditQueue, AuditRetention, PostgresUsageBudget, SessionPurge, SessionStreams],
+    [TOKENS.Database, LastUsedCoalescer, ChangeListener, BatchingAuditQueue, AuditRetention, PostgresUsageBudget, SessionPurge, SessionStreams, ToolChangeWatcher],
   );
 
   c.bind<UnitOfWork>(TOKENS.UnitOfWork).toResolvedValue(
