@@ -150,6 +150,12 @@ describe('404: a name the key\'s owner has no server of', () => {
     expect(res.body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Not Found: no MCP server of that name' } });
   });
 
+  it('answers a name that does not decode with a 4xx, never a 5xx', async () => {
+    const res = await post('/mcp/servers/%zz', owner, LIST);
+    expect(res.status).toBeGreaterThanOrEqual(400);
+    expect(res.status).toBeLessThan(500);
+  });
+
   it('answers another user\'s server as unknown, whatever the method', async () => {
     const stranger = await makeKey(t);
     const res = await post('/mcp/servers/files', stranger, LIST).expect(404);
