@@ -25,7 +25,7 @@ export function expectedFailures(file: string): string {
   return path.resolve(__dirname, '..', '..', '..', 'scripts', 'conformance', file);
 }
 
-/** Where every scenario must pass: the fixture upstream itself (and, later, /mcp/servers/fixture). */
+/** Where every scenario must pass: the fixture upstream itself (and /mcp/servers/fixture, once the relay has landed). */
 export const NO_EXPECTED_FAILURES = expectedFailures('expected-failures-none.yml');
 
 /**

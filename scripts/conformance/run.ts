@@ -8,12 +8,15 @@ import { KeygateUnderTest } from './keygate-under-test';
  * server scenarios against the compiled service on a throwaway PostgreSQL,
  * through a loopback proxy that adds a full-access key (the suite sends no
  * credentials). The fixture upstream runs beside it, registered for the key's
- * user as the MCP server `fixture`, so its tools are on /mcp as
- * `fixture__<tool>`; the suite first runs against the fixture itself with no
+ * user as the MCP server `fixture`. Three targets: the fixture itself with no
  * expected failures (a few seconds), so that a fixture that lost something
- * cannot hide behind /mcp's expected failures. Exits 1 when a scenario fails
- * that the target's expected-failures file does not list, or passes although
- * it does.
+ * cannot hide behind keygate's expected failures; /mcp/servers/fixture, the
+ * fixture through keygate under its own names, whose only expected failures
+ * are those waiting for the relay (expected-failures-virtual.yml); and /mcp,
+ * where the fixture's names are namespaced (`fixture__<tool>`), expected to
+ * fail what a namespaced multi-upstream endpoint cannot pass
+ * (expected-failures.yml). Exits 1 when a scenario fails that the target's
+ * expected-failures file does not list, or passes although it does.
  */
 conformanceMain(async (run) => {
   const fixture = await FixtureUpstream.start();
@@ -25,8 +28,11 @@ conformanceMain(async (run) => {
       await service.registerUpstream('fixture', fixture.url, 'test_simple_text');
       const proxy = await BearerProxy.start(service.baseUrl, service.fullAccessKey);
       try {
+        const virtualGreen = await runTarget(run, {
+          name: 'mcp-servers-fixture', url: `${proxy.origin}/mcp/servers/fixture`, expectedFailuresFile: expectedFailures('expected-failures-virtual.yml'),
+        });
         const mcpGreen = await runTarget(run, { name: 'mcp', url: `${proxy.origin}/mcp`, expectedFailuresFile: expectedFailures('expected-failures.yml') });
-        return fixtureGreen && mcpGreen;
+        return fixtureGreen && virtualGreen && mcpGreen;
       } finally {
         await proxy.close();
       }

@@ -5,6 +5,7 @@ import { UpstreamContext } from '../../application/ports/upstream-mcp.port';
 import { CallTool } from '../../application/use-cases/tools/call-tool.use-case';
 import { ListTools } from '../../application/use-cases/list-tools/list-tools.use-case';
 import { KeyPrincipal } from '../../application/use-cases/validate-key/validate-key.use-case';
+import { UpstreamView } from '../../application/use-cases/tools/external/upstream-view';
 import { AuditOrigin, NO_ORIGIN } from '../../domain/audit';
 import { listToolsFor, ToolsListParams } from './list-tools-request';
 import { toMcpError } from './mcp-error-map';
@@ -24,6 +25,11 @@ export interface SessionCall {
 }
 
 export const SERVER_INFO = { name: 'keygate', version: '0.1.0' };
+const INSTRUCTIONS = 'Tools are filtered by the scopes of your API key. Each built-in tool takes an action, an optional subresource, an id and data.';
+
+function serverInstructions(server: string): string {
+  return `The MCP server ${server} through keygate: its tools, resources and prompts under their own names, filtered by the scopes of your API key.`;
+}
 
 // Each Server would otherwise build its own Ajv instance, the largest cost of a
 // stateless request; the validator holds no per-request state, so one serves all.
@@ -65,18 +71,19 @@ export class McpServerFactory {
    * share one body, so each tool result gets that share of a lone result's
    * budget (MAX_BATCH_MESSAGES of them stay under 64 KiB together).
    * `origin` is the request's, for the audit events of each call that runs.
+   * `view` is the endpoint's: /mcp's when left out, else one upstream's (/mcp/servers/<name>).
    */
-  create(principal: KeyPrincipal, calls: AllowedCalls, messages = 1, origin: AuditOrigin = NO_ORIGIN, session?: SessionCall): Server {
-    const server = new Server(SERVER_INFO, {
+  create(principal: KeyPrincipal, calls: AllowedCalls, messages = 1, origin: AuditOrigin = NO_ORIGIN, session?: SessionCall, view?: UpstreamView): Server {
+    const server = new Server(view?.server ? { ...SERVER_INFO, name: `keygate/${view.server}` } : SERVER_INFO, {
       // initialize always opens a session, whose GET stream carries list_changed; a client ignoring the session id never opens one.
       capabilities: { tools: { listChanged: true }, logging: {}, ...CONTENT_CAPABILITIES },
       jsonSchemaValidator: SHARED_VALIDATOR,
-      instructions: 'Tools are filtered by the scopes of your API key. Each built-in tool takes an action, an optional subresource, an id and data.',
+      instructions: view?.server ? serverInstructions(view.server) : INSTRUCTIONS,
     });
     const recordBytes = Math.floor(MAX_RESULT_RECORD_BYTES / messages);
     server.setRequestHandler(ListToolsLoose, async (request) => {
       try {
-        const tools = await listToolsFor(this.listTools, principal, (request.params ?? {}) as ToolsListParams);
+        const tools = await listToolsFor(this.listTools, principal, (request.params ?? {}) as ToolsListParams, view);
         return { tools: tools.map(toMcpTool) };
       } catch (error) {
         throw toMcpError(error, this.log);
@@ -102,7 +109,7 @@ export class McpServerFactory {
       if (session && this.relays) await this.relays.setLogLevel(session.id, level);
       return {};
     });
-    serveUpstreamContent(server, this.content, principal, messages, this.log, session?.id);
+    serveUpstreamContent(server, this.content, principal, messages, this.log, session?.id, view);
     return server;
   }
 }

@@ -16,6 +16,8 @@ import { ToolsCallFastPath } from './tools-call-fast-path';
 import { ToolsListFastPath } from './tools-list-fast-path';
 import { UsageGate } from './usage-gate';
 import { acceptsEventStream, McpSessionEdge, sessionOf } from './sessions/mcp-session-edge';
+import { FindServerView } from '../../application/use-cases/upstream-view/find-server-view.use-case';
+import { serverView, viewOf } from './server-view';
 
 /**
  * /mcp over MCP Streamable HTTP: stateless without Mcp-Session-Id, as ever;
@@ -37,23 +39,27 @@ export class McpController {
     private readonly recorder: ToolCallRecorder,
     private readonly callFastPath: ToolsCallFastPath,
     private readonly usage: UsageGate,
-    private readonly sessions?: McpSessionEdge,
+    private readonly sessions: McpSessionEdge,
+    private readonly findView: FindServerView,
   ) {}
 
   /**
    * Mounts /mcp on `app` as a single route (no nested router to walk on the
-   * hot path), with `first` (the failed-validation limit) ahead of the checks.
+   * hot path), with `first` (the failed-validation limit) ahead of the checks;
+   * and /mcp/servers/:name, the same pipeline over one upstream server's view
+   * (its 404 after the key and the rate limit, before any session).
    */
   mount(app: Router, ...first: RequestHandler[]): void {
     const before = [...first, requestGuard(this.config), apiKeyAuth(this.validateKey), this.usage.admitRequest];
+    this.route(app, '/mcp', before);
+    this.route(app, '/mcp/servers/:name', [...before, serverView(this.findView)]);
+  }
+
+  private route(app: Router, path: string, before: RequestHandler[]): void {
     const sessions = this.sessions;
-    if (!sessions) {
-      app.route('/mcp').post(...before, jsonRpcBody, (req, res) => this.post(req, res)).all(...before, methodNotAllowed);
-      return;
-    }
     // The session (404) is looked up after the key, and only when the request names one.
     app
-      .route('/mcp')
+      .route(path)
       .post(...before, sessions.resolve, jsonRpcBody, (req, res) => this.post(req, res))
       // Without Mcp-Session-Id, GET and DELETE have nothing to serve (405): stateless requests are POSTs.
       .get(...before, sessions.resolve, async (req, res, next) => ((await sessions.stream(req, res)) ? undefined : next()), methodNotAllowed)
@@ -69,18 +75,20 @@ export class McpController {
     const principal = principalOf(res.locals);
     const messages = messagesOf(res.locals);
     if (refuseInvalidParams(messages, res)) return;
-    if (this.sessions?.concerns(res, messages) && (await this.sessions.tryServe(req, res, messages))) return;
-    const calls = await authorizeToolCalls(this.authorize, principal, messages, res, (call) => this.recorder.denied(principal, originOf(req), call));
+    if (this.sessions.concerns(res, messages) && (await this.sessions.tryServe(req, res, messages))) return;
+    const view = viewOf(res.locals);
+    const calls = await authorizeToolCalls(this.authorize, principal, messages, res, (call) => this.recorder.denied(principal, originOf(req), call), view);
     if (calls === null) return;
     if (calls.size > 0) await this.usage.chargeToolCalls(principal, messages);
-    if (await this.fastPath.tryServe(req, res, principal, messages, format)) return;
+    // The fast paths answer /mcp's view (built-in tools, namespaced upstreams); a single server's endpoint has its own names.
+    if (view === undefined && (await this.fastPath.tryServe(req, res, principal, messages, format))) return;
     // Only a POST that calls tools needs its origin (req.ip walks the proxy settings).
     const origin = calls.size > 0 ? originOf(req) : NO_ORIGIN;
-    if (await this.callFastPath.tryServe(req, res, principal, messages, format, calls, origin)) return;
+    if (view === undefined && (await this.callFastPath.tryServe(req, res, principal, messages, format, calls, origin))) return;
     const session = sessionOf(res.locals);
     // In a session, a call of an upstream tool is answered as a stream whenever the client takes one, to carry what the upstream sends meanwhile.
     const relay = session !== undefined && callsUpstream(calls) && acceptsEventStream(req.headers.accept);
-    const server = this.servers.create(principal, calls, messages.length, origin, session ? { id: session.id, relay } : undefined);
+    const server = this.servers.create(principal, calls, messages.length, origin, session ? { id: session.id, relay } : undefined, view);
     await serveStreamableHttp(server, req, res, req.body, relay ? 'sse' : format);
   }
 }

@@ -2,6 +2,7 @@ import { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { requiredScopes, ToolTarget } from '../../application/use-cases/tools/authorize-tool-call.use-case';
 import { CallTool } from '../../application/use-cases/tools/call-tool.use-case';
 import { resultOf } from '../../application/use-cases/tools/tool-call-audit';
+import { auditedToolName } from './audited-tool-name';
 import { KeyPrincipal } from '../../application/use-cases/validate-key/validate-key.use-case';
 import { UpstreamContext } from '../../application/ports/upstream-mcp.port';
 import { AuditOrigin } from '../../domain/audit';
@@ -35,7 +36,7 @@ export class ToolCallRunner {
     const { userId, keyId } = principal;
     try {
       const target = targetOf(calls, name);
-      const call = { name, arguments: args, requiredScopes: requiredScopes(target, args) };
+      const call = { name: auditedToolName(target, name), arguments: args, requiredScopes: requiredScopes(target, args) };
       const outcome = await this.recorder.run(principal, origin, call, () => this.callTool.execute({ userId, keyId, origin, target, arguments: args, upstream }), resultOf);
       return toCallToolResult(outcome, recordBytes);
     } catch (error) {

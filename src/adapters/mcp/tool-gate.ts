@@ -3,6 +3,7 @@ import { JSONRPCMessage, JSONRPCRequest } from '@modelcontextprotocol/sdk/types.
 import { KeyPrincipal } from '../../application/use-cases/validate-key/validate-key.use-case';
 import { clipInput } from '../../domain/errors';
 import { AuthorizeToolCall, ToolTarget } from '../../application/use-cases/tools/authorize-tool-call.use-case';
+import { NAMESPACED_VIEW, UpstreamView } from '../../application/use-cases/tools/external/upstream-view';
 import { insufficientScopeChallenge } from '../http/bearer-challenge';
 import { RPC, sendRpcError } from './json-rpc';
 import { toolCallShapeProblem } from './params-check';
@@ -26,6 +27,7 @@ export const NO_CALLS: AllowedCalls = new Map();
  * run, for the server to take without a second look-up, or null when it
  * answered. `denied` hears of the refused call (the audit trail); the calls
  * after it in a batch are not looked at, so they are neither run nor denied.
+ * `view` is the endpoint's (/mcp's when left out): which tools a name can call.
  */
 export async function authorizeToolCalls(
   authorize: Pick<AuthorizeToolCall, 'execute'>,
@@ -33,6 +35,7 @@ export async function authorizeToolCalls(
   messages: readonly JSONRPCMessage[],
   res: Response,
   denied: (call: ToolCall) => void,
+  view?: UpstreamView,
 ): Promise<AllowedCalls | null> {
   let allowed: Map<string, ToolTarget | null> | undefined;
   for (const message of messages) {
@@ -45,12 +48,13 @@ export async function authorizeToolCalls(
     const { params } = message as JSONRPCRequest;
     if (toolCallShapeProblem(params) !== null) continue;
     const { name, arguments: args } = params as { name: string; arguments?: Record<string, unknown> };
-    const decision = await authorize.execute({ userId: principal.userId, scopes: principal.scopes, name, arguments: args });
+    const decision = await authorize.execute({ userId: principal.userId, scopes: principal.scopes, name, arguments: args, view });
     if (decision.kind !== 'denied') {
       (allowed ??= new Map()).set(name, decision.kind === 'allowed' ? decision.target : null);
       continue;
     }
-    denied({ name, arguments: args, requiredScopes: decision.required });
+    // The audit trail names an upstream tool as /mcp does, whichever endpoint it was called on.
+    denied({ name: view?.server ? NAMESPACED_VIEW.toolName(view.server, name) : name, arguments: args, requiredScopes: decision.required });
     res.setHeader('WWW-Authenticate', insufficientScopeChallenge(decision.scopes));
     const needed = decision.scopes.join(' ');
     sendRpcError(res, 403, id, RPC.INSUFFICIENT_SCOPE, `Insufficient scope: calling ${clipInput(name)} this way needs ${needed}`, {

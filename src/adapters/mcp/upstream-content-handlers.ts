@@ -11,6 +11,7 @@ import { ListUpstreamResourceTemplates } from '../../application/use-cases/upstr
 import { ListUpstreamResources } from '../../application/use-cases/upstream-content/list-upstream-resources.use-case';
 import { ReadUpstreamResource } from '../../application/use-cases/upstream-content/read-upstream-resource.use-case';
 import { KeyPrincipal } from '../../application/use-cases/validate-key/validate-key.use-case';
+import { UpstreamView } from '../../application/use-cases/tools/external/upstream-view';
 import { unchecked } from '../unchecked';
 import { toMcpError } from './mcp-error-map';
 
@@ -45,15 +46,16 @@ const LOOSE = {
 type Params = Record<string, unknown>;
 
 /**
- * Registers the six handlers on a request's SDK server, bound to its key.
+ * Registers the six handlers on a request's SDK server, bound to its key and
+ * to the endpoint's view (/mcp's when left out).
  * A list page holds MAX_PAGE_BYTES of items' JSON, or its share when a batch
  * of `messages` shares the answer.
  */
 export function serveUpstreamContent(server: Server, useCases: UpstreamContentUseCases, principal: KeyPrincipal, messages: number,
-  log: (error: unknown) => void, clientSessionId?: string): void {
+  log: (error: unknown) => void, clientSessionId?: string, view?: UpstreamView): void {
   const { userId, scopes } = principal;
   const pageBytes = Math.floor(MAX_PAGE_BYTES / messages);
-  const page = (params: Params) => ({ userId, scopes, cursor: unchecked<string>(params.cursor), pageBytes });
+  const page = (params: Params) => ({ userId, scopes, cursor: unchecked<string>(params.cursor), pageBytes, view });
   const handle = (schema: (typeof LOOSE)[keyof typeof LOOSE], answer: (params: Params) => Promise<Record<string, unknown>>) =>
     server.setRequestHandler(schema, async (request) => {
       try {
@@ -64,11 +66,11 @@ export function serveUpstreamContent(server: Server, useCases: UpstreamContentUs
     });
   handle(LOOSE.listResources, async (params) => paged('resources', await useCases.listResources.execute(page(params))));
   handle(LOOSE.listResourceTemplates, async (params) => paged('resourceTemplates', await useCases.listResourceTemplates.execute(page(params))));
-  handle(LOOSE.readResource, (params) => useCases.readResource.execute({ userId, scopes, uri: unchecked(params.uri), clientSessionId }));
+  handle(LOOSE.readResource, (params) => useCases.readResource.execute({ userId, scopes, uri: unchecked(params.uri), clientSessionId, view }));
   handle(LOOSE.listPrompts, async (params) => paged('prompts', await useCases.listPrompts.execute(page(params))));
-  handle(LOOSE.getPrompt, (params) => useCases.getPrompt.execute({ userId, scopes, name: unchecked(params.name), arguments: unchecked(params.arguments), clientSessionId }));
+  handle(LOOSE.getPrompt, (params) => useCases.getPrompt.execute({ userId, scopes, name: unchecked(params.name), arguments: unchecked(params.arguments), clientSessionId, view }));
   handle(LOOSE.complete, (params) => useCases.complete.execute({
-    userId, scopes, ref: unchecked(params.ref), argument: unchecked(params.argument), context: unchecked(params.context), clientSessionId,
+    userId, scopes, ref: unchecked(params.ref), argument: unchecked(params.argument), context: unchecked(params.context), clientSessionId, view,
   }));
 }
 

@@ -1,9 +1,10 @@
 import { ResourceRecord } from '../../domain/resource/resource-record';
 import { ScopeSet } from '../../domain/scope';
 import { ToolDescriptor } from '../../domain/tool';
+import type { UpstreamView } from '../use-cases/tools/external/upstream-view';
 import { UpstreamContext } from './upstream-mcp.port';
 
-/** A tool of one of the user's upstream MCP servers, found by its namespaced name `<server>__<tool>`. */
+/** A tool of one of the user's upstream MCP servers, found by its name in an endpoint's view (`<server>__<tool>` on /mcp). */
 export interface ExternalTool {
   /** The mcp_servers record that registers the server, as stored: its header values are secrets, never shown. */
   server: ResourceRecord;
@@ -29,9 +30,9 @@ export interface ExternalTools {
    * scopes so that it need not contact an upstream none of whose tools they
    * could see; the caller still filters what it returns.
    */
-  catalog(userId: string, scopes: ScopeSet): Promise<readonly ToolDescriptor[]>;
-  /** The tool behind a namespaced name; null when the user has no server of that name. */
-  resolve(userId: string, name: string): Promise<ExternalTool | null>;
+  catalog(userId: string, scopes: ScopeSet, view?: UpstreamView): Promise<readonly ToolDescriptor[]>;
+  /** The tool behind a name as the view shows it (namespaced when left out); null when the user has no server of that name. */
+  resolve(userId: string, name: string, view?: UpstreamView): Promise<ExternalTool | null>;
   /** Calls a resolved tool, within the client's session and relay when `context` has them; every failure is an error outcome. */
   run(tool: ExternalTool, args: Record<string, unknown> | undefined, context?: UpstreamContext): Promise<ExternalToolOutcome>;
 }

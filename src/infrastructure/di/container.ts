@@ -44,6 +44,7 @@ import { bindMcpContent } from './mcp-content.bindings';
 import { bindMcpFastPaths } from './mcp-fast-path.bindings';
 import { bindMcpSessions } from './mcp-sessions.bindings';
 import { bindMcpRelay } from './mcp-relay.bindings';
+import { bindMcpServerViews } from './mcp-servers-view.bindings';
 import { SessionPurge } from '../../adapters/persistence/mcp-sessions/session-purge';
 import { SessionStreams } from '../../adapters/mcp/sessions/session-streams';
 import { bindScopeContexts } from './scope-context.bindings';
@@ -154,6 +155,7 @@ export function buildContainer(parts: ContainerParts): Container {
   bindMcp(c);
   bindMcpContent(c);
   bindToolPins(c);
+  bindMcpServerViews(c);
   bindMcpFastPaths(c);
   bindScopeContexts(c);
   bindSecretScanning(c);

@@ -27,6 +27,7 @@ import { UsageGate } from '../../adapters/mcp/usage-gate';
 import { McpSessionEdge } from '../../adapters/mcp/sessions/mcp-session-edge';
 import { UpstreamSessionStore } from '../../application/ports/upstream-session-store.port';
 import { SessionRelays } from '../../adapters/mcp/relay/session-relays';
+import { FindServerView } from '../../application/use-cases/upstream-view/find-server-view.use-case';
 import { Config } from '../config/config';
 import { TOKENS } from './tokens';
 
@@ -80,8 +81,8 @@ export function bindMcp(c: Container): void {
   );
   c.bind(McpController).toResolvedValue(
     (validate: ValidateKey, authorize: AuthorizeToolCall, servers: McpServerFactory, config: Config, list: ListTools, recorder: ToolCallRecorder,
-      calls: ToolsCallFastPath, usage: UsageGate, sessions: McpSessionEdge) =>
-      new McpController(validate, authorize, servers, config.mcp, new ToolsListFastPath(list), recorder, calls, usage, sessions),
-    [ValidateKey, AuthorizeToolCall, McpServerFactory, TOKENS.Config, ListTools, ToolCallRecorder, ToolsCallFastPath, UsageGate, McpSessionEdge],
+      calls: ToolsCallFastPath, usage: UsageGate, sessions: McpSessionEdge, views: FindServerView) =>
+      new McpController(validate, authorize, servers, config.mcp, new ToolsListFastPath(list), recorder, calls, usage, sessions, views),
+    [ValidateKey, AuthorizeToolCall, McpServerFactory, TOKENS.Config, ListTools, ToolCallRecorder, ToolsCallFastPath, UsageGate, McpSessionEdge, FindServerView],
   );
 }

@@ -10,6 +10,7 @@ import { McpSession } from '../../../domain/mcp-session';
 import { principalOf } from '../../http/middleware/api-key-auth';
 import { unchecked } from '../../unchecked';
 import { RPC, sendRpcError } from '../json-rpc';
+import { endpointOf } from '../server-view';
 import { toMcpError } from '../mcp-error-map';
 import { SessionStreams } from './session-streams';
 
@@ -29,6 +30,8 @@ export function sessionOf(locals: Record<string, unknown>): McpSession | undefin
  * none of the key's), initialize opening one, DELETE ending it, GET opening
  * its stream, and client answers and notifications handed to the session bus.
  * A request without Mcp-Session-Id passes through untouched: no look-up.
+ * A session belongs to the endpoint that opened it (/mcp or one
+ * /mcp/servers/<name>) and is 404 on every other.
  */
 export class McpSessionEdge {
   constructor(
@@ -98,7 +101,7 @@ export class McpSessionEdge {
         sendRpcError(res, 400, id, RPC.INVALID_REQUEST, 'Invalid Request: this session is already initialized; send initialize without Mcp-Session-Id');
         return true;
       }
-      return this.open(res, principalOf(res.locals), messages[0] as { id: string | number; params?: unknown });
+      return this.open(res, principalOf(res.locals), messages[0] as { id: string | number; params?: unknown }, endpointOf(res.locals));
     }
     if (!session) return false;
     const fromClient = messages.filter((m) => !('method' in m && 'id' in m));
@@ -114,13 +117,13 @@ export class McpSessionEdge {
     if (version !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(String(version))) {
       return sendRpcError(res, 400, null, RPC.SERVER_ERROR, `Bad Request: unsupported MCP-Protocol-Version (supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`);
     }
-    const session = typeof token === 'string' ? await this.resume.execute({ token, keyId: principalOf(res.locals).keyId }) : null;
+    const session = typeof token === 'string' ? await this.resume.execute({ token, keyId: principalOf(res.locals).keyId, endpoint: endpointOf(res.locals) }) : null;
     if (session === null) return sendRpcError(res, 404, null, SESSION_NOT_FOUND, 'Session not found');
     res.locals.session = session;
     next();
   }
 
-  private async open(res: Response, principal: KeyPrincipal, request: { id: string | number; params?: unknown }): Promise<boolean> {
+  private async open(res: Response, principal: KeyPrincipal, request: { id: string | number; params?: unknown }, endpoint: string | undefined): Promise<boolean> {
     // A malformed initialize is left for the SDK to refuse, and opens nothing: both schemas its transport and server parse with.
     if (!JSONRPCRequestSchema.safeParse(request).success || !InitializeRequestSchema.safeParse(request).success) return false;
     const params = request.params as Record<string, unknown>;
@@ -129,7 +132,7 @@ export class McpSessionEdge {
       const { token } = await this.openSession.execute({
         keyId: principal.keyId, userId: principal.userId, scopes: principal.scopes,
         protocolVersion: SUPPORTED_PROTOCOL_VERSIONS.includes(requested) ? requested : LATEST_PROTOCOL_VERSION,
-        clientCapabilities: unchecked(params.capabilities), clientInfo: unchecked(params.clientInfo),
+        clientCapabilities: unchecked(params.capabilities), clientInfo: unchecked(params.clientInfo), endpoint,
       });
       res.setHeader('Mcp-Session-Id', token);
     } catch (error) {

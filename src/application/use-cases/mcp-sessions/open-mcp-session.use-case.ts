@@ -1,4 +1,4 @@
-import { McpSession, SessionIdlePolicy } from '../../../domain/mcp-session';
+import { McpSession, SessionIdlePolicy, sessionTokenKey } from '../../../domain/mcp-session';
 import { ValidationError } from '../../../domain/errors';
 import { findJsonProblem } from '../../../domain/json-value';
 import { ScopeSet } from '../../../domain/scope';
@@ -25,6 +25,8 @@ export interface OpenMcpSessionInput {
   protocolVersion: string;
   clientCapabilities: Record<string, unknown>;
   clientInfo: Record<string, unknown>;
+  /** The endpoint it is opened on, when not /mcp (`servers/<name>`): the session exists there alone. */
+  endpoint?: string;
 }
 
 export interface OpenMcpSessionOutput {
@@ -56,7 +58,7 @@ export class OpenMcpSession {
     const token = this.tokens.generate();
     const now = this.clock.now();
     const session = await this.sessions.open(
-      { tokenHash: this.hasher.hash(token), keyId: input.keyId, userId: input.userId, protocolVersion: input.protocolVersion,
+      { tokenHash: this.hasher.hash(sessionTokenKey(token, input.endpoint)), keyId: input.keyId, userId: input.userId, protocolVersion: input.protocolVersion,
         clientCapabilities, clientInfo, toolsDigest, now },
       this.limits.maxPerKey,
       this.limits.idle.idleCutoff(now),

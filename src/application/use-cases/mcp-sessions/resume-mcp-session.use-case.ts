@@ -1,4 +1,4 @@
-import { isWellFormedSessionToken, McpSession, SessionIdlePolicy } from '../../../domain/mcp-session';
+import { isWellFormedSessionToken, McpSession, SessionIdlePolicy, sessionTokenKey } from '../../../domain/mcp-session';
 import { Clock } from '../../ports/clock.port';
 import { KeyHasher } from '../../ports/key-hasher.port';
 import { McpSessionRepository } from '../../ports/mcp-session-repository.port';
@@ -8,11 +8,13 @@ export interface ResumeMcpSessionInput {
   token: string;
   /** The key that made the request (already validated). */
   keyId: string;
+  /** The endpoint the request came to, when not /mcp (`servers/<name>`); a session opened elsewhere is not found. */
+  endpoint?: string;
 }
 
 /**
  * The session a request belongs to, or null: a malformed id, an unknown one,
- * another key's, an ended or an idle one all look alike, so an answer tells a
+ * another key's, another endpoint's, an ended or an idle one all look alike, so an answer tells a
  * caller nothing about sessions that are not theirs. A session found idle is
  * ended on the spot, which closes its stream wherever it is.
  */
@@ -26,7 +28,7 @@ export class ResumeMcpSession {
 
   async execute(input: ResumeMcpSessionInput): Promise<McpSession | null> {
     if (!isWellFormedSessionToken(input.token)) return null;
-    const session = await this.sessions.findByTokenHash(this.hasher.hash(input.token));
+    const session = await this.sessions.findByTokenHash(this.hasher.hash(sessionTokenKey(input.token, input.endpoint)));
     if (!session || session.keyId !== input.keyId) return null;
     const now = this.clock.now();
     if (!this.idle.isLiveAt(session, now)) {

@@ -1,12 +1,15 @@
 import { isResource, Resource, ScopeSet } from '../../../domain/scope';
 import { ACTIONS, requiredScopeFor } from '../../../domain/tool';
 import { ExternalTool, ExternalTools } from '../../ports/external-tools.port';
+import { NAMESPACED_VIEW, UpstreamView } from './external/upstream-view';
 
 export interface AuthorizeToolCallInput {
   userId: string;
   scopes: ScopeSet;
   name: string;
   arguments?: Record<string, unknown>;
+  /** The endpoint's view: which tools exist there and how they are named; /mcp's when left out. */
+  view?: UpstreamView;
 }
 
 /** What a call runs: a built-in tool's resource group, or a tool of one of the user's upstream servers. */
@@ -35,8 +38,9 @@ export class AuthorizeToolCall {
   constructor(private readonly external: ExternalTools) {}
 
   async execute(input: AuthorizeToolCallInput): Promise<ToolCallDecision> {
-    if (isResource(input.name)) return decide(input.scopes, { kind: 'built-in', resource: input.name }, input.arguments);
-    const tool = await this.external.resolve(input.userId, input.name);
+    const view = input.view ?? NAMESPACED_VIEW;
+    if (view.builtIns && isResource(input.name)) return decide(input.scopes, { kind: 'built-in', resource: input.name }, input.arguments);
+    const tool = await this.external.resolve(input.userId, input.name, view);
     return tool === null ? UNKNOWN : decide(input.scopes, { kind: 'external', tool }, input.arguments);
   }
 }

@@ -2,6 +2,7 @@ import { ResourceRecord } from '../../../domain/resource/resource-record';
 import { ScopeSet } from '../../../domain/scope';
 import { ItemKind, UpstreamItem } from '../../ports/upstream-content.port';
 import { UpstreamListings } from '../tools/external/upstream-listings';
+import { NAMESPACED_VIEW, UpstreamView } from '../tools/external/upstream-view';
 import { ItemPage, pageOf, parseCursor } from './item-page';
 
 export interface ListItemsInput {
@@ -11,17 +12,20 @@ export interface ListItemsInput {
   cursor?: string;
   /** Bytes of items' JSON the page may hold (a batch's share); MAX_PAGE_BYTES when left out. */
   pageBytes?: number;
+  /** The endpoint's view: which servers, and how their items are named; /mcp's when left out. */
+  view?: UpstreamView;
 }
 
-/** What the three list use-cases share: the cursor read first, then the visible items, renamed into keygate's namespace, one page of them. */
+/** What the three list use-cases share: the cursor read first, then the visible items, named as the view names them, one page of them. */
 export async function listItems(
   listings: UpstreamListings,
   input: ListItemsInput,
   kind: ItemKind,
   visible: (record: ResourceRecord, item: UpstreamItem) => boolean,
-  rename: (server: string, item: UpstreamItem) => UpstreamItem,
+  rename: (view: UpstreamView, server: string, item: UpstreamItem) => UpstreamItem,
 ): Promise<ItemPage<UpstreamItem>> {
   const start = parseCursor(input.cursor);
-  const served = await listings.visible(input.userId, input.scopes, kind, visible);
-  return pageOf(served.map(({ record, item }) => rename(record.data.name as string, item)), start, input.pageBytes);
+  const view = input.view ?? NAMESPACED_VIEW;
+  const served = await listings.visible(input.userId, input.scopes, kind, view, visible);
+  return pageOf(served.map(({ record, item }) => rename(view, record.data.name as string, item)), start, input.pageBytes);
 }

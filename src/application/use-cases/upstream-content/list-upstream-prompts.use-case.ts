@@ -1,17 +1,16 @@
 import { UpstreamItem } from '../../ports/upstream-content.port';
-import { namespacedPrompt } from '../tools/external/upstream-names';
 import { allows, promptScopes } from '../tools/external/upstream-item-scopes';
 import { UpstreamListings } from '../tools/external/upstream-listings';
 import { ItemPage } from './item-page';
 import { ListItemsInput, listItems } from './list-items';
 
-/** prompts/list: the owner's upstreams' prompts the caller may get, as `<server>__<prompt>`. */
+/** prompts/list: the owner's upstreams' prompts the caller may get, named by the endpoint's view (`<server>__<prompt>` on /mcp). */
 export class ListUpstreamPrompts {
   constructor(private readonly listings: UpstreamListings) {}
 
   execute(input: ListItemsInput): Promise<ItemPage<UpstreamItem>> {
     return listItems(this.listings, input, 'prompts',
       (record, item) => allows(input.scopes, promptScopes(record, item.name as string)),
-      (server, item) => ({ ...item, name: namespacedPrompt(server, item.name as string) }));
+      (view, server, item) => ({ ...item, name: view.promptName(server, item.name as string) }));
   }
 }

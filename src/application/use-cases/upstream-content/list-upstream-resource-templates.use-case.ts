@@ -1,17 +1,16 @@
 import { UpstreamItem } from '../../ports/upstream-content.port';
-import { namespacedUri } from '../tools/external/upstream-names';
 import { allows, templateScopes } from '../tools/external/upstream-item-scopes';
 import { UpstreamListings } from '../tools/external/upstream-listings';
 import { ItemPage } from './item-page';
 import { ListItemsInput, listItems } from './list-items';
 
-/** resources/templates/list: the owner's upstreams' URI templates the caller may use, as `keygate://<server>/<template>`. */
+/** resources/templates/list: the owner's upstreams' URI templates the caller may use, named by the endpoint's view (`keygate://<server>/<template>` on /mcp). */
 export class ListUpstreamResourceTemplates {
   constructor(private readonly listings: UpstreamListings) {}
 
   execute(input: ListItemsInput): Promise<ItemPage<UpstreamItem>> {
     return listItems(this.listings, input, 'resourceTemplates',
       (record, item) => allows(input.scopes, templateScopes(record, item.uriTemplate as string)),
-      (server, item) => ({ ...item, uriTemplate: namespacedUri(server, item.uriTemplate as string) }));
+      (view, server, item) => ({ ...item, uriTemplate: view.uri(server, item.uriTemplate as string) }));
   }
 }

@@ -3,31 +3,34 @@ import { ScopeSet } from '../../../domain/scope';
 import { UpstreamReplyError } from '../../ports/upstream-content.port';
 import { allows, resourceScopes } from '../tools/external/upstream-item-scopes';
 import { UpstreamListings } from '../tools/external/upstream-listings';
-import { namespacedUri, splitUri } from '../tools/external/upstream-names';
+import { NAMESPACED_VIEW, UpstreamView } from '../tools/external/upstream-view';
 import { requireText } from './content-input';
 
 export interface ReadUpstreamResourceInput {
   userId: string;
   scopes: ScopeSet;
-  /** `keygate://<server>/<upstream URI>`. */
+  /** `keygate://<server>/<upstream URI>` on /mcp; the upstream's own URI in a single server's view. */
   uri: string;
   /** The client's MCP session (internal id), whose session with the upstream is used; absent when stateless. */
   clientSessionId?: string;
+  /** The endpoint's view: which servers, and how their items are named; /mcp's when left out. */
+  view?: UpstreamView;
 }
 
 /**
- * resources/read: routes `keygate://<server>/<uri>` to that server and reads
- * `<uri>` there, in one contact and without listing first (the scopes come
+ * resources/read: routes a URI as the view names it (`keygate://<server>/<uri>`
+ * on /mcp) to that server and reads `<uri>` there, in one contact and without listing first (the scopes come
  * from the record, not the listing). Not in that form, no such server, not
  * allowed by the URI's scopes, or refused by the upstream: each is the same
- * UnknownResourceError. The contents come back carrying namespaced URIs.
+ * UnknownResourceError. The contents come back with URIs named as the view names them.
  */
 export class ReadUpstreamResource {
   constructor(private readonly listings: UpstreamListings) {}
 
   async execute(input: ReadUpstreamResourceInput): Promise<Record<string, unknown>> {
     const uri = requireText(input.uri, 'uri');
-    const target = splitUri(uri);
+    const view = input.view ?? NAMESPACED_VIEW;
+    const target = view.splitUri(uri);
     const record = target === null ? null : await this.listings.server(input.userId, target.server);
     if (target === null || record === null || !allows(input.scopes, resourceScopes(record, target.name))) throw new UnknownResourceError(uri);
     const session = this.listings.open(record, input.clientSessionId);
@@ -43,6 +46,6 @@ export class ReadUpstreamResource {
       await session.close();
     }
     const contents = Array.isArray(result.contents) ? (result.contents as Record<string, unknown>[]) : [];
-    return { ...result, contents: contents.map((content) => ({ ...content, uri: namespacedUri(target.server, String(content.uri)) })) };
+    return { ...result, contents: contents.map((content) => ({ ...content, uri: view.uri(target.server, String(content.uri)) })) };
   }
 }

@@ -6,7 +6,8 @@ import {
   ItemKind, ItemListCache, ItemListing, UpstreamContent, UpstreamContentSession, UpstreamItem, UpstreamReplyError,
 } from '../../../ports/upstream-content.port';
 import { mayShowAny, ScopeMapField } from './upstream-item-scopes';
-import { SERVERS, serverNamed, shownFailure, toServer } from './upstream-servers';
+import { serverNamed, serversIn, shownFailure, toServer } from './upstream-servers';
+import { UpstreamView } from './upstream-view';
 
 /** An upstream item with the record of the server it came from. */
 export interface ServedItem {
@@ -33,9 +34,10 @@ export class UpstreamListings {
     private readonly log: (message: string) => void,
   ) {}
 
-  /** The items of that kind the caller may see, server by server in the store's order, each server's in its own. */
-  async visible(userId: string, scopes: ScopeSet, kind: ItemKind, allowed: (record: ResourceRecord, item: UpstreamItem) => boolean): Promise<ServedItem[]> {
-    const servers = (await this.store.list(userId, SERVERS)).filter((record) => mayShowAny(record, FIELD[kind], scopes));
+  /** The items of that kind the caller may see on the view's servers, server by server in the store's order, each server's in its own. */
+  async visible(userId: string, scopes: ScopeSet, kind: ItemKind, view: UpstreamView,
+    allowed: (record: ResourceRecord, item: UpstreamItem) => boolean): Promise<ServedItem[]> {
+    const servers = (await serversIn(this.store, userId, view)).filter((record) => mayShowAny(record, FIELD[kind], scopes));
     const listed = await Promise.all(servers.map(async (record) => {
       const listing = await this.listing(record, kind);
       return listing.ok ? listing.items.filter((item) => allowed(record, item)).map((item) => ({ record, item })) : [];

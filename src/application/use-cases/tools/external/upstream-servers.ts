@@ -3,6 +3,7 @@ import { ResourceRecord, topLevel } from '../../../../domain/resource/resource-r
 import { MAX_LISTED_RECORDS, ResourceStore } from '../../../ports/resource-store.port';
 import { UpstreamServer } from '../../../ports/upstream-mcp.port';
 import { UpstreamRefusal } from '../../../ports/upstream-refusal';
+import { UpstreamView } from './upstream-view';
 
 /** Where a user's upstream MCP servers are stored: mcp_servers records. */
 export const SERVERS = topLevel('mcp_servers');
@@ -25,6 +26,13 @@ export async function serverNamed(store: ResourceStore, userId: string, name: st
   if (found !== undefined || servers.length < MAX_LISTED_RECORDS) return found ?? null;
   const [named] = await store.list(userId, SERVERS, { where: { name } });
   return named ?? null;
+}
+
+/** The user's servers a view shows: all of them, or its one server when the user has it. */
+export async function serversIn(store: ResourceStore, userId: string, view: UpstreamView): Promise<readonly ResourceRecord[]> {
+  if (view.server === null) return store.list(userId, SERVERS);
+  const record = await serverNamed(store, userId, view.server);
+  return record === null ? [] : [record];
 }
 
 /** Logs the whole reason and returns what the caller may see: a refusal in general terms, else a short message. */

@@ -6,17 +6,17 @@ import { ResourceStore } from '../../../ports/resource-store.port';
 import { ToolListCache, ToolListing, UpstreamContext, UpstreamMcp, UpstreamServer, UpstreamSession, UpstreamTool } from '../../../ports/upstream-mcp.port';
 import { failed, relayed } from '../tool-outcome';
 import { ToolPins } from './tool-pins';
-import { SERVERS, serverNamed, shownFailure, toServer } from './upstream-servers';
+import { serverNamed, serversIn, shownFailure, toServer } from './upstream-servers';
+import { NAMESPACED_VIEW, UpstreamView } from './upstream-view';
 
-const SEPARATOR = '__';
 /** Without tool_scopes, listing an upstream tool is reading MCP server configuration, calling it is acting on it. */
 const DEFAULT_LIST_SCOPES = ['mcp_servers:read'];
 const DEFAULT_CALL_SCOPES = ['mcp_servers:write'];
 const NONE: readonly ToolDescriptor[] = Object.freeze([]);
 
 /**
- * The owner's upstream MCP servers (mcp_servers records) as namespaced tools
- * `<server>__<tool>`: the ExternalTools port. Each server's tools/list is
+ * The owner's upstream MCP servers (mcp_servers records) as tools named by
+ * the endpoint's view (`<server>__<tool>` on /mcp): the ExternalTools port. Each server's tools/list is
  * cached by record id and version (an edited record is a new key), so one
  * request, or a batch of them, contacts a server at most once; a server whose
  * tools the caller could not see is not contacted at all. A server that fails
@@ -34,23 +34,21 @@ export class UpstreamToolDirectory implements ExternalTools {
     private readonly pins: ToolPins,
   ) {}
 
-  async catalog(userId: string, scopes: ScopeSet): Promise<readonly ToolDescriptor[]> {
-    const servers = await this.store.list(userId, SERVERS);
+  async catalog(userId: string, scopes: ScopeSet, view: UpstreamView = NAMESPACED_VIEW): Promise<readonly ToolDescriptor[]> {
+    const servers = await serversIn(this.store, userId, view);
     if (servers.length === 0) return NONE;
     const listed = await Promise.all(servers.filter((record) => mayList(record, scopes)).map(async (record) => {
       const listing = await this.listing(record);
-      return listing.ok ? listing.tools.map((tool) => describe(record, tool)) : [];
+      return listing.ok ? listing.tools.map((tool) => describe(view, record, tool)) : [];
     }));
     return listed.flat();
   }
 
-  async resolve(userId: string, name: string): Promise<ExternalTool | null> {
-    const at = name.indexOf(SEPARATOR);
-    if (at <= 0) return null;
-    const tool = name.slice(at + SEPARATOR.length);
-    if (tool === '') return null;
-    const server = await serverNamed(this.store, userId, name.slice(0, at));
-    return server ? { server, tool, callScopes: scopesOf(server, tool) ?? DEFAULT_CALL_SCOPES } : null;
+  async resolve(userId: string, name: string, view: UpstreamView = NAMESPACED_VIEW): Promise<ExternalTool | null> {
+    const target = view.splitTool(name);
+    if (target === null) return null;
+    const server = await serverNamed(this.store, userId, target.server);
+    return server ? { server, tool: target.name, callScopes: scopesOf(server, target.name) ?? DEFAULT_CALL_SCOPES } : null;
   }
 
   /** Runs only tools the server's listing (cached, or read in the same contact) names. */
@@ -111,11 +109,11 @@ function mayList(record: ResourceRecord, scopes: ScopeSet): boolean {
   return Object.keys(toolScopes ?? {}).some((tool) => scopesOf(record, tool)?.every((scope) => scopes.allows(scope)) ?? false);
 }
 
-function describe(record: ResourceRecord, tool: UpstreamTool): ToolDescriptor {
+function describe(view: UpstreamView, record: ResourceRecord, tool: UpstreamTool): ToolDescriptor {
   const server = record.data.name as string;
   return {
     ...tool,
-    name: `${server}${SEPARATOR}${tool.name}`,
+    name: view.toolName(server, tool.name),
     description: tool.description ?? `${tool.name} from the MCP server ${server}`,
     requiredScopes: scopesOf(record, tool.name) ?? DEFAULT_LIST_SCOPES,
   };

@@ -94,6 +94,18 @@ describe('ResumeMcpSession', () => {
     expect(await resume.execute({ token: token.replace(/.$/, '!'), keyId: key.keyId })).toBeNull();
   });
 
+  it('finds a session only on the endpoint that opened it', async () => {
+    const { open, resume, key } = makeSut();
+    const opened = (endpoint?: string) => open.execute({ ...key, protocolVersion: '2025-11-25', clientCapabilities: {}, clientInfo: {}, endpoint });
+    const onFiles = await opened('servers/files');
+    const onMcp = await opened();
+    expect(await resume.execute({ token: onFiles.token, keyId: key.keyId, endpoint: 'servers/files' })).toMatchObject({ id: onFiles.session.id });
+    expect(await resume.execute({ token: onFiles.token, keyId: key.keyId })).toBeNull();
+    expect(await resume.execute({ token: onFiles.token, keyId: key.keyId, endpoint: 'servers/docs' })).toBeNull();
+    expect(await resume.execute({ token: onMcp.token, keyId: key.keyId, endpoint: 'servers/files' })).toBeNull();
+    expect(await resume.execute({ token: onMcp.token, keyId: key.keyId })).toMatchObject({ id: onMcp.session.id });
+  });
+
   it('writes last-seen at most once per touch interval (idle / 10, at least 1 s)', async () => {
     const { resume, openFor, key, clock, sessions } = makeSut();
     const { token } = await openFor();

@@ -1,0 +1,31 @@
+import { RequestHandler } from 'express';
+import { UpstreamView } from '../../application/use-cases/tools/external/upstream-view';
+import { FindServerView } from '../../application/use-cases/upstream-view/find-server-view.use-case';
+import { principalOf } from '../http/middleware/api-key-auth';
+import { RPC, sendRpcError } from './json-rpc';
+
+/** The view of the endpoint a request came to; undefined on /mcp, whose view the use-cases take by default. */
+export function viewOf(locals: Record<string, unknown>): UpstreamView | undefined {
+  return locals.view as UpstreamView | undefined;
+}
+
+/** What a session is bound to (sessionTokenKey): nothing on /mcp, `servers/<name>` on a single server's endpoint. */
+export function endpointOf(locals: Record<string, unknown>): string | undefined {
+  const server = viewOf(locals)?.server;
+  return server ? `servers/${server}` : undefined;
+}
+
+/**
+ * After the key on /mcp/servers/:name: puts that server's view on
+ * res.locals, or answers 404 when the key's owner has no server of that name
+ * (malformed, unknown and another user's alike). Only after the key, so that
+ * nobody without one learns which names exist.
+ */
+export function serverView(find: FindServerView): RequestHandler {
+  return async (req, res, next) => {
+    const view = await find.execute({ userId: principalOf(res.locals).userId, name: req.params.name as string });
+    if (view === null) return sendRpcError(res, 404, null, RPC.SERVER_ERROR, 'Not Found: no MCP server of that name');
+    res.locals.view = view;
+    next();
+  };
+}
