@@ -97,6 +97,8 @@ export class SessionStreams {
     this.open.set(session.id, stream);
     const unwatch = this.watch.watchStream(session.id, { wake: () => void this.pump(session.id, stream, res), end: stream.close });
     const keepAlive = setInterval(() => void this.keepAlive(session.id, stream, res), keepAliveMs);
+    // The open connection, not its timer, is what keeps a replica busy: a stream never holds shutdown.
+    keepAlive.unref();
     res.on('close', stream.close);
     await this.pump(session.id, stream, res);
   }

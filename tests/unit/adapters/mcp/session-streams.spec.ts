@@ -19,6 +19,9 @@ class FakeResponse extends EventEmitter {
   end() { this.writableEnded = true; }
 }
 
+const made: SessionStreams[] = [];
+afterEach(() => made.splice(0).forEach((streams) => streams.closeAll()));
+
 function makeSut(options: { maxStreams?: number; keepAliveMs?: number } = {}) {
   const log: { seq: number; message: string }[] = [];
   const claims = new Map<string, string>();
@@ -32,6 +35,7 @@ function makeSut(options: { maxStreams?: number; keepAliveMs?: number } = {}) {
   const wakers = new Map<string, { wake(): void; end(): void }>();
   const watch = { watchStream: (id: string, waker: { wake(): void; end(): void }) => (wakers.set(id, waker), () => void wakers.delete(id)) };
   const streams = new SessionStreams(store, watch, { maxStreams: options.maxStreams ?? 10, replica: 'r1', keepAliveMs: options.keepAliveMs ?? 60_000 });
+  made.push(streams);
   const publish = (message: object) => {
     log.push({ seq: log.length + 1, message: JSON.stringify(message) });
     for (const w of wakers.values()) w.wake();
