@@ -11,6 +11,7 @@ import { ListUpstreamResourceTemplates } from '../../application/use-cases/upstr
 import { ListUpstreamResources } from '../../application/use-cases/upstream-content/list-upstream-resources.use-case';
 import { ReadUpstreamResource } from '../../application/use-cases/upstream-content/read-upstream-resource.use-case';
 import { KeyPrincipal } from '../../application/use-cases/validate-key/validate-key.use-case';
+import { UpstreamListings } from '../../application/use-cases/tools/external/upstream-listings';
 import { UpstreamView } from '../../application/use-cases/tools/external/upstream-view';
 import { unchecked } from '../unchecked';
 import { toMcpError } from './mcp-error-map';
@@ -23,6 +24,18 @@ export interface UpstreamContentUseCases {
   listPrompts: ListUpstreamPrompts;
   getPrompt: GetUpstreamPrompt;
   complete: CompleteUpstreamArgument;
+}
+
+/** The six use-cases over one set of upstream listings (the container's wiring, and the tests'). */
+export function upstreamContentUseCases(listings: UpstreamListings): UpstreamContentUseCases {
+  return {
+    listResources: new ListUpstreamResources(listings),
+    listResourceTemplates: new ListUpstreamResourceTemplates(listings),
+    readResource: new ReadUpstreamResource(listings),
+    listPrompts: new ListUpstreamPrompts(listings),
+    getPrompt: new GetUpstreamPrompt(listings),
+    complete: new CompleteUpstreamArgument(listings),
+  };
 }
 
 /**

@@ -2,13 +2,7 @@ import { Container } from 'inversify';
 import { ResourceStore } from '../../application/ports/resource-store.port';
 import { ItemListCache } from '../../application/ports/upstream-content.port';
 import { UpstreamListings } from '../../application/use-cases/tools/external/upstream-listings';
-import { CompleteUpstreamArgument } from '../../application/use-cases/upstream-content/complete-upstream-argument.use-case';
-import { GetUpstreamPrompt } from '../../application/use-cases/upstream-content/get-upstream-prompt.use-case';
-import { ListUpstreamPrompts } from '../../application/use-cases/upstream-content/list-upstream-prompts.use-case';
-import { ListUpstreamResourceTemplates } from '../../application/use-cases/upstream-content/list-upstream-resource-templates.use-case';
-import { ListUpstreamResources } from '../../application/use-cases/upstream-content/list-upstream-resources.use-case';
-import { ReadUpstreamResource } from '../../application/use-cases/upstream-content/read-upstream-resource.use-case';
-import { UpstreamContentUseCases } from '../../adapters/mcp/upstream-content-handlers';
+import { UpstreamContentUseCases, upstreamContentUseCases } from '../../adapters/mcp/upstream-content-handlers';
 import { LruItemListCache } from '../../adapters/mcp/upstream/lru-item-list-cache';
 import { SdkUpstreamMcp } from '../../adapters/mcp/upstream/sdk-upstream-mcp';
 import { Config } from '../config/config';
@@ -29,15 +23,5 @@ export function bindMcpContent(c: Container): void {
     },
     [TOKENS.ResourceStore, SdkUpstreamMcp, TOKENS.Config, TOKENS.McpLog],
   );
-  c.bind<UpstreamContentUseCases>(TOKENS.UpstreamContentUseCases).toResolvedValue(
-    (listings: UpstreamListings) => ({
-      listResources: new ListUpstreamResources(listings),
-      listResourceTemplates: new ListUpstreamResourceTemplates(listings),
-      readResource: new ReadUpstreamResource(listings),
-      listPrompts: new ListUpstreamPrompts(listings),
-      getPrompt: new GetUpstreamPrompt(listings),
-      complete: new CompleteUpstreamArgument(listings),
-    }),
-    [UpstreamListings],
-  );
+  c.bind<UpstreamContentUseCases>(TOKENS.UpstreamContentUseCases).toResolvedValue(upstreamContentUseCases, [UpstreamListings]);
 }
