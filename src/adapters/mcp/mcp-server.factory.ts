@@ -16,7 +16,6 @@ import { ToolCallParams, ToolCallRunner } from './tool-call-runner';
 import { AllowedCalls } from './tool-gate';
 import { toMcpTool } from './tool-presenter';
 import { SessionRelays } from './relay/session-relays';
-import { ToolCallRelay } from './relay/tool-call-relay';
 
 /** The client session a request belongs to; `relay` when its answer is an SSE stream that can carry relayed messages. */
 export interface SessionCall {

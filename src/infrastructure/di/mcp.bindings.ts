@@ -1,5 +1,4 @@
 import { Container } from 'inversify';
-import { DataSource } from 'typeorm';
 import { ExternalTools } from '../../application/ports/external-tools.port';
 import { Clock } from '../../application/ports/clock.port';
 import { ResourceStore } from '../../application/ports/resource-store.port';

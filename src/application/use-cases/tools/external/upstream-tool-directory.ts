@@ -3,7 +3,7 @@ import { ScopeSet } from '../../../../domain/scope';
 import { ToolDescriptor } from '../../../../domain/tool';
 import { ExternalTool, ExternalToolOutcome, ExternalTools } from '../../../ports/external-tools.port';
 import { ResourceStore } from '../../../ports/resource-store.port';
-import { ToolListCache, ToolListing, UpstreamContext, UpstreamMcp, UpstreamServer, UpstreamSession, UpstreamTool } from '../../../ports/upstream-mcp.port';
+import { ToolListCache, ToolListing, UpstreamContext, UpstreamMcp, UpstreamSession, UpstreamTool } from '../../../ports/upstream-mcp.port';
 import { failed, relayed } from '../tool-outcome';
 import { ToolPins } from './tool-pins';
 import { serverNamed, serversIn, shownFailure, toServer } from './upstream-servers';
@@ -63,7 +63,7 @@ export class UpstreamToolDirectory implements ExternalTools {
       if (!listing.tools.some((listed) => listed.name === tool)) return failed(`The MCP server ${server.name} has no tool ${tool}`);
       return relayed(await session.callTool(tool, args));
     } catch (error) {
-      return failed(this.shown(server, record, 'tools/call failed', error));
+      return failed(shownFailure(this.log, record, 'tools/call failed', error));
     } finally {
       await session.close();
     }
@@ -90,15 +90,10 @@ export class UpstreamToolDirectory implements ExternalTools {
     try {
       return { ok: true, tools: await own.listTools() };
     } catch (error) {
-      return { ok: false, shown: this.shown(server, record, 'left out of tools/list', error) };
+      return { ok: false, shown: shownFailure(this.log, record, 'left out of tools/list', error) };
     } finally {
       if (own !== session) await own.close();
     }
-  }
-
-  /** Logs the whole reason and returns what the caller may see: a refusal in general terms, else a short message. */
-  private shown(_server: UpstreamServer, record: ResourceRecord, what: string, error: unknown): string {
-    return shownFailure(this.log, record, what, error);
   }
 }
 
