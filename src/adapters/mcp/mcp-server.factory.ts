@@ -58,7 +58,7 @@ export class McpServerFactory {
     private readonly log: (error: unknown) => void,
     recorder: ToolCallRecorder,
     private readonly content: UpstreamContentUseCases,
-    private readonly relays?: SessionRelays,
+    private readonly relays: SessionRelays,
   ) {
     this.calls = new ToolCallRunner(callTool, recorder, log);
   }
@@ -90,7 +90,7 @@ export class McpServerFactory {
     });
     server.setRequestHandler(CallToolLoose, async (request, extra) => {
       const params = request.params as unknown as ToolCallParams & { _meta?: { progressToken?: unknown } };
-      const relay = session?.relay && this.relays ? this.relays.open({
+      const relay = session?.relay ? this.relays.open({
         sessionId: session.id, callRequestId: extra.requestId, progressToken: tokenOf(params._meta?.progressToken), signal: extra.signal,
         send: (message) => server.transport!.send(message as unknown as JSONRPCMessage, { relatedRequestId: extra.requestId }),
       }) : undefined;
@@ -105,7 +105,7 @@ export class McpServerFactory {
     server.setRequestHandler(SetLevelLoose, async (request) => {
       const level = (request.params as { level?: unknown } | undefined)?.level;
       if (typeof level !== 'string' || !LOG_LEVELS.includes(level)) throw new McpError(ErrorCode.InvalidParams, `level must be one of ${LOG_LEVELS.join(', ')}`);
-      if (session && this.relays) await this.relays.setLogLevel(session.id, level);
+      if (session) await this.relays.setLogLevel(session.id, level);
       return {};
     });
     serveUpstreamContent(server, this.content, principal, messages, this.log, session?.id, view);

@@ -74,9 +74,9 @@ export function bindMcp(c: Container): void {
     [TOKENS.ResourceStore, TOKENS.ExternalTools, TOKENS.Config, TOKENS.UnitOfWork, TOKENS.Clock, ToolPins],
   );
   c.bind(McpServerFactory).toResolvedValue(
-    (list: ListTools, call: CallTool, log: Log, recorder: ToolCallRecorder, content: UpstreamContentUseCases, relays: SessionRelays | undefined) =>
+    (list: ListTools, call: CallTool, log: Log, recorder: ToolCallRecorder, content: UpstreamContentUseCases, relays: SessionRelays) =>
       new McpServerFactory(list, call, log, recorder, content, relays),
-    [ListTools, CallTool, TOKENS.McpLog, ToolCallRecorder, TOKENS.UpstreamContentUseCases, { serviceIdentifier: SessionRelays, optional: true }],
+    [ListTools, CallTool, TOKENS.McpLog, ToolCallRecorder, TOKENS.UpstreamContentUseCases, SessionRelays],
   );
   c.bind(McpController).toResolvedValue(
     (validate: ValidateKey, authorize: AuthorizeToolCall, servers: McpServerFactory, config: Config, list: ListTools, recorder: ToolCallRecorder,

@@ -1,3 +1,6 @@
+import { SessionRelays } from '../../../../src/adapters/mcp/relay/session-relays';
+import { InMemorySessionBus, InMemorySessionBusHub } from '../../../fakes/in-memory-session-bus';
+import { InMemoryUpstreamSessionStore } from '../../../fakes/in-memory-upstream-session-store';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { createHash } from 'node:crypto';
@@ -15,6 +18,8 @@ import { makeCallTool } from '../../../support/call-tool-service';
 import { makeUpstreamContent } from '../../../support/upstream-content-use-cases';
 import { ScopeSetMother } from '../../../mothers/scope-set.mother';
 
+const RELAY_LIMITS = { maxPendingPerSession: 16, maxMessagesPerCall: 1000, maxBytesPerCall: 1024 * 1024, answerTimeoutMs: 60_000, callTimeoutMs: 300_000 };
+
 const principal = { keyId: 'k', userId: 'alice', scopes: ScopeSetMother.full(), budgetId: 'k', rateLimit: null, hasQuota: false };
 const origin = { requestId: 'req-1', ip: '203.0.113.9' };
 
@@ -25,7 +30,7 @@ async function makeSut(calls: AllowedCalls, store = new InMemoryResourceStore())
   const clock = new FixedClock();
   const recorder = new ToolCallRecorder(audit, clock, (error) => logged.push(error));
   const factory = new McpServerFactory(new ListTools(new FilterTools(), external), makeCallTool(store, {}, external).sut, (error) => logged.push(error), recorder,
-    makeUpstreamContent(store).useCases);
+    makeUpstreamContent(store).useCases, new SessionRelays(new InMemorySessionBus(new InMemorySessionBusHub()), new InMemoryUpstreamSessionStore(), RELAY_LIMITS));
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await factory.create(principal, calls, 1, origin).connect(serverSide);
   const client = new Client({ name: 'spec', version: '1' });
