@@ -19,7 +19,7 @@ export class Metrics {
 
   readonly keyValidations = new TallyCounter<KeyValidationOutcome>(this.registry, {
     name: `${PREFIX}key_validations_total`,
-    help: 'API key validations on /mcp by outcome: valid, invalid (missing, unknown, revoked, expired) or error',
+    help: 'API key validations on /mcp and /authz by outcome: valid, invalid (missing, unknown, revoked, expired) or error',
     label: 'outcome',
     values: ['valid', 'invalid', 'error'],
   });
@@ -54,10 +54,10 @@ export class Metrics {
     registers: [this.registry],
   });
 
-  /** Requests on /mcp refused because their key went past its rate limit. */
+  /** Requests on /mcp and /authz refused because their key went past its rate limit. */
   readonly rateLimited = new Counter({
     name: `${PREFIX}rate_limited_total`,
-    help: 'Requests on /mcp refused with 429 because the key went past its rate limit',
+    help: 'Requests on /mcp and /authz refused with 429 because the key went past its rate limit',
     registers: [this.registry],
   });
 

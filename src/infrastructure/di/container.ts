@@ -35,6 +35,7 @@ import { Config } from '../config/config';
 import { Database } from '../database/database';
 import { BatchingAuditQueue } from '../../adapters/persistence/audit/batching-audit-queue';
 import { bindAudit } from './audit.bindings';
+import { bindForwardAuth } from './forward-auth.bindings';
 import { bindHotPath } from './hot-path.bindings';
 import { bindHttpEdge } from './http-edge.bindings';
 import { Lifecycle } from './lifecycle';
@@ -159,6 +160,7 @@ export function buildContainer(parts: ContainerParts): Container {
   bindMcpFastPaths(c);
   bindScopeContexts(c);
   bindSecretScanning(c);
+  bindForwardAuth(c);
   return c;
 }
 

@@ -8,6 +8,8 @@ import { AuditEventsController } from '../../adapters/http/controllers/audit-eve
 import { ModeSessionsController } from '../../adapters/http/controllers/mode-sessions.controller';
 import { ModeToolConfigsController } from '../../adapters/http/controllers/mode-tool-configs.controller';
 import { ToolSetsController } from '../../adapters/http/controllers/tool-sets.controller';
+import { ForwardAuthController } from '../../adapters/http/controllers/forward-auth.controller';
+import { INTROSPECTION_PATH, IntrospectionController } from '../../adapters/http/controllers/introspection.controller';
 import { accessTokenAuth } from '../../adapters/http/middleware/access-token-auth';
 import { healthRouter, ReadinessCheck } from '../../adapters/http/controllers/health.controller';
 import { metricsRouter } from '../../adapters/http/controllers/metrics.router';
@@ -42,6 +44,8 @@ export function createApp(container: Container, extras: AppExtras = {}): Express
   app.use(requestLogging(app, extras.logger ?? container.get<Logger>(TOKENS.Logger)), httpMetrics(metrics));
   // /mcp is the hot path: mounted first, so its requests skip every other layer.
   container.get(McpController).mount(app, authFailureLimit(container.get(AuthFailureLimiter)));
+  // Forward auth is /mcp's key check for other services' proxies: as hot, so mounted next, with the same limiter.
+  container.get(ForwardAuthController).mount(app, authFailureLimit(container.get(AuthFailureLimiter)));
   app.use(metricsRouter(metrics));
   app.use(healthRouter(container.get<ReadinessCheck>(TOKENS.ReadinessCheck)));
   for (const handler of extras.before ?? []) app.use(handler);
@@ -56,6 +60,7 @@ export function createApp(container: Container, extras: AppExtras = {}): Express
   app.use('/api/v1/audit-events', user, container.get(AuditEventsController).router());
   // Not behind the users' JWT: a leak report is authenticated by its signature.
   app.use('/api/v1/secret-scanning', container.get<RequestHandler>(TOKENS.SecretScanningRoutes));
+  app.use(INTROSPECTION_PATH, helmet(), user, container.get(IntrospectionController).router());
   app.use(notFoundHandler);
   app.use(errorHandler((error, req) => logOf(req).error({ err: error }, 'request failed')));
   return app;
