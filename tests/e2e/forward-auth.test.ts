@@ -127,6 +127,9 @@ describe('GET /authz', () => {
       ['the query scope twice', {}, '/authz?scope=projects:read&scope=chat:read'],
       ['an empty query scope', {}, '/authz?scope='],
       ['query and header disagreeing', { 'X-Keygate-Required-Scope': 'chat:read' }, '/authz?scope=projects:read'],
+      ['a NUL in the query scope', {}, '/authz?scope=projects%00:read'],
+      ['a malformed escape in the query scope', {}, '/authz?scope=%ff'],
+      ['an 8 KiB header scope', { 'X-Keygate-Required-Scope': `projects:${'r'.repeat(8192)}` }, '/authz'],
     ])('%s', async (_case, headers, path) => {
       await t.flushLastUsed();
       const before = await lastUsedOf(reader.id);
