@@ -42,7 +42,7 @@ export class McpServersController {
 
   async create(req: Request, res: Response): Promise<void> {
     const caller = callerOf(req, res);
-    const data = { ...allowedFields(CreateMcpServerDto, req.body) };
+    const data = given(allowedFields(CreateMcpServerDto, req.body));
     const record = await bodyFieldsOf(() => this.useCases.create.execute({ caller, data, checkAddress: true }));
     res.status(201).setHeader('Location', `${req.baseUrl}/${record.id}`);
     res.json(presentMcpServer({ record, pins: [] }));
@@ -54,7 +54,7 @@ export class McpServersController {
 
   async update(req: IdRequest, res: Response): Promise<void> {
     const caller = callerOf(req, res);
-    const data = { ...allowedFields(UpdateMcpServerDto, req.body) };
+    const data = given(allowedFields(UpdateMcpServerDto, req.body));
     if (Object.keys(data).length === 0) {
       throw ValidationError.single('body', 'name, url, headers, tool_scopes, resource_scopes, prompt_scopes or approve_tools is required');
     }
@@ -81,6 +81,11 @@ function callerOf(req: Request, res: Response, more: readonly string[] = []): Mc
   const unknown = Object.keys(req.query).find((name) => name !== 'user_id' && !more.includes(name));
   if (unknown !== undefined) throw ValidationError.single(unknown, 'is not a known query parameter');
   return { kind: 'user', actor: actorOf(res.locals), userId: unchecked(req.query.user_id) };
+}
+
+/** The fields the body sent: a DTO also holds its other declared fields, as undefined (JSON has no undefined, so nothing sent is lost). */
+function given(dto: object): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(dto).filter(([, value]) => value !== undefined));
 }
 
 function nextPage(req: Request, cursor: string): string {
