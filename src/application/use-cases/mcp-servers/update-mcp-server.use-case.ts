@@ -1,5 +1,6 @@
 import { NotFoundError } from '../../../domain/errors';
 import { Clock } from '../../ports/clock.port';
+import { ResourceStore } from '../../ports/resource-store.port';
 import { UnitOfWork } from '../../ports/unit-of-work.port';
 import { UpstreamAddressCheck } from '../../ports/upstream-address-check.port';
 import { storable } from '../tools/built-in/data-limits';
@@ -43,11 +44,13 @@ export class UpdateMcpServer {
     const changer = changerOf(input.caller);
     const { data, approvals } = this.pins.approvalIn(serverData(input.data));
     const id = serverIdOf(input.id, 'update');
-    if (input.checkAddress) await refuseAddress(this.addresses, data.url);
+    if (input.checkAddress && data.url !== undefined) {
+      // Every other answer first (404, a bad field), so only a valid change waits on DNS, and never inside the transaction.
+      await this.work.run(({ records }) => this.merged(records, changer.userId, id, data));
+      await refuseAddress(this.addresses, data.url);
+    }
     return this.work.run(async ({ records, audit, pins }) => {
-      const stored = await records.find(changer.userId, SERVERS, id);
-      if (!stored) throw new NotFoundError('mcp_servers', id);
-      const updated = await records.update(changer.userId, SERVERS, id, storable(this.policy.check(this.policy.merge(stored.data, data))));
+      const updated = await records.update(changer.userId, SERVERS, id, await this.merged(records, changer.userId, id, data));
       if (!updated) throw new NotFoundError('mcp_servers', id);
       const record = shown(updated, this.policy);
       const changed = [...Object.keys(data), ...(approvals ? ['approve_tools'] : [])].sort();
@@ -59,5 +62,12 @@ export class UpdateMcpServer {
       await audit.append([event]);
       return { record, pins: await this.pins.view(id, pins) };
     });
+  }
+
+  /** The record's data with the change merged in, as the policy would store it. */
+  private async merged(records: ResourceStore, ownerId: string, id: string, data: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const stored = await records.find(ownerId, SERVERS, id);
+    if (!stored) throw new NotFoundError('mcp_servers', id);
+    return storable(this.policy.check(this.policy.merge(stored.data, data)));
   }
 }

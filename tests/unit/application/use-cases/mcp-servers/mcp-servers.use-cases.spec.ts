@@ -94,6 +94,11 @@ describe('McpServer use-cases for a user over REST', () => {
       .rejects.toThrow('data.url: upstream address not allowed');
     expect(store.records[1].data.url).toBe(files().url);
     expect(audit.records.map((r) => r.action)).toEqual(['mcp_server.created', 'mcp_server.created']);
+    // A bad field or an unknown id is answered before any DNS wait.
+    const asked = addresses.asked.length;
+    await expect(sut.update.execute({ caller: alice, id: other.id, data: { url: 'https://new.example.com/', name: 'NO' }, checkAddress: true })).rejects.toThrow(/^data.name/);
+    await expect(sut.update.execute({ caller: alice, id: randomUUID(), data: { url: 'https://new.example.com/' }, checkAddress: true })).rejects.toBeInstanceOf(NotFoundError);
+    expect(addresses.asked).toHaveLength(asked);
   });
 
   it('names bad fields, keeps the per-user limit and refuses an over-large record, writing nothing', async () => {
