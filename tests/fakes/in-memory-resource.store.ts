@@ -23,12 +23,12 @@ export class InMemoryResourceStore implements ResourceStore {
     return found ? structuredClone(found) : null;
   }
 
-  async list(ownerId: string, at: RecordLocation, filter: RecordFilter = {}, limit = MAX_LISTED_RECORDS): Promise<ResourceRecord[]> {
+  async list(ownerId: string, at: RecordLocation, filter: RecordFilter = {}, limit = MAX_LISTED_RECORDS, offset = 0): Promise<ResourceRecord[]> {
     return this.records
       .filter((r) => this.at(r, ownerId, at))
       .filter((r) => filter.text === undefined || JSON.stringify(searchable(r)).toLowerCase().includes(filter.text.toLowerCase()))
       .filter((r) => filter.where === undefined || Object.entries(filter.where).every(([k, v]) => JSON.stringify(searchable(r)[k]) === JSON.stringify(v)))
-      .slice(0, limit)
+      .slice(offset, offset + limit)
       .map((r) => structuredClone(r));
   }
 

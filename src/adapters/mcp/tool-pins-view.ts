@@ -34,6 +34,7 @@ function isChanged(pin: ToolPin): boolean {
   return pin.status === 'changed';
 }
 
-function pinView(pin: ToolPin): Record<string, unknown> {
+/** One pin as its owner sees it: the approved sha256, the status and, while changed, the sha256 now served. */
+export function pinView(pin: ToolPin): Record<string, unknown> {
   return isChanged(pin) ? { sha256: pin.sha256, status: pin.status, seen_sha256: pin.seenSha256 } : { sha256: pin.sha256, status: pin.status };
 }

@@ -27,8 +27,8 @@ export class EncryptedResourceStore implements ResourceStore {
     return record && this.opened(record);
   }
 
-  async list(ownerId: string, at: RecordLocation, filter?: RecordFilter, limit?: number): Promise<ResourceRecord[]> {
-    return (await this.inner.list(ownerId, at, filter, limit)).map((record) => this.opened(record));
+  async list(ownerId: string, at: RecordLocation, filter?: RecordFilter, limit?: number, offset?: number): Promise<ResourceRecord[]> {
+    return (await this.inner.list(ownerId, at, filter, limit, offset)).map((record) => this.opened(record));
   }
 
   async update(ownerId: string, at: RecordLocation, id: string, data: Record<string, unknown>): Promise<ResourceRecord | null> {

@@ -43,7 +43,7 @@ export class PostgresResourceStore implements ResourceStore {
     return rows.length > 0 ? ResourceRecordMapper.toDomain(rows[0]) : null;
   }
 
-  async list(ownerId: string, at: RecordLocation, filter: RecordFilter = {}, limit = MAX_LISTED_RECORDS): Promise<ResourceRecord[]> {
+  async list(ownerId: string, at: RecordLocation, filter: RecordFilter = {}, limit = MAX_LISTED_RECORDS, offset = 0): Promise<ResourceRecord[]> {
     const params: unknown[] = where(ownerId, at);
     let sql = `SELECT * FROM resource_records WHERE ${AT}`;
     // Search and query never see secret fields: matching them would let a reader guess a masked value.
@@ -61,8 +61,8 @@ export class PostgresResourceStore implements ResourceStore {
       params.push(filter.where);
       sql += ` AND ${searched} @> $${params.length}::jsonb`;
     }
-    params.push(limit);
-    const rows = await this.run(`${sql} ORDER BY created_at, id LIMIT $${params.length}`, params);
+    params.push(limit, offset);
+    const rows = await this.run(`${sql} ORDER BY created_at, id LIMIT $${params.length - 1} OFFSET $${params.length}`, params);
     return rows.map(ResourceRecordMapper.toDomain);
   }
 

@@ -88,8 +88,8 @@ class ChangeTrackingRecords implements ResourceStore {
   constructor(private readonly inner: ResourceStore, private readonly serverOwners: Set<string>) {}
 
   find(ownerId: string, at: RecordLocation, id: string): Promise<ResourceRecord | null> { return this.inner.find(ownerId, at, id); }
-  list(ownerId: string, at: RecordLocation, filter?: RecordFilter, limit?: number): Promise<ResourceRecord[]> {
-    return this.inner.list(ownerId, at, filter, limit);
+  list(ownerId: string, at: RecordLocation, filter?: RecordFilter, limit?: number, offset?: number): Promise<ResourceRecord[]> {
+    return this.inner.list(ownerId, at, filter, limit, offset);
   }
 
   create(ownerId: string, at: RecordLocation, data: Record<string, unknown>): Promise<ResourceRecord> {

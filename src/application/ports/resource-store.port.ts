@@ -24,8 +24,8 @@ export interface ResourceStore {
   createWithinLimit(ownerId: string, at: RecordLocation, data: Record<string, unknown>, limit: number): Promise<ResourceRecord | null>;
   /** The record `id` if it is the owner's and lives at `at`. */
   find(ownerId: string, at: RecordLocation, id: string): Promise<ResourceRecord | null>;
-  /** Oldest first, at most `limit` (MAX_LISTED_RECORDS when left out). */
-  list(ownerId: string, at: RecordLocation, filter?: RecordFilter, limit?: number): Promise<ResourceRecord[]>;
+  /** Oldest first, at most `limit` (MAX_LISTED_RECORDS when left out), after skipping the first `offset` (a page of a longer list). */
+  list(ownerId: string, at: RecordLocation, filter?: RecordFilter, limit?: number, offset?: number): Promise<ResourceRecord[]>;
   /** Replaces the data of a record found at `at`; null when there is none. */
   update(ownerId: string, at: RecordLocation, id: string, data: Record<string, unknown>): Promise<ResourceRecord | null>;
   /** Deletes a record found at `at` with everything attached to it; false when there is none. */

@@ -46,6 +46,7 @@ import { bindMcpFastPaths } from './mcp-fast-path.bindings';
 import { bindMcpSessions } from './mcp-sessions.bindings';
 import { bindMcpRelay } from './mcp-relay.bindings';
 import { bindMcpServerViews } from './mcp-servers-view.bindings';
+import { bindMcpServers } from './mcp-servers.bindings';
 import { SessionPurge } from '../../adapters/persistence/mcp-sessions/session-purge';
 import { SessionStreams } from '../../adapters/mcp/sessions/session-streams';
 import { bindScopeContexts } from './scope-context.bindings';
@@ -154,6 +155,7 @@ export function buildContainer(parts: ContainerParts): Container {
   );
   bindHttpEdge(c, parts.port);
   bindMcp(c);
+  bindMcpServers(c);
   bindMcpContent(c);
   bindToolPins(c);
   bindMcpServerViews(c);

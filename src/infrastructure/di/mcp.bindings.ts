@@ -1,11 +1,10 @@
 import { Container } from 'inversify';
 import { ExternalTools } from '../../application/ports/external-tools.port';
-import { Clock } from '../../application/ports/clock.port';
 import { ResourceStore } from '../../application/ports/resource-store.port';
-import { UnitOfWork } from '../../application/ports/unit-of-work.port';
 import { ToolListCache, UpstreamMcp } from '../../application/ports/upstream-mcp.port';
 import { AuthorizeToolCall } from '../../application/use-cases/tools/authorize-tool-call.use-case';
 import { CallTool } from '../../application/use-cases/tools/call-tool.use-case';
+import { McpServerUseCases } from '../../application/use-cases/mcp-servers/mcp-server-use-cases';
 import { mcpServerPolicy } from '../../application/use-cases/tools/external/mcp-server-policy';
 import { UpstreamToolDirectory } from '../../application/use-cases/tools/external/upstream-tool-directory';
 import { ToolPins } from '../../application/use-cases/tools/external/tool-pins';
@@ -69,9 +68,9 @@ export function bindMcp(c: Container): void {
     [FilterTools, TOKENS.ExternalTools],
   );
   c.bind(CallTool).toResolvedValue(
-    (store: ResourceStore, external: ExternalTools, config: Config, work: UnitOfWork, clock: Clock, pins: ToolPins) =>
-      new CallTool(store, { mcp_servers: mcpServerPolicy(config.mcp.maxServersPerUser) }, external, work, clock, pins),
-    [TOKENS.ResourceStore, TOKENS.ExternalTools, TOKENS.Config, TOKENS.UnitOfWork, TOKENS.Clock, ToolPins],
+    (store: ResourceStore, external: ExternalTools, config: Config, servers: McpServerUseCases) =>
+      new CallTool(store, { mcp_servers: mcpServerPolicy(config.mcp.maxServersPerUser) }, external, servers),
+    [TOKENS.ResourceStore, TOKENS.ExternalTools, TOKENS.Config, TOKENS.McpServerUseCases],
   );
   c.bind(McpServerFactory).toResolvedValue(
     (list: ListTools, call: CallTool, log: Log, recorder: ToolCallRecorder, content: UpstreamContentUseCases, relays: SessionRelays) =>

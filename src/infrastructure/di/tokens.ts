@@ -57,6 +57,10 @@ export const TOKENS = {
   UpstreamContentUseCases: Symbol.for('keygate.UpstreamContentUseCases'),
   ToolListCache: Symbol.for('keygate.ToolListCache'),
   ExternalTools: Symbol.for('keygate.ExternalTools'),
+  /** `McpServerUseCases`: the rules of mcp_servers records, for the tool and the REST API (mcp-servers.bindings.ts). */
+  McpServerUseCases: Symbol.for('keygate.McpServerUseCases'),
+  /** Whether a registered server's host may be contacted at all (MCP_UPSTREAM_ALLOWLIST), asked by the REST API. */
+  UpstreamAddressCheck: Symbol.for('keygate.UpstreamAddressCheck'),
 
   // MCP sessions
   McpSessionRepository: Symbol.for('keygate.McpSessionRepository'),

@@ -5,6 +5,7 @@ import { AccessTokenVerifier } from '../../adapters/auth/access-token-verifier';
 import { AgentRolesController } from '../../adapters/http/controllers/agent-roles.controller';
 import { ApiKeysController } from '../../adapters/http/controllers/api-keys.controller';
 import { AuditEventsController } from '../../adapters/http/controllers/audit-events.controller';
+import { McpServersController } from '../../adapters/http/controllers/mcp-servers.controller';
 import { ModeSessionsController } from '../../adapters/http/controllers/mode-sessions.controller';
 import { ModeToolConfigsController } from '../../adapters/http/controllers/mode-tool-configs.controller';
 import { ToolSetsController } from '../../adapters/http/controllers/tool-sets.controller';
@@ -58,6 +59,7 @@ export function createApp(container: Container, extras: AppExtras = {}): Express
   app.use('/api/v1/tool-sets', user, container.get(ToolSetsController).toolSets());
   app.use('/api/v1/scopes', user, container.get(ToolSetsController).scopes());
   app.use('/api/v1/audit-events', user, container.get(AuditEventsController).router());
+  app.use('/api/v1/mcp-servers', user, container.get(McpServersController).router());
   // Not behind the users' JWT: a leak report is authenticated by its signature.
   app.use('/api/v1/secret-scanning', container.get<RequestHandler>(TOKENS.SecretScanningRoutes));
   app.use(INTROSPECTION_PATH, helmet(), user, container.get(IntrospectionController).router());

@@ -19,9 +19,9 @@ export class McpServerListCache implements ResourceStore {
     this.lists = new NotifiedLruCache({ channel: MCP_SERVERS_CHANNEL, maxEntries });
   }
 
-  async list(ownerId: string, at: RecordLocation, filter?: RecordFilter, limit?: number): Promise<ResourceRecord[]> {
-    // Only the plain list that tools/list reads is kept; a tool's listing asks for a limit of its own.
-    if (!isServerList(at, filter) || limit !== undefined) return this.inner.list(ownerId, at, filter, limit);
+  async list(ownerId: string, at: RecordLocation, filter?: RecordFilter, limit?: number, offset?: number): Promise<ResourceRecord[]> {
+    // Only the plain list that tools/list reads is kept; a tool's listing and a REST page ask for a limit of their own.
+    if (!isServerList(at, filter) || limit !== undefined || offset !== undefined) return this.inner.list(ownerId, at, filter, limit, offset);
     return this.lists.get(ownerId) ?? this.lists.load(ownerId, () => this.inner.list(ownerId, at, filter));
   }
 

@@ -62,6 +62,17 @@ describe('PostgresResourceStore on PostgreSQL', () => {
     expect((await store.list(owner, topLevel('models'), { text: '1' }, 2)).map((r) => r.data)).toEqual([{ i: 1 }, { i: 10 }]);
   });
 
+  it('skips `offset` records of the same order for a later page', async () => {
+    const owner = randomUUID();
+    const ids = (await db.dataSource.query(
+      `INSERT INTO resource_records (user_id, resource, data, created_at)
+       SELECT $1, 'models', jsonb_build_object('i', i), now() + i * interval '1 ms' FROM generate_series(0, 4) AS i RETURNING id`, [owner],
+    )).map((row: { id: string }) => row.id);
+    expect((await store.list(owner, topLevel('models'), undefined, 2, 2)).map((r) => r.id)).toEqual(ids.slice(2, 4));
+    expect((await store.list(owner, topLevel('models'), undefined, 2, 4)).map((r) => r.id)).toEqual(ids.slice(4));
+    expect(await store.list(owner, topLevel('models'), undefined, 2, 5)).toEqual([]);
+  });
+
   it('keeps items under their parent and cascades deletes', async () => {
     const owner = randomUUID();
     const parent = await store.create(owner, topLevel('projects'), {});

@@ -34,7 +34,9 @@ describe('McpServerListCache', () => {
     await sut.list('u1', PROJECTS);
     await sut.list('u1', SERVERS, undefined, 5);
     await sut.list('u1', SERVERS, undefined, 5);
-    expect(reads).toHaveBeenCalledTimes(4);
+    await sut.list('u1', SERVERS, undefined, undefined, 3);
+    expect(reads).toHaveBeenCalledTimes(5);
+    expect(reads).toHaveBeenLastCalledWith('u1', SERVERS, undefined, undefined, 3);
     expect(sut.lists.size).toBe(0);
   });
 

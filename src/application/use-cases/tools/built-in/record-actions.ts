@@ -63,7 +63,8 @@ export async function runRecordAction(
   }
 }
 
-async function createWithin(
+/** Creates within the policy's per-owner limit, if it has one: a create past it is a ConflictError. */
+export async function createWithin(
   store: ResourceStore, ownerId: string, at: RecordLocation, data: Record<string, unknown>, policy: ResourcePolicy,
 ): Promise<ResourceRecord> {
   if (!policy.limit) return store.create(ownerId, at, data);

@@ -12,6 +12,21 @@ export interface ToolCaller {
   origin: AuditOrigin;
 }
 
+/** Who changes a server, as its events name them: the owner, the key if one was used, and the actor (a key, a user's JWT, or the system). */
+export interface ServerChanger {
+  /** The server's owner: the event concerns them. */
+  userId: string;
+  keyId: string | null;
+  actor: AuditActor;
+  origin: AuditOrigin;
+}
+
+/** A key acts for its own user; an in-process call without a key is the system's. */
+export function keyChanger(caller: ToolCaller): ServerChanger {
+  const actor: AuditActor = caller.keyId === null ? { type: 'system', id: null } : { type: 'key', id: caller.keyId };
+  return { ...caller, actor };
+}
+
 const SERVER_EVENTS: Partial<Record<ToolCommand['action'], AuditAction>> = {
   create: 'mcp_server.created',
   update: 'mcp_server.updated',
@@ -30,15 +45,14 @@ export function serverEventOf(command: ToolCommand): AuditAction | null {
  * carry a token.
  */
 export function serverEvent(
-  action: AuditAction, caller: ToolCaller, server: ResourceRecord, at: Date, changed?: string[],
+  action: AuditAction, caller: ServerChanger, server: ResourceRecord, at: Date, changed?: string[],
 ): AuditRecord {
   const details: { [field: string]: AuditValue } = {
     name: typeof server.data.name === 'string' ? server.data.name : null,
     url_origin: originOf(server.data.url),
   };
   if (changed) details.changed = changed;
-  const actor: AuditActor = caller.keyId === null ? { type: 'system', id: null } : { type: 'key', id: caller.keyId };
-  return auditEvent(action, actor, { userId: caller.userId, keyId: caller.keyId, target: { type: 'mcp_server', id: server.id } }, caller.origin, at, details);
+  return auditEvent(action, caller.actor, { userId: caller.userId, keyId: caller.keyId, target: { type: 'mcp_server', id: server.id } }, caller.origin, at, details);
 }
 
 function originOf(url: unknown): string | null {
