@@ -23,21 +23,23 @@ const made: SessionStreams[] = [];
 afterEach(() => made.splice(0).forEach((streams) => streams.closeAll()));
 
 function makeSut(options: { maxStreams?: number; keepAliveMs?: number } = {}) {
-  const log: { seq: number; message: string }[] = [];
+  const log: { seq: number; message: string; stream: number | null; endsStream: boolean }[] = [];
   const claims = new Map<string, string>();
   let refreshOk = true;
   const store: StreamStore = {
     claimStream: async (id, replica) => (claims.has(id) ? null : (claims.set(id, replica), log.length)),
     refreshStream: async () => refreshOk,
     releaseStream: async (id) => void claims.delete(id),
-    readAfter: async (_id, after, limit) => log.filter((e) => e.seq > after).slice(0, limit),
+    readAfter: async (_id, after, limit, stream) => log.filter((e) => e.seq > after && e.stream === stream).slice(0, limit),
+    postStreamOpenedAt: async (_id, stream) => (log.some((e) => e.seq === stream && e.stream === stream) ? Date.now() : null),
+    touchSession: async () => refreshOk,
   };
   const wakers = new Map<string, { wake(): void; end(): void }>();
   const watch = { watchStream: (id: string, waker: { wake(): void; end(): void }) => (wakers.set(id, waker), () => void wakers.delete(id)) };
   const streams = new SessionStreams(store, watch, { maxStreams: options.maxStreams ?? 10, replica: 'r1', keepAliveMs: options.keepAliveMs ?? 60_000 });
   made.push(streams);
   const publish = (message: object) => {
-    log.push({ seq: log.length + 1, message: JSON.stringify(message) });
+    log.push({ seq: log.length + 1, message: JSON.stringify(message), stream: null, endsStream: false });
     for (const w of wakers.values()) w.wake();
   };
   return { streams, publish, wakers, claims, loseClaim: () => void (refreshOk = false) };
