@@ -13,6 +13,7 @@ import { RPC, sendRpcError } from '../json-rpc';
 import { endpointOf } from '../server-view';
 import { toMcpError } from '../mcp-error-map';
 import { parseLastEventId } from './post-stream-event-id';
+import { PostStreams, ResumablePost } from './post-streams';
 import { SessionStreams } from './session-streams';
 
 export const SESSION_HEADER = 'mcp-session-id';
@@ -38,6 +39,7 @@ export class McpSessionEdge {
     private readonly endSession: EndMcpSession,
     private readonly bus: SessionBus,
     private readonly streams: SessionStreams,
+    private readonly posts: PostStreams,
     private readonly log: (error: unknown) => void,
   ) {}
 
@@ -81,6 +83,11 @@ export class McpSessionEdge {
     if (last?.stream != null) await this.streams.resume(res, session, last.stream, last.seq);
     else await this.streams.serve(res, session, last?.seq ?? null);
     return true;
+  }
+
+  /** What makes the SSE answer to a POST in `session` resumable (its own stream in the session's log). */
+  resumablePost(session: McpSession, messages: JSONRPCMessage[]): ResumablePost {
+    return this.posts.open(session, messages);
   }
 
   /**
