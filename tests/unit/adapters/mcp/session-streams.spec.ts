@@ -173,7 +173,7 @@ describe('SessionStreams resuming a POST stream', () => {
   });
 
   it('closes when the call cannot run any longer, and when the session ends', async () => {
-    const { streams, publish, endAll } = makeSut({ postStreamMs: -9_950 });
+    const { streams, publish } = makeSut({ postStreamMs: -9_950 });
     const post = publish({}, null);
     const res = await resume(streams, 's1', post, post);
     expect(res.writableEnded).toBe(false);
