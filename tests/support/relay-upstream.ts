@@ -26,12 +26,13 @@ export interface RelayUpstream {
   stop(): Promise<void>;
 }
 
-const TOOLS = ['progress', 'sample', 'elicit', 'roots', 'slow', 'echo'].map((name) => ({ name, inputSchema: { type: 'object' as const } }));
+const TOOLS = ['progress', 'steps', 'sample', 'elicit', 'roots', 'slow', 'echo'].map((name) => ({ name, inputSchema: { type: 'object' as const } }));
 
 /**
  * A real MCP server with sessions, built with the SDK, whose tools send what
  * keygate relays, on the tool call's own SSE response: `progress` (two
- * progress notifications and a log message), `sample`, `elicit` and `roots`
+ * progress notifications and a log message), `steps` (the same, 400 ms
+ * apart, for a client to drop its stream between them), `sample`, `elicit` and `roots`
  * (a request to the client, answered with what the client said), `slow`
  * (waits to be cancelled), `echo`.
  */
@@ -81,6 +82,16 @@ async function openSession(state: RelayUpstream): Promise<StreamableHTTPServerTr
         }
         await extra.sendNotification({ method: 'notifications/message', params: { level: 'info', logger: 'relay-upstream', data: 'working' } });
         return text('done');
+      }
+      case 'steps': {
+        const progressToken = request.params._meta?.progressToken ?? 'none';
+        const pause = () => new Promise((resolve) => setTimeout(resolve, 400));
+        await extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress: 1, total: 2 } });
+        await pause();
+        await extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress: 2, total: 2 } });
+        await extra.sendNotification({ method: 'notifications/message', params: { level: 'info', logger: 'relay-upstream', data: 'steps' } });
+        await pause();
+        return text('steps done');
       }
       case 'sample': {
         const answer = await extra.sendRequest({ method: 'sampling/createMessage', params: {

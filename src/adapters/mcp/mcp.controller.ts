@@ -77,19 +77,22 @@ export class McpController {
     if (refuseInvalidParams(messages, res)) return;
     if (this.sessions.concerns(res, messages) && (await this.sessions.tryServe(req, res, messages))) return;
     const view = viewOf(res.locals);
+    const session = sessionOf(res.locals);
     const calls = await authorizeToolCalls(this.authorize, principal, messages, res, (call) => this.recorder.denied(principal, originOf(req), call), view);
     if (calls === null) return;
     if (calls.size > 0) await this.usage.chargeToolCalls(principal, messages);
     // The fast paths answer /mcp's view (built-in tools, namespaced upstreams); a single server's endpoint has its own names.
-    if (view === undefined && (await this.fastPath.tryServe(req, res, principal, messages, format))) return;
+    // An SSE answer in a session is the SDK transport's: it starts with the priming event and lands in the session's log.
+    const fast = view === undefined && !(session !== undefined && format === 'sse');
+    if (fast && (await this.fastPath.tryServe(req, res, principal, messages, format))) return;
     // Only a POST that calls tools needs its origin (req.ip walks the proxy settings).
     const origin = calls.size > 0 ? originOf(req) : NO_ORIGIN;
-    if (view === undefined && (await this.callFastPath.tryServe(req, res, principal, messages, format, calls, origin))) return;
-    const session = sessionOf(res.locals);
+    if (fast && (await this.callFastPath.tryServe(req, res, principal, messages, format, calls, origin))) return;
     // In a session, a call of an upstream tool is answered as a stream whenever the client takes one, to carry what the upstream sends meanwhile.
     const relay = session !== undefined && callsUpstream(calls) && acceptsEventStream(req.headers.accept);
     const server = this.servers.create(principal, calls, messages.length, origin, session ? { id: session.id, relay } : undefined, view);
-    await serveStreamableHttp(server, req, res, req.body, relay ? 'sse' : format);
+    const answer = relay ? 'sse' : format;
+    await serveStreamableHttp(server, req, res, req.body, answer, session !== undefined && answer === 'sse' ? this.sessions.resumablePost(session, messages) : undefined);
   }
 }
 

@@ -1,8 +1,10 @@
 import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { Request as ExpressRequest, Response as ExpressResponse } from 'express';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { ResumablePost } from './sessions/post-streams';
 
 export type ResponseFormat = 'json' | 'sse';
 
@@ -41,6 +43,12 @@ function negotiate(accept: string): ResponseFormat | null {
  * mode and writes its answer back. The web-standard transport is used so that
  * we, not the transport, decide JSON or SSE: it insists on an Accept listing
  * both, which we have already checked our own way.
+ *
+ * `resumable` (an SSE answer in a session): the transport writes a priming
+ * event with `retry:` and stores every event in the session's log, and a
+ * client that goes away no longer ends the call: it runs on (within its own
+ * deadline, bounded again by `maxMs`) and its result lands in the log for a
+ * GET with Last-Event-ID. A notifications/cancelled still cancels it.
  */
 export async function serveStreamableHttp(
   server: Server,
@@ -48,15 +56,20 @@ export async function serveStreamableHttp(
   res: ExpressResponse,
   body: unknown,
   format: ResponseFormat,
+  resumable?: ResumablePost,
 ): Promise<void> {
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: format === 'json' });
-  res.on('close', () => {
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined, enableJsonResponse: format === 'json',
+    ...(resumable && format === 'sse' ? { eventStore: resumable.store, retryInterval: resumable.retryMs } : {}),
+  });
+  const close = () => {
     void transport.close();
     void server.close();
-  });
+  };
+  res.on('close', resumable && format === 'sse' ? () => void outlive(resumable).then(close) : close);
   await server.connect(transport);
   const headers = new Headers();
-  const protocolVersion = req.headers['mcp-protocol-version'];
+  const protocolVersion = resumable?.protocolVersion ?? req.headers['mcp-protocol-version'];
   if (typeof protocolVersion === 'string') headers.set('mcp-protocol-version', protocolVersion);
   headers.set('accept', 'application/json, text/event-stream');
   headers.set('content-type', 'application/json');
@@ -65,5 +78,16 @@ export async function serveStreamableHttp(
   res.status(answer.status);
   answer.headers.forEach((value, name) => res.setHeader(name, value));
   if (answer.body === null) return void res.end();
-  Readable.fromWeb(answer.body as WebReadableStream).pipe(res);
+  // pipeline, not pipe: a client gone cancels the web stream, which tells the transport to store what follows instead of writing it.
+  await pipeline(Readable.fromWeb(answer.body as WebReadableStream), res).catch(() => undefined);
+}
+
+/** Settles when the POST's last response is stored, or after `maxMs` at the latest. */
+function outlive(resumable: ResumablePost): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const bound = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, resumable.maxMs);
+    timer.unref();
+  });
+  return Promise.race([resumable.store.finished, bound]).finally(() => clearTimeout(timer));
 }

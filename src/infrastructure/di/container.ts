@@ -45,6 +45,7 @@ import { bindMcpContent } from './mcp-content.bindings';
 import { bindMcpFastPaths } from './mcp-fast-path.bindings';
 import { bindMcpSessions } from './mcp-sessions.bindings';
 import { bindMcpRelay } from './mcp-relay.bindings';
+import { bindMcpPostStreams } from './mcp-post-streams.bindings';
 import { bindMcpServerViews } from './mcp-servers-view.bindings';
 import { bindMcpServers } from './mcp-servers.bindings';
 import { SessionPurge } from '../../adapters/persistence/mcp-sessions/session-purge';
@@ -101,6 +102,7 @@ export function buildContainer(parts: ContainerParts): Container {
   bindUsage(c);
   bindMcpSessions(c);
   bindMcpRelay(c);
+  bindMcpPostStreams(c);
   // Started in this order, stopped in the reverse: retention, the MCP session streams and purge, the listener, the quota credits handed back, the last last_used_at batch,
   // the last audit events, then the pool.
   c.bind(Lifecycle).toResolvedValue(

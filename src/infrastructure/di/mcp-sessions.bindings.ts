@@ -15,6 +15,7 @@ import { ListTools } from '../../application/use-cases/list-tools/list-tools.use
 import { SessionIdlePolicy } from '../../domain/mcp-session';
 import { RandomSessionToken } from '../../adapters/crypto/random-session-token';
 import { McpSessionEdge } from '../../adapters/mcp/sessions/mcp-session-edge';
+import { longestCallMs, PostStreams } from '../../adapters/mcp/sessions/post-streams';
 import { SessionStreams } from '../../adapters/mcp/sessions/session-streams';
 import { NotifiedCache } from '../../adapters/persistence/hot-path/change-listener';
 import { PostgresMcpSessionRepository } from '../../adapters/persistence/mcp-sessions/postgres-mcp-session.repository';
@@ -77,13 +78,13 @@ export function bindMcpSessions(c: Container): void {
   );
   c.bind(EndMcpSession).toResolvedValue((sessions: McpSessionRepository, clock: Clock) => new EndMcpSession(sessions, clock), [TOKENS.McpSessionRepository, TOKENS.Clock]);
   c.bind(SessionStreams).toResolvedValue(
-    (events: PostgresSessionEvents, bus: PostgresSessionBus, { mcp }: Config, logger: Logger) =>
-      new SessionStreams(events, bus, { maxStreams: mcp.maxStreamsPerReplica, replica: randomUUID() }, log(logger)),
+    (events: PostgresSessionEvents, bus: PostgresSessionBus, config: Config, logger: Logger) =>
+      new SessionStreams(events, bus, { maxStreams: config.mcp.maxStreamsPerReplica, replica: randomUUID(), postStreamMs: longestCallMs(config.mcp) }, log(logger)),
     [PostgresSessionEvents, PostgresSessionBus, TOKENS.Config, TOKENS.Logger],
   );
   c.bind(McpSessionEdge).toResolvedValue(
-    (resume: ResumeMcpSession, open: OpenMcpSession, end: EndMcpSession, bus: SessionBus, streams: SessionStreams, logger: Logger) =>
-      new McpSessionEdge(resume, open, end, bus, streams, (error) => logger.error({ err: error }, 'MCP session request failed')),
-    [ResumeMcpSession, OpenMcpSession, EndMcpSession, TOKENS.SessionBus, SessionStreams, TOKENS.Logger],
+    (resume: ResumeMcpSession, open: OpenMcpSession, end: EndMcpSession, bus: SessionBus, streams: SessionStreams, posts: PostStreams, logger: Logger) =>
+      new McpSessionEdge(resume, open, end, bus, streams, posts, (error) => logger.error({ err: error }, 'MCP session request failed')),
+    [ResumeMcpSession, OpenMcpSession, EndMcpSession, TOKENS.SessionBus, SessionStreams, PostStreams, TOKENS.Logger],
   );
 }

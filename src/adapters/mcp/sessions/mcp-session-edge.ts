@@ -12,14 +12,13 @@ import { unchecked } from '../../unchecked';
 import { RPC, sendRpcError } from '../json-rpc';
 import { endpointOf } from '../server-view';
 import { toMcpError } from '../mcp-error-map';
+import { parseLastEventId } from './post-stream-event-id';
+import { PostStreams, ResumablePost } from './post-streams';
 import { SessionStreams } from './session-streams';
 
 export const SESSION_HEADER = 'mcp-session-id';
 /** The SDK's code for an unknown session. */
 const SESSION_NOT_FOUND = -32001;
-
-/** Last-Event-ID is an event seq: digits, within a safe integer. */
-const LAST_EVENT_ID = /^\d{1,15}$/;
 
 export function sessionOf(locals: Record<string, unknown>): McpSession | undefined {
   return locals.session as McpSession | undefined;
@@ -40,6 +39,7 @@ export class McpSessionEdge {
     private readonly endSession: EndMcpSession,
     private readonly bus: SessionBus,
     private readonly streams: SessionStreams,
+    private readonly posts: PostStreams,
     private readonly log: (error: unknown) => void,
   ) {}
 
@@ -65,7 +65,11 @@ export class McpSessionEdge {
     return true;
   }
 
-  /** GET /mcp with a session: its standalone SSE stream; false without one, for the 405. */
+  /**
+   * GET /mcp with a session: its standalone SSE stream, or the rest of a
+   * POST's SSE answer when Last-Event-ID names one of its events; false
+   * without a session, for the 405.
+   */
   async stream(req: Request, res: Response): Promise<boolean> {
     const session = sessionOf(res.locals);
     // Express routes HEAD to GET handlers; a stream without a body makes no sense.
@@ -74,11 +78,16 @@ export class McpSessionEdge {
       sendRpcError(res, 406, null, RPC.SERVER_ERROR, 'Not Acceptable: a stream needs Accept: text/event-stream');
       return true;
     }
-    const last = req.headers['last-event-id'];
-    // A malformed Last-Event-ID replays nothing: the stream starts with what comes next.
-    const lastEventId = typeof last === 'string' && LAST_EVENT_ID.test(last.trim()) ? Number(last.trim()) : null;
-    await this.streams.serve(res, session, lastEventId);
+    // A malformed Last-Event-ID replays nothing: the standalone stream starts with what comes next.
+    const last = parseLastEventId(req.headers['last-event-id']);
+    if (last?.stream != null) await this.streams.resume(res, session, last.stream, last.seq);
+    else await this.streams.serve(res, session, last?.seq ?? null);
     return true;
+  }
+
+  /** What makes the SSE answer to a POST in `session` resumable (its own stream in the session's log). */
+  resumablePost(session: McpSession, messages: JSONRPCMessage[]): ResumablePost {
+    return this.posts.open(session, messages);
   }
 
   /**

@@ -1,13 +1,14 @@
 import { Response } from 'express';
 import { McpSession } from '../../../domain/mcp-session';
 import { RPC, sendRpcError } from '../json-rpc';
+import { PostStreamResumption, PostStreamSource } from './post-stream-resumption';
 
 /** What a stream needs of the event log and the stream claim (PostgresSessionEvents). */
-export interface StreamStore {
+export interface StreamStore extends PostStreamSource {
   claimStream(sessionId: string, replica: string, staleMs: number): Promise<number | null>;
   refreshStream(sessionId: string, replica: string): Promise<boolean>;
   releaseStream(sessionId: string, replica: string): Promise<void>;
-  readAfter(sessionId: string, afterSeq: number, limit: number): Promise<{ seq: number; message: string }[]>;
+  postStreamOpenedAt(sessionId: string, stream: number): Promise<number | null>;
 }
 
 /** Where a stream hears that its session has news or has ended (PostgresSessionBus). */
@@ -22,12 +23,20 @@ export interface SessionStreamOptions {
   replica: string;
   /** Comment sent to keep proxies from closing an idle stream; the claim is refreshed with it. */
   keepAliveMs?: number;
+  /**
+   * The longest a POST's SSE answer can run (the longest call deadline): a
+   * resumption waits no longer than this after the stream opened.
+   */
+  postStreamMs?: number;
 }
 
 const KEEP_ALIVE_MS = 15_000;
 /** A claim not refreshed for three keep-alives belongs to a replica that is gone. */
 const STALE_KEEP_ALIVES = 3;
 const READ_BATCH = 100;
+/** Leeway over a call's deadline for its last events to be written, and for clock skew between replicas and PostgreSQL. */
+const POST_STREAM_GRACE_MS = 10_000;
+const POST_STREAM_MS = 300_000;
 
 interface OpenStream {
   lastSeq: number;
@@ -37,13 +46,16 @@ interface OpenStream {
 }
 
 /**
- * The standalone GET streams this replica holds: one per session across all
- * replicas (the claim in PostgreSQL), a bounded number here, each fed from
- * the session's event log when woken, with a keep-alive that also notices a
- * session ended or a key revoked while no notification could arrive.
+ * The GET streams this replica holds: standalone ones, one per session across
+ * all replicas (the claim in PostgreSQL), each fed from the session's event
+ * log when woken, with a keep-alive that also notices a session ended or a
+ * key revoked while no notification could arrive; and resumptions of POST
+ * streams (post-stream-resumption.ts), which claim nothing. Both count
+ * against the one bound per replica.
  */
 export class SessionStreams {
   private readonly open = new Map<string, OpenStream>();
+  private readonly resumed = new Set<PostStreamResumption>();
   private reserved = 0;
 
   constructor(
@@ -59,11 +71,7 @@ export class SessionStreams {
 
   /** `lastEventId`: replay the events after it; null: only what comes from now on. */
   async serve(res: Response, session: McpSession, lastEventId: number | null): Promise<void> {
-    if (this.reserved >= this.options.maxStreams) {
-      res.setHeader('Retry-After', '5');
-      return sendRpcError(res, 503, null, RPC.SERVER_ERROR, 'Service Unavailable: this replica holds as many streams as it may (MCP_MAX_STREAMS_PER_REPLICA)');
-    }
-    this.reserved++;
+    if (!this.reserve(res)) return;
     const keepAliveMs = this.options.keepAliveMs ?? KEEP_ALIVE_MS;
     let head: number | null;
     try {
@@ -103,9 +111,46 @@ export class SessionStreams {
     await this.pump(session.id, stream, res);
   }
 
+  /**
+   * Resumes a POST's SSE answer after its event `afterSeq`: a different
+   * stream from the standalone one, so its claim does not stand in the way.
+   * A stream whose priming event is no longer kept (or never was) replays
+   * what is left of it and closes at once.
+   */
+  async resume(res: Response, session: McpSession, stream: number, afterSeq: number): Promise<void> {
+    if (!this.reserve(res)) return;
+    let openedAt: number | null;
+    try {
+      openedAt = await this.store.postStreamOpenedAt(session.id, stream);
+    } catch (error) {
+      this.reserved--;
+      throw error;
+    }
+    const until = openedAt === null ? 0 : openedAt + (this.options.postStreamMs ?? POST_STREAM_MS) + POST_STREAM_GRACE_MS;
+    const place = { sessionId: session.id, stream, afterSeq: Math.max(afterSeq, stream), until, keepAliveMs: this.options.keepAliveMs ?? KEEP_ALIVE_MS };
+    const resumption: PostStreamResumption = new PostStreamResumption(this.store, place, res, () => {
+      this.resumed.delete(resumption);
+      this.reserved--;
+    }, this.log);
+    this.resumed.add(resumption);
+    await resumption.start((waker) => this.watch.watchStream(session.id, waker));
+  }
+
   /** Closes every stream (shutdown). */
   closeAll(): void {
     for (const stream of [...this.open.values()]) stream.close();
+    for (const resumption of [...this.resumed]) resumption.close();
+  }
+
+  /** Takes one of this replica's stream places, or answers 503. */
+  private reserve(res: Response): boolean {
+    if (this.reserved >= this.options.maxStreams) {
+      res.setHeader('Retry-After', '5');
+      sendRpcError(res, 503, null, RPC.SERVER_ERROR, 'Service Unavailable: this replica holds as many streams as it may (MCP_MAX_STREAMS_PER_REPLICA)');
+      return false;
+    }
+    this.reserved++;
+    return true;
   }
 
   private async keepAlive(sessionId: string, stream: OpenStream, res: Response): Promise<void> {
@@ -126,7 +171,7 @@ export class SessionStreams {
         stream.again = false;
         let batch;
         do {
-          batch = await this.store.readAfter(sessionId, stream.lastSeq, READ_BATCH);
+          batch = await this.store.readAfter(sessionId, stream.lastSeq, READ_BATCH, null);
           for (const event of batch) {
             if (res.writableEnded) return;
             res.write(`id: ${event.seq}\nevent: message\ndata: ${event.message}\n\n`);

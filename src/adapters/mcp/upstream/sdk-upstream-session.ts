@@ -195,8 +195,9 @@ export class SdkUpstreamSession implements UpstreamSession, UpstreamContentSessi
     const transport = new StreamableHTTPClientTransport(new URL(this.server.url), {
       requestInit: { headers: this.server.headers },
       fetch: upstreamFetch(this.agent, this.limits.maxBytes, this.options.signal, (refusal) => this.stopWith(refusal)),
-      // A call has nothing to resume: a broken stream fails the call.
-      reconnectionOptions: { maxReconnectionDelay: 0, initialReconnectionDelay: 0, reconnectionDelayGrowFactor: 1, maxRetries: 0 },
+      // Only an answer that began with a priming event is resumed (GET with Last-Event-ID, after the upstream's retry:),
+      // as when it closes its stream mid-call (SEP-1699); a failed resumption is tried once more, then the call fails.
+      reconnectionOptions: { maxReconnectionDelay: 1000, initialReconnectionDelay: 0, reconnectionDelayGrowFactor: 1, maxRetries: 2 },
       sessionId: held?.upstreamSessionId,
     });
     const send = transport.send.bind(transport);

@@ -3,6 +3,9 @@ import { Agent, fetch as undiciFetch } from 'undici';
 import { UpstreamRefusal } from '../../../application/ports/upstream-refusal';
 import { byteLimited } from './byte-limited-body';
 
+/** GETs resuming a POST's answer per contact: an upstream polling every few seconds through a long call stays well under. */
+const MAX_RESUMPTIONS = 100;
+
 /** Statuses whose Response may not have a body. */
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);
 
@@ -15,11 +18,14 @@ const NULL_BODY = new Set([101, 103, 204, 205, 304]);
  * disconnect and an aborted request into a timeout; the session rethrows it.
  */
 export function upstreamFetch(agent: Agent, maxBytes: number, session: AbortSignal, refuse: (refusal: UpstreamRefusal) => void): FetchLike {
+  let resumptions = 0;
   return async (url, init) => {
     // keygate never waits for messages the server starts, so the optional standalone
     // SSE stream (GET) is declined here as a server without one would: one request
-    // less per contact, secrets included, and no open stream to police.
-    if (init?.method === 'GET') return new Response(null, { status: 405 });
+    // less per contact, secrets included, and no open stream to police. A GET with
+    // Last-Event-ID resumes the answer to one of keygate's own POSTs (SEP-1699), which
+    // the call needs; an upstream closing it again and again gets a bounded number.
+    if (init?.method === 'GET' && (!resumesAnswer(init) || ++resumptions > MAX_RESUMPTIONS)) return new Response(null, { status: 405 });
     session.throwIfAborted();
     const signal = init?.signal ? AbortSignal.any([init.signal, session]) : session;
     let response;
@@ -49,4 +55,8 @@ export function upstreamFetch(agent: Agent, maxBytes: number, session: AbortSign
       : byteLimited(response.body as ReadableStream<Uint8Array>, maxBytes, overLimit);
     return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers as unknown as Headers });
   };
+}
+
+function resumesAnswer(init: RequestInit): boolean {
+  return new Headers(init.headers).has('last-event-id');
 }

@@ -38,7 +38,8 @@ export interface StreamWaker {
 export class PostgresSessionBus implements SessionBus {
   private readonly waiters = new Map<string, Waiter>();
   private readonly notificationHandlers = new Map<string, Set<(message: RpcMessage) => void>>();
-  private readonly streams = new Map<string, StreamWaker>();
+  // A session's standalone stream and its resumed POST streams: each is woken by the session's NOTIFY.
+  private readonly streams = new Map<string, Set<StreamWaker>>();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -48,11 +49,11 @@ export class PostgresSessionBus implements SessionBus {
 
   /** What the change listener must hand over; while it is disconnected nothing arrives, so reconnecting wakes every stream. */
   channels(): NotifiedCache[] {
-    const wakeAll = () => this.streams.forEach((s) => s.wake());
+    const wakeAll = () => this.streams.forEach((set) => set.forEach((s) => s.wake()));
     const ignore = () => undefined;
     return [
       { channel: BUS_CHANNEL, evict: (payload) => void this.received(payload), enable: ignore, disable: ignore },
-      { channel: STREAM_CHANNEL, evict: (id) => this.streams.get(id)?.wake(), enable: wakeAll, disable: ignore },
+      { channel: STREAM_CHANNEL, evict: (id) => this.streams.get(id)?.forEach((s) => s.wake()), enable: wakeAll, disable: ignore },
       { channel: SESSION_ENDED_CHANNEL, evict: (id) => this.ended(id), enable: ignore, disable: ignore },
     ];
   }
@@ -98,11 +99,14 @@ export class PostgresSessionBus implements SessionBus {
     return (await this.events.append(sessionId, JSON.stringify(message))) !== null;
   }
 
-  /** The stream registry of this replica registers each stream it holds. */
+  /** The stream registries of this replica register each stream they hold. */
   watchStream(sessionId: string, waker: StreamWaker): () => void {
-    this.streams.set(sessionId, waker);
+    let wakers = this.streams.get(sessionId);
+    if (!wakers) this.streams.set(sessionId, (wakers = new Set()));
+    wakers.add(waker);
     return () => {
-      if (this.streams.get(sessionId) === waker) this.streams.delete(sessionId);
+      wakers.delete(waker);
+      if (wakers.size === 0 && this.streams.get(sessionId) === wakers) this.streams.delete(sessionId);
     };
   }
 
@@ -148,7 +152,7 @@ export class PostgresSessionBus implements SessionBus {
     for (const [key, waiter] of this.waiters) if (all || key.startsWith(`${id} `)) waiter.resolve(null);
     if (all) this.notificationHandlers.clear();
     else this.notificationHandlers.delete(id);
-    for (const [sessionId, stream] of this.streams) if (all || sessionId === id) stream.end();
+    for (const [sessionId, wakers] of this.streams) if (all || sessionId === id) [...wakers].forEach((stream) => stream.end());
   }
 }
 

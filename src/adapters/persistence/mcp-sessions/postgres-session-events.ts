@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 
-/** Channel that wakes the replica holding a session's GET stream: payload is the session's internal id. */
+/** Channel that wakes the replicas holding a session's GET streams (standalone or resumed): payload is the session's internal id. */
 export const STREAM_CHANNEL = 'keygate_mcp_stream';
 
 export interface SessionEventOptions {
@@ -12,6 +12,8 @@ export interface StoredEvent {
   seq: number;
   /** The message as JSON text. */
   message: string;
+  /** The last event of a POST stream: a resumption closes after it. */
+  endsStream: boolean;
 }
 
 /**
@@ -25,13 +27,63 @@ export class PostgresSessionEvents {
     private readonly options: SessionEventOptions,
   ) {}
 
-  /** Appends and wakes the stream's replica; null when the session has ended (or never was). */
+  /** Appends to the standalone stream and wakes its replica; null when the session has ended (or never was). */
   async append(sessionId: string, message: string): Promise<number | null> {
+    return this.insert(sessionId, message, null, false);
+  }
+
+  /**
+   * Appends an event of a POST's SSE answer: `stream` is the seq of that
+   * answer's priming event, null for the priming event itself (which opens
+   * the stream under its own seq). `endsStream` marks the last response the
+   * POST awaited. Null when the session has ended.
+   */
+  async appendToPostStream(sessionId: string, stream: number | null, message: string, endsStream: boolean): Promise<number | null> {
+    return this.insert(sessionId, message, stream ?? 'new', endsStream);
+  }
+
+  /** Events after `afterSeq` of one stream: the standalone one (`stream` null) or a POST's. */
+  async readAfter(sessionId: string, afterSeq: number, limit: number, stream: number | null = null): Promise<StoredEvent[]> {
+    const rows = (await this.dataSource.query(
+      `SELECT seq::text AS seq, message, ends_stream FROM mcp_session_events
+       WHERE session_id = $1 AND seq > $2 AND stream IS NOT DISTINCT FROM $4::bigint ORDER BY seq LIMIT $3`,
+      [sessionId, afterSeq, limit, stream],
+    )) as { seq: string; message: string; ends_stream: boolean }[];
+    return rows.map((r) => ({ seq: Number(r.seq), message: r.message, endsStream: r.ends_stream }));
+  }
+
+  /** When a POST stream's priming event was written (epoch ms); null once it is no longer kept, or never was. */
+  async postStreamOpenedAt(sessionId: string, stream: number): Promise<number | null> {
+    const rows = (await this.dataSource.query(
+      'SELECT (extract(epoch FROM created_at) * 1000)::float8 AS at FROM mcp_session_events WHERE session_id = $1 AND seq = $2 AND stream = $2',
+      [sessionId, stream],
+    )) as { at: number }[];
+    return rows.length === 0 ? null : Number(rows[0].at);
+  }
+
+  /**
+   * Keeps a session alive while a POST stream is resumed (an open stream is
+   * activity); false when it ended or its key is no longer usable.
+   */
+  async touchSession(sessionId: string): Promise<boolean> {
+    const [, count] = (await this.dataSource.query(
+      `UPDATE mcp_sessions s SET last_seen_at = greatest(s.last_seen_at, now())
+       FROM api_keys k
+       WHERE s.id = $1 AND s.ended_at IS NULL
+         AND k.id = s.key_id AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now())`,
+      [sessionId],
+    )) as [unknown, number];
+    return count > 0;
+  }
+
+  /** One statement: the seq taken, the event written, its replica woken; the oldest events past the bound dropped after. */
+  private async insert(sessionId: string, message: string, stream: number | 'new' | null, endsStream: boolean): Promise<number | null> {
     const rows = (await this.dataSource.query(
       `WITH s AS (UPDATE mcp_sessions SET event_seq = event_seq + 1 WHERE id = $1 AND ended_at IS NULL RETURNING id, event_seq),
-       e AS (INSERT INTO mcp_session_events (session_id, seq, message, created_at) SELECT id, event_seq, $2, now() FROM s RETURNING seq)
+       e AS (INSERT INTO mcp_session_events (session_id, seq, message, created_at, stream, ends_stream)
+             SELECT id, event_seq, $2, now(), CASE WHEN $6::boolean THEN event_seq ELSE $4::bigint END, $5 FROM s RETURNING seq)
        SELECT seq::text AS seq, pg_notify($3, $1::text) FROM e`,
-      [sessionId, message, STREAM_CHANNEL],
+      [sessionId, message, STREAM_CHANNEL, stream === 'new' ? null : stream, endsStream, stream === 'new'],
     )) as { seq: string }[];
     if (rows.length === 0) return null;
     const seq = Number(rows[0].seq);
@@ -39,14 +91,6 @@ export class PostgresSessionEvents {
       await this.dataSource.query('DELETE FROM mcp_session_events WHERE session_id = $1 AND seq <= $2', [sessionId, seq - this.options.maxEventsPerSession]);
     }
     return seq;
-  }
-
-  async readAfter(sessionId: string, afterSeq: number, limit: number): Promise<StoredEvent[]> {
-    const rows = (await this.dataSource.query(
-      'SELECT seq::text AS seq, message FROM mcp_session_events WHERE session_id = $1 AND seq > $2 ORDER BY seq LIMIT $3',
-      [sessionId, afterSeq, limit],
-    )) as { seq: string; message: string }[];
-    return rows.map((r) => ({ seq: Number(r.seq), message: r.message }));
   }
 
   /**

@@ -91,4 +91,14 @@ describe('upstreamFetch through the pinned agent', () => {
     expect((await fetch(`http://127.0.0.1:${port}/mcp`, { method: 'GET' })).status).toBe(405);
     expect(seen).toEqual([]);
   });
+
+  it('lets a GET with Last-Event-ID resume a POST\'s answer, a bounded number of times per contact', async () => {
+    const { fetch } = makeSut(['127.0.0.0/8'], {});
+    const resume = () => fetch(`http://127.0.0.1:${port}/mcp`, { method: 'GET', headers: new Headers({ 'last-event-id': '7-9' }) });
+    const before = seen.length;
+    for (let i = 0; i < 100; i++) expect((await resume()).status).toBe(200);
+    expect(seen.length - before).toBe(100);
+    expect((await resume()).status).toBe(405);
+    expect(seen.length - before).toBe(100);
+  });
 });

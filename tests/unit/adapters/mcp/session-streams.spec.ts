@@ -22,25 +22,40 @@ class FakeResponse extends EventEmitter {
 const made: SessionStreams[] = [];
 afterEach(() => made.splice(0).forEach((streams) => streams.closeAll()));
 
-function makeSut(options: { maxStreams?: number; keepAliveMs?: number } = {}) {
-  const log: { seq: number; message: string }[] = [];
+function makeSut(options: { maxStreams?: number; keepAliveMs?: number; postStreamMs?: number } = {}) {
+  const log: { seq: number; message: string; stream: number | null; endsStream: boolean }[] = [];
   const claims = new Map<string, string>();
   let refreshOk = true;
   const store: StreamStore = {
     claimStream: async (id, replica) => (claims.has(id) ? null : (claims.set(id, replica), log.length)),
     refreshStream: async () => refreshOk,
     releaseStream: async (id) => void claims.delete(id),
-    readAfter: async (_id, after, limit) => log.filter((e) => e.seq > after).slice(0, limit),
+    readAfter: async (_id, after, limit, stream) => log.filter((e) => e.seq > after && e.stream === stream).slice(0, limit),
+    postStreamOpenedAt: async (_id, stream) => (log.some((e) => e.seq === stream && e.stream === stream) ? Date.now() : null),
+    touchSession: async () => refreshOk,
   };
-  const wakers = new Map<string, { wake(): void; end(): void }>();
-  const watch = { watchStream: (id: string, waker: { wake(): void; end(): void }) => (wakers.set(id, waker), () => void wakers.delete(id)) };
-  const streams = new SessionStreams(store, watch, { maxStreams: options.maxStreams ?? 10, replica: 'r1', keepAliveMs: options.keepAliveMs ?? 60_000 });
+  type Waker = { wake(): void; end(): void };
+  const wakers = new Map<string, Set<Waker>>();
+  const watch = {
+    watchStream: (id: string, waker: Waker) => {
+      const set = wakers.get(id) ?? new Set<Waker>();
+      wakers.set(id, set.add(waker));
+      return () => void (set.delete(waker), set.size === 0 && wakers.delete(id));
+    },
+  };
+  const streams = new SessionStreams(store, watch, {
+    maxStreams: options.maxStreams ?? 10, replica: 'r1', keepAliveMs: options.keepAliveMs ?? 60_000, postStreamMs: options.postStreamMs ?? 60_000,
+  });
   made.push(streams);
-  const publish = (message: object) => {
-    log.push({ seq: log.length + 1, message: JSON.stringify(message) });
-    for (const w of wakers.values()) w.wake();
+  /** `stream` undefined: the standalone stream; null: a new POST stream (its priming event); else that POST stream. Returns the seq. */
+  const publish = (message: object, stream: number | null | undefined = undefined, endsStream = false) => {
+    const seq = log.length + 1;
+    log.push({ seq, message: JSON.stringify(message), stream: stream === undefined ? null : stream ?? seq, endsStream });
+    for (const set of wakers.values()) set.forEach((w) => w.wake());
+    return seq;
   };
-  return { streams, publish, wakers, claims, loseClaim: () => void (refreshOk = false) };
+  const endAll = (id: string) => [...(wakers.get(id) ?? [])].forEach((w) => w.end());
+  return { streams, publish, wakers, endAll, claims, forget: (seq: number) => void log.splice(log.findIndex((e) => e.seq === seq), 1), loseClaim: () => void (refreshOk = false) };
 }
 
 const session = (id: string): McpSession => ({ id, keyId: 'k', userId: 'u', protocolVersion: '2025-11-25', createdAt: new Date(), lastSeenAt: new Date(), endedAt: null });
@@ -100,10 +115,76 @@ describe('SessionStreams', () => {
   });
 
   it('closes a stream whose session ended elsewhere', async () => {
-    const { streams, wakers } = makeSut();
+    const { streams, wakers, endAll } = makeSut();
     const res = await open(streams, 's1');
-    wakers.get('s1')!.end();
+    endAll('s1');
     expect(res.writableEnded).toBe(true);
     expect(wakers.has('s1')).toBe(false);
+  });
+});
+
+const resume = async (streams: SessionStreams, id: string, stream: number, after: number) => {
+  const res = new FakeResponse();
+  await streams.resume(res as unknown as Response, session(id), stream, after);
+  return res;
+};
+const idsOf = (res: FakeResponse) => res.chunks.filter((c) => c.startsWith('id: ')).map((c) => c.split('\n')[0].slice(4));
+
+describe('SessionStreams resuming a POST stream', () => {
+  it('replays that stream only, after the given event, waits for the rest and closes after the event that ends it', async () => {
+    const { streams, publish } = makeSut();
+    const post = publish({}, null);
+    publish({ n: 'standalone' });
+    const seen = publish({ n: 1 }, post);
+    publish({ n: 2 }, post);
+    const res = await resume(streams, 's1', post, seen);
+    expect(idsOf(res)).toEqual([`${post}-4`]);
+    expect(res.writableEnded).toBe(false);
+    publish({ n: 'other' }, null);
+    publish({ id: 1, result: {} }, post, true);
+    await tick();
+    expect(idsOf(res)).toEqual([`${post}-4`, `${post}-6`]);
+    expect(res.chunks.at(-1)).toBe(`id: ${post}-6\nevent: message\ndata: {"id":1,"result":{}}\n\n`);
+    expect(res.writableEnded).toBe(true);
+    expect(streams.size).toBe(0);
+  });
+
+  it('never replays the priming event, takes no claim, and counts against the replica\'s bound', async () => {
+    const { streams, publish, claims } = makeSut({ maxStreams: 2 });
+    const post = publish({}, null);
+    await open(streams, 's1');
+    const res = await resume(streams, 's1', post, 0);
+    expect(res.statusCode).toBe(200);
+    expect(res.chunks).toEqual([]);
+    expect(claims.get('s1')).toBe('r1');
+    expect((await resume(streams, 's1', post, post)).statusCode).toBe(503);
+  });
+
+  it('replays what is left and closes at once when the stream\'s priming event is no longer kept', async () => {
+    const { streams, publish, forget } = makeSut();
+    const post = publish({}, null);
+    const seen = publish({ n: 1 }, post);
+    publish({ n: 2 }, post);
+    forget(post);
+    const res = await resume(streams, 's1', post, seen);
+    expect(idsOf(res)).toEqual([`${post}-3`]);
+    expect(res.writableEnded).toBe(true);
+    expect(streams.size).toBe(0);
+  });
+
+  it('closes when the call cannot run any longer, and when the session ends', async () => {
+    const { streams, publish } = makeSut({ postStreamMs: -9_950 });
+    const post = publish({}, null);
+    const res = await resume(streams, 's1', post, post);
+    expect(res.writableEnded).toBe(false);
+    await tick(120);
+    expect(res.writableEnded).toBe(true);
+
+    const long = makeSut();
+    const other = long.publish({}, null);
+    const open2 = await resume(long.streams, 's2', other, other);
+    long.endAll('s2');
+    expect(open2.writableEnded).toBe(true);
+    expect(long.streams.size).toBe(0);
   });
 });
