@@ -23,7 +23,7 @@ import { McpOAuth } from './oauth/mcp-oauth';
 /**
  * /mcp over MCP Streamable HTTP: stateless without Mcp-Session-Id, as ever;
  * with one, the session's (sessions/mcp-session-edge.ts). In order: Origin/Host check (403),
- * the API key (401, whatever the body), the body as JSON-RPC (-32700, -32600),
+ * the API key, or with OAuth on a user's access token (401, whatever the body; oauth/mcp-oauth.ts), the body as JSON-RPC (-32700, -32600),
  * params the SDK would refuse badly (-32602), the tool-call scope gate (403,
  * and each call's target found once), the key's rate limit (429, counted
  * right after the key) and quota (429, charged before any call runs), then
