@@ -23,7 +23,7 @@ export class InMemoryMcpSessionRepository implements McpSessionRepository {
     for (const old of live.slice(maxPerKey - 1)) old.endedAt = session.now;
     const row: Stored = {
       id: randomUUID(), keyId: session.keyId, userId: session.userId, protocolVersion: session.protocolVersion,
-      createdAt: session.now, lastSeenAt: session.now, endedAt: null, tokenHash: session.tokenHash, toolsDigest: session.toolsDigest,
+      createdAt: session.now, lastSeenAt: session.now, endedAt: null, expiresAt: session.expiresAt ?? null, tokenHash: session.tokenHash, toolsDigest: session.toolsDigest,
     };
     this.rows.push(row);
     return { ...row };
@@ -38,6 +38,11 @@ export class InMemoryMcpSessionRepository implements McpSessionRepository {
     this.touches.push({ id, at });
     const row = this.rows.find((r) => r.id === id);
     if (row && row.endedAt === null) row.lastSeenAt = at;
+  }
+
+  async extend(id: string, expiresAt: Date): Promise<void> {
+    const row = this.rows.find((r) => r.id === id);
+    if (row && row.endedAt === null && row.expiresAt != null && row.expiresAt < expiresAt) row.expiresAt = expiresAt;
   }
 
   async end(id: string, at: Date): Promise<boolean> {

@@ -6,6 +6,12 @@ import { AccessTokenRefusedError } from './access-token-refused.error';
 import { AccessTokenVerifier } from './access-token-verifier';
 import { ACCEPTED_ALGORITHMS, refusalOf, refuseUnacceptableHeader } from './jwt-refusals';
 
+/** What a token must name besides a good signature and an `exp`; null: anything. */
+export interface ExpectedClaims {
+  issuer: string | [string, ...string[]] | null;
+  audience: string | null;
+}
+
 export interface JwksVerifierOptions {
   jwksUri: string;
   issuer: string | null;
@@ -35,6 +41,16 @@ export class JwksAccessTokenVerifier implements AccessTokenVerifier {
   }
 
   async verify(token: string): Promise<Actor> {
+    const payload = await this.verifyClaims(token, this.options);
+    const roles = Array.isArray(payload.roles) ? payload.roles : [];
+    return { userId: (payload.sub as string).toLowerCase(), isAdmin: roles.includes(this.options.adminRole) };
+  }
+
+  /**
+   * The payload of a token signed by a key of the JWKS (one cache for every
+   * caller), with an `exp`, a UUID `sub`, and the expected issuer and audience.
+   */
+  async verifyClaims(token: string, expected: ExpectedClaims): Promise<JwtPayload & { sub: string; exp: number }> {
     refuseUnacceptableHeader(token);
     const payload = await new Promise<JwtPayload>((resolve, reject) => {
       jwt.verify(
@@ -42,8 +58,8 @@ export class JwksAccessTokenVerifier implements AccessTokenVerifier {
         (header: JwtHeader, callback: SigningKeyCallback) => this.signingKey(header, callback),
         {
           algorithms: ACCEPTED_ALGORITHMS,
-          issuer: this.options.issuer ?? undefined,
-          audience: this.options.audience ?? undefined,
+          issuer: expected.issuer ?? undefined,
+          audience: expected.audience ?? undefined,
         },
         (error, decoded) => {
           if (error || !decoded || typeof decoded === 'string') reject(refusalOf(error));
@@ -54,8 +70,7 @@ export class JwksAccessTokenVerifier implements AccessTokenVerifier {
     // jsonwebtoken checks exp only when present; a token without one would be good forever.
     if (payload.exp === undefined) throw new AccessTokenRefusedError('token has no expiry', 'no exp claim');
     if (!isUuid(payload.sub)) throw new AccessTokenRefusedError('token subject must be a UUID', 'sub is not a UUID');
-    const roles = Array.isArray(payload.roles) ? payload.roles : [];
-    return { userId: payload.sub.toLowerCase(), isAdmin: roles.includes(this.options.adminRole) };
+    return payload as JwtPayload & { sub: string; exp: number };
   }
 
   private signingKey(header: JwtHeader, callback: SigningKeyCallback): void {

@@ -18,11 +18,12 @@ import { UsageGate } from './usage-gate';
 import { acceptsEventStream, McpSessionEdge, sessionOf } from './sessions/mcp-session-edge';
 import { FindServerView } from '../../application/use-cases/upstream-view/find-server-view.use-case';
 import { serverView, viewOf } from './server-view';
+import { McpOAuth } from './oauth/mcp-oauth';
 
 /**
  * /mcp over MCP Streamable HTTP: stateless without Mcp-Session-Id, as ever;
  * with one, the session's (sessions/mcp-session-edge.ts). In order: Origin/Host check (403),
- * the API key (401, whatever the body), the body as JSON-RPC (-32700, -32600),
+ * the API key, or with OAuth on a user's access token (401, whatever the body; oauth/mcp-oauth.ts), the body as JSON-RPC (-32700, -32600),
  * params the SDK would refuse badly (-32602), the tool-call scope gate (403,
  * and each call's target found once), the key's rate limit (429, counted
  * right after the key) and quota (429, charged before any call runs), then
@@ -41,6 +42,8 @@ export class McpController {
     private readonly usage: UsageGate,
     private readonly sessions: McpSessionEdge,
     private readonly findView: FindServerView,
+    /** With MCP_RESOURCE_URL: access tokens besides keys, and the resource metadata URL in every challenge. */
+    private readonly oauth?: McpOAuth,
   ) {}
 
   /**
@@ -50,7 +53,8 @@ export class McpController {
    * (its 404 after the key and the rate limit, before any session).
    */
   mount(app: Router, ...first: RequestHandler[]): void {
-    const before = [...first, requestGuard(this.config), apiKeyAuth(this.validateKey), this.usage.admitRequest];
+    const credentials = this.oauth?.authenticate ?? apiKeyAuth(this.validateKey);
+    const before = [...first, requestGuard(this.config), credentials, this.usage.admitRequest];
     this.route(app, '/mcp', before);
     this.route(app, '/mcp/servers/:name', [...before, serverView(this.findView)]);
   }
@@ -67,6 +71,8 @@ export class McpController {
       .all(...before, methodNotAllowed);
   }
 
+  private readonly challenge = (value: string): string => this.oauth?.challenge(value) ?? value;
+
   private async post(req: Request, res: Response): Promise<void> {
     const format = responseFormat(req.headers.accept);
     if (format === null) {
@@ -78,7 +84,7 @@ export class McpController {
     if (this.sessions.concerns(res, messages) && (await this.sessions.tryServe(req, res, messages))) return;
     const view = viewOf(res.locals);
     const session = sessionOf(res.locals);
-    const calls = await authorizeToolCalls(this.authorize, principal, messages, res, (call) => this.recorder.denied(principal, originOf(req), call), view);
+    const calls = await authorizeToolCalls(this.authorize, principal, messages, res, (call) => this.recorder.denied(principal, originOf(req), call), view, this.challenge);
     if (calls === null) return;
     if (calls.size > 0) await this.usage.chargeToolCalls(principal, messages);
     // The fast paths answer /mcp's view (built-in tools, namespaced upstreams); a single server's endpoint has its own names.

@@ -4,10 +4,11 @@ import { ToolCallResult, toolCallEvent } from '../../application/use-cases/tools
 import { AuditOrigin } from '../../domain/audit';
 import { argumentsSha256 } from '../audit/arguments-digest';
 
-/** Who made a call: the validated key. */
+/** Who made a call: the validated key, or a user's access token (whose `keyId` is no key's and is never recorded). */
 export interface Caller {
   keyId: string;
   userId: string;
+  accessToken?: unknown;
 }
 
 /** One tools/call: its tool, its arguments, and the scopes it needs. */
@@ -54,7 +55,7 @@ export class ToolCallRecorder {
   private record(caller: Caller, origin: AuditOrigin, call: ToolCall, result: ToolCallResult, durationMs: number, at: Date): void {
     try {
       this.queue.enqueue(toolCallEvent({
-        keyId: caller.keyId,
+        keyId: caller.accessToken === undefined ? caller.keyId : null,
         userId: caller.userId,
         origin,
         tool: call.name,

@@ -33,11 +33,14 @@ export class ToolCallRunner {
 
   async run(principal: KeyPrincipal, origin: AuditOrigin, calls: AllowedCalls, params: ToolCallParams, recordBytes: number, upstream?: UpstreamContext): Promise<CallToolResult> {
     const { name, arguments: args } = params;
-    const { userId, keyId } = principal;
+    const { userId } = principal;
+    // An access token's keyId names its subject's sessions, not a key: the trail names the user instead.
+    const byUser = principal.accessToken !== undefined;
+    const keyId = byUser ? null : principal.keyId;
     try {
       const target = targetOf(calls, name);
       const call = { name: auditedToolName(target, name), arguments: args, requiredScopes: requiredScopes(target, args) };
-      const outcome = await this.recorder.run(principal, origin, call, () => this.callTool.execute({ userId, keyId, origin, target, arguments: args, upstream }), resultOf);
+      const outcome = await this.recorder.run(principal, origin, call, () => this.callTool.execute({ userId, keyId, byUser, origin, target, arguments: args, upstream }), resultOf);
       return toCallToolResult(outcome, recordBytes);
     } catch (error) {
       throw toMcpError(error, this.log);

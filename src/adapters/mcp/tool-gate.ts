@@ -28,6 +28,7 @@ export const NO_CALLS: AllowedCalls = new Map();
  * answered. `denied` hears of the refused call (the audit trail); the calls
  * after it in a batch are not looked at, so they are neither run nor denied.
  * `view` is the endpoint's (/mcp's when left out): which tools a name can call.
+ * `challenge` adds to the WWW-Authenticate value (with OAuth on /mcp, the resource metadata URL).
  */
 export async function authorizeToolCalls(
   authorize: Pick<AuthorizeToolCall, 'execute'>,
@@ -36,6 +37,7 @@ export async function authorizeToolCalls(
   res: Response,
   denied: (call: ToolCall) => void,
   view?: UpstreamView,
+  challenge: (value: string) => string = (value) => value,
 ): Promise<AllowedCalls | null> {
   let allowed: Map<string, ToolTarget | null> | undefined;
   for (const message of messages) {
@@ -55,7 +57,7 @@ export async function authorizeToolCalls(
     }
     // The audit trail names an upstream tool as /mcp does, whichever endpoint it was called on.
     denied({ name: view?.server ? NAMESPACED_VIEW.toolName(view.server, name) : name, arguments: args, requiredScopes: decision.required });
-    res.setHeader('WWW-Authenticate', insufficientScopeChallenge(decision.scopes));
+    res.setHeader('WWW-Authenticate', challenge(insufficientScopeChallenge(decision.scopes)));
     const needed = decision.scopes.join(' ');
     sendRpcError(res, 403, id, RPC.INSUFFICIENT_SCOPE, `Insufficient scope: calling ${clipInput(name)} this way needs ${needed}`, {
       required_scopes: decision.scopes,

@@ -13,6 +13,8 @@ export interface NewMcpSession {
   /** Digest of the tools the session sees at its start; list_changed is sent when it moves. */
   toolsDigest: string;
   now: Date;
+  /** The access token's expiry, for a session opened with one; null or absent for a key's. */
+  expiresAt?: Date | null;
 }
 
 /** A key some live session belongs to, with what decides the tools it sees. */
@@ -32,6 +34,8 @@ export interface McpSessionRepository {
   open(session: NewMcpSession, maxPerKey: number, idleCutoff: Date): Promise<McpSession>;
   findByTokenHash(tokenHash: string): Promise<McpSession | null>;
   touch(id: string, at: Date): Promise<void>;
+  /** Moves a token session's expiry later (never earlier): a fresher token of the same subject used it. */
+  extend(id: string, expiresAt: Date): Promise<void>;
   /** False when it had already ended. */
   end(id: string, at: Date): Promise<boolean>;
   /** Keys (not revoked) with at least one live session: one key, or every key of an owner. */

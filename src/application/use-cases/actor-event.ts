@@ -31,3 +31,9 @@ export function actorEvent(
 ): AuditRecord {
   return auditEvent(action, { type: 'user', id: actor.userId }, subject, actor.origin ?? NO_ORIGIN, at, details);
 }
+
+/** Who the trail names for a tool call: the key, the user behind an OAuth access token (no key), or the system (an internal job). */
+export function callerActor(caller: { userId: string; keyId: string | null; byUser?: boolean }): AuditActor {
+  if (caller.keyId !== null) return { type: 'key', id: caller.keyId };
+  return caller.byUser ? { type: 'user', id: caller.userId } : { type: 'system', id: null };
+}

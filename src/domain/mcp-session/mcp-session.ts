@@ -8,6 +8,8 @@ export interface McpSession {
   createdAt: Date;
   lastSeenAt: Date;
   endedAt: Date | null;
+  /** A session opened with an OAuth access token ends when the latest token that used it expires; null for a key's (null or absent). */
+  expiresAt?: Date | null;
 }
 
 /**
@@ -30,6 +32,7 @@ export class SessionIdlePolicy {
    * silence: never early, at most one touch interval late.
    */
   isLiveAt(session: McpSession, now: Date): boolean {
+    if (session.expiresAt != null && session.expiresAt.getTime() <= now.getTime()) return false;
     return session.endedAt === null && now.getTime() - session.lastSeenAt.getTime() < this.idleMs + this.touchMs;
   }
 

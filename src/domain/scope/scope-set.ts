@@ -35,6 +35,14 @@ export class ScopeSet {
   }
 
   /**
+   * Exactly the scopes held, none meaning none: an OAuth access token's
+   * grant, where an empty grant must never read as the spec's "full access".
+   */
+  static exactly(scopes: readonly Scope[]): ScopeSet {
+    return new ScopeSet(dedupe(scopes), false);
+  }
+
+  /**
    * Validates an untrusted scope array in one place: at most MAX_SCOPES
    * values, checked before any of them (an array of 520,000 once made a 27 MB
    * error), each a catalog scope, none repeated. Errors name the offending values.

@@ -83,6 +83,16 @@ export interface McpConfig {
   relayCallTimeoutMs: number;
   /** MCP_RELAY_ANSWER_TIMEOUT_MS: longest wait for the client's answer to a relayed request (never past the call's end). */
   relayAnswerTimeoutMs: number;
+  /** OAuth access tokens on /mcp (MCP_RESOURCE_URL and MCP_AUTHORIZATION_SERVERS); null: keys only. */
+  oauth: McpOAuthConfig | null;
+}
+
+/** /mcp as an OAuth protected resource (RFC 9728, RFC 8707). */
+export interface McpOAuthConfig {
+  /** MCP_RESOURCE_URL: the canonical URL of /mcp, the audience a token must name. */
+  resourceUrl: string;
+  /** MCP_AUTHORIZATION_SERVERS: issuers whose tokens /mcp accepts. */
+  authorizationServers: string[];
 }
 
 /** Logging and abuse limits. */
@@ -159,6 +169,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxStreamsPerReplica: integer(env, 'MCP_MAX_STREAMS_PER_REPLICA', 1000, 1, 100_000),
       relayCallTimeoutMs: integer(env, 'MCP_RELAY_CALL_TIMEOUT_MS', 300_000, 100, 1_800_000),
       relayAnswerTimeoutMs: integer(env, 'MCP_RELAY_ANSWER_TIMEOUT_MS', 60_000, 100, 600_000),
+      oauth: mcpOAuth(env, nodeEnv === 'production'),
     },
     secrets: {
       key: secretKey(env.SECRETS_KEY, 'SECRETS_KEY'),
@@ -191,6 +202,36 @@ function keysUrl(value: string | undefined, production: boolean): string | null 
     throw new ConfigError(`SECRET_SCANNING_KEYS_URL must be an ${production ? 'https' : 'http(s)'} URL${production ? ' when NODE_ENV=production' : ''}`);
   }
   return raw;
+}
+
+/** Issuers one resource trusts: a handful in practice; the metadata document lists them all. */
+const MAX_AUTHORIZATION_SERVERS = 10;
+
+/** Both variables or neither: half a configuration would announce a resource no token can reach, or trust issuers for no audience. */
+function mcpOAuth(env: NodeJS.ProcessEnv, production: boolean): McpOAuthConfig | null {
+  const resource = nonEmpty(env.MCP_RESOURCE_URL);
+  const servers = list(env.MCP_AUTHORIZATION_SERVERS);
+  if (resource === null && servers.length === 0) return null;
+  if (resource === null || servers.length === 0) {
+    throw new ConfigError('MCP_RESOURCE_URL and MCP_AUTHORIZATION_SERVERS are set together (OAuth on /mcp) or not at all');
+  }
+  if (servers.length > MAX_AUTHORIZATION_SERVERS) throw new ConfigError(`MCP_AUTHORIZATION_SERVERS holds at most ${MAX_AUTHORIZATION_SERVERS} issuers`);
+  const url = webUrl(resource, 'MCP_RESOURCE_URL', production);
+  // RFC 8707 section 2: a resource indicator has no fragment and should have no query; it is compared as written.
+  if (url.hash !== '' || url.search !== '' || resource.includes('#') || resource.includes('?')) {
+    throw new ConfigError('MCP_RESOURCE_URL must have no query and no fragment');
+  }
+  for (const server of servers) webUrl(server, 'MCP_AUTHORIZATION_SERVERS', production);
+  return { resourceUrl: resource, authorizationServers: servers };
+}
+
+/** An absolute http(s) URL; https in production, where a token sent in clear is a token given away. */
+function webUrl(value: string, name: string, production: boolean): URL {
+  const url = URL.canParse(value) ? new URL(value) : null;
+  if (url === null || (url.protocol !== 'https:' && (production || url.protocol !== 'http:'))) {
+    throw new ConfigError(`${name} must hold ${production ? 'https' : 'http(s)'} URLs${production ? ' when NODE_ENV=production' : ''}`);
+  }
+  return url;
 }
 
 /** A 32-byte key written as base64; null when unset. */

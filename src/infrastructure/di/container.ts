@@ -41,6 +41,7 @@ import { bindHttpEdge } from './http-edge.bindings';
 import { Lifecycle } from './lifecycle';
 import { ToolChangeWatcher } from '../../adapters/persistence/mcp-sessions/tool-change-watcher';
 import { bindMcp } from './mcp.bindings';
+import { bindMcpOAuth } from './mcp-oauth.bindings';
 import { bindMcpContent } from './mcp-content.bindings';
 import { bindMcpFastPaths } from './mcp-fast-path.bindings';
 import { bindMcpSessions } from './mcp-sessions.bindings';
@@ -158,6 +159,7 @@ export function buildContainer(parts: ContainerParts): Container {
   bindHttpEdge(c, parts.port);
   bindMcp(c);
   bindMcpServers(c);
+  bindMcpOAuth(c);
   bindMcpContent(c);
   bindToolPins(c);
   bindMcpServerViews(c);

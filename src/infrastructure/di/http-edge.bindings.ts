@@ -19,7 +19,8 @@ export function bindHttpEdge(c: Container, port: number | undefined): void {
     ({ jwt, dataDir }: Config) => (jwt.jwksUri ? null : DevTokenIssuer.loadOrCreate(dataDir)),
     [TOKENS.Config],
   );
-  c.bind<AccessTokenVerifier>(TOKENS.AccessTokenVerifier).toResolvedValue(
+  // By its class too: /mcp's access tokens are checked against the same JWKS and key cache (mcp-oauth.bindings.ts).
+  c.bind(JwksAccessTokenVerifier).toResolvedValue(
     ({ jwt }: Config) =>
       new JwksAccessTokenVerifier(
         jwt.jwksUri
@@ -28,6 +29,7 @@ export function bindHttpEdge(c: Container, port: number | undefined): void {
       ),
     [TOKENS.Config],
   );
+  c.bind<AccessTokenVerifier>(TOKENS.AccessTokenVerifier).toService(JwksAccessTokenVerifier);
   c.bind(AuthFailureLimiter).toResolvedValue(
     ({ ops }: Config) => new AuthFailureLimiter({ limit: ops.authFailureLimit, windowSeconds: ops.authFailureWindowSeconds }),
     [TOKENS.Config],

@@ -12,6 +12,7 @@ import { FilterTools } from '../../application/use-cases/filter-tools/filter-too
 import { ListTools } from '../../application/use-cases/list-tools/list-tools.use-case';
 import { ValidateKey } from '../../application/use-cases/validate-key/validate-key.use-case';
 import { McpController } from '../../adapters/mcp/mcp.controller';
+import { McpOAuth } from '../../adapters/mcp/oauth/mcp-oauth';
 import { McpServerFactory } from '../../adapters/mcp/mcp-server.factory';
 import { UpstreamContentUseCases } from '../../adapters/mcp/upstream-content-handlers';
 import { ToolCallRecorder } from '../../adapters/mcp/tool-call-recorder';
@@ -79,8 +80,9 @@ export function bindMcp(c: Container): void {
   );
   c.bind(McpController).toResolvedValue(
     (validate: ValidateKey, authorize: AuthorizeToolCall, servers: McpServerFactory, config: Config, list: ListTools, recorder: ToolCallRecorder,
-      calls: ToolsCallFastPath, usage: UsageGate, sessions: McpSessionEdge, views: FindServerView) =>
-      new McpController(validate, authorize, servers, config.mcp, new ToolsListFastPath(list), recorder, calls, usage, sessions, views),
-    [ValidateKey, AuthorizeToolCall, McpServerFactory, TOKENS.Config, ListTools, ToolCallRecorder, ToolsCallFastPath, UsageGate, McpSessionEdge, FindServerView],
+      calls: ToolsCallFastPath, usage: UsageGate, sessions: McpSessionEdge, views: FindServerView, oauth: McpOAuth | undefined) =>
+      new McpController(validate, authorize, servers, config.mcp, new ToolsListFastPath(list), recorder, calls, usage, sessions, views, oauth),
+    [ValidateKey, AuthorizeToolCall, McpServerFactory, TOKENS.Config, ListTools, ToolCallRecorder, ToolsCallFastPath, UsageGate, McpSessionEdge, FindServerView,
+      { serviceIdentifier: McpOAuth, optional: true }],
   );
 }

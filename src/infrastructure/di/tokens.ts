@@ -44,6 +44,9 @@ export const TOKENS = {
   /** The development issuer when JWT_JWKS_URI is unset, otherwise null. */
   DevTokenIssuer: Symbol.for('keygate.DevTokenIssuer'),
 
+  /** The /mcp protected resource metadata route (RFC 9728); empty when MCP_RESOURCE_URL is unset. */
+  ProtectedResourceRoutes: Symbol.for('keygate.ProtectedResourceRoutes'),
+
   // Scope contexts
   AgentRoleRepository: Symbol.for('keygate.AgentRoleRepository'),
   ModeToolConfigRepository: Symbol.for('keygate.ModeToolConfigRepository'),

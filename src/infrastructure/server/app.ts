@@ -49,6 +49,7 @@ export function createApp(container: Container, extras: AppExtras = {}): Express
   container.get(ForwardAuthController).mount(app, authFailureLimit(container.get(AuthFailureLimiter)));
   app.use(metricsRouter(metrics));
   app.use(healthRouter(container.get<ReadinessCheck>(TOKENS.ReadinessCheck)));
+  app.use(container.get<RequestHandler>(TOKENS.ProtectedResourceRoutes));
   for (const handler of extras.before ?? []) app.use(handler);
   app.use('/api/v1', helmet());
   const user = accessTokenAuth(container.get<AccessTokenVerifier>(TOKENS.AccessTokenVerifier));

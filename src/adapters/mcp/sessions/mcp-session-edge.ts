@@ -126,7 +126,8 @@ export class McpSessionEdge {
     if (version !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(String(version))) {
       return sendRpcError(res, 400, null, RPC.SERVER_ERROR, `Bad Request: unsupported MCP-Protocol-Version (supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`);
     }
-    const session = typeof token === 'string' ? await this.resume.execute({ token, keyId: principalOf(res.locals).keyId, endpoint: endpointOf(res.locals) }) : null;
+    const { keyId, accessToken } = principalOf(res.locals);
+    const session = typeof token === 'string' ? await this.resume.execute({ token, keyId, endpoint: endpointOf(res.locals), expiresAt: accessToken?.expiresAt }) : null;
     if (session === null) return sendRpcError(res, 404, null, SESSION_NOT_FOUND, 'Session not found');
     res.locals.session = session;
     next();
@@ -141,7 +142,7 @@ export class McpSessionEdge {
       const { token } = await this.openSession.execute({
         keyId: principal.keyId, userId: principal.userId, scopes: principal.scopes,
         protocolVersion: SUPPORTED_PROTOCOL_VERSIONS.includes(requested) ? requested : LATEST_PROTOCOL_VERSION,
-        clientCapabilities: unchecked(params.capabilities), clientInfo: unchecked(params.clientInfo), endpoint,
+        clientCapabilities: unchecked(params.capabilities), clientInfo: unchecked(params.clientInfo), endpoint, expiresAt: principal.accessToken?.expiresAt,
       });
       res.setHeader('Mcp-Session-Id', token);
     } catch (error) {

@@ -12,9 +12,10 @@ interface SessionRow {
   created_at: Date;
   last_seen_at: Date;
   ended_at: Date | null;
+  expires_at: Date | null;
 }
 
-const COLUMNS = 'id, key_id, user_id, protocol_version, created_at, last_seen_at, ended_at';
+const COLUMNS = 'id, key_id, user_id, protocol_version, created_at, last_seen_at, ended_at, expires_at';
 
 // Every request of a session reads it: a named statement, planned once per connection.
 const FIND_BY_HASH = { name: 'mcp_session_by_hash', text: `SELECT ${COLUMNS} FROM mcp_sessions WHERE token_hash = $1` };
@@ -34,10 +35,10 @@ export class PostgresMcpSessionRepository implements McpSessionRepository {
         [session.keyId, session.now, idleCutoff, maxPerKey - 1],
       );
       const rows = (await manager.query(
-        `INSERT INTO mcp_sessions (token_hash, key_id, user_id, protocol_version, client_capabilities, client_info, created_at, last_seen_at, tools_digest)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $7, $8) RETURNING ${COLUMNS}`,
+        `INSERT INTO mcp_sessions (token_hash, key_id, user_id, protocol_version, client_capabilities, client_info, created_at, last_seen_at, tools_digest, expires_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $7, $8, $9) RETURNING ${COLUMNS}`,
         [session.tokenHash, session.keyId, session.userId, session.protocolVersion, JSON.stringify(session.clientCapabilities),
-          JSON.stringify(session.clientInfo), session.now, session.toolsDigest],
+          JSON.stringify(session.clientInfo), session.now, session.toolsDigest, session.expiresAt ?? null],
       )) as SessionRow[];
       return toSession(rows[0]);
     });
@@ -50,6 +51,10 @@ export class PostgresMcpSessionRepository implements McpSessionRepository {
 
   async touch(id: string, at: Date): Promise<void> {
     await this.dataSource.query('UPDATE mcp_sessions SET last_seen_at = $2 WHERE id = $1 AND ended_at IS NULL AND last_seen_at < $2', [id, at]);
+  }
+
+  async extend(id: string, expiresAt: Date): Promise<void> {
+    await this.dataSource.query('UPDATE mcp_sessions SET expires_at = $2 WHERE id = $1 AND ended_at IS NULL AND expires_at < $2', [id, expiresAt]);
   }
 
   async end(id: string, at: Date): Promise<boolean> {
@@ -82,5 +87,6 @@ function toSession(row: SessionRow): McpSession {
   return {
     id: row.id, keyId: row.key_id, userId: row.user_id, protocolVersion: row.protocol_version,
     createdAt: new Date(row.created_at), lastSeenAt: new Date(row.last_seen_at), endedAt: row.ended_at === null ? null : new Date(row.ended_at),
+    expiresAt: row.expires_at === null ? null : new Date(row.expires_at),
   };
 }

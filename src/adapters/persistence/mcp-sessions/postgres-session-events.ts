@@ -111,15 +111,15 @@ export class PostgresSessionEvents {
 
   /**
    * Keeps the claim (and the session: an open stream is activity) alive.
-   * False when the session ended, its key is no longer usable, or the claim
+   * False when the session ended, its key is no longer usable (a token's session: its token expired), or the claim
    * was lost: the stream should close.
    */
   async refreshStream(sessionId: string, replica: string): Promise<boolean> {
     const [, count] = (await this.dataSource.query(
       `UPDATE mcp_sessions s SET stream_seen_at = now(), last_seen_at = greatest(s.last_seen_at, now())
-       FROM api_keys k
        WHERE s.id = $1 AND s.stream_replica = $2 AND s.ended_at IS NULL
-         AND k.id = s.key_id AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now())`,
+         AND CASE WHEN s.expires_at IS NOT NULL THEN s.expires_at > now()
+                  ELSE EXISTS (SELECT 1 FROM api_keys k WHERE k.id = s.key_id AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now())) END`,
       [sessionId, replica],
     )) as [unknown, number];
     return count > 0;

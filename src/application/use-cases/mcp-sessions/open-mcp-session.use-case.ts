@@ -27,6 +27,8 @@ export interface OpenMcpSessionInput {
   clientInfo: Record<string, unknown>;
   /** The endpoint it is opened on, when not /mcp (`servers/<name>`): the session exists there alone. */
   endpoint?: string;
+  /** Opened with an OAuth access token: the token's expiry, past which the session is over unless a fresher token used it. */
+  expiresAt?: Date;
 }
 
 export interface OpenMcpSessionOutput {
@@ -59,7 +61,7 @@ export class OpenMcpSession {
     const now = this.clock.now();
     const session = await this.sessions.open(
       { tokenHash: this.hasher.hash(sessionTokenKey(token, input.endpoint)), keyId: input.keyId, userId: input.userId, protocolVersion: input.protocolVersion,
-        clientCapabilities, clientInfo, toolsDigest, now },
+        clientCapabilities, clientInfo, toolsDigest, now, expiresAt: input.expiresAt ?? null },
       this.limits.maxPerKey,
       this.limits.idle.idleCutoff(now),
     );

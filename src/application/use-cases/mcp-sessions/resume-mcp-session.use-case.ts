@@ -10,6 +10,8 @@ export interface ResumeMcpSessionInput {
   keyId: string;
   /** The endpoint the request came to, when not /mcp (`servers/<name>`); a session opened elsewhere is not found. */
   endpoint?: string;
+  /** The expiry of the OAuth access token the request came with, if it did: a later one extends a token session. */
+  expiresAt?: Date;
 }
 
 /**
@@ -36,6 +38,11 @@ export class ResumeMcpSession {
       return null;
     }
     if (this.idle.needsTouch(session, now)) await this.sessions.touch(session.id, now);
+    // A client refreshes its token before the old one expires; the session lives on with the fresher token.
+    if (session.expiresAt != null && input.expiresAt !== undefined && input.expiresAt > session.expiresAt) {
+      await this.sessions.extend(session.id, input.expiresAt);
+      return { ...session, expiresAt: input.expiresAt };
+    }
     return session;
   }
 }

@@ -18,8 +18,10 @@ import { failed, succeeded, ToolOutcome, ToolValue } from './tool-outcome';
 
 export interface CallToolInput {
   userId: string;
-  /** The key the call came with, for the audit trail; absent for an internal job. */
+  /** The key the call came with, for the audit trail; absent for an internal job and a user's access token. */
   keyId?: string | null;
+  /** The call came with the user's OAuth access token (the trail's actor is the user). */
+  byUser?: boolean;
   origin?: AuditOrigin;
   /** What AuthorizeToolCall found when it allowed these same arguments. */
   target: ToolTarget;
@@ -53,7 +55,7 @@ export class CallTool {
     if (target.kind === 'external') return this.external.run(target.tool, input.arguments, input.upstream);
     try {
       const command = parseToolCommand(target.resource, input.arguments);
-      const caller: ToolCaller = { userId: input.userId, keyId: input.keyId ?? null, origin: input.origin ?? NO_ORIGIN };
+      const caller: ToolCaller = { userId: input.userId, keyId: input.keyId ?? null, byUser: input.byUser, origin: input.origin ?? NO_ORIGIN };
       const server = await this.onServer(caller, command);
       if (server !== null) return succeeded(server);
       const policy = this.policies[command.resource] ?? ANY_DATA;

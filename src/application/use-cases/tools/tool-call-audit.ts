@@ -2,7 +2,7 @@ import { AuditOrigin, AuditRecord, AuditValue } from '../../../domain/audit';
 import { isResource, Resource } from '../../../domain/scope';
 import { ACTIONS, SUBRESOURCES } from '../../../domain/tool';
 import { isUuid } from '../../../domain/uuid';
-import { auditEvent } from '../actor-event';
+import { auditEvent, callerActor } from '../actor-event';
 import { ToolOutcome } from './tool-outcome';
 
 /** ok and error: the call ran; denied: the tool gate refused it for scope. */
@@ -10,8 +10,9 @@ export type ToolCallResult = 'ok' | 'error' | 'denied';
 
 /** One tools/call as the edge saw it. The arguments are read for a built-in tool's action, subresource and id only. */
 export interface ToolCallFacts {
-  keyId: string;
-  /** The key's owner. */
+  /** Null when the call came with the user's OAuth access token: the actor is then the user. */
+  keyId: string | null;
+  /** The key's owner, or the token's subject. */
   userId: string;
   origin: AuditOrigin;
   tool: string;
@@ -33,7 +34,7 @@ export interface ToolCallFacts {
  */
 export function toolCallEvent(facts: ToolCallFacts): AuditRecord {
   const subject = { userId: facts.userId, keyId: facts.keyId, target: { type: 'tool', id: facts.tool } };
-  return auditEvent(facts.result === 'denied' ? 'tool.denied' : 'tool.called', { type: 'key', id: facts.keyId }, subject, facts.origin, facts.at, {
+  return auditEvent(facts.result === 'denied' ? 'tool.denied' : 'tool.called', callerActor({ userId: facts.userId, keyId: facts.keyId, byUser: true }), subject, facts.origin, facts.at, {
     tool: facts.tool,
     ...commandOf(facts.tool, facts.arguments),
     outcome: facts.result,

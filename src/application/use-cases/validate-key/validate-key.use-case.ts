@@ -18,6 +18,13 @@ export interface KeyPrincipal {
   budgetId: string;
   rateLimit: RateLimit | null;
   hasQuota: boolean;
+  /**
+   * Set when the caller is a user's OAuth access token on /mcp, not a key.
+   * `keyId` (and `budgetId`) is then the token subject's own id, made from its
+   * issuer and subject: what its sessions belong to, never a key's id, so the
+   * audit trail names the user instead. `expiresAt` is the token's `exp`.
+   */
+  accessToken?: { expiresAt: Date };
 }
 
 /** Spec section 5, in order. Every failure is the same InvalidApiKeyError. */

@@ -11,6 +11,7 @@ import { McpSessions1763900000009 } from './1763900000009-mcp-sessions';
 import { McpToolPins1763900000010 } from './1763900000010-mcp-tool-pins';
 import { McpUpstreamSessions1763900000011 } from './1763900000011-mcp-upstream-sessions';
 import { McpPostStreams1763900000012 } from './1763900000012-mcp-post-streams';
+import { McpTokenSessions1763900000016 } from './1763900000016-mcp-token-sessions';
 
 /** Listed explicitly so the same list works from ts sources, compiled code and tests. */
 export const MIGRATIONS = [
@@ -27,4 +28,5 @@ export const MIGRATIONS = [
   McpToolPins1763900000010,
   McpUpstreamSessions1763900000011,
   McpPostStreams1763900000012,
+  McpTokenSessions1763900000016,
 ];

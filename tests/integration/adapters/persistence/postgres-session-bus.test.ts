@@ -120,4 +120,22 @@ describe('the PostgreSQL session bus', () => {
     await two.events.releaseStream(session, 'two');
     expect(await one.events.claimStream(session, 'one', 60_000)).toBe(0);
   });
+
+  it('keeps a stream while its key is usable, and a token session\'s until the token expires', async () => {
+    const keyed = await openSession();
+    expect(await one.events.claimStream(keyed, 'one', 60_000)).toBe(0);
+    expect(await one.events.refreshStream(keyed, 'one')).toBe(true);
+    await db.dataSource.query('UPDATE api_keys SET expires_at = now() - interval \'1 second\' WHERE id = (SELECT key_id FROM mcp_sessions WHERE id = $1)', [keyed]);
+    expect(await one.events.refreshStream(keyed, 'one')).toBe(false);
+
+    // No api_keys row: the session belongs to a token's subject and lives until expires_at.
+    const { id: tokenSession } = await new PostgresMcpSessionRepository(db.dataSource).open({
+      tokenHash: randomBytes(32).toString('hex'), keyId: randomUUID(), userId: randomUUID(), protocolVersion: '2025-11-25',
+      clientCapabilities: {}, clientInfo: { name: 't', version: '1' }, toolsDigest: '0'.repeat(64), now: new Date(), expiresAt: new Date(Date.now() + 60_000),
+    }, 10, new Date(0));
+    expect(await one.events.claimStream(tokenSession, 'one', 60_000)).toBe(0);
+    expect(await one.events.refreshStream(tokenSession, 'one')).toBe(true);
+    await db.dataSource.query('UPDATE mcp_sessions SET expires_at = now() - interval \'1 second\' WHERE id = $1', [tokenSession]);
+    expect(await one.events.refreshStream(tokenSession, 'one')).toBe(false);
+  });
 });

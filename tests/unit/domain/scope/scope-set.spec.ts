@@ -136,3 +136,18 @@ describe('ScopeSet.parse', () => {
     expect(errors.map((e) => e.field)).toEqual(['platform_scopes[0]', 'platform_scopes[2]', 'platform_scopes[3]']);
   });
 });
+
+describe('ScopeSet.exactly (an access token\'s grant)', () => {
+  it('grants nothing when nothing is held, unlike the spec\'s empty array', () => {
+    const none = ScopeSet.exactly([]);
+    expect(none.isFullAccess).toBe(false);
+    expect(none.grantsNothing).toBe(true);
+    expect(ALL.filter((s) => none.allows(s))).toEqual([]);
+  });
+
+  it('grants what it holds by the same rules as any set', () => {
+    const held = ScopeSet.exactly([Scope.parse('projects:write'), Scope.parse('projects:write')]);
+    expect(ALL.filter((s) => held.allows(s))).toEqual(['projects:read', 'projects:write']);
+    expect(held.toArray()).toEqual(['projects:write']);
+  });
+});

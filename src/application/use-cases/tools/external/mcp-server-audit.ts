@@ -1,14 +1,16 @@
 import { AuditAction, AuditActor, AuditOrigin, AuditRecord, AuditValue, NO_ORIGIN } from '../../../../domain/audit';
 import { ResourceRecord } from '../../../../domain/resource/resource-record';
 import { ToolPin } from '../../../../domain/tool';
-import { auditEvent } from '../../actor-event';
+import { auditEvent, callerActor } from '../../actor-event';
 import { ToolCommand } from '../built-in/tool-command';
 
 /** Who asked for a tool call: the key's owner and the key, with the request behind it. */
 export interface ToolCaller {
   userId: string;
-  /** Null for an internal job calling in-process: the event's actor is then `system`. */
+  /** Null for an internal job calling in-process (the event's actor is then `system`) and for a user's access token. */
   keyId: string | null;
+  /** The call came with the user's own OAuth access token, no key: the actor is the user. */
+  byUser?: boolean;
   origin: AuditOrigin;
 }
 
@@ -21,10 +23,9 @@ export interface ServerChanger {
   origin: AuditOrigin;
 }
 
-/** A key acts for its own user; an in-process call without a key is the system's. */
+/** A tool call's changer: the key, the user behind an OAuth access token, or the system (an internal job without a key). */
 export function keyChanger(caller: ToolCaller): ServerChanger {
-  const actor: AuditActor = caller.keyId === null ? { type: 'system', id: null } : { type: 'key', id: caller.keyId };
-  return { ...caller, actor };
+  return { userId: caller.userId, keyId: caller.keyId, actor: callerActor(caller), origin: caller.origin };
 }
 
 const SERVER_EVENTS: Partial<Record<ToolCommand['action'], AuditAction>> = {
@@ -54,6 +55,7 @@ export function serverEvent(
   if (changed) details.changed = changed;
   return auditEvent(action, caller.actor, { userId: caller.userId, keyId: caller.keyId, target: { type: 'mcp_server', id: server.id } }, caller.origin, at, details);
 }
+
 
 function originOf(url: unknown): string | null {
   if (typeof url !== 'string' || !URL.canParse(url)) return null;

@@ -106,6 +106,23 @@ describe('ResumeMcpSession', () => {
     expect(await resume.execute({ token: onMcp.token, keyId: key.keyId })).toMatchObject({ id: onMcp.session.id });
   });
 
+  it('ends a token\'s session at the expiry of the latest token that used it, never moving it earlier', async () => {
+    const { open, resume, key, clock, sessions } = makeSut();
+    const at = (ms: number) => new Date(clock.now().getTime() + ms);
+    const { token, session } = await open.execute({ ...key, protocolVersion: '2025-11-25', clientCapabilities: {}, clientInfo: {}, expiresAt: at(5000) });
+    expect(session.expiresAt).toEqual(at(5000));
+    // An older token changes nothing; a fresher one moves the end to its own expiry.
+    expect(await resume.execute({ token, keyId: key.keyId, expiresAt: at(1000) })).toMatchObject({ expiresAt: at(5000) });
+    expect(await resume.execute({ token, keyId: key.keyId, expiresAt: at(8000) })).toMatchObject({ expiresAt: at(8000) });
+    expect(sessions.rows[0].expiresAt).toEqual(at(8000));
+    clock.advance(7999);
+    expect(await resume.execute({ token, keyId: key.keyId })).not.toBeNull();
+    clock.advance(1);
+    // Over, even for a still fresher token, and ended for every replica.
+    expect(await resume.execute({ token, keyId: key.keyId, expiresAt: at(60_000) })).toBeNull();
+    expect(sessions.rows[0].endedAt).not.toBeNull();
+  });
+
   it('writes last-seen at most once per touch interval (idle / 10, at least 1 s)', async () => {
     const { resume, openFor, key, clock, sessions } = makeSut();
     const { token } = await openFor();

@@ -84,6 +84,13 @@ describe('CallTool audit events for mcp_servers', () => {
     await sut.execute({ userId: 'alice', target: { kind: 'built-in', resource: 'mcp_servers' }, arguments: { action: 'create', data: { name: 'x', url: 'https://x.example.com' } } });
     expect(audit.records[0]).toMatchObject({ actor: { type: 'system', id: null }, keyId: null, requestId: null, ip: null });
   });
+
+  it('names the user as the actor of a call made with the user\'s access token', async () => {
+    const store = new InMemoryResourceStore();
+    const { sut, audit } = makeCallTool(store, {}, new FakeExternalTools());
+    await sut.execute({ userId: 'alice', keyId: null, byUser: true, target: { kind: 'built-in', resource: 'mcp_servers' }, arguments: { action: 'create', data: { name: 'x', url: 'https://x.example.com' } } });
+    expect(audit.records[0]).toMatchObject({ actor: { type: 'user', id: 'alice' }, keyId: null });
+  });
 });
 
 describe('CallTool and pinned tool definitions of mcp_servers', () => {

@@ -26,6 +26,10 @@ describe('toolCallEvent', () => {
     });
   });
 
+  it('names the user as actor, and no key, for a call made with the user\'s access token', () => {
+    expect(toolCallEvent(facts({ keyId: null }))).toMatchObject({ actor: { type: 'user', id: 'user-1' }, userId: 'user-1', keyId: null });
+  });
+
   it('tells a refused call as tool.denied with outcome denied', () => {
     const event = toolCallEvent(facts({ result: 'denied', durationMs: 0 }));
     expect(event.action).toBe('tool.denied');
