@@ -10,6 +10,7 @@ import { UsageLimits1763900000008 } from './1763900000008-usage-limits';
 import { McpSessions1763900000009 } from './1763900000009-mcp-sessions';
 import { McpToolPins1763900000010 } from './1763900000010-mcp-tool-pins';
 import { McpUpstreamSessions1763900000011 } from './1763900000011-mcp-upstream-sessions';
+import { McpResourceSubscriptions1763900000013 } from './1763900000013-mcp-resource-subscriptions';
 
 /** Listed explicitly so the same list works from ts sources, compiled code and tests. */
 export const MIGRATIONS = [
@@ -25,4 +26,5 @@ export const MIGRATIONS = [
   McpSessions1763900000009,
   McpToolPins1763900000010,
   McpUpstreamSessions1763900000011,
+  McpResourceSubscriptions1763900000013,
 ];
