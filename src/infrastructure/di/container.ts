@@ -45,6 +45,7 @@ import { bindMcpFastPaths } from './mcp-fast-path.bindings';
 import { bindMcpSessions } from './mcp-sessions.bindings';
 import { bindMcpRelay } from './mcp-relay.bindings';
 import { bindMcpServerViews } from './mcp-servers-view.bindings';
+import { bindMcpSubscriptions } from './mcp-subscriptions.bindings';
 import { SessionPurge } from '../../adapters/persistence/mcp-sessions/session-purge';
 import { SessionStreams } from '../../adapters/mcp/sessions/session-streams';
 import { bindScopeContexts } from './scope-context.bindings';
@@ -99,6 +100,7 @@ export function buildContainer(parts: ContainerParts): Container {
   bindUsage(c);
   bindMcpSessions(c);
   bindMcpRelay(c);
+  bindMcpSubscriptions(c);
   // Started in this order, stopped in the reverse: retention, the MCP session streams and purge, the listener, the quota credits handed back, the last last_used_at batch,
   // the last audit events, then the pool.
   c.bind(Lifecycle).toResolvedValue(

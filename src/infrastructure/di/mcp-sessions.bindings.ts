@@ -16,6 +16,7 @@ import { SessionIdlePolicy } from '../../domain/mcp-session';
 import { RandomSessionToken } from '../../adapters/crypto/random-session-token';
 import { McpSessionEdge } from '../../adapters/mcp/sessions/mcp-session-edge';
 import { SessionStreams } from '../../adapters/mcp/sessions/session-streams';
+import { UpstreamNotificationStreams } from '../../adapters/mcp/notifications/upstream-notification-streams';
 import { NotifiedCache } from '../../adapters/persistence/hot-path/change-listener';
 import { PostgresMcpSessionRepository } from '../../adapters/persistence/mcp-sessions/postgres-mcp-session.repository';
 import { PostgresSessionBus } from '../../adapters/persistence/mcp-sessions/postgres-session-bus';
@@ -82,8 +83,8 @@ export function bindMcpSessions(c: Container): void {
     [PostgresSessionEvents, PostgresSessionBus, TOKENS.Config, TOKENS.Logger],
   );
   c.bind(McpSessionEdge).toResolvedValue(
-    (resume: ResumeMcpSession, open: OpenMcpSession, end: EndMcpSession, bus: SessionBus, streams: SessionStreams, logger: Logger) =>
-      new McpSessionEdge(resume, open, end, bus, streams, (error) => logger.error({ err: error }, 'MCP session request failed')),
-    [ResumeMcpSession, OpenMcpSession, EndMcpSession, TOKENS.SessionBus, SessionStreams, TOKENS.Logger],
+    (resume: ResumeMcpSession, open: OpenMcpSession, end: EndMcpSession, bus: SessionBus, streams: SessionStreams, logger: Logger, upstream?: UpstreamNotificationStreams) =>
+      new McpSessionEdge(resume, open, end, bus, streams, (error) => logger.error({ err: error }, 'MCP session request failed'), upstream),
+    [ResumeMcpSession, OpenMcpSession, EndMcpSession, TOKENS.SessionBus, SessionStreams, TOKENS.Logger, { serviceIdentifier: UpstreamNotificationStreams, optional: true }],
   );
 }

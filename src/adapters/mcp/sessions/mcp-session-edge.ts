@@ -10,7 +10,9 @@ import { McpSession } from '../../../domain/mcp-session';
 import { principalOf } from '../../http/middleware/api-key-auth';
 import { unchecked } from '../../unchecked';
 import { RPC, sendRpcError } from '../json-rpc';
-import { endpointOf } from '../server-view';
+import { endpointOf, viewOf } from '../server-view';
+import { NAMESPACED_VIEW } from '../../../application/use-cases/tools/external/upstream-view';
+import { StreamHolder } from '../notifications/upstream-notification-streams';
 import { toMcpError } from '../mcp-error-map';
 import { SessionStreams } from './session-streams';
 
@@ -41,6 +43,7 @@ export class McpSessionEdge {
     private readonly bus: SessionBus,
     private readonly streams: SessionStreams,
     private readonly log: (error: unknown) => void,
+    private readonly upstreamStreams?: { attach(holder: StreamHolder): () => void },
   ) {}
 
   /** After the key: puts the request's session on res.locals, or answers 404 (malformed, unknown, another key's, ended, idle alike). */
@@ -77,7 +80,9 @@ export class McpSessionEdge {
     const last = req.headers['last-event-id'];
     // A malformed Last-Event-ID replays nothing: the stream starts with what comes next.
     const lastEventId = typeof last === 'string' && LAST_EVENT_ID.test(last.trim()) ? Number(last.trim()) : null;
-    await this.streams.serve(res, session, lastEventId);
+    // While this replica holds the stream, it also holds the session's upstream streams, whose notifications it relays.
+    const holder = { sessionId: session.id, keyId: session.keyId, userId: session.userId, view: viewOf(res.locals) ?? NAMESPACED_VIEW };
+    await this.streams.serve(res, session, lastEventId, this.upstreamStreams && (() => this.upstreamStreams!.attach(holder)));
     return true;
   }
 
