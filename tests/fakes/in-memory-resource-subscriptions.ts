@@ -15,6 +15,12 @@ export class InMemoryResourceSubscriptions implements ResourceSubscriptionStore 
     return 'added';
   }
 
+  readonly told: string[] = [];
+
+  async following(clientSessionId: string): Promise<void> {
+    this.told.push(clientSessionId);
+  }
+
   async remove(clientSessionId: string, serverId: string, uri: string): Promise<boolean> {
     return this.rows.get(clientSessionId)?.delete(JSON.stringify([serverId, uri])) ?? false;
   }

@@ -8,8 +8,10 @@ export type SubscribeOutcome = 'added' | 'present' | 'full' | 'ended';
  * for URIs recorded here.
  */
 export interface ResourceSubscriptionStore {
-  /** Records it unless the session already holds `max` (counted in the same statement) or has ended; tells the stream's replica. */
+  /** Records it unless the session already holds `max` (counted in the same statement) or has ended. */
   add(clientSessionId: string, serverId: string, uri: string, max: number): Promise<SubscribeOutcome>;
+  /** Tells whichever replica holds the session's stream that the session follows an upstream it may not listen to yet. */
+  following(clientSessionId: string): Promise<void>;
   /** False when there was no such subscription. */
   remove(clientSessionId: string, serverId: string, uri: string): Promise<boolean>;
   has(clientSessionId: string, serverId: string, uri: string): Promise<boolean>;

@@ -23,15 +23,17 @@ export class PostgresResourceSubscriptions implements ResourceSubscriptionStore 
                FROM mcp_resource_subscriptions WHERE client_session_id = (SELECT id FROM s)),
        i AS (INSERT INTO mcp_resource_subscriptions (client_session_id, server_id, uri_sha256, uri)
              SELECT s.id, $2, sha256(convert_to($3, 'UTF8')), $3 FROM s, n WHERE NOT coalesce(n.present, false) AND n.held < $4
-             ON CONFLICT DO NOTHING RETURNING 1),
-       t AS (SELECT pg_notify($5, $1::text) FROM i)
-       SELECT (SELECT count(*) FROM s) AS live, coalesce((SELECT present FROM n), false) AS present,
-              (SELECT count(*) FROM i) AS added, (SELECT count(*) FROM t) AS told`,
-      [clientSessionId, serverId, uri, max, SUBSCRIPTIONS_CHANNEL],
+             ON CONFLICT DO NOTHING RETURNING 1)
+       SELECT (SELECT count(*) FROM s) AS live, coalesce((SELECT present FROM n), false) AS present, (SELECT count(*) FROM i) AS added`,
+      [clientSessionId, serverId, uri, max],
     )) as { live: string; present: boolean; added: string }[];
     if (Number(row.live) === 0) return 'ended';
     if (row.present) return 'present';
     return Number(row.added) > 0 ? 'added' : 'full';
+  }
+
+  async following(clientSessionId: string): Promise<void> {
+    await this.dataSource.query('SELECT pg_notify($1, $2)', [SUBSCRIPTIONS_CHANNEL, clientSessionId]);
   }
 
   async remove(clientSessionId: string, serverId: string, uri: string): Promise<boolean> {

@@ -56,6 +56,8 @@ export class SubscribeUpstreamResource {
     } finally {
       await session.close();
     }
+    // Only now is keygate's session with the upstream sure to be held, whose stream the holder must open.
+    await this.subscriptions.following(input.clientSessionId);
     return {};
   }
 }
