@@ -4,7 +4,6 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ResourceUpdatedNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { startTwoReplicas, TwoReplicas } from '../support/app-replicas';
-import { mcpPost } from '../support/mcp-session-client';
 import { NotifyingUpstream, startNotifyingUpstream } from '../support/notifying-upstream';
 
 jest.setTimeout(60_000);
