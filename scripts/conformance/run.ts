@@ -11,8 +11,8 @@ import { KeygateUnderTest } from './keygate-under-test';
  * user as the MCP server `fixture`. Three targets: the fixture itself with no
  * expected failures (a few seconds), so that a fixture that lost something
  * cannot hide behind keygate's expected failures; /mcp/servers/fixture, the
- * fixture through keygate under its own names, whose only expected failures
- * are those waiting for the relay (expected-failures-virtual.yml); and /mcp,
+ * fixture through keygate under its own names, also with no expected
+ * failures (every scenario passes through keygate); and /mcp,
  * where the fixture's names are namespaced (`fixture__<tool>`), expected to
  * fail what a namespaced multi-upstream endpoint cannot pass
  * (expected-failures.yml). Exits 1 when a scenario fails that the target's
@@ -29,7 +29,7 @@ conformanceMain(async (run) => {
       const proxy = await BearerProxy.start(service.baseUrl, service.fullAccessKey);
       try {
         const virtualGreen = await runTarget(run, {
-          name: 'mcp-servers-fixture', url: `${proxy.origin}/mcp/servers/fixture`, expectedFailuresFile: expectedFailures('expected-failures-virtual.yml'),
+          name: 'mcp-servers-fixture', url: `${proxy.origin}/mcp/servers/fixture`, expectedFailuresFile: NO_EXPECTED_FAILURES,
         });
         const mcpGreen = await runTarget(run, { name: 'mcp', url: `${proxy.origin}/mcp`, expectedFailuresFile: expectedFailures('expected-failures.yml') });
         return fixtureGreen && virtualGreen && mcpGreen;

@@ -86,9 +86,9 @@ describe('POST /mcp JSON-RPC errors', () => {
     expect(res.body.error.code).toBe(-32600);
   });
 
-  it('-32601 for an unknown method, and for resources/subscribe, which is not declared', async () => {
+  it('-32600 for resources/subscribe without a session, which has nowhere to keep it or send its updates', async () => {
     const subscribe = await rpc(t, full, { jsonrpc: '2.0', id: 4, method: 'resources/subscribe', params: { uri: 'keygate://files/file:///a' } }).expect(200);
-    expect(subscribe.body).toMatchObject({ id: 4, error: { code: -32601 } });
+    expect(subscribe.body).toMatchObject({ id: 4, error: { code: -32600 } });
   });
 
   it('logging/setLevel is declared: {} for a level (kept only within a session), -32602 for a level that is none', async () => {

@@ -49,10 +49,10 @@ const prompts = async (client: Client) => (await client.listPrompts()).prompts.m
 const read = (key: TestKey, uri: string) => rpc(t, key, { jsonrpc: '2.0', id: 1, method: 'resources/read', params: { uri } }).expect(200);
 
 describe('capabilities', () => {
-  it('declares resources (no subscribe, no listChanged), prompts and completions beside tools (list_changed on the session stream) and logging', async () => {
+  it('declares resources (subscribe and listChanged), prompts and completions beside tools (list_changed on the session stream) and logging', async () => {
     const client = await clientFor(owner);
     expect(client.getServerCapabilities()).toEqual({
-      tools: { listChanged: true }, logging: {}, resources: {}, prompts: {}, completions: {},
+      tools: { listChanged: true }, logging: {}, resources: { subscribe: true, listChanged: true }, prompts: { listChanged: true }, completions: {},
     });
   });
 });

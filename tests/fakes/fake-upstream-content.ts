@@ -14,6 +14,8 @@ export interface FakeContentBehaviour {
   completions?: Record<string, string[]>;
   /** Thrown by every operation instead of answering. */
   error?: Error;
+  /** Whether it declares resources.subscribe (default true). */
+  subscribe?: boolean;
 }
 
 /** UpstreamContent in memory, counting what a real upstream would see: contacts (used sessions), then lists, reads, gets, completions. */
@@ -24,6 +26,7 @@ export class FakeUpstreamContent implements UpstreamContent {
   readonly reads: { url: string; uri: string }[] = [];
   readonly gets: { url: string; name: string; args: Record<string, string> | undefined }[] = [];
   readonly completions: { url: string; params: UpstreamCompletion }[] = [];
+  readonly follows: { url: string; uri: string; on: boolean }[] = [];
 
   serve(url: string, behaviour: FakeContentBehaviour): this {
     this.behaviour.set(url, behaviour);
@@ -60,6 +63,13 @@ export class FakeUpstreamContent implements UpstreamContent {
         const values = contact().completions?.[params.argument.name] ?? [];
         this.completions.push({ url: server.url, params });
         return { completion: { values: values.filter((value) => value.startsWith(params.argument.value)) } };
+      },
+      follow: async (uri, on) => {
+        const behaviour = contact();
+        if (behaviour.subscribe === false) return false;
+        this.follows.push({ url: server.url, uri, on });
+        if (behaviour.contents?.[uri] === undefined) throw new UpstreamReplyError(-32002, `Resource ${uri} not found`);
+        return true;
       },
       close: async () => undefined,
     };

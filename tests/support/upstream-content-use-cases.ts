@@ -3,6 +3,7 @@ import { ItemListCache, ItemListing } from '../../src/application/ports/upstream
 import { ResourceStore } from '../../src/application/ports/resource-store.port';
 import { UpstreamListings } from '../../src/application/use-cases/tools/external/upstream-listings';
 import { FakeUpstreamContent } from '../fakes/fake-upstream-content';
+import { InMemoryResourceSubscriptions } from '../fakes/in-memory-resource-subscriptions';
 
 /** ItemListCache in memory, unbounded and never expiring, sharing a load in flight as the LRU one does. */
 export class MapItemListCache implements ItemListCache {
@@ -14,8 +15,9 @@ export class MapItemListCache implements ItemListCache {
   }
 }
 
-/** The six use-cases over one UpstreamListings with an in-memory cache and a fake upstream. */
-export function makeUpstreamContent(store: ResourceStore, upstream = new FakeUpstreamContent(), logged: string[] = []) {
+/** The use-cases over one UpstreamListings with an in-memory cache, a fake upstream and in-memory subscriptions (at most `maxSubscriptions` a session). */
+export function makeUpstreamContent(store: ResourceStore, upstream = new FakeUpstreamContent(), logged: string[] = [], maxSubscriptions = 3) {
   const listings = new UpstreamListings(store, upstream, new MapItemListCache(), (message) => logged.push(message));
-  return { useCases: upstreamContentUseCases(listings), upstream, logged };
+  const subscriptions = new InMemoryResourceSubscriptions();
+  return { useCases: upstreamContentUseCases(listings, { store: subscriptions, maxPerSession: maxSubscriptions }), upstream, logged, subscriptions };
 }

@@ -35,6 +35,8 @@ export const HTTP_ERRORS: { readonly [C in ErrorCode]: HttpAnswer<ErrorWithCode<
   'MCP_RESOURCE.UNKNOWN': { status: 404, slug: 'unknown-resource', title: 'Not Found' },
   'MCP_REFERENCE.UNKNOWN': { status: 404, slug: 'unknown-reference', title: 'Not Found' },
   'UPSTREAM.FAILED': { status: 502, slug: 'upstream-failed', title: 'Bad Gateway' },
+  // resources/subscribe only (mcp-error-map answers it); over HTTP the session's state refuses it.
+  'MCP_SUBSCRIPTION.LIMIT': { status: 409, slug: 'subscription-limit', title: 'Conflict' },
   'RESOURCE.NOT_FOUND': { status: 404, slug: 'not-found', title: 'Not Found' },
   'STATE.CONFLICT': { status: 409, slug: 'conflict', title: 'Conflict' },
   // An outage is brief (the pool reconnects by itself), so clients are told to come back soon.

@@ -26,6 +26,8 @@ export const RPC_ERRORS: { readonly [C in ErrorCode]: RpcAnswer<ErrorWithCode<C>
   'MCP_REFERENCE.UNKNOWN': { code: RPC.INVALID_PARAMS },
   // An upstream's failure is neither the caller's mistake nor ours: an implementation-defined server error.
   'UPSTREAM.FAILED': { code: RPC.SERVER_ERROR },
+  // Not the params' fault but the session's state: a server error, with the bound in data so a client can act on it.
+  'MCP_SUBSCRIPTION.LIMIT': { code: RPC.SERVER_ERROR, data: (e) => ({ max_subscriptions: e.max }) },
   // The tool gate answers these first (HTTP 403); here only if a tool's scopes changed between the gate and the call.
   'SCOPE.INSUFFICIENT': { code: RPC.INSUFFICIENT_SCOPE, data: (e) => ({ required_scopes: e.scopes }) },
   // /mcp checks the key before any handler runs, and takes no user tokens.

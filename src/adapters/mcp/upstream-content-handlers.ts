@@ -1,8 +1,11 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CompleteRequestSchema, GetPromptRequestSchema, ListPromptsRequestSchema, ListResourcesRequestSchema, ListResourceTemplatesRequestSchema,
-  ReadResourceRequestSchema, RequestSchema, ServerResult,
+  ReadResourceRequestSchema, RequestSchema, ServerResult, SubscribeRequestSchema, UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
+import { ResourceSubscriptionStore } from '../../application/ports/resource-subscription-store.port';
+import { SubscribeUpstreamResource } from '../../application/use-cases/upstream-content/subscribe-upstream-resource.use-case';
+import { UnsubscribeUpstreamResource } from '../../application/use-cases/upstream-content/unsubscribe-upstream-resource.use-case';
 import { CompleteUpstreamArgument } from '../../application/use-cases/upstream-content/complete-upstream-argument.use-case';
 import { GetUpstreamPrompt } from '../../application/use-cases/upstream-content/get-upstream-prompt.use-case';
 import { ItemPage, MAX_PAGE_BYTES } from '../../application/use-cases/upstream-content/item-page';
@@ -14,7 +17,9 @@ import { KeyPrincipal } from '../../application/use-cases/validate-key/validate-
 import { UpstreamListings } from '../../application/use-cases/tools/external/upstream-listings';
 import { UpstreamView } from '../../application/use-cases/tools/external/upstream-view';
 import { unchecked } from '../unchecked';
+import { RPC } from './json-rpc';
 import { toMcpError } from './mcp-error-map';
+import { RpcError } from './rpc-error';
 
 /** The use-cases behind the upstream servers' resources, prompts and completion on /mcp. */
 export interface UpstreamContentUseCases {
@@ -24,10 +29,18 @@ export interface UpstreamContentUseCases {
   listPrompts: ListUpstreamPrompts;
   getPrompt: GetUpstreamPrompt;
   complete: CompleteUpstreamArgument;
+  subscribe: SubscribeUpstreamResource;
+  unsubscribe: UnsubscribeUpstreamResource;
 }
 
-/** The six use-cases over one set of upstream listings (the container's wiring, and the tests'). */
-export function upstreamContentUseCases(listings: UpstreamListings): UpstreamContentUseCases {
+/** Where sessions' subscriptions are kept, and how many one session may hold (MCP_MAX_SUBSCRIPTIONS_PER_SESSION). */
+export interface SubscriptionSettings {
+  store: ResourceSubscriptionStore;
+  maxPerSession: number;
+}
+
+/** The use-cases over one set of upstream listings (the container's wiring, and the tests'). */
+export function upstreamContentUseCases(listings: UpstreamListings, subscriptions: SubscriptionSettings): UpstreamContentUseCases {
   return {
     listResources: new ListUpstreamResources(listings),
     listResourceTemplates: new ListUpstreamResourceTemplates(listings),
@@ -35,14 +48,17 @@ export function upstreamContentUseCases(listings: UpstreamListings): UpstreamCon
     listPrompts: new ListUpstreamPrompts(listings),
     getPrompt: new GetUpstreamPrompt(listings),
     complete: new CompleteUpstreamArgument(listings),
+    subscribe: new SubscribeUpstreamResource(listings, subscriptions.store, subscriptions.maxPerSession),
+    unsubscribe: new UnsubscribeUpstreamResource(listings, subscriptions.store),
   };
 }
 
 /**
- * What keygate declares for them, and no more: no `subscribe` and no
- * `listChanged`, which need sessions to deliver anything.
+ * What keygate declares for them. `subscribe` and `listChanged` are served
+ * in a session, whose GET stream carries the updates (initialize always opens
+ * one); a subscribe without a session is refused.
  */
-export const CONTENT_CAPABILITIES = { resources: {}, prompts: {}, completions: {} };
+export const CONTENT_CAPABILITIES = { resources: { subscribe: true, listChanged: true }, prompts: { listChanged: true }, completions: {} };
 
 // As for tools: the SDK's own params schemas would answer a wrong type -32603
 // and drop what they do not know; these take any params object, and the
@@ -54,6 +70,8 @@ const LOOSE = {
   listPrompts: ListPromptsRequestSchema.extend({ params: RequestSchema.shape.params }),
   getPrompt: GetPromptRequestSchema.extend({ params: RequestSchema.shape.params }),
   complete: CompleteRequestSchema.extend({ params: RequestSchema.shape.params }),
+  subscribe: SubscribeRequestSchema.extend({ params: RequestSchema.shape.params }),
+  unsubscribe: UnsubscribeRequestSchema.extend({ params: RequestSchema.shape.params }),
 };
 
 type Params = Record<string, unknown>;
@@ -85,6 +103,14 @@ export function serveUpstreamContent(server: Server, useCases: UpstreamContentUs
   handle(LOOSE.complete, (params) => useCases.complete.execute({
     userId, scopes, ref: unchecked(params.ref), argument: unchecked(params.argument), context: unchecked(params.context), clientSessionId, view,
   }));
+  handle(LOOSE.subscribe, (params) => useCases.subscribe.execute({ userId, scopes, uri: unchecked(params.uri), clientSessionId: inSession(clientSessionId, 'resources/subscribe'), view }));
+  handle(LOOSE.unsubscribe, (params) => useCases.unsubscribe.execute({ userId, uri: unchecked(params.uri), clientSessionId: inSession(clientSessionId, 'resources/unsubscribe'), view }));
+}
+
+/** A subscription lives in a session and its updates travel on the session's stream: without one there is nothing to keep it in. */
+function inSession(clientSessionId: string | undefined, method: string): string {
+  if (clientSessionId !== undefined) return clientSessionId;
+  throw new RpcError(RPC.INVALID_REQUEST, `${method} needs an MCP session: send initialize, then its Mcp-Session-Id with this request and open the session's GET stream`);
 }
 
 function paged(field: string, { items, nextCursor }: ItemPage<unknown>): Record<string, unknown> {

@@ -28,6 +28,8 @@ export interface UpstreamContentSession {
   getPrompt(name: string, args: Record<string, string> | undefined): Promise<Record<string, unknown>>;
   /** completion/complete with the upstream's own ref: `{ completion: { values } }` as it came. */
   complete(params: UpstreamCompletion): Promise<Record<string, unknown>>;
+  /** resources/subscribe or resources/unsubscribe of the upstream's URI; false when the upstream does not declare `resources.subscribe`. */
+  follow(uri: string, on: boolean): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -51,6 +53,8 @@ export type ItemListing =
 /** Item listings by key (kind, record id and version), bounded and expiring; a missing key is loaded once however many ask. */
 export interface ItemListCache {
   get(key: string, load: () => Promise<ItemListing>): Promise<ItemListing>;
+  /** Drops an entry (the upstream announced a change), so the next get loads it again. */
+  forget?(key: string): void;
 }
 
 /** The upstream answered a request with a JSON-RPC error (not a transport failure): its code and message, for the log. */

@@ -78,4 +78,6 @@ export type ToolListing =
  */
 export interface ToolListCache {
   get(key: string, load: () => Promise<ToolListing>): Promise<ToolListing>;
+  /** Drops an entry (the upstream announced a change), so the next get loads it again. */
+  forget?(key: string): void;
 }

@@ -10,6 +10,7 @@ import type { NotFoundError } from './not-found.error';
 import type { QuotaExhaustedError } from './quota-exhausted.error';
 import type { RateLimitedError } from './rate-limited.error';
 import type { SigningKeysUnavailableError } from './signing-keys-unavailable.error';
+import type { SubscriptionLimitError } from './subscription-limit.error';
 import type { UnknownToolError } from './unknown-tool.error';
 import type { UnknownReferenceError, UnknownResourceError, UpstreamFailedError } from './unknown-upstream-item.error';
 import type { ValidationError } from './validation.error';
@@ -26,6 +27,7 @@ export type KnownDomainError =
   | UnknownResourceError
   | UnknownReferenceError
   | UpstreamFailedError
+  | SubscriptionLimitError
   | ConflictError
   | DatabaseUnavailableError
   | InvalidSignatureError

@@ -10,6 +10,7 @@ export * from './invalid-access-token.error';
 export * from './insufficient-scope.error';
 export * from './unknown-tool.error';
 export * from './unknown-upstream-item.error';
+export * from './subscription-limit.error';
 export * from './database-unavailable.error';
 export * from './invalid-signature.error';
 export * from './signing-keys-unavailable.error';

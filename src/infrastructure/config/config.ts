@@ -83,6 +83,10 @@ export interface McpConfig {
   relayCallTimeoutMs: number;
   /** MCP_RELAY_ANSWER_TIMEOUT_MS: longest wait for the client's answer to a relayed request (never past the call's end). */
   relayAnswerTimeoutMs: number;
+  /** MCP_MAX_SUBSCRIPTIONS_PER_SESSION: resources/subscribe one session may hold. */
+  maxSubscriptionsPerSession: number;
+  /** MCP_MAX_UPSTREAM_STREAMS_PER_REPLICA: upstream GET streams one replica holds for its sessions' streams. */
+  maxUpstreamStreamsPerReplica: number;
   /** OAuth access tokens on /mcp (MCP_RESOURCE_URL and MCP_AUTHORIZATION_SERVERS); null: keys only. */
   oauth: McpOAuthConfig | null;
 }
@@ -169,6 +173,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxStreamsPerReplica: integer(env, 'MCP_MAX_STREAMS_PER_REPLICA', 1000, 1, 100_000),
       relayCallTimeoutMs: integer(env, 'MCP_RELAY_CALL_TIMEOUT_MS', 300_000, 100, 1_800_000),
       relayAnswerTimeoutMs: integer(env, 'MCP_RELAY_ANSWER_TIMEOUT_MS', 60_000, 100, 600_000),
+      maxSubscriptionsPerSession: integer(env, 'MCP_MAX_SUBSCRIPTIONS_PER_SESSION', 100, 1, 10_000),
+      maxUpstreamStreamsPerReplica: integer(env, 'MCP_MAX_UPSTREAM_STREAMS_PER_REPLICA', 1000, 1, 100_000),
       oauth: mcpOAuth(env, nodeEnv === 'production'),
     },
     secrets: {

@@ -49,6 +49,7 @@ import { bindMcpRelay } from './mcp-relay.bindings';
 import { bindMcpPostStreams } from './mcp-post-streams.bindings';
 import { bindMcpServerViews } from './mcp-servers-view.bindings';
 import { bindMcpServers } from './mcp-servers.bindings';
+import { bindMcpSubscriptions } from './mcp-subscriptions.bindings';
 import { SessionPurge } from '../../adapters/persistence/mcp-sessions/session-purge';
 import { SessionStreams } from '../../adapters/mcp/sessions/session-streams';
 import { bindScopeContexts } from './scope-context.bindings';
@@ -104,6 +105,7 @@ export function buildContainer(parts: ContainerParts): Container {
   bindMcpSessions(c);
   bindMcpRelay(c);
   bindMcpPostStreams(c);
+  bindMcpSubscriptions(c);
   // Started in this order, stopped in the reverse: retention, the MCP session streams and purge, the listener, the quota credits handed back, the last last_used_at batch,
   // the last audit events, then the pool.
   c.bind(Lifecycle).toResolvedValue(

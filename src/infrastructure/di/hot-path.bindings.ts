@@ -58,10 +58,11 @@ export function bindHotPath(c: Container): void {
   c.bind<ResourceStore>(TOKENS.ResourceStore).toService(McpServerListCache);
   // The caches first: the sessions' handlers of the same notifications read through them.
   c.bind(ChangeListener).toResolvedValue(
-    (dataSource: DataSource, cache: KeyCache, servers: McpServerListCache, usage: PostgresUsageBudget, sessions: NotifiedCache[] | undefined, relay: NotifiedCache[] | undefined) =>
-      new ChangeListener([cache, servers.lists, usage, ...(sessions ?? []), ...(relay ?? [])], { url: connectionUrl(dataSource) }),
+    (dataSource: DataSource, cache: KeyCache, servers: McpServerListCache, usage: PostgresUsageBudget, sessions: NotifiedCache[] | undefined, relay: NotifiedCache[] | undefined,
+      subscriptions: NotifiedCache[] | undefined) =>
+      new ChangeListener([cache, servers.lists, usage, ...(sessions ?? []), ...(relay ?? []), ...(subscriptions ?? [])], { url: connectionUrl(dataSource) }),
     [TOKENS.DataSource, TOKENS.KeyCache, McpServerListCache, PostgresUsageBudget, { serviceIdentifier: TOKENS.SessionChannels, optional: true },
-      { serviceIdentifier: TOKENS.RelayChannels, optional: true }],
+      { serviceIdentifier: TOKENS.RelayChannels, optional: true }, { serviceIdentifier: TOKENS.SubscriptionChannels, optional: true }],
   );
 }
 

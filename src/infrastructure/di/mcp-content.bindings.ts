@@ -1,5 +1,6 @@
 import { Container } from 'inversify';
 import { ResourceStore } from '../../application/ports/resource-store.port';
+import { ResourceSubscriptionStore } from '../../application/ports/resource-subscription-store.port';
 import { ItemListCache } from '../../application/ports/upstream-content.port';
 import { UpstreamListings } from '../../application/use-cases/tools/external/upstream-listings';
 import { UpstreamContentUseCases, upstreamContentUseCases } from '../../adapters/mcp/upstream-content-handlers';
@@ -23,5 +24,9 @@ export function bindMcpContent(c: Container): void {
     },
     [TOKENS.ResourceStore, SdkUpstreamMcp, TOKENS.Config, TOKENS.McpLog],
   );
-  c.bind<UpstreamContentUseCases>(TOKENS.UpstreamContentUseCases).toResolvedValue(upstreamContentUseCases, [UpstreamListings]);
+  c.bind<UpstreamContentUseCases>(TOKENS.UpstreamContentUseCases).toResolvedValue(
+    (listings: UpstreamListings, store: ResourceSubscriptionStore, { mcp }: Config) =>
+      upstreamContentUseCases(listings, { store, maxPerSession: mcp.maxSubscriptionsPerSession }),
+    [UpstreamListings, TOKENS.ResourceSubscriptionStore, TOKENS.Config],
+  );
 }

@@ -17,6 +17,7 @@ import { RandomSessionToken } from '../../adapters/crypto/random-session-token';
 import { McpSessionEdge } from '../../adapters/mcp/sessions/mcp-session-edge';
 import { longestCallMs, PostStreams } from '../../adapters/mcp/sessions/post-streams';
 import { SessionStreams } from '../../adapters/mcp/sessions/session-streams';
+import { UpstreamNotificationStreams } from '../../adapters/mcp/notifications/upstream-notification-streams';
 import { NotifiedCache } from '../../adapters/persistence/hot-path/change-listener';
 import { PostgresMcpSessionRepository } from '../../adapters/persistence/mcp-sessions/postgres-mcp-session.repository';
 import { PostgresSessionBus } from '../../adapters/persistence/mcp-sessions/postgres-session-bus';
@@ -83,8 +84,8 @@ export function bindMcpSessions(c: Container): void {
     [PostgresSessionEvents, PostgresSessionBus, TOKENS.Config, TOKENS.Logger],
   );
   c.bind(McpSessionEdge).toResolvedValue(
-    (resume: ResumeMcpSession, open: OpenMcpSession, end: EndMcpSession, bus: SessionBus, streams: SessionStreams, posts: PostStreams, logger: Logger) =>
-      new McpSessionEdge(resume, open, end, bus, streams, posts, (error) => logger.error({ err: error }, 'MCP session request failed')),
-    [ResumeMcpSession, OpenMcpSession, EndMcpSession, TOKENS.SessionBus, SessionStreams, PostStreams, TOKENS.Logger],
+    (resume: ResumeMcpSession, open: OpenMcpSession, end: EndMcpSession, bus: SessionBus, streams: SessionStreams, posts: PostStreams, upstream: UpstreamNotificationStreams, logger: Logger) =>
+      new McpSessionEdge(resume, open, end, bus, streams, posts, upstream, (error) => logger.error({ err: error }, 'MCP session request failed')),
+    [ResumeMcpSession, OpenMcpSession, EndMcpSession, TOKENS.SessionBus, SessionStreams, PostStreams, UpstreamNotificationStreams, TOKENS.Logger],
   );
 }

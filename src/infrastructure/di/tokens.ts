@@ -74,4 +74,6 @@ export const TOKENS = {
   RelayChannels: Symbol.for('keygate.RelayChannels'),
   /** `NotifiedCache[]`: the sessions' channels, heard through the one change listener. */
   SessionChannels: Symbol.for('keygate.SessionChannels'),
+  SubscriptionChannels: Symbol.for('keygate.SubscriptionChannels'),
+  ResourceSubscriptionStore: Symbol.for('keygate.ResourceSubscriptionStore'),
 } as const;

@@ -10,7 +10,9 @@ import { McpSession } from '../../../domain/mcp-session';
 import { principalOf } from '../../http/middleware/api-key-auth';
 import { unchecked } from '../../unchecked';
 import { RPC, sendRpcError } from '../json-rpc';
-import { endpointOf } from '../server-view';
+import { endpointOf, viewOf } from '../server-view';
+import { NAMESPACED_VIEW } from '../../../application/use-cases/tools/external/upstream-view';
+import { StreamHolder } from '../notifications/upstream-notification-streams';
 import { toMcpError } from '../mcp-error-map';
 import { parseLastEventId } from './post-stream-event-id';
 import { PostStreams, ResumablePost } from './post-streams';
@@ -40,6 +42,8 @@ export class McpSessionEdge {
     private readonly bus: SessionBus,
     private readonly streams: SessionStreams,
     private readonly posts: PostStreams,
+    /** While this replica holds a session's stream, it also holds that session's upstream streams. */
+    private readonly upstreamStreams: { attach(holder: StreamHolder): () => void },
     private readonly log: (error: unknown) => void,
   ) {}
 
@@ -80,8 +84,13 @@ export class McpSessionEdge {
     }
     // A malformed Last-Event-ID replays nothing: the standalone stream starts with what comes next.
     const last = parseLastEventId(req.headers['last-event-id']);
-    if (last?.stream != null) await this.streams.resume(res, session, last.stream, last.seq);
-    else await this.streams.serve(res, session, last?.seq ?? null);
+    if (last?.stream != null) {
+      await this.streams.resume(res, session, last.stream, last.seq);
+      return true;
+    }
+    // While this replica holds the stream, it also holds the session's upstream streams, whose notifications it relays.
+    const holder = { sessionId: session.id, keyId: session.keyId, userId: session.userId, view: viewOf(res.locals) ?? NAMESPACED_VIEW };
+    await this.streams.serve(res, session, last?.seq ?? null, () => this.upstreamStreams.attach(holder));
     return true;
   }
 

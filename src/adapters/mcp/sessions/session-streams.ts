@@ -69,8 +69,11 @@ export class SessionStreams {
     return this.reserved;
   }
 
-  /** `lastEventId`: replay the events after it; null: only what comes from now on. */
-  async serve(res: Response, session: McpSession, lastEventId: number | null): Promise<void> {
+  /**
+   * `lastEventId`: replay the events after it; null: only what comes from now on.
+   * `opened` runs once the stream is claimed; what it returns runs when the stream closes.
+   */
+  async serve(res: Response, session: McpSession, lastEventId: number | null, opened?: () => () => void): Promise<void> {
     if (!this.reserve(res)) return;
     const keepAliveMs = this.options.keepAliveMs ?? KEEP_ALIVE_MS;
     let head: number | null;
@@ -96,6 +99,7 @@ export class SessionStreams {
         closed = true;
         clearInterval(keepAlive);
         unwatch();
+        closing?.();
         this.open.delete(session.id);
         this.reserved--;
         this.store.releaseStream(session.id, this.options.replica).catch((error) => this.log('could not release a stream claim', error));
@@ -103,6 +107,7 @@ export class SessionStreams {
       },
     };
     this.open.set(session.id, stream);
+    const closing = opened?.();
     const unwatch = this.watch.watchStream(session.id, { wake: () => void this.pump(session.id, stream, res), end: stream.close });
     const keepAlive = setInterval(() => void this.keepAlive(session.id, stream, res), keepAliveMs);
     // The open connection, not its timer, is what keeps a replica busy: a stream never holds shutdown.

@@ -25,4 +25,8 @@ export class LruItemListCache implements ItemListCache {
   async get(key: string, load: Load): Promise<ItemListing> {
     return (await this.cache.fetch(key, { context: load })) as ItemListing;
   }
+
+  forget(key: string): void {
+    this.cache.delete(key);
+  }
 }

@@ -26,4 +26,8 @@ export class LruToolListCache implements ToolListCache {
   async get(key: string, load: Load): Promise<ToolListing> {
     return (await this.cache.fetch(key, { context: load })) as ToolListing;
   }
+
+  forget(key: string): void {
+    this.cache.delete(key);
+  }
 }

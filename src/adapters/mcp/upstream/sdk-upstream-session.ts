@@ -1,7 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { CallToolResultSchema, CompleteResultSchema, GetPromptResultSchema, ListToolsResultSchema, ReadResourceResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, CompleteResultSchema, EmptyResultSchema, GetPromptResultSchema, ListToolsResultSchema, ReadResourceResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { ItemKind, UpstreamCompletion, UpstreamContentSession, UpstreamItem } from '../../../application/ports/upstream-content.port';
 import { Agent } from 'undici';
 import { UpstreamContext, UpstreamServer, UpstreamSession, UpstreamTool } from '../../../application/ports/upstream-mcp.port';
@@ -119,6 +119,14 @@ export class SdkUpstreamSession implements UpstreamSession, UpstreamContentSessi
     return this.replied(async (client) => (client.getServerCapabilities()?.completions === undefined
       ? { completion: { values: [] } }
       : client.request({ method: 'completion/complete', params }, CompleteResultSchema, this.options)));
+  }
+
+  follow(uri: string, on: boolean): Promise<boolean> {
+    return this.replied(async (client) => {
+      if (client.getServerCapabilities()?.resources?.subscribe !== true) return false;
+      await client.request({ method: on ? 'resources/subscribe' : 'resources/unsubscribe', params: { uri } }, EmptyResultSchema, this.options);
+      return true;
+    });
   }
 
   async close(): Promise<void> {

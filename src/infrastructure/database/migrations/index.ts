@@ -12,6 +12,7 @@ import { McpToolPins1763900000010 } from './1763900000010-mcp-tool-pins';
 import { McpUpstreamSessions1763900000011 } from './1763900000011-mcp-upstream-sessions';
 import { McpPostStreams1763900000012 } from './1763900000012-mcp-post-streams';
 import { McpTokenSessions1763900000016 } from './1763900000016-mcp-token-sessions';
+import { McpResourceSubscriptions1763900000013 } from './1763900000013-mcp-resource-subscriptions';
 
 /** Listed explicitly so the same list works from ts sources, compiled code and tests. */
 export const MIGRATIONS = [
@@ -29,4 +30,5 @@ export const MIGRATIONS = [
   McpUpstreamSessions1763900000011,
   McpPostStreams1763900000012,
   McpTokenSessions1763900000016,
+  McpResourceSubscriptions1763900000013,
 ];

@@ -19,6 +19,7 @@ const EXPECTED: Record<ErrorCode, Expected> = {
   'MCP_RESOURCE.UNKNOWN': { code: -32002, data: { uri: 'keygate://files/file:///notes/a.txt' } },
   'MCP_REFERENCE.UNKNOWN': { code: -32602 },
   'UPSTREAM.FAILED': { code: -32000 },
+  'MCP_SUBSCRIPTION.LIMIT': { code: -32000, data: { max_subscriptions: 100 } },
   'SCOPE.INSUFFICIENT': { code: -32003, data: { required_scopes: ['agents:write', 'chat:read'] } },
   'API_KEY.INVALID': 'internal',
   'ACCESS_TOKEN.INVALID': 'internal',

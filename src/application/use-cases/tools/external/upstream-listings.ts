@@ -56,7 +56,7 @@ export class UpstreamListings {
 
   /** The record's listing of that kind; a load reuses `session` when the caller has one, so listing and using are one contact. */
   listing(record: ResourceRecord, kind: ItemKind, session?: UpstreamContentSession): Promise<ItemListing> {
-    return this.cache.get(`${kind}:${record.id}@${record.updatedAt.toISOString()}`, async () => {
+    return this.cache.get(itemListKey(kind, record), async () => {
       const own = session ?? this.open(record);
       try {
         return { ok: true, items: await own.list(kind) };
@@ -66,6 +66,11 @@ export class UpstreamListings {
         if (own !== session) await own.close();
       }
     });
+  }
+
+  /** Drops the record's resource, template and prompt listings on this replica (the upstream said its lists changed). */
+  forget(record: ResourceRecord): void {
+    for (const kind of Object.keys(FIELD) as ItemKind[]) this.cache.forget?.(itemListKey(kind, record));
   }
 
   shown(record: ResourceRecord, what: string, error: unknown): string {
@@ -95,4 +100,9 @@ export class UpstreamListings {
       await session.close();
     }
   }
+}
+
+/** Where a record's listing of one kind is cached: kind, id and version, so an edited record is a new entry. */
+export function itemListKey(kind: ItemKind, record: ResourceRecord): string {
+  return `${kind}:${record.id}@${record.updatedAt.toISOString()}`;
 }

@@ -76,7 +76,7 @@ export class UpstreamToolDirectory implements ExternalTools {
    * every replica); a store failure there fails the request and is not cached.
    */
   private listing(record: ResourceRecord, session?: UpstreamSession): Promise<ToolListing> {
-    return this.lists.get(`${record.id}@${record.updatedAt.toISOString()}`, async () => {
+    return this.lists.get(toolListKey(record), async () => {
       const loaded = await this.load(record, session);
       if (!loaded.ok) return loaded;
       const { served, withheld } = await this.pins.review(record, loaded.tools);
@@ -117,4 +117,9 @@ function describe(view: UpstreamView, record: ResourceRecord, tool: UpstreamTool
 function scopesOf(record: ResourceRecord, tool: string): string[] | null {
   const scopes = (record.data.tool_scopes as Record<string, string[]> | undefined)?.[tool];
   return Array.isArray(scopes) && scopes.length > 0 ? scopes : null;
+}
+
+/** Where a record's tool listing is cached: its id and version, so an edited record is a new entry. */
+export function toolListKey(record: ResourceRecord): string {
+  return `${record.id}@${record.updatedAt.toISOString()}`;
 }

@@ -1,0 +1,18 @@
+/** What recording a subscription did: added, already there, refused at the bound, or the client session has ended. */
+export type SubscribeOutcome = 'added' | 'present' | 'full' | 'ended';
+
+/**
+ * The resources/subscribe of client sessions, per upstream server record and
+ * the upstream's own URI, shared by every replica: the replica holding a
+ * session's stream relays an upstream's notifications/resources/updated only
+ * for URIs recorded here.
+ */
+export interface ResourceSubscriptionStore {
+  /** Records it unless the session already holds `max` (counted in the same statement) or has ended. */
+  add(clientSessionId: string, serverId: string, uri: string, max: number): Promise<SubscribeOutcome>;
+  /** Tells whichever replica holds the session's stream that the session follows an upstream it may not listen to yet. */
+  following(clientSessionId: string): Promise<void>;
+  /** False when there was no such subscription. */
+  remove(clientSessionId: string, serverId: string, uri: string): Promise<boolean>;
+  has(clientSessionId: string, serverId: string, uri: string): Promise<boolean>;
+}

@@ -1,0 +1,74 @@
+import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import { AddressInfo } from 'node:net';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import {
+  CallToolRequestSchema, ListResourcesRequestSchema, ListToolsRequestSchema, ReadResourceRequestSchema, SubscribeRequestSchema, Tool, UnsubscribeRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+
+/** What the notifying upstream saw, and how a test makes it speak outside a call. */
+export interface NotifyingUpstream {
+  url: string;
+  /** resources/subscribe and resources/unsubscribe it received, as `+uri` / `-uri`. */
+  follows: string[];
+  /** GET (standalone stream) requests it received. */
+  streamsOpened: number;
+  tools: Tool[];
+  /** Sends notifications/resources/updated for `uri` on every session's GET stream (subscribed or not: keygate must filter). */
+  updated(uri: string): Promise<void>;
+  /** Adds a tool and sends notifications/tools/list_changed on every session's GET stream. */
+  addTool(name: string): Promise<void>;
+  stop(): Promise<void>;
+}
+
+const RESOURCES = ['note://a', 'note://b', 'secret://s'].map((uri) => ({ uri, name: uri }));
+
+/** A real MCP server with sessions (SDK), declaring resources.subscribe and listChanged, that speaks on its GET stream when told. */
+export async function startNotifyingUpstream(): Promise<NotifyingUpstream> {
+  const servers = new Map<string, Server>();
+  const transports = new Map<string, StreamableHTTPServerTransport>();
+  const state: NotifyingUpstream = {
+    url: '', follows: [], streamsOpened: 0, tools: [{ name: 'echo', inputSchema: { type: 'object' } }],
+    updated: async (uri) => void (await Promise.all([...servers.values()].map((s) => s.sendResourceUpdated({ uri }).catch(() => undefined)))),
+    addTool: async (name) => {
+      state.tools.push({ name, inputSchema: { type: 'object' } });
+      await Promise.all([...servers.values()].map((s) => s.sendToolListChanged().catch(() => undefined)));
+    },
+    stop: async () => undefined,
+  };
+  const open = async (): Promise<StreamableHTTPServerTransport> => {
+    const server = new Server({ name: 'notifying', version: '1.0.0' }, { capabilities: { tools: { listChanged: true }, resources: { subscribe: true, listChanged: true } } });
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: state.tools }));
+    server.setRequestHandler(CallToolRequestSchema, async () => ({ content: [{ type: 'text', text: 'ok' }] }));
+    server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: RESOURCES }));
+    server.setRequestHandler(ReadResourceRequestSchema, async ({ params: { uri } }) => ({ contents: [{ uri, text: `read ${uri}` }] }));
+    server.setRequestHandler(SubscribeRequestSchema, async ({ params: { uri } }) => (state.follows.push(`+${uri}`), {}));
+    server.setRequestHandler(UnsubscribeRequestSchema, async ({ params: { uri } }) => (state.follows.push(`-${uri}`), {}));
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => {
+        transports.set(id, transport);
+        servers.set(id, server);
+      },
+    });
+    await server.connect(transport);
+    return transport;
+  };
+  const httpServer = http.createServer(async (req, res) => {
+    const id = req.headers['mcp-session-id'];
+    if (req.method === 'GET') state.streamsOpened += 1;
+    let transport = typeof id === 'string' ? transports.get(id) : undefined;
+    if (id !== undefined && !transport) return void res.writeHead(404).end();
+    transport ??= await open();
+    await transport.handleRequest(req, res);
+  });
+  await new Promise<void>((resolve) => httpServer.listen(0, '127.0.0.1', resolve));
+  state.url = `http://127.0.0.1:${(httpServer.address() as AddressInfo).port}/mcp`;
+  state.stop = async () => {
+    await Promise.all([...transports.values()].map((t) => t.close()));
+    httpServer.closeAllConnections();
+    await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+  };
+  return state;
+}
