@@ -7,6 +7,9 @@ export interface LoadResult {
   p50Ms: number;
   p99Ms: number;
   statusCounts: Record<string, number>;
+  /** Connection errors and timeouts autocannon counted (a stalled target shows here, not in the statuses). */
+  errors: number;
+  timeouts: number;
 }
 
 export interface LoadSpec {
@@ -33,7 +36,7 @@ export function load(spec: LoadSpec): Promise<LoadResult> {
       const r = JSON.parse(stdout);
       const statusCounts: Record<string, number> = {};
       for (const [k, v] of Object.entries(r.statusCodeStats ?? {})) statusCounts[k] = (v as { count: number }).count;
-      resolve({ requests: r.requests.total, requestsPerSecond: r.requests.average, p50Ms: r.latency.p50, p99Ms: r.latency.p99, statusCounts });
+      resolve({ requests: r.requests.total, requestsPerSecond: r.requests.average, p50Ms: r.latency.p50, p99Ms: r.latency.p99, statusCounts, errors: r.errors ?? 0, timeouts: r.timeouts ?? 0 });
     });
   });
 }

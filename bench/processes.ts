@@ -4,8 +4,12 @@ import { readFileSync } from 'node:fs';
 export interface Started {
   child: ChildProcess;
   baseUrl: string;
+  /** The last lines it wrote (up to TAIL_CHARS): what to show when a figure looks wrong. */
+  outputTail(): string;
   stop(): Promise<void>;
 }
+
+const TAIL_CHARS = 16_000;
 
 /** Starts a compiled script and waits for its "listening on <url>" line. */
 export async function startListening(script: string, env: NodeJS.ProcessEnv, nodeFlags: readonly string[] = []): Promise<Started> {
@@ -16,11 +20,15 @@ export async function startListening(script: string, env: NodeJS.ProcessEnv, nod
       output += chunk.toString();
       const match = /listening on (http:\/\/localhost:\d+)/.exec(output);
       if (!match) return;
-      // From here on its output is read and dropped, as a log shipper would take it, not kept.
+      // From here on only a bounded tail of its output is kept, as a log shipper would take it.
       child.stdout!.off('data', onData);
       child.stderr!.off('data', onData);
-      child.stdout!.resume();
-      child.stderr!.resume();
+      output = output.slice(-TAIL_CHARS);
+      const keepTail = (more: Buffer) => {
+        output = (output + more.toString()).slice(-TAIL_CHARS);
+      };
+      child.stdout!.on('data', keepTail);
+      child.stderr!.on('data', keepTail);
       resolve(match[1]);
     };
     child.stdout!.on('data', onData);
@@ -31,6 +39,7 @@ export async function startListening(script: string, env: NodeJS.ProcessEnv, nod
   return {
     child,
     baseUrl,
+    outputTail: () => output,
     async stop() {
       child.kill('SIGTERM');
       await exited;

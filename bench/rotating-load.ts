@@ -11,6 +11,8 @@ const autocannon = require('autocannon') as (options: Record<string, unknown>) =
   requests: { total: number; average: number };
   latency: { p50: number; p99: number };
   statusCodeStats?: Record<string, { count: number }>;
+  errors?: number;
+  timeouts?: number;
 }>;
 
 /** A load of /mcp whose requests take the seeded keys from..from+count-1 in turn, each request the next key. */
@@ -54,7 +56,7 @@ async function run(spec: RotatingLoadSpec): Promise<LoadResult> {
   });
   const statusCounts: Record<string, number> = {};
   for (const [k, v] of Object.entries(result.statusCodeStats ?? {})) statusCounts[k] = v.count;
-  return { requests: result.requests.total, requestsPerSecond: result.requests.average, p50Ms: result.latency.p50, p99Ms: result.latency.p99, statusCounts };
+  return { requests: result.requests.total, requestsPerSecond: result.requests.average, p50Ms: result.latency.p50, p99Ms: result.latency.p99, statusCounts, errors: result.errors ?? 0, timeouts: result.timeouts ?? 0 };
 }
 
 if (require.main === module) {

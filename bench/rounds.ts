@@ -32,7 +32,7 @@ export async function alternate(ceiling: Side, figure: Side, seconds: number, ro
   }
   const c = combined(pairs.map((p) => p.ceiling));
   const f = combined(pairs.map((p) => p.figure));
-  return { ceiling: c, figure: f, ratio: round3(f.requests / c.requests), roundRatios: pairs.map((p) => round3(p.figure.requests / p.ceiling.requests)) };
+  return { ceiling: c, figure: f, figureRounds: pairs.map((p) => p.figure), ratio: round3(f.requests / c.requests), roundRatios: pairs.map((p) => round3(p.figure.requests / p.ceiling.requests)) };
 }
 
 /** Rounds of equal length as one run: mean req/s, median p50, worst p99. */
@@ -48,6 +48,8 @@ export function combined(rounds: Measured[]): Measured {
     p50Ms: p50s[Math.floor(p50s.length / 2)],
     p99Ms: Math.max(...rounds.map((r) => r.p99Ms)),
     statusCounts,
+    errors: rounds.reduce((sum, r) => sum + r.errors, 0),
+    timeouts: rounds.reduce((sum, r) => sum + r.timeouts, 0),
     cpuSeconds: Math.round(cpu * 100) / 100,
     cpuMicrosPerRequest: Math.round((cpu / requests) * 1e6),
   };

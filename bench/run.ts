@@ -67,6 +67,9 @@ async function main(): Promise<void> {
       SECONDS,
       ROUNDS,
     );
+    if ([...ab.figureRounds, ...ae.figureRounds].some((r) => r.requests === 0 || r.errors + r.timeouts > 0)) {
+      console.log(`a round of the service answered nothing or had connection errors; its last output:\n${service.outputTail() || '(none)'}`);
+    }
     const audited = { calls: ae.figure.statusCounts['200'] ?? 0, events: (await toolCallEvents(url)) - eventsBefore };
     const d = await validateInProcess(url);
     const rss = { serviceMb: peakRssMb(service.child.pid!), benchProcessMb: peakRssMb(process.pid) };
@@ -100,7 +103,7 @@ function report(figures: {
     'service peak RSS < 200 MB': rss.serviceMb < 200,
   };
   const line = (name: string, r: Measured) =>
-    `${name.padEnd(38)} ${r.requestsPerSecond.toFixed(0).padStart(8)} req/s  p50 ${r.p50Ms} ms  p99 ${r.p99Ms} ms  cpu ${r.cpuMicrosPerRequest} us/req  statuses ${JSON.stringify(r.statusCounts)}`;
+    `${name.padEnd(38)} ${r.requestsPerSecond.toFixed(0).padStart(8)} req/s  p50 ${r.p50Ms} ms  p99 ${r.p99Ms} ms  cpu ${r.cpuMicrosPerRequest} us/req  statuses ${JSON.stringify(r.statusCounts)}${r.errors + r.timeouts > 0 ? `  errors ${r.errors} timeouts ${r.timeouts}` : ''}`;
   console.log(`\nkeygate benchmark (${SECONDS} s per figure, (a)/(b) and (a')/(e) alternating in ${ROUNDS} rounds; ${CONNECTIONS} connections; autocannon in its own process)`);
   console.log(line('(a) bare Express JSON', a));
   console.log(line('(b) /mcp tools/list, valid key', b));

@@ -1,8 +1,9 @@
-import express, { RequestHandler } from 'express';
+import express, { NextFunction, Request, RequestHandler, Response } from 'express';
 import { JSONRPCMessage, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 import { MAX_ECHO_LENGTH } from '../../domain/errors';
 import { findJsonProblem } from '../../domain/json-value';
 import { RPC, RpcId, sendRpcError } from './json-rpc';
+import { hasBody, mediaTypeVerdict, readUtf8Json } from './utf8-json-body';
 
 /** Tool data can be larger than a key-management body; 1 MiB bounds it. */
 export const MCP_MAX_BODY_BYTES = 1024 * 1024;
@@ -19,43 +20,68 @@ const MAX_ID_LENGTH = MAX_ECHO_LENGTH;
 const idFits = (id: unknown) => typeof id !== 'string' || id.length <= MAX_ID_LENGTH;
 
 // strict: false so that a JSON value that is not an object (`5`, `"x"`) reaches
-// the shape check and gets -32600 rather than -32700.
+// the shape check and gets -32600 rather than -32700. Only for the bodies the
+// reader below leaves to it: compressed, or in a charset other than UTF-8.
 const parseJson = express.json({ limit: MCP_MAX_BODY_BYTES, strict: false, type: () => true });
 
 /**
  * Parses a POST /mcp body into JSON-RPC messages on res.locals.messages,
- * answering as JSON-RPC: 415 for a non-JSON media type, -32700 for bytes that
- * are not JSON, -32600 for JSON that is not a message or batch of messages,
- * -32600 for a batch of more than MAX_BATCH_MESSAGES, -32602 for a message
- * nested deeper than MAX_JSON_DEPTH, before anything runs.
+ * answering as JSON-RPC: 415 for a non-JSON media type, 413 past
+ * MCP_MAX_BODY_BYTES, -32700 for bytes that are not JSON, -32600 for JSON
+ * that is not a message or batch of messages, -32600 for a batch of more than
+ * MAX_BATCH_MESSAGES, -32602 for a message nested deeper than MAX_JSON_DEPTH,
+ * before anything runs. A plain UTF-8 body, what every MCP client sends, is
+ * read here (body-parser's layers cost as much as a tools/list's answer);
+ * the rare compressed or otherwise encoded one goes through body-parser.
  */
 export const jsonRpcBody: RequestHandler = (req, res, next) => {
-  // is() is null without a body: that one fails below as unparseable, not as a media type.
-  if (req.is(['application/json', 'application/*+json']) === false) {
+  // Without a body there is no media type to check: it fails below as unparseable.
+  if (!hasBody(req)) return sendRpcError(res, 400, null, RPC.PARSE_ERROR, 'Parse error: the body is not valid JSON');
+  const contentType = req.headers['content-type'];
+  const verdict = contentType === undefined ? 'not-json' : mediaTypeVerdict(contentType);
+  if (verdict === 'not-json') {
     return sendRpcError(res, 415, null, RPC.SERVER_ERROR, 'Unsupported Media Type: Content-Type must be application/json');
   }
-  parseJson(req, res, (error?: { type?: string }) => {
-    if (error?.type === 'entity.too.large') {
-      return sendRpcError(res, 413, null, RPC.SERVER_ERROR, `Request body exceeds ${MCP_MAX_BODY_BYTES} bytes`);
-    }
-    if (error || req.body === undefined) return sendRpcError(res, 400, null, RPC.PARSE_ERROR, 'Parse error: the body is not valid JSON');
-    // Only an array can be a batch: a lone request pays one type test for this.
-    if (Array.isArray(req.body) && req.body.length > MAX_BATCH_MESSAGES) {
-      return sendRpcError(res, 400, null, RPC.INVALID_REQUEST, `Invalid Request: a batch may hold at most ${MAX_BATCH_MESSAGES} messages (MAX_BATCH_MESSAGES)`);
-    }
-    const messages = asMessages(req.body);
-    if (messages === null) {
-      return sendRpcError(res, 400, idOf(req.body), RPC.INVALID_REQUEST,
-        `Invalid Request: expected a JSON-RPC 2.0 message object, any string id at most ${MAX_ID_LENGTH} characters`);
-    }
-    for (const message of messages) {
-      const tooDeep = findJsonProblem(message, '');
-      if (tooDeep) return sendRpcError(res, 400, idOf(message), RPC.INVALID_PARAMS, `Invalid params: ${tooDeep.field} ${tooDeep.message}`, [tooDeep]);
-    }
-    res.locals.messages = messages;
-    next();
-  });
+  const encoding = req.headers['content-encoding'];
+  if (verdict === 'other-json' || (encoding !== undefined && encoding.toLowerCase() !== 'identity')) {
+    return parseJson(req, res, (error?: { type?: string }) => {
+      if (error?.type === 'entity.too.large') return tooLarge(res);
+      if (error || req.body === undefined) return sendRpcError(res, 400, null, RPC.PARSE_ERROR, 'Parse error: the body is not valid JSON');
+      acceptMessages(req, res, next);
+    });
+  }
+  readUtf8Json(req, MCP_MAX_BODY_BYTES).then((outcome) => {
+    if (outcome.kind === 'gone') return;
+    if (outcome.kind === 'too-large') return tooLarge(res);
+    if (outcome.kind === 'unparseable') return sendRpcError(res, 400, null, RPC.PARSE_ERROR, 'Parse error: the body is not valid JSON');
+    req.body = outcome.value;
+    acceptMessages(req, res, next);
+  }, next);
 };
+
+function tooLarge(res: Response): void {
+  // The rest of the body is not read: the connection closes after the answer instead.
+  res.setHeader('Connection', 'close');
+  sendRpcError(res, 413, null, RPC.SERVER_ERROR, `Request body exceeds ${MCP_MAX_BODY_BYTES} bytes`);
+}
+
+function acceptMessages(req: Request, res: Response, next: NextFunction): void {
+  // Only an array can be a batch: a lone request pays one type test for this.
+  if (Array.isArray(req.body) && req.body.length > MAX_BATCH_MESSAGES) {
+    return sendRpcError(res, 400, null, RPC.INVALID_REQUEST, `Invalid Request: a batch may hold at most ${MAX_BATCH_MESSAGES} messages (MAX_BATCH_MESSAGES)`);
+  }
+  const messages = asMessages(req.body);
+  if (messages === null) {
+    return sendRpcError(res, 400, idOf(req.body), RPC.INVALID_REQUEST,
+      `Invalid Request: expected a JSON-RPC 2.0 message object, any string id at most ${MAX_ID_LENGTH} characters`);
+  }
+  for (const message of messages) {
+    const tooDeep = findJsonProblem(message, '');
+    if (tooDeep) return sendRpcError(res, 400, idOf(message), RPC.INVALID_PARAMS, `Invalid params: ${tooDeep.field} ${tooDeep.message}`, [tooDeep]);
+  }
+  res.locals.messages = messages;
+  next();
+}
 
 export function messagesOf(locals: Record<string, unknown>): JSONRPCMessage[] {
   return locals.messages as JSONRPCMessage[];
