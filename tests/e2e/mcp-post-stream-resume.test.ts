@@ -191,6 +191,16 @@ describe('resumable SSE answers to POSTs in a session', () => {
     expect(standalone.events.map((e) => e.id)).toEqual([expect.stringMatching(/^\d+$/), expect.stringMatching(/^\d+$/)]);
     expect(standalone.messages().map((m) => m.method)).toEqual(['notifications/tools/list_changed', 'notifications/tools/list_changed']);
     standalone.drop();
+    // Replica a lets go of the stream's claim when it sees the connection close, a moment after the drop.
+    let released = false;
+    const claim = async () => {
+      released = (await r.a.db.dataSource.query('SELECT stream_replica FROM mcp_sessions WHERE id = $1', [sessionId]))[0].stream_replica === null;
+    };
+    for (let tries = 0; tries < 50 && !released; tries += 1) {
+      await claim();
+      if (!released) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(released).toBe(true);
 
     // The standalone stream resumed on the other replica from its first event: its second, and nothing of the POST stream.
     const again = await EventReader.get(r.b.url, session, standalone.events[0].id);
