@@ -40,6 +40,18 @@ export class DevTokenIssuer {
     return { keys: [{ ...jwk, kid: this.kid, alg: 'ES256', use: 'sig' }] };
   }
 
+  /** An OpenID Connect ID token for the development sign-in: `aud` is the console's client id. */
+  mintIdToken(options: { sub: string; issuer: string; audience: string; nonce: string | null; ttlSeconds: number }): string {
+    return jwt.sign(options.nonce === null ? {} : { nonce: options.nonce }, this.privateKey, {
+      algorithm: 'ES256',
+      keyid: this.kid,
+      issuer: options.issuer,
+      audience: options.audience,
+      subject: options.sub,
+      expiresIn: options.ttlSeconds,
+    });
+  }
+
   mint(options: MintOptions): string {
     const roles = options.admin ? [options.adminRole ?? 'admin'] : [];
     return jwt.sign({ roles }, this.privateKey, {

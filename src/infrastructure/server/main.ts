@@ -1,9 +1,10 @@
 import { AddressInfo } from 'node:net';
-import express from 'express';
+import express, { RequestHandler } from 'express';
 import { DEV_JWKS_PATH, DevTokenIssuer } from '../../adapters/auth/dev-token-issuer';
 import { StoredSecrets } from '../../adapters/persistence/stored-secrets';
 import { ConfigError, loadConfig } from '../config/config';
 import { withSecretsKey } from '../config/secrets-key';
+import { loadConsoleConfig } from '../config/console-config';
 import { openDatabase } from '../database/database';
 import { buildContainer } from '../di/container';
 import { Lifecycle } from '../di/lifecycle';
@@ -11,6 +12,7 @@ import { SessionStreams } from '../../adapters/mcp/sessions/session-streams';
 import { TOKENS } from '../di/tokens';
 import { createLogger } from '../logging/logger';
 import { createApp } from './app';
+import { consoleRoutes } from './console-routes';
 import { devBanner } from './dev-identity';
 import { onShutdown } from './graceful-shutdown';
 import { heapBudgetWarning } from './heap-budget';
@@ -18,6 +20,7 @@ import { createHttpServer } from './http-server';
 
 async function main(): Promise<void> {
   const config = withSecretsKey(loadConfig());
+  const consoleConfig = loadConsoleConfig(process.env, config.env === 'production');
   const logger = createLogger(config.ops.logLevel);
   // Start-up and shutdown lines are written at any level but silent (scripts wait for "listening on");
   // LOG_LEVEL=warn quiets the per-request lines only.
@@ -39,7 +42,8 @@ async function main(): Promise<void> {
   const sealed = await container.get(StoredSecrets).reseal('plaintext');
   if (sealed > 0) log(`encrypted the stored header values of ${sealed} MCP servers written before encryption at rest`);
   const dev = container.get<DevTokenIssuer | null>(TOKENS.DevTokenIssuer);
-  const before = dev ? [express.Router().get(DEV_JWKS_PATH, (_req, res) => void res.json(dev.jwks()))] : [];
+  const before: RequestHandler[] = dev ? [express.Router().get(DEV_JWKS_PATH, (_req, res) => void res.json(dev.jwks()))] : [];
+  before.push(...consoleRoutes(config, consoleConfig, dev));
   server.on('request', createApp(container, { before, logger }));
   // The banner is for the person at the terminal: plain text, not a log line.
   if (dev) process.stdout.write(`${devBanner(dev, config.dataDir, baseUrl, config.jwt.adminRole)}\n`);

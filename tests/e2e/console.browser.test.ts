@@ -1,0 +1,179 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Browser, BrowserContext, Page } from 'playwright-core';
+import { buildConsole, launchChromium, seriousViolations } from '../support/browser';
+import { ROOT, ServiceProcess, startService, waitForListening } from '../support/service-process';
+import { createTestDatabase, TestDatabase } from '../support/test-database';
+
+jest.setTimeout(120_000);
+
+/** UPDATE_CONSOLE_SCREENSHOTS=1 writes docs/console/*.png (the README links them); otherwise nothing in the tree changes. */
+const SHOTS = process.env.UPDATE_CONSOLE_SCREENSHOTS === '1' ? path.join(ROOT, 'docs', 'console') : null;
+
+let db: TestDatabase;
+let dataDir: string;
+let service: ServiceProcess;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+const cspViolations: string[] = [];
+
+beforeAll(async () => {
+  buildConsole();
+  db = await createTestDatabase();
+  dataDir = mkdtempSync(path.join(os.tmpdir(), 'keygate-console-'));
+  service = await waitForListening(startService({ DATABASE_URL: db.url, DATA_DIR: dataDir, LOG_LEVEL: 'warn' }));
+  browser = await launchChromium();
+  context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: service.baseUrl });
+  page = await context.newPage();
+  page.setDefaultTimeout(10_000);
+  page.on('console', (m) => { if (/Content.Security.Policy/i.test(m.text())) cspViolations.push(m.text()); });
+  if (SHOTS) mkdirSync(SHOTS, { recursive: true });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  service?.child.kill('SIGTERM');
+  await service?.exited;
+  await db?.drop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** Every page the test reaches: axe finds nothing serious or critical, and a screenshot when asked for. */
+async function check(name: string): Promise<void> {
+  expect({ page: name, violations: await seriousViolations(page) }).toEqual({ page: name, violations: [] });
+  if (SHOTS) await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+}
+
+async function toolsOf(rawKey: string): Promise<string[]> {
+  const client = new Client({ name: 'console-test', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${service.baseUrl}/mcp`), { requestInit: { headers: { 'X-API-Key': rawKey } } }));
+  try {
+    return (await client.listTools()).tools.map((t) => t.name).sort();
+  } finally {
+    await client.close();
+  }
+}
+
+async function mcpStatus(rawKey: string): Promise<number> {
+  const res = await fetch(`${service.baseUrl}/mcp`, {
+    method: 'POST',
+    headers: { 'X-API-Key': rawKey, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+  });
+  await res.arrayBuffer();
+  return res.status;
+}
+
+async function shownKey(): Promise<string> {
+  const raw = await page.getByLabel('New key').inputValue();
+  expect(raw).toMatch(/^svc_[0-9a-f]{64}$/);
+  return raw;
+}
+
+describe('the key console in Chromium', () => {
+  it('is served with a strict CSP, long cache for hashed assets and none for index.html', async () => {
+    const index = await fetch(`${service.baseUrl}/console/`);
+    const html = await index.text();
+    expect(index.status).toBe(200);
+    expect(index.headers.get('cache-control')).toBe('no-cache');
+    const csp = index.headers.get('content-security-policy')!;
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).not.toContain('unsafe-inline');
+    expect(html).not.toMatch(/<script(?![^>]*\ssrc=)[^>]*>/);
+    const asset = /src="(\/console\/assets\/[^"]+\.js)"/.exec(html)![1]!;
+    const js = await fetch(`${service.baseUrl}${asset}`);
+    await js.arrayBuffer();
+    expect(js.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+  });
+
+  it('signs in with PKCE, creates a key that works on /mcp, rolls it and revokes it', async () => {
+    await page.goto(`${service.baseUrl}/console/`);
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    await check('sign-in');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(/\/dev-oidc\/authorize\?/);
+    expect(page.url()).toContain('code_challenge_method=S256');
+    await check('dev-sign-in');
+    await page.getByRole('button', { name: 'Sign in as the development user' }).click();
+    await page.getByRole('heading', { name: 'API keys' }).waitFor();
+    expect(page.url()).toBe(`${service.baseUrl}/console/#/keys`);
+    // Strings, not functions: the service's tsconfig has no DOM types.
+    expect(await page.evaluate("({ local: localStorage.length, session: sessionStorage.getItem('keygate.session') !== null })"))
+      .toEqual({ local: 0, session: true });
+
+    // Create: write implies read, shown as such.
+    await page.getByRole('link', { name: 'Create key' }).click();
+    await page.getByLabel('Name', { exact: true }).fill('browser key');
+    await page.locator('input[name="projects:write"]').check();
+    expect(await page.locator('input[name="projects:read"]').isChecked()).toBe(true);
+    expect(await page.locator('input[name="projects:read"]').isDisabled()).toBe(true);
+    await page.locator('input[name="chat:read"]').check();
+    await page.getByLabel('Limit requests').check();
+    await page.getByLabel('Requests', { exact: true }).fill('100');
+    await check('create-key');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const raw = await shownKey();
+    await check('key-created');
+    await page.getByRole('button', { name: 'Copy' }).click();
+    await page.getByText('Copied to the clipboard.').waitFor();
+    expect(await page.evaluate('navigator.clipboard.readText()')).toBe(raw);
+    expect(await toolsOf(raw)).toEqual(['chat', 'projects']);
+
+    await page.getByRole('button', { name: 'I have stored the key' }).click();
+    const row = page.getByRole('row').filter({ hasText: 'browser key' });
+    await row.waitFor();
+    expect(await row.innerText()).toContain(raw.slice(0, 8));
+    expect(await row.innerText()).toContain('100 per 1 min');
+    await check('keys');
+
+    await page.getByRole('link', { name: 'browser key' }).click();
+    await page.getByRole('heading', { name: 'Key "browser key"' }).waitFor();
+    await page.getByText('key.created').waitFor();
+    await check('key-detail');
+    await page.getByRole('link', { name: '← All keys' }).click();
+
+    // Roll with no grace: the old key stops at once, the new one works.
+    await page.getByRole('button', { name: 'Roll browser key' }).click();
+    await page.getByLabel('Grace period: how long the old key keeps working').selectOption('0');
+    await check('roll-key');
+    await page.getByRole('button', { name: 'Roll key' }).click();
+    const rolled = await shownKey();
+    expect(rolled).not.toBe(raw);
+    expect(await mcpStatus(raw)).toBe(401);
+    expect(await toolsOf(rolled)).toEqual(['chat', 'projects']);
+    await page.getByRole('button', { name: 'I have stored the key' }).click();
+
+    await page.getByRole('button', { name: 'Revoke browser key' }).click();
+    await page.getByRole('heading', { name: 'Revoke "browser key"?' }).waitFor();
+    await check('revoke-key');
+    await page.getByRole('button', { name: 'Revoke key' }).click();
+    await page.getByText('No keys yet.').waitFor();
+    expect(await mcpStatus(rolled)).toBe(401);
+  });
+
+  it('lists and adds upstream MCP servers and shows the admin pages', async () => {
+    await page.getByRole('link', { name: 'MCP servers' }).click();
+    await page.getByRole('heading', { name: 'Upstream MCP servers' }).waitFor();
+    await page.getByRole('button', { name: 'Add server' }).click();
+    await page.getByLabel('Name', { exact: true }).fill('files');
+    await page.getByLabel('URL', { exact: true }).fill('https://mcp.example.invalid/mcp');
+    await page.getByRole('form', { name: 'Add a server' }).getByRole('button', { name: 'Add server' }).click();
+    await page.getByRole('cell', { name: 'files', exact: true }).waitFor();
+    await check('mcp-servers');
+
+    await page.getByRole('link', { name: 'Admins' }).click();
+    await page.getByRole('row').filter({ hasText: 'observer' }).waitFor();
+    await check('admins');
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    expect(await page.evaluate("sessionStorage.getItem('keygate.session')")).toBeNull();
+    expect(cspViolations).toEqual([]);
+  });
+});

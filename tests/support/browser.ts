@@ -1,0 +1,42 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Browser, chromium, Page } from 'playwright-core';
+import { ROOT } from './service-process';
+
+/** Debian's Chromium (`apt-get install chromium`; .ci/run installs it); CHROMIUM_PATH points elsewhere. */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** Builds the console as `npm run build` does (global-setup compiles only the service, to keep other runs short). */
+export function buildConsole(): void {
+  execFileSync(process.execPath, [path.join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', 'web', '--logLevel', 'error'], {
+    cwd: ROOT,
+    stdio: 'pipe',
+  });
+}
+
+/** One headless Chromium; missing, the test fails saying how to get it rather than being skipped. */
+export async function launchChromium(): Promise<Browser> {
+  if (!existsSync(CHROMIUM_PATH)) {
+    throw new Error(`Chromium not found at ${CHROMIUM_PATH}: install Debian's chromium (apt-get install chromium; .ci/run does) or set CHROMIUM_PATH`);
+  }
+  // Root in a container has no user namespace for Chromium's sandbox.
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+}
+
+const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+export interface AxeViolation { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] }
+
+/**
+ * The serious and critical axe-core violations of what the page shows now. axe is evaluated over the
+ * DevTools protocol, which the page's CSP does not govern, so the CSP stays as strict as users get it.
+ */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  await page.evaluate(AXE_SOURCE);
+  // A string: the service's tsconfig has no DOM types.
+  const violations = await page.evaluate<AxeViolation[]>("axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations)");
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.slice(0, 3).map((n) => JSON.stringify(n.target)).join(', ')})`);
+}

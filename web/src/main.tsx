@@ -1,0 +1,78 @@
+import { render } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { completeSignIn, currentSession, Session, signIn, signOut } from './auth';
+import { ErrorNote, messageOf } from './components/error-note';
+import { AdminsPage } from './pages/admins';
+import { CreateKeyPage } from './pages/create-key';
+import { KeyDetailPage } from './pages/key-detail';
+import { KeysPage } from './pages/keys';
+import { ServersPage } from './pages/servers';
+import './styles.css';
+
+const NAV = [
+  { href: '#/keys', label: 'Keys' },
+  { href: '#/servers', label: 'MCP servers' },
+  { href: '#/admins', label: 'Admins' },
+];
+
+function useHash(): string {
+  const [hash, setHash] = useState(location.hash || '#/keys');
+  useEffect(() => {
+    const update = () => setHash(location.hash || '#/keys');
+    addEventListener('hashchange', update);
+    return () => removeEventListener('hashchange', update);
+  }, []);
+  return hash;
+}
+
+function Page({ hash }: { hash: string }) {
+  if (hash === '#/keys/new') return <CreateKeyPage />;
+  const detail = /^#\/keys\/([0-9a-f-]{36})$/.exec(hash);
+  if (detail) return <KeyDetailPage id={detail[1]!} />;
+  if (hash === '#/servers') return <ServersPage />;
+  if (hash === '#/admins') return <AdminsPage />;
+  return <KeysPage />;
+}
+
+function SignIn({ error }: { error: string | null }) {
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  const start = () => { setBusy(true); signIn().catch((e) => { setBusy(false); setFailure(messageOf(e)); }); };
+  return (
+    <main class="sign-in">
+      <h1>keygate console</h1>
+      <p>Manage your API keys, upstream MCP servers and agent roles.</p>
+      <ErrorNote error={failure ?? error} />
+      <button type="button" onClick={start} disabled={busy}>Sign in</button>
+    </main>
+  );
+}
+
+function App() {
+  const [session, setSession] = useState<Session | null>(currentSession());
+  const [error, setError] = useState<string | null>(null);
+  const [ready, setReady] = useState(false);
+  const hash = useHash();
+  useEffect(() => {
+    completeSignIn().then((s) => s && setSession(s), (e) => setError(messageOf(e))).finally(() => setReady(true));
+  }, []);
+  if (!ready) return <main><p class="muted">Loading…</p></main>;
+  if (!session) return <SignIn error={error} />;
+  const logout = () => { signOut(); setSession(null); };
+  const section = hash.startsWith('#/keys') ? '#/keys' : hash;
+  return (
+    <>
+      <header class="top">
+        <span class="brand">keygate</span>
+        <nav aria-label="Main">
+          <ul>{NAV.map((n) => <li key={n.href}><a href={n.href} aria-current={section === n.href ? 'page' : undefined}>{n.label}</a></li>)}</ul>
+        </nav>
+        <span class="user mono" title="Signed-in user">{session.sub.slice(0, 8)}</span>
+        <button type="button" class="secondary" onClick={logout}>Sign out</button>
+      </header>
+      <main><Page hash={hash} /></main>
+    </>
+  );
+}
+
+render(<App />, document.getElementById('app')!);
