@@ -82,7 +82,7 @@ export class OpenApiContract {
         violations.push(`${label}: body is not JSON`);
         continue;
       }
-      if (!validate(value)) violations.push(`${label}: ${this.ajv.errorsText(validate.errors).slice(0, MAX_ERROR_TEXT)}`);
+      if (!validate(value)) violations.push(`${label}: ${schemaErrors(validate).slice(0, MAX_ERROR_TEXT)}`);
       if (violations.length >= 3) break;
     }
     return violations;
@@ -109,6 +109,16 @@ export class OpenApiContract {
     }
     return validate;
   }
+}
+
+/** Where in the body and what, naming an unexpected property (ajv's own text leaves its name out). */
+function schemaErrors(validate: ValidateFunction): string {
+  return (validate.errors ?? [])
+    .map(({ instancePath, message, params }) => {
+      const extra = (params as { additionalProperty?: string }).additionalProperty;
+      return `${instancePath || '(body)'} ${message}${extra === undefined ? '' : `: ${extra}`}`;
+    })
+    .join('; ');
 }
 
 function unescapePointer(part: string): string {

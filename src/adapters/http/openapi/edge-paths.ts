@@ -15,13 +15,13 @@ export const secretScanningPaths: Record<string, Schema> = {
       operationId: 'reportLeakedKeys',
       summary: "Leaked tokens from a secret scanner (GitHub's partner format); active keys among them are revoked",
       description:
-        'Exists only when `SECRET_SCANNING_KEYS_URL` is set. Authenticated by the signature over the raw body, not by a JWT. ' +
+        'Exists only when `SECRET_SCANNING_KEYS_URL` is set (otherwise 404 `route-not-found`). Authenticated by the signature over the raw body, not by a JWT. ' +
         'The body is at most 1 MiB (413 before the signature is checked) and never inflated (415 for a compressed one).',
       security: [{ scannerSignature: [] }],
       parameters: signatureHeaders,
       requestBody: { required: true, content: { 'application/json': { schema: ref('LeakReport') } } },
       ok: { 200: json('One verdict per reported token, in request order.', { type: 'array', items: ref('LeakVerdict') }, noStore) },
-      errors: [400, 401, 413, 415, 503],
+      errors: [400, 401, 404, 413, 415, 503],
     }),
   },
 };
