@@ -29,6 +29,19 @@ otherwise \`404 route-not-found\`.
 - \`/healthz\`, \`/readyz\`, \`/metrics\` (operations), and \`/docs\` (this document in Swagger UI).
 `.trim();
 
+const NOT_MODIFIED: Schema = {
+  description: 'A GET with `If-None-Match: *` (RFC 9110 section 13.1.2: a current representation exists), answered by Express without a body.',
+};
+
+/** Every GET that answers 200 may answer 304 instead (Express's conditional GET). */
+function withNotModified(paths: Record<string, Schema>): Record<string, Schema> {
+  for (const item of Object.values(paths)) {
+    const responses = (item.get as { responses?: Record<string, Schema> } | undefined)?.responses;
+    if (responses?.['200'] && !responses['304']) responses['304'] = { $ref: '#/components/responses/NotModified' };
+  }
+  return paths;
+}
+
 /** Built once: the document is data, and the same object is served and checked. */
 export const openApiDocument: Schema = {
   openapi: '3.1.0',
@@ -44,7 +57,7 @@ export const openApiDocument: Schema = {
     { name: 'Introspection' },
     { name: 'Reference' },
   ],
-  paths: {
+  paths: withNotModified({
     ...apiKeyPaths,
     ...scopeContextPaths,
     ...auditEventPaths,
@@ -52,14 +65,16 @@ export const openApiDocument: Schema = {
     ...secretScanningPaths,
     ...introspectionPaths,
     ...documentPaths,
-  },
+  }),
   'x-unmatched-requests': {
-    description: 'Any method or path under /api/v1 or /oauth/introspect that no operation here serves.',
-    responses: problemResponses([401, 404]),
+    description:
+      'Any method or path under /api/v1 or /oauth/introspect that no operation here serves: 401 under a prefix that needs a JWT, ' +
+      '400 `malformed-path` when the path holds a malformed percent-encoding where a route has a parameter, else 404 `route-not-found`.',
+    responses: problemResponses([400, 401, 404]),
   },
   components: {
     schemas,
-    responses: problemResponseComponents,
+    responses: { ...problemResponseComponents, NotModified: NOT_MODIFIED },
     securitySchemes: {
       userJwt: {
         type: 'http',
