@@ -1,4 +1,4 @@
-import { json, noStore, operation, queryParameter } from './operation';
+import { noStore, operation, queryParameter } from './operation';
 import { ref, Schema, timestamp, uuid } from './schema-parts';
 
 const filters = [
