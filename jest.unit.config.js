@@ -20,7 +20,7 @@ module.exports = {
   displayName: 'unit',
   testEnvironment: 'node',
   transform: { '^.+\\.(t|j|mj)s$': swc },
-  transformIgnorePatterns: ['/node_modules/(?!(inversify|@inversifyjs|jose)/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(inversify|@inversifyjs|jose|@apidevtools)/)'],
   moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
   testMatch: ['<rootDir>/tests/unit/**/*.spec.ts'],
 };

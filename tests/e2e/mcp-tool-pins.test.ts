@@ -3,7 +3,7 @@ import { Express } from 'express';
 import request from 'supertest';
 import { canonicalJson } from '../../src/domain/canonical-json';
 import { createLogger } from '../../src/infrastructure/logging/logger';
-import { createApp } from '../../src/infrastructure/server/app';
+import { checkedApp } from '../support/openapi-drift';
 import { call, makeKey, rpc, TestKey } from '../support/mcp-keys';
 import { eventually, Replica, startReplica } from '../support/replica';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -24,7 +24,7 @@ let serverId: string;
 beforeAll(async () => {
   t = await startTestApp(ENV);
   replica = await startReplica(t.db.url, 1000, { ...ENV, JWT_JWKS_URI: t.idp.jwksUri, JWT_ISSUER: TEST_ISSUER, JWT_AUDIENCE: TEST_AUDIENCE });
-  second = createApp(replica.container, { logger: createLogger('silent') });
+  second = checkedApp(replica.container, { logger: createLogger('silent') });
   upstream = await startUpstream();
   owner = await makeKey(t);
   const created = await rpc(t, owner, call(1, 'mcp_servers', { action: 'create', data: { name: 'files', url: upstream.url } })).expect(200);

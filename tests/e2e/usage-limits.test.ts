@@ -8,7 +8,7 @@ import { createDataSource } from '../../src/infrastructure/database/data-source'
 import { buildContainer } from '../../src/infrastructure/di/container';
 import { Lifecycle } from '../../src/infrastructure/di/lifecycle';
 import { createLogger } from '../../src/infrastructure/logging/logger';
-import { createApp } from '../../src/infrastructure/server/app';
+import { checkedApp } from '../support/openapi-drift';
 import { FixedClock } from '../fakes/fixed-clock';
 import { eventually } from '../support/replica';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -41,7 +41,7 @@ async function secondReplica(first: TestApp): Promise<Replica> {
   const container = buildContainer({ config, database: { dataSource, close: () => dataSource.destroy() }, logger });
   const lifecycle = container.get(Lifecycle);
   await lifecycle.start();
-  const served = await listen(createApp(container, { logger }));
+  const served = await listen(checkedApp(container, { logger }));
   return { url: served.url, close: async () => { await served.close(); await lifecycle.stop(); } };
 }
 

@@ -7,7 +7,7 @@ import { createDataSource } from '../../src/infrastructure/database/data-source'
 import { buildContainer } from '../../src/infrastructure/di/container';
 import { Lifecycle } from '../../src/infrastructure/di/lifecycle';
 import { createLogger } from '../../src/infrastructure/logging/logger';
-import { createApp } from '../../src/infrastructure/server/app';
+import { checkedApp } from './openapi-drift';
 import { startTestApp, TestApp } from './test-app';
 import { TEST_AUDIENCE, TEST_ISSUER } from './test-identity-provider';
 
@@ -54,7 +54,7 @@ export async function secondReplica(first: TestApp, env: Record<string, string> 
   const container = buildContainer({ config, database: { dataSource, close: () => dataSource.destroy() }, logger });
   const lifecycle = container.get(Lifecycle);
   await lifecycle.start();
-  const served = await serve(createApp(container, { logger }));
+  const served = await serve(checkedApp(container, { logger }));
   return { ...served, container, close: async () => { await served.close(); await lifecycle.stop(); } };
 }
 

@@ -7,7 +7,8 @@ import { buildContainer } from '../../src/infrastructure/di/container';
 import { Lifecycle } from '../../src/infrastructure/di/lifecycle';
 import { hotPathOf, HotPathParts } from './hot-path-parts';
 import { createLogger } from '../../src/infrastructure/logging/logger';
-import { AppExtras, createApp } from '../../src/infrastructure/server/app';
+import { AppExtras } from '../../src/infrastructure/server/app';
+import { checkedApp } from './openapi-drift';
 import { createTestDatabase, TestDatabase } from './test-database';
 import { TEST_AUDIENCE, TEST_ISSUER, TestIdentityProvider, TokenOptions } from './test-identity-provider';
 
@@ -45,7 +46,7 @@ export async function startTestApp(env: Record<string, string> = {}, clock?: Clo
   const lifecycle = container.get(Lifecycle);
   await lifecycle.start();
   const hotPath = hotPathOf(container);
-  const app = createApp(container, { ...extras, logger });
+  const app = checkedApp(container, { ...extras, logger });
   return {
     app,
     container,

@@ -2,6 +2,8 @@ import express, { Express, RequestHandler } from 'express';
 import helmet from 'helmet';
 import { Container } from 'inversify';
 import { AccessTokenVerifier } from '../../adapters/auth/access-token-verifier';
+import { apiReferenceRouter } from '../../adapters/http/controllers/api-reference.router';
+import { openApiDocument } from '../../adapters/http/openapi/openapi-document';
 import { AgentRolesController } from '../../adapters/http/controllers/agent-roles.controller';
 import { ApiKeysController } from '../../adapters/http/controllers/api-keys.controller';
 import { AuditEventsController } from '../../adapters/http/controllers/audit-events.controller';
@@ -52,6 +54,8 @@ export function createApp(container: Container, extras: AppExtras = {}): Express
   app.use(container.get<RequestHandler>(TOKENS.ProtectedResourceRoutes));
   for (const handler of extras.before ?? []) app.use(handler);
   app.use('/api/v1', helmet());
+  // Public: the document and its viewer need no JWT.
+  app.use(apiReferenceRouter(openApiDocument));
   const user = accessTokenAuth(container.get<AccessTokenVerifier>(TOKENS.AccessTokenVerifier));
   app.use('/api/v1/api-keys', user, container.get(ApiKeysController).router());
   app.use('/api/v1/agent-roles', user, container.get(AgentRolesController).router());

@@ -1,0 +1,60 @@
+import { idParameter, json, jsonBody, noContent, noStore, operation, queryParameter } from './operation';
+import { arrayOf, ref, Schema, uuid } from './schema-parts';
+
+const tag = 'API keys';
+/** Every route with a JSON body also answers 413 (over 64 KiB) and 415 (not JSON). */
+const BODY_ERRORS = [400, 401, 413, 415, 503] as const;
+
+export const apiKeyPaths: Record<string, Schema> = {
+  '/api/v1/api-keys': {
+    get: operation({
+      tag,
+      operationId: 'listApiKeys',
+      summary: 'List non-revoked keys, newest first',
+      description: 'Expired keys are listed; a rolled key until its overlap ends. An admin may name another user.',
+      parameters: [queryParameter('user_id', "Admins only: that user's keys (403 for anyone else naming another user).", uuid)],
+      ok: { 200: json('The keys.', arrayOf(ref('ApiKey'))) },
+      errors: [400, 401, 403, 503],
+    }),
+    post: operation({
+      tag,
+      operationId: 'createApiKey',
+      summary: 'Create a key; the raw key is shown only in this answer',
+      description: '`scopes` absent or `null` is full access. 409 past `MAX_KEYS_PER_USER`.',
+      requestBody: jsonBody(ref('CreateApiKey')),
+      ok: { 201: json('The key, with its raw value.', ref('CreatedApiKey'), noStore) },
+      errors: [...BODY_ERRORS, 403, 409],
+    }),
+  },
+  '/api/v1/api-keys/{id}': {
+    parameters: [idParameter],
+    patch: operation({
+      tag,
+      operationId: 'updateApiKey',
+      summary: 'Edit name, scopes, expiry, rate limit or quota',
+      description: '`expires_at: null` clears the expiry, `quota: null` removes the quota; `scopes: null` is refused.',
+      requestBody: jsonBody(ref('UpdateApiKey')),
+      ok: { 200: json('The key as listed.', ref('ApiKey')) },
+      errors: [...BODY_ERRORS, 404],
+    }),
+    delete: operation({
+      tag,
+      operationId: 'revokeApiKey',
+      summary: 'Revoke a key (soft delete)',
+      ok: { 204: noContent('Revoked; the key is refused on every replica from now on.') },
+      errors: [400, 401, 404, 503],
+    }),
+  },
+  '/api/v1/api-keys/{id}/roll': {
+    parameters: [idParameter],
+    post: operation({
+      tag,
+      operationId: 'rollApiKey',
+      summary: 'Replace a key by a new one with the same name, scopes, expiry and limits',
+      description: 'The old key keeps working for `grace_seconds` (default 0: revoked at once). 409 for a key already rolled or expired.',
+      requestBody: jsonBody(ref('RollApiKey'), false),
+      ok: { 201: json('The new key, with its raw value.', ref('RolledApiKey'), noStore) },
+      errors: [...BODY_ERRORS, 404, 409],
+    }),
+  },
+};

@@ -1,0 +1,67 @@
+import { idParameter, json, jsonBody, noContent, operation, queryParameter } from './operation';
+import { arrayOf, object, ref, Schema, uuid } from './schema-parts';
+
+const tag = 'Upstream MCP servers';
+const BODY_ERRORS = [400, 401, 403, 413, 415, 503] as const;
+const actFor = queryParameter('user_id', 'Admins only: act for this user (403 for anyone else naming another user).', uuid);
+
+export const mcpServerPaths: Record<string, Schema> = {
+  '/api/v1/mcp-servers': {
+    get: operation({
+      tag,
+      operationId: 'listMcpServers',
+      summary: "The caller's (or, for an admin, the named user's) servers, oldest first, by offset pages",
+      parameters: [
+        actFor,
+        queryParameter('limit', '1–50, default 20.', { type: 'integer', minimum: 1, maximum: 50 }),
+        queryParameter('cursor', "From the `Link` header's next page.", { type: 'string' }),
+      ],
+      ok: {
+        200: json('A page of servers.', arrayOf(ref('McpServer')), {
+          Link: { description: '`<…>; rel="next"` when more follow.', schema: { type: 'string' } },
+        }),
+      },
+      errors: [400, 401, 403, 503],
+    }),
+    post: operation({
+      tag,
+      operationId: 'createMcpServer',
+      summary: 'Register an upstream MCP server',
+      description: 'The host is checked against the upstream address rule at once (`upstream address not allowed` is a 400). 409 for a name the user already has or past `MAX_MCP_SERVERS_PER_USER`.',
+      parameters: [actFor],
+      requestBody: jsonBody(ref('McpServerInput')),
+      ok: { 201: json('The server.', ref('McpServer'), { Location: { description: 'The new server.', schema: { type: 'string' } } }) },
+      errors: [...BODY_ERRORS, 409],
+    }),
+  },
+  '/api/v1/mcp-servers/{id}': {
+    parameters: [idParameter, actFor],
+    get: operation({
+      tag, operationId: 'getMcpServer', summary: 'Show a server and its tool pins',
+      ok: { 200: json('The server.', ref('McpServer')) }, errors: [400, 401, 403, 404, 503],
+    }),
+    patch: operation({
+      tag,
+      operationId: 'updateMcpServer',
+      summary: 'Change any field, or approve changed tools; a PATCH that fails writes nothing',
+      requestBody: jsonBody(ref('McpServerUpdate')),
+      ok: { 200: json('The server.', ref('McpServer')) },
+      errors: [...BODY_ERRORS, 404, 409],
+    }),
+    delete: operation({
+      tag, operationId: 'deleteMcpServer', summary: 'Delete a server and its pins',
+      ok: { 204: noContent('Deleted.') }, errors: [400, 401, 403, 404, 503],
+    }),
+  },
+  '/api/v1/mcp-servers/{id}/approve-tools': {
+    parameters: [idParameter, actFor],
+    post: operation({
+      tag,
+      operationId: 'approveMcpServerTools',
+      summary: 'Approve the changed definitions of these tools (all or nothing)',
+      requestBody: jsonBody(object({ tools: ref('ToolApprovals') })),
+      ok: { 200: json('The server.', ref('McpServer')) },
+      errors: [...BODY_ERRORS, 404, 409],
+    }),
+  },
+};

@@ -1,0 +1,167 @@
+import { AUDIT_ACTIONS } from '../../../domain/audit';
+import { RAW_KEY_PREFIX } from '../../../domain/api-key/raw-api-key';
+import { SCOPE_CATALOG } from '../../../domain/scope';
+import { problemSchema } from './responses';
+import { arrayOf, nullable, object, ref, Schema, sha256Hex, timestamp, uuid } from './schema-parts';
+
+const scopes: Schema = arrayOf(ref('Scope'), { description: '`[]` means full access.' });
+
+const rateLimit = object({
+  limit: { type: 'integer', minimum: 1, maximum: 1_000_000 },
+  window_seconds: { type: 'integer', minimum: 1, maximum: 86_400 },
+});
+const refill = object({ amount: { type: 'integer', minimum: 1, maximum: 1_000_000_000 }, interval: { enum: ['hour', 'day', 'month'] } });
+const quota = object({ remaining: { type: 'integer', minimum: 0, maximum: 1_000_000_000 }, refill: nullable(refill) }, ['refill']);
+const shownQuota = object({ remaining: { type: 'integer', minimum: 0 }, refill: nullable(refill) });
+
+const createdKeyFields = {
+  id: uuid,
+  name: { type: 'string' },
+  key_prefix: { type: 'string', pattern: `^${RAW_KEY_PREFIX}[0-9a-f]+$` },
+  raw_key: { type: 'string', pattern: `^${RAW_KEY_PREFIX}[0-9a-f]{64}$`, description: 'Shown once, here only.' },
+  scopes,
+  expires_at: nullable(timestamp),
+  created_at: timestamp,
+  rate_limit: nullable(ref('RateLimit')),
+  quota: nullable(ref('ShownQuota')),
+};
+
+const { raw_key: _shownOnce, ...listedKeyFields } = createdKeyFields;
+
+const scopeMap = (what: string): Schema => ({
+  type: 'object',
+  description: `${what} → every scope needed.`,
+  additionalProperties: arrayOf(ref('Scope')),
+});
+
+const serverInputFields = {
+  name: { type: 'string' },
+  url: { type: 'string', format: 'uri' },
+  headers: { type: 'object', additionalProperties: { type: 'string' }, description: 'Sending the mask `********` back keeps the stored value.' },
+  tool_scopes: scopeMap('Upstream tool name'),
+  resource_scopes: scopeMap('Resource URI or URI template'),
+  prompt_scopes: scopeMap('Prompt name'),
+};
+
+const idAndType = object({ type: { type: 'string' }, id: nullable({ type: 'string' }) });
+
+/** components.schemas, each an allow-list of what the presenters in ../dto send. */
+export const schemas: Record<string, Schema> = {
+  Problem: problemSchema,
+  Scope: { enum: SCOPE_CATALOG.map(({ scope }) => scope) },
+  RateLimit: rateLimit,
+  Quota: quota,
+  ShownQuota: { ...shownQuota, description: '`remaining` is the balance now, credits held by replicas included.' },
+  ApiKey: object({
+    ...listedKeyFields,
+    user_id: uuid,
+    last_used_at: nullable(timestamp),
+    revoked_at: nullable(timestamp),
+    replaced_by: nullable(uuid),
+  }),
+  CreatedApiKey: object(createdKeyFields),
+  RolledApiKey: object({ ...createdKeyFields, replaces: uuid }),
+  CreateApiKey: object(
+    { name: { type: 'string', maxLength: 255 }, user_id: uuid, expires_at: nullable(timestamp), scopes: nullable(scopes), rate_limit: nullable(rateLimit), quota: nullable(quota) },
+    ['user_id', 'expires_at', 'scopes', 'rate_limit', 'quota'],
+  ),
+  UpdateApiKey: object(
+    { name: { type: 'string', maxLength: 255 }, scopes, expires_at: nullable(timestamp), rate_limit: nullable(rateLimit), quota: nullable(quota) },
+    ['name', 'scopes', 'expires_at', 'rate_limit', 'quota'],
+  ),
+  RollApiKey: object({ grace_seconds: { type: 'integer', minimum: 0, maximum: 2_592_000, default: 0 } }, ['grace_seconds']),
+  ScopeCatalogEntry: object({
+    scope: ref('Scope'),
+    resource: { type: 'string' },
+    permission: { enum: ['read', 'write'] },
+    covers: { type: 'string' },
+  }),
+  AgentRole: object({
+    id: uuid,
+    name: { type: 'string' },
+    description: { type: 'string' },
+    platform_scopes: scopes,
+    is_system: { type: 'boolean' },
+    created_at: timestamp,
+    updated_at: timestamp,
+  }),
+  AgentRoleInput: object({ name: { type: 'string' }, description: { type: 'string', maxLength: 2000 }, platform_scopes: scopes }, ['description']),
+  ModeToolConfig: object({ id: uuid, mode: { type: 'string' }, additional_scopes: scopes, created_at: timestamp, updated_at: timestamp }),
+  ModeToolConfigInput: object({ mode: { type: 'string', maxLength: 64 }, additional_scopes: { ...scopes, minItems: 1 } }),
+  ModeSession: object({
+    id: uuid,
+    agent_role_id: uuid,
+    mode: { type: 'string' },
+    user_id: uuid,
+    started_at: timestamp,
+    effective_scopes: scopes,
+    full_access: { type: 'boolean' },
+  }),
+  StartModeSession: object({ agent_role_id: uuid, mode: { type: 'string' } }),
+  ToolSetRequest: object({ agent_role_id: uuid, mode_session_id: uuid }, ['mode_session_id']),
+  ToolSet: object({
+    effective_scopes: scopes,
+    full_access: { type: 'boolean' },
+    tools: arrayOf(object({ name: { type: 'string' }, title: { type: 'string' }, description: { type: 'string' }, input_schema: { type: 'object' } }, ['title'])),
+  }),
+  AuditEvent: object({
+    id: uuid,
+    seq: { type: 'integer', minimum: 1 },
+    occurred_at: timestamp,
+    action: { enum: [...AUDIT_ACTIONS] },
+    actor: object({ type: { enum: ['user', 'key', 'scanner', 'system'] }, id: nullable({ type: 'string' }) }),
+    user_id: nullable({ type: 'string' }),
+    key_id: nullable(uuid),
+    target: idAndType,
+    request_id: nullable({ type: 'string' }),
+    ip: nullable({ type: 'string' }),
+    details: { type: 'object' },
+    hash: { ...sha256Hex, description: "SHA-256 over the previous event's hash and this event's canonical JSON." },
+  }),
+  AuditPage: object({ events: arrayOf(ref('AuditEvent')), next_cursor: nullable({ type: 'string' }) }),
+  LeakReport: arrayOf(
+    {
+      type: 'object',
+      properties: { token: { type: 'string', minLength: 1, maxLength: 1024 }, type: { type: 'string', minLength: 1, maxLength: 255 }, url: { type: 'string', maxLength: 2048 }, source: { type: 'string', maxLength: 255 } },
+      required: ['token', 'type'],
+      description: 'Other fields are ignored, so the scanner can extend its format.',
+    },
+    { maxItems: 1000 },
+  ),
+  LeakVerdict: object({ token_hash: sha256Hex, token_type: { type: 'string' }, label: { enum: ['true_positive', 'false_positive'] } }),
+  McpServer: object({
+    id: uuid,
+    name: { type: 'string' },
+    url: { type: 'string' },
+    headers: { type: 'object', additionalProperties: { type: 'string' }, description: 'Values are always `********`.' },
+    tool_scopes: scopeMap('Upstream tool name'),
+    resource_scopes: scopeMap('Resource URI or URI template'),
+    prompt_scopes: scopeMap('Prompt name'),
+    tool_pins: {
+      type: 'object',
+      additionalProperties: object({ sha256: sha256Hex, status: { enum: ['approved', 'changed'] }, seen_sha256: sha256Hex }, ['seen_sha256']),
+    },
+    created_at: timestamp,
+    updated_at: timestamp,
+  }),
+  McpServerInput: object(serverInputFields, ['headers', 'tool_scopes', 'resource_scopes', 'prompt_scopes']),
+  McpServerUpdate: object({ ...serverInputFields, approve_tools: ref('ToolApprovals') }, [...Object.keys(serverInputFields), 'approve_tools']),
+  ToolApprovals: arrayOf({ oneOf: [{ type: 'string' }, object({ name: { type: 'string' }, sha256: sha256Hex })] }),
+  Introspection: {
+    oneOf: [
+      object({ active: { const: false } }),
+      object(
+        {
+          active: { const: true },
+          token_type: { const: 'api_key' },
+          scope: { type: 'string', description: 'Every scope granted, space-separated.' },
+          sub: uuid,
+          jti: uuid,
+          iat: { type: 'integer' },
+          exp: { type: 'integer', description: 'Absent when the key never expires.' },
+        },
+        ['exp'],
+      ),
+    ],
+  },
+};
