@@ -16,7 +16,11 @@ export interface FakeContentBehaviour {
   error?: Error;
   /** Whether it declares resources.subscribe (default true). */
   subscribe?: boolean;
+  /** What its initialize declares (default: resources with subscribe, prompts, completions). */
+  capabilities?: Record<string, unknown>;
 }
+
+const DECLARED = { resources: { subscribe: true }, prompts: {}, completions: {} };
 
 /** UpstreamContent in memory, counting what a real upstream would see: contacts (used sessions), then lists, reads, gets, completions. */
 export class FakeUpstreamContent implements UpstreamContent {
@@ -71,6 +75,7 @@ export class FakeUpstreamContent implements UpstreamContent {
         if (behaviour.contents?.[uri] === undefined) throw new UpstreamReplyError(-32002, `Resource ${uri} not found`);
         return true;
       },
+      capabilities: async () => structuredClone(contact().capabilities ?? DECLARED),
       close: async () => undefined,
     };
   }

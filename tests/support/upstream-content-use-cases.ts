@@ -1,7 +1,10 @@
 import { upstreamContentUseCases } from '../../src/adapters/mcp/upstream-content-handlers';
 import { ItemListCache, ItemListing } from '../../src/application/ports/upstream-content.port';
 import { ResourceStore } from '../../src/application/ports/resource-store.port';
+import { LoadingCache } from '../../src/application/ports/loading-cache.port';
 import { UpstreamListings } from '../../src/application/use-cases/tools/external/upstream-listings';
+import { EndpointCapabilities } from '../../src/application/use-cases/upstream-view/endpoint-capabilities';
+import { FindEndpointCapabilities } from '../../src/application/use-cases/upstream-view/find-endpoint-capabilities.use-case';
 import { FakeUpstreamContent } from '../fakes/fake-upstream-content';
 import { InMemoryResourceSubscriptions } from '../fakes/in-memory-resource-subscriptions';
 
@@ -15,9 +18,20 @@ export class MapItemListCache implements ItemListCache {
   }
 }
 
+/** LoadingCache in memory, unbounded and never expiring, sharing a load in flight. */
+export class MapLoadingCache<T> implements LoadingCache<T> {
+  readonly entries = new Map<string, Promise<T>>();
+
+  get(key: string, load: () => Promise<T>): Promise<T> {
+    if (!this.entries.has(key)) this.entries.set(key, load());
+    return this.entries.get(key)!;
+  }
+}
+
 /** The use-cases over one UpstreamListings with an in-memory cache, a fake upstream and in-memory subscriptions (at most `maxSubscriptions` a session). */
 export function makeUpstreamContent(store: ResourceStore, upstream = new FakeUpstreamContent(), logged: string[] = [], maxSubscriptions = 3) {
   const listings = new UpstreamListings(store, upstream, new MapItemListCache(), (message) => logged.push(message));
   const subscriptions = new InMemoryResourceSubscriptions();
-  return { useCases: upstreamContentUseCases(listings, { store: subscriptions, maxPerSession: maxSubscriptions }), upstream, logged, subscriptions };
+  const capabilities = new FindEndpointCapabilities(listings, new MapLoadingCache<EndpointCapabilities>());
+  return { useCases: upstreamContentUseCases(listings, { store: subscriptions, maxPerSession: maxSubscriptions }), upstream, logged, subscriptions, capabilities };
 }

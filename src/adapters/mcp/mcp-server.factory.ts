@@ -6,12 +6,14 @@ import { CallTool } from '../../application/use-cases/tools/call-tool.use-case';
 import { ListTools } from '../../application/use-cases/list-tools/list-tools.use-case';
 import { KeyPrincipal } from '../../application/use-cases/validate-key/validate-key.use-case';
 import { UpstreamView } from '../../application/use-cases/tools/external/upstream-view';
+import { EndpointCapabilities, KEYGATE_CAPABILITIES } from '../../application/use-cases/upstream-view/endpoint-capabilities';
+import { FindEndpointCapabilities } from '../../application/use-cases/upstream-view/find-endpoint-capabilities.use-case';
 import { AuditOrigin, NO_ORIGIN } from '../../domain/audit';
 import { listToolsFor, ToolsListParams } from './list-tools-request';
 import { toMcpError } from './mcp-error-map';
 import { MAX_RESULT_RECORD_BYTES } from './record-view';
 import { ToolCallRecorder } from './tool-call-recorder';
-import { CONTENT_CAPABILITIES, serveUpstreamContent, UpstreamContentUseCases } from './upstream-content-handlers';
+import { serveUpstreamContent, UpstreamContentUseCases } from './upstream-content-handlers';
 import { ToolCallParams, ToolCallRunner } from './tool-call-runner';
 import { AllowedCalls } from './tool-gate';
 import { toMcpTool } from './tool-presenter';
@@ -59,8 +61,20 @@ export class McpServerFactory {
     recorder: ToolCallRecorder,
     private readonly content: UpstreamContentUseCases,
     private readonly relays: SessionRelays,
+    private readonly capabilities: FindEndpointCapabilities,
   ) {
     this.calls = new ToolCallRunner(callTool, recorder, log);
+  }
+
+  /**
+   * What `create` should declare for a POST: on /mcp/servers/<name>, a lone
+   * initialize gets what that upstream can be served with; anything else
+   * (every other request, and all of /mcp) keygate's whole set, so no request
+   * but initialize waits on the upstream's capabilities.
+   */
+  async declaredFor(principal: KeyPrincipal, messages: readonly unknown[], view?: UpstreamView): Promise<EndpointCapabilities> {
+    if (!view?.server || messages.length !== 1 || (messages[0] as { method?: unknown }).method !== 'initialize') return KEYGATE_CAPABILITIES;
+    return this.capabilities.execute({ userId: principal.userId, view });
   }
 
   /**
@@ -71,11 +85,13 @@ export class McpServerFactory {
    * budget (MAX_BATCH_MESSAGES of them stay under 64 KiB together).
    * `origin` is the request's, for the audit events of each call that runs.
    * `view` is the endpoint's: /mcp's when left out, else one upstream's (/mcp/servers/<name>).
+   * `declared` is what initialize answers (declaredFor); only their handlers are registered.
    */
-  create(principal: KeyPrincipal, calls: AllowedCalls, messages = 1, origin: AuditOrigin = NO_ORIGIN, session?: SessionCall, view?: UpstreamView): Server {
+  create(principal: KeyPrincipal, calls: AllowedCalls, messages = 1, origin: AuditOrigin = NO_ORIGIN, session?: SessionCall, view?: UpstreamView,
+    declared: EndpointCapabilities = KEYGATE_CAPABILITIES): Server {
     const server = new Server(view?.server ? { ...SERVER_INFO, name: `keygate/${view.server}` } : SERVER_INFO, {
       // initialize always opens a session, whose GET stream carries list_changed; a client ignoring the session id never opens one.
-      capabilities: { tools: { listChanged: true }, logging: {}, ...CONTENT_CAPABILITIES },
+      capabilities: { ...declared },
       jsonSchemaValidator: SHARED_VALIDATOR,
       instructions: view?.server ? serverInstructions(view.server) : INSTRUCTIONS,
     });
@@ -102,13 +118,13 @@ export class McpServerFactory {
       }
     });
     // Kept with the session and sent to each upstream session it uses; a stateless request has nothing to keep it in.
-    server.setRequestHandler(SetLevelLoose, async (request) => {
+    if (declared.logging) server.setRequestHandler(SetLevelLoose, async (request) => {
       const level = (request.params as { level?: unknown } | undefined)?.level;
       if (typeof level !== 'string' || !LOG_LEVELS.includes(level)) throw new McpError(ErrorCode.InvalidParams, `level must be one of ${LOG_LEVELS.join(', ')}`);
       if (session) await this.relays.setLogLevel(session.id, level);
       return {};
     });
-    serveUpstreamContent(server, this.content, principal, messages, this.log, session?.id, view);
+    serveUpstreamContent(server, this.content, principal, messages, this.log, session?.id, view, declared);
     return server;
   }
 }

@@ -96,7 +96,8 @@ export class McpController {
     if (fast && (await this.callFastPath.tryServe(req, res, principal, messages, format, calls, origin))) return;
     // In a session, a call of an upstream tool is answered as a stream whenever the client takes one, to carry what the upstream sends meanwhile.
     const relay = session !== undefined && callsUpstream(calls) && acceptsEventStream(req.headers.accept);
-    const server = this.servers.create(principal, calls, messages.length, origin, session ? { id: session.id, relay } : undefined, view);
+    const declared = await this.servers.declaredFor(principal, messages, view);
+    const server = this.servers.create(principal, calls, messages.length, origin, session ? { id: session.id, relay } : undefined, view, declared);
     const answer = relay ? 'sse' : format;
     await serveStreamableHttp(server, req, res, req.body, answer, session !== undefined && answer === 'sse' ? this.sessions.resumablePost(session, messages) : undefined);
   }

@@ -16,6 +16,7 @@ import { ReadUpstreamResource } from '../../application/use-cases/upstream-conte
 import { KeyPrincipal } from '../../application/use-cases/validate-key/validate-key.use-case';
 import { UpstreamListings } from '../../application/use-cases/tools/external/upstream-listings';
 import { UpstreamView } from '../../application/use-cases/tools/external/upstream-view';
+import { EndpointCapabilities, KEYGATE_CAPABILITIES } from '../../application/use-cases/upstream-view/endpoint-capabilities';
 import { unchecked } from '../unchecked';
 import { RPC } from './json-rpc';
 import { toMcpError } from './mcp-error-map';
@@ -53,13 +54,6 @@ export function upstreamContentUseCases(listings: UpstreamListings, subscription
   };
 }
 
-/**
- * What keygate declares for them. `subscribe` and `listChanged` are served
- * in a session, whose GET stream carries the updates (initialize always opens
- * one); a subscribe without a session is refused.
- */
-export const CONTENT_CAPABILITIES = { resources: { subscribe: true, listChanged: true }, prompts: { listChanged: true }, completions: {} };
-
 // As for tools: the SDK's own params schemas would answer a wrong type -32603
 // and drop what they do not know; these take any params object, and the
 // use-cases parse them and answer -32602. Built once: a request makes a server.
@@ -77,13 +71,15 @@ const LOOSE = {
 type Params = Record<string, unknown>;
 
 /**
- * Registers the six handlers on a request's SDK server, bound to its key and
- * to the endpoint's view (/mcp's when left out).
+ * Registers the handlers on a request's SDK server, bound to its key and
+ * to the endpoint's view (/mcp's when left out): those of the `declared`
+ * capabilities the server was made with (the SDK refuses a handler for an
+ * undeclared one).
  * A list page holds MAX_PAGE_BYTES of items' JSON, or its share when a batch
  * of `messages` shares the answer.
  */
 export function serveUpstreamContent(server: Server, useCases: UpstreamContentUseCases, principal: KeyPrincipal, messages: number,
-  log: (error: unknown) => void, clientSessionId?: string, view?: UpstreamView): void {
+  log: (error: unknown) => void, clientSessionId?: string, view?: UpstreamView, declared: EndpointCapabilities = KEYGATE_CAPABILITIES): void {
   const { userId, scopes } = principal;
   const pageBytes = Math.floor(MAX_PAGE_BYTES / messages);
   const page = (params: Params) => ({ userId, scopes, cursor: unchecked<string>(params.cursor), pageBytes, view });
@@ -95,16 +91,24 @@ export function serveUpstreamContent(server: Server, useCases: UpstreamContentUs
         throw toMcpError(error, log);
       }
     });
-  handle(LOOSE.listResources, async (params) => paged('resources', await useCases.listResources.execute(page(params))));
-  handle(LOOSE.listResourceTemplates, async (params) => paged('resourceTemplates', await useCases.listResourceTemplates.execute(page(params))));
-  handle(LOOSE.readResource, (params) => useCases.readResource.execute({ userId, scopes, uri: unchecked(params.uri), clientSessionId, view }));
-  handle(LOOSE.listPrompts, async (params) => paged('prompts', await useCases.listPrompts.execute(page(params))));
-  handle(LOOSE.getPrompt, (params) => useCases.getPrompt.execute({ userId, scopes, name: unchecked(params.name), arguments: unchecked(params.arguments), clientSessionId, view }));
-  handle(LOOSE.complete, (params) => useCases.complete.execute({
-    userId, scopes, ref: unchecked(params.ref), argument: unchecked(params.argument), context: unchecked(params.context), clientSessionId, view,
-  }));
-  handle(LOOSE.subscribe, (params) => useCases.subscribe.execute({ userId, scopes, uri: unchecked(params.uri), clientSessionId: inSession(clientSessionId, 'resources/subscribe'), view }));
-  handle(LOOSE.unsubscribe, (params) => useCases.unsubscribe.execute({ userId, uri: unchecked(params.uri), clientSessionId: inSession(clientSessionId, 'resources/unsubscribe'), view }));
+  if (declared.resources) {
+    handle(LOOSE.listResources, async (params) => paged('resources', await useCases.listResources.execute(page(params))));
+    handle(LOOSE.listResourceTemplates, async (params) => paged('resourceTemplates', await useCases.listResourceTemplates.execute(page(params))));
+    handle(LOOSE.readResource, (params) => useCases.readResource.execute({ userId, scopes, uri: unchecked(params.uri), clientSessionId, view }));
+  }
+  if (declared.resources?.subscribe) {
+    handle(LOOSE.subscribe, (params) => useCases.subscribe.execute({ userId, scopes, uri: unchecked(params.uri), clientSessionId: inSession(clientSessionId, 'resources/subscribe'), view }));
+    handle(LOOSE.unsubscribe, (params) => useCases.unsubscribe.execute({ userId, uri: unchecked(params.uri), clientSessionId: inSession(clientSessionId, 'resources/unsubscribe'), view }));
+  }
+  if (declared.prompts) {
+    handle(LOOSE.listPrompts, async (params) => paged('prompts', await useCases.listPrompts.execute(page(params))));
+    handle(LOOSE.getPrompt, (params) => useCases.getPrompt.execute({ userId, scopes, name: unchecked(params.name), arguments: unchecked(params.arguments), clientSessionId, view }));
+  }
+  if (declared.completions) {
+    handle(LOOSE.complete, (params) => useCases.complete.execute({
+      userId, scopes, ref: unchecked(params.ref), argument: unchecked(params.argument), context: unchecked(params.context), clientSessionId, view,
+    }));
+  }
 }
 
 /** A subscription lives in a session and its updates travel on the session's stream: without one there is nothing to keep it in. */

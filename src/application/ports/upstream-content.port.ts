@@ -30,6 +30,8 @@ export interface UpstreamContentSession {
   complete(params: UpstreamCompletion): Promise<Record<string, unknown>>;
   /** resources/subscribe or resources/unsubscribe of the upstream's URI; false when the upstream does not declare `resources.subscribe`. */
   follow(uri: string, on: boolean): Promise<boolean>;
+  /** The capabilities the upstream declared in its initialize (kept with a held session, so a resumed one is not asked again). */
+  capabilities(): Promise<Record<string, unknown>>;
   close(): Promise<void>;
 }
 

@@ -42,6 +42,7 @@ import { Lifecycle } from './lifecycle';
 import { ToolChangeWatcher } from '../../adapters/persistence/mcp-sessions/tool-change-watcher';
 import { bindMcp } from './mcp.bindings';
 import { bindMcpOAuth } from './mcp-oauth.bindings';
+import { bindMcpCapabilities } from './mcp-capabilities.bindings';
 import { bindMcpContent } from './mcp-content.bindings';
 import { bindMcpFastPaths } from './mcp-fast-path.bindings';
 import { bindMcpSessions } from './mcp-sessions.bindings';
@@ -165,6 +166,7 @@ export function buildContainer(parts: ContainerParts): Container {
   bindMcpContent(c);
   bindToolPins(c);
   bindMcpServerViews(c);
+  bindMcpCapabilities(c);
   bindMcpFastPaths(c);
   bindScopeContexts(c);
   bindSecretScanning(c);

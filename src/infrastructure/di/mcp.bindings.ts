@@ -27,6 +27,7 @@ import { McpSessionEdge } from '../../adapters/mcp/sessions/mcp-session-edge';
 import { UpstreamSessionStore } from '../../application/ports/upstream-session-store.port';
 import { SessionRelays } from '../../adapters/mcp/relay/session-relays';
 import { FindServerView } from '../../application/use-cases/upstream-view/find-server-view.use-case';
+import { FindEndpointCapabilities } from '../../application/use-cases/upstream-view/find-endpoint-capabilities.use-case';
 import { Config } from '../config/config';
 import { TOKENS } from './tokens';
 
@@ -74,9 +75,9 @@ export function bindMcp(c: Container): void {
     [TOKENS.ResourceStore, TOKENS.ExternalTools, TOKENS.Config, TOKENS.McpServerUseCases],
   );
   c.bind(McpServerFactory).toResolvedValue(
-    (list: ListTools, call: CallTool, log: Log, recorder: ToolCallRecorder, content: UpstreamContentUseCases, relays: SessionRelays) =>
-      new McpServerFactory(list, call, log, recorder, content, relays),
-    [ListTools, CallTool, TOKENS.McpLog, ToolCallRecorder, TOKENS.UpstreamContentUseCases, SessionRelays],
+    (list: ListTools, call: CallTool, log: Log, recorder: ToolCallRecorder, content: UpstreamContentUseCases, relays: SessionRelays, capabilities: FindEndpointCapabilities) =>
+      new McpServerFactory(list, call, log, recorder, content, relays, capabilities),
+    [ListTools, CallTool, TOKENS.McpLog, ToolCallRecorder, TOKENS.UpstreamContentUseCases, SessionRelays, FindEndpointCapabilities],
   );
   c.bind(McpController).toResolvedValue(
     (validate: ValidateKey, authorize: AuthorizeToolCall, servers: McpServerFactory, config: Config, list: ListTools, recorder: ToolCallRecorder,

@@ -129,6 +129,11 @@ export class SdkUpstreamSession implements UpstreamSession, UpstreamContentSessi
     });
   }
 
+  capabilities(): Promise<Record<string, unknown>> {
+    // Connecting is the whole contact: initialize told them, or the held session kept them.
+    return this.guarded(async (client) => ({ ...client.getServerCapabilities() }));
+  }
+
   async close(): Promise<void> {
     const client = await this.client?.catch(() => null);
     // A cancelled call's notifications/cancelled is still on its way to the upstream; closing now would abort it.

@@ -29,8 +29,9 @@ async function makeSut(calls: AllowedCalls, store = new InMemoryResourceStore())
   const audit = new InMemoryAuditQueue();
   const clock = new FixedClock();
   const recorder = new ToolCallRecorder(audit, clock, (error) => logged.push(error));
+  const content = makeUpstreamContent(store);
   const factory = new McpServerFactory(new ListTools(new FilterTools(), external), makeCallTool(store, {}, external).sut, (error) => logged.push(error), recorder,
-    makeUpstreamContent(store).useCases, new SessionRelays(new InMemorySessionBus(new InMemorySessionBusHub()), new InMemoryUpstreamSessionStore(), RELAY_LIMITS));
+    content.useCases, new SessionRelays(new InMemorySessionBus(new InMemorySessionBusHub()), new InMemoryUpstreamSessionStore(), RELAY_LIMITS), content.capabilities);
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await factory.create(principal, calls, 1, origin).connect(serverSide);
   const client = new Client({ name: 'spec', version: '1' });
