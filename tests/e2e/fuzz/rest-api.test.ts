@@ -4,7 +4,7 @@ import request from 'supertest';
 import { restCredentials } from '../../support/fuzz/credentials';
 import { FuzzApp, startFuzzApp } from '../../support/fuzz/fuzz-app';
 import { check } from '../../support/fuzz/contract';
-import { FuzzRequest, makeRequest } from '../../support/fuzz/fuzz-request';
+import { FuzzRequest } from '../../support/fuzz/fuzz-request';
 import { fuzz } from '../../support/fuzz/fuzz-runner';
 import { EVERYTHING, RestFixture, restRequest, restRoutes } from '../../support/fuzz/rest-requests';
 
