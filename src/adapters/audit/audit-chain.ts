@@ -33,33 +33,21 @@ export function chainHash(previousHash: string, event: Omit<AuditEvent, 'hash'>)
 }
 
 /**
- * canonicalJson(auditEventJson(event)), written in its sorted order directly:
- * every tool call hashes one event, and only `details` has keys to sort.
+ * canonicalJson(auditEventJson(event)), with the members written in their
+ * sorted order, so that only `details` may need ordering.
  */
 export function eventCanonicalJson(event: Omit<AuditEvent, 'hash'>): string {
-  let out = member('{', 'action', event.action);
-  out = json(out, 'actor', pair(event.actor));
-  out = member(out, 'details', event.details);
-  out = member(out, 'id', event.id);
-  out = member(out, 'ip', event.ip);
-  out = member(out, 'key_id', event.keyId);
-  out = member(out, 'occurred_at', event.occurredAt.toISOString());
-  out = member(out, 'request_id', event.requestId);
-  out = member(out, 'seq', event.seq);
-  out = json(out, 'target', pair(event.target));
-  return member(out, 'user_id', event.userId) + '}';
-}
-
-/** An actor or target: `{"id":…,"type":…}`. */
-function pair(value: { id: string | null; type: string }): string {
-  return member(member('{', 'id', value.id), 'type', value.type) + '}';
-}
-
-/** Appends `"key":value` to an object's JSON under way; an undefined value is left out, as canonicalJson leaves it. */
-function member(out: string, key: string, value: unknown): string {
-  return value === undefined ? out : json(out, key, canonicalJson(value));
-}
-
-function json(out: string, key: string, valueJson: string): string {
-  return `${out}${out.length > 1 ? ',' : ''}"${key}":${valueJson}`;
+  return canonicalJson({
+    action: event.action,
+    actor: { id: event.actor.id, type: event.actor.type },
+    details: event.details,
+    id: event.id,
+    ip: event.ip,
+    key_id: event.keyId,
+    occurred_at: event.occurredAt.toISOString(),
+    request_id: event.requestId,
+    seq: event.seq,
+    target: { id: event.target.id, type: event.target.type },
+    user_id: event.userId,
+  });
 }

@@ -1,4 +1,4 @@
-import { AuditOrigin, AuditRecord, AuditValue } from '../../../domain/audit';
+import { AuditOrigin, AuditRecord } from '../../../domain/audit';
 import { isResource, Resource } from '../../../domain/scope';
 import { ACTIONS, SUBRESOURCES } from '../../../domain/tool';
 import { isUuid } from '../../../domain/uuid';
@@ -34,13 +34,17 @@ export interface ToolCallFacts {
  */
 export function toolCallEvent(facts: ToolCallFacts): AuditRecord {
   const subject = { userId: facts.userId, keyId: facts.keyId, target: { type: 'tool', id: facts.tool } };
+  const command = commandOf(facts.tool, facts.arguments);
+  // Members in code-unit order, as the chain hashes them: nothing to reorder per event.
   return auditEvent(facts.result === 'denied' ? 'tool.denied' : 'tool.called', callerActor({ userId: facts.userId, keyId: facts.keyId, byUser: true }), subject, facts.origin, facts.at, {
-    tool: facts.tool,
-    ...commandOf(facts.tool, facts.arguments),
-    outcome: facts.result,
-    duration_ms: milliseconds(facts.durationMs),
+    action: command.action,
     args_sha256: facts.argsSha256,
+    duration_ms: milliseconds(facts.durationMs),
+    outcome: facts.result,
+    record_id: command.record_id,
     required_scopes: [...facts.requiredScopes],
+    subresource: command.subresource,
+    tool: facts.tool,
   });
 }
 
@@ -52,7 +56,7 @@ export function resultOf(outcome: ToolOutcome): 'ok' | 'error' {
 
 const NO_COMMAND = { action: null, subresource: null, record_id: null };
 
-function commandOf(tool: string, args: Record<string, unknown> | undefined): { [field: string]: AuditValue } {
+function commandOf(tool: string, args: Record<string, unknown> | undefined): { action: string | null; subresource: string | null; record_id: string | null } {
   if (!isResource(tool) || args === undefined) return NO_COMMAND;
   const { action, subresource, id } = args;
   return {
