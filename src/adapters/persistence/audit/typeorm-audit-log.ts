@@ -29,16 +29,16 @@ export class TypeormAuditLog implements AuditLog {
       hash = chainHash(hash, event);
       return { ...event, hash };
     });
+    // One jsonb parameter of row tuples: the engine's JSON.stringify writes it, where 14 text arrays took node-postgres's escaping per element.
     await databaseCall(this.manager.query(
       `INSERT INTO audit_events (id, seq, occurred_at, action, actor_type, actor_id, user_id, key_id, target_type, target_id, request_id, ip, details, hash)
-       SELECT * FROM unnest($1::uuid[], $2::bigint[], $3::timestamptz[], $4::text[], $5::text[], $6::text[], $7::uuid[], $8::uuid[],
-                            $9::text[], $10::text[], $11::text[], $12::text[], $13::jsonb[], $14::text[])`,
-      [
-        events.map((e) => e.id), events.map((e) => e.seq), events.map((e) => e.occurredAt.toISOString()), events.map((e) => e.action),
-        events.map((e) => e.actor.type), events.map((e) => e.actor.id), events.map((e) => e.userId), events.map((e) => e.keyId),
-        events.map((e) => e.target.type), events.map((e) => e.target.id), events.map((e) => e.requestId), events.map((e) => e.ip),
-        events.map((e) => JSON.stringify(e.details)), events.map((e) => e.hash),
-      ],
+       SELECT (r->>0)::uuid, (r->>1)::bigint, (r->>2)::timestamptz, r->>3, r->>4, r->>5, (r->>6)::uuid, (r->>7)::uuid,
+              r->>8, r->>9, r->>10, r->>11, r->12, r->>13
+       FROM jsonb_array_elements($1::jsonb) AS r`,
+      [JSON.stringify(events.map((e) => [
+        e.id, e.seq, e.occurredAt.toISOString(), e.action, e.actor.type, e.actor.id, e.userId, e.keyId,
+        e.target.type, e.target.id, e.requestId, e.ip, e.details, e.hash,
+      ]))],
     ));
     await databaseCall(this.manager.query('UPDATE audit_chain SET head_seq = $1, head_hash = $2 WHERE id = 1', [seq, hash]));
   }
