@@ -26,6 +26,7 @@ interface Window {
  * from the total the upsert returns.
  */
 export class RateWindows {
+  /** By budget and window length: a PATCH to the length leaves requests of both in flight a while, each kind with its own window. */
   private readonly windows = new Map<string, Window>();
   private readonly taking = new Map<string, Promise<void>>();
 
@@ -34,9 +35,10 @@ export class RateWindows {
   async admit(budgetId: string, { limit, windowSeconds }: RateLimit, now: Date): Promise<RateDecision> {
     const seconds = now.getTime() / 1000;
     const start = Math.floor(seconds / windowSeconds) * windowSeconds;
-    const resetSeconds = Math.max(1, Math.ceil(start + windowSeconds - seconds));
+    const slot = `${windowSeconds}:${budgetId}`;
     for (;;) {
-      const window = this.windowOf(budgetId, start, windowSeconds, limit);
+      const window = this.windowOf(slot, start, windowSeconds, limit);
+      const resetSeconds = Math.max(1, Math.ceil(window.start + windowSeconds - seconds));
       const decision = (admitted: boolean): RateDecision =>
         ({ admitted, limit, windowSeconds, remaining: Math.max(0, limit - window.granted + window.unspent), resetSeconds });
       if (window.unspent > 0) {
@@ -44,17 +46,17 @@ export class RateWindows {
         return decision(true);
       }
       if (window.exhausted) return decision(false);
-      const pending = this.taking.get(budgetId);
+      const pending = this.taking.get(slot);
       if (pending) {
         await pending.catch(() => undefined);
         continue;
       }
       const take = this.takeShare(budgetId, window);
-      this.taking.set(budgetId, take);
+      this.taking.set(slot, take);
       try {
         await take;
       } finally {
-        this.taking.delete(budgetId);
+        this.taking.delete(slot);
       }
     }
   }
@@ -62,7 +64,7 @@ export class RateWindows {
   /** Forgets windows that have ended (by `now`), so memory holds only current ones. */
   sweep(now: Date): void {
     const seconds = now.getTime() / 1000;
-    for (const [budgetId, window] of this.windows) if (window.start + window.windowSeconds <= seconds) this.windows.delete(budgetId);
+    for (const [slot, window] of this.windows) if (window.start + window.windowSeconds <= seconds) this.windows.delete(slot);
   }
 
   /** Deletes the rows of windows that ended before `now`; not on the request path. */
@@ -70,14 +72,21 @@ export class RateWindows {
     await databaseCall(this.dataSource.query('DELETE FROM key_rate_windows WHERE window_start + window_seconds < $1', [Math.floor(now.getTime() / 1000)]));
   }
 
-  private windowOf(budgetId: string, start: number, windowSeconds: number, limit: number): Window {
-    const known = this.windows.get(budgetId);
-    if (known && known.start === start && known.windowSeconds === windowSeconds) {
+  /**
+   * The slot's current window. A request that began in an earlier window
+   * than the one already open counts against the open one: were it to open
+   * its own again, requests from either side of a boundary would replace each
+   * other's window without end, each taking a share of it and never spending
+   * one (a livelock of upserts that answered nothing under load).
+   */
+  private windowOf(slot: string, start: number, windowSeconds: number, limit: number): Window {
+    const known = this.windows.get(slot);
+    if (known && known.start >= start) {
       if (known.limit !== limit) Object.assign(known, { limit, exhausted: known.granted >= limit && known.exhausted });
       return known;
     }
     const fresh: Window = { start, windowSeconds, limit, unspent: 0, granted: 0, exhausted: false };
-    this.windows.set(budgetId, fresh);
+    this.windows.set(slot, fresh);
     return fresh;
   }
 
