@@ -4,6 +4,7 @@ import { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { Request as ExpressRequest, Response as ExpressResponse } from 'express';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { headerMemo } from './header-memo';
 import { ResumablePost } from './sessions/post-streams';
 
 export type ResponseFormat = 'json' | 'sse';
@@ -13,18 +14,10 @@ export type ResponseFormat = 'json' | 'sse';
  * curl users do), SSE when it takes only an event stream, null when neither.
  */
 export function responseFormat(accept: string | undefined): ResponseFormat | null {
-  if (accept === undefined) return 'json';
-  let format = formatByAccept.get(accept);
-  if (format === undefined) {
-    format = negotiate(accept);
-    // Clients send a handful of distinct values; a flood of made-up ones only empties the memo.
-    if (formatByAccept.size >= 100) formatByAccept.clear();
-    formatByAccept.set(accept, format);
-  }
-  return format;
+  return accept === undefined ? 'json' : formatOf(accept);
 }
 
-const formatByAccept = new Map<string, ResponseFormat | null>();
+const formatOf = headerMemo(negotiate);
 
 function negotiate(accept: string): ResponseFormat | null {
   if (accept.trim() === '') return 'json';

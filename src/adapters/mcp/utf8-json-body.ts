@@ -1,5 +1,6 @@
 import { Request } from 'express';
 import { parse as parseContentType } from 'content-type';
+import { headerMemo } from './header-memo';
 
 /** How a Content-Type reads for a JSON body: JSON in UTF-8, JSON in another charset, or not JSON. */
 export type MediaTypeVerdict = 'utf8-json' | 'other-json' | 'not-json';
@@ -11,22 +12,8 @@ export type BodyOutcome =
   /** The connection went away before the body ended: there is no one to answer. */
   | { kind: 'gone' };
 
-const verdicts = new Map<string, MediaTypeVerdict>();
-
-/**
- * What a Content-Type header means for a JSON body, memoized: clients send a
- * handful of distinct values, and parsing one costs more than reading a
- * small body. A flood of made-up values only empties the memo.
- */
-export function mediaTypeVerdict(contentType: string): MediaTypeVerdict {
-  let verdict = verdicts.get(contentType);
-  if (verdict === undefined) {
-    verdict = judge(contentType);
-    if (verdicts.size >= 100) verdicts.clear();
-    verdicts.set(contentType, verdict);
-  }
-  return verdict;
-}
+/** What a Content-Type header means for a JSON body (memoized: see headerMemo). */
+export const mediaTypeVerdict = headerMemo(judge);
 
 function judge(contentType: string): MediaTypeVerdict {
   let type: string;
