@@ -3,7 +3,7 @@ import request from 'supertest';
 import { SessionBus } from '../../src/application/ports/session-bus.port';
 import { TOKENS } from '../../src/infrastructure/di/tokens';
 import { startTwoReplicas, TwoReplicas } from '../support/app-replicas';
-import { mcpPost, mcpRequest } from '../support/mcp-session-client';
+import { mcpPost, mcpRequest, readSse, SseEvent } from '../support/mcp-session-client';
 import { startRelayUpstream, RelayUpstream } from '../support/relay-upstream';
 
 jest.setTimeout(60_000);
@@ -32,15 +32,9 @@ afterAll(async () => {
   await r?.close();
 });
 
-interface RawEvent {
-  id?: string;
-  retry?: string;
-  data: string;
-}
-
 /** SSE events of a response as they come, every field kept; `drop()` cuts the connection. */
 class EventReader {
-  readonly events: RawEvent[] = [];
+  readonly events: SseEvent[] = [];
   ended = false;
   private constructor(readonly response: Response, private readonly controller: AbortController) {}
 
@@ -75,30 +69,7 @@ class EventReader {
   }
 
   private async read(): Promise<void> {
-    const decoder = new TextDecoder();
-    let buffer = '';
-    try {
-      for await (const chunk of this.response.body as unknown as AsyncIterable<Uint8Array>) {
-        buffer += decoder.decode(chunk, { stream: true });
-        let end;
-        while ((end = buffer.indexOf('\n\n')) >= 0) {
-          const block = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          if (block.startsWith(':')) continue;
-          const event: RawEvent = { data: '' };
-          for (const line of block.split('\n')) {
-            const colon = line.indexOf(':');
-            const [field, value] = [line.slice(0, colon), line.slice(colon + 1).replace(/^ /, '')];
-            if (field === 'id') event.id = value;
-            if (field === 'retry') event.retry = value;
-            if (field === 'data') event.data += value;
-          }
-          this.events.push(event);
-        }
-      }
-    } catch {
-      // dropped
-    }
+    await readSse(this.response, { event: (event) => this.events.push(event) });
     this.ended = true;
   }
 }

@@ -30,7 +30,42 @@ export async function initialize(base: string, raw: string): Promise<string> {
 
 export interface SseEvent {
   id?: string;
+  retry?: string;
   data: string;
+}
+
+/**
+ * Reads an SSE body as it arrives until it ends or is aborted: each event
+ * with its id, retry and data fields, and each comment line (keep-alives).
+ */
+export async function readSse(response: Response, on: { event(event: SseEvent): void; comment?(): void }): Promise<void> {
+  const decoder = new TextDecoder();
+  let buffer = '';
+  try {
+    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+      buffer += decoder.decode(chunk, { stream: true });
+      let end;
+      while ((end = buffer.indexOf('\n\n')) >= 0) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        if (block.startsWith(':')) {
+          on.comment?.();
+          continue;
+        }
+        const event: SseEvent = { data: '' };
+        for (const line of block.split('\n')) {
+          const colon = line.indexOf(':');
+          const [field, value] = [line.slice(0, colon), line.slice(colon + 1).replace(/^ /, '')];
+          if (field === 'id') event.id = value;
+          if (field === 'retry') event.retry = value;
+          if (field === 'data') event.data += value;
+        }
+        on.event(event);
+      }
+    }
+  } catch {
+    // aborted
+  }
 }
 
 /** A GET stream read as it arrives: events parsed, comments counted. */
@@ -53,30 +88,7 @@ export class SseReader {
   }
 
   private async read(): Promise<void> {
-    const decoder = new TextDecoder();
-    let buffer = '';
-    try {
-      for await (const chunk of this.response.body as unknown as AsyncIterable<Uint8Array>) {
-        buffer += decoder.decode(chunk, { stream: true });
-        let end;
-        while ((end = buffer.indexOf('\n\n')) >= 0) {
-          const block = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          if (block.startsWith(':')) {
-            this.comments++;
-            continue;
-          }
-          const event: SseEvent = { data: '' };
-          for (const line of block.split('\n')) {
-            if (line.startsWith('id: ')) event.id = line.slice(4);
-            if (line.startsWith('data: ')) event.data += line.slice(6);
-          }
-          this.events.push(event);
-        }
-      }
-    } catch {
-      // aborted
-    }
+    await readSse(this.response, { event: (event) => this.events.push(event), comment: () => this.comments++ });
     this.ended = true;
   }
 }
