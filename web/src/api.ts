@@ -44,6 +44,8 @@ export interface McpServer {
   url: string;
   headers: Record<string, string>;
   tool_scopes: Record<string, string[]>;
+  resource_scopes: Record<string, string[]>;
+  prompt_scopes: Record<string, string[]>;
   tool_pins: Record<string, ToolPin>;
   created_at: string;
   updated_at: string;

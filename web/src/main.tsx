@@ -1,5 +1,6 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
+import { useIsAdmin } from './admin';
 import { completeSignIn, currentSession, Session, signIn, signOut } from './auth';
 import { ErrorNote, messageOf } from './components/error-note';
 import { AdminsPage } from './pages/admins';
@@ -12,7 +13,7 @@ import './styles.css';
 const NAV = [
   { href: '#/keys', label: 'Keys' },
   { href: '#/servers', label: 'MCP servers' },
-  { href: '#/admins', label: 'Admins' },
+  { href: '#/admins', label: 'Admins', adminOnly: true },
 ];
 
 function useHash(): string {
@@ -25,12 +26,12 @@ function useHash(): string {
   return hash;
 }
 
-function Page({ hash }: { hash: string }) {
+function Page({ hash, admin }: { hash: string; admin: boolean | null }) {
   if (hash === '#/keys/new') return <CreateKeyPage />;
   const detail = /^#\/keys\/([0-9a-f-]{36})$/.exec(hash);
   if (detail) return <KeyDetailPage id={detail[1]!} />;
   if (hash === '#/servers') return <ServersPage />;
-  if (hash === '#/admins') return <AdminsPage />;
+  if (hash === '#/admins') return admin ? <AdminsPage /> : <p class="muted">{admin === null ? 'Loading…' : 'Agent roles and modes are managed by admins.'}</p>;
   return <KeysPage />;
 }
 
@@ -53,6 +54,7 @@ function App() {
   const [error, setError] = useState<string | null>(null);
   const [ready, setReady] = useState(false);
   const hash = useHash();
+  const admin = useIsAdmin(session?.sub ?? '');
   useEffect(() => {
     completeSignIn().then((s) => s && setSession(s), (e) => setError(messageOf(e))).finally(() => setReady(true));
   }, []);
@@ -65,12 +67,12 @@ function App() {
       <header class="top">
         <span class="brand">keygate</span>
         <nav aria-label="Main">
-          <ul>{NAV.map((n) => <li key={n.href}><a href={n.href} aria-current={section === n.href ? 'page' : undefined}>{n.label}</a></li>)}</ul>
+          <ul>{NAV.filter((n) => admin || !n.adminOnly).map((n) => <li key={n.href}><a href={n.href} aria-current={section === n.href ? 'page' : undefined}>{n.label}</a></li>)}</ul>
         </nav>
         <span class="user mono" title="Signed-in user">{session.sub.slice(0, 8)}</span>
         <button type="button" class="secondary" onClick={logout}>Sign out</button>
       </header>
-      <main><Page hash={hash} /></main>
+      <main><Page hash={hash} admin={admin} /></main>
     </>
   );
 }
