@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Browser, chromium, Page } from 'playwright-core';
+import { isDocumentedPath, recordResponse } from './openapi-drift';
 import { ROOT } from './service-process';
 
 /** Debian's Chromium (`apt-get install chromium`; .ci/run installs it); CHROMIUM_PATH points elsewhere. */
@@ -39,4 +40,25 @@ export async function seriousViolations(page: Page): Promise<string[]> {
   return violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.slice(0, 3).map((n) => JSON.stringify(n.target)).join(', ')})`);
+}
+
+/**
+ * Checks every /api/v1 answer the console receives against the OpenAPI document, as the tests' own fetches
+ * are. The returned function waits for the checks of answers already received.
+ */
+export function checkConsoleAnswers(page: Page): () => Promise<void> {
+  const pending = new Set<Promise<void>>();
+  page.on('response', (response) => {
+    const url = new URL(response.url());
+    if (!isDocumentedPath(url.pathname)) return;
+    const method = response.request().method();
+    // A body the page no longer holds (it navigated away) is not checked rather than checked as empty.
+    const check = response.text().then(
+      (body) => recordResponse({ method, path: url.pathname, status: response.status(), contentType: response.headers()['content-type'], body }),
+      () => undefined,
+    );
+    pending.add(check);
+    void check.finally(() => pending.delete(check));
+  });
+  return async () => void (await Promise.all([...pending]));
 }
