@@ -41,6 +41,8 @@ beforeAll(async () => {
   upstream = await startUpstream();
   service = await waitForListening(startService({
     DATABASE_URL: db.url, DATA_DIR: dataDir, LOG_LEVEL: 'warn', MCP_UPSTREAM_ALLOWLIST: '127.0.0.0/8', MCP_UPSTREAM_TIMEOUT_MS: '5000',
+    // Room for more than the console's page of 50.
+    MAX_MCP_SERVERS_PER_USER: '60',
   }));
   browser = await launchChromium();
   page = await openPage();
@@ -57,10 +59,10 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-/** axe finds nothing serious or critical in what `on` shows now; a screenshot when asked for. */
-async function check(name: string, on: Page = page): Promise<void> {
+/** axe finds nothing serious or critical in what `on` shows now; a screenshot when asked for (and `shot`). */
+async function check(name: string, on: Page = page, shot = true): Promise<void> {
   expect({ page: name, violations: await seriousViolations(on) }).toEqual({ page: name, violations: [] });
-  if (SHOTS) await on.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+  if (SHOTS && shot) await on.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
 }
 
 /** The signed-in user's access token, as the console keeps it. */
@@ -180,6 +182,24 @@ describe('the console\'s MCP servers and admin pages in Chromium', () => {
     await page.getByRole('row').filter({ hasText: 'build' }).getByText('models:write').waitFor();
     const scopes = (await rest<{ additional_scopes: string[] }>('GET', `/mode-tool-configs/${mode.body.id}`, admin)).body.additional_scopes;
     expect([...scopes].sort()).toEqual(['models:write', 'projects:write']);
+    await answersChecked();
+  });
+
+  it('pages past the first 50 servers by the Link header', async () => {
+    const admin = await sessionToken();
+    for (let i = 1; i <= 51; i++) {
+      const name = `more-${String(i).padStart(2, '0')}`;
+      expect((await rest('POST', '/mcp-servers', admin, { name, url: upstream.url })).status).toBe(201);
+    }
+    await page.getByRole('link', { name: 'MCP servers' }).click();
+    await page.getByRole('cell', { name: 'more-49', exact: true }).waitFor();
+    // files and more-01..more-49 fill the first page, oldest first.
+    expect(await page.getByRole('cell', { name: 'more-50', exact: true }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Show more servers' }).click();
+    await page.getByRole('cell', { name: 'more-51', exact: true }).waitFor();
+    expect(await page.locator('tbody tr').count()).toBe(52);
+    expect(await page.getByRole('button', { name: 'Show more servers' }).count()).toBe(0);
+    await check('more-servers', page, false);
     await answersChecked();
   });
 

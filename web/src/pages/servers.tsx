@@ -30,9 +30,11 @@ export function ServersPage() {
     setNext(nextPageOf(headers, '/mcp-servers'));
   }, fail);
   useEffect(() => void load(), []);
-  // The exact hash inspected is sent: if the upstream changed again meanwhile, the API refuses (409) and approves nothing.
+  // The exact hash inspected is sent: if the upstream changed again meanwhile, the API refuses and approves nothing,
+  // and the reload shows the hash now seen.
   const approve = (a: Awaiting) =>
-    api('POST', `/mcp-servers/${a.server.id}/approve-tools`, { tools: [{ name: a.name, sha256: a.seen }] }).then(load, fail);
+    api('POST', `/mcp-servers/${a.server.id}/approve-tools`, { tools: [{ name: a.name, sha256: a.seen }] })
+      .then(() => setError(null), fail).then(load);
   const remove = (server: McpServer) => api('DELETE', `/mcp-servers/${server.id}`).then(load, fail);
   const awaiting = awaitingOf(servers ?? []);
 
