@@ -20,6 +20,10 @@ export interface ApiKey {
   created_at: string;
   rate_limit: RateLimit | null;
   quota: Quota | null;
+  user_id?: string;
+  revoked_at?: string | null;
+  /** Set on a rolled key: its successor. It keeps working until `expires_at` (the grace period). */
+  replaced_by?: string | null;
 }
 
 export interface CreatedKey extends Omit<ApiKey, 'last_used_at'> { raw_key: string; replaces?: string }
