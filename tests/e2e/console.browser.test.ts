@@ -212,6 +212,29 @@ describe('the key console in Chromium', () => {
     expect(foreignOrigins(requested)).toEqual([]);
   });
 
+  it('pages the keys table past 25 keys', async () => {
+    const token = await page.evaluate<string>("JSON.parse(sessionStorage.getItem('keygate.session')).accessToken");
+    for (let i = 1; i <= 26; i += 1) {
+      const res = await fetch(`${service.baseUrl}/api/v1/api-keys`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ name: `paged ${i}` }),
+      });
+      expect(res.status).toBe(201);
+      await res.arrayBuffer();
+    }
+    await page.goto(`${service.baseUrl}/console/#/keys`);
+    const pager = page.getByRole('navigation', { name: 'Pages of keys' });
+    await pager.getByText('Keys 1–25 of 26').waitFor();
+    expect(await page.getByRole('link', { name: /^paged / }).count()).toBe(25);
+    await check('keys-paged', page, false);
+    await pager.getByRole('button', { name: 'Next' }).click();
+    await pager.getByText('Keys 26–26 of 26').waitFor();
+    // Newest first: the first key made is alone on the last page.
+    expect(await page.getByRole('link', { name: /^paged / }).allInnerTexts()).toEqual(['paged 1']);
+    expect(await pager.getByRole('button', { name: 'Next' }).isDisabled()).toBe(true);
+  });
+
   it('shows the API reference at /docs: every operation, nothing from another origin, no CSP violation or error', async () => {
     const docs = await context.newPage();
     const requests: string[] = [];
