@@ -119,6 +119,34 @@ describe('GET /api/v1/api-keys', () => {
   });
 });
 
+describe('GET /api/v1/api-keys/:id', () => {
+  const get = (id: string, token: string) => request(t.app).get(`/api/v1/api-keys/${id}`).set('Authorization', `Bearer ${token}`);
+
+  it('answers the key as the list shows it, with its quota balance, and a revoked one with revoked_at', async () => {
+    const user = randomUUID();
+    const token = t.userToken(user);
+    const key = await create(token, { name: 'one', scopes: ['chat:read'], rate_limit: { limit: 5, window_seconds: 60 }, quota: { remaining: 9 } });
+    const res = await get(key.body.id, token);
+    expect(res.status).toBe(200);
+    const [listed] = (await request(t.app).get('/api/v1/api-keys').set('Authorization', `Bearer ${token}`)).body;
+    expect(res.body).toEqual(listed);
+    expect(res.body).toMatchObject({ name: 'one', user_id: user, quota: { remaining: 9, refill: null }, rate_limit: { limit: 5, window_seconds: 60 } });
+    await request(t.app).delete(`/api/v1/api-keys/${key.body.id}`).set('Authorization', `Bearer ${token}`).expect(204);
+    const revoked = await get(key.body.id, token);
+    expect(revoked.status).toBe(200);
+    expect(revoked.body.revoked_at).toBe(clock.now().toISOString());
+  });
+
+  it("answers 404 for an unknown id and another user's key (200 for an admin), 400 for a bad id or a query parameter", async () => {
+    const key = await create(t.userToken(), { name: 'k' });
+    expectProblem(await get(randomUUID(), t.userToken()), 404);
+    expectProblem(await get(key.body.id, t.userToken()), 404);
+    expect((await get(key.body.id, t.adminToken())).body.id).toBe(key.body.id);
+    expectProblem(await get('not-a-uuid', t.userToken()), 400);
+    expectProblem(await request(t.app).get(`/api/v1/api-keys/${key.body.id}?user_id=x`).set('Authorization', `Bearer ${t.adminToken()}`), 400);
+  });
+});
+
 describe('DELETE /api/v1/api-keys/:id', () => {
   it('revokes with 204 and no body; a second revoke is 404', async () => {
     const token = t.userToken();

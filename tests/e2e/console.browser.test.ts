@@ -20,6 +20,8 @@ let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 const cspViolations: string[] = [];
+/** Every request the console's tab makes: none may leave the service's origin. */
+const requested: string[] = [];
 
 beforeAll(async () => {
   buildConsole();
@@ -32,6 +34,7 @@ beforeAll(async () => {
   page = await context.newPage();
   page.setDefaultTimeout(10_000);
   page.on('console', (m) => { if (/Content.Security.Policy/i.test(m.text())) cspViolations.push(m.text()); });
+  page.on('request', (r) => requested.push(r.url()));
   if (SHOTS) mkdirSync(SHOTS, { recursive: true });
 });
 
@@ -44,9 +47,22 @@ afterAll(async () => {
 });
 
 /** Every page the test reaches: axe finds nothing serious or critical, and a screenshot when asked for. */
-async function check(name: string): Promise<void> {
-  expect({ page: name, violations: await seriousViolations(page) }).toEqual({ page: name, violations: [] });
-  if (SHOTS) await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+async function check(name: string, on: Page = page, shot = true): Promise<void> {
+  expect({ page: name, violations: await seriousViolations(on) }).toEqual({ page: name, violations: [] });
+  if (SHOTS && shot) await on.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+}
+
+/** Origins other than the service's among these URLs (data: URLs never leave the machine). */
+function foreignOrigins(urls: string[]): string[] {
+  return [...new Set(urls.filter((url) => !url.startsWith('data:')).map((url) => new URL(url).origin))].filter((o) => o !== service.baseUrl);
+}
+
+/** A key as the API reports it, read with the console's own access token. */
+async function keyFromApi(id: string): Promise<Record<string, unknown>> {
+  const token = await page.evaluate<string>("JSON.parse(sessionStorage.getItem('keygate.session')).accessToken");
+  const res = await fetch(`${service.baseUrl}/api/v1/api-keys/${id}`, { headers: { Authorization: `Bearer ${token}` } });
+  expect(res.status).toBe(200);
+  return (await res.json()) as Record<string, unknown>;
 }
 
 async function toolsOf(rawKey: string): Promise<string[]> {
@@ -92,7 +108,7 @@ describe('the key console in Chromium', () => {
     expect(js.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
   });
 
-  it('signs in with PKCE, creates a key that works on /mcp, rolls it and revokes it', async () => {
+  it('signs in with PKCE, creates a key that works on /mcp, edits, rolls and revokes it, and opens a key by URL', async () => {
     await page.goto(`${service.baseUrl}/console/`);
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
     await check('sign-in');
@@ -130,31 +146,115 @@ describe('the key console in Chromium', () => {
     await row.waitFor();
     expect(await row.innerText()).toContain(raw.slice(0, 8));
     expect(await row.innerText()).toContain('100 per 1 min');
-    await check('keys');
 
     await page.getByRole('link', { name: 'browser key' }).click();
     await page.getByRole('heading', { name: 'Key "browser key"' }).waitFor();
     await page.getByText('key.created').waitFor();
+    const id = /#\/keys\/([0-9a-f-]{36})$/.exec(page.url())![1]!;
     await check('key-detail');
+
+    // Edit: the API's refusal is shown as an alert and changes nothing; then the name and rate limit change.
+    await page.getByRole('button', { name: 'Edit key' }).click();
+    await page.getByLabel('Name', { exact: true }).fill('edited key');
+    await page.getByLabel('Requests', { exact: true }).fill('250');
+    await page.getByLabel('Limit tool calls').check();
+    await page.getByLabel('Calls', { exact: true }).fill('0');
+    await page.getByLabel('refilled').selectOption('hour');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    expect(await page.getByRole('alert').innerText()).toContain('quota.refill.amount');
+    expect(await keyFromApi(id)).toMatchObject({ name: 'browser key', quota: null });
+    await page.getByLabel('Limit tool calls').uncheck();
+    await check('edit-key');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByRole('heading', { name: 'Key "edited key"' }).waitFor();
+    expect(await page.getByRole('status').innerText()).toBe('Saved: name, rate limit.');
+    expect(await page.locator('.facts').innerText()).toContain('250 per 1 min');
+    await page.getByText('key.updated').waitFor();
+    expect(await keyFromApi(id)).toMatchObject({ name: 'edited key', rate_limit: { limit: 250, window_seconds: 60 }, quota: null });
+    await check('key-edited', page, false);
     await page.getByRole('link', { name: '← All keys' }).click();
 
-    // Roll with no grace: the old key stops at once, the new one works.
-    await page.getByRole('button', { name: 'Roll browser key' }).click();
-    await page.getByLabel('Grace period: how long the old key keeps working').selectOption('0');
+    // Roll with an hour's grace: both keys work, and the list says when the old one stops.
+    await page.getByRole('button', { name: 'Roll edited key' }).click();
+    expect(await page.getByLabel('Grace period: how long the old key keeps working').inputValue()).toBe('3600');
     await check('roll-key');
     await page.getByRole('button', { name: 'Roll key' }).click();
     const rolled = await shownKey();
     expect(rolled).not.toBe(raw);
-    expect(await mcpStatus(raw)).toBe(401);
+    expect(await toolsOf(raw)).toEqual(['chat', 'projects']);
     expect(await toolsOf(rolled)).toEqual(['chat', 'projects']);
     await page.getByRole('button', { name: 'I have stored the key' }).click();
+    const oldRow = page.getByRole('row').filter({ hasText: raw.slice(0, 8) });
+    await oldRow.getByText(/^rolled, stops in (60 minutes|1 hour)$/).waitFor();
+    expect(await page.getByRole('row').filter({ hasText: rolled.slice(0, 8) }).innerText()).toContain('250 per 1 min');
+    await check('keys');
 
-    await page.getByRole('button', { name: 'Revoke browser key' }).click();
-    await page.getByRole('heading', { name: 'Revoke "browser key"?' }).waitFor();
+    await page.getByRole('button', { name: 'Revoke edited key (rolled)', exact: true }).click();
+    await page.getByRole('heading', { name: 'Revoke "edited key"?' }).waitFor();
     await check('revoke-key');
+    await page.getByRole('button', { name: 'Revoke key' }).click();
+    await oldRow.waitFor({ state: 'detached' });
+    expect(await mcpStatus(raw)).toBe(401);
+    await page.getByRole('button', { name: 'Revoke edited key', exact: true }).click();
     await page.getByRole('button', { name: 'Revoke key' }).click();
     await page.getByText('No keys yet.').waitFor();
     expect(await mcpStatus(rolled)).toBe(401);
+
+    // A fresh load of the revoked key's URL: no list holds it, yet its facts and trail show, newest first.
+    await page.goto('about:blank');
+    await page.goto(`${service.baseUrl}/console/#/keys/${id}`);
+    await page.getByRole('heading', { name: 'Key "edited key"' }).waitFor();
+    await page.getByText(/^Revoked /).waitFor();
+    const trail = page.getByRole('table', { name: 'Audit events, newest first' });
+    await trail.getByText('key.revoked').waitFor();
+    expect(await trail.locator('tbody td:nth-child(2)').allInnerTexts()).toEqual(['key.revoked', 'key.rolled', 'key.updated', 'key.created']);
+    await check('revoked-key-detail', page, false);
+    expect(foreignOrigins(requested)).toEqual([]);
+  });
+
+  it('pages the keys table past 25 keys', async () => {
+    const token = await page.evaluate<string>("JSON.parse(sessionStorage.getItem('keygate.session')).accessToken");
+    for (let i = 1; i <= 26; i += 1) {
+      const res = await fetch(`${service.baseUrl}/api/v1/api-keys`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ name: `paged ${i}` }),
+      });
+      expect(res.status).toBe(201);
+      await res.arrayBuffer();
+    }
+    await page.goto(`${service.baseUrl}/console/#/keys`);
+    const pager = page.getByRole('navigation', { name: 'Pages of keys' });
+    await pager.getByText('Keys 1–25 of 26').waitFor();
+    expect(await page.getByRole('link', { name: /^paged / }).count()).toBe(25);
+    await check('keys-paged', page, false);
+    await pager.getByRole('button', { name: 'Next' }).click();
+    await pager.getByText('Keys 26–26 of 26').waitFor();
+    // Newest first: the first key made is alone on the last page.
+    expect(await page.getByRole('link', { name: /^paged / }).allInnerTexts()).toEqual(['paged 1']);
+    expect(await pager.getByRole('button', { name: 'Next' }).isDisabled()).toBe(true);
+  });
+
+  it('shows the API reference at /docs: every operation, nothing from another origin, no CSP violation or error', async () => {
+    const docs = await context.newPage();
+    const requests: string[] = [];
+    const problems: string[] = [];
+    docs.on('request', (r) => requests.push(r.url()));
+    docs.on('console', (m) => { if (m.type() === 'error' || /Content.Security.Policy/i.test(m.text())) problems.push(m.text()); });
+    docs.on('pageerror', (e) => problems.push(e.message));
+    const document = (await (await fetch(`${service.baseUrl}/api/v1/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
+    const operations = Object.values(document.paths).flatMap((item) => Object.keys(item).filter((method) => method !== 'parameters'));
+    await docs.goto(`${service.baseUrl}/docs`);
+    await docs.locator('.opblock').first().waitFor();
+    expect(await docs.locator('.opblock').count()).toBe(operations.length);
+    await docs.getByText('/api/v1/api-keys/{id}', { exact: true }).first().waitFor();
+    await check('api-reference', docs, false);
+    // The top of the page only: the whole reference would be a very tall picture.
+    if (SHOTS) await docs.screenshot({ path: path.join(SHOTS, 'api-reference.png') });
+    expect(problems).toEqual([]);
+    expect(requests.length).toBeGreaterThan(0);
+    expect(foreignOrigins(requests)).toEqual([]);
+    await docs.close();
   });
 
   it('lists and adds upstream MCP servers and shows the admin pages', async () => {

@@ -1,4 +1,5 @@
 import { CreateKey } from '../../src/application/use-cases/create-key/create-key.use-case';
+import { GetKey } from '../../src/application/use-cases/get-key/get-key.use-case';
 import { ListKeys } from '../../src/application/use-cases/list-keys/list-keys.use-case';
 import { RevokeKey } from '../../src/application/use-cases/revoke-key/revoke-key.use-case';
 import { RollKey } from '../../src/application/use-cases/roll-key/roll-key.use-case';
@@ -27,6 +28,7 @@ export function makeKeyService(maxKeysPerUser = 100) {
     createKey: new CreateKey(work, hasher, generator, clock, { maxKeysPerUser }),
     quotas,
     listKeys: new ListKeys(repository, quotas, clock),
+    getKey: new GetKey(repository, quotas, clock),
     revokeKey: new RevokeKey(work, clock),
     rollKey: new RollKey(work, hasher, generator, clock),
     updateKey: new UpdateKey(work, clock),

@@ -20,6 +20,10 @@ export interface ApiKey {
   created_at: string;
   rate_limit: RateLimit | null;
   quota: Quota | null;
+  user_id?: string;
+  revoked_at?: string | null;
+  /** Set on a rolled key: its successor. It keeps working until `expires_at` (the grace period). */
+  replaced_by?: string | null;
 }
 
 export interface CreatedKey extends Omit<ApiKey, 'last_used_at'> { raw_key: string; replaces?: string }
@@ -72,8 +76,10 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
   }
   if (!res.ok) {
     const problem = (await res.json().catch(() => ({}))) as { detail?: string; title?: string; errors?: { field?: string; message?: string }[] };
-    const fields = (problem.errors ?? []).slice(0, 3).map((e) => `${e.field ?? ''}: ${e.message ?? ''}`).join('; ');
-    throw new ApiError(res.status, [problem.detail ?? problem.title ?? `HTTP ${res.status}`, fields].filter(Boolean).join(' — ').slice(0, 300));
+    const summary = problem.detail ?? problem.title ?? `HTTP ${res.status}`;
+    // A single field's error is usually the detail already: said once.
+    const fields = (problem.errors ?? []).slice(0, 3).map((e) => `${e.field ?? ''}: ${e.message ?? ''}`).filter((f) => !summary.includes(f)).join('; ');
+    throw new ApiError(res.status, [summary, fields].filter(Boolean).join(' — ').slice(0, 300));
   }
   const data = (res.status === 204 ? null : await res.json()) as T;
   return { data, headers: res.headers };

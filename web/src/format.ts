@@ -1,4 +1,4 @@
-import type { Quota, RateLimit } from './api';
+import type { ApiKey, Quota, RateLimit } from './api';
 
 const relative = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
 const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
@@ -30,4 +30,13 @@ export function rateText(rate: RateLimit | null): string {
 export function quotaText(quota: Quota | null): string {
   if (!quota) return 'none';
   return quota.refill ? `${quota.remaining} left, ${quota.refill.amount} each ${quota.refill.interval}` : `${quota.remaining} left`;
+}
+
+/** When a key stops working: a rolled key's grace counts down, a passed expiry says so. */
+export function expiryText(key: Pick<ApiKey, 'expires_at' | 'replaced_by' | 'revoked_at'>): string {
+  if (key.revoked_at) return `revoked ${relativeTime(key.revoked_at)}`;
+  if (!key.expires_at) return 'never';
+  const past = new Date(key.expires_at).getTime() <= Date.now();
+  if (key.replaced_by) return past ? `rolled, stopped ${relativeTime(key.expires_at)}` : `rolled, stops ${relativeTime(key.expires_at)}`;
+  return past ? `expired ${relativeTime(key.expires_at)}` : shortDate(key.expires_at);
 }

@@ -13,6 +13,7 @@ import { ListKeys } from '../../application/use-cases/list-keys/list-keys.use-ca
 import { RevokeKey } from '../../application/use-cases/revoke-key/revoke-key.use-case';
 import { RollKey } from '../../application/use-cases/roll-key/roll-key.use-case';
 import { UpdateKey } from '../../application/use-cases/update-key/update-key.use-case';
+import { GetKey } from '../../application/use-cases/get-key/get-key.use-case';
 import { UnitOfWork } from '../../application/ports/unit-of-work.port';
 import { TypeormUnitOfWork } from '../../adapters/persistence/typeorm-unit-of-work';
 import { AuditRetention } from '../../adapters/persistence/audit/audit-retention';
@@ -38,6 +39,7 @@ import { bindAudit } from './audit.bindings';
 import { bindForwardAuth } from './forward-auth.bindings';
 import { bindHotPath } from './hot-path.bindings';
 import { bindHttpEdge } from './http-edge.bindings';
+import { bindKeyDetail } from './key-detail.bindings';
 import { Lifecycle } from './lifecycle';
 import { ToolChangeWatcher } from '../../adapters/persistence/mcp-sessions/tool-change-watcher';
 import { bindMcp } from './mcp.bindings';
@@ -154,10 +156,11 @@ export function buildContainer(parts: ContainerParts): Container {
   );
   c.bind(FilterTools).toConstantValue(new FilterTools());
 
+  bindKeyDetail(c);
   c.bind(ApiKeysController).toResolvedValue(
-    (create: CreateKey, list: ListKeys, revoke: RevokeKey, roll: RollKey, update: UpdateKey) =>
-      new ApiKeysController({ create, list, revoke, roll, update }),
-    [CreateKey, ListKeys, RevokeKey, RollKey, UpdateKey],
+    (create: CreateKey, list: ListKeys, get: GetKey, revoke: RevokeKey, roll: RollKey, update: UpdateKey) =>
+      new ApiKeysController({ create, list, get, revoke, roll, update }),
+    [CreateKey, ListKeys, GetKey, RevokeKey, RollKey, UpdateKey],
   );
   bindHttpEdge(c, parts.port);
   bindMcp(c);

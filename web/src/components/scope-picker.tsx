@@ -9,6 +9,16 @@ export function scopesOf(choice: Record<string, Access>): string[] {
   return Object.entries(choice).filter(([, a]) => a !== 'none').map(([resource, a]) => `${resource}:${a}`);
 }
 
+/** The picker's choice for a stored scope list; a resource listed with both permissions is `write`. */
+export function choiceOf(scopes: readonly string[]): Record<string, Access> {
+  const choice: Record<string, Access> = {};
+  for (const scope of scopes) {
+    const [resource = '', permission] = scope.split(':');
+    if (choice[resource] !== 'write') choice[resource] = permission === 'write' ? 'write' : 'read';
+  }
+  return choice;
+}
+
 /** Read and write toggles per resource, from GET /api/v1/scopes; checking write checks (and locks) read. */
 export function ScopePicker({ value, onChange }: { value: Record<string, Access>; onChange: (next: Record<string, Access>) => void }) {
   const [catalog, setCatalog] = useState<ScopeInfo[] | null>(null);

@@ -1,49 +1,85 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, ApiKey, AuditEvent } from '../api';
+import { api, ApiError, ApiKey, AuditEvent } from '../api';
+import { EditKeyForm } from '../components/edit-key-form';
 import { ErrorNote, messageOf } from '../components/error-note';
 import { ScopeChips } from '../components/scope-chips';
-import { quotaText, rateText, relativeTime, shortDate } from '../format';
+import { expiryText, quotaText, rateText, relativeTime, shortDate } from '../format';
 
 const PAGE = 50;
 
-/** One key and its audit events, newest first (GET /api/v1/audit-events?key_id=…). */
+/** One key by id (GET /api/v1/api-keys/:id, revoked ones too), its edit form and its audit events, newest first. */
 export function KeyDetailPage({ id }: { id: string }) {
   const [key, setKey] = useState<ApiKey | null | undefined>(undefined);
-  const [events, setEvents] = useState<AuditEvent[]>([]);
-  const [cursor, setCursor] = useState<string | null>(null);
+  const [editing, setEditing] = useState(false);
+  const [saved, setSaved] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const more = (after: string | null) => {
-    const query = new URLSearchParams({ key_id: id, limit: String(PAGE), ...(after ? { cursor: after } : {}) });
-    api<{ events: AuditEvent[]; next_cursor: string | null }>('GET', `/audit-events?${query}`).then(({ data }) => {
-      setEvents((old) => (after ? [...old, ...data.events] : data.events));
-      setCursor(data.next_cursor);
-    }, (e) => setError(messageOf(e)));
+  const load = () =>
+    api<ApiKey>('GET', `/api-keys/${id}`).then(({ data }) => setKey(data), (e) => {
+      setKey(null);
+      setError(e instanceof ApiError && e.status === 404 ? 'No key with this id, or it is not yours.' : messageOf(e));
+    });
+  useEffect(() => { setEditing(false); setSaved(null); setError(null); void load(); }, [id]);
+
+  const onSaved = (updated: ApiKey, changed: string[]) => {
+    setKey(updated);
+    setEditing(false);
+    setSaved(`Saved: ${changed.map((field) => field.replace('_', ' ')).join(', ')}.`);
   };
-  useEffect(() => {
-    api<ApiKey[]>('GET', '/api-keys').then(({ data }) => setKey(data.find((k) => k.id === id) ?? null), (e) => setError(messageOf(e)));
-    more(null);
-  }, [id]);
   return (
     <section aria-labelledby="detail-title">
       <p><a href="#/keys">← All keys</a></p>
       <h1 id="detail-title">{key ? `Key "${key.name}"` : 'Key'}</h1>
       <ErrorNote error={error} />
-      {key === null && <p>This key is revoked or not yours; its events are below if you may see them.</p>}
+      <p role="status" class="muted">{saved}</p>
+      {key && <KeyState apiKey={key} />}
       {key && (
         <dl class="facts">
           <dt>Prefix</dt><dd class="mono">{key.key_prefix}…</dd>
           <dt>Scopes</dt><dd><ScopeChips scopes={key.scopes} /></dd>
           <dt>Created</dt><dd>{shortDate(key.created_at)}</dd>
-          <dt>Last used</dt><dd>{relativeTime(key.last_used_at)}</dd>
-          <dt>Expires</dt><dd>{shortDate(key.expires_at, 'never')}</dd>
+          <dt>Last used</dt><dd title={shortDate(key.last_used_at)}>{relativeTime(key.last_used_at)}</dd>
+          <dt>Expires</dt><dd title={shortDate(key.expires_at, 'never')}>{expiryText(key)}</dd>
           <dt>Rate limit</dt><dd>{rateText(key.rate_limit)}</dd>
           <dt>Quota</dt><dd>{quotaText(key.quota)}</dd>
         </dl>
       )}
+      {key && !key.revoked_at && !editing && (
+        <div class="buttons"><button type="button" onClick={() => { setSaved(null); setEditing(true); }}>Edit key</button></div>
+      )}
+      {key && editing && <EditKeyForm apiKey={key} onSaved={onSaved} onCancel={() => setEditing(false)} />}
+      {/* Keyed by what was saved, so a save reloads the trail with its key.updated on top. */}
+      <KeyEvents key={`${id} ${saved ?? ''}`} id={id} />
+    </section>
+  );
+}
+
+function KeyState({ apiKey }: { apiKey: ApiKey }) {
+  if (apiKey.revoked_at) return <p class="warning">Revoked {relativeTime(apiKey.revoked_at)} ({shortDate(apiKey.revoked_at)}): every request with it is refused.</p>;
+  if (apiKey.replaced_by) {
+    return <p class="warning">Rolled: replaced by <a href={`#/keys/${apiKey.replaced_by}`}>its new key</a>; this one {expiryText(apiKey).replace('rolled, ', '')}.</p>;
+  }
+  return null;
+}
+
+function KeyEvents({ id }: { id: string }) {
+  const [events, setEvents] = useState<AuditEvent[] | null>(null);
+  const [cursor, setCursor] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const more = (after: string | null) => {
+    const query = new URLSearchParams({ key_id: id, limit: String(PAGE), ...(after ? { cursor: after } : {}) });
+    api<{ events: AuditEvent[]; next_cursor: string | null }>('GET', `/audit-events?${query}`).then(({ data }) => {
+      setEvents((old) => (after && old ? [...old, ...data.events] : data.events));
+      setCursor(data.next_cursor);
+    }, (e) => setError(messageOf(e)));
+  };
+  useEffect(() => more(null), [id]);
+  return (
+    <>
       <h2>Audit events</h2>
-      {events.length === 0 ? <p class="muted">No events.</p> : (
+      <ErrorNote error={error} />
+      {events === null ? <p class="muted">Loading…</p> : events.length === 0 ? <p class="muted">No events.</p> : (
         <div class="table-wrap">
-          <table>
+          <table aria-label="Audit events, newest first">
             <thead><tr><th scope="col">When</th><th scope="col">Action</th><th scope="col">Actor</th><th scope="col">Details</th></tr></thead>
             <tbody>
               {events.map((event) => (
@@ -59,6 +95,6 @@ export function KeyDetailPage({ id }: { id: string }) {
         </div>
       )}
       {cursor && <button type="button" class="secondary" onClick={() => more(cursor)}>Older events</button>}
-    </section>
+    </>
   );
 }

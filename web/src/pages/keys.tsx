@@ -4,7 +4,7 @@ import { ErrorNote, messageOf } from '../components/error-note';
 import { Modal } from '../components/modal';
 import { ScopeChips } from '../components/scope-chips';
 import { SecretOnce } from '../components/secret-once';
-import { quotaText, rateText, relativeTime, shortDate } from '../format';
+import { expiryText, quotaText, rateText, relativeTime, shortDate } from '../format';
 
 const GRACE = [
   { seconds: 0, label: 'None: the old key stops now' },
@@ -14,15 +14,24 @@ const GRACE = [
   { seconds: 30 * 86400, label: '30 days (the most)' },
 ];
 
+/**
+ * The API answers a user's whole list at once (at most MAX_KEYS_PER_USER keys, plus rolled ones in their
+ * grace), so the console pages it here rather than the API by cursor.
+ */
+const PAGE = 25;
+
 export function KeysPage() {
   const [keys, setKeys] = useState<ApiKey[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [rolling, setRolling] = useState<ApiKey | null>(null);
   const [revoking, setRevoking] = useState<ApiKey | null>(null);
   const [rolled, setRolled] = useState<CreatedKey | null>(null);
+  const [page, setPage] = useState(0);
   const load = () => api<ApiKey[]>('GET', '/api-keys').then(({ data }) => setKeys(data), (e) => setError(messageOf(e)));
   useEffect(() => void load(), []);
 
+  const pages = Math.max(1, Math.ceil((keys?.length ?? 0) / PAGE));
+  const shown = Math.min(page, pages - 1);
   if (rolled) {
     return <SecretOnce title={`Key "${rolled.name}" rolled`} rawKey={rolled.raw_key} onDone={() => { setRolled(null); void load(); }} />;
   }
@@ -42,25 +51,33 @@ export function KeysPage() {
                 <th scope="col"><span class="visually-hidden">Actions</span></th></tr>
             </thead>
             <tbody>
-              {keys.map((key) => (
+              {keys.slice(shown * PAGE, (shown + 1) * PAGE).map((key) => (
                 <tr key={key.id}>
                   <td><a href={`#/keys/${key.id}`}>{key.name}</a></td>
                   <td class="mono">{key.key_prefix}…</td>
                   <td><ScopeChips scopes={key.scopes} /></td>
                   <td>{shortDate(key.created_at)}</td>
                   <td title={shortDate(key.last_used_at)}>{relativeTime(key.last_used_at)}</td>
-                  <td>{shortDate(key.expires_at, 'never')}</td>
+                  <td title={shortDate(key.expires_at, 'never')}>{expiryText(key)}</td>
                   <td>{rateText(key.rate_limit)}</td>
                   <td>{quotaText(key.quota)}</td>
                   <td class="actions">
-                    <button type="button" class="secondary" onClick={() => setRolling(key)} aria-label={`Roll ${key.name}`}>Roll</button>
-                    <button type="button" class="danger" onClick={() => setRevoking(key)} aria-label={`Revoke ${key.name}`}>Revoke</button>
+                    {/* A rolled key cannot be rolled again (409); its label tells it from its successor of the same name. */}
+                    {!key.replaced_by && <button type="button" class="secondary" onClick={() => setRolling(key)} aria-label={`Roll ${key.name}`}>Roll</button>}
+                    <button type="button" class="danger" onClick={() => setRevoking(key)} aria-label={`Revoke ${key.name}${key.replaced_by ? ' (rolled)' : ''}`}>Revoke</button>
                   </td>
                 </tr>
               ))}
             </tbody>
           </table>
         </div>
+      )}
+      {keys && pages > 1 && (
+        <nav class="pager" aria-label="Pages of keys">
+          <button type="button" class="secondary" disabled={shown === 0} onClick={() => setPage(shown - 1)}>Previous</button>
+          <span aria-live="polite">Keys {shown * PAGE + 1}–{Math.min(keys.length, (shown + 1) * PAGE)} of {keys.length}</span>
+          <button type="button" class="secondary" disabled={shown === pages - 1} onClick={() => setPage(shown + 1)}>Next</button>
+        </nav>
       )}
       {rolling && <RollDialog apiKey={rolling} onClose={() => setRolling(null)} onRolled={(k) => { setRolling(null); setRolled(k); }} />}
       {revoking && <RevokeDialog apiKey={revoking} onClose={() => setRevoking(null)} onRevoked={() => { setRevoking(null); void load(); }} />}

@@ -1,5 +1,6 @@
 import { Request, Response, Router } from 'express';
 import { CreateKey } from '../../../application/use-cases/create-key/create-key.use-case';
+import { GetKey } from '../../../application/use-cases/get-key/get-key.use-case';
 import { ListKeys } from '../../../application/use-cases/list-keys/list-keys.use-case';
 import { RevokeKey } from '../../../application/use-cases/revoke-key/revoke-key.use-case';
 import { RollKey } from '../../../application/use-cases/roll-key/roll-key.use-case';
@@ -16,6 +17,7 @@ import { jsonBody } from '../middleware/json-body';
 export interface ApiKeyUseCases {
   create: CreateKey;
   list: ListKeys;
+  get: GetKey;
   revoke: RevokeKey;
   roll: RollKey;
   update: UpdateKey;
@@ -29,6 +31,7 @@ export class ApiKeysController {
     const router = Router();
     router.get('/', (req, res) => this.list(req, res));
     router.post('/', jsonBody, (req, res) => this.create(req, res));
+    router.get('/:id', (req: Request<{ id: string }>, res) => this.get(req, res));
     router.patch('/:id', jsonBody, (req: Request<{ id: string }>, res) => this.update(req, res));
     router.post('/:id/roll', jsonBody, (req: Request<{ id: string }>, res) => this.roll(req, res));
     router.delete('/:id', (req, res) => this.revoke(req, res));
@@ -40,6 +43,13 @@ export class ApiKeysController {
     if (unknown.length > 0) throw ValidationError.single(unknown[0], 'is not a known query parameter');
     const keys = await this.useCases.list.execute({ actor: actorOf(res.locals), userId: unchecked(req.query.user_id) });
     res.json(keys.map(({ key, quotaRemaining }) => presentKey(key, quotaRemaining)));
+  }
+
+  async get(req: Request<{ id: string }>, res: Response): Promise<void> {
+    const unknown = Object.keys(req.query);
+    if (unknown.length > 0) throw ValidationError.single(unknown[0], 'is not a known query parameter');
+    const { key, quotaRemaining } = await this.useCases.get.execute({ actor: actorOf(res.locals), id: req.params.id });
+    res.json(presentKey(key, quotaRemaining));
   }
 
   async create(req: Request, res: Response): Promise<void> {

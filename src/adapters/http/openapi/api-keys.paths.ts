@@ -28,6 +28,16 @@ export const apiKeyPaths: Record<string, Schema> = {
   },
   '/api/v1/api-keys/{id}': {
     parameters: [idParameter],
+    get: operation({
+      tag,
+      operationId: 'getApiKey',
+      summary: 'One key, as listed',
+      description:
+        'Also a revoked key, or a rolled one past its overlap (`revoked_at`, `replaced_by`), so its owner can still read its audit trail. ' +
+        "404 for an unknown id and, for anyone but an admin, another user's key.",
+      ok: { 200: json('The key.', ref('ApiKey')) },
+      errors: [400, 401, 404, 503],
+    }),
     patch: operation({
       tag,
       operationId: 'updateApiKey',
