@@ -265,11 +265,12 @@ describe('the key console in Chromium', () => {
     await page.getByLabel('URL', { exact: true }).fill('https://mcp.example.invalid/mcp');
     await page.getByRole('form', { name: 'Add a server' }).getByRole('button', { name: 'Add server' }).click();
     await page.getByRole('cell', { name: 'files', exact: true }).waitFor();
-    await check('mcp-servers');
+    // console-admin.browser.test.ts draws these two pages' screenshots, with a server awaiting approval.
+    await check('mcp-servers', page, false);
 
     await page.getByRole('link', { name: 'Admins' }).click();
     await page.getByRole('row').filter({ hasText: 'observer' }).waitFor();
-    await check('admins');
+    await check('admins', page, false);
 
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
