@@ -55,6 +55,15 @@ describe('the OpenAPI document', () => {
     expect(mounted.length).toBeGreaterThan(25);
   });
 
+  it('has no OPTIONS: the API answers it 404 like any undocumented method, with a JWT or without', async () => {
+    const id = '0b5f3c1e-8d2a-4f6b-9c7d-1e2f3a4b5c6d';
+    for (const path of ['/api/v1/api-keys', `/api/v1/api-keys/${id}`, `/api/v1/agent-roles/${id}`, '/oauth/introspect']) {
+      const res = await request(t.app).options(path).set('Authorization', `Bearer ${t.adminToken()}`).expect(404).expect('Content-Type', /problem\+json/);
+      expect(res.headers.allow).toBeUndefined();
+    }
+    await request(t.app).options('/api/v1/api-keys').expect(404);
+  });
+
   it('is served at /api/v1/openapi.json without a JWT, cacheable, with a 304 for a current ETag', async () => {
     const res = await request(t.app).get('/api/v1/openapi.json').expect(200).expect('Content-Type', /application\/json/);
     expect(res.body).toEqual(JSON.parse(JSON.stringify(openApiDocument)));

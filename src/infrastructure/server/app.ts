@@ -54,6 +54,8 @@ export function createApp(container: Container, extras: AppExtras = {}): Express
   app.use(container.get<RequestHandler>(TOKENS.ProtectedResourceRoutes));
   for (const handler of extras.before ?? []) app.use(handler);
   app.use('/api/v1', helmet());
+  // Express answers OPTIONS on a mounted path itself (200 and Allow); the API documents no OPTIONS, so it is an unknown route like any other method.
+  app.use(['/api/v1', INTROSPECTION_PATH], (req, res, next) => (req.method === 'OPTIONS' ? notFoundHandler(req, res, next) : next()));
   // Public: the document and its viewer need no JWT.
   app.use(apiReferenceRouter(openApiDocument));
   const user = accessTokenAuth(container.get<AccessTokenVerifier>(TOKENS.AccessTokenVerifier));
