@@ -9,12 +9,13 @@ export function scopesOf(choice: Record<string, Access>): string[] {
   return Object.entries(choice).filter(([, a]) => a !== 'none').map(([resource, a]) => `${resource}:${a}`);
 }
 
-/** The picker's choice for a stored scope list; a resource listed with both permissions is `write`. */
+/** The picker's choice for a stored scope list (the inverse of scopesOf): a resource's `:write` wins over its `:read`; anything else is skipped. */
 export function choiceOf(scopes: readonly string[]): Record<string, Access> {
   const choice: Record<string, Access> = {};
   for (const scope of scopes) {
-    const [resource = '', permission] = scope.split(':');
-    if (choice[resource] !== 'write') choice[resource] = permission === 'write' ? 'write' : 'read';
+    const [resource, permission] = scope.split(':');
+    if (!resource || (permission !== 'read' && permission !== 'write')) continue;
+    if (choice[resource] !== 'write') choice[resource] = permission;
   }
   return choice;
 }

@@ -1,8 +1,7 @@
 import { useState } from 'preact/hooks';
 import { AgentRole, api, ModeToolConfig } from '../api';
 import { ErrorNote, messageOf } from '../components/error-note';
-import { accessOf } from '../components/scope-access';
-import { Access, ScopePicker, scopesOf } from '../components/scope-picker';
+import { Access, choiceOf, ScopePicker, scopesOf } from '../components/scope-picker';
 
 export type ScopedItem = { kind: 'role'; item: AgentRole | null } | { kind: 'mode'; item: ModeToolConfig | null };
 
@@ -31,7 +30,7 @@ export function ScopedForm({ target, onDone }: { target: ScopedItem; onDone: () 
   const mode = target.kind === 'mode' ? target.item : null;
   const [name, setName] = useState(role?.name ?? mode?.mode ?? '');
   const [description, setDescription] = useState(role?.description ?? '');
-  const [scopes, setScopes] = useState<Record<string, Access>>(accessOf(role?.platform_scopes ?? mode?.additional_scopes ?? []));
+  const [scopes, setScopes] = useState<Record<string, Access>>(choiceOf(role?.platform_scopes ?? mode?.additional_scopes ?? []));
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const editing = target.item !== null;
