@@ -37,7 +37,8 @@ describe('request logs', () => {
     await mcp({ Authorization: `Bearer ${key.raw}` }).expect(200);
     await mcp({ 'X-API-Key': UNKNOWN_KEY }).expect(401);
     await request(t.app).get('/api/v1/api-keys').set('Authorization', `Bearer ${jwt}`).set('X-Request-Id', 'trace-42').expect(200);
-    await request(t.app).get(`/api/v1/api-keys/${key.raw}`).set('Authorization', `Bearer ${jwt}`).expect(404);
+    // Not a key id: refused (400), and the request line still must not show it.
+    await request(t.app).get(`/api/v1/api-keys/${key.raw}`).set('Authorization', `Bearer ${jwt}`).expect(400);
   });
 
   it('never contain a raw key, its secret part or a JWT', () => {
@@ -57,8 +58,7 @@ describe('request logs', () => {
       ['POST', '/mcp', 200],
       ['POST', '/mcp', 401],
       ['GET', '/api/v1/api-keys', 200],
-      // No GET route takes an id: the mount is the most that is known.
-      ['GET', '/api/v1/api-keys', 404],
+      ['GET', '/api/v1/api-keys/:id', 400],
     ]);
     for (const line of lines) expect(line.req?.id).toMatch(/^[0-9a-f-]{36}$|^trace-42$/);
     expect(lines.find((line) => line.req?.id === 'trace-42')?.req?.path).toBe('/api/v1/api-keys');
@@ -167,7 +167,7 @@ describe('credentials percent-encoded in a path', () => {
       `/api/v1/api-keys/${jwt.replace(/\./g, '%2E')}`,
       `/api/v1/api-keys/%65${jwt.slice(1)}`,
     ];
-    for (const path of paths) await request(t.app).get(path).set('Authorization', `Bearer ${jwt}`).expect(404);
+    for (const path of paths) await request(t.app).get(path).set('Authorization', `Bearer ${jwt}`).expect(400);
     const lines = () => logs.slice(from).trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as LogLine).filter((line) => line.req?.method === 'GET');
     while (lines().length < paths.length) await new Promise((r) => setTimeout(r, 5));
 
