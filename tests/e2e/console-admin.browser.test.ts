@@ -1,20 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Browser, Page } from 'playwright-core';
 import { DevTokenIssuer } from '../../src/adapters/auth/dev-token-issuer';
-import { buildConsole, checkConsoleAnswers, launchChromium, seriousViolations } from '../support/browser';
-import { ROOT, ServiceProcess, startService, waitForListening } from '../support/service-process';
+import { buildConsole, checkConsoleAnswers, checkPage, launchChromium } from '../support/browser';
+import { ServiceProcess, startService, waitForListening } from '../support/service-process';
 import { createTestDatabase, TestDatabase } from '../support/test-database';
 import { startUpstream, UpstreamMcpServer } from '../support/upstream-mcp-server';
 
 jest.setTimeout(120_000);
 
-/** UPDATE_CONSOLE_SCREENSHOTS=1 writes docs/console/*.png (the README links them); otherwise nothing in the tree changes. */
-const SHOTS = process.env.UPDATE_CONSOLE_SCREENSHOTS === '1' ? path.join(ROOT, 'docs', 'console') : null;
 const UPSTREAM_SECRET = 'Bearer upstream-secret-0123456789';
 
 let db: TestDatabase;
@@ -47,7 +45,6 @@ beforeAll(async () => {
   browser = await launchChromium();
   page = await openPage();
   answersChecked = checkConsoleAnswers(page);
-  if (SHOTS) mkdirSync(SHOTS, { recursive: true });
 });
 
 afterAll(async () => {
@@ -59,11 +56,7 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-/** axe finds nothing serious or critical in what `on` shows now; a screenshot when asked for (and `shot`). */
-async function check(name: string, on: Page = page, shot = true): Promise<void> {
-  expect({ page: name, violations: await seriousViolations(on) }).toEqual({ page: name, violations: [] });
-  if (SHOTS && shot) await on.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
-}
+const check = (name: string, on: Page = page, shot = true) => checkPage(on, name, shot);
 
 /** The signed-in user's access token, as the console keeps it. */
 const sessionToken = (): Promise<string> => page.evaluate<string>("JSON.parse(sessionStorage.getItem('keygate.session')).accessToken");

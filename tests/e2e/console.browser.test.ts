@@ -1,17 +1,15 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Browser, BrowserContext, Page } from 'playwright-core';
-import { buildConsole, launchChromium, seriousViolations } from '../support/browser';
-import { ROOT, ServiceProcess, startService, waitForListening } from '../support/service-process';
+import { buildConsole, checkPage, launchChromium, SCREENSHOTS } from '../support/browser';
+import { ServiceProcess, startService, waitForListening } from '../support/service-process';
 import { createTestDatabase, TestDatabase } from '../support/test-database';
 
 jest.setTimeout(120_000);
 
-/** UPDATE_CONSOLE_SCREENSHOTS=1 writes docs/console/*.png (the README links them); otherwise nothing in the tree changes. */
-const SHOTS = process.env.UPDATE_CONSOLE_SCREENSHOTS === '1' ? path.join(ROOT, 'docs', 'console') : null;
 
 let db: TestDatabase;
 let dataDir: string;
@@ -35,7 +33,6 @@ beforeAll(async () => {
   page.setDefaultTimeout(10_000);
   page.on('console', (m) => { if (/Content.Security.Policy/i.test(m.text())) cspViolations.push(m.text()); });
   page.on('request', (r) => requested.push(r.url()));
-  if (SHOTS) mkdirSync(SHOTS, { recursive: true });
 });
 
 afterAll(async () => {
@@ -46,11 +43,7 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-/** Every page the test reaches: axe finds nothing serious or critical, and a screenshot when asked for. */
-async function check(name: string, on: Page = page, shot = true): Promise<void> {
-  expect({ page: name, violations: await seriousViolations(on) }).toEqual({ page: name, violations: [] });
-  if (SHOTS && shot) await on.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
-}
+const check = (name: string, on: Page = page, shot = true) => checkPage(on, name, shot);
 
 /** Origins other than the service's among these URLs (data: URLs never leave the machine). */
 function foreignOrigins(urls: string[]): string[] {
@@ -250,7 +243,7 @@ describe('the key console in Chromium', () => {
     await docs.getByText('/api/v1/api-keys/{id}', { exact: true }).first().waitFor();
     await check('api-reference', docs, false);
     // The top of the page only: the whole reference would be a very tall picture.
-    if (SHOTS) await docs.screenshot({ path: path.join(SHOTS, 'api-reference.png') });
+    if (SCREENSHOTS) await docs.screenshot({ path: path.join(SCREENSHOTS, 'api-reference.png') });
     expect(problems).toEqual([]);
     expect(requests.length).toBeGreaterThan(0);
     expect(foreignOrigins(requests)).toEqual([]);

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Browser, chromium, Page } from 'playwright-core';
 import { isDocumentedPath, recordResponse } from './openapi-drift';
@@ -40,6 +40,18 @@ export async function seriousViolations(page: Page): Promise<string[]> {
   return violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.slice(0, 3).map((n) => JSON.stringify(n.target)).join(', ')})`);
+}
+
+/** UPDATE_CONSOLE_SCREENSHOTS=1 writes docs/console/*.png (the README links them); otherwise nothing in the tree changes. */
+export const SCREENSHOTS = process.env.UPDATE_CONSOLE_SCREENSHOTS === '1' ? path.join(ROOT, 'docs', 'console') : null;
+
+/** axe finds nothing serious or critical in what `page` shows now; with SCREENSHOTS (and `shot`), `<name>.png` is drawn. */
+export async function checkPage(page: Page, name: string, shot = true): Promise<void> {
+  expect({ page: name, violations: await seriousViolations(page) }).toEqual({ page: name, violations: [] });
+  if (SCREENSHOTS && shot) {
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+  }
 }
 
 /**
