@@ -82,6 +82,23 @@ describe('audit retention (AUDIT_RETENTION_DAYS)', () => {
   });
 });
 
+describe('the chain over text PostgreSQL stores otherwise', () => {
+  it('verifies events whose every text field held lone surrogates, NUL, line separators, quotes and long strings', async () => {
+    const db = t.db.dataSource;
+    // A chain of its own: the first test leaves one it tampered with.
+    await tamper((sql) => db.query(sql), 'DELETE FROM audit_events');
+    await db.query("UPDATE audit_chain SET head_seq = 0, head_hash = repeat('0', 64), anchor_seq = 0, anchor_hash = repeat('0', 64)");
+    const odd = 'q"\\\n\u2028é😀\uDC00\u0000\uD800x';
+    const records: AuditRecord[] = [
+      AuditEventMother.record({ userId: alice, requestId: odd, ip: odd, actor: { type: 'user', id: odd }, target: { type: `t${odd}`, id: odd.repeat(200) },
+        details: { [odd]: [odd, { b: odd, a: -0, n: 1e21, f: 1.5e-7 }], long: 'y'.repeat(1500) } }),
+      AuditEventMother.record({ userId: alice, occurredAt: new Date(now + 0.9) }),
+    ];
+    await db.transaction((manager) => new TypeormAuditLog(manager).append(records));
+    expect(await auditVerify(t.db.url)).toEqual({ code: 0, stdout: 'audit chain intact: 2 events\n', stderr: '' });
+  });
+});
+
 describe('audit retention, verification and export over more events than one batch', () => {
   it('prunes hundreds of old events in one run; the rest verifies and exports whole, in batches of 500', async () => {
     const db = t.db.dataSource;

@@ -1,9 +1,8 @@
-import { randomUUID } from 'node:crypto';
+import { hash, randomUUID } from 'node:crypto';
 import { EntityManager } from 'typeorm';
 import { AuditLog } from '../../../application/ports/audit-log.port';
 import { AuditEvent, AuditRecord, AuditValue } from '../../../domain/audit';
-import { chainHash } from '../../audit/audit-chain';
-import { wellFormed } from '../../audit/canonical-json';
+import { canonicalJson, wellFormed } from '../../audit/canonical-json';
 import { databaseCall } from '../database-unavailable';
 
 /** Longer strings in an event are cut: details are for finding things, not for storing payloads. */
@@ -22,30 +21,45 @@ export class TypeormAuditLog implements AuditLog {
     if (records.length === 0) return;
     const [head] = await databaseCall(this.manager.query('SELECT head_seq, head_hash FROM audit_chain WHERE id = 1 FOR UPDATE'));
     let seq = Number(head.head_seq);
-    let hash = String(head.head_hash).trim();
-    const events: AuditEvent[] = records.map((record) => {
+    let previous = String(head.head_hash).trim();
+    const rows: string[] = new Array(records.length);
+    for (let i = 0; i < records.length; i++) {
       seq += 1;
-      const event = storable(record, seq);
-      hash = chainHash(hash, event);
-      return { ...event, hash };
-    });
-    // One jsonb parameter of row tuples: the engine's JSON.stringify writes it, where 14 text arrays took node-postgres's escaping per element.
+      const json = storedEventJson(records[i], randomUUID(), seq);
+      // As chainHash: SHA-256 of the previous hash followed by the event's canonical JSON.
+      previous = hash('sha256', previous + json, 'hex');
+      rows[i] = `[${json},"${previous}"]`;
+    }
+    // The canonical JSON the hash covers is also the row: one serialization per event, and the engine's JSON parser reads it back.
     await databaseCall(this.manager.query(
       `INSERT INTO audit_events (id, seq, occurred_at, action, actor_type, actor_id, user_id, key_id, target_type, target_id, request_id, ip, details, hash)
-       SELECT (r->>0)::uuid, (r->>1)::bigint, (r->>2)::timestamptz, r->>3, r->>4, r->>5, (r->>6)::uuid, (r->>7)::uuid,
-              r->>8, r->>9, r->>10, r->>11, r->12, r->>13
-       FROM jsonb_array_elements($1::jsonb) AS r`,
-      [JSON.stringify(events.map((e) => [
-        e.id, e.seq, e.occurredAt.toISOString(), e.action, e.actor.type, e.actor.id, e.userId, e.keyId,
-        e.target.type, e.target.id, e.requestId, e.ip, e.details, e.hash,
-      ]))],
+       SELECT (e->>'id')::uuid, (e->>'seq')::bigint, (e->>'occurred_at')::timestamptz, e->>'action', e->'actor'->>'type', e->'actor'->>'id',
+              (e->>'user_id')::uuid, (e->>'key_id')::uuid, e->'target'->>'type', e->'target'->>'id', e->>'request_id', e->>'ip', e->'details', r->>1
+       FROM jsonb_array_elements($1::jsonb) AS r, LATERAL (SELECT r->0 AS e) AS event`,
+      [`[${rows.join(',')}]`],
     ));
-    await databaseCall(this.manager.query('UPDATE audit_chain SET head_seq = $1, head_hash = $2 WHERE id = 1', [seq, hash]));
+    await databaseCall(this.manager.query('UPDATE audit_chain SET head_seq = $1, head_hash = $2 WHERE id = 1', [seq, previous]));
   }
 }
 
-/** The event exactly as it will read back from PostgreSQL, so the hash computed now verifies later. */
-function storable(record: AuditRecord, seq: number): Omit<AuditEvent, 'hash'> {
+/**
+ * The event's canonical JSON, written straight from the record: what its
+ * hash covers, and exactly eventCanonicalJson(storable(record)), which is how
+ * the verifier recomputes it from the stored row (a unit test holds them
+ * equal). The members are in their sorted order; only `details` needs the
+ * general canonical form.
+ */
+export function storedEventJson(record: AuditRecord, id: string, seq: number): string {
+  const q = JSON.stringify;
+  const occurredAt = new Date(Math.floor(record.occurredAt.getTime())).toISOString();
+  return `{"action":${q(record.action)},"actor":{"id":${q(text(record.actor.id))},"type":${q(record.actor.type)}},` +
+    `"details":${canonicalJson(value(record.details))},"id":${q(id)},"ip":${q(text(record.ip))},"key_id":${q(record.keyId)},` +
+    `"occurred_at":"${occurredAt}","request_id":${q(text(record.requestId))},"seq":${seq},` +
+    `"target":{"id":${q(text(record.target.id))},"type":${q(text(record.target.type) ?? '')}},"user_id":${q(record.userId)}}`;
+}
+
+/** The event exactly as it will read back from PostgreSQL: storedEventJson's reference (see its test). */
+export function storable(record: AuditRecord, seq: number): Omit<AuditEvent, 'hash'> {
   return {
     id: randomUUID(),
     seq,

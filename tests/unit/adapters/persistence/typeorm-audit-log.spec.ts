@@ -1,44 +1,63 @@
 import { EntityManager } from 'typeorm';
-import { chainHash } from '../../../../src/adapters/audit/audit-chain';
-import { TypeormAuditLog } from '../../../../src/adapters/persistence/audit/typeorm-audit-log';
+import { chainHash, eventCanonicalJson } from '../../../../src/adapters/audit/audit-chain';
+import { storable, storedEventJson, TypeormAuditLog } from '../../../../src/adapters/persistence/audit/typeorm-audit-log';
 import { AuditRecord } from '../../../../src/domain/audit';
 
-/** A row as the INSERT's one jsonb parameter carries it: id, seq, occurred_at, action, actor type and id, user, key, target type and id, request id, ip, details, hash. */
-type InsertedRow = [string, number, string, string, string, string | null, string | null, string | null, string, string | null, string | null, string | null, unknown, string];
+/** A row as the INSERT's one jsonb parameter carries it: the event's canonical JSON, and its hash. */
+type InsertedRow = [{ id: string; seq: number; occurred_at: string; details: unknown }, string];
 
-/** A manager that answers the head read and keeps the rows the INSERT was given. */
+/** A manager that answers the head read and keeps what the INSERT and the head's UPDATE were given. */
 function makeSut() {
-  const inserts: InsertedRow[][] = [];
+  const inserts: { text: string; rows: InsertedRow[] }[] = [];
+  const heads: unknown[][] = [];
   const manager = {
     query: async (sql: string, params?: unknown[]) => {
       if (sql.startsWith('SELECT head_seq')) return [{ head_seq: '7', head_hash: 'a'.repeat(64) }];
-      if (sql.includes('INSERT INTO audit_events')) inserts.push(JSON.parse(params![0] as string) as InsertedRow[]);
+      if (sql.includes('INSERT INTO audit_events')) inserts.push({ text: params![0] as string, rows: JSON.parse(params![0] as string) as InsertedRow[] });
+      if (sql.startsWith('UPDATE audit_chain')) heads.push(params!);
       return [];
     },
   } as unknown as EntityManager;
-  return { sut: new TypeormAuditLog(manager), inserts };
+  return { sut: new TypeormAuditLog(manager), inserts, heads };
 }
 
-const record = (details: AuditRecord['details']): AuditRecord => ({
+const record = (details: AuditRecord['details'], extra: Partial<AuditRecord> = {}): AuditRecord => ({
   action: 'tool.called', actor: { type: 'key', id: 'k' }, userId: null, keyId: null, target: { type: 'tool', id: 'projects' },
-  occurredAt: new Date('2026-01-02T03:04:05.006Z'), requestId: 'r', ip: null, details,
+  occurredAt: new Date('2026-01-02T03:04:05.006Z'), requestId: 'r', ip: null, details, ...extra,
 });
 
 describe('TypeormAuditLog: what it stores of details', () => {
-  it('stores details that need nothing as they are, and chains them from the head', async () => {
-    const { sut, inserts } = makeSut();
+  it('stores details that need nothing as they are, and chains each event from the one before', async () => {
+    const { sut, inserts, heads } = makeSut();
     const details = { tool: 'projects', required_scopes: ['projects:read'], outcome: 'ok', duration_ms: 1.5, nested: { a: [null, true] } };
-    await sut.append([record(details)]);
-    const [[row]] = inserts;
-    expect(row[12]).toEqual(details);
-    const [id, seq, occurredAt] = row;
-    expect([seq, occurredAt]).toEqual([8, '2026-01-02T03:04:05.006Z']);
-    expect(row[13]).toBe(chainHash('a'.repeat(64), { ...record(details), id, seq: 8 }));
+    await sut.append([record(details), record({ n: 2 })]);
+    const [[first, firstHash], [second, secondHash]] = inserts[0].rows;
+    expect(first.details).toEqual(details);
+    expect([first.seq, first.occurred_at, second.seq]).toEqual([8, '2026-01-02T03:04:05.006Z', 9]);
+    expect(firstHash).toBe(chainHash('a'.repeat(64), { ...record(details), id: first.id, seq: 8 }));
+    expect(secondHash).toBe(chainHash(firstHash, { ...record({ n: 2 }), id: second.id, seq: 9 }));
+    expect(heads).toEqual([[9, secondHash]]);
   });
 
   it('cuts strings to 1024 characters and makes strings and keys well-formed, at any depth', async () => {
     const { sut, inserts } = makeSut();
     await sut.append([record({ long: 'x'.repeat(2000), deep: [{ 'k\uD800': 'a\u0000' }], fine: 'y' })]);
-    expect(inserts[0][0][12]).toEqual({ long: 'x'.repeat(1024), deep: [{ 'k\uFFFD': 'a\uFFFD' }], fine: 'y' });
+    expect(inserts[0].rows[0][0].details).toEqual({ long: 'x'.repeat(1024), deep: [{ 'k\uFFFD': 'a\uFFFD' }], fine: 'y' });
+  });
+});
+
+describe('storedEventJson', () => {
+  const odd = 'q"\\\n\u2028é😀\uDC00\u0000';
+  it.each([
+    ['a tool call', record({ tool: 'projects', outcome: 'ok', duration_ms: 0.25, required_scopes: ['projects:read'] })],
+    ['nulls everywhere they may be', record({}, { actor: { type: 'system', id: null }, target: { type: 'key', id: null }, requestId: null, ip: null })],
+    ['ids and addresses', record({ z: 1, a: 2 }, { userId: '0b5f3c1e-8d2a-4f6b-9c7d-1e2f3a4b5c6d', keyId: '1b5f3c1e-8d2a-4f6b-9c7d-1e2f3a4b5c6d', ip: '::1', action: 'key.updated' })],
+    ['text to cut and repair in every field', record({ [odd]: [odd, { b: odd, a: -0 }], long: 'y'.repeat(1500) }, {
+      actor: { type: 'user', id: odd }, target: { type: `t${odd}`, id: 'i'.repeat(3000) }, requestId: odd, ip: odd,
+    })],
+    ['an empty target type and a time in microseconds', record({ n: 1e21, f: 1.5e-7 }, { target: { type: '', id: null }, occurredAt: new Date(1767323045006.9) })],
+  ])('is the canonical JSON the verifier recomputes from the stored row: %s', (_name, r) => {
+    const event = storable(r, 42);
+    expect(storedEventJson(r, event.id, 42)).toBe(eventCanonicalJson(event));
   });
 });
