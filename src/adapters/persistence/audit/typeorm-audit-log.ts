@@ -1,7 +1,7 @@
 import { hash, randomUUID } from 'node:crypto';
 import { EntityManager } from 'typeorm';
 import { AuditLog } from '../../../application/ports/audit-log.port';
-import { AuditEvent, AuditRecord, AuditValue } from '../../../domain/audit';
+import { AuditRecord, AuditValue } from '../../../domain/audit';
 import { canonicalJson, wellFormed } from '../../audit/canonical-json';
 import { databaseCall } from '../database-unavailable';
 
@@ -43,11 +43,12 @@ export class TypeormAuditLog implements AuditLog {
 }
 
 /**
- * The event's canonical JSON, written straight from the record: what its
- * hash covers, and exactly eventCanonicalJson(storable(record)), which is how
- * the verifier recomputes it from the stored row (a unit test holds them
- * equal). The members are in their sorted order; only `details` needs the
- * general canonical form.
+ * The event's canonical JSON, written straight from the record as it will
+ * read back from PostgreSQL (long text cut, text made well-formed, the time to
+ * a whole millisecond, which timestamptz and JavaScript agree on): what its
+ * hash covers, and what the verifier recomputes from the stored row with
+ * eventCanonicalJson. The members are in their sorted order; only `details`
+ * needs the general canonical form.
  */
 export function storedEventJson(record: AuditRecord, id: string, seq: number): string {
   const q = JSON.stringify;
@@ -56,24 +57,6 @@ export function storedEventJson(record: AuditRecord, id: string, seq: number): s
     `"details":${canonicalJson(value(record.details))},"id":${q(id)},"ip":${q(text(record.ip))},"key_id":${q(record.keyId)},` +
     `"occurred_at":"${occurredAt}","request_id":${q(text(record.requestId))},"seq":${seq},` +
     `"target":{"id":${q(text(record.target.id))},"type":${q(text(record.target.type) ?? '')}},"user_id":${q(record.userId)}}`;
-}
-
-/** The event exactly as it will read back from PostgreSQL: storedEventJson's reference (see its test). */
-export function storable(record: AuditRecord, seq: number): Omit<AuditEvent, 'hash'> {
-  return {
-    id: randomUUID(),
-    seq,
-    // timestamptz keeps microseconds and JavaScript milliseconds: both agree on a whole millisecond.
-    occurredAt: new Date(Math.floor(record.occurredAt.getTime())),
-    action: record.action,
-    actor: { type: record.actor.type, id: text(record.actor.id) },
-    userId: record.userId,
-    keyId: record.keyId,
-    target: { type: text(record.target.type) ?? '', id: text(record.target.id) },
-    requestId: text(record.requestId),
-    ip: text(record.ip),
-    details: value(record.details) as { [field: string]: AuditValue },
-  };
 }
 
 function text(value: string | null): string | null {

@@ -1,7 +1,7 @@
 import { EntityManager } from 'typeorm';
 import { chainHash, eventCanonicalJson } from '../../../../src/adapters/audit/audit-chain';
-import { storable, storedEventJson, TypeormAuditLog } from '../../../../src/adapters/persistence/audit/typeorm-audit-log';
-import { AuditRecord } from '../../../../src/domain/audit';
+import { storedEventJson, TypeormAuditLog } from '../../../../src/adapters/persistence/audit/typeorm-audit-log';
+import { AuditEvent, AuditRecord } from '../../../../src/domain/audit';
 
 /** A row as the INSERT's one jsonb parameter carries it: the event's canonical JSON, and its hash. */
 type InsertedRow = [{ id: string; seq: number; occurred_at: string; details: unknown }, string];
@@ -47,17 +47,26 @@ describe('TypeormAuditLog: what it stores of details', () => {
 });
 
 describe('storedEventJson', () => {
+  const id = '9d1f0a2b-3c4d-4e5f-8a6b-7c8d9e0f1a2b';
   const odd = 'q"\\\n\u2028é😀\uDC00\u0000';
-  it.each([
-    ['a tool call', record({ tool: 'projects', outcome: 'ok', duration_ms: 0.25, required_scopes: ['projects:read'] })],
-    ['nulls everywhere they may be', record({}, { actor: { type: 'system', id: null }, target: { type: 'key', id: null }, requestId: null, ip: null })],
-    ['ids and addresses', record({ z: 1, a: 2 }, { userId: '0b5f3c1e-8d2a-4f6b-9c7d-1e2f3a4b5c6d', keyId: '1b5f3c1e-8d2a-4f6b-9c7d-1e2f3a4b5c6d', ip: '::1', action: 'key.updated' })],
-    ['text to cut and repair in every field', record({ [odd]: [odd, { b: odd, a: -0 }], long: 'y'.repeat(1500) }, {
-      actor: { type: 'user', id: odd }, target: { type: `t${odd}`, id: 'i'.repeat(3000) }, requestId: odd, ip: odd,
-    })],
-    ['an empty target type and a time in microseconds', record({ n: 1e21, f: 1.5e-7 }, { target: { type: '', id: null }, occurredAt: new Date(1767323045006.9) })],
-  ])('is the canonical JSON the verifier recomputes from the stored row: %s', (_name, r) => {
-    const event = storable(r, 42);
-    expect(storedEventJson(r, event.id, 42)).toBe(eventCanonicalJson(event));
+  /** `odd` as PostgreSQL gives it back: the lone surrogate and the NUL are U+FFFD. */
+  const stored = 'q"\\\n\u2028é😀\uFFFD\uFFFD';
+
+  it.each<[string, AuditRecord, Omit<AuditEvent, 'hash'>]>([
+    ['a tool call, kept as it is',
+      record({ tool: 'projects', outcome: 'ok', duration_ms: 0.25, required_scopes: ['projects:read'] }),
+      { ...record({ tool: 'projects', outcome: 'ok', duration_ms: 0.25, required_scopes: ['projects:read'] }), id, seq: 42 }],
+    ['nulls everywhere they may be',
+      record({}, { actor: { type: 'system', id: null }, target: { type: 'key', id: null }, requestId: null, ip: null }),
+      { ...record({}, { actor: { type: 'system', id: null }, target: { type: 'key', id: null }, requestId: null, ip: null }), id, seq: 42 }],
+    ['text cut to 1024 and made well-formed in every field, details keys included',
+      record({ [odd]: [odd, { b: odd, a: 1 }], long: 'y'.repeat(1500) }, {
+        actor: { type: 'user', id: odd }, target: { type: `t${odd}`, id: 'i'.repeat(3000) }, requestId: odd, ip: odd, occurredAt: new Date(1767323045006.9),
+      }),
+      { ...record({ [stored]: [stored, { b: stored, a: 1 }], long: 'y'.repeat(1024) }, {
+        actor: { type: 'user', id: stored }, target: { type: `t${stored}`, id: 'i'.repeat(1024) }, requestId: stored, ip: stored, occurredAt: new Date(1767323045006),
+      }), id, seq: 42 }],
+  ])('is the canonical JSON of the event as it reads back: %s', (_name, r, readBack) => {
+    expect(storedEventJson(r, id, 42)).toBe(eventCanonicalJson(readBack));
   });
 });
