@@ -28,8 +28,13 @@ export function auditEventJson(event: Omit<AuditEvent, 'hash'>) {
 
 /** SHA-256 hex of the previous event's hash followed by this event's canonical JSON. */
 export function chainHash(previousHash: string, event: Omit<AuditEvent, 'hash'>): string {
+  return chainHashOfJson(previousHash, eventCanonicalJson(event));
+}
+
+/** chainHash, for an event whose canonical JSON is already written (the writer's storedEventJson). */
+export function chainHashOfJson(previousHash: string, canonicalEventJson: string): string {
   // One-shot hash of the concatenation: the same digest as two updates, without a Hash object per event.
-  return hash('sha256', previousHash + eventCanonicalJson(event), 'hex');
+  return hash('sha256', previousHash + canonicalEventJson, 'hex');
 }
 
 /**

@@ -1,7 +1,8 @@
-import { hash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { EntityManager } from 'typeorm';
 import { AuditLog } from '../../../application/ports/audit-log.port';
 import { AuditRecord, AuditValue } from '../../../domain/audit';
+import { chainHashOfJson } from '../../audit/audit-chain';
 import { canonicalJson, wellFormed } from '../../audit/canonical-json';
 import { databaseCall } from '../database-unavailable';
 
@@ -26,8 +27,7 @@ export class TypeormAuditLog implements AuditLog {
     for (let i = 0; i < records.length; i++) {
       seq += 1;
       const json = storedEventJson(records[i], randomUUID(), seq);
-      // As chainHash: SHA-256 of the previous hash followed by the event's canonical JSON.
-      previous = hash('sha256', previous + json, 'hex');
+      previous = chainHashOfJson(previous, json);
       rows[i] = `[${json},"${previous}"]`;
     }
     // The canonical JSON the hash covers is also the row: one serialization per event, and the engine's JSON parser reads it back.
