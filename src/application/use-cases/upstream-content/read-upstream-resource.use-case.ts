@@ -30,9 +30,9 @@ export class ReadUpstreamResource {
   async execute(input: ReadUpstreamResourceInput): Promise<Record<string, unknown>> {
     const uri = requireText(input.uri, 'uri');
     const view = input.view ?? NAMESPACED_VIEW;
-    const target = view.splitUri(uri);
-    const record = target === null ? null : await this.listings.server(input.userId, target.server);
-    if (target === null || record === null || !allows(input.scopes, resourceScopes(record, target.name))) throw new UnknownResourceError(uri);
+    const target = await this.listings.resourceAt(input.userId, view, uri);
+    if (target === null || !allows(input.scopes, resourceScopes(target.record, target.name))) throw new UnknownResourceError(uri);
+    const { record } = target;
     const session = this.listings.open(record, input.clientSessionId);
     let result: Record<string, unknown>;
     try {

@@ -34,9 +34,9 @@ export class SubscribeUpstreamResource {
 
   async execute(input: SubscribeUpstreamResourceInput): Promise<Record<string, never>> {
     const uri = requireText(input.uri, 'uri');
-    const target = (input.view ?? NAMESPACED_VIEW).splitUri(uri);
-    const record = target === null ? null : await this.listings.server(input.userId, target.server);
-    if (target === null || record === null || !allows(input.scopes, resourceScopes(record, target.name))) throw new UnknownResourceError(uri);
+    const target = await this.listings.resourceAt(input.userId, input.view ?? NAMESPACED_VIEW, uri);
+    if (target === null || !allows(input.scopes, resourceScopes(target.record, target.name))) throw new UnknownResourceError(uri);
+    const { record } = target;
     const outcome = await this.subscriptions.add(input.clientSessionId, record.id, target.name, this.maxPerSession);
     if (outcome === 'full') throw new SubscriptionLimitError(this.maxPerSession);
     // The session ended meanwhile: nothing is followed, and its next request is told (404).

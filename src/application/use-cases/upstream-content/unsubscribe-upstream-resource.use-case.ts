@@ -28,9 +28,9 @@ export class UnsubscribeUpstreamResource {
 
   async execute(input: UnsubscribeUpstreamResourceInput): Promise<Record<string, never>> {
     const uri = requireText(input.uri, 'uri');
-    const target = (input.view ?? NAMESPACED_VIEW).splitUri(uri);
-    const record = target === null ? null : await this.listings.server(input.userId, target.server);
-    if (target === null || record === null || !(await this.subscriptions.remove(input.clientSessionId, record.id, target.name))) return {};
+    const target = await this.listings.resourceAt(input.userId, input.view ?? NAMESPACED_VIEW, uri);
+    if (target === null || !(await this.subscriptions.remove(input.clientSessionId, target.record.id, target.name))) return {};
+    const { record } = target;
     const session = this.listings.open(record, input.clientSessionId);
     try {
       await session.follow(target.name, false);

@@ -7,6 +7,7 @@ import {
 } from '../../../ports/upstream-content.port';
 import { mayShowAny, ScopeMapField } from './upstream-item-scopes';
 import { serverNamed, serversIn, shownFailure, toServer } from './upstream-servers';
+import { UpstreamName } from './upstream-names';
 import { UpstreamView } from './upstream-view';
 
 /** An upstream item with the record of the server it came from. */
@@ -47,6 +48,13 @@ export class UpstreamListings {
 
   server(userId: string, name: string): Promise<ResourceRecord | null> {
     return serverNamed(this.store, userId, name);
+  }
+
+  /** The owner's server a resource URI names as the view shows it, and the URI on that server; null when it names none. */
+  async resourceAt(userId: string, view: UpstreamView, uri: string): Promise<(UpstreamName & { record: ResourceRecord }) | null> {
+    const target = view.splitUri(uri);
+    const record = target === null ? null : await this.server(userId, target.server);
+    return target === null || record === null ? null : { ...target, record };
   }
 
   /** A contact with the record's server; within the client's session when `clientSessionId` names one. */
