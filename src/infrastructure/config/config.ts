@@ -113,6 +113,11 @@ export interface OperationsConfig {
 
 export class ConfigError extends Error {}
 
+/** The one rule for a URL keygate calls or sends people to: https, or http outside production. */
+export function webProtocolAllowed(url: URL, production: boolean): boolean {
+  return url.protocol === 'https:' || (!production && url.protocol === 'http:');
+}
+
 /** Reads the environment once; every other module receives the parsed result. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const nodeEnv = env.NODE_ENV ?? 'development';
@@ -204,7 +209,7 @@ function keysUrl(value: string | undefined, production: boolean): string | null 
   } catch {
     throw new ConfigError('SECRET_SCANNING_KEYS_URL must be an http(s) URL');
   }
-  if (url.protocol !== 'https:' && (production || url.protocol !== 'http:')) {
+  if (!webProtocolAllowed(url, production)) {
     throw new ConfigError(`SECRET_SCANNING_KEYS_URL must be an ${production ? 'https' : 'http(s)'} URL${production ? ' when NODE_ENV=production' : ''}`);
   }
   return raw;
@@ -234,7 +239,7 @@ function mcpOAuth(env: NodeJS.ProcessEnv, production: boolean): McpOAuthConfig |
 /** An absolute http(s) URL; https in production, where a token sent in clear is a token given away. */
 function webUrl(value: string, name: string, production: boolean): URL {
   const url = URL.canParse(value) ? new URL(value) : null;
-  if (url === null || (url.protocol !== 'https:' && (production || url.protocol !== 'http:'))) {
+  if (url === null || !webProtocolAllowed(url, production)) {
     throw new ConfigError(`${name} must hold ${production ? 'https' : 'http(s)'} URLs${production ? ' when NODE_ENV=production' : ''}`);
   }
   return url;

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { ConfigError } from './config';
+import { ConfigError, webProtocolAllowed } from './config';
 
 export interface ConsoleConfig {
   /** OIDC_ISSUER: the identity provider the console signs in with. Null: the development provider, or none. */
@@ -22,7 +22,7 @@ export function loadConsoleConfig(env: NodeJS.ProcessEnv, production: boolean): 
     } catch {
       throw new ConfigError('OIDC_ISSUER must be an absolute http(s) URL');
     }
-    if (url.protocol !== 'https:' && (production || url.protocol !== 'http:')) {
+    if (!webProtocolAllowed(url, production)) {
       throw new ConfigError(production ? 'OIDC_ISSUER must be https when NODE_ENV=production' : 'OIDC_ISSUER must be an http(s) URL');
     }
     if (url.search || url.hash) throw new ConfigError('OIDC_ISSUER must have no query or fragment');
