@@ -6,10 +6,11 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Browser, Page } from 'playwright-core';
 import { DevTokenIssuer } from '../../src/adapters/auth/dev-token-issuer';
-import { buildConsole, checkConsoleAnswers, checkPage, launchChromium } from '../support/browser';
+import { buildConsole, checkConsoleAnswers, checkPage, CHROMIUM_PATH, launchChromium } from '../support/browser';
 import { ServiceProcess, startService, waitForListening } from '../support/service-process';
 import { createTestDatabase, TestDatabase } from '../support/test-database';
 import { startUpstream, UpstreamMcpServer } from '../support/upstream-mcp-server';
+import { describeWithProgram } from '../support/system-program';
 
 jest.setTimeout(120_000);
 
@@ -85,7 +86,7 @@ async function useEcho(rawKey: string, text: string): Promise<{ listed: string[]
 
 const form = (name: string) => page.getByRole('form', { name });
 
-describe('the console\'s MCP servers and admin pages in Chromium', () => {
+describeWithProgram('chromium', [CHROMIUM_PATH], 'apt-get install chromium')('the console\'s MCP servers and admin pages in Chromium', () => {
   it('edits a live upstream\'s tool scopes and approves its changed tool definition', async () => {
     await page.goto(`${service.baseUrl}/console/`);
     await page.getByRole('button', { name: 'Sign in' }).click();

@@ -3,8 +3,9 @@ import { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { makeKey, TestKey } from '../support/mcp-keys';
-import { RunningNginx, startNginx } from '../support/nginx';
+import { NGINX_CANDIDATES, RunningNginx, startNginx } from '../support/nginx';
 import { startTestApp, TestApp } from '../support/test-app';
+import { describeWithProgram } from '../support/system-program';
 
 jest.setTimeout(60_000);
 
@@ -113,7 +114,7 @@ function viaNginx(path: string, headers: Record<string, string> = {}, method = '
 
 const lastSeen = () => seen[seen.length - 1];
 
-describe('keygate behind a real NGINX (auth_request)', () => {
+describeWithProgram('nginx', NGINX_CANDIDATES, 'apt-get install nginx')('keygate behind a real NGINX (auth_request)', () => {
   let reader: TestKey;
   beforeAll(async () => {
     reader = await makeKey(t, ['projects:read']);

@@ -16,7 +16,7 @@ export function buildConsole(): void {
   });
 }
 
-/** One headless Chromium; missing, the test fails saying how to get it rather than being skipped. */
+/** One headless Chromium; missing (only under CI=true does a test get this far without it), the test fails saying how to get it. */
 export async function launchChromium(): Promise<Browser> {
   if (!existsSync(CHROMIUM_PATH)) {
     throw new Error(`Chromium not found at ${CHROMIUM_PATH}: install Debian's chromium (apt-get install chromium; .ci/run does) or set CHROMIUM_PATH`);

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 
 /** Where Debian's nginx package puts the binary; NGINX_BIN overrides. */
-const CANDIDATES = [process.env.NGINX_BIN, '/usr/sbin/nginx', '/usr/local/sbin/nginx', '/usr/local/nginx/sbin/nginx'];
+export const NGINX_CANDIDATES = [process.env.NGINX_BIN, '/usr/sbin/nginx', '/usr/local/sbin/nginx', '/usr/local/nginx/sbin/nginx'];
 
 export interface RunningNginx {
   url: string;
@@ -24,7 +24,7 @@ export async function freePort(): Promise<number> {
 }
 
 export function nginxBinary(): string {
-  const found = CANDIDATES.find((candidate) => candidate && existsSync(candidate));
+  const found = NGINX_CANDIDATES.find((candidate) => candidate && existsSync(candidate));
   if (!found) {
     throw new Error('nginx is not installed: this test runs a real NGINX. Install it (apt-get install -y nginx; .ci/run does) or set NGINX_BIN');
   }
