@@ -135,6 +135,25 @@ describe('/api/v1/mcp-servers', () => {
     expect(await events(alice.id, 'mcp_server.updated')).toHaveLength(0);
   });
 
+  it.each([
+    ['a NUL', 'a\u0000b', /NUL/],
+    ['a lone surrogate', 'a\ud800b', /unpaired surrogate/],
+  ])('answers 400 naming the field for %s in a scope map\'s key on POST and PATCH, and writes nothing', async (_what, key, message) => {
+    const alice = aUser();
+    for (const map of ['tool_scopes', 'resource_scopes', 'prompt_scopes']) {
+      const refused = await alice.post(BASE, { name: 'nul-keys', url: upstream.url, [map]: { ok: ['chat:read'], [key]: ['chat:read'] } }).expect(400);
+      expect(refused.body.errors).toEqual([{ field: `${map}.${key}`, message: expect.stringMatching(message) }]);
+    }
+    expect((await alice.get(BASE).expect(200)).body).toEqual([]);
+    const { body } = await alice.post(BASE, { name: 'kept', url: upstream.url, tool_scopes: { echo: ['chat:read'] } }).expect(201);
+    for (const map of ['tool_scopes', 'resource_scopes', 'prompt_scopes']) {
+      const refused = await alice.patch(`${BASE}/${body.id}`, { [map]: { [key]: ['chat:read'] } }).expect(400);
+      expect(refused.body.errors).toEqual([{ field: `${map}.${key}`, message: expect.stringMatching(message) }]);
+    }
+    expect((await alice.get(`${BASE}/${body.id}`).expect(200)).body).toEqual(body);
+    expect(await events(alice.id, 'mcp_server.updated')).toHaveLength(0);
+  });
+
   it('refuses an address the upstream connection would refuse with a 400 in general terms, writing nothing', async () => {
     const alice = aUser();
     for (const url of ['http://10.1.2.3/mcp', 'http://[::ffff:192.168.0.1]/mcp', 'http://169.254.169.254/latest']) {
