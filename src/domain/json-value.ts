@@ -37,6 +37,19 @@ export function findJsonProblem(value: unknown, root: string, checks: JsonChecks
   return found && { field: pathOf(root, found.at), message: found.message };
 }
 
+const BODY_CHECKS: JsonChecks = { storableText: true };
+
+/**
+ * The one text check of the edges: every parsed REST body and every MCP
+ * message's params, each string and each key, at any depth. PostgreSQL
+ * refuses NUL and unpaired surrogates wherever they land (a name, a jsonb
+ * column, a scope map's key), so they are refused before anything runs rather
+ * than field by field.
+ */
+export function findBodyProblem(value: unknown, root: string): FieldError | null {
+  return findJsonProblem(value, root, BODY_CHECKS);
+}
+
 function walk(value: unknown, depth: number, storableText: boolean, maxEntries: number): Found | null {
   if (typeof value === 'string') {
     const problem = storableText ? textProblem(value) : null;

@@ -82,13 +82,32 @@ describe('POST /api/v1/api-keys/:id/roll', () => {
     expect(new Date(row.expires_at).toISOString()).toBe(soon);
   });
 
-  it('lets a user at MAX_KEYS_PER_USER roll, and lets an admin roll anyone\'s key', async () => {
+  it('refuses a roll with a grace at MAX_KEYS_PER_USER as a create is, allows one without, and lets an admin roll anyone\'s key', async () => {
     const user = randomUUID();
     const a = await create(user, { name: 'a' });
     await create(user, { name: 'b' });
-    const rolled = await roll(user, a.id, { grace_seconds: 30 }).expect(201);
+    const refused = await roll(user, a.id, { grace_seconds: 30 });
+    expect(refused.status).toBe(409);
+    expect(refused.body.detail).toMatch(/already holds 2 non-revoked keys/);
+    expect(await keyRows(user)).toBe(2);
+    expect(await mcpStatus(a.raw_key)).toBe(200);
+    const rolled = await roll(user, a.id).expect(201);
     expect(await keyRows(user)).toBe(3);
+    expect((await list(user)).length).toBe(2);
     await roll(randomUUID(), rolled.body.id, {}, true).expect(201);
+  });
+
+  it('counts both keys during the grace, and the old one no more once it ends', async () => {
+    const user = randomUUID();
+    const a = await create(user, { name: 'a' });
+    await roll(user, a.id, { grace_seconds: 30 }).expect(201);
+    expect((await request(t.app).post('/api/v1/api-keys').set('Authorization', auth(user)).send({ name: 'c' })).status).toBe(409);
+    clock.advance(30_000);
+    try {
+      await create(user, { name: 'c' });
+    } finally {
+      clock.advance(-30_000);
+    }
   });
 
   it.each([
@@ -201,6 +220,32 @@ describe('PATCH /api/v1/api-keys/:id', () => {
     expect(res.body.errors.map((e: { field: string }) => e.field)).toContain(field);
     expect((await list(user))[0]).toMatchObject({ name: 'same', scopes: ['chat:read'], expires_at: null });
     expect((await events(key.id)).map((e) => e.action)).toEqual(['key.created']);
+  });
+
+  it('answers 409 for a rolled key, during or after its grace, so it is never revived past MAX_KEYS_PER_USER', async () => {
+    const owner = randomUUID();
+    const k = await create(owner, { name: 'graced' });
+    const next = await roll(owner, k.id, { grace_seconds: 60 }).expect(201);
+    const later = new Date(clock.now().getTime() + 86_400_000).toISOString();
+    for (const body of [{ expires_at: null }, { expires_at: later }, { name: 'renamed' }]) {
+      const res = await patch(owner, k.id, body);
+      expect(res.status).toBe(409);
+      expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(res.body.detail).toBe(`API key ${k.id} was rolled and cannot be edited; edit its replacement ${next.body.id} instead`);
+    }
+    clock.advance(60_001);
+    try {
+      expect((await patch(owner, k.id, { expires_at: null })).status).toBe(409);
+      const admin = await request(t.app).patch(`/api/v1/api-keys/${k.id}`).set('Authorization', auth(randomUUID(), true)).send({ expires_at: null });
+      expect(admin.status).toBe(409);
+      expect(await mcpStatus(k.raw_key)).toBe(401);
+    } finally {
+      clock.advance(-60_001);
+    }
+    const [stored] = await t.db.dataSource.query('SELECT expires_at, name FROM api_keys WHERE id = $1', [k.id]);
+    expect(new Date(stored.expires_at).toISOString()).toBe(new Date(clock.now().getTime() + 60_000).toISOString());
+    expect(stored.name).toBe('graced');
+    expect((await events(k.id)).map((e) => e.action)).toEqual(['key.created', 'key.rolled']);
   });
 
   it('answers 404 for a revoked, unknown or other user\'s key', async () => {

@@ -67,6 +67,20 @@ describe.each(UNSTORABLE)('MCP tools/call with %s', (_what, text) => {
     expect(await recordCount(t, key.user)).toBe(0);
   });
 
+  it.each([
+    ['resources/read', `{"uri":"keygate://projects/${text}"}`, 'uri'],
+    ['prompts/get', `{"name":"p","arguments":{"${text}":"x"}}`, /^arguments\.a.*b$/],
+    ['initialize', `{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"${text}"}}`, 'clientInfo.version'],
+  ])('in %s params is -32602 naming the field: every message gets the same check', async (method, params, field) => {
+    const res = await rpc(t, key, `{"jsonrpc":"2.0","id":3,"method":"${method}","params":${params}}`).expect(200);
+    expect(res.body).toMatchObject({ id: 3, error: { code: -32602, data: [{ field, message: expect.stringMatching(/NUL|unpaired surrogate/) }] } });
+  });
+
+  it('in a notification\'s params is an HTTP 400 with -32602 naming the field', async () => {
+    const res = await rpc(t, key, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1,"reason":"${text}"}}`).expect(400);
+    expect(res.body).toMatchObject({ id: null, error: { code: -32602, data: [{ field: 'reason' }] } });
+  });
+
   it('in the tool name is -32602 naming it', async () => {
     const res = await rpc(t, key, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"s${text}__tool","arguments":{}}}`).expect(200);
     expect(res.body.error).toMatchObject({ code: -32602, data: [{ field: 'name', message: expect.any(String) }] });

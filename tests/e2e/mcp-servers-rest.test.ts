@@ -105,7 +105,6 @@ describe('/api/v1/mcp-servers', () => {
     const created = await admin.post(`${BASE}?user_id=${bob.id}`, { name: 'for-bob', url: upstream.url }).expect(201);
     expect((await bob.get(BASE).expect(200)).body.map((s: { id: string }) => s.id)).toEqual([created.body.id]);
     expect((await admin.get(`${BASE}?user_id=${bob.id}`).expect(200)).body).toHaveLength(1);
-    await admin.get(`${BASE}/${created.body.id}`).expect(404); // without user_id an admin sees their own servers
     await admin.patch(`${BASE}/${created.body.id}?user_id=${bob.id}`, { tool_scopes: { echo: ['chat:read'] } }).expect(200);
     expect((await events(bob.id, 'mcp_server.created'))[0]).toMatchObject({ actor: { type: 'user' }, user_id: bob.id, key_id: null });
 
@@ -115,6 +114,38 @@ describe('/api/v1/mcp-servers', () => {
     await eve.post(`${BASE}?user_id=${bob.id}`, { name: 'sneak', url: upstream.url }).expect(403);
     await eve.delete(`${BASE}/${created.body.id}?user_id=${bob.id}`).expect(403);
     await admin.delete(`${BASE}/${created.body.id}?user_id=${bob.id}`).expect(204);
+  });
+
+  it('lets an admin read, edit, approve and delete any user\'s server by id without ?user_id=, as with keys', async () => {
+    const carol = aUser();
+    const adminId = randomUUID();
+    const admin = as(t.adminToken(adminId));
+    const { body } = await carol.post(BASE, { name: 'carols', url: upstream.url, headers: { Authorization: secret } }).expect(201);
+    expect((await admin.get(`${BASE}/${body.id}`).expect(200)).body).toEqual(body);
+    const edited = await admin.patch(`${BASE}/${body.id}`, { tool_scopes: { echo: ['chat:read'] } }).expect(200);
+    expect(edited.body).toMatchObject({ id: body.id, name: 'carols', headers: { Authorization: '********' }, tool_scopes: { echo: ['chat:read'] } });
+    expect((await carol.get(`${BASE}/${body.id}`).expect(200)).body.tool_scopes).toEqual({ echo: ['chat:read'] });
+    await admin.post(`${BASE}/${body.id}/approve-tools`, { tools: ['ghost'] }).expect(400); // found: only the tool is unknown
+    // The change is the owner's server's, made by the admin: the event says both.
+    expect((await events(carol.id, 'mcp_server.updated'))[0]).toMatchObject({ actor: { type: 'user', id: adminId }, user_id: carol.id });
+    expect((await admin.get(BASE).expect(200)).body).toEqual([]); // the list stays the admin's own without user_id
+    await admin.delete(`${BASE}/${body.id}`).expect(204);
+    await carol.get(`${BASE}/${body.id}`).expect(404);
+    await admin.get(`${BASE}/${body.id}`).expect(404);
+    await admin.patch(`${BASE}/${randomUUID()}`, { name: 'nobody' }).expect(404);
+    expect((await events(carol.id, 'mcp_server.deleted'))[0]).toMatchObject({ actor: { type: 'user', id: adminId }, user_id: carol.id });
+  });
+
+  it('keeps ?user_id= binding for an admin: a server of someone else than the user named is 404, and nothing changes', async () => {
+    const dave = aUser();
+    const erin = aUser();
+    const { body } = await dave.post(BASE, { name: 'daves', url: upstream.url }).expect(201);
+    const admin = as(t.adminToken());
+    await admin.get(`${BASE}/${body.id}?user_id=${erin.id}`).expect(404);
+    await admin.patch(`${BASE}/${body.id}?user_id=${erin.id}`, { name: 'erins' }).expect(404);
+    await admin.delete(`${BASE}/${body.id}?user_id=${erin.id}`).expect(404);
+    expect((await dave.get(`${BASE}/${body.id}`).expect(200)).body).toEqual(body);
+    expect(await events(dave.id, 'mcp_server.updated')).toHaveLength(0);
   });
 
   it('answers 400 naming the field for bad input, unknown fields and query parameters, and writes nothing', async () => {
@@ -132,6 +163,25 @@ describe('/api/v1/mcp-servers', () => {
     expect((await alice.patch(`${BASE}/${body.id}`, { url: 'https://x.example.com', name: 'NO' }).expect(400)).body.errors[0].field).toBe('name');
     expect((await alice.get(`${BASE}/${body.id}`).expect(200)).body).toEqual(body);
     expect(await events(alice.id, 'mcp_server.created')).toHaveLength(1);
+    expect(await events(alice.id, 'mcp_server.updated')).toHaveLength(0);
+  });
+
+  it.each([
+    ['a NUL', 'a\u0000b', /NUL/],
+    ['a lone surrogate', 'a\ud800b', /unpaired surrogate/],
+  ])('answers 400 naming the field for %s in a scope map\'s key on POST and PATCH, and writes nothing', async (_what, key, message) => {
+    const alice = aUser();
+    for (const map of ['tool_scopes', 'resource_scopes', 'prompt_scopes']) {
+      const refused = await alice.post(BASE, { name: 'nul-keys', url: upstream.url, [map]: { ok: ['chat:read'], [key]: ['chat:read'] } }).expect(400);
+      expect(refused.body.errors).toEqual([{ field: `${map}.${key}`, message: expect.stringMatching(message) }]);
+    }
+    expect((await alice.get(BASE).expect(200)).body).toEqual([]);
+    const { body } = await alice.post(BASE, { name: 'kept', url: upstream.url, tool_scopes: { echo: ['chat:read'] } }).expect(201);
+    for (const map of ['tool_scopes', 'resource_scopes', 'prompt_scopes']) {
+      const refused = await alice.patch(`${BASE}/${body.id}`, { [map]: { [key]: ['chat:read'] } }).expect(400);
+      expect(refused.body.errors).toEqual([{ field: `${map}.${key}`, message: expect.stringMatching(message) }]);
+    }
+    expect((await alice.get(`${BASE}/${body.id}`).expect(200)).body).toEqual(body);
     expect(await events(alice.id, 'mcp_server.updated')).toHaveLength(0);
   });
 

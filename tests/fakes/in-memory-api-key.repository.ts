@@ -8,7 +8,7 @@ export class InMemoryApiKeyRepository implements ApiKeyRepository {
   touches = 0;
 
   async insertWithinLimit(key: NewApiKey, limit: number): Promise<ApiKey | null> {
-    const held = [...this.rows.values()].filter((r) => r.userId === key.userId && r.revokedAt === null).length;
+    const held = [...this.rows.values()].filter((r) => r.userId === key.userId && ApiKey.restore(r).countsTowardLimitAt(key.createdAt)).length;
     if (held >= limit) return null;
     return this.insert(key);
   }
@@ -21,7 +21,7 @@ export class InMemoryApiKeyRepository implements ApiKeyRepository {
 
   async update(id: string, changes: ApiKeyChanges): Promise<ApiKey | null> {
     const row = this.rows.get(id);
-    if (!row || row.revokedAt !== null) return null;
+    if (!row || row.revokedAt !== null || row.replacedBy !== null) return null;
     Object.assign(row, Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)));
     return ApiKey.restore(row);
   }

@@ -52,6 +52,10 @@ export class InMemoryResourceStore implements ResourceStore {
     return true;
   }
 
+  async ownerOf(at: RecordLocation, id: string): Promise<string | null> {
+    return this.records.find((r) => r.id === id && this.at(r, r.ownerId, at))?.ownerId ?? null;
+  }
+
   private at(r: ResourceRecord, ownerId: string, at: RecordLocation): boolean {
     return r.ownerId === ownerId && r.resource === at.resource && r.parentId === at.parentId && r.subresource === at.subresource;
   }

@@ -30,7 +30,7 @@ export function makeKeyService(maxKeysPerUser = 100) {
     listKeys: new ListKeys(repository, quotas, clock),
     getKey: new GetKey(repository, quotas, clock),
     revokeKey: new RevokeKey(work, clock),
-    rollKey: new RollKey(work, hasher, generator, clock),
+    rollKey: new RollKey(work, hasher, generator, clock, { maxKeysPerUser }),
     updateKey: new UpdateKey(work, clock),
     validateKey: new ValidateKey(repository, hasher, clock),
   };

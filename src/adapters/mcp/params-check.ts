@@ -1,23 +1,30 @@
 import { Response } from 'express';
 import { InitializeRequestSchema, JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { FieldError, MAX_FIELD_ERRORS } from '../../domain/errors';
-import { findJsonProblem } from '../../domain/json-value';
-import { isResource } from '../../domain/scope';
-import { textProblem } from '../../domain/text-field';
+import { findBodyProblem, findJsonProblem } from '../../domain/json-value';
 import { RPC, sendRpcError } from './json-rpc';
 
 /**
- * Answers -32602 for a request whose params the SDK server would refuse in a
- * worse way: for initialize its schema failure becomes -32603 (an internal
- * error, for the client's mistake), and for tools/call its message reads
- * "MCP error -32602: MCP error -32602: ..." once a client wraps it. The SDK
- * answers both over HTTP 200, and so does this. Returns true when it answered.
+ * Answers -32602 for a message whose params hold text PostgreSQL cannot store
+ * (findBodyProblem, the same walk every REST body gets), or that the SDK
+ * server would refuse in a worse way: for initialize its schema failure
+ * becomes -32603 (an internal error, for the client's mistake), and for
+ * tools/call its message reads "MCP error -32602: MCP error -32602: ..." once
+ * a client wraps it. The SDK answers both over HTTP 200, and so does this; a
+ * notification, which gets no answer, is refused with HTTP 400 and id null.
+ * Returns true when it answered.
  */
 export function refuseInvalidParams(messages: readonly JSONRPCMessage[], res: Response): boolean {
   for (const message of messages) {
     const { id, method, params } = message as { id?: string | number; method?: unknown; params?: unknown };
+    const unstorable = params === undefined ? null : findBodyProblem(params, '');
+    if (unstorable !== null && id === undefined) {
+      sendRpcError(res, 400, null, RPC.INVALID_PARAMS, `Invalid ${String(method)} params: ${unstorable.field}: ${unstorable.message}`, [unstorable]);
+      return true;
+    }
     if (id === undefined) continue; // a notification gets no answer, an error included
-    const problems = method === 'initialize' ? initializeProblems(message) : method === 'tools/call' ? toolCallProblems(params) : [];
+    const problems = unstorable !== null ? [unstorable]
+      : method === 'initialize' ? initializeProblems(message) : method === 'tools/call' ? toolCallProblems(params) : [];
     if (problems.length === 0) continue;
     const summary = problems.map((p) => `${p.field}: ${p.message}`).join('; ');
     sendRpcError(res, 200, id, RPC.INVALID_PARAMS, `Invalid ${method} params: ${summary}`, problems);
@@ -32,7 +39,6 @@ export function refuseInvalidParams(messages: readonly JSONRPCMessage[], res: Re
  * objects in its params are held to a size before the schema runs.
  */
 const INITIALIZE_CHECKS = { maxEntries: 100 };
-const STORABLE = { storableText: true };
 
 function initializeProblems(message: JSONRPCMessage): FieldError[] {
   const tooLarge = findJsonProblem((message as { params?: unknown }).params, 'params', INITIALIZE_CHECKS);
@@ -43,36 +49,19 @@ function initializeProblems(message: JSONRPCMessage): FieldError[] {
 }
 
 function toolCallProblems(params: unknown): FieldError[] {
-  const problem = toolCallProblem(params);
+  const problem = toolCallShapeProblem(params);
   return problem === null ? [] : [problem];
 }
 
 /**
- * Why tools/call params name no tool, carry arguments that are not an object,
- * or give a built-in tool text it could not store; null when they are fine.
- * A name that could not be stored cannot be a registered tool, and looking it
- * up in PostgreSQL would fail.
- */
-export function toolCallProblem(params: unknown): FieldError | null {
-  const shape = toolCallShapeProblem(params);
-  if (shape !== null) return shape;
-  const { name, arguments: args } = params as { name: string; arguments?: Record<string, unknown> };
-  // A built-in tool stores what it is given, and PostgreSQL cannot store NUL or unpaired surrogates:
-  // refused here as the params they are, before anything runs. Upstream tools take what their server takes.
-  if (args !== undefined && isResource(name)) return findJsonProblem(args, 'arguments', STORABLE);
-  return null;
-}
-
-/**
- * The cheap half of toolCallProblem: a storable tool name and arguments that
- * are an object. The tool gate, which runs after this file's check, needs
- * only this to read the call, not a second walk of the arguments.
+ * Why tools/call params name no tool or carry arguments that are not an
+ * object; null when they are fine. Text in them was checked before, with the
+ * rest of the params (refuseInvalidParams), so the tool gate, which runs
+ * after, needs only this to read the call.
  */
 export function toolCallShapeProblem(params: unknown): FieldError | null {
   const { name, arguments: args } = (params ?? {}) as { name?: unknown; arguments?: unknown };
   if (typeof name !== 'string' || name === '') return { field: 'name', message: 'must be the name of a tool' };
-  const unstorable = textProblem(name);
-  if (unstorable !== null) return { field: 'name', message: unstorable };
   if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) return { field: 'arguments', message: 'must be an object' };
   return null;
 }

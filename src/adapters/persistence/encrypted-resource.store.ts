@@ -40,6 +40,10 @@ export class EncryptedResourceStore implements ResourceStore {
     return this.inner.remove(ownerId, at, id);
   }
 
+  ownerOf(at: RecordLocation, id: string): Promise<string | null> {
+    return this.inner.ownerOf(at, id);
+  }
+
   private opened(record: ResourceRecord): ResourceRecord {
     return { ...record, data: this.secrets.open(record.ownerId, record, record.data) };
   }

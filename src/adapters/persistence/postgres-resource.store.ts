@@ -79,6 +79,15 @@ export class PostgresResourceStore implements ResourceStore {
     return rows.length > 0;
   }
 
+  async ownerOf(at: RecordLocation, id: string): Promise<string | null> {
+    const rows = await this.run(
+      `SELECT user_id FROM resource_records
+       WHERE resource = $1 AND parent_id IS NOT DISTINCT FROM $2::uuid AND subresource IS NOT DISTINCT FROM $3::varchar AND id = $4`,
+      [at.resource, at.parentId, at.subresource, id],
+    );
+    return rows.length > 0 ? rows[0].user_id : null;
+  }
+
   private async run(sql: string, params: unknown[], runner: Runner = this.manager): Promise<ResourceRecordRow[]> {
     return this.guarded(async () => {
       const result: unknown = await runner.query(sql, params);

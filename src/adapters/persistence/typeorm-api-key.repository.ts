@@ -18,7 +18,12 @@ export class TypeormApiKeyRepository implements ApiKeyRepository {
     return databaseCall(this.manager.transaction(async (manager) => {
       // Serialises creates per user so two concurrent requests cannot both pass the count.
       await manager.query('SELECT pg_advisory_xact_lock(hashtext($1))', [key.userId]);
-      const held = await manager.count(ApiKeyRowSchema, { where: { user_id: key.userId, revoked_at: IsNull() } });
+      // ApiKey.countsTowardLimitAt in SQL: a rolled key past its overlap no longer counts.
+      const [{ held }] = await manager.query(
+        `SELECT count(*)::int AS held FROM api_keys WHERE user_id = $1 AND revoked_at IS NULL
+           AND (replaced_by IS NULL OR expires_at IS NULL OR expires_at > $2)`,
+        [key.userId, key.createdAt],
+      ) as { held: number }[];
       if (held >= limit) return null;
       return ApiKeyMapper.toDomain(await manager.save(ApiKeyRowSchema, newRow(manager, key)));
     }));
@@ -34,7 +39,7 @@ export class TypeormApiKeyRepository implements ApiKeyRepository {
     if (changes.scopes !== undefined) columns.scopes = changes.scopes.toArray();
     if (changes.expiresAt !== undefined) columns.expires_at = changes.expiresAt;
     Object.assign(columns, ApiKeyMapper.limitColumns(changes.rateLimit, changes.quota));
-    return this.updateWhere(id, 'revoked_at IS NULL', columns);
+    return this.updateWhere(id, 'revoked_at IS NULL AND replaced_by IS NULL', columns);
   }
 
   async markReplaced(id: string, replacedBy: string, retire: RetireKey): Promise<ApiKey | null> {

@@ -88,6 +88,7 @@ class ChangeTrackingRecords implements ResourceStore {
   constructor(private readonly inner: ResourceStore, private readonly serverOwners: Set<string>) {}
 
   find(ownerId: string, at: RecordLocation, id: string): Promise<ResourceRecord | null> { return this.inner.find(ownerId, at, id); }
+  ownerOf(at: RecordLocation, id: string): Promise<string | null> { return this.inner.ownerOf(at, id); }
   list(ownerId: string, at: RecordLocation, filter?: RecordFilter, limit?: number, offset?: number): Promise<ResourceRecord[]> {
     return this.inner.list(ownerId, at, filter, limit, offset);
   }

@@ -29,17 +29,18 @@ export type RetireKey = { revokedAt: Date } | { expiresAt: Date | null };
 
 export interface ApiKeyRepository {
   /**
-   * Stores the key unless its user already holds `limit` non-revoked keys;
-   * the count and the insert are one atomic step. Returns null at the limit.
+   * Stores the key unless its user already holds `limit` keys that count
+   * (ApiKey.countsTowardLimitAt, as of the key's createdAt); the count and the
+   * insert are one atomic step. Returns null at the limit.
    */
   insertWithinLimit(key: NewApiKey, limit: number): Promise<ApiKey | null>;
   findById(id: string): Promise<ApiKey | null>;
   findByHash(keyHash: string): Promise<ApiKey | null>;
   /** Non-revoked keys of a user (expired included), newest first. */
   listNonRevokedByUser(userId: string): Promise<ApiKey[]>;
-  /** Stores a key with no limit check: a roll's new key, while its predecessor still counts. */
+  /** Stores a key with no limit check: a roll's new key when its predecessor is revoked in the same step. */
   insert(key: NewApiKey): Promise<ApiKey>;
-  /** Changes a key that is not revoked; null when there is none. */
+  /** Changes a key that is neither revoked nor replaced (checked in the same statement); null otherwise. */
   update(id: string, changes: ApiKeyChanges): Promise<ApiKey | null>;
   /**
    * Points a key at its successor and retires it, if it is neither revoked

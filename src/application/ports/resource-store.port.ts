@@ -14,9 +14,10 @@ export interface RecordFilter {
 export const MAX_LISTED_RECORDS = 100;
 
 /**
- * The records behind the built-in tools. Every method takes the owner first and
- * never reads or changes another owner's records, so one user's key cannot
- * reach another's data. A remote platform backend can replace it.
+ * The records behind the built-in tools. Every method but ownerOf takes the
+ * owner first and never reads or changes another owner's records, so one
+ * user's key cannot reach another's data. A remote platform backend can
+ * replace it.
  */
 export interface ResourceStore {
   create(ownerId: string, at: RecordLocation, data: Record<string, unknown>): Promise<ResourceRecord>;
@@ -30,4 +31,6 @@ export interface ResourceStore {
   update(ownerId: string, at: RecordLocation, id: string, data: Record<string, unknown>): Promise<ResourceRecord | null>;
   /** Deletes a record found at `at` with everything attached to it; false when there is none. */
   remove(ownerId: string, at: RecordLocation, id: string): Promise<boolean>;
+  /** Whose record `id` at `at` is, null when there is none: for an admin's request, which may name any user's record by id. */
+  ownerOf(at: RecordLocation, id: string): Promise<string | null>;
 }

@@ -61,6 +61,16 @@ export class ApiKey {
     return this.stateAt(now) === 'active';
   }
 
+  /**
+   * Whether the key counts against MAX_KEYS_PER_USER: every non-revoked key,
+   * expired ones too (an edit can revive them), except a rolled key past its
+   * overlap, which can never be used or edited again.
+   */
+  countsTowardLimitAt(now: Date): boolean {
+    if (this.props.replacedBy !== null) return this.isUsableAt(now);
+    return this.props.revokedAt === null;
+  }
+
   ownedBy(userId: string): boolean {
     return this.props.userId === userId;
   }

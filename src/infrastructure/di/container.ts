@@ -146,8 +146,8 @@ export function buildContainer(parts: ContainerParts): Container {
   );
   c.bind(RevokeKey).toResolvedValue((work: UnitOfWork, clock: Clock) => new RevokeKey(work, clock), [TOKENS.UnitOfWork, TOKENS.Clock]);
   c.bind(RollKey).toResolvedValue(
-    (work: UnitOfWork, hasher: KeyHasher, gen: KeyGenerator, clock: Clock) => new RollKey(work, hasher, gen, clock),
-    [TOKENS.UnitOfWork, TOKENS.KeyHasher, TOKENS.KeyGenerator, TOKENS.Clock],
+    (work: UnitOfWork, hasher: KeyHasher, gen: KeyGenerator, clock: Clock, policy: KeyPolicy) => new RollKey(work, hasher, gen, clock, policy),
+    [TOKENS.UnitOfWork, TOKENS.KeyHasher, TOKENS.KeyGenerator, TOKENS.Clock, TOKENS.KeyPolicy],
   );
   c.bind(UpdateKey).toResolvedValue((work: UnitOfWork, clock: Clock) => new UpdateKey(work, clock), [TOKENS.UnitOfWork, TOKENS.Clock]);
   c.bind(ValidateKey).toResolvedValue(

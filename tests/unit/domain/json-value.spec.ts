@@ -1,4 +1,4 @@
-import { findJsonProblem, MAX_JSON_DEPTH } from '../../../src/domain/json-value';
+import { findBodyProblem, findJsonProblem, MAX_JSON_DEPTH } from '../../../src/domain/json-value';
 
 const nested = (depth: number, inner: unknown = 1): unknown => {
   let value = inner;
@@ -45,5 +45,26 @@ describe('findJsonProblem', () => {
   it('clips a long path to 64 characters', () => {
     const problem = findJsonProblem({ ['k'.repeat(1000)]: 'a\u0000' }, 'data', { storableText: true });
     expect(problem!.field).toHaveLength(64);
+  });
+});
+
+describe('findBodyProblem, the edges\' one text check', () => {
+  it('names a NUL or lone surrogate in any key or value of a body, scope maps\' keys included', () => {
+    const body = JSON.parse('{"name":"s","tool_scopes":{"ok":["chat:read"],"a\\u0000b":["chat:read"]}}');
+    expect(findBodyProblem(body, '')).toEqual({ field: 'tool_scopes.a\u0000b', message: 'its name must not contain a NUL character (U+0000)' });
+    expect(findBodyProblem({ prompt_scopes: { p: ['x', '\udc00'] } }, ''))
+      .toEqual({ field: 'prompt_scopes.p[1]', message: 'must be well-formed Unicode (it holds an unpaired surrogate)' });
+    expect(findBodyProblem({ resource_scopes: { ['r\ud800']: [] } }, ''))
+      .toEqual({ field: 'resource_scopes.r\ud800', message: expect.stringMatching(/^its name .*unpaired surrogate/) });
+  });
+
+  it('names the field from the root it is given, as MCP params are named', () => {
+    expect(findBodyProblem({ name: 'projects', arguments: { data: { x: 'a\u0000' } } }, '')).toMatchObject({ field: 'arguments.data.x' });
+    expect(findBodyProblem('a\u0000', 'params')).toMatchObject({ field: 'params' });
+  });
+
+  it('passes well-formed text, surrogate pairs included, and still refuses nesting past the limit', () => {
+    expect(findBodyProblem({ name: 'deploy 😀', tool_scopes: { 'ünï': ['chat:read'] }, n: 1, b: null }, '')).toBeNull();
+    expect(findBodyProblem({ scopes: nested(32) }, '')).toMatchObject({ message: 'is nested deeper than 32 levels' });
   });
 });

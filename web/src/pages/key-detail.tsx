@@ -43,7 +43,7 @@ export function KeyDetailPage({ id }: { id: string }) {
           <dt>Quota</dt><dd>{quotaText(key.quota)}</dd>
         </dl>
       )}
-      {key && !key.revoked_at && !editing && (
+      {key && !key.revoked_at && !key.replaced_by && !editing && (
         <div class="buttons"><button type="button" onClick={() => { setSaved(null); setEditing(true); }}>Edit key</button></div>
       )}
       {key && editing && <EditKeyForm apiKey={key} onSaved={onSaved} onCancel={() => setEditing(false)} />}

@@ -15,9 +15,10 @@ type IdRequest = Request<{ id: string }>;
 /**
  * /api/v1/mcp-servers: the upstream MCP servers the mcp_servers tool manages,
  * by the same use-cases. A user's token acts for that user; an admin's, with
- * `?user_id=`, for the user named (a non-admin naming another user is 403).
- * Unknown ids and other users' servers are both 404. Authentication runs
- * before this router.
+ * `?user_id=`, for the user named (a non-admin naming another user is 403),
+ * and without it reaches any user's server by its id, as with keys. Unknown
+ * ids and, for a non-admin, other users' servers are both 404. Authentication
+ * runs before this router.
  */
 export class McpServersController {
   constructor(private readonly useCases: McpServerUseCases) {}

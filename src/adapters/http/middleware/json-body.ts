@@ -1,6 +1,6 @@
 import express, { RequestHandler } from 'express';
 import { ValidationError } from '../../../domain/errors';
-import { findJsonProblem } from '../../../domain/json-value';
+import { findBodyProblem } from '../../../domain/json-value';
 import { problemType, sendProblem } from '../problem';
 
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -9,7 +9,8 @@ const parseJson = express.json({ limit: MAX_BODY_BYTES, strict: true, type: ['ap
 
 /**
  * A body must be JSON (415 otherwise) of at most 64 KiB (413), nested at
- * most MAX_JSON_DEPTH deep (400 naming where), parsed before the handler.
+ * most MAX_JSON_DEPTH deep and holding no text PostgreSQL cannot store, in
+ * any string or key (400 naming where), parsed before the handler.
  */
 export const jsonBody: RequestHandler = (req, res, next) => {
   const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
@@ -23,7 +24,7 @@ export const jsonBody: RequestHandler = (req, res, next) => {
   }
   parseJson(req, res, (error?: unknown) => {
     if (error) return next(error);
-    const tooDeep = findJsonProblem(req.body, '');
-    next(tooDeep ? new ValidationError([tooDeep]) : undefined);
+    const problem = findBodyProblem(req.body, '');
+    next(problem ? new ValidationError([problem]) : undefined);
   });
 };

@@ -42,10 +42,12 @@ export const apiKeyPaths: Record<string, Schema> = {
       tag,
       operationId: 'updateApiKey',
       summary: 'Edit name, scopes, expiry, rate limit or quota',
-      description: '`expires_at: null` clears the expiry, `quota: null` removes the quota; `scopes: null` is refused.',
+      description:
+        '`expires_at: null` clears the expiry, `quota: null` removes the quota; `scopes: null` is refused. ' +
+        '409 for a rolled key (`replaced_by` set): edit its replacement instead.',
       requestBody: jsonBody(ref('UpdateApiKey')),
       ok: { 200: json('The key as listed.', ref('ApiKey')) },
-      errors: [...BODY_ERRORS, 404],
+      errors: [...BODY_ERRORS, 404, 409],
     }),
     delete: operation({
       tag,
@@ -61,7 +63,9 @@ export const apiKeyPaths: Record<string, Schema> = {
       tag,
       operationId: 'rollApiKey',
       summary: 'Replace a key by a new one with the same name, scopes, expiry and limits',
-      description: 'The old key keeps working for `grace_seconds` (default 0: revoked at once). 409 for a key already rolled or expired.',
+      description:
+        'The old key keeps working for `grace_seconds` (default 0: revoked at once). 409 for a key already rolled or expired, ' +
+        'and, with a grace, past `MAX_KEYS_PER_USER` (both keys count until the grace ends).',
       requestBody: jsonBody(ref('RollApiKey'), false),
       ok: { 201: json('The new key, with its raw value.', ref('RolledApiKey'), noStore) },
       errors: [...BODY_ERRORS, 404, 409],

@@ -4,6 +4,12 @@ import { arrayOf, object, ref, Schema, uuid } from './schema-parts';
 const tag = 'Upstream MCP servers';
 const BODY_ERRORS = [400, 401, 403, 413, 415, 503] as const;
 const actFor = queryParameter('user_id', 'Admins only: act for this user (403 for anyone else naming another user).', uuid);
+const actForById = queryParameter(
+  'user_id',
+  "Admins only: act for this user (403 for anyone else naming another user). Without it an admin reaches any user's server by its id, " +
+    "as with keys; anyone else only their own (another user's server is 404).",
+  uuid,
+);
 
 export const mcpServerPaths: Record<string, Schema> = {
   '/api/v1/mcp-servers': {
@@ -35,7 +41,7 @@ export const mcpServerPaths: Record<string, Schema> = {
     }),
   },
   '/api/v1/mcp-servers/{id}': {
-    parameters: [idParameter, actFor],
+    parameters: [idParameter, actForById],
     get: operation({
       tag, operationId: 'getMcpServer', summary: 'Show a server and its tool pins',
       ok: { 200: json('The server.', ref('McpServer')) }, errors: [400, 401, 403, 404, 503],
@@ -54,7 +60,7 @@ export const mcpServerPaths: Record<string, Schema> = {
     }),
   },
   '/api/v1/mcp-servers/{id}/approve-tools': {
-    parameters: [idParameter, actFor],
+    parameters: [idParameter, actForById],
     post: operation({
       tag,
       operationId: 'approveMcpServerTools',

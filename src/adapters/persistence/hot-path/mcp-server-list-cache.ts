@@ -29,6 +29,10 @@ export class McpServerListCache implements ResourceStore {
     return this.inner.find(ownerId, at, id);
   }
 
+  ownerOf(at: RecordLocation, id: string): Promise<string | null> {
+    return this.inner.ownerOf(at, id);
+  }
+
   async create(ownerId: string, at: RecordLocation, data: Record<string, unknown>): Promise<ResourceRecord> {
     return this.evictingAfter(ownerId, at, () => this.inner.create(ownerId, at, data));
   }

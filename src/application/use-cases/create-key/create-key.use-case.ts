@@ -60,9 +60,7 @@ export class CreateKey {
       await audit.append([keyEvent('key.created', input.actor, stored, now, { ...keyFacts(stored), ...(quota ? { quota_remaining: quota.remaining } : {}) })]);
       return stored;
     });
-    if (!key) {
-      throw new ConflictError(`User ${userId} already holds ${this.policy.maxKeysPerUser} non-revoked keys (expired ones count); revoke one first`);
-    }
+    if (!key) throw keyLimitReached(userId, this.policy.maxKeysPerUser);
     return { key, rawKey, quotaRemaining: quota ? quota.remaining : null };
   }
 
@@ -76,6 +74,11 @@ export class CreateKey {
       quota: () => (input.quota === undefined ? null : parseQuota(input.quota)),
     });
   }
+}
+
+/** The one answer when a create or a roll would take a user past MAX_KEYS_PER_USER. */
+export function keyLimitReached(userId: string, max: number): ConflictError {
+  return new ConflictError(`User ${userId} already holds ${max} non-revoked keys (expired ones count); revoke one first`);
 }
 
 export function parseUserId(value: unknown, actor: Actor): string {

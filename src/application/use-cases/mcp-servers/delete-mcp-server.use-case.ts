@@ -3,7 +3,7 @@ import { Clock } from '../../ports/clock.port';
 import { UnitOfWork } from '../../ports/unit-of-work.port';
 import { serverEvent } from '../tools/external/mcp-server-audit';
 import { SERVERS } from '../tools/external/upstream-servers';
-import { changerOf, McpServerCaller } from './mcp-server-caller';
+import { changerFor, McpServerCaller } from './mcp-server-caller';
 import { serverIdOf } from './mcp-server-record';
 
 export interface DeleteMcpServerInput {
@@ -11,7 +11,10 @@ export interface DeleteMcpServerInput {
   id: string | null;
 }
 
-/** Removes a server with its pins; `mcp_server.deleted` names it. An unknown or another user's id is a NotFoundError. */
+/**
+ * Removes a server with its pins; `mcp_server.deleted` names it. An unknown
+ * id, or another user's for anyone but an admin, is a NotFoundError.
+ */
 export class DeleteMcpServer {
   constructor(
     private readonly work: UnitOfWork,
@@ -19,8 +22,8 @@ export class DeleteMcpServer {
   ) {}
 
   async execute(input: DeleteMcpServerInput): Promise<void> {
-    const changer = changerOf(input.caller);
     const id = serverIdOf(input.id, 'delete');
+    const changer = await changerFor(input.caller, id, (server) => this.work.run(({ records }) => records.ownerOf(SERVERS, server)));
     await this.work.run(async ({ records, audit }) => {
       // Its name is read before it goes, for the event.
       const before = await records.find(changer.userId, SERVERS, id);

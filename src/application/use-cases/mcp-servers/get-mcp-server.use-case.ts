@@ -3,7 +3,7 @@ import { ResourceStore } from '../../ports/resource-store.port';
 import { ResourcePolicy } from '../tools/built-in/resource-policy';
 import { ToolPins } from '../tools/external/tool-pins';
 import { SERVERS } from '../tools/external/upstream-servers';
-import { changerOf, McpServerCaller } from './mcp-server-caller';
+import { changerFor, McpServerCaller } from './mcp-server-caller';
 import { McpServerView, serverIdOf, shown } from './mcp-server-record';
 
 export interface GetMcpServerInput {
@@ -11,7 +11,10 @@ export interface GetMcpServerInput {
   id: string | null;
 }
 
-/** One of the owner's servers, header values masked, with its pins; an unknown or another user's id is a NotFoundError. */
+/**
+ * One of the owner's servers, header values masked, with its pins; an unknown
+ * id, or another user's for anyone but an admin, is a NotFoundError.
+ */
 export class GetMcpServer {
   constructor(
     private readonly store: ResourceStore,
@@ -20,8 +23,8 @@ export class GetMcpServer {
   ) {}
 
   async execute(input: GetMcpServerInput): Promise<McpServerView> {
-    const { userId } = changerOf(input.caller);
     const id = serverIdOf(input.id, 'get');
+    const { userId } = await changerFor(input.caller, id, (server) => this.store.ownerOf(SERVERS, server));
     const record = await this.store.find(userId, SERVERS, id);
     if (!record) throw new NotFoundError('mcp_servers', id);
     return { record: shown(record, this.policy), pins: await this.pins.view(id) };

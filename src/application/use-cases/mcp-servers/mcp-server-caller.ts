@@ -7,7 +7,8 @@ import { keyChanger, ServerChanger, ToolCaller } from '../tools/external/mcp-ser
 /**
  * Who acts on MCP server records. A key, through the mcp_servers tool,
  * always for its own user. A user's access token, over REST, for that user,
- * or for the user `userId` names when the token is an admin's.
+ * or for the user `userId` names when the token is an admin's; an admin
+ * naming no user reaches any user's server by its id (changerFor).
  */
 export type McpServerCaller =
   | { kind: 'key'; caller: ToolCaller }
@@ -19,4 +20,18 @@ export function changerOf(caller: McpServerCaller): ServerChanger {
   const userId = parseUserId(caller.userId, caller.actor);
   if (!mayActFor(caller.actor, userId)) throw new ForbiddenError("Only admins may manage another user's MCP servers");
   return { userId, keyId: null, actor: { type: 'user', id: caller.actor.userId }, origin: caller.actor.origin ?? NO_ORIGIN };
+}
+
+/**
+ * changerOf for a request about one server, `id`: an admin who names no user
+ * acts for the server's owner, as an admin reads, edits and revokes any key by
+ * its id. Everyone else gets changerOf's answer, so another user's server
+ * stays a NotFoundError for them.
+ */
+export async function changerFor(caller: McpServerCaller, id: string, ownerOf: (id: string) => Promise<string | null>): Promise<ServerChanger> {
+  if (caller.kind === 'user' && caller.actor.isAdmin && (caller.userId === undefined || caller.userId === null)) {
+    const owner = await ownerOf(id);
+    if (owner !== null) return changerOf({ ...caller, userId: owner });
+  }
+  return changerOf(caller);
 }

@@ -9,7 +9,7 @@ import { serverEvent } from '../tools/external/mcp-server-audit';
 import { ToolPins } from '../tools/external/tool-pins';
 import { SERVERS } from '../tools/external/upstream-servers';
 import { refuseAddress } from './address-refusal';
-import { changerOf, McpServerCaller } from './mcp-server-caller';
+import { changerFor, McpServerCaller } from './mcp-server-caller';
 import { McpServerView, serverData, serverIdOf, shown } from './mcp-server-record';
 
 export interface UpdateMcpServerInput {
@@ -41,9 +41,9 @@ export class UpdateMcpServer {
   ) {}
 
   async execute(input: UpdateMcpServerInput): Promise<McpServerView> {
-    const changer = changerOf(input.caller);
     const { data, approvals } = this.pins.approvalIn(serverData(input.data));
     const id = serverIdOf(input.id, 'update');
+    const changer = await changerFor(input.caller, id, (server) => this.work.run(({ records }) => records.ownerOf(SERVERS, server)));
     if (input.checkAddress && data.url !== undefined) {
       // Every other answer first (404, a bad field), so only a valid change waits on DNS, and never inside the transaction.
       await this.work.run(({ records }) => this.merged(records, changer.userId, id, data));

@@ -1,6 +1,5 @@
 import { McpSession, SessionIdlePolicy, sessionTokenKey } from '../../../domain/mcp-session';
 import { ValidationError } from '../../../domain/errors';
-import { findJsonProblem } from '../../../domain/json-value';
 import { ScopeSet } from '../../../domain/scope';
 import { Clock } from '../../ports/clock.port';
 import { KeyHasher } from '../../ports/key-hasher.port';
@@ -71,9 +70,7 @@ export class OpenMcpSession {
 
 function bounded(value: unknown, field: string): Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw ValidationError.single(field, 'must be an object');
-  // storableText: PostgreSQL's jsonb takes no NUL and no lone surrogate.
-  const problem = findJsonProblem(value, field, { storableText: true });
-  if (problem) throw ValidationError.single(problem.field, problem.message);
+  // Text PostgreSQL's jsonb cannot take was refused with the rest of initialize's params (findBodyProblem).
   if (JSON.stringify(value).length > MAX_CLIENT_FIELD_CHARS) throw ValidationError.single(field, `must be at most ${MAX_CLIENT_FIELD_CHARS} characters as JSON`);
   return value as Record<string, unknown>;
 }

@@ -1,11 +1,13 @@
 import { Actor, mayActFor } from '../../../domain/actor';
 import { ApiKey, displayPrefixOf } from '../../../domain/api-key';
 import { ConflictError, NotFoundError, ValidationError } from '../../../domain/errors';
-import { RetireKey } from '../../ports/api-key-repository.port';
+import { NewApiKey, RetireKey } from '../../ports/api-key-repository.port';
 import { Clock } from '../../ports/clock.port';
 import { KeyGenerator } from '../../ports/key-generator.port';
 import { KeyHasher } from '../../ports/key-hasher.port';
+import { KeyPolicy } from '../../ports/key-policy.port';
 import { UnitOfWork } from '../../ports/unit-of-work.port';
+import { keyLimitReached } from '../create-key/create-key.use-case';
 import { requireUuid } from '../guards';
 import { keyEvent, keyFacts } from '../key-audit';
 
@@ -31,8 +33,9 @@ export interface RollKeyOutput {
  * Replaces a key with a new one of the same name, scopes, expiry and limits
  * (the new key draws on the old one's budget). The old
  * key is revoked at once, or left to expire at the end of the grace period
- * (never later than it would have anyway). A roll is not held to
- * MAX_KEYS_PER_USER: the old key is on its way out.
+ * (never later than it would have anyway). A roll with a grace period is
+ * held to MAX_KEYS_PER_USER like a create, since both keys work until it
+ * ends; one without needs no room, the old key being revoked in the same step.
  */
 export class RollKey {
   constructor(
@@ -40,6 +43,7 @@ export class RollKey {
     private readonly hasher: KeyHasher,
     private readonly generator: KeyGenerator,
     private readonly clock: Clock,
+    private readonly policy: KeyPolicy,
   ) {}
 
   async execute(input: RollKeyInput): Promise<RollKeyOutput> {
@@ -52,12 +56,14 @@ export class RollKey {
       const now = this.clock.now();
       if (old.replacedBy !== null) throw new ConflictError(`API key ${id} was already rolled; roll ${old.replacedBy} instead`);
       if (old.stateAt(now) === 'expired') throw new ConflictError(`API key ${id} has expired; create a new key instead`);
-      const key = await keys.insert({
+      const successor: NewApiKey = {
         name: old.name, userId: old.userId, scopes: old.scopes, expiresAt: old.expiresAt,
         keyPrefix: displayPrefixOf(rawKey), keyHash: this.hasher.hash(rawKey), createdAt: now,
         // One budget for the chain: during the overlap both keys draw on one rate window and one balance.
         rateLimit: old.rateLimit, quota: old.quota, budgetId: old.budgetId,
-      });
+      };
+      const key = grace === 0 ? await keys.insert(successor) : await keys.insertWithinLimit(successor, this.policy.maxKeysPerUser);
+      if (!key) throw keyLimitReached(old.userId, this.policy.maxKeysPerUser);
       const retired = await keys.markReplaced(id, key.id, retirement(old, now, grace));
       // Another roll or a revoke got there first, between the read and this write.
       if (!retired) throw new ConflictError(`API key ${id} changed while it was being rolled; try again`);

@@ -1,7 +1,7 @@
 import { Actor, mayActFor } from '../../../domain/actor';
 import { ApiKey, parseKeyName, parseQuota, parseRateLimit, QuotaSetting } from '../../../domain/api-key';
 import { AuditValue } from '../../../domain/audit';
-import { NotFoundError, ValidationError } from '../../../domain/errors';
+import { ConflictError, NotFoundError, ValidationError } from '../../../domain/errors';
 import { ScopeSet } from '../../../domain/scope';
 import { ApiKeyChanges } from '../../ports/api-key-repository.port';
 import { Clock } from '../../ports/clock.port';
@@ -36,7 +36,9 @@ const FIELDS = 'name, scopes, expires_at, rate_limit or quota';
  * Changes a key's name, scopes, expiry or limits. Every replica drops the
  * cached key when the row changes, so narrowed scopes and new limits take
  * effect at once everywhere. A quota given here sets the balance, over any
- * credits replicas hold.
+ * credits replicas hold. A rolled key cannot be edited: its successor is
+ * the key to change, and a later expiry would revive a key the roll retired
+ * (and take its user past MAX_KEYS_PER_USER).
  */
 export class UpdateKey {
   constructor(
@@ -60,8 +62,10 @@ export class UpdateKey {
     return this.work.run(async ({ keys, audit, quotas }) => {
       const key = await keys.findById(id);
       if (!key || key.revokedAt !== null || !mayActFor(input.actor, key.userId)) throw new NotFoundError('API key', id);
+      if (key.replacedBy !== null) throw rolledKey(id, key.replacedBy);
       const updated = await keys.update(id, changes);
-      if (!updated) throw new NotFoundError('API key', id);
+      // A roll or a revoke got there first, between the read and this write.
+      if (!updated) throw new ConflictError(`API key ${id} changed while it was being edited; try again`);
       if (quota) await quotas.set(updated.budgetId, quota, now);
       else if (quota === null) await quotas.remove(updated.budgetId);
       const details: { [field: string]: AuditValue } = { changed: changedFacts(key, updated, quota !== undefined) };
@@ -71,6 +75,10 @@ export class UpdateKey {
       return { key: updated, quotaRemaining: balance };
     });
   }
+}
+
+function rolledKey(id: string, successor: string): ConflictError {
+  return new ConflictError(`API key ${id} was rolled and cannot be edited; edit its replacement ${successor} instead`);
 }
 
 /** The fields whose value changed, with their new value; a quota given again counts (its balance was set). */

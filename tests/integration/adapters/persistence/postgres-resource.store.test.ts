@@ -26,6 +26,14 @@ describe('PostgresResourceStore on PostgreSQL', () => {
     expect(await store.find(alice, topLevel('agents'), created.id)).toBeNull();
   });
 
+  it('tells whose record an id at a location is, and nothing for another location or an unknown id', async () => {
+    const owner = randomUUID();
+    const record = await store.create(owner, topLevel('mcp_servers'), { name: 'owned' });
+    expect(await store.ownerOf(topLevel('mcp_servers'), record.id)).toBe(owner);
+    expect(await store.ownerOf(topLevel('agents'), record.id)).toBeNull();
+    expect(await store.ownerOf(topLevel('mcp_servers'), randomUUID())).toBeNull();
+  });
+
   it('finds by a named statement that outlives a change to the table\'s columns on the same connections', async () => {
     const owner = randomUUID();
     const record = await store.create(owner, topLevel('projects'), { name: 'p' });

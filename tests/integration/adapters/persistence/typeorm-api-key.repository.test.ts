@@ -101,6 +101,18 @@ describe('TypeormApiKeyRepository on PostgreSQL', () => {
     expect(await repo.insertWithinLimit(newKey({ userId }), 1)).not.toBeNull();
   });
 
+  it('counts a rolled key until its overlap ends, then no more, and edits no rolled key', async () => {
+    const userId = randomUUID();
+    const at = new Date('2026-01-01T00:00:00.000Z');
+    const old = (await repo.insertWithinLimit(newKey({ userId, createdAt: at }), 2))!;
+    const next = (await repo.insertWithinLimit(newKey({ userId, createdAt: at }), 2))!;
+    await repo.markReplaced(old.id, next.id, { expiresAt: new Date(at.getTime() + 60_000) });
+    expect(await repo.insertWithinLimit(newKey({ userId, createdAt: new Date(at.getTime() + 59_000) }), 2)).toBeNull();
+    expect(await repo.insertWithinLimit(newKey({ userId, createdAt: new Date(at.getTime() + 60_000) }), 2)).not.toBeNull();
+    expect(await repo.update(old.id, { expiresAt: null })).toBeNull();
+    expect((await repo.findById(old.id))!.expiresAt).toEqual(new Date(at.getTime() + 60_000));
+  });
+
   it('has the schema of the migrations: text[] scopes, timestamptz columns, indexes', async () => {
     const columns: { column_name: string; data_type: string }[] = await db.dataSource.query(
       `SELECT column_name, data_type FROM information_schema.columns WHERE table_name = 'api_keys'`,

@@ -54,6 +54,33 @@ describe('RollKey', () => {
     expect(audit.records.length).toBe(recorded);
   });
 
+  it('is held to MAX_KEYS_PER_USER like a create while both keys work, and writes nothing when refused', async () => {
+    const { createKey, rollKey, repository, audit } = makeKeyService(2);
+    const owner = ActorMother.user();
+    const { key } = await createKey.execute({ actor: owner, name: 'a' });
+    await createKey.execute({ actor: owner, name: 'b' });
+    const rows = repository.rows.size;
+    const recorded = audit.records.length;
+    const refused = rollKey.execute({ actor: owner, id: key.id, graceSeconds: 60 });
+    await expect(refused).rejects.toBeInstanceOf(ConflictError);
+    await expect(refused).rejects.toThrow(/already holds 2 non-revoked keys/);
+    expect(repository.rows.size).toBe(rows);
+    expect(repository.rows.get(key.id)?.replacedBy).toBeNull();
+    expect(audit.records.length).toBe(recorded);
+    // Without a grace the old key is revoked in the same step: no room needed.
+    await expect(rollKey.execute({ actor: owner, id: key.id })).resolves.toBeDefined();
+  });
+
+  it('counts the old key until its grace ends, then frees its place', async () => {
+    const { createKey, rollKey, clock } = makeKeyService(2);
+    const owner = ActorMother.user();
+    const { key } = await createKey.execute({ actor: owner, name: 'a' });
+    await rollKey.execute({ actor: owner, id: key.id, graceSeconds: 60 });
+    await expect(createKey.execute({ actor: owner, name: 'b' })).rejects.toBeInstanceOf(ConflictError);
+    clock.advance(60_000);
+    await expect(createKey.execute({ actor: owner, name: 'b' })).resolves.toBeDefined();
+  });
+
   it.each([-1, 2_592_001, 0.5, '10', null])('refuses grace_seconds %p', async (grace) => {
     const { rollKey, owner, key } = await setup();
     await expect(rollKey.execute({ actor: owner, id: key.id, graceSeconds: untyped(grace) })).rejects.toBeInstanceOf(ValidationError);
@@ -75,6 +102,25 @@ describe('UpdateKey', () => {
     await expect(updateKey.execute({ actor: owner, id: key.id })).rejects.toBeInstanceOf(ValidationError);
     await expect(updateKey.execute({ actor: owner, id: key.id, scopes: untyped(null) })).rejects.toBeInstanceOf(ValidationError);
     await expect(updateKey.execute({ actor: owner, id: key.id, expiresAt: new Date(clock.now().getTime() - 1) })).rejects.toBeInstanceOf(ValidationError);
+    expect(audit.records.length).toBe(recorded);
+  });
+
+  it.each([
+    ['during its grace', 0],
+    ['after its grace', 60_000],
+  ])('refuses to edit a rolled key %s, so it cannot be revived, and records nothing', async (_case, later) => {
+    const { rollKey, updateKey, repository, audit, clock, owner, key } = await setup();
+    const rolled = await rollKey.execute({ actor: owner, id: key.id, graceSeconds: 60 });
+    const expiresAt = repository.rows.get(key.id)?.expiresAt;
+    clock.advance(later);
+    const recorded = audit.records.length;
+    for (const change of [{ expiresAt: null }, { expiresAt: new Date(clock.now().getTime() + 86_400_000) }, { name: 'again' }]) {
+      const refused = updateKey.execute({ actor: owner, id: key.id, ...change });
+      await expect(refused).rejects.toBeInstanceOf(ConflictError);
+      await expect(refused).rejects.toThrow(`edit its replacement ${rolled.key.id} instead`);
+    }
+    await expect(updateKey.execute({ actor: ActorMother.admin(), id: key.id, expiresAt: null })).rejects.toBeInstanceOf(ConflictError);
+    expect(repository.rows.get(key.id)).toMatchObject({ expiresAt, name: 'ci' });
     expect(audit.records.length).toBe(recorded);
   });
 

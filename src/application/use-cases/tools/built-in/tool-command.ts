@@ -1,5 +1,4 @@
 import { clipInput, echoInput, FieldError, MAX_FIELD_ERRORS, ValidationError } from '../../../../domain/errors';
-import { findJsonProblem } from '../../../../domain/json-value';
 import { Resource } from '../../../../domain/scope';
 import { Action, ACTIONS, SUBRESOURCES } from '../../../../domain/tool';
 import { isUuid } from '../../../../domain/uuid';
@@ -15,8 +14,8 @@ export interface ToolCommand {
 
 /**
  * Checks arguments against the schema BUILT_IN_TOOLS publishes; errors say
- * which field and why. `data` must also be storable: PostgreSQL's jsonb
- * refuses NUL and unpaired surrogates, which used to surface as -32603.
+ * which field and why. Text PostgreSQL cannot store never gets here: the
+ * MCP edge refuses it in every message's params (findBodyProblem).
  */
 export function parseToolCommand(resource: Resource, args: Record<string, unknown> | undefined): ToolCommand {
   const input = args ?? {};
@@ -40,8 +39,6 @@ export function parseToolCommand(resource: Resource, args: Record<string, unknow
   }
   if (id !== undefined && !isUuid(id)) errors.push({ field: 'id', message: 'must be a record id (a UUID)' });
   if (data !== undefined && !isObject(data)) errors.push({ field: 'data', message: 'must be an object' });
-  const unstorable = isObject(data) ? findJsonProblem(data, 'data', { storableText: true }) : null;
-  if (unstorable) errors.push(unstorable);
   if (errors.length > 0) throw new ValidationError(errors);
   return {
     resource,

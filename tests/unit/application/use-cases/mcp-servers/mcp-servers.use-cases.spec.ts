@@ -64,6 +64,21 @@ describe('McpServer use-cases for a user over REST', () => {
     await expect(sut.list.execute({ caller: asUser(bob, 'not-a-uuid') })).rejects.toThrow('user_id: must be a UUID');
   });
 
+  it('lets an admin naming no user get, update and delete any user\'s server by id, for its owner', async () => {
+    const { sut, store, audit } = makeSut();
+    const admin = ActorMother.admin();
+    const bob = ActorMother.user();
+    const created = await sut.create.execute({ caller: asUser(bob), data: files() });
+    expect((await sut.get.execute({ caller: asUser(admin), id: created.id })).record.id).toBe(created.id);
+    await sut.update.execute({ caller: asUser(admin), id: created.id, data: { name: 'renamed' } });
+    expect(store.records[0]).toMatchObject({ ownerId: bob.userId, data: { name: 'renamed' } });
+    await sut.remove.execute({ caller: asUser(admin), id: created.id });
+    expect(store.records).toEqual([]);
+    expect(audit.records.slice(1).map((r) => [r.action, r.actor.id, r.userId]))
+      .toEqual([['mcp_server.updated', admin.userId, bob.userId], ['mcp_server.deleted', admin.userId, bob.userId]]);
+    await expect(sut.get.execute({ caller: asUser(admin), id: randomUUID() })).rejects.toBeInstanceOf(NotFoundError);
+  });
+
   it('answers NotFound alike for an unknown id and another user\'s server, on get, update and delete, writing nothing', async () => {
     const { sut, store, audit } = makeSut();
     const alice = ActorMother.user();
