@@ -12,7 +12,7 @@ let upstream: UpstreamMcpServer;
 const readers: SseReader[] = [];
 
 beforeAll(async () => {
-  r = await startTwoReplicas({ MCP_UPSTREAM_ALLOWLIST: '127.0.0.0/8', MCP_MAX_STREAMS_PER_REPLICA: '3' });
+  r = await startTwoReplicas({ MCP_UPSTREAM_ALLOWLIST: '127.0.0.0/8', MCP_MAX_STREAMS_PER_REPLICA: '3', MCP_MAX_STREAMS_PER_KEY: '2' });
   upstream = await startUpstream();
 });
 afterEach(() => {
@@ -138,16 +138,17 @@ describe('GET /mcp limits', () => {
   });
 
   it('holds at most MCP_MAX_STREAMS_PER_REPLICA streams on one replica (503), and frees a place when one closes', async () => {
-    const key = await createKey(['projects:read']);
-    const sessions = await Promise.all([1, 2, 3, 4].map(() => initialize(r.aUrl, key.raw)));
-    const held = [];
-    for (const session of sessions.slice(0, 3)) held.push(await open(r.b.url, key.raw, session));
+    // Two keys fill it: one key may hold only MCP_MAX_STREAMS_PER_KEY of them (mcp-stream-shares.test.ts).
+    const [key, other] = [await createKey(['projects:read']), await createKey(['projects:read'])];
+    const sessions = await Promise.all([1, 2].map(() => initialize(r.aUrl, key.raw)));
+    const others = await Promise.all([1, 2].map(() => initialize(r.aUrl, other.raw)));
+    const held = [await open(r.b.url, key.raw, sessions[0]), await open(r.b.url, key.raw, sessions[1]), await open(r.b.url, other.raw, others[0])];
     expect(held.map((s) => s.response.status)).toEqual([200, 200, 200]);
-    const refused = await open(r.b.url, key.raw, sessions[3]);
+    const refused = await open(r.b.url, other.raw, others[1]);
     expect(refused.response.status).toBe(503);
     expect(refused.response.headers.get('retry-after')).toBe('5');
     // The other replica has room of its own.
-    expect((await open(r.aUrl, key.raw, sessions[3])).response.status).toBe(200);
+    expect((await open(r.aUrl, other.raw, others[1])).response.status).toBe(200);
     held[0].close();
     await eventually(async () => (await open(r.b.url, key.raw, sessions[0])).response.status === 200, 3000, 50);
   });

@@ -79,6 +79,8 @@ export interface McpConfig {
   maxSessionsPerKey: number;
   /** MCP_MAX_STREAMS_PER_REPLICA: open GET streams one replica holds; past it a GET gets 503. */
   maxStreamsPerReplica: number;
+  /** MCP_MAX_STREAMS_PER_KEY: open GET streams (standalone and resumed POST answers) of one key on one replica; past it 429. Below maxStreamsPerReplica. */
+  maxStreamsPerKey: number;
   /** MCP_RELAY_CALL_TIMEOUT_MS: an upstream tools/call relayed on a session's SSE answer may last this long (instead of MCP_UPSTREAM_TIMEOUT_MS). */
   relayCallTimeoutMs: number;
   /** MCP_RELAY_ANSWER_TIMEOUT_MS: longest wait for the client's answer to a relayed request (never past the call's end). */
@@ -138,6 +140,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError('DATABASE_URL must be a postgres:// or postgresql:// URL');
   }
   const keyCacheEntries = integer(env, 'KEY_CACHE_MAX_ENTRIES', 10_000, 0, 10_000_000);
+  const streamsPerReplica = integer(env, 'MCP_MAX_STREAMS_PER_REPLICA', 1000, 1, 100_000);
   return {
     env: nodeEnv,
     port: integer(env, 'PORT', 8080, 0, 65535),
@@ -175,7 +178,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxServersPerUser: integer(env, 'MAX_MCP_SERVERS_PER_USER', 20, 1, 10_000),
       sessionIdleSeconds: integer(env, 'MCP_SESSION_IDLE_SECONDS', 1800, 1, 604_800),
       maxSessionsPerKey: integer(env, 'MCP_MAX_SESSIONS_PER_KEY', 100, 1, 10_000),
-      maxStreamsPerReplica: integer(env, 'MCP_MAX_STREAMS_PER_REPLICA', 1000, 1, 100_000),
+      maxStreamsPerReplica: streamsPerReplica,
+      maxStreamsPerKey: streamsPerKey(env, streamsPerReplica),
       relayCallTimeoutMs: integer(env, 'MCP_RELAY_CALL_TIMEOUT_MS', 300_000, 100, 1_800_000),
       relayAnswerTimeoutMs: integer(env, 'MCP_RELAY_ANSWER_TIMEOUT_MS', 60_000, 100, 600_000),
       maxSubscriptionsPerSession: integer(env, 'MCP_MAX_SUBSCRIPTIONS_PER_SESSION', 100, 1, 10_000),
@@ -213,6 +217,15 @@ function keysUrl(value: string | undefined, production: boolean): string | null 
     throw new ConfigError(`SECRET_SCANNING_KEYS_URL must be an ${production ? 'https' : 'http(s)'} URL${production ? ' when NODE_ENV=production' : ''}`);
   }
   return raw;
+}
+
+/** One key's share of a replica's streams: below the whole, so that another key still gets a stream when one key holds its share. */
+function streamsPerKey(env: NodeJS.ProcessEnv, perReplica: number): number {
+  const perKey = integer(env, 'MCP_MAX_STREAMS_PER_KEY', 8, 1, 100_000);
+  if (perKey >= perReplica) {
+    throw new ConfigError(`MCP_MAX_STREAMS_PER_KEY (${perKey}) must be below MCP_MAX_STREAMS_PER_REPLICA (${perReplica}): one key must not be able to hold every stream of a replica`);
+  }
+  return perKey;
 }
 
 /** Issuers one resource trusts: a handful in practice; the metadata document lists them all. */

@@ -80,7 +80,9 @@ export function bindMcpSessions(c: Container): void {
   c.bind(EndMcpSession).toResolvedValue((sessions: McpSessionRepository, clock: Clock) => new EndMcpSession(sessions, clock), [TOKENS.McpSessionRepository, TOKENS.Clock]);
   c.bind(SessionStreams).toResolvedValue(
     (events: PostgresSessionEvents, bus: PostgresSessionBus, config: Config, logger: Logger) =>
-      new SessionStreams(events, bus, { maxStreams: config.mcp.maxStreamsPerReplica, replica: randomUUID(), postStreamMs: longestCallMs(config.mcp) }, log(logger)),
+      new SessionStreams(events, bus, {
+        maxStreams: config.mcp.maxStreamsPerReplica, maxStreamsPerKey: config.mcp.maxStreamsPerKey, replica: randomUUID(), postStreamMs: longestCallMs(config.mcp),
+      }, log(logger)),
     [PostgresSessionEvents, PostgresSessionBus, TOKENS.Config, TOKENS.Logger],
   );
   c.bind(McpSessionEdge).toResolvedValue(

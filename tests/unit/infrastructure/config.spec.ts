@@ -73,16 +73,23 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ MCP_RELAY_ANSWER_TIMEOUT_MS: '600001' })).toThrow(/MCP_RELAY_ANSWER_TIMEOUT_MS/);
   });
 
-  it('reads the MCP session settings: 1800 s idle, 100 sessions per key, 1000 streams per replica by default', () => {
-    expect(loadConfig({}).mcp).toMatchObject({ sessionIdleSeconds: 1800, maxSessionsPerKey: 100, maxStreamsPerReplica: 1000 });
-    expect(loadConfig({ MCP_SESSION_IDLE_SECONDS: '2', MCP_MAX_SESSIONS_PER_KEY: '3', MCP_MAX_STREAMS_PER_REPLICA: '4' }).mcp)
-      .toMatchObject({ sessionIdleSeconds: 2, maxSessionsPerKey: 3, maxStreamsPerReplica: 4 });
+  it('reads the MCP session settings: 1800 s idle, 100 sessions per key, 1000 streams per replica, 8 per key by default', () => {
+    expect(loadConfig({}).mcp).toMatchObject({ sessionIdleSeconds: 1800, maxSessionsPerKey: 100, maxStreamsPerReplica: 1000, maxStreamsPerKey: 8 });
+    expect(loadConfig({ MCP_SESSION_IDLE_SECONDS: '2', MCP_MAX_SESSIONS_PER_KEY: '3', MCP_MAX_STREAMS_PER_REPLICA: '4', MCP_MAX_STREAMS_PER_KEY: '3' }).mcp)
+      .toMatchObject({ sessionIdleSeconds: 2, maxSessionsPerKey: 3, maxStreamsPerReplica: 4, maxStreamsPerKey: 3 });
+  });
+
+  it('refuses a key\'s share of streams that is not below the replica\'s bound', () => {
+    expect(() => loadConfig({ MCP_MAX_STREAMS_PER_REPLICA: '8' })).toThrow('MCP_MAX_STREAMS_PER_KEY (8) must be below MCP_MAX_STREAMS_PER_REPLICA (8)');
+    expect(() => loadConfig({ MCP_MAX_STREAMS_PER_REPLICA: '5', MCP_MAX_STREAMS_PER_KEY: '6' })).toThrow(/MCP_MAX_STREAMS_PER_KEY \(6\) must be below/);
+    expect(loadConfig({ MCP_MAX_STREAMS_PER_REPLICA: '2', MCP_MAX_STREAMS_PER_KEY: '1' }).mcp.maxStreamsPerKey).toBe(1);
   });
 
   it.each([
     ['MCP_SESSION_IDLE_SECONDS', '0'], ['MCP_SESSION_IDLE_SECONDS', '604801'], ['MCP_SESSION_IDLE_SECONDS', '1.5'],
     ['MCP_MAX_SESSIONS_PER_KEY', '0'], ['MCP_MAX_SESSIONS_PER_KEY', '10001'],
     ['MCP_MAX_STREAMS_PER_REPLICA', '0'], ['MCP_MAX_STREAMS_PER_REPLICA', 'many'],
+    ['MCP_MAX_STREAMS_PER_KEY', '0'], ['MCP_MAX_STREAMS_PER_KEY', '2.5'],
   ])('refuses %s=%s', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`${name} must be an integer from`));
   });

@@ -21,6 +21,9 @@ export interface PostStreamPlace {
 
 const READ_BATCH = 100;
 
+/** The head of every GET stream, standalone or resumed. */
+export const EVENT_STREAM_HEADERS = { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache, no-transform', Connection: 'keep-alive', 'X-Accel-Buffering': 'no' };
+
 /**
  * One GET that resumes a POST's SSE answer (Last-Event-ID naming one of its
  * events): the stream's events after it, then those still to come (woken by
@@ -48,7 +51,7 @@ export class PostStreamResumption {
 
   /** `watch` registers the stream for the session's wake-ups and end; returns its unregistering. */
   async start(watch: (waker: { wake(): void; end(): void }) => () => void): Promise<void> {
-    this.res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache, no-transform', Connection: 'keep-alive', 'X-Accel-Buffering': 'no' });
+    this.res.writeHead(200, EVENT_STREAM_HEADERS);
     this.res.flushHeaders();
     this.res.on('close', () => this.close());
     this.unwatch = watch({ wake: () => void this.pump(), end: () => this.close() });

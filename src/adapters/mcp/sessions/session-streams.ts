@@ -1,7 +1,8 @@
 import { Response } from 'express';
 import { McpSession } from '../../../domain/mcp-session';
 import { RPC, sendRpcError } from '../json-rpc';
-import { PostStreamResumption, PostStreamSource } from './post-stream-resumption';
+import { EVENT_STREAM_HEADERS, PostStreamResumption, PostStreamSource } from './post-stream-resumption';
+import { StreamPlace, StreamPlaces } from './stream-places';
 
 /** What a stream needs of the event log and the stream claim (PostgresSessionEvents). */
 export interface StreamStore extends PostStreamSource {
@@ -19,6 +20,8 @@ export interface StreamWatch {
 export interface SessionStreamOptions {
   /** Open streams on this replica; past it a GET gets 503. */
   maxStreams: number;
+  /** Open streams of one key on this replica, below maxStreams; past it that key's GET gets 429. */
+  maxStreamsPerKey: number;
   /** This replica's name in the stream claim. */
   replica: string;
   /** Comment sent to keep proxies from closing an idle stream; the claim is refreshed with it. */
@@ -50,23 +53,27 @@ interface OpenStream {
  * all replicas (the claim in PostgreSQL), each fed from the session's event
  * log when woken, with a keep-alive that also notices a session ended or a
  * key revoked while no notification could arrive; and resumptions of POST
- * streams (post-stream-resumption.ts), which claim nothing. Both count
- * against the one bound per replica.
+ * streams (post-stream-resumption.ts), which claim nothing, one per POST
+ * answer on this replica. Both count against the key's share and the
+ * replica's bound (stream-places.ts).
  */
 export class SessionStreams {
   private readonly open = new Map<string, OpenStream>();
-  private readonly resumed = new Set<PostStreamResumption>();
-  private reserved = 0;
+  /** By session and POST stream; a resumption not yet started is a bare close(). */
+  private readonly resumed = new Map<string, { close(): void }>();
+  private readonly places: StreamPlaces;
 
   constructor(
     private readonly store: StreamStore,
     private readonly watch: StreamWatch,
     private readonly options: SessionStreamOptions,
     private readonly log: (message: string, error?: unknown) => void = () => undefined,
-  ) {}
+  ) {
+    this.places = new StreamPlaces({ perReplica: options.maxStreams, perKey: options.maxStreamsPerKey });
+  }
 
   get size(): number {
-    return this.reserved;
+    return this.places.size;
   }
 
   /**
@@ -74,20 +81,21 @@ export class SessionStreams {
    * `opened` runs once the stream is claimed; what it returns runs when the stream closes.
    */
   async serve(res: Response, session: McpSession, lastEventId: number | null, opened?: () => () => void): Promise<void> {
-    if (!this.reserve(res)) return;
+    const place = this.take(res, session.keyId);
+    if (!place) return;
     const keepAliveMs = this.options.keepAliveMs ?? KEEP_ALIVE_MS;
     let head: number | null;
     try {
       head = await this.store.claimStream(session.id, this.options.replica, keepAliveMs * STALE_KEEP_ALIVES);
     } catch (error) {
-      this.reserved--;
+      place.release();
       throw error;
     }
     if (head === null) {
-      this.reserved--;
+      place.release();
       return sendRpcError(res, 409, null, RPC.SERVER_ERROR, 'Conflict: this session already has an open stream');
     }
-    res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache, no-transform', Connection: 'keep-alive', 'X-Accel-Buffering': 'no' });
+    res.writeHead(200, EVENT_STREAM_HEADERS);
     res.flushHeaders();
     let closed = false;
     const stream: OpenStream = {
@@ -101,7 +109,7 @@ export class SessionStreams {
         unwatch();
         closing?.();
         this.open.delete(session.id);
-        this.reserved--;
+        place.release();
         this.store.releaseStream(session.id, this.options.replica).catch((error) => this.log('could not release a stream claim', error));
         res.end();
       },
@@ -120,42 +128,64 @@ export class SessionStreams {
    * Resumes a POST's SSE answer after its event `afterSeq`: a different
    * stream from the standalone one, so its claim does not stand in the way.
    * A stream whose priming event is no longer kept (or never was) replays
-   * what is left of it and closes at once.
+   * what is left of it and closes at once. A second resumption of the same
+   * answer on this replica closes the first: a client reconnecting before its
+   * old connection is seen closed neither waits for it nor spends its key's
+   * share twice.
    */
   async resume(res: Response, session: McpSession, stream: number, afterSeq: number): Promise<void> {
-    if (!this.reserve(res)) return;
+    const name = `${session.id} ${stream}`;
+    this.resumed.get(name)?.close();
+    const place = this.take(res, session.keyId);
+    if (!place) return;
+    let replaced = false;
+    // Its place is free at once, for the resumption replacing it.
+    const starting = { close: () => void ((replaced = true), place.release()) };
+    this.resumed.set(name, starting);
     let openedAt: number | null;
     try {
       openedAt = await this.store.postStreamOpenedAt(session.id, stream);
     } catch (error) {
-      this.reserved--;
+      place.release();
       throw error;
+    } finally {
+      this.forget(name, starting);
+    }
+    if (replaced) {
+      res.writeHead(200, EVENT_STREAM_HEADERS);
+      return void res.end();
     }
     const until = openedAt === null ? 0 : openedAt + (this.options.postStreamMs ?? POST_STREAM_MS) + POST_STREAM_GRACE_MS;
-    const place = { sessionId: session.id, stream, afterSeq: Math.max(afterSeq, stream), until, keepAliveMs: this.options.keepAliveMs ?? KEEP_ALIVE_MS };
-    const resumption: PostStreamResumption = new PostStreamResumption(this.store, place, res, () => {
-      this.resumed.delete(resumption);
-      this.reserved--;
+    const where = { sessionId: session.id, stream, afterSeq: Math.max(afterSeq, stream), until, keepAliveMs: this.options.keepAliveMs ?? KEEP_ALIVE_MS };
+    const resumption: PostStreamResumption = new PostStreamResumption(this.store, where, res, () => {
+      this.forget(name, resumption);
+      place.release();
     }, this.log);
-    this.resumed.add(resumption);
+    this.resumed.set(name, resumption);
     await resumption.start((waker) => this.watch.watchStream(session.id, waker));
   }
 
   /** Closes every stream (shutdown). */
   closeAll(): void {
     for (const stream of [...this.open.values()]) stream.close();
-    for (const resumption of [...this.resumed]) resumption.close();
+    for (const resumption of [...this.resumed.values()]) resumption.close();
   }
 
-  /** Takes one of this replica's stream places, or answers 503. */
-  private reserve(res: Response): boolean {
-    if (this.reserved >= this.options.maxStreams) {
-      res.setHeader('Retry-After', '5');
+  /** Takes a stream place for the key, or answers 429 (past the key's share) or 503 (the replica is full). */
+  private take(res: Response, keyId: string): StreamPlace | null {
+    const place = this.places.take(keyId);
+    if (typeof place === 'object') return place;
+    res.setHeader('Retry-After', '5');
+    if (place === 'key') {
+      sendRpcError(res, 429, null, RPC.SERVER_ERROR, 'Too Many Requests: this key holds as many streams on this replica as it may (MCP_MAX_STREAMS_PER_KEY)');
+    } else {
       sendRpcError(res, 503, null, RPC.SERVER_ERROR, 'Service Unavailable: this replica holds as many streams as it may (MCP_MAX_STREAMS_PER_REPLICA)');
-      return false;
     }
-    this.reserved++;
-    return true;
+    return null;
+  }
+
+  private forget(name: string, entry: { close(): void }): void {
+    if (this.resumed.get(name) === entry) this.resumed.delete(name);
   }
 
   private async keepAlive(sessionId: string, stream: OpenStream, res: Response): Promise<void> {

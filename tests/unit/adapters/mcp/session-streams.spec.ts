@@ -22,7 +22,7 @@ class FakeResponse extends EventEmitter {
 const made: SessionStreams[] = [];
 afterEach(() => made.splice(0).forEach((streams) => streams.closeAll()));
 
-function makeSut(options: { maxStreams?: number; keepAliveMs?: number; postStreamMs?: number } = {}) {
+function makeSut(options: { maxStreams?: number; maxStreamsPerKey?: number; keepAliveMs?: number; postStreamMs?: number } = {}) {
   const log: { seq: number; message: string; stream: number | null; endsStream: boolean }[] = [];
   const claims = new Map<string, string>();
   let refreshOk = true;
@@ -44,7 +44,7 @@ function makeSut(options: { maxStreams?: number; keepAliveMs?: number; postStrea
     },
   };
   const streams = new SessionStreams(store, watch, {
-    maxStreams: options.maxStreams ?? 10, replica: 'r1', keepAliveMs: options.keepAliveMs ?? 60_000, postStreamMs: options.postStreamMs ?? 60_000,
+    maxStreams: options.maxStreams ?? 10, maxStreamsPerKey: options.maxStreamsPerKey ?? 5, replica: 'r1', keepAliveMs: options.keepAliveMs ?? 60_000, postStreamMs: options.postStreamMs ?? 60_000,
   });
   made.push(streams);
   /** `stream` undefined: the standalone stream; null: a new POST stream (its priming event); else that POST stream. Returns the seq. */
@@ -58,10 +58,10 @@ function makeSut(options: { maxStreams?: number; keepAliveMs?: number; postStrea
   return { streams, publish, wakers, endAll, claims, forget: (seq: number) => void log.splice(log.findIndex((e) => e.seq === seq), 1), loseClaim: () => void (refreshOk = false) };
 }
 
-const session = (id: string): McpSession => ({ id, keyId: 'k', userId: 'u', protocolVersion: '2025-11-25', createdAt: new Date(), lastSeenAt: new Date(), endedAt: null });
-const open = async (streams: SessionStreams, id: string, last: number | null = null) => {
+const session = (id: string, keyId = 'k'): McpSession => ({ id, keyId, userId: 'u', protocolVersion: '2025-11-25', createdAt: new Date(), lastSeenAt: new Date(), endedAt: null });
+const open = async (streams: SessionStreams, id: string, last: number | null = null, keyId = 'k') => {
   const res = new FakeResponse();
-  await streams.serve(res as unknown as Response, session(id), last);
+  await streams.serve(res as unknown as Response, session(id, keyId), last);
   return res;
 };
 const tick = (ms = 20) => new Promise((r) => setTimeout(r, ms));
@@ -123,9 +123,9 @@ describe('SessionStreams', () => {
   });
 });
 
-const resume = async (streams: SessionStreams, id: string, stream: number, after: number) => {
+const resume = async (streams: SessionStreams, id: string, stream: number, after: number, keyId = 'k') => {
   const res = new FakeResponse();
-  await streams.resume(res as unknown as Response, session(id), stream, after);
+  await streams.resume(res as unknown as Response, session(id, keyId), stream, after);
   return res;
 };
 const idsOf = (res: FakeResponse) => res.chunks.filter((c) => c.startsWith('id: ')).map((c) => c.split('\n')[0].slice(4));
@@ -150,14 +150,59 @@ describe('SessionStreams resuming a POST stream', () => {
   });
 
   it('never replays the priming event, takes no claim, and counts against the replica\'s bound', async () => {
-    const { streams, publish, claims } = makeSut({ maxStreams: 2 });
+    const { streams, publish, claims } = makeSut({ maxStreams: 2, maxStreamsPerKey: 1 });
     const post = publish({}, null);
-    await open(streams, 's1');
-    const res = await resume(streams, 's1', post, 0);
+    const other = publish({}, null);
+    await open(streams, 's1', null, 'k1');
+    const res = await resume(streams, 's1', post, 0, 'k2');
     expect(res.statusCode).toBe(200);
     expect(res.chunks).toEqual([]);
     expect(claims.get('s1')).toBe('r1');
-    expect((await resume(streams, 's1', post, post)).statusCode).toBe(503);
+    expect((await resume(streams, 's2', other, other, 'k3')).statusCode).toBe(503);
+  });
+
+  it('counts standalone and resumed streams against the key\'s share: past it 429 for that key only', async () => {
+    const { streams, publish } = makeSut({ maxStreams: 10, maxStreamsPerKey: 2 });
+    const post = publish({}, null);
+    const later = publish({}, null);
+    await open(streams, 's1', null, 'hog');
+    await resume(streams, 's1', post, post, 'hog');
+    const refused = await open(streams, 's2', null, 'hog');
+    expect(refused.statusCode).toBe(429);
+    expect(refused.headers['Retry-After']).toBe('5');
+    expect(JSON.parse(refused.chunks[0])).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32000, message: expect.stringContaining('MCP_MAX_STREAMS_PER_KEY') } });
+    expect((await resume(streams, 's1', later, later, 'hog')).statusCode).toBe(429);
+    expect((await open(streams, 's3', null, 'other')).statusCode).toBe(200);
+    expect(streams.size).toBe(3);
+  });
+
+  it('closes the first resumption of an answer when a second one comes, even with the key\'s share full', async () => {
+    const { streams, publish } = makeSut({ maxStreamsPerKey: 2 });
+    const post = publish({}, null);
+    await open(streams, 's1');
+    const first = await resume(streams, 's1', post, post);
+    const second = await resume(streams, 's1', post, post);
+    expect(first.writableEnded).toBe(true);
+    expect(second.statusCode).toBe(200);
+    expect(second.writableEnded).toBe(false);
+    expect(streams.size).toBe(2);
+    publish({ id: 1, result: {} }, post, true);
+    await tick();
+    expect(idsOf(first)).toEqual([]);
+    expect(idsOf(second)).toEqual([`${post}-2`]);
+    expect(streams.size).toBe(1);
+  });
+
+  it('ends a resumption still starting with an empty stream when a second one of the same answer comes', async () => {
+    const { streams, publish } = makeSut({ maxStreamsPerKey: 1 });
+    const post = publish({}, null);
+    const [first, second] = await Promise.all([resume(streams, 's1', post, post), resume(streams, 's1', post, post)]);
+    expect(first.statusCode).toBe(200);
+    expect(first.headers['Content-Type']).toBe('text/event-stream');
+    expect(first.writableEnded).toBe(true);
+    expect(second.statusCode).toBe(200);
+    expect(second.writableEnded).toBe(false);
+    expect(streams.size).toBe(1);
   });
 
   it('replays what is left and closes at once when the stream\'s priming event is no longer kept', async () => {
