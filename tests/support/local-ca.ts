@@ -43,7 +43,7 @@ export async function serveJsonOverHttps(ca: LocalCa, documents: Record<string, 
     const document = documents[pathname];
     res.statusCode = document !== undefined ? 200 : 404;
     res.setHeader('Content-Type', 'application/json');
-    res.end(document !== undefined ? JSON.stringify(document()) : "{}");
+    res.end(document !== undefined ? JSON.stringify(document()) : '{}');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
