@@ -36,8 +36,24 @@ describe('failed key validations per client address on /mcp', () => {
     expect(Number(res.headers['retry-after'])).toBeLessThanOrEqual(60);
     expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
     expect(res.body).toMatchObject({ type: 'urn:keygate:problem:too-many-requests', status: 429, title: 'Too Many Requests' });
-    // Refused unchecked, even with a valid key: the address is what is limited.
+    // Refused unchecked, even a valid key this replica has not cached yet: telling it apart would take a lookup.
     await mcpFrom('198.51.100.1', key.raw).expect(429);
+    expect(await validations('invalid')).toBe(invalidBefore);
+  });
+
+  it('lets a key through that validates from the cache, and still refuses every other key unchecked', async () => {
+    const valid = await makeKey(t);
+    const revoked = await makeKey(t);
+    await mcpFrom('198.51.100.5', valid.raw).expect(200);
+    await mcpFrom('198.51.100.5', revoked.raw).expect(200);
+    await request(t.app).delete(`/api/v1/api-keys/${revoked.id}`).set('Authorization', `Bearer ${t.userToken(revoked.user)}`).expect(204);
+    for (let i = 0; i < 3; i++) await mcpFrom('198.51.100.5', UNKNOWN_KEY).expect(401);
+    const invalidBefore = await validations('invalid');
+
+    await mcpFrom('198.51.100.5', valid.raw).expect(200);
+    const withBearer = request(t.app).post('/mcp').set('X-Forwarded-For', '198.51.100.5').set('Accept', 'application/json, text/event-stream');
+    await withBearer.set('Authorization', `Bearer ${valid.raw}`).send(TOOLS_LIST).expect(200);
+    for (const other of [UNKNOWN_KEY, revoked.raw, `${valid.raw.slice(0, -1)}0`, 'not-a-key']) await mcpFrom('198.51.100.5', other).expect(429);
     expect(await validations('invalid')).toBe(invalidBefore);
   });
 
@@ -118,5 +134,22 @@ describe('request size limits', () => {
     const res = await request(t.app).post('/api/v1/api-keys').set('Authorization', `Bearer ${t.userToken()}`)
       .send({ name: 'x'.repeat(70 * 1024) }).expect(413);
     expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+  });
+});
+
+describe('the default failure limit (issue 24 row 7)', () => {
+  it('after 20 failures still serves a valid key on /mcp, while an invalid one is 429', async () => {
+    const fresh = await startTestApp({ TRUST_PROXY: 'loopback' });
+    try {
+      const valid = await makeKey(fresh);
+      await mcpFrom('192.0.2.7', valid.raw, fresh.app).expect(200);
+      for (let i = 0; i < 20; i++) await mcpFrom('192.0.2.7', UNKNOWN_KEY, fresh.app).expect(401);
+      await mcpFrom('192.0.2.7', UNKNOWN_KEY, fresh.app).expect(429);
+      const res = await mcpFrom('192.0.2.7', valid.raw, fresh.app).expect(200);
+      expect(res.text).toContain('"tools"');
+      await mcpFrom('192.0.2.7', `svc_${'1'.repeat(64)}`, fresh.app).expect(429);
+    } finally {
+      await fresh.close();
+    }
   });
 });

@@ -172,15 +172,19 @@ describe('GET /authz', () => {
     expect(await lastUsedOf(key.id)).toBeInstanceOf(Date);
   });
 
-  it('shares the failed-validation limit with /mcp, per client address', async () => {
+  it('shares the failed-validation limit with /mcp, per client address, which still serves a key the cache validates', async () => {
     const client = freshClient();
+    await authz(bearer(reader), '/authz', client).expect(200);
     for (let i = 0; i < 20; i += 1) await authz(bearer(UNKNOWN_KEY), '/authz', client).expect(401);
-    const refused = await authz(bearer(reader), '/authz', client).expect(429);
+    const refused = await authz(bearer(UNKNOWN_KEY), '/authz', client).expect(429);
     expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     expect(refused.text).toBe('');
-    expect((await rpc(t, reader, TOOLS_LIST, { 'X-Forwarded-For': client })).status).toBe(429);
+    expect((await rpc(t, { ...reader, raw: UNKNOWN_KEY }, TOOLS_LIST, { 'X-Forwarded-For': client })).status).toBe(429);
+    // The limit slows guessing, not valid keys (issue 24 row 7).
+    await authz(bearer(reader), '/authz', client).expect(200);
+    expect((await rpc(t, reader, TOOLS_LIST, { 'X-Forwarded-For': client })).status).toBe(200);
     // Another client behind the same proxy is not held back.
-    await authz(bearer(reader)).expect(200);
+    await authz(bearer(UNKNOWN_KEY)).expect(401);
   });
 
   it('serves a cached key without reading PostgreSQL, and is counted in /metrics', async () => {

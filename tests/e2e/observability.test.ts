@@ -184,3 +184,34 @@ describe('credentials percent-encoded in a path', () => {
     ]);
   });
 });
+
+describe('a key secret without svc_ (64 hex digits)', () => {
+  it('is masked in the logged path and request id, and the query string never reaches a log', async () => {
+    const key = await makeKey(t, ['projects:read']);
+    const jwt = t.userToken(key.user);
+    const secret = key.raw.slice('svc_'.length);
+    const from = logs.length;
+    const requests = [
+      request(t.app).get(`/api/v1/api-keys/${secret}`).set('Authorization', `Bearer ${jwt}`).expect(400),
+      request(t.app).get(`/api/v1/api-keys/${secret.toUpperCase()}`).set('Authorization', `Bearer ${jwt}`).expect(400),
+      request(t.app).get(`/api/v1/api-keys?x=${secret}`).set('Authorization', `Bearer ${jwt}`).expect(400),
+      request(t.app).get(`/no/such/route/${secret}?x=${secret}`).expect(404),
+      // Sent as a request id, it is replaced (a fresh UUID is logged instead).
+      request(t.app).get('/api/v1/scopes').set('Authorization', `Bearer ${jwt}`).set('X-Request-Id', secret).expect(200),
+    ];
+    for (const sent of requests) await sent;
+    const lines = () => logs.slice(from).trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as LogLine);
+    while (lines().length < requests.length) await new Promise((r) => setTimeout(r, 5));
+
+    const written = logs.slice(from);
+    expect(written).not.toMatch(/[0-9a-f]{64}/i);
+    expect(lines().map((line) => line.req?.path)).toEqual([
+      '/api/v1/api-keys/[redacted-hex]',
+      '/api/v1/api-keys/[redacted-hex]',
+      '/api/v1/api-keys',
+      '/no/such/route/[redacted-hex]',
+      '/api/v1/scopes',
+    ]);
+    expect(lines()[4].req?.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+  });
+});

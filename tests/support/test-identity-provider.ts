@@ -43,7 +43,7 @@ export class TestIdentityProvider {
     this.server = http.createServer((req, res) => {
       this.jwksRequests += 1;
       res.setHeader('Content-Type', 'application/json');
-      res.end(JSON.stringify({ keys: this.keys.map(publicJwk) }));
+      res.end(JSON.stringify(this.jwks()));
     });
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
     this.jwksUri = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/jwks.json`;
@@ -57,6 +57,11 @@ export class TestIdentityProvider {
   token(options: TokenOptions = {}): string {
     const key = this.keys.find((k) => k.alg === (options.alg ?? 'RS256'))!;
     return sign(key, options);
+  }
+
+  /** The JWKS document the provider serves (for a test that serves it elsewhere, over https say). */
+  jwks(): { keys: object[] } {
+    return { keys: this.keys.map(publicJwk) };
   }
 
   tokenFromStranger(options: TokenOptions = {}): string {

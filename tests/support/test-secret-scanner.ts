@@ -37,17 +37,22 @@ export class TestSecretScanner {
         return;
       }
       res.setHeader('Content-Type', 'application/json');
-      res.end(JSON.stringify({
-        public_keys: this.keys.map((k, i) => ({
-          key_identifier: k.identifier,
-          key: k.publicKey.export({ type: 'spki', format: 'pem' }),
-          is_current: i === this.keys.length - 1,
-        })),
-      }));
+      res.end(JSON.stringify(this.keyList()));
     });
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
     this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/meta/public_keys/secret_scanning`;
     return this;
+  }
+
+  /** The key list document the scanner serves (for a test that serves it elsewhere, over https say). */
+  keyList(): { public_keys: object[] } {
+    return {
+      public_keys: this.keys.map((k, i) => ({
+        key_identifier: k.identifier,
+        key: k.publicKey.export({ type: 'spki', format: 'pem' }),
+        is_current: i === this.keys.length - 1,
+      })),
+    };
   }
 
   async stop(): Promise<void> {

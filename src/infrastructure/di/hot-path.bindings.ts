@@ -1,8 +1,11 @@
 import { Container } from 'inversify';
 import { DataSource } from 'typeorm';
 import { ApiKeyRepository } from '../../application/ports/api-key-repository.port';
+import { Clock } from '../../application/ports/clock.port';
+import { KeyHasher } from '../../application/ports/key-hasher.port';
 import { ResourceStore } from '../../application/ports/resource-store.port';
 import { SecretBox } from '../../application/ports/secret-box.port';
+import { CachedKeyCheck } from '../../adapters/persistence/hot-path/cached-key-check';
 import { HotPathApiKeyRepository } from '../../adapters/persistence/hot-path/hot-path-api-key.repository';
 import { KeyCache } from '../../adapters/persistence/hot-path/key-cache';
 import { LastUsedCoalescer } from '../../adapters/persistence/hot-path/last-used-coalescer';
@@ -44,6 +47,11 @@ export function bindHotPath(c: Container): void {
     (repository: TypeormApiKeyRepository, cache: KeyCache, lastUsed: LastUsedCoalescer, metrics: Metrics) =>
       new HotPathApiKeyRepository(repository, cache, lastUsed, (hit) => metrics.keyCacheLookups.inc(hit ? 'hit' : 'miss')),
     [TypeormApiKeyRepository, TOKENS.KeyCache, LastUsedCoalescer, TOKENS.Metrics],
+  );
+  // What the failed-validation limit asks before refusing an address: a key the cache alone validates.
+  c.bind(CachedKeyCheck).toResolvedValue(
+    (cache: KeyCache, hasher: KeyHasher, clock: Clock) => new CachedKeyCheck(cache, hasher, clock),
+    [TOKENS.KeyCache, TOKENS.KeyHasher, TOKENS.Clock],
   );
   // The resource store, secrets encrypted at rest, with each user's MCP server list cached (in plaintext, in memory only).
   c.bind(RecordSecrets).toResolvedValue(

@@ -23,6 +23,7 @@ import { logOf, requestLogging } from '../../adapters/http/middleware/request-lo
 import { trackRoutePatterns } from '../../adapters/http/middleware/route-pattern';
 import { errorHandler, notFoundHandler } from '../../adapters/http/error-map';
 import { McpController } from '../../adapters/mcp/mcp.controller';
+import { CachedKeyCheck } from '../../adapters/persistence/hot-path/cached-key-check';
 import { Metrics } from '../../adapters/observability/metrics';
 import { Config } from '../config/config';
 import { Logger } from '../logging/logger';
@@ -46,9 +47,10 @@ export function createApp(container: Container, extras: AppExtras = {}): Express
   trackRoutePatterns(app);
   app.use(requestLogging(app, extras.logger ?? container.get<Logger>(TOKENS.Logger)), httpMetrics(metrics));
   // /mcp is the hot path: mounted first, so its requests skip every other layer.
-  container.get(McpController).mount(app, authFailureLimit(container.get(AuthFailureLimiter)));
+  const failureLimit = authFailureLimit(container.get(AuthFailureLimiter), container.get(CachedKeyCheck).validates);
+  container.get(McpController).mount(app, failureLimit);
   // Forward auth is /mcp's key check for other services' proxies: as hot, so mounted next, with the same limiter.
-  container.get(ForwardAuthController).mount(app, authFailureLimit(container.get(AuthFailureLimiter)));
+  container.get(ForwardAuthController).mount(app, failureLimit);
   app.use(metricsRouter(metrics));
   app.use(healthRouter(container.get<ReadinessCheck>(TOKENS.ReadinessCheck)));
   app.use(container.get<RequestHandler>(TOKENS.ProtectedResourceRoutes));

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import request from 'supertest';
+import { auditRequest } from '../../support/fuzz/audit-requests';
 import { restCredentials } from '../../support/fuzz/credentials';
 import { FuzzApp, startFuzzApp } from '../../support/fuzz/fuzz-app';
 import { check } from '../../support/fuzz/contract';
@@ -10,13 +11,15 @@ import { EVERYTHING, RestFixture, restRequest, restRoutes } from '../../support/
 
 /**
  * Every /api/v1 route with generated paths, queries, headers, credentials and
- * bodies. Each answer: below 500, at most 64 KiB, and when 4xx, not a row
- * written (api_keys.last_used_at aside, see db-snapshot.ts).
+ * bodies. Each answer: below 500, at most 64 KiB (audit-events: at most the
+ * stored trail, see answer-bounds.ts), and when 4xx, not a row written
+ * (api_keys.last_used_at aside, see db-snapshot.ts).
  */
 jest.setTimeout(60_000);
 
 let app: FuzzApp;
 let fx: RestFixture;
+let cursors: string[] = [];
 
 beforeAll(async () => {
   app = await startFuzzApp();
@@ -52,6 +55,8 @@ beforeAll(async () => {
     modeNames: ['build', 'review', 'Build', 'build '],
     sessionIds: sessions.map((s) => s.body.id),
   };
+  const firstPage = await admin.get('/api/v1/audit-events?limit=2').expect(200);
+  cursors = [firstPage.body.next_cursor as string];
 });
 afterAll(() => app?.close());
 
@@ -82,6 +87,13 @@ describe('fuzzing the REST API: no 5xx, no answer over 64 KiB, no row written by
 
   it('everything at once, unknown routes and methods included', async () => {
     await fuzz('REST everything', app.baseUrl, restRequest(fx, all(), EVERYTHING), contract, RUNS);
+  });
+
+  // Its answers are the caller's stored events, so their bound is the trail's size, not 64 KiB (answer-bounds.ts).
+  it('GET /api/v1/audit-events: its query parameters, as JSON pages and as the NDJSON export', async () => {
+    const audit = { credentials: fx.credentials, userIds: fx.userIds, keyIds: fx.keyIds, cursors };
+    await fuzz('REST audit-events', app.baseUrl, auditRequest(audit), contract, RUNS);
+    await fuzz('REST audit-events credentials', app.baseUrl, auditRequest(audit, { credentials: true }), contract, { ...RUNS, numRuns: 60 });
   });
 
   // Last: it leaves the lists full, which would make every later GET of them fail for that alone.

@@ -1,9 +1,10 @@
+import { answerBoundOf, MAX_RESPONSE_BYTES, StoredSizes } from './answer-bounds';
 import { changedTables, DbSnapshot } from './db-snapshot';
 import { describeRequest, describeResponse, FuzzRequest } from './fuzz-request';
 import { RawResponse, sendRaw } from './raw-http';
 
-/** The contract of the hardening issue, for every request. */
-export const MAX_RESPONSE_BYTES = 64 * 1024;
+/** The contract of the hardening issue, for every request (a few routes have their own bound: answer-bounds.ts). */
+export { MAX_RESPONSE_BYTES };
 /** Limits the others are landing: problem bodies and their `errors` stay small. */
 export const MAX_ERROR_BODY_BYTES = 16 * 1024;
 export const MAX_ERROR_ENTRIES = 20;
@@ -11,6 +12,8 @@ export const MAX_ERROR_ENTRIES = 20;
 export interface FuzzTarget {
   baseUrl: string;
   snapshot(): Promise<DbSnapshot>;
+  /** For the routes whose answers are bounded by what is stored (answer-bounds.ts). */
+  stored?: StoredSizes;
 }
 
 export interface Exchange {
@@ -53,16 +56,16 @@ export function rpcMessages({ response }: Pick<Exchange, 'response'>): Record<st
 const INTERNAL_ERROR = -32603;
 
 /**
- * What the issue promises of every answer: no 5xx, at most 64 KiB, nothing
- * written by a 4xx. A JSON-RPC -32603 counts as a 5xx: the SDK turns an
+ * What the issue promises of every answer: no 5xx, at most 64 KiB (or the
+ * route's own bound, answer-bounds.ts), nothing written by a 4xx. A JSON-RPC -32603 counts as a 5xx: the SDK turns an
  * exception it did not expect into that code and sends it with status 200.
  */
-export function contractProblems({ response, written }: Pick<Exchange, 'response' | 'written'>): string[] {
+export function contractProblems({ response, written }: Pick<Exchange, 'response' | 'written'>, maxBytes = MAX_RESPONSE_BYTES): string[] {
   const problems: string[] = [];
   if (response.status >= 500) problems.push(`status ${response.status}`);
   const internal = rpcMessages({ response }).filter((m) => (m?.error as { code?: unknown } | undefined)?.code === INTERNAL_ERROR).length;
   if (internal > 0) problems.push(`JSON-RPC ${INTERNAL_ERROR} internal error (a 5xx answered with ${response.status})`);
-  if (response.bytes > MAX_RESPONSE_BYTES) problems.push(`response body of ${response.bytes} bytes (over ${MAX_RESPONSE_BYTES})`);
+  if (response.bytes > maxBytes) problems.push(`response body of ${response.bytes} bytes (over ${maxBytes})`);
   if (written.length > 0 && response.status >= 400 && response.status < 500) problems.push(`rows written by a ${response.status}: ${written.join(', ')}`);
   return problems;
 }
@@ -104,7 +107,8 @@ export const exchangeListeners = new Set<(ex: Exchange) => void>();
 async function checkWith(target: FuzzTarget, request: FuzzRequest, always: boolean, extra: Rule[]): Promise<Exchange> {
   const ex = await exchange(target, request, always);
   for (const listener of exchangeListeners) listener(ex);
-  const problems = [contractProblems, ...extra].flatMap((rule) => rule(ex));
+  const maxBytes = await answerBoundOf(request, target.stored);
+  const problems = [(e: Exchange) => contractProblems(e, maxBytes), ...extra].flatMap((rule) => rule(ex));
   if (problems.length > 0) fail(ex, problems);
   return ex;
 }

@@ -28,7 +28,8 @@ export function principalOf(locals: Record<string, unknown>): KeyPrincipal {
   return locals.principal as KeyPrincipal;
 }
 
-function presentedKey(authorization: string | undefined, apiKeyHeader: string | string[] | undefined): string | null {
+/** The key a request presents, or null when it presents none or two that differ. */
+export function presentedKey(authorization: string | undefined, apiKeyHeader: string | string[] | undefined): string | null {
   const fromBearer = bearerToken(authorization);
   if (authorization !== undefined && fromBearer === null) return null;
   if (Array.isArray(apiKeyHeader)) return null;

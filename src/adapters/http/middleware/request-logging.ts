@@ -27,7 +27,8 @@ const UNLOGGED_PATHS = new Set(['/metrics', '/healthz']);
 /**
  * One JSON line per finished request (at info; at error for a 5xx; at warn
  * when the client went away first) with its id, method, path (never the query
- * string, headers or body; keys and JWTs masked, percent-encoded or not),
+ * string, headers or body; keys, bare 64-hex key secrets and JWTs masked,
+ * percent-encoded or not),
  * client address, route pattern, status and time in ms. logOf(req) carries
  * the id for anything logged while handling it. The id comes from a sane
  * X-Request-Id or is generated, and is echoed in the response.

@@ -1,6 +1,17 @@
-/** An API key or a JWT put where it does not belong (a path, a request id) still must not reach a log. */
+/**
+ * 64 hex digits or more in a row: a key's secret part without its `svc_` (pasted
+ * alone, or cut off by a client), and nothing keygate puts in a URL itself (ids
+ * are UUIDs, whose runs are at most 12). Case-insensitive, as a key's hex is
+ * the same key to anyone who reads it.
+ */
+const HEX_RUN = /[0-9a-f]{64,}/gi;
+
+/** An API key (with or without `svc_`) or a JWT put where it does not belong (a path, a request id) still must not reach a log. */
 export function scrubSecrets(text: string): string {
-  return text.replace(/svc_[A-Za-z0-9]*/gi, 'svc_[redacted]').replace(/eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_.-]*/g, '[redacted-jwt]');
+  return text
+    .replace(/svc_[A-Za-z0-9]*/gi, 'svc_[redacted]')
+    .replace(/eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_.-]*/g, '[redacted-jwt]')
+    .replace(HEX_RUN, '[redacted-hex]');
 }
 
 /** Deeper than this, encoding is not a client's accident; the path is withheld rather than decoded further. */

@@ -15,5 +15,8 @@ describe('acceptedRequestId', () => {
   it('refuses a credential sent as the request id, which would be echoed and logged', () => {
     expect(acceptedRequestId(RAW_KEY.slice(0, 60))).toBeNull();
     expect(acceptedRequestId('eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJ4In0')).toBeNull();
+    // A key's secret part without svc_: 64 hex digits, just within the length a request id may have.
+    expect(acceptedRequestId(RAW_KEY.slice('svc_'.length))).toBeNull();
+    expect(acceptedRequestId('0af7651916cd43dd8448eb211c80319c')).toBe('0af7651916cd43dd8448eb211c80319c');
   });
 });

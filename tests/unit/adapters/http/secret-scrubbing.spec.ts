@@ -15,6 +15,18 @@ describe('scrubSecrets', () => {
     expect(scrubSecrets(`/x/${JWT}/y`)).toBe('/x/[redacted-jwt]/y');
     expect(scrubSecrets(UUID_PATH)).toBe(UUID_PATH);
   });
+
+  it('masks a run of 64 hex digits or more without svc_, in any case, wherever it stands', () => {
+    expect(scrubSecrets(`/api/v1/api-keys/${SECRET}`)).toBe('/api/v1/api-keys/[redacted-hex]');
+    expect(scrubSecrets(`/k/${SECRET.toUpperCase()}/x`)).toBe('/k/[redacted-hex]/x');
+    expect(scrubSecrets(`/k?x=${SECRET}f&y=1`)).toBe('/k?x=[redacted-hex]&y=1');
+    expect(scrubSecrets(`/k/x${SECRET}`)).not.toContain(SECRET);
+  });
+
+  it('leaves hex runs shorter than a key secret', () => {
+    const short = `/k/${SECRET.slice(0, 63)}/${'f'.repeat(32)}`;
+    expect(scrubSecrets(short)).toBe(short);
+  });
 });
 
 describe('scrubPath', () => {
@@ -38,6 +50,17 @@ describe('scrubPath', () => {
     expect(logged).not.toContain(SECRET);
     expect(logged).not.toContain(SECRET.toUpperCase());
     expect(logged.toLowerCase()).toContain('svc_[redacted]');
+  });
+
+  it.each([
+    ['plainly', `/api/v1/api-keys/${SECRET}`],
+    ['with one digit encoded', `/api/v1/api-keys/%61${SECRET.slice(1)}`],
+    ['wholly encoded', `/k/${encodeAll(SECRET)}`],
+    ['double encoded', `/k/%2561${SECRET.slice(1)}`],
+  ])('masks a key secret without svc_ written %s', (_case, path) => {
+    const logged = scrubPath(path);
+    expect(logged).not.toMatch(/[0-9a-f]{64}/i);
+    expect(logged).toContain('[redacted-hex]');
   });
 
   it('masks a percent-encoded JWT, whole or in part', () => {
