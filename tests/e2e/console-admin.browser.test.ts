@@ -10,7 +10,7 @@ import { buildConsole, checkConsoleAnswers, checkPage, CHROMIUM_PATH, launchChro
 import { ServiceProcess, startService, waitForListening } from '../support/service-process';
 import { createTestDatabase, TestDatabase } from '../support/test-database';
 import { startUpstream, UpstreamMcpServer } from '../support/upstream-mcp-server';
-import { describeWithProgram } from '../support/system-program';
+import { describeWithProgram, installedAt } from '../support/system-program';
 
 jest.setTimeout(120_000);
 
@@ -86,7 +86,7 @@ async function useEcho(rawKey: string, text: string): Promise<{ listed: string[]
 
 const form = (name: string) => page.getByRole('form', { name });
 
-describeWithProgram('chromium', [CHROMIUM_PATH], 'apt-get install chromium')('the console\'s MCP servers and admin pages in Chromium', () => {
+describeWithProgram('chromium', installedAt([CHROMIUM_PATH]), 'apt-get install chromium')('the console\'s MCP servers and admin pages in Chromium', () => {
   it('edits a live upstream\'s tool scopes and approves its changed tool definition', async () => {
     await page.goto(`${service.baseUrl}/console/`);
     await page.getByRole('button', { name: 'Sign in' }).click();

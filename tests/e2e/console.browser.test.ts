@@ -7,7 +7,7 @@ import { Browser, BrowserContext, Page } from 'playwright-core';
 import { buildConsole, checkPage, CHROMIUM_PATH, launchChromium, SCREENSHOTS } from '../support/browser';
 import { ServiceProcess, startService, waitForListening } from '../support/service-process';
 import { createTestDatabase, TestDatabase } from '../support/test-database';
-import { describeWithProgram } from '../support/system-program';
+import { describeWithProgram, installedAt } from '../support/system-program';
 
 jest.setTimeout(120_000);
 
@@ -85,7 +85,7 @@ async function shownKey(): Promise<string> {
   return raw;
 }
 
-describeWithProgram('chromium', [CHROMIUM_PATH], 'apt-get install chromium')('the key console in Chromium', () => {
+describeWithProgram('chromium', installedAt([CHROMIUM_PATH]), 'apt-get install chromium')('the key console in Chromium', () => {
   it('is served with a strict CSP, long cache for hashed assets and none for index.html', async () => {
     const index = await fetch(`${service.baseUrl}/console/`);
     const html = await index.text();

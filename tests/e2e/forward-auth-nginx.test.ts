@@ -5,7 +5,7 @@ import request from 'supertest';
 import { makeKey, TestKey } from '../support/mcp-keys';
 import { NGINX_CANDIDATES, RunningNginx, startNginx } from '../support/nginx';
 import { startTestApp, TestApp } from '../support/test-app';
-import { describeWithProgram } from '../support/system-program';
+import { describeWithProgram, installedAt } from '../support/system-program';
 
 jest.setTimeout(60_000);
 
@@ -114,7 +114,7 @@ function viaNginx(path: string, headers: Record<string, string> = {}, method = '
 
 const lastSeen = () => seen[seen.length - 1];
 
-describeWithProgram('nginx', NGINX_CANDIDATES, 'apt-get install nginx')('keygate behind a real NGINX (auth_request)', () => {
+describeWithProgram('nginx', installedAt(NGINX_CANDIDATES), 'apt-get install nginx')('keygate behind a real NGINX (auth_request)', () => {
   let reader: TestKey;
   beforeAll(async () => {
     reader = await makeKey(t, ['projects:read']);

@@ -16,6 +16,7 @@ import { sendRaw } from '../../support/fuzz/raw-http';
 import { EVERYTHING, RestFixture, restRequest, restRoutes } from '../../support/fuzz/rest-requests';
 import { hasOpenssl, LocalCa, makeLocalCa, serveJsonOverHttps } from '../../support/local-ca';
 import { ServiceProcess, startService, waitForListening } from '../../support/service-process';
+import { describeWithProgram } from '../../support/system-program';
 import { createTestDatabase, TestDatabase } from '../../support/test-database';
 import { TEST_AUDIENCE, TEST_ISSUER, TestIdentityProvider } from '../../support/test-identity-provider';
 import { scannerKey, TestSecretScanner } from '../../support/test-secret-scanner';
@@ -30,14 +31,11 @@ import { scannerKey, TestSecretScanner } from '../../support/test-secret-scanner
  * process still running and answering.
  *
  * The CA is made with the openssl CLI: without it the file is skipped with
- * one line, except on CI (CI=true), where that is a failure.
+ * one line, except under CI=true, where it fails.
  */
 jest.setTimeout(120_000);
 
-const OPENSSL = hasOpenssl();
-if (!OPENSSL && process.env.CI === 'true') throw new Error('the production fuzz needs the openssl CLI to make its CA, and CI must run it');
-if (!OPENSSL) console.log('tests/e2e/fuzz/production.test.ts skipped: no openssl CLI to make a throwaway CA');
-const describeWithCa = OPENSSL ? describe : describe.skip;
+const describeWithCa = describeWithProgram('openssl', hasOpenssl(), 'apt-get install openssl');
 
 const RESOURCE_URL = 'https://keygate.test/mcp';
 const AUDIT_FLUSH_MS = 10;
@@ -80,7 +78,6 @@ function settledSnapshots(take: () => Promise<Record<string, string>>): () => Pr
 }
 
 beforeAll(async () => {
-  if (!OPENSSL) return;
   dir = mkdtempSync(path.join(os.tmpdir(), 'keygate-production-fuzz-'));
   ca = makeLocalCa(dir);
   scanner.keys.unshift(scannerKey());
