@@ -107,6 +107,31 @@ describe('UpstreamToolDirectory: limits and failures', () => {
   });
 });
 
+describe('UpstreamToolDirectory: header values', () => {
+  it('shows the caller only that a server did not answer; the log has the reason with the header values taken out', async () => {
+    const { upstream, logged, call, register, list } = makeSut();
+    const value = 'Bearer tok-f00dfeed';
+    const { url } = await register('leaky', { headers: { Authorization: value, 'X-Other': 'other-s3cret' } });
+    upstream.serve(url, { error: new TypeError(`Headers.append: "${value}" is an invalid header value; also ${JSON.stringify('other-s3cret')}`) });
+    expect(await list()).toEqual([]);
+    expect(await call('leaky__echo', {})).toEqual({ kind: 'error', message: 'The MCP server leaky did not answer (the reason is logged)' });
+    expect(logged.join('\n')).toMatch(/MCP server leaky \(.+\) left out of tools\/list: Headers.append: "\*{8}" is an invalid header value; also "\*{8}"/);
+    expect(logged.join('\n')).not.toMatch(/f00dfeed|s3cret/);
+  });
+
+  it('never contacts a server whose header values did not decrypt, and keeps the others', async () => {
+    const { store, upstream, logged, call, register, list } = makeSut();
+    await register('good');
+    const { url, record } = await register('sealed');
+    store.records.find((r) => r.id === record.id)!.unreadableSecrets = true;
+    expect(await list()).toEqual(['good__echo', 'good__secret']);
+    expect(await call('sealed__echo', {})).toEqual({ kind: 'error', message: expect.stringMatching(/stored header values of this MCP server do not decrypt/) });
+    expect(await call('good__echo', {})).toMatchObject({ kind: 'relayed' });
+    expect(upstream.contacts).not.toContain(url);
+    expect(logged.join('\n')).toContain(record.id);
+  });
+});
+
 describe('UpstreamToolDirectory: calls', () => {
   it('lists and calls in one contact when the listing is not cached, and calls alone when it is', async () => {
     const { upstream, call, register, list } = makeSut();
