@@ -3,6 +3,7 @@ import { ResourceRecord, topLevel } from '../../../../domain/resource/resource-r
 import { withoutSecrets } from '../../../../domain/resource/without-secrets';
 import { MAX_LISTED_RECORDS, ResourceStore } from '../../../ports/resource-store.port';
 import { UpstreamServer } from '../../../ports/upstream-mcp.port';
+import { UpstreamReplyError } from '../../../ports/upstream-content.port';
 import { UpstreamRefusal } from '../../../ports/upstream-refusal';
 import { UpstreamView } from './upstream-view';
 
@@ -43,15 +44,17 @@ export async function serversIn(store: ResourceStore, userId: string, view: Upst
 
 /**
  * Logs the reason and returns what the caller may see: a refusal in general
- * terms, else only that the server did not answer. Whatever the transport or
- * the upstream said stays out of the answer, and the log line has the
- * server's header values taken out: a transport quotes a value it refuses.
+ * terms, the upstream's own JSON-RPC error answer with the server's header
+ * values taken out, else only that the server did not answer. What the
+ * transport said stays out of the answer, and the log line has the header
+ * values taken out too: a transport quotes a value it refuses.
  */
 export function shownFailure(log: (message: string) => void, record: ResourceRecord, what: string, error: unknown): string {
   const name = record.data.name as string;
   const detail = error instanceof UpstreamRefusal ? `${error.message} (${error.detail})` : String((error as Error)?.message ?? error);
   log(`MCP server ${name} (${record.id}) ${what}: ${upstreamMessage(record, detail, 2 * MAX_SHOWN_CHARS)}`);
   if (error instanceof UpstreamRefusal) return error.message;
+  if (error instanceof UpstreamReplyError) return `The MCP server ${name} answered with an error: ${upstreamMessage(record, error.message)}`;
   return `The MCP server ${name} did not answer (the reason is logged)`;
 }
 

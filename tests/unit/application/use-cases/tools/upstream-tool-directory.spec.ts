@@ -1,3 +1,4 @@
+import { UpstreamReplyError } from '../../../../../src/application/ports/upstream-content.port';
 import { UpstreamRefusal } from '../../../../../src/application/ports/upstream-refusal';
 import { AuthorizeToolCall } from '../../../../../src/application/use-cases/tools/authorize-tool-call.use-case';
 import { UpstreamToolDirectory } from '../../../../../src/application/use-cases/tools/external/upstream-tool-directory';
@@ -117,6 +118,13 @@ describe('UpstreamToolDirectory: header values', () => {
     expect(await call('leaky__echo', {})).toEqual({ kind: 'error', message: 'The MCP server leaky did not answer (the reason is logged)' });
     expect(logged.join('\n')).toMatch(/MCP server leaky \(.+\) left out of tools\/list: Headers.append: "\*{8}" is an invalid header value; also "\*{8}"/);
     expect(logged.join('\n')).not.toMatch(/f00dfeed|s3cret/);
+  });
+
+  it('shows an upstream\'s own error answer to a call with the header values taken out', async () => {
+    const { upstream, call, register } = makeSut();
+    const { url } = await register('echoing', { headers: { Authorization: 'Bearer tok-f00dfeed' } });
+    upstream.serve(url, { tools: TOOLS, callError: new UpstreamReplyError(-32000, 'refused {"authorization":"Bearer tok-f00dfeed"}') });
+    expect(await call('echoing__echo', {})).toEqual({ kind: 'error', message: 'The MCP server echoing answered with an error: refused {"authorization":"********"}' });
   });
 
   it('never contacts a server whose header values did not decrypt, and keeps the others', async () => {
