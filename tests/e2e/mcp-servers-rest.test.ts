@@ -85,6 +85,23 @@ describe('/api/v1/mcp-servers', () => {
     expect(await tablesContaining(t.db.dataSource, token)).toEqual([]);
   });
 
+  it('refuses (400) a header name or value that is not an HTTP field, on POST and PATCH, naming the header and never quoting the value', async () => {
+    const alice = aUser();
+    const answers = [];
+    for (const value of [`${secret}\n`, `${secret}\r\nX-Injected: 1`, `${secret}\u0000`, `${secret} `]) {
+      const refused = await alice.post(BASE, { name: 'pasted', url: upstream.url, headers: { 'X-Fine': 'ok', Authorization: value } }).expect(400);
+      expect(JSON.stringify(refused.body)).toMatch(/headers\.Authorization/);
+      answers.push(refused);
+    }
+    answers.push(await alice.post(BASE, { name: 'pasted', url: upstream.url, headers: { 'Bad Name': 'v' } }).expect(400));
+    expect(JSON.stringify(answers.at(-1)!.body)).toMatch(/not an HTTP header name/);
+    expect((await alice.get(BASE).expect(200)).body).toEqual([]);
+    const { id } = (await alice.post(BASE, { name: 'pasted', url: upstream.url, headers: { Authorization: 'Bearer ok' } }).expect(201)).body;
+    answers.push(await alice.patch(`${BASE}/${id}`, { headers: { Authorization: `${secret}\n` } }).expect(400));
+    expect(JSON.stringify(answers.at(-1)!.body)).toMatch(/headers\.Authorization: is not an HTTP header value/);
+    for (const res of answers) expect(JSON.stringify(res.body)).not.toContain(token);
+  });
+
   it('answers 404 for another user\'s server on every route, and changes nothing', async () => {
     const alice = aUser();
     const mallory = aUser();

@@ -23,17 +23,23 @@ afterAll(async () => {
 });
 
 describe('the built service at start-up', () => {
-  it('encrypts header values stored in plaintext before encryption existed', async () => {
+  it('encrypts header values stored in plaintext, binds v1 values to their record, and names a record that does not decrypt without stopping', async () => {
     const token = `tok-${randomBytes(12).toString('hex')}`;
-    const legacy = await new PostgresResourceStore(db.dataSource.manager)
-      .create(randomUUID(), topLevel('mcp_servers'), { name: 'legacy', url: 'https://x.example.com/mcp', headers: { Authorization: `Bearer ${token}` } });
-    const key = randomBytes(32);
+    const [owner, key] = [randomUUID(), randomBytes(32)];
+    const store = new PostgresResourceStore(db.dataSource.manager);
+    const legacy = await store.create(randomUUID(), topLevel('mcp_servers'), { name: 'legacy', url: 'https://x.example.com/mcp', headers: { Authorization: `Bearer ${token}` } });
+    // As the previous release wrote it: bound to owner, resource, field and name only.
+    const v1 = new AesGcmSecretBox(key).encrypt('Bearer older', JSON.stringify([owner, 'mcp_servers', 'headers', 'Authorization'])).replace(/^v2:/, 'v1:');
+    const older = await store.create(owner, topLevel('mcp_servers'), { name: 'older', url: 'https://x.example.com/mcp', headers: { Authorization: v1 } });
+    const lost = await store.create(owner, topLevel('mcp_servers'), { name: 'lost', url: 'https://x.example.com/mcp', headers: { Authorization: new AesGcmSecretBox(randomBytes(32)).encrypt('x', 'y').replace(/^v2:/, 'v1:') } });
     const service = await waitForListening(startService({ DATABASE_URL: db.url, DATA_DIR: dataDir, SECRETS_KEY: key.toString('base64') }));
     try {
-      expect(service.output()).toContain('encrypted the stored header values of 1 MCP servers');
+      expect(service.output()).toContain('encrypted the stored header values of 2 MCP servers, each bound to its record');
+      expect(service.output()).toMatch(new RegExp(`MCP server ${lost.id}: its stored header values do not decrypt \\(A stored secret is under key [0-9a-f]{8}`));
       expect(await tablesContaining(db.dataSource, token)).toEqual([]);
-      const [{ data }] = await db.dataSource.query('SELECT data FROM resource_records WHERE id = $1', [legacy.id]);
-      expect(data.headers.Authorization).toMatch(new RegExp(`^v1:${new AesGcmSecretBox(key).keyId}:`));
+      const headerOf = async (id: string) => (await db.dataSource.query('SELECT data FROM resource_records WHERE id = $1', [id]))[0].data.headers.Authorization;
+      expect(await headerOf(legacy.id)).toMatch(new RegExp(`^v2:${new AesGcmSecretBox(key).keyId}:`));
+      expect(await headerOf(older.id)).toMatch(new RegExp(`^v2:${new AesGcmSecretBox(key).keyId}:`));
       expect(service.output()).not.toContain(token);
     } finally {
       service.child.kill('SIGTERM');

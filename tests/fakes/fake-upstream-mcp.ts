@@ -5,6 +5,8 @@ export interface FakeUpstreamBehaviour {
   tools?: UpstreamTool[];
   /** Thrown by every operation instead of answering. */
   error?: Error;
+  /** Thrown by tools/call alone (an upstream's error answer to it). */
+  callError?: Error;
   /** Milliseconds before a listing answers, to overlap concurrent requests. */
   delayMs?: number;
 }
@@ -50,8 +52,9 @@ export class FakeUpstreamMcp implements UpstreamMcp {
         return structuredClone(behaviour.tools ?? []);
       },
       callTool: async (tool, args) => {
-        contact();
+        const behaviour = contact();
         this.calls.push({ url: server.url, tool, args });
+        if (behaviour.callError) throw behaviour.callError;
         return { content: [{ type: 'text', text: `${tool} ran` }] };
       },
       close: async () => undefined,

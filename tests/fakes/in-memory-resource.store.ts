@@ -7,15 +7,15 @@ import { secretFieldsAt } from '../../src/domain/resource/secret-fields';
 export class InMemoryResourceStore implements ResourceStore {
   readonly records: ResourceRecord[] = [];
 
-  async create(ownerId: string, at: RecordLocation, data: Record<string, unknown>): Promise<ResourceRecord> {
+  async create(ownerId: string, at: RecordLocation, data: Record<string, unknown>, id: string = randomUUID()): Promise<ResourceRecord> {
     const now = new Date();
-    const record = { id: randomUUID(), ownerId, ...at, data: structuredClone(data), createdAt: now, updatedAt: now };
+    const record = { id, ownerId, ...at, data: structuredClone(data), createdAt: now, updatedAt: now };
     this.records.push(record);
     return structuredClone(record);
   }
 
-  async createWithinLimit(ownerId: string, at: RecordLocation, data: Record<string, unknown>, limit: number): Promise<ResourceRecord | null> {
-    return this.records.filter((r) => this.at(r, ownerId, at)).length >= limit ? null : this.create(ownerId, at, data);
+  async createWithinLimit(ownerId: string, at: RecordLocation, data: Record<string, unknown>, limit: number, id?: string): Promise<ResourceRecord | null> {
+    return this.records.filter((r) => this.at(r, ownerId, at)).length >= limit ? null : this.create(ownerId, at, data, id);
   }
 
   async find(ownerId: string, at: RecordLocation, id: string): Promise<ResourceRecord | null> {

@@ -68,6 +68,13 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  /** Reads of an MCP server record whose stored header values did not decrypt: its tools are withheld. */
+  readonly unreadableSecrets = new Counter({
+    name: `${PREFIX}stored_secrets_unreadable_total`,
+    help: 'Reads of an MCP server record whose stored header values did not decrypt (altered, moved, or under a key not held); its tools are withheld',
+    registers: [this.registry],
+  });
+
   constructor(options: { processMetrics?: boolean } = {}) {
     // Series exist at 0 from the start, so rate() works before the first event.
     for (const reason of ['overflow', 'rejected'] as const) this.auditEventsDropped.inc({ reason }, 0);

@@ -1,24 +1,34 @@
+import { randomUUID } from 'node:crypto';
 import { RecordFilter, ResourceStore } from '../../application/ports/resource-store.port';
 import { RecordLocation, ResourceRecord } from '../../domain/resource/resource-record';
+import { secretFieldsAt } from '../../domain/resource/secret-fields';
+import { SecretBoxError } from '../crypto/aes-gcm-secret-box';
 import { RecordSecrets } from './record-secrets';
+
+/** Told of each record read whose secrets did not decrypt: its id and the box's reason (a key id at most, never a value). */
+export type UnreadableSecrets = (record: ResourceRecord, reason: string) => void;
 
 /**
  * Keeps secret values (upstream MCP servers' header values) encrypted at rest:
- * encrypts them on the way into the inner store and decrypts them on the way
- * out, so everything above it sees plaintext and the table never does.
+ * encrypts them on the way into the inner store, bound to their record (whose
+ * id it picks on create), and decrypts them on the way out, so everything
+ * above it sees plaintext and the table never does. A record whose secrets do
+ * not decrypt comes out without them, marked unreadableSecrets, so it costs
+ * that record alone and not the listing it is in.
  */
 export class EncryptedResourceStore implements ResourceStore {
   constructor(
     private readonly inner: ResourceStore,
     private readonly secrets: RecordSecrets,
+    private readonly unreadable: UnreadableSecrets = () => undefined,
   ) {}
 
-  async create(ownerId: string, at: RecordLocation, data: Record<string, unknown>): Promise<ResourceRecord> {
-    return this.opened(await this.inner.create(ownerId, at, this.secrets.seal(ownerId, at, data)));
+  async create(ownerId: string, at: RecordLocation, data: Record<string, unknown>, id: string = randomUUID()): Promise<ResourceRecord> {
+    return this.opened(await this.inner.create(ownerId, at, this.secrets.seal({ ownerId, id }, at, data), id));
   }
 
-  async createWithinLimit(ownerId: string, at: RecordLocation, data: Record<string, unknown>, limit: number): Promise<ResourceRecord | null> {
-    const record = await this.inner.createWithinLimit(ownerId, at, this.secrets.seal(ownerId, at, data), limit);
+  async createWithinLimit(ownerId: string, at: RecordLocation, data: Record<string, unknown>, limit: number, id: string = randomUUID()): Promise<ResourceRecord | null> {
+    const record = await this.inner.createWithinLimit(ownerId, at, this.secrets.seal({ ownerId, id }, at, data), limit, id);
     return record && this.opened(record);
   }
 
@@ -32,7 +42,7 @@ export class EncryptedResourceStore implements ResourceStore {
   }
 
   async update(ownerId: string, at: RecordLocation, id: string, data: Record<string, unknown>): Promise<ResourceRecord | null> {
-    const record = await this.inner.update(ownerId, at, id, this.secrets.seal(ownerId, at, data));
+    const record = await this.inner.update(ownerId, at, id, this.secrets.seal({ ownerId, id }, at, data));
     return record && this.opened(record);
   }
 
@@ -45,6 +55,14 @@ export class EncryptedResourceStore implements ResourceStore {
   }
 
   private opened(record: ResourceRecord): ResourceRecord {
-    return { ...record, data: this.secrets.open(record.ownerId, record, record.data) };
+    try {
+      return { ...record, data: this.secrets.open(record, record, record.data) };
+    } catch (error) {
+      if (!(error instanceof SecretBoxError)) throw error;
+      this.unreadable(record, error.message);
+      const data = { ...record.data };
+      for (const field of secretFieldsAt(record)) delete data[field];
+      return { ...record, data, unreadableSecrets: true };
+    }
   }
 }

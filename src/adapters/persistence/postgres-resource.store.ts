@@ -10,7 +10,8 @@ import { ResourceRecordMapper, ResourceRecordRow } from './resource-record.mappe
 // Every statement starts from the owner and the location, so a record of
 // another user or another place is never read, changed or deleted.
 const AT = `user_id = $1 AND resource = $2 AND parent_id IS NOT DISTINCT FROM $3::uuid AND subresource IS NOT DISTINCT FROM $4::varchar`;
-const INSERT = `INSERT INTO resource_records (user_id, resource, parent_id, subresource, data) VALUES ($1, $2, $3, $4, $5) RETURNING *`;
+const INSERT = `INSERT INTO resource_records (id, user_id, resource, parent_id, subresource, data)
+  VALUES (COALESCE($6::uuid, gen_random_uuid()), $1, $2, $3, $4, $5) RETURNING *`;
 const FIND: NamedStatement = {
   name: 'resource_records.find',
   text: `SELECT id, user_id, resource, parent_id, subresource, data, created_at, updated_at FROM resource_records WHERE ${AT} AND id = $5`,
@@ -23,17 +24,17 @@ export class PostgresResourceStore implements ResourceStore {
   /** The data source's manager, or a transaction's (see TypeormUnitOfWork). */
   constructor(private readonly manager: EntityManager) {}
 
-  async create(ownerId: string, at: RecordLocation, data: Record<string, unknown>): Promise<ResourceRecord> {
-    const rows = await this.run(INSERT, [...where(ownerId, at), data]);
+  async create(ownerId: string, at: RecordLocation, data: Record<string, unknown>, id?: string): Promise<ResourceRecord> {
+    const rows = await this.run(INSERT, [...where(ownerId, at), data, id ?? null]);
     return ResourceRecordMapper.toDomain(rows[0]);
   }
 
-  async createWithinLimit(ownerId: string, at: RecordLocation, data: Record<string, unknown>, limit: number): Promise<ResourceRecord | null> {
+  async createWithinLimit(ownerId: string, at: RecordLocation, data: Record<string, unknown>, limit: number, id?: string): Promise<ResourceRecord | null> {
     const rows = await this.guarded(() => this.manager.transaction(async (manager) => {
       // Serialises creates per owner and location, so two concurrent ones cannot both pass the count.
       await manager.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`resource_records:${ownerId}:${at.resource}:${at.parentId}:${at.subresource}`]);
       const [{ held }] = await manager.query(`SELECT count(*)::int AS held FROM resource_records WHERE ${AT}`, where(ownerId, at));
-      return held >= limit ? [] : this.run(INSERT, [...where(ownerId, at), data], manager);
+      return held >= limit ? [] : this.run(INSERT, [...where(ownerId, at), data, id ?? null], manager);
     }));
     return rows.length > 0 ? ResourceRecordMapper.toDomain(rows[0]) : null;
   }

@@ -93,14 +93,14 @@ class ChangeTrackingRecords implements ResourceStore {
     return this.inner.list(ownerId, at, filter, limit, offset);
   }
 
-  create(ownerId: string, at: RecordLocation, data: Record<string, unknown>): Promise<ResourceRecord> {
+  create(ownerId: string, at: RecordLocation, data: Record<string, unknown>, id?: string): Promise<ResourceRecord> {
     this.track(ownerId, at);
-    return this.inner.create(ownerId, at, data);
+    return this.inner.create(ownerId, at, data, id);
   }
 
-  createWithinLimit(ownerId: string, at: RecordLocation, data: Record<string, unknown>, limit: number): Promise<ResourceRecord | null> {
+  createWithinLimit(ownerId: string, at: RecordLocation, data: Record<string, unknown>, limit: number, id?: string): Promise<ResourceRecord | null> {
     this.track(ownerId, at);
-    return this.inner.createWithinLimit(ownerId, at, data, limit);
+    return this.inner.createWithinLimit(ownerId, at, data, limit, id);
   }
 
   update(ownerId: string, at: RecordLocation, id: string, data: Record<string, unknown>): Promise<ResourceRecord | null> {

@@ -13,6 +13,12 @@ export interface ResourceRecord {
   data: Record<string, unknown>;
   createdAt: Date;
   updatedAt: Date;
+  /**
+   * Set when secret values of the record did not decrypt (altered, moved from
+   * another record, under a key this service lacks): they are left out of
+   * `data`, and the record must not be used to reach anything.
+   */
+  unreadableSecrets?: true;
 }
 
 /** Where records live: a resource's top level, or one subresource of one parent. */

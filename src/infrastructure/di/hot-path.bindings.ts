@@ -1,4 +1,5 @@
 import { Container } from 'inversify';
+import { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { ApiKeyRepository } from '../../application/ports/api-key-repository.port';
 import { Clock } from '../../application/ports/clock.port';
@@ -11,7 +12,7 @@ import { KeyCache } from '../../adapters/persistence/hot-path/key-cache';
 import { LastUsedCoalescer } from '../../adapters/persistence/hot-path/last-used-coalescer';
 import { ChangeListener, NotifiedCache } from '../../adapters/persistence/hot-path/change-listener';
 import { McpServerListCache } from '../../adapters/persistence/hot-path/mcp-server-list-cache';
-import { EncryptedResourceStore } from '../../adapters/persistence/encrypted-resource.store';
+import { EncryptedResourceStore, UnreadableSecrets } from '../../adapters/persistence/encrypted-resource.store';
 import { PostgresResourceStore } from '../../adapters/persistence/postgres-resource.store';
 import { RecordSecrets } from '../../adapters/persistence/record-secrets';
 import { TypeormApiKeyRepository } from '../../adapters/persistence/typeorm-api-key.repository';
@@ -24,8 +25,10 @@ import { TOKENS } from './tokens';
 const NO_SECRET_BOX: SecretBox = {
   encrypt: refuse,
   decrypt: refuse,
+  rebind: refuse,
   isEncrypted: () => true,
   isCurrent: () => false,
+  isOwnerBound: () => false,
 };
 
 /**
@@ -59,9 +62,15 @@ export function bindHotPath(c: Container): void {
     [{ serviceIdentifier: TOKENS.SecretBox, optional: true }],
   );
   c.bind(McpServerListCache).toResolvedValue(
-    (dataSource: DataSource, { hotPath }: Config, secrets: RecordSecrets) =>
-      new McpServerListCache(new EncryptedResourceStore(new PostgresResourceStore(dataSource.manager), secrets), hotPath.serverListCacheEntries),
-    [TOKENS.DataSource, TOKENS.Config, RecordSecrets],
+    (dataSource: DataSource, { hotPath }: Config, secrets: RecordSecrets, logger: Logger, metrics: Metrics) => {
+      // The record id and the box's reason (a key id at most), never a value.
+      const unreadable: UnreadableSecrets = (record, reason) => {
+        metrics.unreadableSecrets.inc();
+        logger.warn({ mcpServerId: record.id }, `MCP server ${record.id}: its stored header values do not decrypt (${reason}); its tools are withheld`);
+      };
+      return new McpServerListCache(new EncryptedResourceStore(new PostgresResourceStore(dataSource.manager), secrets, unreadable), hotPath.serverListCacheEntries);
+    },
+    [TOKENS.DataSource, TOKENS.Config, RecordSecrets, TOKENS.Logger, TOKENS.Metrics],
   );
   c.bind<ResourceStore>(TOKENS.ResourceStore).toService(McpServerListCache);
   // The caches first: the sessions' handlers of the same notifications read through them.

@@ -51,7 +51,8 @@ export function bindMcpSubscriptions(c: Container): void {
         held: (sessionId: string) => subscriptions.heldSessions(sessionId),
         server: async (userId: string, serverId: string) => {
           const record = await records.find(userId, SERVERS, serverId);
-          return record === null ? null : toServer(record);
+          // A record whose header values did not decrypt is as good as gone: no stream is opened without them.
+          return record === null || record.unreadableSecrets ? null : toServer(record);
         },
         relay: (input: Parameters<RelayUpstreamNotification['execute']>[0]) => (relay ??= c.get(RelayUpstreamNotification)).execute(input),
       };

@@ -37,10 +37,12 @@ async function main(): Promise<void> {
   const container = buildContainer({ config, database, port, processMetrics: true, logger });
   const lifecycle = container.get(Lifecycle);
   await lifecycle.start();
-  // Rows written before encryption existed are encrypted before the first request; values under
-  // SECRETS_KEY_PREVIOUS are left to `npm run secrets:rotate`, so replicas still on the old key keep reading them.
-  const sealed = await container.get(StoredSecrets).reseal('plaintext');
-  if (sealed > 0) log(`encrypted the stored header values of ${sealed} MCP servers written before encryption at rest`);
+  // Rows written before encryption existed, or bound to owner and name only, are encrypted and bound to their record
+  // before the first request, each under the key it was under; values under SECRETS_KEY_PREVIOUS stay there for
+  // `npm run secrets:rotate`, so replicas still on the old key keep reading them.
+  const { changed, unreadable } = await container.get(StoredSecrets).reseal('upgrade');
+  if (changed > 0) log(`encrypted the stored header values of ${changed} MCP servers, each bound to its record`);
+  for (const { id, reason } of unreadable) log(`MCP server ${id}: its stored header values do not decrypt (${reason}); its tools are withheld until its owner sets them again`);
   const dev = container.get<DevTokenIssuer | null>(TOKENS.DevTokenIssuer);
   const before: RequestHandler[] = dev ? [express.Router().get(DEV_JWKS_PATH, (_req, res) => void res.json(dev.jwks()))] : [];
   before.push(...consoleRoutes(config, consoleConfig, dev));

@@ -1,6 +1,7 @@
 import { createParser } from 'eventsource-parser';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { UpstreamRefusal } from '../../../application/ports/upstream-refusal';
+import { withoutSecrets } from '../../../domain/resource/without-secrets';
 
 /** keygate's session with one upstream, and where it lives: what its GET stream needs. */
 export interface EventStreamTarget {
@@ -62,7 +63,9 @@ export class UpstreamEventStream {
         outcome = await this.once();
       } catch (error) {
         outcome = (error as { cause?: unknown }).cause instanceof UpstreamRefusal ? 'gone' : 'failed';
-        if (!this.closed) this.log(`upstream event stream of ${new URL(this.target.url).host} failed`, error);
+        // The message only, the header values taken out: the transport quotes a value it refuses.
+        const reason = withoutSecrets(String((error as Error)?.message ?? error), Object.values(this.target.headers));
+        if (!this.closed) this.log(`upstream event stream of ${new URL(this.target.url).host} failed: ${reason}`);
       }
       if (outcome === 'gone') return this.close();
       failures = outcome === 'ended' ? 0 : failures + 1;

@@ -89,7 +89,7 @@ export class SdkUpstreamSession implements UpstreamSession, UpstreamContentSessi
   callTool(tool: string, args: Record<string, unknown> | undefined): Promise<Record<string, unknown>> {
     // request() rather than client.callTool(): the result is relayed as it came, and the
     // client must not compile validators for output schemas an upstream declared.
-    return this.guarded((client) => {
+    return this.replied((client) => {
       const relay = this.context.relay;
       if (relay === undefined) return client.request({ method: 'tools/call', params: { name: tool, arguments: args } }, CallToolResultSchema, this.options);
       // The SDK puts its own progress token on the request and maps the upstream's progress back through onprogress.

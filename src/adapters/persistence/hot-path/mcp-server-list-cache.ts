@@ -33,12 +33,12 @@ export class McpServerListCache implements ResourceStore {
     return this.inner.ownerOf(at, id);
   }
 
-  async create(ownerId: string, at: RecordLocation, data: Record<string, unknown>): Promise<ResourceRecord> {
-    return this.evictingAfter(ownerId, at, () => this.inner.create(ownerId, at, data));
+  async create(ownerId: string, at: RecordLocation, data: Record<string, unknown>, id?: string): Promise<ResourceRecord> {
+    return this.evictingAfter(ownerId, at, () => this.inner.create(ownerId, at, data, id));
   }
 
-  async createWithinLimit(ownerId: string, at: RecordLocation, data: Record<string, unknown>, limit: number): Promise<ResourceRecord | null> {
-    return this.evictingAfter(ownerId, at, () => this.inner.createWithinLimit(ownerId, at, data, limit));
+  async createWithinLimit(ownerId: string, at: RecordLocation, data: Record<string, unknown>, limit: number, id?: string): Promise<ResourceRecord | null> {
+    return this.evictingAfter(ownerId, at, () => this.inner.createWithinLimit(ownerId, at, data, limit, id));
   }
 
   async update(ownerId: string, at: RecordLocation, id: string, data: Record<string, unknown>): Promise<ResourceRecord | null> {

@@ -1,10 +1,12 @@
-import { NotFoundError } from '../../../domain/errors';
+import { NotFoundError, ValidationError } from '../../../domain/errors';
 import { Clock } from '../../ports/clock.port';
 import { ResourceStore } from '../../ports/resource-store.port';
 import { UnitOfWork } from '../../ports/unit-of-work.port';
 import { UpstreamAddressCheck } from '../../ports/upstream-address-check.port';
 import { storable } from '../tools/built-in/data-limits';
 import { ResourcePolicy } from '../tools/built-in/resource-policy';
+import { isObject } from '../tools/built-in/tool-command';
+import { MASK } from '../tools/external/mcp-server-policy';
 import { serverEvent } from '../tools/external/mcp-server-audit';
 import { ToolPins } from '../tools/external/tool-pins';
 import { SERVERS } from '../tools/external/upstream-servers';
@@ -68,6 +70,10 @@ export class UpdateMcpServer {
   private async merged(records: ResourceStore, ownerId: string, id: string, data: Record<string, unknown>): Promise<Record<string, unknown>> {
     const stored = await records.find(ownerId, SERVERS, id);
     if (!stored) throw new NotFoundError('mcp_servers', id);
+    // Its header values did not decrypt and are not in stored.data: an update must restate them, or it would drop them unseen.
+    if (stored.unreadableSecrets && !(isObject(data.headers) && !Object.values(data.headers).includes(MASK))) {
+      throw ValidationError.single('data.headers', 'the stored header values do not decrypt: send every header again with its value ({} for none)');
+    }
     return storable(this.policy.check(this.policy.merge(stored.data, data)));
   }
 }

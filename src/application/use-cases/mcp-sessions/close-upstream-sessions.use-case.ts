@@ -12,7 +12,7 @@ export interface CloseUpstreamSessionsInput {
  * A client session ended (DELETE, idle, its key revoked): keygate's sessions
  * with its upstreams end too. Every replica hears the end; the one whose
  * take() gets the rows sends each upstream its DELETE, at once and each
- * within the upstream timeout. An upstream whose record is gone is not told.
+ * within the upstream timeout. An upstream whose record is gone (or unreadable) is not told.
  */
 export class CloseUpstreamSessions {
   constructor(
@@ -27,7 +27,8 @@ export class CloseUpstreamSessions {
     if (taken.length === 0 || terminate === undefined) return 0;
     const closed = await Promise.all(taken.map(async (held) => {
       const record = await this.records.find(held.userId, SERVERS, held.serverId);
-      if (record === null) return 0;
+      // One whose header values did not decrypt cannot be reached as registered either.
+      if (record === null || record.unreadableSecrets) return 0;
       await terminate(toServer(record), held);
       return 1;
     }));

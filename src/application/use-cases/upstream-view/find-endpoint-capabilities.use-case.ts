@@ -1,3 +1,4 @@
+import { UpstreamFailedError } from '../../../domain/errors';
 import { LoadingCache } from '../../ports/loading-cache.port';
 import { ResourceRecord } from '../../../domain/resource/resource-record';
 import { UpstreamListings } from '../tools/external/upstream-listings';
@@ -35,14 +36,16 @@ export class FindEndpointCapabilities {
   }
 
   private async load(record: ResourceRecord): Promise<EndpointCapabilities> {
-    const session = this.listings.open(record);
+    let session;
     try {
+      session = this.listings.open(record);
       return narrowedTo(await session.capabilities());
     } catch (error) {
-      this.listings.shown(record, 'did not tell its capabilities', error);
+      // A server not contacted at all (its header values did not decrypt) was logged by open.
+      if (!(error instanceof UpstreamFailedError)) this.listings.shown(record, 'did not tell its capabilities', error);
       return UNKNOWN_UPSTREAM_CAPABILITIES;
     } finally {
-      await session.close();
+      await session?.close();
     }
   }
 }

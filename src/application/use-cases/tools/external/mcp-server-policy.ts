@@ -2,6 +2,7 @@ import { FieldError, ValidationError } from '../../../../domain/errors';
 import { Scope } from '../../../../domain/scope';
 import { ResourcePolicy } from '../built-in/resource-policy';
 import { isObject } from '../built-in/tool-command';
+import { headerProblems } from './header-fields';
 import { checkScopeMap } from './scope-map-check';
 
 export const SERVER_NAME = /^[a-z0-9-]{1,32}$/;
@@ -26,7 +27,7 @@ export const mcpServerPolicy = (maxServers: number): ResourcePolicy => ({
     if (!isHttpUrl(data.url)) add('url', 'is required: an http or https URL of a Streamable HTTP MCP endpoint');
     if (data.headers !== undefined && !(isObject(data.headers) && Object.values(data.headers).every((v) => typeof v === 'string'))) {
       add('headers', 'must be an object of header names to string values');
-    }
+    } else if (data.headers !== undefined) headerProblems(data.headers as Record<string, string>, add);
     if (data.description !== undefined && typeof data.description !== 'string') add('description', 'must be a string');
     if (data.tool_scopes !== undefined) {
       if (!isObject(data.tool_scopes)) add('tool_scopes', 'must map tool names to arrays of scopes');

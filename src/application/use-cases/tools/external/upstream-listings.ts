@@ -1,4 +1,4 @@
-import { clip, UpstreamFailedError } from '../../../../domain/errors';
+import { UpstreamFailedError } from '../../../../domain/errors';
 import { ResourceRecord } from '../../../../domain/resource/resource-record';
 import { ScopeSet } from '../../../../domain/scope';
 import { ResourceStore } from '../../../ports/resource-store.port';
@@ -6,7 +6,7 @@ import {
   ItemKind, ItemListCache, ItemListing, UpstreamContent, UpstreamContentSession, UpstreamItem, UpstreamReplyError,
 } from '../../../ports/upstream-content.port';
 import { mayShowAny, ScopeMapField } from './upstream-item-scopes';
-import { serverNamed, serversIn, shownFailure, toServer } from './upstream-servers';
+import { serverNamed, serversIn, shownFailure, toServer, upstreamMessage } from './upstream-servers';
 import { UpstreamName } from './upstream-names';
 import { UpstreamView } from './upstream-view';
 
@@ -59,19 +59,27 @@ export class UpstreamListings {
 
   /** A contact with the record's server; within the client's session when `clientSessionId` names one. */
   open(record: ResourceRecord, clientSessionId?: string): UpstreamContentSession {
-    return this.upstream.open(toServer(record), clientSessionId === undefined ? undefined : { clientSessionId });
+    let server;
+    try {
+      server = toServer(record);
+    } catch (error) {
+      // Its header values did not decrypt: the server is not contacted, and only its own answers fail.
+      throw new UpstreamFailedError(this.shown(record, 'not contacted', error));
+    }
+    return this.upstream.open(server, clientSessionId === undefined ? undefined : { clientSessionId });
   }
 
   /** The record's listing of that kind; a load reuses `session` when the caller has one, so listing and using are one contact. */
   listing(record: ResourceRecord, kind: ItemKind, session?: UpstreamContentSession): Promise<ItemListing> {
     return this.cache.get(itemListKey(kind, record), async () => {
-      const own = session ?? this.open(record);
+      let own = session;
       try {
+        own ??= this.open(record);
         return { ok: true, items: await own.list(kind) };
       } catch (error) {
-        return { ok: false, shown: this.shown(record, `left out of its ${kind} list`, error) };
+        return { ok: false, shown: error instanceof UpstreamFailedError ? error.message : this.shown(record, `left out of its ${kind} list`, error) };
       } finally {
-        if (own !== session) await own.close();
+        if (own !== undefined && own !== session) await own.close();
       }
     });
   }
@@ -102,8 +110,8 @@ export class UpstreamListings {
     } catch (error) {
       if (error instanceof UpstreamFailedError) throw error;
       if (!(error instanceof UpstreamReplyError)) throw new UpstreamFailedError(this.shown(record, `${method} failed`, error));
-      this.log(`MCP server ${record.data.name as string} (${record.id}) answered ${method} with an error: ${clip(error.message, 600)}`);
-      throw new UpstreamFailedError(`The MCP server ${record.data.name as string} answered ${method} with an error: ${clip(error.message, 300)}`);
+      this.log(`MCP server ${record.data.name as string} (${record.id}) answered ${method} with an error: ${upstreamMessage(record, error.message, 600)}`);
+      throw new UpstreamFailedError(`The MCP server ${record.data.name as string} answered ${method} with an error: ${upstreamMessage(record, error.message)}`);
     } finally {
       await session.close();
     }

@@ -1,7 +1,9 @@
 import { clip } from '../../../../domain/errors';
 import { ResourceRecord, topLevel } from '../../../../domain/resource/resource-record';
+import { withoutSecrets } from '../../../../domain/resource/without-secrets';
 import { MAX_LISTED_RECORDS, ResourceStore } from '../../../ports/resource-store.port';
 import { UpstreamServer } from '../../../ports/upstream-mcp.port';
+import { UpstreamReplyError } from '../../../ports/upstream-content.port';
 import { UpstreamRefusal } from '../../../ports/upstream-refusal';
 import { UpstreamView } from './upstream-view';
 
@@ -10,7 +12,12 @@ export const SERVERS = topLevel('mcp_servers');
 /** Upstream error texts can be a whole reply long. */
 const MAX_SHOWN_CHARS = 300;
 
+/** Why a record whose header values did not decrypt is not used: said in general terms, to the caller too. */
+export const UNREADABLE_HEADERS = 'the stored header values of this MCP server do not decrypt; its owner must set them again';
+
+/** The server a record registers; an UpstreamRefusal when its header values did not decrypt, so it is never contacted without them. */
 export function toServer(record: ResourceRecord): UpstreamServer {
+  if (record.unreadableSecrets) throw new UpstreamRefusal(UNREADABLE_HEADERS, `record ${record.id}`);
   const data = record.data as { name: string; url: string; headers?: Record<string, string> };
   return { id: record.id, name: data.name, url: data.url, headers: data.headers ?? {} };
 }
@@ -35,11 +42,25 @@ export async function serversIn(store: ResourceStore, userId: string, view: Upst
   return record === null ? [] : [record];
 }
 
-/** Logs the whole reason and returns what the caller may see: a refusal in general terms, else a short message. */
+/**
+ * Logs the reason and returns what the caller may see: a refusal in general
+ * terms, the upstream's own JSON-RPC error answer with the server's header
+ * values taken out, else only that the server did not answer. What the
+ * transport said stays out of the answer, and the log line has the header
+ * values taken out too: a transport quotes a value it refuses.
+ */
 export function shownFailure(log: (message: string) => void, record: ResourceRecord, what: string, error: unknown): string {
-  const server = toServer(record);
+  const name = record.data.name as string;
   const detail = error instanceof UpstreamRefusal ? `${error.message} (${error.detail})` : String((error as Error)?.message ?? error);
-  log(`MCP server ${server.name} (${record.id}) ${what}: ${clip(detail, 2 * MAX_SHOWN_CHARS)}`);
+  log(`MCP server ${name} (${record.id}) ${what}: ${upstreamMessage(record, detail, 2 * MAX_SHOWN_CHARS)}`);
   if (error instanceof UpstreamRefusal) return error.message;
-  return `The MCP server ${server.name} did not answer: ${clip(detail, MAX_SHOWN_CHARS)}`;
+  if (error instanceof UpstreamReplyError) return `The MCP server ${name} answered with an error: ${upstreamMessage(record, error.message)}`;
+  return `The MCP server ${name} did not answer (the reason is logged)`;
+}
+
+/** An upstream's own error message, as it may be shown or logged: the server's header values taken out, clipped. */
+export function upstreamMessage(record: ResourceRecord, message: string, max = MAX_SHOWN_CHARS): string {
+  const headers = record.data.headers;
+  const values = typeof headers === 'object' && headers !== null ? Object.values(headers).filter((v): v is string => typeof v === 'string') : [];
+  return clip(withoutSecrets(message, values), max);
 }

@@ -53,7 +53,12 @@ export class UpstreamToolDirectory implements ExternalTools {
 
   /** Runs only tools the server's listing (cached, or read in the same contact) names. */
   async run({ server: record, tool }: ExternalTool, args: Record<string, unknown> | undefined, context?: UpstreamContext): Promise<ExternalToolOutcome> {
-    const server = toServer(record);
+    let server;
+    try {
+      server = toServer(record);
+    } catch (error) {
+      return failed(shownFailure(this.log, record, 'tools/call failed', error));
+    }
     const session = this.upstream.open(server, context);
     try {
       const listing = await this.listing(record, session);
@@ -85,8 +90,12 @@ export class UpstreamToolDirectory implements ExternalTools {
   }
 
   private async load(record: ResourceRecord, session?: UpstreamSession): Promise<ToolListing> {
-    const server = toServer(record);
-    const own = session ?? this.upstream.open(server);
+    let own: UpstreamSession;
+    try {
+      own = session ?? this.upstream.open(toServer(record));
+    } catch (error) {
+      return { ok: false, shown: shownFailure(this.log, record, 'left out of tools/list', error) };
+    }
     try {
       return { ok: true, tools: await own.listTools() };
     } catch (error) {

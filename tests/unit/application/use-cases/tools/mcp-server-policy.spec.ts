@@ -17,6 +17,25 @@ describe('mcpServerPolicy', () => {
     expect(() => policy.check(data)).toThrow(message);
   });
 
+  it.each([
+    ['a line feed', 'Bearer tok-SECRET\n'], ['a carriage return', 'Bearer tok-SECRET\r\nX-Evil: 1'], ['a NUL', 'Bearer tok-SECRET\u0000'],
+    ['another control character', 'Bearer tok-SECRET\u0007'], ['a space at the end', 'Bearer tok-SECRET '], ['a tab at the start', '\tBearer tok-SECRET'],
+    ['a character past U+00FF', 'Bearer tok-SECRET\u0100'],
+  ])('refuses a header value with %s, naming the header and never quoting the value', (_, value) => {
+    const refused = () => policy.check({ ...valid, headers: { 'X-Api-Key': 'fine', Authorization: value } });
+    expect(refused).toThrow(/data\.headers\.Authorization: is not an HTTP header value/);
+    expect(refused).not.toThrow(/SECRET|X-Api-Key/);
+  });
+
+  it.each([['a space', 'X Key'], ['a colon', 'X-Key:'], ['a line feed', 'X-Key\nHost'], ['nothing', '']])('refuses a header name with %s', (_, name) => {
+    expect(() => policy.check({ ...valid, headers: { [name]: 'v' } })).toThrow(/data\.headers: has a name that is not an HTTP header name/);
+  });
+
+  it('accepts header values with inner spaces, tabs and obs-text, and an empty value', () => {
+    const headers = { Authorization: 'Bearer a b\tc', 'X-Latin': 'caf\u00e9', 'X-Empty': '', "x!#$%&'*+-.^_`|~9": 'v' };
+    expect(policy.check({ ...valid, headers })).toEqual({ ...valid, headers });
+  });
+
   it('accepts resource_scopes (URIs and URI templates) and prompt_scopes as tool_scopes', () => {
     const data = { ...valid, resource_scopes: { 'file:///a.txt': ['chat:read'], 'file:///notes/{name}': ['projects:read', 'chat:read'] }, prompt_scopes: { greet: ['chat:read'] } };
     expect(policy.check(data)).toEqual(data);

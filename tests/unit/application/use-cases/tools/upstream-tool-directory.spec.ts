@@ -1,3 +1,4 @@
+import { UpstreamReplyError } from '../../../../../src/application/ports/upstream-content.port';
 import { UpstreamRefusal } from '../../../../../src/application/ports/upstream-refusal';
 import { AuthorizeToolCall } from '../../../../../src/application/use-cases/tools/authorize-tool-call.use-case';
 import { UpstreamToolDirectory } from '../../../../../src/application/use-cases/tools/external/upstream-tool-directory';
@@ -104,6 +105,38 @@ describe('UpstreamToolDirectory: limits and failures', () => {
     upstream.serve(url, { error: UpstreamRefusal.address('inside.example resolves to 10.0.0.7, private') });
     expect(await call('inside__echo', {})).toEqual({ kind: 'error', message: 'upstream address not allowed' });
     expect(logged.join('\n')).toContain('10.0.0.7');
+  });
+});
+
+describe('UpstreamToolDirectory: header values', () => {
+  it('shows the caller only that a server did not answer; the log has the reason with the header values taken out', async () => {
+    const { upstream, logged, call, register, list } = makeSut();
+    const value = 'Bearer tok-f00dfeed';
+    const { url } = await register('leaky', { headers: { Authorization: value, 'X-Other': 'other-s3cret' } });
+    upstream.serve(url, { error: new TypeError(`Headers.append: "${value}" is an invalid header value; also ${JSON.stringify('other-s3cret')}`) });
+    expect(await list()).toEqual([]);
+    expect(await call('leaky__echo', {})).toEqual({ kind: 'error', message: 'The MCP server leaky did not answer (the reason is logged)' });
+    expect(logged.join('\n')).toMatch(/MCP server leaky \(.+\) left out of tools\/list: Headers.append: "\*{8}" is an invalid header value; also "\*{8}"/);
+    expect(logged.join('\n')).not.toMatch(/f00dfeed|s3cret/);
+  });
+
+  it('shows an upstream\'s own error answer to a call with the header values taken out', async () => {
+    const { upstream, call, register } = makeSut();
+    const { url } = await register('echoing', { headers: { Authorization: 'Bearer tok-f00dfeed' } });
+    upstream.serve(url, { tools: TOOLS, callError: new UpstreamReplyError(-32000, 'refused {"authorization":"Bearer tok-f00dfeed"}') });
+    expect(await call('echoing__echo', {})).toEqual({ kind: 'error', message: 'The MCP server echoing answered with an error: refused {"authorization":"********"}' });
+  });
+
+  it('never contacts a server whose header values did not decrypt, and keeps the others', async () => {
+    const { store, upstream, logged, call, register, list } = makeSut();
+    await register('good');
+    const { url, record } = await register('sealed');
+    store.records.find((r) => r.id === record.id)!.unreadableSecrets = true;
+    expect(await list()).toEqual(['good__echo', 'good__secret']);
+    expect(await call('sealed__echo', {})).toEqual({ kind: 'error', message: expect.stringMatching(/stored header values of this MCP server do not decrypt/) });
+    expect(await call('good__echo', {})).toMatchObject({ kind: 'relayed' });
+    expect(upstream.contacts).not.toContain(url);
+    expect(logged.join('\n')).toContain(record.id);
   });
 });
 
