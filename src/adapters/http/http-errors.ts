@@ -15,6 +15,7 @@ export interface HttpAnswer<E> {
 /** Keyed by every ErrorCode: a code without an answer here fails the typecheck. */
 export const HTTP_ERRORS: { readonly [C in ErrorCode]: HttpAnswer<ErrorWithCode<C>> } = {
   'VALIDATION.FAILED': { status: 400, slug: 'validation-failed', title: 'Invalid request', errors: (e) => e.errors },
+  'HEADER_FIELD.INVALID': { status: 400, slug: 'validation-failed', title: 'Invalid request', errors: (e) => e.errors },
   'ACCESS_TOKEN.INVALID': {
     status: 401, slug: 'invalid-access-token', title: 'Unauthorized',
     headers: (e) => ({ 'WWW-Authenticate': invalidTokenChallenge(e.presented) }),

@@ -18,6 +18,8 @@ export type RpcAnswer<E> =
 export const RPC_ERRORS: { readonly [C in ErrorCode]: RpcAnswer<ErrorWithCode<C>> } = {
   // A validation error lists its fields in data, as a problem does in `errors`.
   'VALIDATION.FAILED': { code: RPC.INVALID_PARAMS, data: (e) => e.errors },
+  // Raised inside a tool call (mcp_servers headers) but, unlike a tool's other field errors, invalid params.
+  'HEADER_FIELD.INVALID': { code: RPC.INVALID_PARAMS, data: (e) => e.errors },
   // The tool name is a param of tools/call.
   'TOOL.UNKNOWN': { code: RPC.INVALID_PARAMS },
   // resources/read of a URI the caller cannot read: MCP's own code, with the URI as the spec's example shows it.

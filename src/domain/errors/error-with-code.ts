@@ -4,6 +4,7 @@ import type { ErrorCode } from './error-code';
 import type { ForbiddenError } from './forbidden.error';
 import type { InsufficientScopeError } from './insufficient-scope.error';
 import type { InvalidAccessTokenError } from './invalid-access-token.error';
+import type { InvalidHeaderFieldError } from './invalid-header-field.error';
 import type { InvalidApiKeyError } from './invalid-api-key.error';
 import type { InvalidSignatureError } from './invalid-signature.error';
 import type { NotFoundError } from './not-found.error';
@@ -18,6 +19,7 @@ import type { ValidationError } from './validation.error';
 /** Every concrete domain error; an edge's entry for a code reads that error's own fields through ErrorWithCode. */
 export type KnownDomainError =
   | ValidationError
+  | InvalidHeaderFieldError
   | InvalidAccessTokenError
   | InvalidApiKeyError
   | ForbiddenError

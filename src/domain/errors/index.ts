@@ -2,6 +2,7 @@ export * from './error-code';
 export * from './domain-error';
 export * from './error-with-code';
 export * from './validation.error';
+export * from './invalid-header-field.error';
 export * from './not-found.error';
 export * from './forbidden.error';
 export * from './conflict.error';

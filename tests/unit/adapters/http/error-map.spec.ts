@@ -14,6 +14,7 @@ interface Expected {
 // Keyed by ErrorCode and checked for every entry of ERROR_CODES, so a new code fails here until it has its answer.
 const EXPECTED: Record<ErrorCode, Expected> = {
   'VALIDATION.FAILED': { status: 400, slug: 'validation-failed', title: 'Invalid request' },
+  'HEADER_FIELD.INVALID': { status: 400, slug: 'validation-failed', title: 'Invalid request' },
   'ACCESS_TOKEN.INVALID': { status: 401, slug: 'invalid-access-token', title: 'Unauthorized', headers: { 'WWW-Authenticate': 'Bearer realm="keygate", error="invalid_token"' } },
   'API_KEY.INVALID': { status: 401, slug: 'invalid-api-key', title: 'Unauthorized', headers: { 'WWW-Authenticate': 'Bearer realm="keygate", error="invalid_token"' } },
   'ACCESS.FORBIDDEN': { status: 403, slug: 'forbidden', title: 'Forbidden' },
@@ -48,9 +49,10 @@ describe('toProblem for domain errors', () => {
     expect(headers).toEqual(expected.headers ?? {});
   });
 
-  it('lists a validation error\'s fields in errors, and no other problem has errors', () => {
+  it('lists a validation error\'s fields in errors (a header field\'s too), and no other problem has errors', () => {
     expect(toProblem(DomainErrorMother['VALIDATION.FAILED']()).problem.errors).toEqual([{ field: 'name', message: 'must not be blank' }]);
-    const others = ERROR_CODES.filter((code) => code !== 'VALIDATION.FAILED');
+    expect(toProblem(DomainErrorMother['HEADER_FIELD.INVALID']()).problem.errors).toEqual([{ field: 'data.headers.Authorization', message: 'is not an HTTP header value' }]);
+    const others = ERROR_CODES.filter((code) => code !== 'VALIDATION.FAILED' && code !== 'HEADER_FIELD.INVALID');
     expect(others.map((code) => toProblem(DomainErrorMother[code]()).problem.errors)).toEqual(others.map(() => undefined));
   });
 

@@ -15,6 +15,7 @@ type Expected = { code: number; data?: unknown } | 'internal';
 // Keyed by ErrorCode and checked for every entry of ERROR_CODES, so a new code fails here until it has its answer.
 const EXPECTED: Record<ErrorCode, Expected> = {
   'VALIDATION.FAILED': { code: -32602, data: [{ field: 'name', message: 'must not be blank' }] },
+  'HEADER_FIELD.INVALID': { code: -32602, data: [{ field: 'data.headers.Authorization', message: 'is not an HTTP header value' }] },
   'TOOL.UNKNOWN': { code: -32602 },
   'MCP_RESOURCE.UNKNOWN': { code: -32002, data: { uri: 'keygate://files/file:///notes/a.txt' } },
   'MCP_REFERENCE.UNKNOWN': { code: -32602 },

@@ -1,4 +1,4 @@
-import { FieldError, ValidationError } from '../../../../domain/errors';
+import { FieldError, InvalidHeaderFieldError, ValidationError } from '../../../../domain/errors';
 import { Scope } from '../../../../domain/scope';
 import { ResourcePolicy } from '../built-in/resource-policy';
 import { isObject } from '../built-in/tool-command';
@@ -27,7 +27,11 @@ export const mcpServerPolicy = (maxServers: number): ResourcePolicy => ({
     if (!isHttpUrl(data.url)) add('url', 'is required: an http or https URL of a Streamable HTTP MCP endpoint');
     if (data.headers !== undefined && !(isObject(data.headers) && Object.values(data.headers).every((v) => typeof v === 'string'))) {
       add('headers', 'must be an object of header names to string values');
-    } else if (data.headers !== undefined) headerProblems(data.headers as Record<string, string>, add);
+    } else if (data.headers !== undefined) {
+      const problems: FieldError[] = [];
+      headerProblems(data.headers as Record<string, string>, (field, message) => problems.push({ field: `data.${field}`, message }));
+      if (problems.length > 0) throw new InvalidHeaderFieldError(problems);
+    }
     if (data.description !== undefined && typeof data.description !== 'string') add('description', 'must be a string');
     if (data.tool_scopes !== undefined) {
       if (!isObject(data.tool_scopes)) add('tool_scopes', 'must map tool names to arrays of scopes');

@@ -1,0 +1,21 @@
+import { DomainError } from './domain-error';
+import { clipMessage, MAX_FIELD_ERRORS } from './error-bounds';
+import { FieldError } from './validation.error';
+
+/**
+ * Header names or values an upstream request could not carry (a pasted
+ * secret with its line break). Unlike other field errors of a tool's
+ * arguments, which a model reads as a tool result and corrects, this one is
+ * refused as invalid params (-32602) on MCP and 400 on REST. Each error names
+ * its header and never quotes a value.
+ */
+export class InvalidHeaderFieldError extends DomainError {
+  readonly code = 'HEADER_FIELD.INVALID';
+  readonly errors: FieldError[];
+
+  constructor(errors: readonly FieldError[]) {
+    const kept = errors.slice(0, MAX_FIELD_ERRORS).map(({ field, message }) => ({ field: clipMessage(field), message: clipMessage(message) }));
+    super(kept.map((e) => `${e.field}: ${e.message}`).join('; '));
+    this.errors = kept;
+  }
+}
