@@ -23,9 +23,16 @@ export interface TokenOptions {
   /** Seconds from now; `null` leaves `exp` out. */
   expiresIn?: number | null;
   extra?: Record<string, unknown>;
-  /** Extra JOSE header parameters (`crit`, ...). */
+  /** Extra JOSE header parameters (`crit`, a made-up `kid`, ...). */
   header?: Record<string, unknown>;
+  /** Signs with this key of the JWKS instead of the first of `alg`. */
+  kid?: string;
+  /** Leaves `iat` out. */
+  noIat?: boolean;
 }
+
+/** How the JWKS endpoint answers instead of plainly: given the JWKS document it would send. */
+export type JwksAnswer = (res: http.ServerResponse, jwks: string) => void;
 
 /**
  * A real identity provider for tests: RSA and EC signing keys whose public
@@ -36,14 +43,19 @@ export class TestIdentityProvider {
   /** Signs like the provider but is not in the JWKS. */
   readonly stranger: SigningKey = rsaKey('rs-1');
   jwksRequests = 0;
+  /** null: the JWKS, at once. */
+  answer: JwksAnswer | null = null;
   private server?: http.Server;
+  private rotations = 0;
   jwksUri = '';
 
   async start(): Promise<this> {
     this.server = http.createServer((req, res) => {
       this.jwksRequests += 1;
       res.setHeader('Content-Type', 'application/json');
-      res.end(JSON.stringify({ keys: this.keys.map(publicJwk) }));
+      const jwks = JSON.stringify({ keys: this.keys.map(publicJwk) });
+      if (this.answer) this.answer(res, jwks);
+      else res.end(jwks);
     });
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
     this.jwksUri = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/jwks.json`;
@@ -51,11 +63,22 @@ export class TestIdentityProvider {
   }
 
   async stop(): Promise<void> {
+    this.server?.closeAllConnections();
     await new Promise((resolve) => this.server?.close(resolve));
   }
 
+  /** Publishes a new RSA key beside the others, as a provider does before signing with it; returns its kid. */
+  rotate(): string {
+    this.rotations += 1;
+    const key = rsaKey(`rs-new-${this.rotations}`);
+    this.keys.push(key);
+    return key.kid;
+  }
+
   token(options: TokenOptions = {}): string {
-    const key = this.keys.find((k) => k.alg === (options.alg ?? 'RS256'))!;
+    const key = options.kid === undefined
+      ? this.keys.find((k) => k.alg === (options.alg ?? 'RS256'))!
+      : this.keys.find((k) => k.kid === options.kid)!;
     return sign(key, options);
   }
 
@@ -73,6 +96,7 @@ function sign(key: SigningKey, options: TokenOptions): string {
     keyid: key.kid,
     issuer: options.issuer ?? TEST_ISSUER,
     audience: options.audience ?? TEST_AUDIENCE,
+    noTimestamp: options.noIat === true,
     ...(options.expiresIn !== null && { expiresIn: options.expiresIn ?? 600 }),
     ...(options.header && { header: { alg: key.alg, kid: key.kid, ...options.header } }),
   });
