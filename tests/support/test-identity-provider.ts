@@ -1,7 +1,9 @@
 import { generateKeyPairSync, KeyObject } from 'node:crypto';
 import http from 'node:http';
+import https from 'node:https';
 import { AddressInfo } from 'node:net';
 import jwt from 'jsonwebtoken';
+import { testCertificate } from './test-certificate';
 
 export const TEST_ISSUER = 'https://idp.keygate.test/';
 /** Not a word the service says itself, so a test can tell whether an answer names it. */
@@ -36,7 +38,8 @@ export type JwksAnswer = (res: http.ServerResponse, jwks: string) => void;
 
 /**
  * A real identity provider for tests: RSA and EC signing keys whose public
- * halves are served as a JWKS over HTTP on loopback.
+ * halves are served as a JWKS over HTTP on loopback, or over https
+ * (`start({ https: true })`, with testCertificate()) for a service in production.
  */
 export class TestIdentityProvider {
   readonly keys: SigningKey[] = [rsaKey('rs-1'), ecKey('ec-1')];
@@ -49,16 +52,18 @@ export class TestIdentityProvider {
   private rotations = 0;
   jwksUri = '';
 
-  async start(): Promise<this> {
-    this.server = http.createServer((req, res) => {
+  async start(options: { https?: boolean } = {}): Promise<this> {
+    const serve = (_req: http.IncomingMessage, res: http.ServerResponse) => {
       this.jwksRequests += 1;
       res.setHeader('Content-Type', 'application/json');
       const jwks = JSON.stringify({ keys: this.keys.map(publicJwk) });
       if (this.answer) this.answer(res, jwks);
       else res.end(jwks);
-    });
+    };
+    this.server = options.https ? https.createServer({ key: testCertificate().key, cert: testCertificate().cert }, serve) : http.createServer(serve);
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
-    this.jwksUri = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/jwks.json`;
+    const scheme = options.https ? 'https' : 'http';
+    this.jwksUri = `${scheme}://127.0.0.1:${(this.server.address() as AddressInfo).port}/jwks.json`;
     return this;
   }
 

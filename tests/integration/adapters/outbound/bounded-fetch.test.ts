@@ -1,13 +1,10 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { Agent, Dispatcher, getGlobalDispatcher, setGlobalDispatcher } from 'undici';
 import { fetchBounded } from '../../../../src/adapters/outbound/bounded-fetch';
 import { ScannerKeyList } from '../../../../src/adapters/secret-scanning/scanner-key-list';
+import { testCertificate } from '../../../support/test-certificate';
 import { scannerKey } from '../../../support/test-secret-scanner';
 
 type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
@@ -22,7 +19,6 @@ const route: Handler = (req, res) => {
   else res.writeHead(404).end();
 };
 
-let tlsDir: string;
 let secure: https.Server;
 let plain: http.Server;
 let httpsBase: string;
@@ -30,15 +26,9 @@ let httpBase: string;
 let previousDispatcher: Dispatcher;
 
 beforeAll(async () => {
-  // A certificate for 127.0.0.1 made for this run, trusted by the fetches of this file only.
-  tlsDir = mkdtempSync(path.join(os.tmpdir(), 'keygate-tls-'));
-  execFileSync('openssl', [
-    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-days', '1',
-    '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1',
-    '-keyout', path.join(tlsDir, 'key.pem'), '-out', path.join(tlsDir, 'cert.pem'),
-  ], { stdio: 'ignore' });
-  const cert = readFileSync(path.join(tlsDir, 'cert.pem'));
-  secure = https.createServer({ key: readFileSync(path.join(tlsDir, 'key.pem')), cert }, route);
+  // A certificate for 127.0.0.1, trusted by the fetches of this file only.
+  const { key, cert } = testCertificate();
+  secure = https.createServer({ key, cert }, route);
   plain = http.createServer(route);
   await new Promise<void>((resolve) => secure.listen(0, '127.0.0.1', resolve));
   await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve));
@@ -53,7 +43,6 @@ afterAll(async () => {
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
   }
-  rmSync(tlsDir, { recursive: true, force: true });
 });
 beforeEach(() => {
   routes.clear();
