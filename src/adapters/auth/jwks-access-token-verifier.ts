@@ -83,7 +83,7 @@ export class JwksAccessTokenVerifier implements AccessTokenVerifier {
   private signingKey(header: JwtHeader, callback: SigningKeyCallback): void {
     // The kid is the caller's text: it stays out of the error, which is logged.
     this.keys.keyFor(header.kid).then(
-      (key) => (key ? callback(null, key.getPublicKey()) : callback(new Error('no key of the JWKS has the token\'s kid'))),
+      (key) => (key ? callback(null, key.publicKey) : callback(new Error('no key of the JWKS has the token\'s kid'))),
       (error: Error) => callback(error),
     );
   }

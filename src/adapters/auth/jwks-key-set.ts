@@ -1,7 +1,9 @@
-/** A verification key of the set: what jwks-rsa's getSigningKeys gives. */
+import { KeyObject } from 'node:crypto';
+
+/** A verification key of the set, parsed once per fetch rather than once per token. */
 export interface JwksSigningKey {
   kid?: string;
-  getPublicKey(): string;
+  publicKey: KeyObject;
 }
 
 export interface JwksKeySetOptions {

@@ -1,3 +1,4 @@
+import { createPublicKey } from 'node:crypto';
 import { JwksClient } from 'jwks-rsa';
 import { fetchBounded } from '../outbound/bounded-fetch';
 import { JwksSigningKey } from './jwks-key-set';
@@ -21,7 +22,7 @@ export function jwksLoader(jwksUri: string, bounds: JwksFetchBounds): () => Prom
     rateLimit: false,
     fetcher: async (uri) => ({ keys: keysOf(await fetchBounded(uri, { what: 'the JWKS', ...bounds }), bounds.maxKeys) }),
   });
-  return () => client.getSigningKeys();
+  return async () => (await client.getSigningKeys()).map((key) => ({ kid: key.kid, publicKey: createPublicKey(key.getPublicKey()) }));
 }
 
 function keysOf(text: string, maxKeys: number): unknown[] {

@@ -1,6 +1,8 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { JwksKeySet, JwksKeySetOptions, JwksSigningKey } from '../../../../src/adapters/auth/jwks-key-set';
 
-const key = (kid?: string): JwksSigningKey => ({ ...(kid !== undefined && { kid }), getPublicKey: () => `pem of ${kid}` });
+const PUBLIC_KEY = generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey;
+const key = (kid?: string): JwksSigningKey => ({ ...(kid !== undefined && { kid }), publicKey: PUBLIC_KEY });
 
 /** A loader whose answers the test sets (a key list, or an Error to fail with), and whose calls it counts. */
 function makeSut(options: Partial<JwksKeySetOptions> = {}) {
