@@ -64,6 +64,22 @@ describe('identity-provider JWTs on /api/v1/api-keys', () => {
   });
 
   it.each([
+    ['an exp of 1e300', { expiresIn: null, extra: { exp: 1e300 } }],
+    ['an exp a second past 24 h from iat', { expiresIn: 86_401 }],
+    ['no iat and an exp 25 h from now', { noIat: true, expiresIn: 25 * 3600 }],
+    ['an iat in the future and an exp a minute after it', { extra: { iat: 4_000_000_000 }, expiresIn: 60 }],
+  ])('answers 401 for a token valid for longer than JWT_MAX_LIFETIME_SECONDS (24 h by default): %s', async (_case, options) => {
+    const res = await list(`Bearer ${t.idp.token({ sub: randomUUID(), ...options })}`);
+    expect401(res);
+    expect(res.body.detail).toBe('token lifetime too long');
+  });
+
+  it('accepts a token valid for exactly JWT_MAX_LIFETIME_SECONDS, with or without iat', async () => {
+    expect((await list(`Bearer ${t.idp.token({ sub: randomUUID(), expiresIn: 86_400 })}`)).status).toBe(200);
+    expect((await list(`Bearer ${t.idp.token({ sub: randomUUID(), noIat: true, expiresIn: 3600 })}`)).status).toBe(200);
+  });
+
+  it.each([
     ['an extension it does not understand', ['urn:example:ext']],
     ['a registered claim', ['exp']],
     ['an empty list', []],

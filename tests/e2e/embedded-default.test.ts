@@ -81,6 +81,20 @@ describe('the service on its embedded database (no DATABASE_URL, no JWT_JWKS_URI
     expect(service.output()).toMatch(/JWT_JWKS_URI is required when NODE_ENV=production/);
   });
 
+  it('refuses to start in production with an http JWT_JWKS_URI, which whoever sits on the path could answer', async () => {
+    const service = startService({
+      DATA_DIR: dataDir,
+      NODE_ENV: 'production',
+      JWT_JWKS_URI: 'http://idp.example.test/jwks.json',
+      JWT_ISSUER: 'https://idp.example.test/',
+      JWT_AUDIENCE: 'keygate',
+      SECRETS_KEY: Buffer.alloc(32, 7).toString('base64'),
+    });
+    expect(await service.exited).not.toBe(0);
+    expect(service.output()).toContain('JWT_JWKS_URI must be an https URL when NODE_ENV=production');
+    expect(service.output()).not.toMatch(/listening on/);
+  });
+
   it.each(['JWT_ISSUER', 'JWT_AUDIENCE'])('refuses to start in production without %s, naming it', async (missing) => {
     const env: Record<string, string> = {
       DATA_DIR: dataDir,

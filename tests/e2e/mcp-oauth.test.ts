@@ -73,6 +73,7 @@ describe('401 challenges on /mcp name the metadata', () => {
     ['an issuer not listed', () => mcpToken(randomUUID(), { issuer: 'https://evil.test/' })],
     ['an expired token', () => mcpToken(randomUUID(), { expiresIn: -10 })],
     ['a token without exp', () => mcpToken(randomUUID(), { expiresIn: null })],
+    ['a token valid for longer than JWT_MAX_LIFETIME_SECONDS', () => mcpToken(randomUUID(), { expiresIn: null, extra: { exp: 1e300 } })],
     ['a key outside the JWKS', () => t.idp.tokenFromStranger({ sub: randomUUID(), audience: RESOURCE })],
     ['a subject that is not a UUID', () => mcpToken('alice')],
   ])('refuses %s with invalid_token and nothing that helps forge one', async (_case, token) => {

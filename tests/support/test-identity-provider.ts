@@ -1,7 +1,9 @@
 import { generateKeyPairSync, KeyObject } from 'node:crypto';
 import http from 'node:http';
+import https from 'node:https';
 import { AddressInfo } from 'node:net';
 import jwt from 'jsonwebtoken';
+import { testCertificate } from './test-certificate';
 
 export const TEST_ISSUER = 'https://idp.keygate.test/';
 /** Not a word the service says itself, so a test can tell whether an answer names it. */
@@ -23,39 +25,65 @@ export interface TokenOptions {
   /** Seconds from now; `null` leaves `exp` out. */
   expiresIn?: number | null;
   extra?: Record<string, unknown>;
-  /** Extra JOSE header parameters (`crit`, ...). */
+  /** Extra JOSE header parameters (`crit`, a made-up `kid`, ...). */
   header?: Record<string, unknown>;
+  /** Signs with this key of the JWKS instead of the first of `alg`. */
+  kid?: string;
+  /** Leaves `iat` out. */
+  noIat?: boolean;
 }
+
+/** How the JWKS endpoint answers instead of plainly: given the JWKS document it would send. */
+export type JwksAnswer = (res: http.ServerResponse, jwks: string) => void;
 
 /**
  * A real identity provider for tests: RSA and EC signing keys whose public
- * halves are served as a JWKS over HTTP on loopback.
+ * halves are served as a JWKS over HTTP on loopback, or over https
+ * (`start({ https: true })`, with testCertificate()) for a service in production.
  */
 export class TestIdentityProvider {
   readonly keys: SigningKey[] = [rsaKey('rs-1'), ecKey('ec-1')];
   /** Signs like the provider but is not in the JWKS. */
   readonly stranger: SigningKey = rsaKey('rs-1');
   jwksRequests = 0;
+  /** null: the JWKS, at once. */
+  answer: JwksAnswer | null = null;
   private server?: http.Server;
+  private rotations = 0;
   jwksUri = '';
 
-  async start(): Promise<this> {
-    this.server = http.createServer((req, res) => {
+  async start(options: { https?: boolean } = {}): Promise<this> {
+    const serve = (_req: http.IncomingMessage, res: http.ServerResponse) => {
       this.jwksRequests += 1;
       res.setHeader('Content-Type', 'application/json');
-      res.end(JSON.stringify(this.jwks()));
-    });
+      const jwks = JSON.stringify(this.jwks());
+      if (this.answer) this.answer(res, jwks);
+      else res.end(jwks);
+    };
+    this.server = options.https ? https.createServer({ key: testCertificate().key, cert: testCertificate().cert }, serve) : http.createServer(serve);
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
-    this.jwksUri = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/jwks.json`;
+    const scheme = options.https ? 'https' : 'http';
+    this.jwksUri = `${scheme}://127.0.0.1:${(this.server.address() as AddressInfo).port}/jwks.json`;
     return this;
   }
 
   async stop(): Promise<void> {
+    this.server?.closeAllConnections();
     await new Promise((resolve) => this.server?.close(resolve));
   }
 
+  /** Publishes a new RSA key beside the others, as a provider does before signing with it; returns its kid. */
+  rotate(): string {
+    this.rotations += 1;
+    const key = rsaKey(`rs-new-${this.rotations}`);
+    this.keys.push(key);
+    return key.kid;
+  }
+
   token(options: TokenOptions = {}): string {
-    const key = this.keys.find((k) => k.alg === (options.alg ?? 'RS256'))!;
+    const key = options.kid === undefined
+      ? this.keys.find((k) => k.alg === (options.alg ?? 'RS256'))!
+      : this.keys.find((k) => k.kid === options.kid)!;
     return sign(key, options);
   }
 
@@ -78,6 +106,7 @@ function sign(key: SigningKey, options: TokenOptions): string {
     keyid: key.kid,
     issuer: options.issuer ?? TEST_ISSUER,
     audience: options.audience ?? TEST_AUDIENCE,
+    noTimestamp: options.noIat === true,
     ...(options.expiresIn !== null && { expiresIn: options.expiresIn ?? 600 }),
     ...(options.header && { header: { alg: key.alg, kid: key.kid, ...options.header } }),
   });

@@ -1,9 +1,9 @@
 import jwt, { JwtHeader, JwtPayload, SigningKeyCallback } from 'jsonwebtoken';
-import { JwksClient } from 'jwks-rsa';
 import { Actor } from '../../domain/actor';
 import { isUuid } from '../../domain/uuid';
 import { AccessTokenRefusedError } from './access-token-refused.error';
 import { AccessTokenVerifier } from './access-token-verifier';
+import { JwksKeySet } from './jwks-key-set';
 import { ACCEPTED_ALGORITHMS, refusalOf, refuseUnacceptableHeader } from './jwt-refusals';
 
 /** What a token must name besides a good signature and an `exp`; null: anything. */
@@ -13,10 +13,11 @@ export interface ExpectedClaims {
 }
 
 export interface JwksVerifierOptions {
-  jwksUri: string;
   issuer: string | null;
   audience: string | null;
   adminRole: string;
+  /** JWT_MAX_LIFETIME_SECONDS: the longest a token may be valid for, from its `iat` (or from now). */
+  maxLifetimeSeconds: number;
 }
 
 /**
@@ -25,20 +26,10 @@ export interface JwksVerifierOptions {
  * particulars for the log.
  */
 export class JwksAccessTokenVerifier implements AccessTokenVerifier {
-  private readonly client: JwksClient;
-
-  constructor(private readonly options: JwksVerifierOptions) {
-    this.client = new JwksClient({
-      jwksUri: options.jwksUri,
-      cache: true,
-      cacheMaxEntries: 10,
-      cacheMaxAge: 10 * 60_000,
-      // An unknown kid triggers a refetch; the limit keeps forged kids from hammering the provider.
-      rateLimit: true,
-      jwksRequestsPerMinute: 10,
-      timeout: 5_000,
-    });
-  }
+  constructor(
+    private readonly options: JwksVerifierOptions,
+    private readonly keys: Pick<JwksKeySet, 'keyFor'>,
+  ) {}
 
   async verify(token: string): Promise<Actor> {
     const payload = await this.verifyClaims(token, this.options);
@@ -48,7 +39,8 @@ export class JwksAccessTokenVerifier implements AccessTokenVerifier {
 
   /**
    * The payload of a token signed by a key of the JWKS (one cache for every
-   * caller), with an `exp`, a UUID `sub`, and the expected issuer and audience.
+   * caller), with an `exp` at most maxLifetimeSeconds after its `iat`, a
+   * UUID `sub`, and the expected issuer and audience.
    */
   async verifyClaims(token: string, expected: ExpectedClaims): Promise<JwtPayload & { sub: string; exp: number }> {
     refuseUnacceptableHeader(token);
@@ -69,13 +61,29 @@ export class JwksAccessTokenVerifier implements AccessTokenVerifier {
     });
     // jsonwebtoken checks exp only when present; a token without one would be good forever.
     if (payload.exp === undefined) throw new AccessTokenRefusedError('token has no expiry', 'no exp claim');
+    this.refuseLongLived(payload.exp, payload.iat);
     if (!isUuid(payload.sub)) throw new AccessTokenRefusedError('token subject must be a UUID', 'sub is not a UUID');
     return payload as JwtPayload & { sub: string; exp: number };
   }
 
+  /**
+   * An `exp` of 1e300 is a token good forever, whoever it leaks to. The
+   * lifetime counts from `iat`, or from now when `iat` is absent, not a
+   * number, or in the future (else a future `iat` would stretch it).
+   */
+  private refuseLongLived(exp: number, iat: unknown): void {
+    const now = Math.floor(Date.now() / 1000);
+    const from = typeof iat === 'number' ? Math.min(iat, now) : now;
+    const lifetime = exp - from;
+    if (lifetime > this.options.maxLifetimeSeconds) {
+      throw new AccessTokenRefusedError('token lifetime too long', `valid for ${lifetime} seconds, more than ${this.options.maxLifetimeSeconds}`);
+    }
+  }
+
   private signingKey(header: JwtHeader, callback: SigningKeyCallback): void {
-    this.client.getSigningKey(header.kid).then(
-      (key) => callback(null, key.getPublicKey()),
+    // The kid is the caller's text: it stays out of the error, which is logged.
+    this.keys.keyFor(header.kid).then(
+      (key) => (key ? callback(null, key.publicKey) : callback(new Error('no key of the JWKS has the token\'s kid'))),
       (error: Error) => callback(error),
     );
   }

@@ -1,5 +1,5 @@
 import { KeyObject } from 'node:crypto';
-import { byteLimited } from '../mcp/upstream/byte-limited-body';
+import { fetchBounded } from '../outbound/bounded-fetch';
 import { parsePublicKeyList } from './public-key-list';
 
 export interface ScannerKeyListOptions {
@@ -68,17 +68,7 @@ export class ScannerKeyList {
 
   private async fetchList(): Promise<Map<string, KeyObject>> {
     const { url, timeoutMs, maxBytes, maxKeys } = this.options;
-    // The timeout covers the body too: the signal aborts the read.
-    const res = await fetch(url, { headers: { Accept: 'application/json', 'User-Agent': 'keygate' }, signal: AbortSignal.timeout(timeoutMs) });
-    if (!res.ok || !res.body) {
-      await res.body?.cancel();
-      throw new Error(`the key list answered HTTP ${res.status}`);
-    }
-    if (Number(res.headers.get('content-length') ?? 0) > maxBytes) {
-      await res.body.cancel();
-      throw new Error(`the key list is larger than ${maxBytes} bytes`);
-    }
-    const text = await new Response(byteLimited(res.body, maxBytes, () => new Error(`the key list is larger than ${maxBytes} bytes`))).text();
+    const text = await fetchBounded(url, { what: 'the key list', timeoutMs, maxBytes });
     const { keys, skipped } = parsePublicKeyList(text, maxKeys);
     if (skipped.length > 0) this.options.warn(`secret scanning: left out key list entries that are not ECDSA P-256 public keys: ${skipped.join(', ')}`);
     return keys;

@@ -15,6 +15,8 @@ export interface Config {
     issuer: string | null;
     audience: string | null;
     adminRole: string;
+    /** JWT_MAX_LIFETIME_SECONDS: a token valid for longer (exp minus iat, or minus now without iat) is refused. */
+    maxLifetimeSeconds: number;
   };
   maxKeysPerUser: number;
   hotPath: {
@@ -123,7 +125,7 @@ export function webProtocolAllowed(url: URL, production: boolean): boolean {
 /** Reads the environment once; every other module receives the parsed result. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const nodeEnv = env.NODE_ENV ?? 'development';
-  const jwksUri = nonEmpty(env.JWT_JWKS_URI);
+  const jwksUri = jwksUriOf(env.JWT_JWKS_URI, nodeEnv === 'production');
   if (nodeEnv === 'production' && !jwksUri) {
     throw new ConfigError(
       'JWT_JWKS_URI is required when NODE_ENV=production: the development token issuer is never used in production',
@@ -159,6 +161,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       issuer: nonEmpty(env.JWT_ISSUER),
       audience: nonEmpty(env.JWT_AUDIENCE),
       adminRole: nonEmpty(env.JWT_ADMIN_ROLE) ?? 'admin',
+      maxLifetimeSeconds: integer(env, 'JWT_MAX_LIFETIME_SECONDS', 86_400, 60, 31_622_400),
     },
     maxKeysPerUser: integer(env, 'MAX_KEYS_PER_USER', 100, 1, 1_000_000),
     hotPath: {
@@ -226,6 +229,17 @@ function streamsPerKey(env: NodeJS.ProcessEnv, perReplica: number): number {
     throw new ConfigError(`MCP_MAX_STREAMS_PER_KEY (${perKey}) must be below MCP_MAX_STREAMS_PER_REPLICA (${perReplica}): one key must not be able to hold every stream of a replica`);
   }
   return perKey;
+}
+
+/** An http(s) URL; https in production, since whoever can alter the JWKS in transit can mint admin tokens. */
+function jwksUriOf(value: string | undefined, production: boolean): string | null {
+  const raw = nonEmpty(value);
+  if (raw === null) return null;
+  const url = URL.canParse(raw) ? new URL(raw) : null;
+  if (url === null || !webProtocolAllowed(url, production)) {
+    throw new ConfigError(`JWT_JWKS_URI must be an ${production ? 'https' : 'http(s)'} URL${production ? ' when NODE_ENV=production' : ''}`);
+  }
+  return raw;
 }
 
 /** Issuers one resource trusts: a handful in practice; the metadata document lists them all. */

@@ -103,6 +103,25 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ ...production, SECRET_SCANNING_KEYS_URL: 'http://keys.internal/list' })).toThrow(/SECRET_SCANNING_KEYS_URL must be an https URL/);
   });
 
+  it('refuses an http JWT_JWKS_URI in production, where whoever sits on the path could mint admin tokens', () => {
+    const production = { NODE_ENV: 'production', JWT_ISSUER: 'https://idp/', JWT_AUDIENCE: 'keygate', SECRETS_KEY: KEY };
+    expect(() => loadConfig({ ...production, JWT_JWKS_URI: 'http://idp.internal/jwks' })).toThrow(/JWT_JWKS_URI must be an https URL when NODE_ENV=production/);
+    expect(loadConfig({ ...production, JWT_JWKS_URI: 'https://idp/jwks' }).jwt.jwksUri).toBe('https://idp/jwks');
+    expect(loadConfig({ JWT_JWKS_URI: 'http://127.0.0.1:9/jwks' }).jwt.jwksUri).toBe('http://127.0.0.1:9/jwks');
+  });
+
+  it.each(['not a url', 'ftp://idp/jwks', 'file:///etc/jwks.json'])('refuses JWT_JWKS_URI=%s', (value) => {
+    expect(() => loadConfig({ JWT_JWKS_URI: value })).toThrow(/JWT_JWKS_URI must be an http\(s\) URL/);
+  });
+
+  it('reads JWT_MAX_LIFETIME_SECONDS, 86400 by default', () => {
+    expect(loadConfig({}).jwt.maxLifetimeSeconds).toBe(86_400);
+    expect(loadConfig({ JWT_MAX_LIFETIME_SECONDS: '3600' }).jwt.maxLifetimeSeconds).toBe(3600);
+    for (const value of ['0', '59', '31622401', '1e300', 'forever']) {
+      expect(() => loadConfig({ JWT_MAX_LIFETIME_SECONDS: value })).toThrow(/JWT_MAX_LIFETIME_SECONDS must be an integer from 60/);
+    }
+  });
+
   it.each(['not a url', 'ftp://keys/list', 'file:///etc/keys'])('refuses SECRET_SCANNING_KEYS_URL=%s', (value) => {
     expect(() => loadConfig({ SECRET_SCANNING_KEYS_URL: value })).toThrow(/SECRET_SCANNING_KEYS_URL must be an http\(s\) URL/);
   });
