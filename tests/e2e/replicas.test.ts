@@ -4,7 +4,7 @@ import path from 'node:path';
 import { eventually } from '../support/replica';
 import { ServiceProcess, startService, waitForListening } from '../support/service-process';
 import { createTestDatabase, TestDatabase } from '../support/test-database';
-import { testCertificate } from '../support/test-certificate';
+import { testCa } from '../support/local-ca';
 import { TEST_AUDIENCE, TEST_ISSUER, TestIdentityProvider } from '../support/test-identity-provider';
 
 jest.setTimeout(120_000);
@@ -19,7 +19,7 @@ beforeAll(async () => {
   idp = await new TestIdentityProvider().start({ https: true });
   db = await createTestDatabase();
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'keygate-replicas-'));
-  const env = { DATABASE_URL: db.url, JWT_JWKS_URI: idp.jwksUri, JWT_ISSUER: TEST_ISSUER, JWT_AUDIENCE: TEST_AUDIENCE, DATA_DIR: dataDir, NODE_ENV: 'production', NODE_EXTRA_CA_CERTS: testCertificate().certFile, LOG_LEVEL: 'warn', SECRETS_KEY: Buffer.alloc(32, 1).toString('base64') };
+  const env = { DATABASE_URL: db.url, JWT_JWKS_URI: idp.jwksUri, JWT_ISSUER: TEST_ISSUER, JWT_AUDIENCE: TEST_AUDIENCE, DATA_DIR: dataDir, NODE_ENV: 'production', NODE_EXTRA_CA_CERTS: (await testCa()).caFile, LOG_LEVEL: 'warn', SECRETS_KEY: Buffer.alloc(32, 1).toString('base64') };
   replicas = await Promise.all([startService(env), startService(env)].map((s) => waitForListening(s)));
 });
 afterAll(async () => {

@@ -1,37 +1,59 @@
-import { execFileSync, spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import https from 'node:https';
 import { AddressInfo } from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
+import { generate } from 'selfsigned';
 
 /** A throwaway certificate authority and a server certificate it signed for 127.0.0.1 and localhost. */
 export interface LocalCa {
   /** PEM file of the CA, for NODE_EXTRA_CA_CERTS. */
   caFile: string;
+  /** The CA's certificate (PEM), for a client of this process that must trust it. */
+  caCert: string;
   serverKey: string;
   serverCert: string;
 }
 
-export function hasOpenssl(): boolean {
-  return spawnSync('openssl', ['version'], { stdio: 'ignore' }).status === 0;
-}
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
- * Made with the openssl CLI in `dir` (node:crypto makes keys but not
- * certificates): P-256 keys, valid for a day, the server's for 127.0.0.1 and
- * localhost only.
+ * Made in JavaScript (selfsigned; node:crypto makes keys but not
+ * certificates), so no openssl is needed: P-256 keys, valid for a day, the
+ * server's for 127.0.0.1 and localhost only. The CA's file is written to `dir`.
  */
-export function makeLocalCa(dir: string): LocalCa {
-  const at = (name: string) => path.join(dir, name);
-  const openssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
-  const ecKey = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes'];
-  openssl('req', '-x509', ...ecKey, '-keyout', at('ca.key'), '-out', at('ca.pem'), '-days', '1', '-subj', '/CN=keygate test CA',
-    '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign');
-  openssl('req', ...ecKey, '-keyout', at('server.key'), '-out', at('server.csr'), '-subj', '/CN=localhost');
-  writeFileSync(at('server.ext'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n');
-  openssl('x509', '-req', '-in', at('server.csr'), '-CA', at('ca.pem'), '-CAkey', at('ca.key'), '-CAcreateserial', '-days', '1',
-    '-extfile', at('server.ext'), '-out', at('server.pem'));
-  return { caFile: at('ca.pem'), serverKey: readFileSync(at('server.key'), 'utf8'), serverCert: readFileSync(at('server.pem'), 'utf8') };
+export async function makeLocalCa(dir: string): Promise<LocalCa> {
+  const notBeforeDate = new Date(Date.now() - 60_000);
+  const notAfterDate = new Date(notBeforeDate.getTime() + DAY_MS);
+  const ca = await generate([{ name: 'commonName', value: 'keygate test CA' }], {
+    keyType: 'ec', curve: 'P-256', algorithm: 'sha256', notBeforeDate, notAfterDate,
+    extensions: [{ name: 'basicConstraints', cA: true, critical: true }, { name: 'keyUsage', keyCertSign: true, cRLSign: true, critical: true }],
+  });
+  const server = await generate([{ name: 'commonName', value: 'localhost' }], {
+    keyType: 'ec', curve: 'P-256', algorithm: 'sha256', notBeforeDate, notAfterDate,
+    ca: { key: ca.private, cert: ca.cert },
+    extensions: [
+      { name: 'basicConstraints', cA: false },
+      { name: 'keyUsage', digitalSignature: true },
+      { name: 'extKeyUsage', serverAuth: true },
+      { name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }, { type: 2, value: 'localhost' }] },
+    ],
+  });
+  const caFile = path.join(dir, 'ca.pem');
+  writeFileSync(caFile, ca.cert);
+  return { caFile, caCert: ca.cert, serverKey: server.private, serverCert: server.cert };
+}
+
+let shared: Promise<LocalCa> | undefined;
+
+/** One local CA per test process, its directory removed when the process exits. */
+export function testCa(): Promise<LocalCa> {
+  shared ??= (async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'keygate-tls-'));
+    process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+    return makeLocalCa(dir);
+  })();
+  return shared;
 }
 
 /** An https server on 127.0.0.1 answering GET paths with the JSON `documents` give, counting requests per path. */

@@ -3,7 +3,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { AddressInfo } from 'node:net';
 import jwt from 'jsonwebtoken';
-import { testCertificate } from './test-certificate';
+import { testCa } from './local-ca';
 
 export const TEST_ISSUER = 'https://idp.keygate.test/';
 /** Not a word the service says itself, so a test can tell whether an answer names it. */
@@ -39,7 +39,7 @@ export type JwksAnswer = (res: http.ServerResponse, jwks: string) => void;
 /**
  * A real identity provider for tests: RSA and EC signing keys whose public
  * halves are served as a JWKS over HTTP on loopback, or over https
- * (`start({ https: true })`, with testCertificate()) for a service in production.
+ * (`start({ https: true })`, with the test process's local CA, testCa()) for a service in production.
  */
 export class TestIdentityProvider {
   readonly keys: SigningKey[] = [rsaKey('rs-1'), ecKey('ec-1')];
@@ -60,7 +60,8 @@ export class TestIdentityProvider {
       if (this.answer) this.answer(res, jwks);
       else res.end(jwks);
     };
-    this.server = options.https ? https.createServer({ key: testCertificate().key, cert: testCertificate().cert }, serve) : http.createServer(serve);
+    const ca = options.https ? await testCa() : null;
+    this.server = ca ? https.createServer({ key: ca.serverKey, cert: ca.serverCert }, serve) : http.createServer(serve);
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
     const scheme = options.https ? 'https' : 'http';
     this.jwksUri = `${scheme}://127.0.0.1:${(this.server.address() as AddressInfo).port}/jwks.json`;

@@ -14,9 +14,8 @@ import { McpFixture, mcpBody, mcpMessages } from '../../support/fuzz/mcp-message
 import { mcpRequest } from '../../support/fuzz/mcp-requests';
 import { sendRaw } from '../../support/fuzz/raw-http';
 import { EVERYTHING, RestFixture, restRequest, restRoutes } from '../../support/fuzz/rest-requests';
-import { hasOpenssl, LocalCa, makeLocalCa, serveJsonOverHttps } from '../../support/local-ca';
+import { LocalCa, makeLocalCa, serveJsonOverHttps } from '../../support/local-ca';
 import { ServiceProcess, startService, waitForListening } from '../../support/service-process';
-import { describeWithProgram } from '../../support/system-program';
 import { createTestDatabase, TestDatabase } from '../../support/test-database';
 import { TEST_AUDIENCE, TEST_ISSUER, TestIdentityProvider } from '../../support/test-identity-provider';
 import { scannerKey, TestSecretScanner } from '../../support/test-secret-scanner';
@@ -29,13 +28,9 @@ import { scannerKey, TestSecretScanner } from '../../support/test-secret-scanner
  * are fuzzed against it with the contract of the other files: no 5xx (nor
  * -32603), no answer over its bound, no row written by a 4xx, and the
  * process still running and answering.
- *
- * The CA is made with the openssl CLI: without it the file is skipped with
- * one line, except under CI=true, where it fails.
  */
 jest.setTimeout(120_000);
 
-const describeWithCa = describeWithProgram('openssl', hasOpenssl(), 'apt-get install openssl');
 
 const RESOURCE_URL = 'https://keygate.test/mcp';
 const AUDIT_FLUSH_MS = 10;
@@ -79,7 +74,7 @@ function settledSnapshots(take: () => Promise<Record<string, string>>): () => Pr
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'keygate-production-fuzz-'));
-  ca = makeLocalCa(dir);
+  ca = await makeLocalCa(dir);
   scanner.keys.unshift(scannerKey());
   tls = await serveJsonOverHttps(ca, {
     '/jwks.json': () => idp.jwks(),
@@ -153,7 +148,7 @@ afterAll(async () => {
 const RUNS = { numRuns: 60, timeLimitMs: 6_000 };
 const contract = (req: FuzzRequest) => check(target, req);
 
-describeWithCa('fuzzing the service in production mode (https JWKS and key list through a local CA)', () => {
+describe('fuzzing the service in production mode (https JWKS and key list through a local CA)', () => {
   it('REST: every route, everything generated at once', async () => {
     await fuzz('production REST', service.baseUrl, restRequest(rest, Object.values(restRoutes(rest)).flat(), EVERYTHING), contract, RUNS);
     // The users' tokens were checked against the JWKS fetched over https.

@@ -7,7 +7,7 @@ import { nastiestMcpBody, NastyBody } from '../../support/fuzz/nastiest-bodies';
 import { RawResponse, sendRaw } from '../../support/fuzz/raw-http';
 import { ServiceProcess, startService, waitForListening } from '../../support/service-process';
 import { createTestDatabase, TestDatabase } from '../../support/test-database';
-import { testCertificate } from '../../support/test-certificate';
+import { testCa } from '../../support/local-ca';
 import { TEST_AUDIENCE, TEST_ISSUER, TestIdentityProvider } from '../../support/test-identity-provider';
 
 /**
@@ -39,7 +39,7 @@ beforeAll(async () => {
   service = await waitForListening(
     startService({
       DATABASE_URL: db.url, JWT_JWKS_URI: idp.jwksUri, JWT_ISSUER: TEST_ISSUER, JWT_AUDIENCE: TEST_AUDIENCE, DATA_DIR: dataDir,
-      NODE_ENV: 'production', NODE_EXTRA_CA_CERTS: testCertificate().certFile, LOG_LEVEL: 'warn', SECRETS_KEY: Buffer.alloc(32, 7).toString('base64'), AUTH_FAILURE_LIMIT: '1000000',
+      NODE_ENV: 'production', NODE_EXTRA_CA_CERTS: (await testCa()).caFile, LOG_LEVEL: 'warn', SECRETS_KEY: Buffer.alloc(32, 7).toString('base64'), AUTH_FAILURE_LIMIT: '1000000',
       MCP_UPSTREAM_TIMEOUT_MS: '200',
     }),
   );

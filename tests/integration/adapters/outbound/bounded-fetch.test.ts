@@ -4,7 +4,7 @@ import { AddressInfo } from 'node:net';
 import { Agent, Dispatcher, getGlobalDispatcher, setGlobalDispatcher } from 'undici';
 import { fetchBounded } from '../../../../src/adapters/outbound/bounded-fetch';
 import { ScannerKeyList } from '../../../../src/adapters/secret-scanning/scanner-key-list';
-import { testCertificate } from '../../../support/test-certificate';
+import { testCa } from '../../../support/local-ca';
 import { scannerKey } from '../../../support/test-secret-scanner';
 
 type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
@@ -27,15 +27,15 @@ let previousDispatcher: Dispatcher;
 
 beforeAll(async () => {
   // A certificate for 127.0.0.1, trusted by the fetches of this file only.
-  const { key, cert } = testCertificate();
-  secure = https.createServer({ key, cert }, route);
+  const ca = await testCa();
+  secure = https.createServer({ key: ca.serverKey, cert: ca.serverCert }, route);
   plain = http.createServer(route);
   await new Promise<void>((resolve) => secure.listen(0, '127.0.0.1', resolve));
   await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve));
   httpsBase = `https://127.0.0.1:${(secure.address() as AddressInfo).port}`;
   httpBase = `http://127.0.0.1:${(plain.address() as AddressInfo).port}`;
   previousDispatcher = getGlobalDispatcher();
-  setGlobalDispatcher(new Agent({ connect: { ca: cert } }));
+  setGlobalDispatcher(new Agent({ connect: { ca: ca.caCert } }));
 });
 afterAll(async () => {
   setGlobalDispatcher(previousDispatcher);
