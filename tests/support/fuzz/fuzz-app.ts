@@ -1,4 +1,3 @@
-import { BatchingAuditQueue } from '../../../src/adapters/persistence/audit/batching-audit-queue';
 import { startTestApp, TestApp } from '../test-app';
 import { snapshotter } from './db-snapshot';
 import { FuzzTarget } from './contract';
@@ -18,15 +17,11 @@ export async function startFuzzApp(): Promise<FuzzApp> {
   const t = await startTestApp({ AUTH_FAILURE_LIMIT: '1000000', MCP_UPSTREAM_TIMEOUT_MS: '200' });
   const server = await listen(t.app);
   const snapshot = await snapshotter(t.db.dataSource);
-  const audit = t.container.get(BatchingAuditQueue);
   return {
     t,
     baseUrl: server.baseUrl,
-    // Tool-call events are written off the request path: written before each look, each lands with the request that made it.
-    snapshot: async () => {
-      await audit.flush();
-      return snapshot();
-    },
+    // A tool call is answered once its audit event is committed: each event lands with the request that made it.
+    snapshot,
     async close() {
       await server.close();
       await t.close();
