@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { AuditChainVerifier } from '../../src/adapters/audit/audit-chain-verifier';
 import { TypeormAuditEventReader } from '../../src/adapters/persistence/audit/typeorm-audit-event-reader';
-import { startService, waitForListening } from '../support/service-process';
+import { ServiceProcess, startService, waitForListening } from '../support/service-process';
 import { serviceFixture } from '../support/service-fixture';
 
 jest.setTimeout(90_000);
@@ -12,10 +12,18 @@ const CONNECTIONS = 16;
 /** Answers before the kill: enough that several batches have been written and more are on their way. */
 const ANSWERS_BEFORE_KILL = 300;
 
+/** Whatever the test started, killed if it failed before it could stop them. */
+const started: ServiceProcess[] = [];
+afterAll(() => started.forEach((service) => service.child.kill('SIGKILL')));
+
 describe('tool-call audit events when a replica is killed (SIGKILL)', () => {
   it('are in the table for every call that got an answer, from that replica and the one beside it, and the chain still verifies', async () => {
     // The writer's settings as shipped: nothing here helps the events out before the kill. Two replicas write one chain.
-    const [doomed, survivor] = await Promise.all([1, 2].map(() => waitForListening(startService(fixture.env({ LOG_LEVEL: 'warn' })))));
+    const [doomed, survivor] = await Promise.all([1, 2].map(() => {
+      const service = startService(fixture.env({ LOG_LEVEL: 'warn' }));
+      started.push(service);
+      return waitForListening(service);
+    }));
     const auth = { Authorization: `Bearer ${fixture.idp.token({ sub: randomUUID() })}`, 'Content-Type': 'application/json' };
     const key = (await (await fetch(`${doomed.baseUrl}/api/v1/api-keys`, { method: 'POST', headers: auth, body: '{"name":"k"}' })).json()) as { raw_key: string };
 

@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { chainHash, GENESIS_HASH } from '../../src/adapters/audit/audit-chain';
+import { UNAUDITED_MESSAGE } from '../../src/adapters/mcp/tool-call-recorder';
 import { AUDIT_COLUMNS, AuditEventRow, toAuditEvent } from '../../src/adapters/persistence/audit/audit-event.row';
 import { call, makeKey, rpc, TestKey } from '../support/mcp-keys';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -62,6 +63,24 @@ describe('tool.called and tool.denied', () => {
     expect(rows.map((r) => [r.action, r.details.outcome, r.details.record_id, r.details.required_scopes])).toEqual([
       ['tool.called', 'error', id, ['projects:read']],
     ]);
+  });
+
+  it('withholds the result of a call whose event the database refuses: a -32000 error in its place, and the next call answered as usual', async () => {
+    const key = await makeKey(t, ['projects:read']);
+    const refused = randomUUID();
+    await t.db.dataSource.query(`CREATE FUNCTION refuse_probe() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN IF NEW.details->>'record_id' = '${refused}' THEN RAISE EXCEPTION 'refused by the test'; END IF; RETURN NEW; END $$`);
+    await t.db.dataSource.query('CREATE TRIGGER refuse_probe BEFORE INSERT ON audit_events FOR EACH ROW EXECUTE FUNCTION refuse_probe()');
+    try {
+      const res = await rpc(t, key, call(1, 'projects', { action: 'get', id: refused })).expect(200);
+      expect(res.body).toEqual({ jsonrpc: '2.0', id: 1, error: { code: -32000, message: UNAUDITED_MESSAGE } });
+      const next = await rpc(t, key, call(2, 'projects', { action: 'list' })).expect(200);
+      expect(next.body.result.isError).toBeUndefined();
+    } finally {
+      await t.db.dataSource.query('DROP TRIGGER refuse_probe ON audit_events; DROP FUNCTION refuse_probe()');
+    }
+    const { rows } = await toolEvents(key.user);
+    expect(rows.map((r) => [r.details.action, r.details.record_id])).toEqual([['list', null]]);
   });
 
   it('records a call refused for scope as tool.denied, outcome denied, with the scopes it needs', async () => {
