@@ -1,4 +1,4 @@
-import { startService, waitForListening } from '../support/service-process';
+import { ServiceProcess, startService, waitForListening } from '../support/service-process';
 import { serviceFixture } from '../support/service-fixture';
 
 jest.setTimeout(60_000);
@@ -8,10 +8,13 @@ const fixture = serviceFixture('audit-sigterm');
 const toolEvents = async () =>
   (await fixture.db.dataSource.query(`SELECT count(*)::int AS n FROM audit_events WHERE action LIKE 'tool.%'`))[0].n as number;
 
+let running: ServiceProcess | undefined;
+afterAll(() => running?.child.kill('SIGKILL'));
+
 describe('tool-call audit events at SIGTERM', () => {
   it('are all in the table once the process has exited, those of calls still in flight included', async () => {
-    // No tick and no full batch before the signal: only the last flush can write them.
-    const service = await waitForListening(startService(fixture.env({ AUDIT_FLUSH_MS: '60000', AUDIT_BATCH_SIZE: '1000', LOG_LEVEL: 'warn' })));
+    const service = await waitForListening(startService(fixture.env({ LOG_LEVEL: 'warn' })));
+    running = service;
     const auth = { Authorization: `Bearer ${fixture.idp.token({ sub: crypto.randomUUID() })}`, 'Content-Type': 'application/json' };
     const key = (await (await fetch(`${service.baseUrl}/api/v1/api-keys`, { method: 'POST', headers: auth, body: '{"name":"k"}' })).json()) as { raw_key: string };
     const callTool = async (id: number) => {
@@ -26,8 +29,9 @@ describe('tool-call audit events at SIGTERM', () => {
 
     const burst = await Promise.all(Array.from({ length: 40 }, (_, i) => callTool(i)));
     expect(burst.every((status) => status === 200)).toBe(true);
+    // Each answer waited for its event.
+    expect(await toolEvents()).toBe(burst.length);
     const inFlight = Array.from({ length: 20 }, (_, i) => callTool(100 + i).catch(() => 0));
-    expect(await toolEvents()).toBe(0);
     service.child.kill('SIGTERM');
     const late = await Promise.all(inFlight);
     expect(await service.exited).toBe(0);

@@ -1,6 +1,6 @@
-import { BatchingAuditQueue } from '../../src/adapters/persistence/audit/batching-audit-queue';
 import { createHash, randomUUID } from 'node:crypto';
 import { chainHash, GENESIS_HASH } from '../../src/adapters/audit/audit-chain';
+import { UNAUDITED_MESSAGE } from '../../src/adapters/mcp/tool-call-recorder';
 import { AUDIT_COLUMNS, AuditEventRow, toAuditEvent } from '../../src/adapters/persistence/audit/audit-event.row';
 import { call, makeKey, rpc, TestKey } from '../support/mcp-keys';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -20,17 +20,12 @@ afterAll(async () => {
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 const MARKER = 'do-not-keep-7f3a';
 
-/** A user's tool events, polled until `count` are there or `withinMs` ran out; the wait is returned too. */
-async function toolEvents(user: string, count: number, withinMs = 2000): Promise<{ rows: AuditEventRow[]; waitedMs: number }> {
-  const started = Date.now();
-  for (;;) {
-    const rows: AuditEventRow[] = await t.db.dataSource.query(
-      `SELECT ${AUDIT_COLUMNS} FROM audit_events WHERE user_id = $1 AND action LIKE 'tool.%' ORDER BY seq`, [user],
-    );
-    const waitedMs = Date.now() - started;
-    if (rows.length >= count || waitedMs > withinMs) return { rows, waitedMs };
-    await new Promise((r) => setTimeout(r, 25));
-  }
+/** A user's tool events, read once: a call is answered only after its event is committed, so they are all there. */
+async function toolEvents(user: string): Promise<{ rows: AuditEventRow[] }> {
+  const rows: AuditEventRow[] = await t.db.dataSource.query(
+    `SELECT ${AUDIT_COLUMNS} FROM audit_events WHERE user_id = $1 AND action LIKE 'tool.%' ORDER BY seq`, [user],
+  );
+  return { rows };
 }
 
 describe('tool.called and tool.denied', () => {
@@ -39,12 +34,11 @@ describe('tool.called and tool.denied', () => {
     full = await makeKey(t);
   });
 
-  it('records a built-in call that ran, within 2 s, with its facts and none of its argument values', async () => {
+  it('records a built-in call that ran, before it is answered, with its facts and none of its argument values', async () => {
     const args = { action: 'create', data: { name: MARKER, note: `${MARKER}-note` } };
     const res = await rpc(t, full, call(1, 'projects', args), { 'X-Request-Id': 'audit-e2e-1' }).expect(200);
     expect(res.body.result.isError).toBeUndefined();
-    const { rows, waitedMs } = await toolEvents(full.user, 1);
-    expect(waitedMs).toBeLessThan(2000);
+    const { rows } = await toolEvents(full.user);
     expect(rows).toHaveLength(1);
     const [row] = rows;
     expect(row).toMatchObject({
@@ -65,17 +59,35 @@ describe('tool.called and tool.denied', () => {
     const id = randomUUID();
     const res = await rpc(t, key, call(1, 'projects', { action: 'get', id })).expect(200);
     expect(res.body.result.isError).toBe(true);
-    const { rows } = await toolEvents(key.user, 1);
+    const { rows } = await toolEvents(key.user);
     expect(rows.map((r) => [r.action, r.details.outcome, r.details.record_id, r.details.required_scopes])).toEqual([
       ['tool.called', 'error', id, ['projects:read']],
     ]);
+  });
+
+  it('withholds the result of a call whose event the database refuses: a -32000 error in its place, and the next call answered as usual', async () => {
+    const key = await makeKey(t, ['projects:read']);
+    const refused = randomUUID();
+    await t.db.dataSource.query(`CREATE FUNCTION refuse_probe() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN IF NEW.details->>'record_id' = '${refused}' THEN RAISE EXCEPTION 'refused by the test'; END IF; RETURN NEW; END $$`);
+    await t.db.dataSource.query('CREATE TRIGGER refuse_probe BEFORE INSERT ON audit_events FOR EACH ROW EXECUTE FUNCTION refuse_probe()');
+    try {
+      const res = await rpc(t, key, call(1, 'projects', { action: 'get', id: refused })).expect(200);
+      expect(res.body).toEqual({ jsonrpc: '2.0', id: 1, error: { code: -32000, message: UNAUDITED_MESSAGE } });
+      const next = await rpc(t, key, call(2, 'projects', { action: 'list' })).expect(200);
+      expect(next.body.result.isError).toBeUndefined();
+    } finally {
+      await t.db.dataSource.query('DROP TRIGGER refuse_probe ON audit_events; DROP FUNCTION refuse_probe()');
+    }
+    const { rows } = await toolEvents(key.user);
+    expect(rows.map((r) => [r.details.action, r.details.record_id])).toEqual([['list', null]]);
   });
 
   it('records a call refused for scope as tool.denied, outcome denied, with the scopes it needs', async () => {
     const reader = await makeKey(t, ['projects:read']);
     const res = await rpc(t, reader, call(1, 'projects', { action: 'delete', id: randomUUID(), data: { why: MARKER } })).expect(403);
     expect(res.body.error.data.required_scopes).toEqual(['projects:write']);
-    const { rows } = await toolEvents(reader.user, 1);
+    const { rows } = await toolEvents(reader.user);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ action: 'tool.denied', actor_type: 'key', actor_id: reader.id, key_id: reader.id, target_id: 'projects' });
     expect(rows[0].details).toMatchObject({ tool: 'projects', action: 'delete', outcome: 'denied', duration_ms: 0, required_scopes: ['projects:write'] });
@@ -88,9 +100,8 @@ describe('tool.called and tool.denied', () => {
     await rpc(t, key, [call(1, 'projects', { action: 'list' }), call(2, 'chat', { action: 'list' }), { jsonrpc: '2.0', id: 3, method: 'tools/list' }]).expect(200);
     await rpc(t, key, call(4, 'projects', { action: 'list', data: { text: 'nul\u0000' } })).expect(200); // -32602
     await rpc(t, key, call(5, 'nope__tool')).expect(200); // unknown tool
-    // Everything queued is written now, so a third event could not still be on its way; the calls of a batch run concurrently, in no set order.
-    await t.container.get(BatchingAuditQueue).flush();
-    const { rows } = await toolEvents(key.user, 3, 0);
+    // Each answer waited for its events, so a third could not still be on its way; the calls of a batch run concurrently, in no set order.
+    const { rows } = await toolEvents(key.user);
     expect(rows.map((r) => [r.target_id, r.details.outcome]).sort()).toEqual([['chat', 'ok'], ['projects', 'ok']]);
   });
 
@@ -100,7 +111,7 @@ describe('tool.called and tool.denied', () => {
     expect(created.body.result.isError).toBeUndefined();
     await rpc(t, owner, call(2, 'files__echo', { text: MARKER })).expect(200);
     await rpc(t, owner, call(3, 'files__secret')).expect(200);
-    const { rows } = await toolEvents(owner.user, 3);
+    const { rows } = await toolEvents(owner.user);
     expect(rows.map((r) => r.target_id)).toEqual(['mcp_servers', 'files__echo', 'files__secret']);
     expect(rows[1].details).toMatchObject({
       tool: 'files__echo', action: null, subresource: null, record_id: null, outcome: 'ok',
@@ -113,7 +124,6 @@ describe('tool.called and tool.denied', () => {
   it('keeps the chain whole: seq strictly increasing and every hash over the one before', async () => {
     const key = await makeKey(t);
     await Promise.all(Array.from({ length: 20 }, (_, i) => rpc(t, key, call(i, 'models', { action: 'list' })).expect(200)));
-    await toolEvents(key.user, 20);
     const rows: AuditEventRow[] = await t.db.dataSource.query(`SELECT ${AUDIT_COLUMNS} FROM audit_events ORDER BY seq`);
     expect(rows.filter((r) => r.user_id === key.user && r.action === 'tool.called')).toHaveLength(20);
     let previous = GENESIS_HASH;

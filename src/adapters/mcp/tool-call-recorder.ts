@@ -1,8 +1,10 @@
 import { AuditQueue } from '../../application/ports/audit-log.port';
 import { Clock } from '../../application/ports/clock.port';
 import { ToolCallResult, toolCallEvent } from '../../application/use-cases/tools/tool-call-audit';
-import { AuditOrigin } from '../../domain/audit';
+import { AuditOrigin, AuditRecord } from '../../domain/audit';
 import { argumentsSha256 } from '../audit/arguments-digest';
+import { RPC } from './json-rpc';
+import { RpcError } from './rpc-error';
 
 /** Who made a call: the validated key, or a user's access token (whose `keyId` is no key's and is never recorded). */
 export interface Caller {
@@ -18,56 +20,72 @@ export interface ToolCall {
   requiredScopes: readonly string[];
 }
 
+/** What a call whose event could not be written is answered instead of its result (README, "Audit trail"). */
+export const UNAUDITED_MESSAGE = 'The tool call was made but its audit event could not be written, so its result is withheld; it may have taken effect. Retry shortly';
+
 /**
- * Puts a tool.called or tool.denied event for each tools/call on the audit
- * queue. Hashing the arguments is the only work done on the request's path;
- * the queue writes later. A fault here is logged, never the call's failure.
+ * Records a tool.called or tool.denied event for each tools/call, and lets
+ * the call be answered only once its event is committed: the audit queue
+ * writes it in the next batch, shared with the calls that end meanwhile.
  */
 export class ToolCallRecorder {
   constructor(
     private readonly queue: AuditQueue,
     private readonly clock: Clock,
-    private readonly log: (error: unknown) => void,
   ) {}
 
-  /** A call the tool gate refused for scope: nothing ran, so it took no time. */
-  denied(caller: Caller, origin: AuditOrigin, call: ToolCall): void {
-    this.record(caller, origin, call, 'denied', 0, this.clock.now());
+  /**
+   * A call the tool gate refused for scope: nothing ran, so it took no time.
+   * Rejects as the queue does (a DatabaseUnavailableError is the edge's 503).
+   */
+  denied(caller: Caller, origin: AuditOrigin, call: ToolCall): Promise<void> {
+    return this.queue.append(this.event(caller, origin, call, 'denied', 0, this.clock.now()));
   }
 
   /**
-   * Runs a call and records it however it ends: `resultOf` reads the
-   * outcome, and a thrown failure is an error, recorded and then rethrown.
+   * Runs a call and records it however it ends (`resultOf` reads the
+   * outcome; a thrown failure is an error), then returns or rethrows once
+   * the event is committed. When it cannot be, the call fails with a
+   * JSON-RPC server error instead, whatever the tool did: the tool has run,
+   * and its result is withheld rather than given without its trail.
    */
   async run<T>(caller: Caller, origin: AuditOrigin, call: ToolCall, work: () => Promise<T>, resultOf: (value: T) => 'ok' | 'error'): Promise<T> {
     const at = this.clock.now();
     const started = performance.now();
+    let value: T | undefined;
+    let failed = false;
+    let failure: unknown;
     let result: 'ok' | 'error' = 'error';
     try {
-      const value = await work();
+      value = await work();
       result = resultOf(value);
-      return value;
-    } finally {
-      this.record(caller, origin, call, result, performance.now() - started, at);
+    } catch (error) {
+      failed = true;
+      failure = error;
     }
+    const event = this.event(caller, origin, call, result, performance.now() - started, at);
+    try {
+      await this.queue.append(event);
+    } catch {
+      // The queue has said why, once per outage (or per refused event): not again per call.
+      throw new RpcError(RPC.SERVER_ERROR, UNAUDITED_MESSAGE);
+    }
+    if (failed) throw failure;
+    return value as T;
   }
 
-  private record(caller: Caller, origin: AuditOrigin, call: ToolCall, result: ToolCallResult, durationMs: number, at: Date): void {
-    try {
-      this.queue.enqueue(toolCallEvent({
-        keyId: caller.accessToken === undefined ? caller.keyId : null,
-        userId: caller.userId,
-        origin,
-        tool: call.name,
-        arguments: call.arguments,
-        result,
-        durationMs,
-        argsSha256: argumentsSha256(call.arguments),
-        requiredScopes: call.requiredScopes,
-        at,
-      }));
-    } catch (error) {
-      this.log(error);
-    }
+  private event(caller: Caller, origin: AuditOrigin, call: ToolCall, result: ToolCallResult, durationMs: number, at: Date): AuditRecord {
+    return toolCallEvent({
+      keyId: caller.accessToken === undefined ? caller.keyId : null,
+      userId: caller.userId,
+      origin,
+      tool: call.name,
+      arguments: call.arguments,
+      result,
+      durationMs,
+      argsSha256: argumentsSha256(call.arguments),
+      requiredScopes: call.requiredScopes,
+      at,
+    });
   }
 }

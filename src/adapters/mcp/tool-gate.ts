@@ -25,7 +25,7 @@ export const NO_CALLS: AllowedCalls = new Map();
  * authorization failure must be a 403 with an `insufficient_scope` challenge
  * (RFC 6750 section 3.1) naming the scope to ask for. Returns what the calls
  * run, for the server to take without a second look-up, or null when it
- * answered. `denied` hears of the refused call (the audit trail); the calls
+ * answered. `denied` records the refused call (the audit trail) before the 403; the calls
  * after it in a batch are not looked at, so they are neither run nor denied.
  * `view` is the endpoint's (/mcp's when left out): which tools a name can call.
  * `challenge` adds to the WWW-Authenticate value (with OAuth on /mcp, the resource metadata URL).
@@ -35,7 +35,7 @@ export async function authorizeToolCalls(
   principal: KeyPrincipal,
   messages: readonly JSONRPCMessage[],
   res: Response,
-  denied: (call: ToolCall) => void,
+  denied: (call: ToolCall) => Promise<void>,
   view?: UpstreamView,
   challenge: (value: string) => string = (value) => value,
 ): Promise<AllowedCalls | null> {
@@ -56,7 +56,8 @@ export async function authorizeToolCalls(
       continue;
     }
     // The audit trail names an upstream tool as /mcp does, whichever endpoint it was called on.
-    denied({ name: view?.server ? NAMESPACED_VIEW.toolName(view.server, name) : name, arguments: args, requiredScopes: decision.required });
+    // The 403 waits for the event; a failure to write it is thrown, and the edge answers it (503 while PostgreSQL is away).
+    await denied({ name: view?.server ? NAMESPACED_VIEW.toolName(view.server, name) : name, arguments: args, requiredScopes: decision.required });
     res.setHeader('WWW-Authenticate', challenge(insufficientScopeChallenge(decision.scopes)));
     const needed = decision.scopes.join(' ');
     sendRpcError(res, 403, id, RPC.INSUFFICIENT_SCOPE, `Insufficient scope: calling ${clipInput(name)} this way needs ${needed}`, {

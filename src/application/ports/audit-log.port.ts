@@ -10,10 +10,13 @@ export interface AuditLog {
 
 /**
  * Takes events that need not share a transaction with anything (tool calls)
- * and writes them in batches off the request path; never throws, never waits.
+ * and writes them in batches shared by concurrent callers. The promise
+ * resolves once the event is committed, and rejects when it could not be
+ * (DatabaseUnavailableError while PostgreSQL is away): a caller that waits
+ * for it never answers for an event the trail may not have.
  */
 export interface AuditQueue {
-  enqueue(record: AuditRecord): void;
+  append(record: AuditRecord): Promise<void>;
 }
 
 export interface AuditFilter {

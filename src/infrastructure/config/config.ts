@@ -33,11 +33,11 @@ export interface Config {
   audit: {
     /** AUDIT_RETENTION_DAYS: events older than this are pruned (the chain's anchor moves past them). */
     retentionDays: number;
-    /** The batch writer of tool-call events: how often pending events are written (AUDIT_FLUSH_MS), how late one may show. */
+    /** Tool-call events kept through a failed write are tried again after this (AUDIT_FLUSH_MS) when no new call brings it sooner. */
     flushMs: number;
-    /** Events per transaction (AUDIT_BATCH_SIZE). */
+    /** Events per transaction at most (AUDIT_BATCH_SIZE). */
     batchSize: number;
-    /** Events held while PostgreSQL is away (AUDIT_QUEUE_MAX); past it the oldest are dropped. */
+    /** Events kept while PostgreSQL is away (AUDIT_QUEUE_MAX); past it the oldest are dropped. */
     maxPending: number;
   };
   secretScanning: SecretScanningConfig;

@@ -9,7 +9,7 @@ import { AuditChainVerifier, ChainVerdict } from '../../adapters/audit/audit-cha
 import { AuditEventsController } from '../../adapters/http/controllers/audit-events.controller';
 import { ToolCallRecorder } from '../../adapters/mcp/tool-call-recorder';
 import { AuditRetention } from '../../adapters/persistence/audit/audit-retention';
-import { BatchingAuditQueue } from '../../adapters/persistence/audit/batching-audit-queue';
+import { GroupCommitAuditQueue } from '../../adapters/persistence/audit/group-commit-audit-queue';
 import { TypeormAuditEventReader } from '../../adapters/persistence/audit/typeorm-audit-event-reader';
 import { TypeormAuditLog } from '../../adapters/persistence/audit/typeorm-audit-log';
 import { databaseCall } from '../../adapters/persistence/database-unavailable';
@@ -21,16 +21,16 @@ const HOUR_MS = 3_600_000;
 
 /**
  * The audit trail beyond what the unit of work writes with each change: the
- * tool-call events, queued on the request path and written in batches by
- * BatchingAuditQueue (which the container's Lifecycle starts and, before the
- * pool closes, flushes); reading the trail (the list, the NDJSON export),
+ * tool-call events, each call answered once its batch is committed by
+ * GroupCommitAuditQueue (which the container's Lifecycle, before the pool
+ * closes, flushes); reading the trail (the list, the NDJSON export),
  * verifying its chain and pruning it.
  */
 export function bindAudit(c: Container): void {
-  c.bind(BatchingAuditQueue).toResolvedValue(
-    (dataSource: DataSource, { audit }: Config, metrics: Metrics, logger: Logger) => new BatchingAuditQueue(
+  c.bind(GroupCommitAuditQueue).toResolvedValue(
+    (dataSource: DataSource, { audit }: Config, metrics: Metrics, logger: Logger) => new GroupCommitAuditQueue(
       (batch) => databaseCall(dataSource.transaction((manager) => new TypeormAuditLog(manager).append(batch))),
-      { intervalMs: audit.flushMs, batchSize: audit.batchSize, maxPending: audit.maxPending },
+      { retryMs: audit.flushMs, batchSize: audit.batchSize, maxKept: audit.maxPending },
       {
         written: (count) => metrics.auditEventsWritten.inc(count),
         dropped: (count, reason) => metrics.auditEventsDropped.inc({ reason }, count),
@@ -39,10 +39,10 @@ export function bindAudit(c: Container): void {
     ),
     [TOKENS.DataSource, TOKENS.Config, TOKENS.Metrics, TOKENS.Logger],
   );
-  c.bind<AuditQueue>(TOKENS.AuditQueue).toService(BatchingAuditQueue);
+  c.bind<AuditQueue>(TOKENS.AuditQueue).toService(GroupCommitAuditQueue);
   c.bind(ToolCallRecorder).toResolvedValue(
-    (queue: AuditQueue, clock: Clock, log: (error: unknown) => void) => new ToolCallRecorder(queue, clock, log),
-    [TOKENS.AuditQueue, TOKENS.Clock, TOKENS.McpLog],
+    (queue: AuditQueue, clock: Clock) => new ToolCallRecorder(queue, clock),
+    [TOKENS.AuditQueue, TOKENS.Clock],
   );
 
   c.bind<AuditEventReader>(TOKENS.AuditEventReader).toResolvedValue((ds: DataSource) => new TypeormAuditEventReader(ds.manager), [TOKENS.DataSource]);

@@ -34,7 +34,7 @@ import { Logger } from 'pino';
 import { createLogger } from '../logging/logger';
 import { Config } from '../config/config';
 import { Database } from '../database/database';
-import { BatchingAuditQueue } from '../../adapters/persistence/audit/batching-audit-queue';
+import { GroupCommitAuditQueue } from '../../adapters/persistence/audit/group-commit-audit-queue';
 import { bindAudit } from './audit.bindings';
 import { bindForwardAuth } from './forward-auth.bindings';
 import { bindHotPath } from './hot-path.bindings';
@@ -110,13 +110,13 @@ export function buildContainer(parts: ContainerParts): Container {
   bindMcpPostStreams(c);
   bindMcpSubscriptions(c);
   // Started in this order, stopped in the reverse: retention, the MCP session streams and purge, the listener, the quota credits handed back, the last last_used_at batch,
-  // the last audit events, then the pool.
+  // the audit events still to write, then the pool.
   c.bind(Lifecycle).toResolvedValue(
-    (database: Database, lastUsed: LastUsedCoalescer, listener: ChangeListener, audit: BatchingAuditQueue, retention: AuditRetention,
+    (database: Database, lastUsed: LastUsedCoalescer, listener: ChangeListener, audit: GroupCommitAuditQueue, retention: AuditRetention,
       usage: PostgresUsageBudget, purge: SessionPurge, streams: SessionStreams, toolChanges: ToolChangeWatcher) =>
       new Lifecycle([
         { name: 'database pool', stop: () => database.close() },
-        { name: 'audit event writer', start: () => audit.start(), stop: () => audit.stop() },
+        { name: 'audit event writer', stop: () => audit.stop() },
         { name: 'last_used_at writer', start: () => lastUsed.start(), stop: () => lastUsed.stop() },
         { name: 'usage budget (quota leases, rate windows)', start: () => usage.start(), stop: () => usage.stop() },
         // Always on: besides the caches, the quota leases hear of balance changes through it.
@@ -125,7 +125,7 @@ export function buildContainer(parts: ContainerParts): Container {
         { name: 'MCP sessions (purge, open streams)', start: () => purge.start(), stop: async () => { streams.closeAll(); await purge.stop(); } },
         { name: 'audit retention', start: () => retention.start(), stop: () => retention.stop() },
       ]),
-    [TOKENS.Database, LastUsedCoalescer, ChangeListener, BatchingAuditQueue, AuditRetention, PostgresUsageBudget, SessionPurge, SessionStreams, ToolChangeWatcher],
+    [TOKENS.Database, LastUsedCoalescer, ChangeListener, GroupCommitAuditQueue, AuditRetention, PostgresUsageBudget, SessionPurge, SessionStreams, ToolChangeWatcher],
   );
 
   c.bind<UnitOfWork>(TOKENS.UnitOfWork).toResolvedValue(

@@ -27,16 +27,16 @@ describe('the database snapshot', () => {
     expect(changedTables(before, await app.snapshot()).sort()).toEqual(['agent_roles', 'api_keys']);
   });
 
-  it('counts a queued tool-call event as written, once flushed, and a recorded denial as nothing written', async () => {
+  it('counts a committed tool-call event as written, and a recorded denial as nothing written', async () => {
     const queue = app.t.container.get<AuditQueue>(TOKENS.AuditQueue);
     const event = (action: AuditAction): AuditRecord => ({
       action, actor: { type: 'key', id: null }, userId: null, keyId: null, target: { type: 'tool', id: 'projects' },
       occurredAt: new Date(), requestId: null, ip: null, details: {},
     });
     const before = await app.snapshot();
-    queue.enqueue(event('tool.denied'));
+    await queue.append(event('tool.denied'));
     expect(changedTables(before, await app.snapshot())).toEqual([]);
-    queue.enqueue(event('tool.called'));
+    await queue.append(event('tool.called'));
     expect(changedTables(before, await app.snapshot())).toEqual(['audit_events']);
   });
 });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Metrics } from '../../../src/adapters/observability/metrics';
-import { BatchingAuditQueue } from '../../../src/adapters/persistence/audit/batching-audit-queue';
+import { GroupCommitAuditQueue } from '../../../src/adapters/persistence/audit/group-commit-audit-queue';
 import { AuditRecord } from '../../../src/domain/audit';
 import { TOKENS } from '../../../src/infrastructure/di/tokens';
 import { eventually } from '../../support/replica';
@@ -23,22 +23,21 @@ const written = async () =>
     .map((row) => row.details.n);
 
 describe('the audit queue when PostgreSQL goes away and comes back', () => {
-  it('keeps the events while it is down (not dropped as refused) and writes them, in order, once it is back', async () => {
-    const queue = app().container.get(BatchingAuditQueue);
+  it('rejects the callers while it is down, keeps their events (not dropped as refused) and writes them, in order, once it is back', async () => {
+    const queue = app().container.get(GroupCommitAuditQueue);
     const metrics = app().container.get<Metrics>(TOKENS.Metrics);
-    queue.enqueue(event(1));
-    await eventually(async () => (await written()).length === 1, 5000, 20);
+    await queue.append(event(1));
+    expect(await written()).toEqual([1]);
 
     await own.stopDatabase();
-    for (let n = 2; n <= 4; n += 1) queue.enqueue(event(n));
-    await new Promise((r) => setTimeout(r, 1000)); // several failed ticks
+    for (let n = 2; n <= 4; n += 1) await expect(queue.append(event(n))).rejects.toMatchObject({ code: 'DATABASE.UNAVAILABLE' });
+    await new Promise((r) => setTimeout(r, 500)); // several failed retries
     expect(queue.pendingCount).toBe(3);
     expect((await metrics.auditEventsDropped.get()).values.every((v) => v.value === 0)).toBe(true);
 
     await own.startDatabase();
-    queue.enqueue(event(5));
-    await eventually(async () => (await written().catch(() => [])).length === 5, 20_000, 100);
+    await eventually(async () => queue.pendingCount === 0, 20_000, 100);
+    await queue.append(event(5));
     expect(await written()).toEqual([1, 2, 3, 4, 5]);
-    expect(queue.pendingCount).toBe(0);
   });
 });

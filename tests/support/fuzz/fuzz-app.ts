@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { BatchingAuditQueue } from '../../../src/adapters/persistence/audit/batching-audit-queue';
 import { startTestApp, TestApp } from '../test-app';
 import { snapshotter } from './db-snapshot';
 import { FuzzTarget } from './contract';
@@ -20,22 +19,13 @@ export async function startFuzzApp(env: Record<string, string> = {}): Promise<Fu
   const t = await startTestApp({ AUTH_FAILURE_LIMIT: '1000000', MCP_UPSTREAM_TIMEOUT_MS: '200', ...env });
   const server = await listen(t.app);
   const snapshot = await snapshotter(t.db.dataSource);
-  const audit = t.container.get(BatchingAuditQueue);
   const admin = `Bearer ${t.adminToken(randomUUID())}`;
   return {
     t,
     baseUrl: server.baseUrl,
-    // Tool-call events are written off the request path: written before each look, each lands with the request that made it.
-    snapshot: async () => {
-      await audit.flush();
-      return snapshot();
-    },
-    stored: {
-      auditTrailBytes: async () => {
-        await audit.flush();
-        return auditTrailBytes(server.baseUrl, admin);
-      },
-    },
+    // A tool call is answered once its audit event is committed: each event lands with the request that made it.
+    snapshot,
+    stored: { auditTrailBytes: () => auditTrailBytes(server.baseUrl, admin) },
     async close() {
       await server.close();
       await t.close();

@@ -48,6 +48,10 @@ describe('the digests over it', () => {
     expect(argumentsSha256(undefined)).toBe(sha256('{}'));
   });
 
+  it('argumentsSha256 counts a number JSON cannot hold (1e999 parses to Infinity) as null, as JSON.stringify does, instead of failing', () => {
+    expect(argumentsSha256(JSON.parse('{"data":{"n":-1e999,"m":[1e999]},"id":"x"}'))).toBe(sha256('{"data":{"m":[null],"n":null},"id":"x"}'));
+  });
+
   it('chainHash is SHA-256 hex of the previous hash followed by the event\'s canonical JSON', () => {
     const event = {
       id: 'e1', seq: 2, occurredAt: new Date('2026-01-02T03:04:05.006Z'), action: 'tool.called' as const, actor: { type: 'key' as const, id: 'k' },

@@ -28,7 +28,7 @@ async function makeSut(calls: AllowedCalls, store = new InMemoryResourceStore())
   const logged: unknown[] = [];
   const audit = new InMemoryAuditQueue();
   const clock = new FixedClock();
-  const recorder = new ToolCallRecorder(audit, clock, (error) => logged.push(error));
+  const recorder = new ToolCallRecorder(audit, clock);
   const content = makeUpstreamContent(store);
   const factory = new McpServerFactory(new ListTools(new FilterTools(), external), makeCallTool(store, {}, external).sut, (error) => logged.push(error), recorder,
     content.useCases, new SessionRelays(new InMemorySessionBus(new InMemorySessionBusHub()), new InMemoryUpstreamSessionStore(), RELAY_LIMITS), content.capabilities);

@@ -11,7 +11,7 @@ import { ScopeSetMother } from '../../../mothers/scope-set.mother';
 const principal: KeyPrincipal = { keyId: 'k', userId: 'alice', scopes: ScopeSetMother.of('projects:read'), budgetId: 'k', rateLimit: null, hasQuota: false };
 const projects: ToolTarget = { kind: 'built-in', resource: 'projects' };
 /** For tests about what is allowed: a denial there would be a failure of its own. */
-const noDenial = () => { throw new Error('no call should be denied here'); };
+const noDenial = async () => { throw new Error('no call should be denied here'); };
 
 /** Decides by tool name, and remembers what it was asked. */
 function makeAuthorize(decisions: Record<string, ToolCallDecision>) {
@@ -82,7 +82,7 @@ describe('authorizeToolCalls (the tool gate)', () => {
     const { sent, res } = makeRes();
     const denied: ToolCall[] = [];
     const messages = [call(1, 'projects'), call('b', 'agents', { action: 'create' }), call(3, 'projects')];
-    const calls = await authorizeToolCalls(authorize, principal, messages, res, (c) => denied.push(c));
+    const calls = await authorizeToolCalls(authorize, principal, messages, res, async (c) => { denied.push(c); });
     expect(calls).toBeNull();
     expect(denied).toEqual([{ name: 'agents', arguments: { action: 'create' }, requiredScopes: ['agents:write', 'chat:read', 'models:read'] }]);
     expect(authorize.asked.map((input) => input.name)).toEqual(['projects', 'agents']);
@@ -97,5 +97,22 @@ describe('authorizeToolCalls (the tool gate)', () => {
         data: { required_scopes: ['agents:write', 'chat:read'] },
       },
     });
+  });
+
+  it('answers the 403 only once the denial is recorded, and not at all when it cannot be', async () => {
+    const authorize = makeAuthorize({ agents: { kind: 'denied', scopes: ['agents:read'], required: ['agents:read'] } });
+    let recorded!: () => void;
+    const { sent, res } = makeRes();
+    const gate = authorizeToolCalls(authorize, principal, [call(1, 'agents')], res, () => new Promise<void>((resolve) => (recorded = resolve)));
+    await new Promise((r) => setImmediate(r));
+    expect(sent.status).toBe(0);
+    recorded();
+    expect(await gate).toBeNull();
+    expect(sent.status).toBe(403);
+
+    const outage = new Error('database away');
+    const { sent: unsent, res: untouched } = makeRes();
+    await expect(authorizeToolCalls(authorize, principal, [call(2, 'agents')], untouched, async () => { throw outage; })).rejects.toBe(outage);
+    expect(unsent.status).toBe(0);
   });
 });

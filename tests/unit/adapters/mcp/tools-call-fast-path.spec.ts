@@ -1,6 +1,7 @@
 import { Request, Response } from 'express';
 import { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { ToolCallRecorder } from '../../../../src/adapters/mcp/tool-call-recorder';
+import { ToolCallRecorder, UNAUDITED_MESSAGE } from '../../../../src/adapters/mcp/tool-call-recorder';
+import { DatabaseUnavailableError } from '../../../../src/domain/errors';
 import { ToolCallRunner } from '../../../../src/adapters/mcp/tool-call-runner';
 import { AllowedCalls } from '../../../../src/adapters/mcp/tool-gate';
 import { ToolsCallFastPath } from '../../../../src/adapters/mcp/tools-call-fast-path';
@@ -28,7 +29,7 @@ class SpyResponse {
 function makeSut() {
   const audit = new InMemoryAuditQueue();
   const logged: unknown[] = [];
-  const recorder = new ToolCallRecorder(audit, new FixedClock(), (e) => logged.push(e));
+  const recorder = new ToolCallRecorder(audit, new FixedClock());
   const external = new FakeExternalTools();
   const runner = new ToolCallRunner(makeCallTool(new InMemoryResourceStore(), {}, external).sut, recorder, (e) => logged.push(e));
   const sut = new ToolsCallFastPath(runner);
@@ -52,6 +53,16 @@ describe('ToolsCallFastPath', () => {
     expect(res.headers).toEqual([['content-type', 'application/json']]);
     expect(res.body).toBe('{"result":{"content":[{"type":"text","text":"{\\"records\\":[]}"}],"structuredContent":{"records":[]}},"jsonrpc":"2.0","id":"a"}');
     expect(audit.records.map((r) => [r.action, r.details.outcome, r.requestId])).toEqual([['tool.called', 'ok', 'req-1']]);
+  });
+
+  it('answers a call whose audit event cannot be written with a JSON-RPC server error instead of its result', async () => {
+    const { serve, audit } = makeSut();
+    audit.failWith = new DatabaseUnavailableError();
+    const { served, res } = await serve(call({ name: 'projects', arguments: { action: 'list' } }, 'a'));
+    expect(served).toBe(true);
+    expect(res.statusCode).toBe(200);
+    expect(JSON.parse(String(res.body))).toEqual({ jsonrpc: '2.0', id: 'a', error: { code: -32000, message: UNAUDITED_MESSAGE } });
+    expect(res.body).not.toContain('records');
   });
 
   it('answers in one SSE message event when the client takes only an event stream', async () => {

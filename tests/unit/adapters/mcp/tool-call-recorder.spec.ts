@@ -1,0 +1,65 @@
+import { ToolCallRecorder, UNAUDITED_MESSAGE } from '../../../../src/adapters/mcp/tool-call-recorder';
+import { AuditQueue } from '../../../../src/application/ports/audit-log.port';
+import { AuditRecord, NO_ORIGIN } from '../../../../src/domain/audit';
+import { DatabaseUnavailableError } from '../../../../src/domain/errors';
+import { FixedClock } from '../../../fakes/fixed-clock';
+
+/** A queue whose appends stay pending until the test commits or fails them. */
+function gatedQueue() {
+  const appended: { record: AuditRecord; commit: () => void; fail: (error: unknown) => void }[] = [];
+  const queue: AuditQueue = {
+    append: (record) => new Promise<void>((resolve, reject) => appended.push({ record, commit: resolve, fail: reject })),
+  };
+  return { queue, appended };
+}
+
+function makeSut() {
+  const { queue, appended } = gatedQueue();
+  const sut = new ToolCallRecorder(queue, new FixedClock());
+  const caller = { keyId: 'k', userId: 'u' };
+  const call = { name: 'projects', arguments: { action: 'list' }, requiredScopes: ['projects:read'] };
+  return { sut, appended, caller, call };
+}
+
+const turn = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('ToolCallRecorder', () => {
+  it('returns a call\'s result only once its event is committed', async () => {
+    const { sut, appended, caller, call } = makeSut();
+    let answered = false;
+    const running = sut.run(caller, NO_ORIGIN, call, async () => 'result', () => 'ok').then((value) => ((answered = true), value));
+    await turn();
+    expect(appended.map((a) => [a.record.action, a.record.details.outcome])).toEqual([['tool.called', 'ok']]);
+    expect(answered).toBe(false);
+    appended[0].commit();
+    expect(await running).toBe('result');
+  });
+
+  it('rethrows a failed call\'s error once its event is committed', async () => {
+    const { sut, appended, caller, call } = makeSut();
+    const failure = new Error('tool broke');
+    const running = sut.run(caller, NO_ORIGIN, call, async () => { throw failure; }, () => 'ok');
+    await turn();
+    expect(appended[0].record.details.outcome).toBe('error');
+    appended[0].commit();
+    await expect(running).rejects.toBe(failure);
+  });
+
+  it('withholds the result, or the call\'s own error, when its event cannot be written: a JSON-RPC server error instead', async () => {
+    const { sut, appended, caller, call } = makeSut();
+    const ran = sut.run(caller, NO_ORIGIN, call, async () => 'result', () => 'ok');
+    const broke = sut.run(caller, NO_ORIGIN, call, async () => { throw new Error('tool broke'); }, () => 'ok');
+    await turn();
+    appended.forEach((a) => a.fail(new DatabaseUnavailableError()));
+    for (const running of [ran, broke]) await expect(running).rejects.toMatchObject({ code: -32000, message: UNAUDITED_MESSAGE });
+  });
+
+  it('settles a denial as its event does', async () => {
+    const { sut, appended, caller, call } = makeSut();
+    const denied = sut.denied(caller, NO_ORIGIN, call);
+    expect(appended[0].record.action).toBe('tool.denied');
+    const outage = new DatabaseUnavailableError();
+    appended[0].fail(outage);
+    await expect(denied).rejects.toBe(outage);
+  });
+});
