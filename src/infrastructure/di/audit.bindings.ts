@@ -9,10 +9,9 @@ import { AuditChainVerifier, ChainVerdict } from '../../adapters/audit/audit-cha
 import { AuditEventsController } from '../../adapters/http/controllers/audit-events.controller';
 import { ToolCallRecorder } from '../../adapters/mcp/tool-call-recorder';
 import { AuditRetention } from '../../adapters/persistence/audit/audit-retention';
+import { ChainBatchWriter } from '../../adapters/persistence/audit/chain-batch-writer';
 import { GroupCommitAuditQueue } from '../../adapters/persistence/audit/group-commit-audit-queue';
 import { TypeormAuditEventReader } from '../../adapters/persistence/audit/typeorm-audit-event-reader';
-import { TypeormAuditLog } from '../../adapters/persistence/audit/typeorm-audit-log';
-import { databaseCall } from '../../adapters/persistence/database-unavailable';
 import { Metrics } from '../../adapters/observability/metrics';
 import { Config } from '../config/config';
 import { TOKENS } from './tokens';
@@ -29,7 +28,7 @@ const HOUR_MS = 3_600_000;
 export function bindAudit(c: Container): void {
   c.bind(GroupCommitAuditQueue).toResolvedValue(
     (dataSource: DataSource, { audit }: Config, metrics: Metrics, logger: Logger) => new GroupCommitAuditQueue(
-      (batch) => databaseCall(dataSource.transaction((manager) => new TypeormAuditLog(manager).append(batch))),
+      new ChainBatchWriter(dataSource).write,
       { retryMs: audit.flushMs, batchSize: audit.batchSize, maxKept: audit.maxPending },
       {
         written: (count) => metrics.auditEventsWritten.inc(count),

@@ -5,9 +5,21 @@ import { AuditRecord, AuditValue } from '../../../domain/audit';
 import { chainHashOfJson } from '../../audit/audit-chain';
 import { canonicalJson, wellFormed } from '../../audit/canonical-json';
 import { databaseCall } from '../database-unavailable';
+import { NamedStatement, queryNamed } from '../named-statement';
 
 /** Longer strings in an event are cut: details are for finding things, not for storing payloads. */
 const MAX_TEXT = 1024;
+
+/** The chain's last event: its seq and hash. */
+export interface ChainHead {
+  seq: number;
+  hash: string;
+}
+
+/** Reads each event's canonical JSON and hash out of the one jsonb parameter of row tuples. */
+const EVENTS_FROM_ROWS = `SELECT (e->>'id')::uuid, (e->>'seq')::bigint, (e->>'occurred_at')::timestamptz, e->>'action', e->'actor'->>'type', e->'actor'->>'id',
+       (e->>'user_id')::uuid, (e->>'key_id')::uuid, e->'target'->>'type', e->'target'->>'id', e->>'request_id', e->>'ip', e->'details', r->>1`;
+const EVENT_COLUMNS = 'id, seq, occurred_at, action, actor_type, actor_id, user_id, key_id, target_type, target_id, request_id, ip, details, hash';
 
 /**
  * Appends events to audit_events in the caller's transaction. The chain's head
@@ -19,27 +31,60 @@ export class TypeormAuditLog implements AuditLog {
 
   /** Must run inside a transaction: the head's lock is held until it ends. */
   async append(records: readonly AuditRecord[]): Promise<void> {
-    if (records.length === 0) return;
-    const [head] = await databaseCall(this.manager.query('SELECT head_seq, head_hash FROM audit_chain WHERE id = 1 FOR UPDATE'));
-    let seq = Number(head.head_seq);
-    let previous = String(head.head_hash).trim();
-    const rows: string[] = new Array(records.length);
-    for (let i = 0; i < records.length; i++) {
-      seq += 1;
-      const json = storedEventJson(records[i], randomUUID(), seq);
-      previous = chainHashOfJson(previous, json);
-      rows[i] = `[${json},"${previous}"]`;
-    }
-    // The canonical JSON the hash covers is also the row: one serialization per event, and the engine's JSON parser reads it back.
-    await databaseCall(this.manager.query(
-      `INSERT INTO audit_events (id, seq, occurred_at, action, actor_type, actor_id, user_id, key_id, target_type, target_id, request_id, ip, details, hash)
-       SELECT (e->>'id')::uuid, (e->>'seq')::bigint, (e->>'occurred_at')::timestamptz, e->>'action', e->'actor'->>'type', e->'actor'->>'id',
-              (e->>'user_id')::uuid, (e->>'key_id')::uuid, e->'target'->>'type', e->'target'->>'id', e->>'request_id', e->>'ip', e->'details', r->>1
-       FROM jsonb_array_elements($1::jsonb) AS r, LATERAL (SELECT r->0 AS e) AS event`,
-      [`[${rows.join(',')}]`],
-    ));
-    await databaseCall(this.manager.query('UPDATE audit_chain SET head_seq = $1, head_hash = $2 WHERE id = 1', [seq, previous]));
+    await this.appendLocked(records);
   }
+
+  /** append, telling the head it left: the next batch may start from it (appendAtHead). */
+  async appendLocked(records: readonly AuditRecord[]): Promise<ChainHead | null> {
+    if (records.length === 0) return null;
+    const [head] = await databaseCall(this.manager.query('SELECT head_seq, head_hash FROM audit_chain WHERE id = 1 FOR UPDATE'));
+    const chained = chainRows(records, { seq: Number(head.head_seq), hash: String(head.head_hash).trim() });
+    // The canonical JSON the hash covers is also the row: one serialization per event, and the engine's JSON parser reads it back.
+    await databaseCall(this.manager.query(`INSERT INTO audit_events (${EVENT_COLUMNS}) ${EVENTS_FROM_ROWS} FROM jsonb_array_elements($1::jsonb) AS r, LATERAL (SELECT r->0 AS e) AS event`, [chained.rows]));
+    await databaseCall(this.manager.query('UPDATE audit_chain SET head_seq = $1, head_hash = $2 WHERE id = 1', [chained.head.seq, chained.head.hash]));
+    return chained.head;
+  }
+}
+
+/**
+ * One statement, outside any transaction, that appends `records` after `head`
+ * only if the chain still ends there: it moves the head row from `head` (the
+ * UPDATE waits for another writer's lock and then finds the head moved) and
+ * inserts the events only when it did. One round trip instead of a locked
+ * transaction's five, for a writer that remembers the head it left. Returns
+ * the new head, or null when another writer moved the chain meanwhile
+ * (nothing was written; append under the lock instead).
+ */
+export const APPEND_AT_HEAD: NamedStatement = {
+  name: 'audit_events.append_at_head',
+  text: `WITH moved AS (
+           UPDATE audit_chain SET head_seq = $2, head_hash = $3 WHERE id = 1 AND head_seq = $1 RETURNING 1
+         ), inserted AS (
+           INSERT INTO audit_events (${EVENT_COLUMNS}) ${EVENTS_FROM_ROWS}
+           FROM moved, jsonb_array_elements($4::jsonb) AS r, LATERAL (SELECT r->0 AS e) AS event
+           RETURNING 1
+         )
+         SELECT count(*)::int AS n FROM inserted`,
+};
+
+export async function appendAtHead(manager: EntityManager, records: readonly AuditRecord[], head: ChainHead): Promise<ChainHead | null> {
+  const chained = chainRows(records, head);
+  const [{ n }] = await databaseCall(queryNamed<{ n: number }>(manager, APPEND_AT_HEAD, [head.seq, chained.head.seq, chained.head.hash, chained.rows]));
+  return n === records.length ? chained.head : null;
+}
+
+/** The events after `head`, each as `[canonical JSON, hash]` in one JSON array, and the head they leave. */
+function chainRows(records: readonly AuditRecord[], head: ChainHead): { rows: string; head: ChainHead } {
+  let seq = head.seq;
+  let previous = head.hash;
+  const rows: string[] = new Array(records.length);
+  for (let i = 0; i < records.length; i++) {
+    seq += 1;
+    const json = storedEventJson(records[i], randomUUID(), seq);
+    previous = chainHashOfJson(previous, json);
+    rows[i] = `[${json},"${previous}"]`;
+  }
+  return { rows: `[${rows.join(',')}]`, head: { seq, hash: previous } };
 }
 
 /**
