@@ -1,6 +1,5 @@
 import { DomainError } from './domain-error';
-import { clipMessage, MAX_FIELD_ERRORS } from './error-bounds';
-import { FieldError } from './validation.error';
+import { FieldError, fieldErrorsMessage, keptFieldErrors } from './validation.error';
 
 /**
  * Header names or values an upstream request could not carry (a pasted
@@ -14,8 +13,8 @@ export class InvalidHeaderFieldError extends DomainError {
   readonly errors: FieldError[];
 
   constructor(errors: readonly FieldError[]) {
-    const kept = errors.slice(0, MAX_FIELD_ERRORS).map(({ field, message }) => ({ field: clipMessage(field), message: clipMessage(message) }));
-    super(kept.map((e) => `${e.field}: ${e.message}`).join('; '));
+    const kept = keptFieldErrors(errors);
+    super(fieldErrorsMessage(kept));
     this.errors = kept;
   }
 }

@@ -16,12 +16,21 @@ export class ValidationError extends DomainError {
   readonly errors: FieldError[];
 
   constructor(errors: readonly FieldError[]) {
-    const kept = errors.slice(0, MAX_FIELD_ERRORS).map(({ field, message }) => ({ field: clipMessage(field), message: clipMessage(message) }));
-    super(kept.map((e) => `${e.field}: ${e.message}`).join('; '));
+    const kept = keptFieldErrors(errors);
+    super(fieldErrorsMessage(kept));
     this.errors = kept;
   }
 
   static single(field: string, message: string): ValidationError {
     return new ValidationError([{ field, message }]);
   }
+}
+
+/** The first MAX_FIELD_ERRORS errors, each field and message clipped: no input can make an error large. */
+export function keptFieldErrors(errors: readonly FieldError[]): FieldError[] {
+  return errors.slice(0, MAX_FIELD_ERRORS).map(({ field, message }) => ({ field: clipMessage(field), message: clipMessage(message) }));
+}
+
+export function fieldErrorsMessage(errors: readonly FieldError[]): string {
+  return errors.map((e) => `${e.field}: ${e.message}`).join('; ');
 }
