@@ -1,8 +1,10 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
+/** One baseline entry: a whole scenario, or one check of it (`<scenario>:<check-id>`). */
 export interface ExpectedFailure {
   scenario: string;
+  check?: string;
   reason: string;
 }
 
@@ -12,21 +14,31 @@ export interface Check {
   errorMessage?: string;
 }
 
+/** A scenario, or `<scenario>:<check-id>` where the baseline names checks. */
+export type Label = string;
+
 export interface Verdict {
+  /** Scenarios with no failed check (a baselined check that was not reached does not count). */
   passed: string[];
+  /** Scenarios that failed only in what their entries excuse. */
+  failedAsExpected: string[];
+  /** The entries that excused those failures. */
   expectedFailures: ExpectedFailure[];
+  /** Per-check entries whose check never ran or was skipped: the suite tolerates them (a prerequisite failed). */
+  notReached: ExpectedFailure[];
   /** Failed (or never reported) and not in the baseline. */
-  unexpectedFailures: string[];
+  unexpectedFailures: Label[];
   /** In the baseline but passed: the entry is stale. */
-  unexpectedPasses: string[];
-  /** In the baseline but not a scenario of this suite version. */
-  unknownEntries: string[];
+  unexpectedPasses: Label[];
+  /** In the baseline but not a scored scenario of this suite run. */
+  unknownEntries: Label[];
 }
 
 /**
  * The expected-failures file is the suite's own YAML baseline (`server:` then
- * one `- <scenario>` a line, or `server: []` for none); we also insist on a
- * `# reason` after each entry. Only that shape is read, so no YAML library is needed.
+ * one `- <scenario>` or `- <scenario>:<check-id>` a line, or `server: []` for
+ * none); we also insist on a `# reason` after each entry. Only that shape is
+ * read, so no YAML library is needed.
  */
 export function readExpectedFailures(file: string): ExpectedFailure[] {
   return parseExpectedFailures(readFileSync(file, 'utf8'), file);
@@ -44,11 +56,20 @@ export function parseExpectedFailures(text: string, file: string): ExpectedFailu
       empty = heading[2] !== undefined;
       continue;
     }
-    const entry = /^\s+-\s+([\w/.-]+)\s*(?:#\s*(.*\S))?\s*$/.exec(line);
-    if (!entry || empty) throw new Error(`${file}:${index + 1}: expected "  - <scenario>  # <reason>" under "${section}:", found ${JSON.stringify(line)}`);
+    // No space after the colon: `- a: b` is a YAML mapping, which the suite rejects.
+    const entry = /^\s+-\s+([\w/.-]+)(?::([\w/.-]+))?\s*(?:#\s*(.*\S))?\s*$/.exec(line);
+    if (!entry || empty) {
+      throw new Error(`${file}:${index + 1}: expected "  - <scenario>[:<check-id>]  # <reason>" under "${section}:", found ${JSON.stringify(line)}`);
+    }
     if (section !== 'server') continue;
-    if (!entry[2]) throw new Error(`${file}:${index + 1}: ${entry[1]} needs a "# <reason>" saying why it is expected to fail`);
-    entries.push({ scenario: entry[1], reason: entry[2] });
+    const label = entry[2] ? `${entry[1]}:${entry[2]}` : entry[1];
+    if (!entry[3]) throw new Error(`${file}:${index + 1}: ${label} needs a "# <reason>" saying why it is expected to fail`);
+    entries.push(entry[2] ? { scenario: entry[1], check: entry[2], reason: entry[3] } : { scenario: entry[1], reason: entry[3] });
+  }
+  for (const entry of entries) {
+    if (entry.check && entries.some((other) => other.scenario === entry.scenario && !other.check)) {
+      throw new Error(`${file}: ${entry.scenario} is expected to fail whole, so ${entry.scenario}:${entry.check} contradicts it (the suite rejects the pair)`);
+    }
   }
   return entries;
 }
@@ -70,20 +91,63 @@ export function failedChecks(checks: readonly Check[]): Check[] {
   return checks.filter((check) => check.status === 'FAILURE' || check.status === 'WARNING');
 }
 
-export function judge(scenarios: readonly string[], results: ReadonlyMap<string, Check[]>, baseline: readonly ExpectedFailure[]): Verdict {
-  const expected = new Map(baseline.map((entry) => [entry.scenario, entry]));
-  const verdict: Verdict = { passed: [], expectedFailures: [], unexpectedFailures: [], unexpectedPasses: [], unknownEntries: [] };
-  for (const scenario of scenarios) {
-    const checks = results.get(scenario);
-    const failed = checks === undefined || checks.length === 0 || failedChecks(checks).length > 0;
-    const entry = expected.get(scenario);
-    if (failed && entry) verdict.expectedFailures.push(entry);
-    else if (failed) verdict.unexpectedFailures.push(scenario);
-    else if (entry) verdict.unexpectedPasses.push(scenario);
-    else verdict.passed.push(scenario);
+const SEVERITY: Record<Check['status'], number> = { FAILURE: 3, WARNING: 2, SUCCESS: 1, SKIPPED: 0, INFO: -1 };
+
+/** As the suite judges per-check entries: the occurrences of one check id collapse to the most severe (INFO aside). */
+export function worstPerCheck(checks: readonly Check[]): Map<string, Check> {
+  const worst = new Map<string, Check>();
+  for (const check of checks) {
+    if (check.status === 'INFO') continue;
+    const seen = worst.get(check.id);
+    if (!seen || SEVERITY[check.status] >= SEVERITY[seen.status]) worst.set(check.id, check);
   }
-  verdict.unknownEntries = baseline.map((entry) => entry.scenario).filter((scenario) => !scenarios.includes(scenario));
+  return worst;
+}
+
+/**
+ * The suite's exit-code rules, applied to the scenarios it scores: a whole
+ * entry must fail, a per-check entry's check must not pass (absent or skipped
+ * is tolerated), and every other failed check is unexpected.
+ */
+export function judge(scenarios: readonly string[], results: ReadonlyMap<string, Check[]>, baseline: readonly ExpectedFailure[]): Verdict {
+  const verdict: Verdict = {
+    passed: [], failedAsExpected: [], expectedFailures: [], notReached: [], unexpectedFailures: [], unexpectedPasses: [], unknownEntries: [],
+  };
+  for (const scenario of scenarios) {
+    const checks = results.get(scenario) ?? [];
+    const entries = baseline.filter((entry) => entry.scenario === scenario);
+    const whole = entries.find((entry) => !entry.check);
+    const failed = checks.length === 0 || failedChecks(checks).length > 0;
+    if (whole) {
+      if (failed) {
+        verdict.failedAsExpected.push(scenario);
+        verdict.expectedFailures.push(whole);
+      } else verdict.unexpectedPasses.push(scenario);
+      continue;
+    }
+    if (entries.length === 0 || checks.length === 0) {
+      if (failed) verdict.unexpectedFailures.push(scenario);
+      else verdict.passed.push(scenario);
+      continue;
+    }
+    const worst = worstPerCheck(checks);
+    const unexcused = failedChecks([...worst.values()]).filter((check) => !entries.some((entry) => entry.check === check.id));
+    verdict.unexpectedFailures.push(...unexcused.map((check) => `${scenario}:${check.id}`));
+    for (const entry of entries) {
+      const status = worst.get(entry.check!)?.status;
+      if (status === 'SUCCESS') verdict.unexpectedPasses.push(`${scenario}:${entry.check}`);
+      else if (status === 'FAILURE' || status === 'WARNING') verdict.expectedFailures.push(entry);
+      else verdict.notReached.push(entry);
+    }
+    if (!failed) verdict.passed.push(scenario);
+    else if (unexcused.length === 0) verdict.failedAsExpected.push(scenario);
+  }
+  verdict.unknownEntries = baseline.filter((entry) => !scenarios.includes(entry.scenario)).map((entry) => label(entry));
   return verdict;
+}
+
+export function label(entry: ExpectedFailure): Label {
+  return entry.check ? `${entry.scenario}:${entry.check}` : entry.scenario;
 }
 
 export function isGreen(verdict: Verdict): boolean {
