@@ -64,3 +64,13 @@ export interface PinApproval {
 export function approvalHolds(pin: ToolPin, approval: PinApproval): boolean {
   return approval.sha256 === null || pin.seenSha256 === approval.sha256;
 }
+
+/**
+ * Whether a pinned tool is withheld without its current definition at hand:
+ * the one last seen is not the approved one. Where keygate lists the server
+ * itself it compares the served definition (isApproved); a caller that never
+ * sees the definition (forward auth) goes by the pin's status.
+ */
+export function awaitsApproval(pin: ToolPin | undefined): boolean {
+  return pin !== undefined && pin.status === 'changed';
+}

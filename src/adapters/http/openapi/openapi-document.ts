@@ -26,6 +26,10 @@ otherwise \`404 route-not-found\`.
   and Envoy \`ext_authz\`. The key as on /mcp; the required scope from \`?scope=\` or \`X-Keygate-Required-Scope\`.
   Bodiless answers: 200 with \`X-Keygate-User-Id\`, \`X-Keygate-Key-Id\` and \`X-Keygate-Scopes\`; 400 bad scope;
   401 bad key; 403 scope missing; 429 failed-validation limit or the key's rate limit.
+  For an MCP server keygate does not proxy, \`?server=\` or \`X-Keygate-Mcp-Server\` names the key owner's server
+  record and the forwarded \`MCP-Protocol-Version\` (2026-07-28 or later), \`Mcp-Method\` and \`Mcp-Name\` headers are
+  judged as /mcp/servers/{name} would: 400 missing or untrusted headers; 403 a tools/call the key may not make (tool
+  scopes, a changed pinned definition); 404 no server of that name for the key's owner.
 - \`/healthz\`, \`/readyz\`, \`/metrics\` (operations), and \`/docs\` (this document in Swagger UI).
 `.trim();
 
