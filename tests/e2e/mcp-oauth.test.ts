@@ -1,13 +1,17 @@
 import { randomUUID } from 'node:crypto';
+import { discoverOAuthProtectedResourceMetadata, selectResourceURL } from '@modelcontextprotocol/sdk/client/auth.js';
 import request from 'supertest';
 import { AUDIT_COLUMNS, AuditEventRow } from '../../src/adapters/persistence/audit/audit-event.row';
 import { connectClient, listen } from '../support/mcp-client';
 import { call, makeKey, recordCount, rpc } from '../support/mcp-keys';
 import { startTestApp, TestApp } from '../support/test-app';
 import { TEST_AUDIENCE, TEST_ISSUER, TokenOptions } from '../support/test-identity-provider';
+import { startUpstream, UpstreamMcpServer } from '../support/upstream-mcp-server';
 
 const RESOURCE = 'https://keygate.test/mcp';
 const METADATA = 'https://keygate.test/.well-known/oauth-protected-resource/mcp';
+/** /mcp/servers/anything is a resource of its own, with its own metadata (RFC 9728 section 3.1). */
+const ANYTHING_METADATA = 'https://keygate.test/.well-known/oauth-protected-resource/mcp/servers/anything';
 const OTHER_ISSUER = 'https://other-idp.keygate.test/';
 const SCOPES = [
   'agents:read', 'agents:write', 'projects:read', 'projects:write', 'routines:read', 'routines:write',
@@ -15,10 +19,17 @@ const SCOPES = [
 ];
 
 let t: TestApp;
+let upstream: UpstreamMcpServer;
 beforeAll(async () => {
-  t = await startTestApp({ MCP_RESOURCE_URL: RESOURCE, MCP_AUTHORIZATION_SERVERS: `${TEST_ISSUER}, ${OTHER_ISSUER}` });
+  t = await startTestApp({ MCP_RESOURCE_URL: RESOURCE, MCP_AUTHORIZATION_SERVERS: `${TEST_ISSUER}, ${OTHER_ISSUER}`, MCP_UPSTREAM_ALLOWLIST: '127.0.0.0/8',
+    // Every refusal below counts toward the one test address's failure limit.
+    AUTH_FAILURE_LIMIT: '200' });
+  upstream = await startUpstream('files');
 });
-afterAll(() => t?.close());
+afterAll(async () => {
+  await upstream?.stop();
+  await t?.close();
+});
 
 /** An access token for /mcp: the resource as audience, the given scope claim. */
 function mcpToken(sub: string, options: TokenOptions = {}): string {
@@ -57,9 +68,9 @@ describe('401 challenges on /mcp name the metadata', () => {
     ['an unknown key', `Bearer svc_${'0'.repeat(64)}`, `Bearer realm="keygate", error="invalid_token", resource_metadata="${METADATA}"`, 'invalid-api-key'],
     ['a malformed token', 'Bearer a.b.c', `Bearer realm="keygate", error="invalid_token", resource_metadata="${METADATA}"`, 'invalid-access-token'],
   ])('%s', async (_case, authorization, challenge, slug) => {
-    for (const path of ['/mcp', '/mcp/servers/anything']) {
+    for (const [path, metadata] of [['/mcp', METADATA], ['/mcp/servers/anything', ANYTHING_METADATA], ['/mcp/servers/Not_A_Name', METADATA]]) {
       const res = await post(authorization, list, path).expect(401);
-      expect(res.headers['www-authenticate']).toBe(challenge);
+      expect(res.headers['www-authenticate']).toBe(challenge.replace(METADATA, metadata));
       expect(res.body.type).toBe(`urn:keygate:problem:${slug}`);
     }
     const get = request(t.app).get('/mcp');
@@ -147,6 +158,67 @@ describe('step-up: a call outside the scopes is 403 with insufficient_scope and 
   });
 });
 
+describe('/mcp/servers/<name>, a protected resource of its own', () => {
+  const FILES = 'https://keygate.test/mcp/servers/files';
+
+  /** A `files` server record of a new subject, on the test upstream: chat:read reaches `echo`, chat:write `secret`. */
+  async function ownerOfFiles(): Promise<string> {
+    const sub = randomUUID();
+    const data = { name: 'files', url: upstream.url, tool_scopes: { echo: ['chat:read'], secret: ['chat:write'] } };
+    const created = await post(`Bearer ${withScope(sub, 'mcp_servers:write')}`, call(1, 'mcp_servers', { action: 'create', data })).expect(200);
+    expect(created.body.result.isError).toBeUndefined();
+    return sub;
+  }
+
+  it('has its metadata at the path-derived address for any name a server could have, and none for other names', async () => {
+    for (const name of ['files', 'no-such-server']) {
+      const res = await request(t.app).get(`/.well-known/oauth-protected-resource/mcp/servers/${name}`).expect(200);
+      expect(res.headers['access-control-allow-origin']).toBe('*');
+      expect(res.body).toEqual({
+        resource: `https://keygate.test/mcp/servers/${name}`,
+        authorization_servers: [TEST_ISSUER, OTHER_ISSUER],
+        scopes_supported: SCOPES,
+        bearer_methods_supported: ['header'],
+        resource_name: 'keygate',
+      });
+    }
+    for (const path of ['servers/Not_A_Name', `servers/${'a'.repeat(33)}`, 'servers/files/more', 'servers']) {
+      await request(t.app).get(`/.well-known/oauth-protected-resource/mcp/${path}`).expect(404);
+    }
+  });
+
+  it('is found by a client starting afresh from the endpoint URL alone, whose token for it is accepted there and nowhere else', async () => {
+    const sub = await ownerOfFiles();
+    const server = await listen(t.app);
+    try {
+      // What the SDK client does on a new connection: path-aware discovery first, from the URL it was given.
+      const metadata = await discoverOAuthProtectedResourceMetadata(`${server.url}/servers/files`);
+      expect(metadata.resource).toBe(FILES);
+      expect(String(await selectResourceURL(FILES, {} as never, metadata))).toBe(FILES);
+    } finally {
+      await server.close();
+    }
+    const own = `Bearer ${withScope(sub, 'chat:read', { audience: FILES })}`;
+    expect(toolNames(await post(own, list, '/mcp/servers/files').expect(200))).toEqual(['echo']);
+    // Another server's endpoint and /mcp are other resources.
+    for (const path of ['/mcp', '/mcp/servers/docs']) {
+      const res = await post(own, list, path).expect(401);
+      expect(res.body.type).toBe('urn:keygate:problem:invalid-access-token');
+    }
+  });
+
+  it('still takes a token for /mcp, which reaches every server', async () => {
+    const sub = await ownerOfFiles();
+    expect(toolNames(await post(`Bearer ${withScope(sub, 'chat:read')}`, list, '/mcp/servers/files').expect(200))).toEqual(['echo']);
+  });
+
+  it('names its own metadata in a step-up challenge', async () => {
+    const sub = await ownerOfFiles();
+    const res = await post(`Bearer ${withScope(sub, 'chat:read')}`, call(3, 'secret'), '/mcp/servers/files').expect(403);
+    expect(res.headers['www-authenticate']).toBe(`Bearer error="insufficient_scope", scope="chat:write", resource_metadata="${ANYTHING_METADATA.replace('anything', 'files')}"`);
+  });
+});
+
 describe('sessions opened with a token', () => {
   it('serve the official SDK client, belong to the subject, and are 404 to keys and other users', async () => {
     const sub = randomUUID();
@@ -218,6 +290,7 @@ describe('with OAuth off', () => {
 
   it('serves no metadata, challenges as before, and refuses tokens', async () => {
     await request(off.app).get('/.well-known/oauth-protected-resource/mcp').expect(404);
+    await request(off.app).get('/.well-known/oauth-protected-resource/mcp/servers/files').expect(404);
     const bare = await request(off.app).post('/mcp').send({}).expect(401);
     expect(bare.headers['www-authenticate']).toBe('Bearer realm="keygate"');
     const token = off.idp.token({ sub: randomUUID(), audience: RESOURCE, extra: { scope: 'projects:read' } });

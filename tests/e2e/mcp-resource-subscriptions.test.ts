@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { createParser } from 'eventsource-parser';
 import request from 'supertest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -10,11 +11,14 @@ jest.setTimeout(60_000);
 
 let r: TwoReplicas;
 let upstream: NotifyingUpstream;
+/** Sends a URI's update right after answering its subscribe. */
+let eager: NotifyingUpstream;
 let raw: string;
 
 beforeAll(async () => {
   r = await startTwoReplicas({ MCP_UPSTREAM_ALLOWLIST: '127.0.0.0/8', MCP_MAX_SUBSCRIPTIONS_PER_SESSION: '2' });
   upstream = await startNotifyingUpstream();
+  eager = await startNotifyingUpstream({ updateOnSubscribe: true });
   const user = randomUUID();
   const res = await request(r.a.app).post('/api/v1/api-keys').set('Authorization', `Bearer ${r.a.userToken(user)}`)
     .send({ name: 'subscriber', scopes: ['mcp_servers:read', 'mcp_servers:write'] }).expect(201);
@@ -23,10 +27,13 @@ beforeAll(async () => {
   const created = await setup.client.callTool({ name: 'mcp_servers', arguments: { action: 'create', data: {
     name: 'notes', url: upstream.url, resource_scopes: { 'secret://s': ['agents:read'] } } } });
   expect(created.isError).toBeFalsy();
+  const second = await setup.client.callTool({ name: 'mcp_servers', arguments: { action: 'create', data: { name: 'eager', url: eager.url } } });
+  expect(second.isError).toBeFalsy();
   await setup.client.close();
 });
 afterAll(async () => {
   await upstream?.stop();
+  await eager?.stop();
   await r?.close();
 });
 
@@ -157,5 +164,52 @@ describe('resources/subscribe across two replicas', () => {
     const { tools } = await holder.client.listTools();
     expect(tools.map((t) => t.name)).toContain(`notes__${upstream.tools.at(-1)!.name}`);
     await holder.client.close();
+  });
+});
+
+/** A session opened with raw requests (initialize, initialized) on `base`: its Mcp-Session-Id. */
+async function openSession(base: string, path: string): Promise<string> {
+  const headers = { Authorization: `Bearer ${raw}`, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
+  const init = await fetch(`${base}${path}`, { method: 'POST', headers, body: JSON.stringify({
+    jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }) });
+  expect(init.status).toBe(200);
+  await init.text();
+  const session = init.headers.get('mcp-session-id')!;
+  const initialized = await fetch(`${base}${path}`, { method: 'POST', headers: { ...headers, 'Mcp-Session-Id': session },
+    body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
+  expect(initialized.status).toBe(202);
+  return session;
+}
+
+/** The session's GET stream on `base`, open (its headers come only once its claim is taken), collecting the messages it carries. */
+async function openStream(base: string, path: string, session: string) {
+  const stop = new AbortController();
+  const res = await fetch(`${base}${path}`, { headers: { Authorization: `Bearer ${raw}`, Accept: 'text/event-stream', 'Mcp-Session-Id': session }, signal: stop.signal });
+  expect(res.status).toBe(200);
+  const messages: { method?: string; params?: { uri?: string } }[] = [];
+  const parser = createParser({ onEvent: (event) => void messages.push(JSON.parse(event.data)) });
+  const decoder = new TextDecoder();
+  void (async () => {
+    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) parser.feed(decoder.decode(chunk, { stream: true }));
+  })().catch(() => undefined);
+  const updated = () => messages.filter((m) => m.method === 'notifications/resources/updated').map((m) => m.params?.uri);
+  return { updated, close: () => stop.abort() };
+}
+
+describe('an update the upstream sends right after answering resources/subscribe', () => {
+  // keygate's session with the upstream opens with this very subscribe: its GET stream must be open before the subscribe goes.
+  it.each([
+    ['the replica the subscribe comes to', () => r.aUrl],
+    ['another replica', () => r.b.url],
+  ])('reaches the client\'s stream held by %s', async (_case, streamBase) => {
+    const session = await openSession(r.aUrl, '/mcp');
+    const stream = await openStream(streamBase(), '/mcp', session);
+    try {
+      expect(await rpc(r.aUrl, '/mcp', session, 'resources/subscribe', { uri: 'keygate://eager/note://a' })).toMatchObject({ result: {} });
+      await until(() => stream.updated().length >= 1, 5000);
+      expect(stream.updated()).toEqual(['keygate://eager/note://a']);
+    } finally {
+      stream.close();
+    }
   });
 });

@@ -75,7 +75,10 @@ export class FakeUpstreamContent implements UpstreamContent {
         if (behaviour.contents?.[uri] === undefined) throw new UpstreamReplyError(-32002, `Resource ${uri} not found`);
         return true;
       },
-      capabilities: async () => structuredClone(contact().capabilities ?? DECLARED),
+      capabilities: async () => {
+        const behaviour = contact();
+        return structuredClone(behaviour.capabilities ?? (behaviour.subscribe === false ? { ...DECLARED, resources: {} } : DECLARED));
+      },
       close: async () => undefined,
     };
   }

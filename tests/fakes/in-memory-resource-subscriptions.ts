@@ -16,9 +16,12 @@ export class InMemoryResourceSubscriptions implements ResourceSubscriptionStore 
   }
 
   readonly told: string[] = [];
+  /** Called in following(), to see what had happened by then. */
+  onFollowing: () => void = () => undefined;
 
-  async following(clientSessionId: string): Promise<void> {
-    this.told.push(clientSessionId);
+  async following(clientSessionId: string, serverId: string): Promise<void> {
+    this.told.push(`${clientSessionId} ${serverId}`);
+    this.onFollowing();
   }
 
   async remove(clientSessionId: string, serverId: string, uri: string): Promise<boolean> {

@@ -24,8 +24,19 @@ export interface NotifyingUpstream {
 
 const RESOURCES = ['note://a', 'note://b', 'secret://s'].map((uri) => ({ uri, name: uri }));
 
-/** A real MCP server with sessions (SDK), declaring resources.subscribe and listChanged, that speaks on its GET stream when told. */
-export async function startNotifyingUpstream(): Promise<NotifyingUpstream> {
+export interface NotifyingOptions {
+  /** Sends notifications/resources/updated for a URI on the session's GET stream right after answering its resources/subscribe. */
+  updateOnSubscribe?: boolean;
+}
+
+/**
+ * A real MCP server with sessions (SDK), declaring resources.subscribe and
+ * listChanged, that speaks on its GET stream when told (or, with
+ * updateOnSubscribe, as soon as a URI is subscribed, as a server whose
+ * resource changes often may). Without a GET stream open it sends nothing:
+ * what it says then is lost, as with the SDK's server.
+ */
+export async function startNotifyingUpstream(options: NotifyingOptions = {}): Promise<NotifyingUpstream> {
   const servers = new Map<string, Server>();
   const transports = new Map<string, StreamableHTTPServerTransport>();
   const state: NotifyingUpstream = {
@@ -43,7 +54,12 @@ export async function startNotifyingUpstream(): Promise<NotifyingUpstream> {
     server.setRequestHandler(CallToolRequestSchema, async () => ({ content: [{ type: 'text', text: 'ok' }] }));
     server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: RESOURCES }));
     server.setRequestHandler(ReadResourceRequestSchema, async ({ params: { uri } }) => ({ contents: [{ uri, text: `read ${uri}` }] }));
-    server.setRequestHandler(SubscribeRequestSchema, async ({ params: { uri } }) => (state.follows.push(`+${uri}`), {}));
+    server.setRequestHandler(SubscribeRequestSchema, async ({ params: { uri } }) => {
+      state.follows.push(`+${uri}`);
+      // After the answer is on its way: the handler's result is sent in the microtasks that follow.
+      if (options.updateOnSubscribe) setImmediate(() => void server.sendResourceUpdated({ uri }).catch(() => undefined));
+      return {};
+    });
     server.setRequestHandler(UnsubscribeRequestSchema, async ({ params: { uri } }) => (state.follows.push(`-${uri}`), {}));
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),

@@ -9,7 +9,8 @@ import { ACCEPTED_ALGORITHMS, refusalOf, refuseUnacceptableHeader } from './jwt-
 /** What a token must name besides a good signature and an `exp`; null: anything. */
 export interface ExpectedClaims {
   issuer: string | [string, ...string[]] | null;
-  audience: string | null;
+  /** Several: any one of them among the token's audiences. */
+  audience: string | [string, ...string[]] | null;
 }
 
 export interface JwksVerifierOptions {

@@ -29,17 +29,26 @@ type Claims = Pick<JwksAccessTokenVerifier, 'verifyClaims'>;
  */
 export class McpAccessTokenVerifier {
   private readonly expected: ExpectedClaims;
+  private readonly resourceUrl: string;
   /** At most one set per subset of the 12 scopes: tools/list caches by set, and tokens rarely differ. */
   private readonly scopeSets = new Map<string, ScopeSet>();
 
   constructor(private readonly claims: Claims, options: McpTokenOptions) {
     const [first, ...rest] = options.authorizationServers;
     this.expected = { issuer: [first, ...rest], audience: options.resourceUrl };
+    this.resourceUrl = options.resourceUrl;
   }
 
-  async verify(token: string): Promise<KeyPrincipal> {
+  /**
+   * `endpoint`: the canonical URL of the endpoint asked when it is a resource
+   * inside /mcp's (/mcp/servers/<name>); a token for it is good there besides
+   * one for /mcp itself, which reaches every server. A token for one server's
+   * endpoint is good nowhere else.
+   */
+  async verify(token: string, endpoint: string | null = null): Promise<KeyPrincipal> {
     if (token.length > MAX_ACCESS_TOKEN_CHARS) throw new AccessTokenRefusedError('token too large', `${token.length} characters`, 'debug');
-    const payload = await this.claims.verifyClaims(token, this.expected);
+    const expected: ExpectedClaims = endpoint === null ? this.expected : { ...this.expected, audience: [this.resourceUrl, endpoint] };
+    const payload = await this.claims.verifyClaims(token, expected);
     const userId = payload.sub.toLowerCase();
     const ownerId = subjectId(String(payload.iss), userId);
     return {

@@ -71,8 +71,6 @@ export class McpController {
       .all(...before, methodNotAllowed);
   }
 
-  private readonly challenge = (value: string): string => this.oauth?.challenge(value) ?? value;
-
   private async post(req: Request, res: Response): Promise<void> {
     const format = responseFormat(req.headers.accept);
     if (format === null) {
@@ -84,7 +82,9 @@ export class McpController {
     if (this.sessions.concerns(res, messages) && (await this.sessions.tryServe(req, res, messages))) return;
     const view = viewOf(res.locals);
     const session = sessionOf(res.locals);
-    const calls = await authorizeToolCalls(this.authorize, principal, messages, res, (call) => this.recorder.denied(principal, originOf(req), call), view, this.challenge);
+    const oauth = this.oauth;
+    const challenge = oauth && ((value: string): string => oauth.challenge(value, view?.server ?? undefined));
+    const calls = await authorizeToolCalls(this.authorize, principal, messages, res, (call) => this.recorder.denied(principal, originOf(req), call), view, challenge);
     if (calls === null) return;
     if (calls.size > 0) await this.usage.chargeToolCalls(principal, messages);
     // The fast paths answer /mcp's view (built-in tools, namespaced upstreams); a single server's endpoint has its own names.

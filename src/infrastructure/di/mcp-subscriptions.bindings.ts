@@ -12,11 +12,12 @@ import { RelayUpstreamNotification } from '../../application/use-cases/mcp-sessi
 import { UpstreamListings } from '../../application/use-cases/tools/external/upstream-listings';
 import { SERVERS, toServer } from '../../application/use-cases/tools/external/upstream-servers';
 import { SessionIdlePolicy } from '../../domain/mcp-session';
+import { ListeningSubscriptions } from '../../adapters/mcp/notifications/listening-subscriptions';
 import { UpstreamNotificationStreams } from '../../adapters/mcp/notifications/upstream-notification-streams';
 import { pinnedAgent } from '../../adapters/mcp/upstream/pinned-agent';
 import { UpstreamAddressGuard } from '../../adapters/mcp/upstream/upstream-address-guard';
 import { NotifiedCache } from '../../adapters/persistence/hot-path/change-listener';
-import { PostgresResourceSubscriptions, SUBSCRIPTIONS_CHANNEL } from '../../adapters/persistence/mcp-sessions/postgres-resource-subscriptions';
+import { LISTENING_CHANNEL, PostgresResourceSubscriptions, SUBSCRIPTIONS_CHANNEL } from '../../adapters/persistence/mcp-sessions/postgres-resource-subscriptions';
 import { Config } from '../config/config';
 import { TOKENS } from './tokens';
 
@@ -31,11 +32,17 @@ export const UPSTREAM_NOTIFICATIONS = { messagesPerSecond: 20, burst: 50, resync
  * resources/subscribe and what upstreams send outside a call: the
  * subscriptions in PostgreSQL, the relay use-case, and the upstream streams
  * this replica holds for the client streams it holds (heard through the one
- * change listener when another replica adds a subscription).
+ * change listener when another replica adds a subscription, and answered
+ * there once they listen, for the subscribe waiting on that replica).
  */
 export function bindMcpSubscriptions(c: Container): void {
   c.bind(PostgresResourceSubscriptions).toResolvedValue((ds: DataSource) => new PostgresResourceSubscriptions(ds), [TOKENS.DataSource]);
-  c.bind<ResourceSubscriptionStore>(TOKENS.ResourceSubscriptionStore).toService(PostgresResourceSubscriptions);
+  // A subscribe waits for the upstream's stream to open for at most half the upstream timeout, which bounds the subscribe as a whole.
+  c.bind(ListeningSubscriptions).toResolvedValue(
+    (records: PostgresResourceSubscriptions, streams: UpstreamNotificationStreams, { mcp }: Config) => new ListeningSubscriptions(records, streams, mcp.upstreamTimeoutMs / 2),
+    [PostgresResourceSubscriptions, UpstreamNotificationStreams, TOKENS.Config],
+  );
+  c.bind<ResourceSubscriptionStore>(TOKENS.ResourceSubscriptionStore).toService(ListeningSubscriptions);
   c.bind(RelayUpstreamNotification).toResolvedValue(
     (subscriptions: ResourceSubscriptionStore, sessions: McpSessionRepository, records: ResourceStore, bus: SessionBus, toolLists: ToolListCache,
       listings: UpstreamListings, announce: AnnounceToolChanges, clock: Clock, idle: SessionIdlePolicy) =>
@@ -55,6 +62,7 @@ export function bindMcpSubscriptions(c: Container): void {
           return record === null || record.unreadableSecrets ? null : toServer(record);
         },
         relay: (input: Parameters<RelayUpstreamNotification['execute']>[0]) => (relay ??= c.get(RelayUpstreamNotification)).execute(input),
+        acknowledge: (sessionId: string, serverId: string) => subscriptions.listening(sessionId, serverId),
       };
       return new UpstreamNotificationStreams(sources, pinnedAgent(new UpstreamAddressGuard(mcp.upstreamAllowlist), mcp.upstreamTimeoutMs), {
         ...UPSTREAM_NOTIFICATIONS, maxStreams: mcp.maxUpstreamStreamsPerReplica, connectTimeoutMs: mcp.upstreamTimeoutMs, maxBytes: mcp.upstreamMaxBytes,
@@ -62,8 +70,11 @@ export function bindMcpSubscriptions(c: Container): void {
     },
     [PostgresResourceSubscriptions, TOKENS.ResourceStore, TOKENS.Config, TOKENS.Logger],
   );
-  c.bind<NotifiedCache[]>(TOKENS.SubscriptionChannels).toResolvedValue((streams: UpstreamNotificationStreams) => {
+  c.bind<NotifiedCache[]>(TOKENS.SubscriptionChannels).toResolvedValue((streams: UpstreamNotificationStreams, listening: ListeningSubscriptions) => {
     const ignore = () => undefined;
-    return [{ channel: SUBSCRIPTIONS_CHANNEL, evict: (id) => streams.resync(id), enable: ignore, disable: ignore }];
-  }, [UpstreamNotificationStreams]);
+    return [
+      { channel: SUBSCRIPTIONS_CHANNEL, evict: (id) => streams.resync(id), enable: ignore, disable: ignore },
+      { channel: LISTENING_CHANNEL, evict: (payload) => listening.heard(payload), enable: ignore, disable: ignore },
+    ];
+  }, [UpstreamNotificationStreams, ListeningSubscriptions]);
 }

@@ -36,6 +36,10 @@ type Outcome = 'ended' | 'failed' | 'gone';
 export class UpstreamEventStream {
   private readonly stop = new AbortController();
   private lastEventId: string | undefined;
+  /** True from the response headers of a connection to its end. */
+  private connected = false;
+  /** One promise shared by everyone waiting for the next connection, so waiting callers add nothing each. */
+  private next: { promise: Promise<boolean>; resolve(listening: boolean): void } | null = null;
 
   constructor(
     private readonly target: EventStreamTarget,
@@ -53,6 +57,31 @@ export class UpstreamEventStream {
 
   close(): void {
     this.stop.abort();
+    this.settle(false);
+  }
+
+  /**
+   * Resolves true once the upstream's response headers have come (now, if a
+   * connection is open), false if the stream closes first. It can take up to
+   * a backoff: callers bound the wait.
+   */
+  whenListening(): Promise<boolean> {
+    if (this.connected) return Promise.resolve(true);
+    if (this.closed) return Promise.resolve(false);
+    if (this.next === null) {
+      let resolve!: (listening: boolean) => void;
+      const promise = new Promise<boolean>((r) => (resolve = r));
+      this.next = { promise, resolve };
+    }
+    return this.next.promise;
+  }
+
+  /** A connection opened (true) or the stream closed (false): whoever waits is told. */
+  private settle(listening: boolean): void {
+    this.connected = listening && !this.closed;
+    if (!this.connected && !this.closed) return;
+    this.next?.resolve(this.connected);
+    this.next = null;
   }
 
   private async run(): Promise<void> {
@@ -97,6 +126,7 @@ export class UpstreamEventStream {
       await response.body?.cancel();
       return 'failed';
     }
+    this.settle(true);
     let pending = 0;
     const parser = createParser({
       onEvent: (event) => {
@@ -126,6 +156,8 @@ export class UpstreamEventStream {
     } catch (error) {
       if (this.closed) return 'ended';
       throw error;
+    } finally {
+      this.connected = false;
     }
     return 'ended';
   }

@@ -25,6 +25,8 @@ export interface UpstreamNotificationSources {
   /** The server record's address and headers; null when it is gone. */
   server(userId: string, serverId: string): Promise<UpstreamServer | null>;
   relay(input: RelayUpstreamNotificationInput): Promise<unknown>;
+  /** Tells the replica that asked (resync) that this one listens to the session's stream of that upstream. */
+  acknowledge?(sessionId: string, serverId: string): Promise<unknown>;
 }
 
 export interface UpstreamNotificationOptions extends EventStreamLimits {
@@ -89,10 +91,34 @@ export class UpstreamNotificationStreams {
     };
   }
 
-  /** A subscription was added to the session: its upstream sessions are looked at again, if this replica follows it. */
+  /**
+   * Another replica is about to forward a subscription of the session (it
+   * waits, bounded, to hear back): its upstream sessions are looked at again,
+   * if this replica follows it, and each stream open, or open within the
+   * connect timeout, is told back.
+   */
   resync(sessionId: string): void {
     const entry = this.attached.get(sessionId);
-    if (entry) this.sync(entry);
+    if (!entry) return;
+    this.sync(entry);
+    void entry.syncing.then(() => Promise.all([...entry.streams].map(async ([serverId, { stream }]) => {
+      if (await within(stream.whenListening(), this.options.connectTimeoutMs)) await this.sources.acknowledge?.(sessionId, serverId);
+    }))).catch((error) => this.log('could not tell that an upstream event stream listens', error));
+  }
+
+  /**
+   * The same on this replica: null when it does not hold the session's
+   * stream; else whether its stream of that upstream listens, waiting at
+   * most `ms` for it to open.
+   */
+  async listening(sessionId: string, serverId: string, ms: number): Promise<boolean | null> {
+    const entry = this.attached.get(sessionId);
+    if (!entry) return null;
+    this.sync(entry);
+    const deadline = Date.now() + ms;
+    if (!(await within(entry.syncing.then(() => true), ms))) return false;
+    const open = entry.streams.get(serverId);
+    return open !== undefined && within(open.stream.whenListening(), Math.max(0, deadline - Date.now()));
   }
 
   closeAll(): void {
@@ -164,4 +190,11 @@ export class UpstreamNotificationStreams {
       .then(() => undefined, (error: unknown) => this.log('could not relay an upstream notification', error))
       .finally(() => entry.queued--);
   }
+}
+
+/** What `promise` gives, or false once `ms` have passed. */
+function within(promise: Promise<boolean>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }

@@ -9,27 +9,33 @@ import { apiKeyAuth } from '../../http/middleware/api-key-auth';
 import { reportKeyValidation } from '../../http/middleware/key-validation-events';
 import { logOf } from '../../http/middleware/request-logging';
 import { sendProblem } from '../../http/problem';
-import { resourceMetadataUrl } from './protected-resource';
+import { resourceMetadataUrl, serverResourceUrl } from './protected-resource';
 
 /**
  * /mcp as an OAuth protected resource (MCP 2025-11-25 authorization): the
  * credentials check that takes a user's access token besides a key, and the
  * `resource_metadata` every challenge of /mcp carries so a client can find
  * the authorization servers. Without MCP_RESOURCE_URL there is none of this
- * and /mcp checks keys exactly as before.
+ * and /mcp checks keys exactly as before. /mcp/servers/<name> is a resource of
+ * its own (protected-resource.ts): its challenges name its own metadata.
  */
 export class McpOAuth {
-  readonly resourceMetadata: string;
+  private readonly resourceMetadata: string;
   private readonly keys: RequestHandler;
 
-  constructor(validateKey: ValidateKey, private readonly tokens: McpAccessTokenVerifier, resourceUrl: string) {
+  constructor(validateKey: ValidateKey, private readonly tokens: McpAccessTokenVerifier, private readonly resourceUrl: string) {
     this.resourceMetadata = resourceMetadataUrl(resourceUrl);
     this.keys = apiKeyAuth(validateKey);
   }
 
-  /** A WWW-Authenticate value with the metadata URL added (RFC 9728 section 5.1). */
-  challenge(value: string): string {
-    return `${value}, resource_metadata="${this.resourceMetadata}"`;
+  /**
+   * A WWW-Authenticate value with the metadata URL added (RFC 9728 section
+   * 5.1): /mcp's, or on /mcp/servers/<server> that endpoint's. A name no
+   * server can have gets /mcp's (its request ends in a 404 anyway).
+   */
+  challenge(value: string, server?: string): string {
+    const resource = serverResourceUrl(this.resourceUrl, server);
+    return `${value}, resource_metadata="${resource === null ? this.resourceMetadata : resourceMetadataUrl(resource)}"`;
   }
 
   /**
@@ -46,7 +52,7 @@ export class McpOAuth {
       else await this.keys(req, res, () => void (passed = true));
     } catch (error) {
       if (!(error instanceof InvalidApiKeyError || error instanceof InvalidAccessTokenError)) throw error;
-      return this.refuse(res, error);
+      return this.refuse(req, res, error);
     }
     if (passed) next();
   };
@@ -59,7 +65,7 @@ export class McpOAuth {
       throw new InvalidAccessTokenError('Send one credential: Authorization: Bearer <access token>, or an API key');
     }
     try {
-      res.locals.principal = await this.tokens.verify(token);
+      res.locals.principal = await this.tokens.verify(token, serverResourceUrl(this.resourceUrl, serverOf(req)));
     } catch (error) {
       if (error instanceof AccessTokenRefusedError) logOf(req)[error.logLevel]({ reason: error.message, detail: error.detail }, 'access token refused');
       // Refused tokens count toward the client address's failure limit, as refused keys do.
@@ -70,8 +76,14 @@ export class McpOAuth {
     return true;
   }
 
-  private refuse(res: Response, error: InvalidApiKeyError | InvalidAccessTokenError): void {
+  private refuse(req: Request, res: Response, error: InvalidApiKeyError | InvalidAccessTokenError): void {
     const { problem, headers } = toProblem(error);
-    sendProblem(res, problem, { ...headers, 'WWW-Authenticate': this.challenge(headers['WWW-Authenticate']) });
+    sendProblem(res, problem, { ...headers, 'WWW-Authenticate': this.challenge(headers['WWW-Authenticate'], serverOf(req)) });
   }
+}
+
+/** The `<name>` of /mcp/servers/<name>, unchecked; undefined on /mcp. */
+function serverOf(req: Request): string | undefined {
+  const name: unknown = req.params.name;
+  return typeof name === 'string' ? name : undefined;
 }

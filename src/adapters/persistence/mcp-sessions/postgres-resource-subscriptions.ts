@@ -3,6 +3,8 @@ import { ResourceSubscriptionStore, SubscribeOutcome } from '../../../applicatio
 
 /** A subscription was added to a session: payload its internal id, for the replica holding its stream. */
 export const SUBSCRIPTIONS_CHANNEL = 'keygate_mcp_subscriptions';
+/** The holder of a session's stream listens to one of its upstreams: payload `<session id> <server id>`, for the replica that asked. */
+export const LISTENING_CHANNEL = 'keygate_mcp_upstream_listening';
 
 /** keygate's session with one upstream, as a stream of that upstream's own notifications needs it. */
 export interface HeldStreamTarget {
@@ -32,8 +34,22 @@ export class PostgresResourceSubscriptions implements ResourceSubscriptionStore 
     return Number(row.added) > 0 ? 'added' : 'full';
   }
 
+  /** Only tells (NOTIFY); ListeningSubscriptions waits for the answer. */
   async following(clientSessionId: string): Promise<void> {
     await this.dataSource.query('SELECT pg_notify($1, $2)', [SUBSCRIPTIONS_CHANNEL, clientSessionId]);
+  }
+
+  /** The answer to following(): this replica's stream of that upstream of the session listens. */
+  async listening(clientSessionId: string, serverId: string): Promise<void> {
+    await this.dataSource.query('SELECT pg_notify($1, $2)', [LISTENING_CHANNEL, `${clientSessionId} ${serverId}`]);
+  }
+
+  /** Whether some replica claims the live session's GET stream (the claim of a replica gone stays until it is stale). */
+  async streamHeld(clientSessionId: string): Promise<boolean> {
+    const rows = (await this.dataSource.query(
+      'SELECT 1 FROM mcp_sessions WHERE id = $1 AND ended_at IS NULL AND stream_replica IS NOT NULL', [clientSessionId],
+    )) as unknown[];
+    return rows.length > 0;
   }
 
   async remove(clientSessionId: string, serverId: string, uri: string): Promise<boolean> {

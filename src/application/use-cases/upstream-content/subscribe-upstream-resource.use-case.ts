@@ -23,7 +23,8 @@ export interface SubscribeUpstreamResourceInput {
  * UnknownResourceError, and is never sent upstream), recorded within the
  * session's bound, and forwarded to the upstream within keygate's session
  * with it, so the upstream's notifications/resources/updated arrive on that
- * session's stream. A refused forward takes the new record back.
+ * session's stream, which listens to the upstream before the subscribe is
+ * forwarded. A refused forward takes the new record back.
  */
 export class SubscribeUpstreamResource {
   constructor(
@@ -43,6 +44,9 @@ export class SubscribeUpstreamResource {
     if (outcome === 'ended') return {};
     const session = this.listings.open(record, input.clientSessionId);
     try {
+      // Connecting holds keygate's session with the upstream; its stream is then opened where the
+      // client's is held before the subscribe goes, so an update sent right after the answer is not lost.
+      if (offersSubscriptions(await session.capabilities())) await this.subscriptions.following(input.clientSessionId, record.id);
       if (!(await session.follow(target.name, true))) {
         throw new UpstreamFailedError(`The MCP server ${record.data.name as string} does not offer resources/subscribe`);
       }
@@ -56,8 +60,11 @@ export class SubscribeUpstreamResource {
     } finally {
       await session.close();
     }
-    // Only now is keygate's session with the upstream sure to be held, whose stream the holder must open.
-    await this.subscriptions.following(input.clientSessionId);
     return {};
   }
+}
+
+function offersSubscriptions(capabilities: Record<string, unknown>): boolean {
+  const resources = capabilities.resources as { subscribe?: unknown } | undefined;
+  return typeof resources === 'object' && resources !== null && resources.subscribe === true;
 }

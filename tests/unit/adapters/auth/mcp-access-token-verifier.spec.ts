@@ -25,6 +25,16 @@ describe('McpAccessTokenVerifier', () => {
     expect(asked).toEqual([{ issuer: [ISS, 'https://other.example/'], audience: RESOURCE }]);
   });
 
+  it('on a server endpoint inside /mcp, expects either /mcp or that endpoint as audience', async () => {
+    const { sut, asked } = makeSut({});
+    await sut.verify('a.b.c', `${RESOURCE}/servers/files`);
+    await sut.verify('a.b.c');
+    expect(asked).toEqual([
+      { issuer: [ISS, 'https://other.example/'], audience: [RESOURCE, `${RESOURCE}/servers/files`] },
+      { issuer: [ISS, 'https://other.example/'], audience: RESOURCE },
+    ]);
+  });
+
   it('gives the subject, its own id as owner and budget, no limits and the expiry', async () => {
     const { sut } = makeSut({ scope: 'projects:read' });
     const principal = await sut.verify('a.b.c');

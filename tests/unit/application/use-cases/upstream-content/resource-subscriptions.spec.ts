@@ -23,13 +23,17 @@ function makeSut() {
 }
 
 describe('resources/subscribe and unsubscribe', () => {
-  it('routes a keygate URI to its server, forwards the upstream URI, records it and tells the stream holder', async () => {
+  it('routes a keygate URI to its server, records it, has the stream holder listen to that server, then forwards the upstream URI', async () => {
     const { useCases, upstream, subscriptions, register, input } = makeSut();
     const url = await register('files');
+    const forwardedWhenTold: number[] = [];
+    subscriptions.onFollowing = () => forwardedWhenTold.push(upstream.follows.length);
     await expect(useCases.subscribe.execute(input('keygate://files/file:///notes/a.txt'))).resolves.toEqual({});
     expect(upstream.follows).toEqual([{ url, uri: 'file:///notes/a.txt', on: true }]);
     expect(subscriptions.rows.get(SESSION)?.size).toBe(1);
-    expect(subscriptions.told).toEqual([SESSION]);
+    expect(subscriptions.told).toEqual([expect.stringMatching(new RegExp(`^${SESSION} [0-9a-f-]{36}$`))]);
+    // An update the upstream sends right after answering must find its stream open.
+    expect(forwardedWhenTold).toEqual([0]);
   });
 
   it('refuses a hidden, foreign or malformed URI as read does, without contacting the upstream or recording anything', async () => {
@@ -59,7 +63,8 @@ describe('resources/subscribe and unsubscribe', () => {
     await expect(useCases.subscribe.execute(input('keygate://plain/file:///notes/a.txt'))).rejects.toEqual(
       new UpstreamFailedError('The MCP server plain does not offer resources/subscribe'));
     expect(subscriptions.rows.get(SESSION)?.size ?? 0).toBe(0);
-    expect(subscriptions.told).toEqual([]);
+    // The holder was asked to listen only to the one that offers subscriptions (it listens to every held upstream anyway).
+    expect(subscriptions.told).toHaveLength(1);
   });
 
   it('unsubscribe is idempotent and forwards only a subscription the session held', async () => {
