@@ -19,6 +19,10 @@ import { acceptsEventStream, McpSessionEdge, sessionOf } from './sessions/mcp-se
 import { FindServerView } from '../../application/use-cases/upstream-view/find-server-view.use-case';
 import { serverView, viewOf } from './server-view';
 import { McpOAuth } from './oauth/mcp-oauth';
+import { EraHeaders, eraOf, EraVerdict, MODERN_REVISIONS } from './era/era-gate';
+import { modernError, sendModernError } from './era/modern-answer';
+import { retryParamsRefusal } from './era/retry-params';
+import { ModernHttp } from './modern/modern-http';
 
 /**
  * /mcp over MCP Streamable HTTP: stateless without Mcp-Session-Id, as ever;
@@ -29,6 +33,10 @@ import { McpOAuth } from './oauth/mcp-oauth';
  * right after the key) and quota (429, charged before any call runs), then
  * a lone tools/list or built-in tools/call answered without the SDK, or else
  * the SDK server bound to the key, which runs the targets the gate found.
+ * Once the body is parsed, the era gate (era/era-gate.ts) decides its era:
+ * 2025 goes on as above; a 2026-07-28 request (its version in _meta, its
+ * headers checked against the body first) runs the same gates without any
+ * session and is answered by the SDK v2 (modern/modern-http.ts).
  */
 export class McpController {
   constructor(
@@ -42,6 +50,8 @@ export class McpController {
     private readonly usage: UsageGate,
     private readonly sessions: McpSessionEdge,
     private readonly findView: FindServerView,
+    /** The 2026-07-28 leg: stateless, the SDK v2's entry after keygate's own gates. */
+    private readonly modern: ModernHttp,
     /** With MCP_RESOURCE_URL: access tokens besides keys, and the resource metadata URL in every challenge. */
     private readonly oauth?: McpOAuth,
   ) {}
@@ -64,7 +74,7 @@ export class McpController {
     // The session (404) is looked up after the key, and only when the request names one.
     app
       .route(path)
-      .post(...before, sessions.resolve, jsonRpcBody, (req, res) => this.post(req, res))
+      .post(...before, this.resolveUnlessModern, jsonRpcBody, (req, res) => this.dispatch(req, res))
       // Without Mcp-Session-Id, GET and DELETE have nothing to serve (405): stateless requests are POSTs.
       .get(...before, sessions.resolve, async (req, res, next) => ((await sessions.stream(req, res)) ? undefined : next()), methodNotAllowed)
       .delete(...before, sessions.resolve, async (_req, res, next) => ((await sessions.delete(res)) ? undefined : next()), methodNotAllowed)
@@ -72,6 +82,57 @@ export class McpController {
   }
 
   private readonly challenge = (value: string): string => this.oauth?.challenge(value) ?? value;
+
+  /**
+   * A POST whose MCP-Protocol-Version names a 2026 revision reads no session:
+   * the body decides its era, and a 2026 request has none (its Mcp-Session-Id
+   * is ignored). Should the body turn out 2025 after all, dispatch looks the
+   * session up then, as before.
+   */
+  private readonly resolveUnlessModern: RequestHandler = (req, res, next) => {
+    if (!isModernHeader(req.headers['mcp-protocol-version'])) return this.sessions.resolve(req, res, next);
+    res.locals.sessionDeferred = true;
+    next();
+  };
+
+  /** The era gate: 2025 requests go on as ever, 2026 ones to the modern leg, the rest get the gate's error (id echoed). */
+  private async dispatch(req: Request, res: Response): Promise<void> {
+    const verdict = eraOf({ httpMethod: 'POST', headers: eraHeadersOf(req), body: req.body });
+    if (verdict.era === 'rejected') return sendModernError(res, verdict.rejection);
+    if (verdict.era === 'modern') return this.postModern(req, res, verdict);
+    if (res.locals.sessionDeferred === true) {
+      let passed = false;
+      await this.sessions.resolve(req, res, () => void (passed = true));
+      if (!passed) return;
+    }
+    return this.post(req, res);
+  }
+
+  /**
+   * A 2026-07-28 message, stateless: no session is read or opened. The same
+   * gates as post() in the same order (the header checks already ran in the
+   * era gate, before any scope decision), then the SDK v2 server bound to the key.
+   */
+  private async postModern(req: Request, res: Response, { method, id, kind }: ModernVerdict): Promise<void> {
+    const format = responseFormat(req.headers.accept);
+    if (format === null) {
+      return sendModernError(res, { httpStatus: 406, id, code: RPC.SERVER_ERROR, message: 'Not Acceptable: accept application/json or text/event-stream' });
+    }
+    // Served by a later increment (keygate's own listen, per key); until then not a method this endpoint has.
+    if (method === 'subscriptions/listen') return sendModernError(res, modernError(id, -32601, 'Method not found'));
+    const principal = principalOf(res.locals);
+    const messages = messagesOf(res.locals);
+    if (refuseInvalidParams(messages, res)) return;
+    // The retry fields are reserved on requests only; a notification may use the names as it likes.
+    const retry = kind === 'request' ? retryParamsRefusal(id, (req.body as { params?: unknown }).params) : undefined;
+    if (retry) return sendModernError(res, retry);
+    const view = viewOf(res.locals);
+    const calls = await authorizeToolCalls(this.authorize, principal, messages, res, (call) => this.recorder.denied(principal, originOf(req), call), view, this.challenge);
+    if (calls === null) return;
+    if (calls.size > 0) await this.usage.chargeToolCalls(principal, messages);
+    const origin = calls.size > 0 ? originOf(req) : NO_ORIGIN;
+    await this.modern.serve(req, res, { principal, method, calls, origin, view }, format);
+  }
 
   private async post(req: Request, res: Response): Promise<void> {
     const format = responseFormat(req.headers.accept);
@@ -101,6 +162,23 @@ export class McpController {
     const answer = relay ? 'sse' : format;
     await serveStreamableHttp(server, req, res, req.body, answer, session !== undefined && answer === 'sse' ? this.sessions.resumablePost(session, messages) : undefined);
   }
+}
+
+type ModernVerdict = Extract<EraVerdict, { era: 'modern' }>;
+
+function isModernHeader(value: string | string[] | undefined): boolean {
+  return typeof value === 'string' && MODERN_REVISIONS.includes(value.trim());
+}
+
+function eraHeadersOf(req: Request): EraHeaders {
+  const header = (name: string) => {
+    const value = req.headers[name];
+    return typeof value === 'string' ? value : undefined;
+  };
+  const protocolVersion = header('mcp-protocol-version');
+  const method = header('mcp-method');
+  const name = header('mcp-name');
+  return { ...(protocolVersion !== undefined && { protocolVersion }), ...(method !== undefined && { method }), ...(name !== undefined && { name }) };
 }
 
 function callsUpstream(calls: AllowedCalls): boolean {
