@@ -7,6 +7,7 @@ import { connectClient, listen } from '../support/mcp-client';
 import { eventually } from '../support/replica';
 import { startTestApp, TestApp } from '../support/test-app';
 import { startUpstream, UpstreamMcpServer } from '../support/upstream-mcp-server';
+import { RelayUpstream, startRelayUpstream } from '../support/relay-upstream';
 
 jest.setTimeout(60_000);
 
@@ -21,22 +22,25 @@ const V = '2026-07-28';
 let t: TestApp;
 let app: { url: string; close(): Promise<void> };
 let upstream: UpstreamMcpServer;
+let relaying: RelayUpstream;
 let owner: TestKey;
 let chat: TestKey;
 const closers: Array<{ close(): Promise<void> }> = [];
 beforeAll(async () => {
   t = await startTestApp({ MCP_UPSTREAM_ALLOWLIST: '127.0.0.0/8', MCP_UPSTREAM_TIMEOUT_MS: '2000' });
   app = await listen(t.app);
-  upstream = await startUpstream('one');
+  [upstream, relaying] = await Promise.all([startUpstream('one'), startRelayUpstream()]);
   owner = await makeKey(t);
   const full = await legacyClient(owner);
-  const created = await full.callTool({ name: 'mcp_servers', arguments: { action: 'create', data: { name: 'files', url: upstream.url, tool_scopes: { secret: ['chat:read'] } } } });
-  expect(created.isError).toBeFalsy();
+  for (const data of [{ name: 'files', url: upstream.url, tool_scopes: { secret: ['chat:read'] } }, { name: 'relay', url: relaying.url }]) {
+    const created = await full.callTool({ name: 'mcp_servers', arguments: { action: 'create', data } });
+    expect(created.isError).toBeFalsy();
+  }
   chat = await makeKey(t, ['chat:read'], owner.user);
 });
 afterAll(async () => {
   await Promise.all(closers.map((c) => c.close()));
-  await upstream?.stop();
+  await Promise.all([upstream?.stop(), relaying?.stop()]);
   await app?.close();
   await t?.close();
 });
@@ -170,4 +174,34 @@ it('keeps a v1 client on a 2025 session, answered as before', async () => {
   expect(transport.sessionId).toMatch(/^[A-Za-z0-9_-]{43}$/);
   expect(client.getServerCapabilities()?.tools).toEqual({ listChanged: true });
   expect(text(await client.callTool({ name: 'files__secret', arguments: {} }))).toBe('the secret');
+});
+
+describe('an upstream call\'s progress, on the 2026 request\'s own stream', () => {
+  async function callProgress(meta: Record<string, unknown>, accept = 'application/json, text/event-stream') {
+    const res = await fetch(`${app.url}/servers/relay`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept, authorization: `Bearer ${owner.raw}`, 'mcp-protocol-version': V, 'mcp-method': 'tools/call', 'mcp-name': 'progress' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 'p', method: 'tools/call', params: { name: 'progress', arguments: {}, _meta: { ...metaOf(), ...meta } } }),
+    });
+    const body = await res.text();
+    const messages = res.headers.get('content-type')?.startsWith('text/event-stream')
+      ? body.split('\n').filter((line) => line.startsWith('data: ')).map((line) => JSON.parse(line.slice(6)))
+      : [JSON.parse(body)];
+    return { status: res.status, messages };
+  }
+  const metaOf = () => ({ 'io.modelcontextprotocol/protocolVersion': V, 'io.modelcontextprotocol/clientCapabilities': {} });
+  const methods = (messages: { method?: string }[]) => messages.map((m) => m.method ?? 'result');
+
+  it('relays the progress under the client\'s token, and no log message (the upstream logs one)', async () => {
+    const { status, messages } = await callProgress({ progressToken: 'tok' });
+    expect(status).toBe(200);
+    expect(methods(messages)).toEqual(['notifications/progress', 'notifications/progress', 'result']);
+    expect(messages[0].params).toMatchObject({ progressToken: 'tok', progress: 1, total: 2 });
+    expect(messages[2]).toMatchObject({ id: 'p', result: { resultType: 'complete' } });
+  });
+
+  it('answers a client that takes only JSON with the result alone', async () => {
+    const { messages } = await callProgress({ progressToken: 'tok' }, 'application/json');
+    expect(methods(messages)).toEqual(['result']);
+  });
 });

@@ -131,7 +131,8 @@ export class McpController {
     if (calls === null) return;
     if (calls.size > 0) await this.usage.chargeToolCalls(principal, messages);
     const origin = calls.size > 0 ? originOf(req) : NO_ORIGIN;
-    await this.modern.serve(req, res, { principal, method, calls, origin, view }, format);
+    const streams = acceptsEventStream(req.headers.accept);
+    await this.modern.serve(req, res, { principal, method, calls, origin, view, streams }, format);
   }
 
   private async post(req: Request, res: Response): Promise<void> {

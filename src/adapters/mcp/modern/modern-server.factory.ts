@@ -15,6 +15,7 @@ import { ToolCallRecorder } from '../tool-call-recorder';
 import { ToolCallParams, ToolCallRunner } from '../tool-call-runner';
 import { AllowedCalls } from '../tool-gate';
 import { toMcpTool } from '../tool-presenter';
+import { modernRelay, progressTokenOf } from './modern-relay';
 
 // As in mcp-server.factory.ts: the Server would build an Ajv instance per request otherwise; it keeps no per-request state.
 const SHARED_VALIDATOR = new AjvJsonSchemaValidator();
@@ -27,6 +28,8 @@ export interface ModernCall {
   calls: AllowedCalls;
   origin: AuditOrigin;
   view?: UpstreamView;
+  /** Whether the client takes an event stream: only then can progress precede the result. */
+  streams: boolean;
 }
 
 /**
@@ -72,10 +75,14 @@ export class ModernServerFactory {
         throw toMcpError(error, this.log);
       }
     });
-    server.setRequestHandler('tools/call', async (request) => {
-      const params = request.params as unknown as ToolCallParams;
-      // No session, so no relay: the upstream is called as a stateless 2025 request does it.
-      return (await this.calls.run(principal, call.origin, call.calls, params, MAX_RESULT_RECORD_BYTES)) as never;
+    server.setRequestHandler('tools/call', async (request, ctx) => {
+      const params = request.params as unknown as ToolCallParams & { _meta?: unknown };
+      // No session: the upstream is called as a stateless 2025 request calls it, its progress relayed on this request's stream.
+      const relay = call.streams ? modernRelay({
+        progressToken: progressTokenOf(params._meta), signal: ctx.mcpReq.signal,
+        notify: (notification) => ctx.mcpReq.notify(notification as never),
+      }) : undefined;
+      return (await this.calls.run(principal, call.origin, call.calls, params, MAX_RESULT_RECORD_BYTES, relay && { relay })) as never;
     });
     return server;
   }
