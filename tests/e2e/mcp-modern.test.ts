@@ -108,6 +108,13 @@ describe.each([['/mcp', 'files__secret', 'files__echo'], ['/mcp/servers/files', 
     expect(list.body.result).toMatchObject({ resultType: 'complete', cacheScope: 'private' });
   });
 
+  it('takes a 2026 notification with 202 and no body', async () => {
+    const res = await request(t.app).post(path).set('Content-Type', 'application/json').set('Accept', 'application/json, text/event-stream')
+      .set('Authorization', `Bearer ${chat.raw}`).set('MCP-Protocol-Version', V).set('Mcp-Method', 'notifications/cancelled')
+      .send(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'gone', _meta: meta } })).expect(202);
+    expect(res.text).toBe('');
+  });
+
   it('answers what the 2026 leg does not serve yet with 404 -32601, the id echoed', async () => {
     for (const method of ['resources/list', 'prompts/list', 'completion/complete', 'subscriptions/listen', 'ping']) {
       const res = await post(path, chat, { id: method, method }).expect(404);
