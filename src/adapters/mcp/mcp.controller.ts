@@ -19,7 +19,8 @@ import { acceptsEventStream, McpSessionEdge, sessionOf } from './sessions/mcp-se
 import { FindServerView } from '../../application/use-cases/upstream-view/find-server-view.use-case';
 import { serverView, viewOf } from './server-view';
 import { McpOAuth } from './oauth/mcp-oauth';
-import { EraHeaders, eraOf, EraVerdict, MODERN_REVISIONS } from './era/era-gate';
+import { eraOf, EraVerdict } from './era/era-gate';
+import { eraHeadersOf, namesModernRevision } from './era/era-headers';
 import { modernError, sendModernError } from './era/modern-answer';
 import { retryParamsRefusal } from './era/retry-params';
 import { ModernHttp } from './modern/modern-http';
@@ -90,14 +91,14 @@ export class McpController {
    * session up then, as before.
    */
   private readonly resolveUnlessModern: RequestHandler = (req, res, next) => {
-    if (!isModernHeader(req.headers['mcp-protocol-version'])) return this.sessions.resolve(req, res, next);
+    if (!namesModernRevision(req.headers)) return this.sessions.resolve(req, res, next);
     res.locals.sessionDeferred = true;
     next();
   };
 
   /** The era gate: 2025 requests go on as ever, 2026 ones to the modern leg, the rest get the gate's error (id echoed). */
   private async dispatch(req: Request, res: Response): Promise<void> {
-    const verdict = eraOf({ httpMethod: 'POST', headers: eraHeadersOf(req), body: req.body });
+    const verdict = eraOf({ httpMethod: 'POST', headers: eraHeadersOf(req.headers), body: req.body });
     if (verdict.era === 'rejected') return sendModernError(res, verdict.rejection);
     if (verdict.era === 'modern') return this.postModern(req, res, verdict);
     if (res.locals.sessionDeferred === true) {
@@ -166,21 +167,6 @@ export class McpController {
 }
 
 type ModernVerdict = Extract<EraVerdict, { era: 'modern' }>;
-
-function isModernHeader(value: string | string[] | undefined): boolean {
-  return typeof value === 'string' && MODERN_REVISIONS.includes(value.trim());
-}
-
-function eraHeadersOf(req: Request): EraHeaders {
-  const header = (name: string) => {
-    const value = req.headers[name];
-    return typeof value === 'string' ? value : undefined;
-  };
-  const protocolVersion = header('mcp-protocol-version');
-  const method = header('mcp-method');
-  const name = header('mcp-name');
-  return { ...(protocolVersion !== undefined && { protocolVersion }), ...(method !== undefined && { method }), ...(name !== undefined && { name }) };
-}
 
 function callsUpstream(calls: AllowedCalls): boolean {
   for (const target of calls.values()) if (target?.kind === 'external') return true;
