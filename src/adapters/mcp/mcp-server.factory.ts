@@ -32,6 +32,15 @@ function serverInstructions(server: string): string {
   return `The MCP server ${server} through keygate: its tools, resources and prompts under their own names, filtered by the scopes of your API key.`;
 }
 
+/** Who answers on an endpoint: keygate on /mcp, keygate/<name> on /mcp/servers/<name>; both eras say the same. */
+export function serverInfoFor(view?: UpstreamView): { name: string; version: string } {
+  return view?.server ? { ...SERVER_INFO, name: `keygate/${view.server}` } : SERVER_INFO;
+}
+
+export function instructionsFor(view?: UpstreamView): string {
+  return view?.server ? serverInstructions(view.server) : INSTRUCTIONS;
+}
+
 // Each Server would otherwise build its own Ajv instance, the largest cost of a
 // stateless request; the validator holds no per-request state, so one serves all.
 const SHARED_VALIDATOR = new AjvJsonSchemaValidator();
@@ -89,11 +98,11 @@ export class McpServerFactory {
    */
   create(principal: KeyPrincipal, calls: AllowedCalls, messages = 1, origin: AuditOrigin = NO_ORIGIN, session?: SessionCall, view?: UpstreamView,
     declared: EndpointCapabilities = KEYGATE_CAPABILITIES): Server {
-    const server = new Server(view?.server ? { ...SERVER_INFO, name: `keygate/${view.server}` } : SERVER_INFO, {
+    const server = new Server(serverInfoFor(view), {
       // initialize always opens a session, whose GET stream carries list_changed; a client ignoring the session id never opens one.
       capabilities: { ...declared },
       jsonSchemaValidator: SHARED_VALIDATOR,
-      instructions: view?.server ? serverInstructions(view.server) : INSTRUCTIONS,
+      instructions: instructionsFor(view),
     });
     const recordBytes = Math.floor(MAX_RESULT_RECORD_BYTES / messages);
     server.setRequestHandler(ListToolsLoose, async (request) => {

@@ -19,6 +19,11 @@ import { acceptsEventStream, McpSessionEdge, sessionOf } from './sessions/mcp-se
 import { FindServerView } from '../../application/use-cases/upstream-view/find-server-view.use-case';
 import { serverView, viewOf } from './server-view';
 import { McpOAuth } from './oauth/mcp-oauth';
+import { eraOf, EraVerdict } from './era/era-gate';
+import { eraHeadersOf, namesModernRevision } from './era/era-headers';
+import { modernError, sendModernError } from './era/modern-answer';
+import { retryParamsRefusal } from './era/retry-params';
+import { ModernHttp } from './modern/modern-http';
 
 /**
  * /mcp over MCP Streamable HTTP: stateless without Mcp-Session-Id, as ever;
@@ -29,6 +34,10 @@ import { McpOAuth } from './oauth/mcp-oauth';
  * right after the key) and quota (429, charged before any call runs), then
  * a lone tools/list or built-in tools/call answered without the SDK, or else
  * the SDK server bound to the key, which runs the targets the gate found.
+ * Once the body is parsed, the era gate (era/era-gate.ts) decides its era:
+ * 2025 goes on as above; a 2026-07-28 request (its version in _meta, its
+ * headers checked against the body first) runs the same gates without any
+ * session and is answered by the SDK v2 (modern/modern-http.ts).
  */
 export class McpController {
   constructor(
@@ -42,6 +51,8 @@ export class McpController {
     private readonly usage: UsageGate,
     private readonly sessions: McpSessionEdge,
     private readonly findView: FindServerView,
+    /** The 2026-07-28 leg: stateless, the SDK v2's entry after keygate's own gates. */
+    private readonly modern: ModernHttp,
     /** With MCP_RESOURCE_URL: access tokens besides keys, and the resource metadata URL in every challenge. */
     private readonly oauth?: McpOAuth,
   ) {}
@@ -64,11 +75,69 @@ export class McpController {
     // The session (404) is looked up after the key, and only when the request names one.
     app
       .route(path)
-      .post(...before, sessions.resolve, jsonRpcBody, (req, res) => this.post(req, res))
+      .post(...before, this.resolveUnlessModern, jsonRpcBody, (req, res) => this.dispatch(req, res))
       // Without Mcp-Session-Id, GET and DELETE have nothing to serve (405): stateless requests are POSTs.
       .get(...before, sessions.resolve, async (req, res, next) => ((await sessions.stream(req, res)) ? undefined : next()), methodNotAllowed)
       .delete(...before, sessions.resolve, async (_req, res, next) => ((await sessions.delete(res)) ? undefined : next()), methodNotAllowed)
       .all(...before, methodNotAllowed);
+  }
+
+  /** A challenge names the metadata of the endpoint asked: /mcp's, or /mcp/servers/<name>'s own. */
+  private challengeFor(view: ReturnType<typeof viewOf>): ((value: string) => string) | undefined {
+    const oauth = this.oauth;
+    return oauth && ((value: string): string => oauth.challenge(value, view?.server ?? undefined));
+  }
+
+  /**
+   * A POST whose MCP-Protocol-Version names a 2026 revision reads no session:
+   * the body decides its era, and a 2026 request has none (its Mcp-Session-Id
+   * is ignored). Should the body turn out 2025 after all, dispatch looks the
+   * session up then, as before.
+   */
+  private readonly resolveUnlessModern: RequestHandler = (req, res, next) => {
+    if (!namesModernRevision(req.headers)) return this.sessions.resolve(req, res, next);
+    res.locals.sessionDeferred = true;
+    next();
+  };
+
+  /** The era gate: 2025 requests go on as ever, 2026 ones to the modern leg, the rest get the gate's error (id echoed). */
+  private async dispatch(req: Request, res: Response): Promise<void> {
+    const verdict = eraOf({ httpMethod: 'POST', headers: eraHeadersOf(req.headers), body: req.body });
+    if (verdict.era === 'rejected') return sendModernError(res, verdict.rejection);
+    if (verdict.era === 'modern') return this.postModern(req, res, verdict);
+    if (res.locals.sessionDeferred === true) {
+      let passed = false;
+      await this.sessions.resolve(req, res, () => void (passed = true));
+      if (!passed) return;
+    }
+    return this.post(req, res);
+  }
+
+  /**
+   * A 2026-07-28 message, stateless: no session is read or opened. The same
+   * gates as post() in the same order (the header checks already ran in the
+   * era gate, before any scope decision), then the SDK v2 server bound to the key.
+   */
+  private async postModern(req: Request, res: Response, { method, id, kind }: ModernVerdict): Promise<void> {
+    const format = responseFormat(req.headers.accept);
+    if (format === null) {
+      return sendModernError(res, { httpStatus: 406, id, code: RPC.SERVER_ERROR, message: 'Not Acceptable: accept application/json or text/event-stream' });
+    }
+    // Served by a later increment (keygate's own listen, per key); until then not a method this endpoint has.
+    if (method === 'subscriptions/listen') return sendModernError(res, modernError(id, -32601, 'Method not found'));
+    const principal = principalOf(res.locals);
+    const messages = messagesOf(res.locals);
+    if (refuseInvalidParams(messages, res)) return;
+    // The retry fields are reserved on requests only; a notification may use the names as it likes.
+    const retry = kind === 'request' ? retryParamsRefusal(id, (req.body as { params?: unknown }).params) : undefined;
+    if (retry) return sendModernError(res, retry);
+    const view = viewOf(res.locals);
+    const calls = await authorizeToolCalls(this.authorize, principal, messages, res, (call) => this.recorder.denied(principal, originOf(req), call), view, this.challengeFor(view));
+    if (calls === null) return;
+    if (calls.size > 0) await this.usage.chargeToolCalls(principal, messages);
+    const origin = calls.size > 0 ? originOf(req) : NO_ORIGIN;
+    const streams = acceptsEventStream(req.headers.accept);
+    await this.modern.serve(req, res, { principal, method, calls, origin, view, streams }, format);
   }
 
   private async post(req: Request, res: Response): Promise<void> {
@@ -82,9 +151,7 @@ export class McpController {
     if (this.sessions.concerns(res, messages) && (await this.sessions.tryServe(req, res, messages))) return;
     const view = viewOf(res.locals);
     const session = sessionOf(res.locals);
-    const oauth = this.oauth;
-    const challenge = oauth && ((value: string): string => oauth.challenge(value, view?.server ?? undefined));
-    const calls = await authorizeToolCalls(this.authorize, principal, messages, res, (call) => this.recorder.denied(principal, originOf(req), call), view, challenge);
+    const calls = await authorizeToolCalls(this.authorize, principal, messages, res, (call) => this.recorder.denied(principal, originOf(req), call), view, this.challengeFor(view));
     if (calls === null) return;
     if (calls.size > 0) await this.usage.chargeToolCalls(principal, messages);
     // The fast paths answer /mcp's view (built-in tools, namespaced upstreams); a single server's endpoint has its own names.
@@ -102,6 +169,8 @@ export class McpController {
     await serveStreamableHttp(server, req, res, req.body, answer, session !== undefined && answer === 'sse' ? this.sessions.resumablePost(session, messages) : undefined);
   }
 }
+
+type ModernVerdict = Extract<EraVerdict, { era: 'modern' }>;
 
 function callsUpstream(calls: AllowedCalls): boolean {
   for (const target of calls.values()) if (target?.kind === 'external') return true;

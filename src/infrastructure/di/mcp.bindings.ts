@@ -14,6 +14,8 @@ import { ValidateKey } from '../../application/use-cases/validate-key/validate-k
 import { McpController } from '../../adapters/mcp/mcp.controller';
 import { McpOAuth } from '../../adapters/mcp/oauth/mcp-oauth';
 import { McpServerFactory } from '../../adapters/mcp/mcp-server.factory';
+import { ModernHttp } from '../../adapters/mcp/modern/modern-http';
+import { ModernServerFactory } from '../../adapters/mcp/modern/modern-server.factory';
 import { UpstreamContentUseCases } from '../../adapters/mcp/upstream-content-handlers';
 import { ToolCallRecorder } from '../../adapters/mcp/tool-call-recorder';
 import { ToolsCallFastPath } from '../../adapters/mcp/tools-call-fast-path';
@@ -79,11 +81,16 @@ export function bindMcp(c: Container): void {
       new McpServerFactory(list, call, log, recorder, content, relays, capabilities),
     [ListTools, CallTool, TOKENS.McpLog, ToolCallRecorder, TOKENS.UpstreamContentUseCases, SessionRelays, FindEndpointCapabilities],
   );
+  c.bind(ModernHttp).toResolvedValue(
+    (list: ListTools, call: CallTool, log: Log, recorder: ToolCallRecorder, capabilities: FindEndpointCapabilities) =>
+      new ModernHttp(new ModernServerFactory(list, call, log, recorder, capabilities)),
+    [ListTools, CallTool, TOKENS.McpLog, ToolCallRecorder, FindEndpointCapabilities],
+  );
   c.bind(McpController).toResolvedValue(
     (validate: ValidateKey, authorize: AuthorizeToolCall, servers: McpServerFactory, config: Config, list: ListTools, recorder: ToolCallRecorder,
-      calls: ToolsCallFastPath, usage: UsageGate, sessions: McpSessionEdge, views: FindServerView, oauth: McpOAuth | undefined) =>
-      new McpController(validate, authorize, servers, config.mcp, new ToolsListFastPath(list), recorder, calls, usage, sessions, views, oauth),
-    [ValidateKey, AuthorizeToolCall, McpServerFactory, TOKENS.Config, ListTools, ToolCallRecorder, ToolsCallFastPath, UsageGate, McpSessionEdge, FindServerView,
+      calls: ToolsCallFastPath, usage: UsageGate, sessions: McpSessionEdge, views: FindServerView, modern: ModernHttp, oauth: McpOAuth | undefined) =>
+      new McpController(validate, authorize, servers, config.mcp, new ToolsListFastPath(list), recorder, calls, usage, sessions, views, modern, oauth),
+    [ValidateKey, AuthorizeToolCall, McpServerFactory, TOKENS.Config, ListTools, ToolCallRecorder, ToolsCallFastPath, UsageGate, McpSessionEdge, FindServerView, ModernHttp,
       { serviceIdentifier: McpOAuth, optional: true }],
   );
 }

@@ -1,0 +1,57 @@
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { ReadableStream as WebReadableStream } from 'node:stream/web';
+import { createMcpHandler, McpHttpHandler } from '@modelcontextprotocol/server';
+import { Request as ExpressRequest, Response as ExpressResponse } from 'express';
+import { ResponseFormat } from '../streamable-http';
+import { ModernCall, ModernServerFactory } from './modern-server.factory';
+
+/** The standard request headers of 2026-07-28 the SDK checks again against the body. */
+const FORWARDED_HEADERS = ['mcp-protocol-version', 'mcp-method', 'mcp-name'];
+
+/**
+ * Hands one 2026-07-28 POST, already through keygate's gates, to the SDK v2's
+ * entry (createMcpHandler, 2025 requests refused: keygate routes those to
+ * its sessions before this) and writes its answer back. The SDK builds a
+ * server per request through a factory that only sees the web Request, so
+ * each Request carries keygate's context for that request in a WeakMap.
+ * An SSE-only client gets the SSE handler; any other the `auto` one, which
+ * answers JSON unless a notification precedes the result.
+ */
+export class ModernHttp {
+  private readonly contexts = new WeakMap<Request, ModernCall>();
+  private readonly handlers: Record<ResponseFormat, McpHttpHandler>;
+
+  constructor(servers: ModernServerFactory) {
+    const factory = (ctx: { requestInfo?: Request }) => {
+      const call = ctx.requestInfo === undefined ? undefined : this.contexts.get(ctx.requestInfo);
+      if (call === undefined) throw new Error('A 2026 request reached the SDK without keygate\'s context');
+      return servers.create(call);
+    };
+    this.handlers = {
+      json: createMcpHandler(factory, { legacy: 'reject', responseMode: 'auto' }),
+      sse: createMcpHandler(factory, { legacy: 'reject', responseMode: 'sse' }),
+    };
+  }
+
+  async serve(req: ExpressRequest, res: ExpressResponse, call: ModernCall, format: ResponseFormat): Promise<void> {
+    const headers = new Headers({ 'content-type': 'application/json', accept: 'application/json, text/event-stream' });
+    for (const name of FORWARDED_HEADERS) {
+      const value = req.headers[name];
+      if (typeof value === 'string') headers.set(name, value);
+    }
+    const aborted = new AbortController();
+    res.on('close', () => aborted.abort());
+    const request = new Request(new URL(req.originalUrl, 'http://keygate.invalid'), { method: 'POST', headers, signal: aborted.signal });
+    this.contexts.set(request, call);
+    const answer = await this.handlers[format].fetch(request, { parsedBody: req.body });
+    res.status(answer.status);
+    answer.headers.forEach((value, name) => res.setHeader(name, value));
+    if (answer.body === null) return void res.end();
+    await pipeline(Readable.fromWeb(answer.body as WebReadableStream), res).catch(() => undefined);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(Object.values(this.handlers).map((handler) => handler.close()));
+  }
+}

@@ -1,0 +1,100 @@
+import { Server, ServerCapabilities } from '@modelcontextprotocol/server';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
+import { CallTool } from '../../../application/use-cases/tools/call-tool.use-case';
+import { ListTools } from '../../../application/use-cases/list-tools/list-tools.use-case';
+import { KeyPrincipal } from '../../../application/use-cases/validate-key/validate-key.use-case';
+import { UpstreamView } from '../../../application/use-cases/tools/external/upstream-view';
+import { EndpointCapabilities, KEYGATE_CAPABILITIES } from '../../../application/use-cases/upstream-view/endpoint-capabilities';
+import { FindEndpointCapabilities } from '../../../application/use-cases/upstream-view/find-endpoint-capabilities.use-case';
+import { AuditOrigin } from '../../../domain/audit';
+import { listToolsFor, ToolsListParams } from '../list-tools-request';
+import { toMcpError } from '../mcp-error-map';
+import { instructionsFor, serverInfoFor } from '../mcp-server.factory';
+import { MAX_RESULT_RECORD_BYTES } from '../record-view';
+import { ToolCallRecorder } from '../tool-call-recorder';
+import { ToolCallParams, ToolCallRunner } from '../tool-call-runner';
+import { AllowedCalls } from '../tool-gate';
+import { toMcpTool } from '../tool-presenter';
+import { modernRelay, progressTokenOf } from './modern-relay';
+
+// As in mcp-server.factory.ts: the Server would build an Ajv instance per request otherwise; it keeps no per-request state.
+const SHARED_VALIDATOR = new AjvJsonSchemaValidator();
+
+/** What one 2026 request brings to its server: the key, what the tool gate allowed, the endpoint. */
+export interface ModernCall {
+  principal: KeyPrincipal;
+  /** The request's method: only server/discover needs the endpoint's capabilities. */
+  method: string;
+  calls: AllowedCalls;
+  origin: AuditOrigin;
+  view?: UpstreamView;
+  /** Whether the client takes an event stream: only then can progress precede the result. */
+  streams: boolean;
+}
+
+/**
+ * One SDK v2 server per 2026-07-28 request (stateless), bound to the key, the
+ * way McpServerFactory builds one per 2025 request and over the same
+ * use-cases: the same tool list (scopes, agent scopes, pins), the same runner
+ * and recorder for calls (one audit event each). server/discover, resultType,
+ * the caching hints and serverInfo in _meta are the SDK's.
+ */
+export class ModernServerFactory {
+  private readonly calls: ToolCallRunner;
+
+  constructor(
+    private readonly listTools: ListTools,
+    callTool: CallTool,
+    private readonly log: (error: unknown) => void,
+    recorder: ToolCallRecorder,
+    private readonly capabilities: FindEndpointCapabilities,
+  ) {
+    this.calls = new ToolCallRunner(callTool, recorder, log);
+  }
+
+  async create(call: ModernCall): Promise<Server> {
+    const { principal, view } = call;
+    // Only discover tells the capabilities: no other request waits on an upstream's.
+    const declared = call.method === 'server/discover' && view?.server
+      ? await this.capabilities.execute({ userId: principal.userId, view })
+      : KEYGATE_CAPABILITIES;
+    const server = new Server(serverInfoFor(view), {
+      capabilities: servedOf(declared),
+      instructions: instructionsFor(view),
+      jsonSchemaValidator: SHARED_VALIDATOR,
+      // Lists are filtered per key, calls gated per key: nothing may be shared between users.
+      cacheHints: { 'tools/list': { ttlMs: 0, cacheScope: 'private' }, 'server/discover': { ttlMs: 0, cacheScope: 'private' } },
+      // A 2025 session never reaches this server; input_required stays the handler's to return.
+      inputRequired: { legacyShim: false },
+    });
+    server.setRequestHandler('tools/list', async (request) => {
+      try {
+        const tools = await listToolsFor(this.listTools, principal, (request.params ?? {}) as ToolsListParams, view);
+        return { tools: tools.map(toMcpTool) } as never;
+      } catch (error) {
+        throw toMcpError(error, this.log);
+      }
+    });
+    server.setRequestHandler('tools/call', async (request, ctx) => {
+      const params = request.params as unknown as ToolCallParams & { _meta?: unknown };
+      // No session: the upstream is called as a stateless 2025 request calls it, its progress relayed on this request's stream.
+      const relay = call.streams ? modernRelay({
+        progressToken: progressTokenOf(params._meta), signal: ctx.mcpReq.signal,
+        notify: (notification) => ctx.mcpReq.notify(notification as never),
+      }) : undefined;
+      return (await this.calls.run(principal, call.origin, call.calls, params, MAX_RESULT_RECORD_BYTES, relay && { relay })) as never;
+    });
+    return server;
+  }
+}
+
+/**
+ * What a 2026 endpoint declares: the endpoint's set (narrowed to the upstream
+ * on /mcp/servers/<name>, as initialize declares it) cut to what the modern
+ * leg serves so far, tools. Resources, prompts and completion answer 404
+ * -32601 until they are served; listChanged waits for subscriptions/listen;
+ * logging is not declared (2026-07-28 deprecates it, keygate logs nothing itself).
+ */
+export function servedOf(declared: EndpointCapabilities): ServerCapabilities {
+  return { ...(declared.tools && { tools: {} }) };
+}
