@@ -87,9 +87,10 @@ describe('a 2026-07-28-only upstream on /mcp', () => {
 });
 
 describe('a 2026-07-28-only upstream on /mcp/servers/<name>', () => {
-  it('declares its capabilities and serves its tools, resources, prompts and completion', async () => {
+  it('declares what it relays of its capabilities and serves its tools, resources, prompts and completion', async () => {
     const client = await clientFor(owner, '/servers/modern');
-    expect(client.getServerCapabilities()).toMatchObject({ tools: expect.any(Object), resources: expect.any(Object), prompts: expect.any(Object), completions: {} });
+    // It declares logging, subscribe and listChanged too, which keygate does not relay from a 2026 upstream yet.
+    expect(client.getServerCapabilities()).toEqual({ tools: { listChanged: true }, resources: {}, prompts: {}, completions: {} });
     expect(await names(client)).toEqual(['ask', 'echo', 'secret']);
     expect(text(await client.callTool({ name: 'echo', arguments: { text: 'there' } }))).toBe('modern: there');
     expect((await client.readResource({ uri: 'file:///notes/a.txt' })).contents[0]).toMatchObject({ text: 'modern: file:///notes/a.txt' });

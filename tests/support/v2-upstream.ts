@@ -33,7 +33,7 @@ const TEMPLATES = [{ uriTemplate: 'file:///notes/{name}', name: 'note', mimeType
 const PROMPTS = [{ name: 'greet', description: 'Greets someone', arguments: [{ name: 'who', required: true }] }];
 
 function serverFor(label: string, era: string, seen: string[]): Server {
-  const server = new Server({ name: `v2-${label}`, version: '2.0.0' }, { capabilities: { tools: {}, resources: {}, prompts: {}, completions: {} } });
+  const server = new Server({ name: `v2-${label}`, version: '2.0.0' }, { capabilities: { tools: {}, resources: { subscribe: true, listChanged: true }, prompts: { listChanged: true }, completions: {}, logging: {} } });
   const log = <T>(method: string, answer: T): T => (seen.push(`${method} ${era}`), answer);
   server.setRequestHandler('tools/list', async () => log('tools/list', { tools: TOOLS }));
   server.setRequestHandler('tools/call', async (request) => {

@@ -11,6 +11,8 @@ import { UpstreamLimits } from './sdk-upstream-session';
 import { upstreamFetch } from './upstream-fetch';
 import { ModernProfile } from './upstream-profile';
 
+const isObject = (value: unknown): boolean => typeof value === 'object' && value !== null && !Array.isArray(value);
+
 /** MissingRequiredClientCapability: what an SDK v2 upstream answers when it wants input keygate did not declare it can give. */
 const MISSING_CAPABILITY = -32021;
 
@@ -100,8 +102,14 @@ export class ModernUpstreamSession implements UpstreamSession, UpstreamContentSe
     return false;
   }
 
+  /** What it declared that keygate passes on: no logging, subscriptions or list changes (neither its log messages nor subscriptions/listen are relayed yet). */
   async capabilities(): Promise<Record<string, unknown>> {
-    return { ...this.profile.capabilities };
+    const { logging: _logging, resources, prompts, ...rest } = this.profile.capabilities;
+    return {
+      ...rest,
+      ...(isObject(resources) && { resources: {} }),
+      ...(isObject(prompts) && { prompts: {} }),
+    };
   }
 
   async close(): Promise<void> {

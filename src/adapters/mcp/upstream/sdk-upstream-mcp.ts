@@ -3,6 +3,7 @@ import { Agent } from 'undici';
 import { LoadingCache } from '../../../application/ports/loading-cache.port';
 import { UpstreamContent } from '../../../application/ports/upstream-content.port';
 import { UpstreamContext, UpstreamMcp, UpstreamServer } from '../../../application/ports/upstream-mcp.port';
+import { UpstreamRefusal } from '../../../application/ports/upstream-refusal';
 import { UpstreamSessionStore } from '../../../application/ports/upstream-session-store.port';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { pinnedAgent } from './pinned-agent';
@@ -38,7 +39,17 @@ export class SdkUpstreamMcp implements UpstreamMcp, UpstreamContent {
     if (this.profiles === undefined || id === undefined || version === undefined) return this.legacy(server, context);
     const profiles = this.profiles;
     return new ProfiledUpstreamSession(async (): Promise<UpstreamContact> => {
-      const profile = await profiles.get(profileKey({ id, version }), () => this.learn(server));
+      let failure: unknown;
+      const profile = await profiles.get(profileKey({ id, version }), async () => {
+        try {
+          return await this.learn(server);
+        } catch (error) {
+          failure = error;
+          return { era: 'unknown' };
+        }
+      });
+      // This contact's own probe failed: it fails with that, as its 2025 contact would have, without waiting on the upstream twice.
+      if (failure !== undefined) throw failure;
       if (profile.era !== 'modern') return this.legacy(server, context);
       return new ModernUpstreamSession(server, this.agent, this.limitsFor(context), profile, context);
     });
@@ -55,13 +66,19 @@ export class SdkUpstreamMcp implements UpstreamMcp, UpstreamContent {
     return context.relay && this.limits.relayedTimeoutMs ? { ...this.limits, timeoutMs: this.limits.relayedTimeoutMs } : this.limits;
   }
 
-  /** The upstream's profile, within the upstream timeout and byte cap; one that cannot be learned is `unknown`, cached as long. */
+  /**
+   * The upstream's profile, within the upstream timeout and byte cap. One that
+   * cannot be learned is `unknown`, cached as long as a verdict (later contacts
+   * take the 2025 path); the refusal behind a failure (address, size) is what is thrown.
+   */
   private async learn(server: UpstreamServer): Promise<UpstreamProfile> {
     const signal = AbortSignal.timeout(this.limits.timeoutMs);
+    let refusal: UpstreamRefusal | undefined;
+    const fetch = upstreamFetch(this.agent, this.limits.maxBytes, signal, (refused) => void (refusal ??= refused)) as FetchLike;
     try {
-      return await learnProfile(server, upstreamFetch(this.agent, this.limits.maxBytes, signal, () => undefined) as FetchLike, { signal, timeout: this.limits.timeoutMs });
-    } catch {
-      return { era: 'unknown' };
+      return await learnProfile(server, fetch, { signal, timeout: this.limits.timeoutMs });
+    } catch (error) {
+      throw refusal ?? error;
     }
   }
 
