@@ -48,7 +48,7 @@ const text = (result: unknown) => ((result as { content: { text: string }[] }).c
 
 describe('a 2026-07-28-only upstream on /mcp', () => {
   it('lists its tools, filtered by tool_scopes, having asked it in 2026 only', async () => {
-    expect(await names(await clientFor(owner))).toEqual(expect.arrayContaining(['modern__ask', 'modern__echo', 'modern__secret']));
+    expect(await names(await clientFor(owner))).toEqual(expect.arrayContaining(['modern__ask', 'modern__count', 'modern__echo', 'modern__secret']));
     expect(await names(await clientFor(await makeKey(t, ['mcp_servers:read'], owner.user)))).toEqual(expect.arrayContaining(['modern__echo']));
     expect(await names(await clientFor(await makeKey(t, ['mcp_servers:read'], owner.user)))).not.toContain('modern__secret');
     expect(await names(await clientFor(await makeKey(t, ['chat:read'], owner.user)))).toEqual(['chat', 'dual__secret', 'legacy__secret', 'modern__secret']);
@@ -67,6 +67,13 @@ describe('a 2026-07-28-only upstream on /mcp', () => {
     expect((await rpc(t, reader, call(1, 'modern__secret')).expect(403)).headers['www-authenticate']).toContain('scope="chat:read"');
     const chat = await makeKey(t, ['chat:read'], owner.user);
     expect(text((await rpc(t, chat, call(1, 'modern__secret')).expect(200)).body.result)).toBe('modern: the secret');
+  });
+
+  it('relays its progress during a call, under the client\'s own token', async () => {
+    const progress: number[] = [];
+    const result = await (await clientFor(owner)).callTool({ name: 'modern__count', arguments: {} }, undefined, { onprogress: (p) => void progress.push(p.progress) });
+    expect(text(result)).toBe('modern: counted');
+    expect(progress).toEqual([1, 2]);
   });
 
   it('answers a call the upstream wants input for with a tool error saying keygate cannot relay it yet', async () => {
@@ -91,7 +98,7 @@ describe('a 2026-07-28-only upstream on /mcp/servers/<name>', () => {
     const client = await clientFor(owner, '/servers/modern');
     // It declares logging, subscribe and listChanged too, which keygate does not relay from a 2026 upstream yet.
     expect(client.getServerCapabilities()).toEqual({ tools: { listChanged: true }, resources: {}, prompts: {}, completions: {} });
-    expect(await names(client)).toEqual(['ask', 'echo', 'secret']);
+    expect(await names(client)).toEqual(['ask', 'count', 'echo', 'secret']);
     expect(text(await client.callTool({ name: 'echo', arguments: { text: 'there' } }))).toBe('modern: there');
     expect((await client.readResource({ uri: 'file:///notes/a.txt' })).contents[0]).toMatchObject({ text: 'modern: file:///notes/a.txt' });
     expect((await client.getPrompt({ name: 'greet', arguments: { who: 'me' } })).messages[0].content).toEqual({ type: 'text', text: 'modern greets me' });

@@ -27,6 +27,7 @@ const TOOLS = [
   { name: 'echo', description: 'Echoes its text', inputSchema: { type: 'object', properties: { text: { type: 'string' } } } },
   { name: 'secret', description: 'Guarded by tool_scopes', inputSchema: { type: 'object' } },
   { name: 'ask', description: 'Asks the client for input', inputSchema: { type: 'object' } },
+  { name: 'count', description: 'Reports progress twice, then answers', inputSchema: { type: 'object' } },
 ] as never[];
 const RESOURCES = [{ uri: 'file:///notes/a.txt', name: 'a', mimeType: 'text/plain' }];
 const TEMPLATES = [{ uriTemplate: 'file:///notes/{name}', name: 'note', mimeType: 'text/plain' }];
@@ -36,13 +37,17 @@ function serverFor(label: string, era: string, seen: string[]): Server {
   const server = new Server({ name: `v2-${label}`, version: '2.0.0' }, { capabilities: { tools: {}, resources: { subscribe: true, listChanged: true }, prompts: { listChanged: true }, completions: {}, logging: {} } });
   const log = <T>(method: string, answer: T): T => (seen.push(`${method} ${era}`), answer);
   server.setRequestHandler('tools/list', async () => log('tools/list', { tools: TOOLS }));
-  server.setRequestHandler('tools/call', async (request) => {
+  server.setRequestHandler('tools/call', async (request, ctx) => {
     log('tools/call', null);
     const { name, arguments: args } = request.params;
+    const progressToken = (request.params._meta as { progressToken?: string | number } | undefined)?.progressToken;
+    if (name === 'count' && progressToken !== undefined) {
+      for (const progress of [1, 2]) await ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken, progress, total: 2 } });
+    }
     if (name === 'ask') {
       return inputRequired({ inputRequests: { name: inputRequired.elicit({ message: 'Your name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } }) } }) as never;
     }
-    const text = name === 'echo' ? `${label}: ${String(args?.text ?? '')}` : `${label}: the secret`;
+    const text = name === 'echo' ? `${label}: ${String(args?.text ?? '')}` : name === 'count' ? `${label}: counted` : `${label}: the secret`;
     return { content: [{ type: 'text', text }] };
   });
   server.setRequestHandler('resources/list', async () => log('resources/list', { resources: RESOURCES }));
