@@ -117,6 +117,17 @@ describe('other upstreams', () => {
     expect(dual.seen.some((seen) => seen.endsWith(' legacy'))).toBe(false);
   });
 
+  it('probes an upstream once per record version, and never shares a verdict with another user\'s record of it', async () => {
+    expect(modern.discovers).toBe(1);
+    const stranger = await makeKey(t);
+    const data = { name: 'theirs', url: modern.url };
+    expect((await (await clientFor(stranger)).callTool({ name: 'mcp_servers', arguments: { action: 'create', data } })).isError).toBeFalsy();
+    expect(text(await (await clientFor(stranger)).callTool({ name: 'theirs__echo', arguments: { text: 'mine' } }))).toBe('modern: mine');
+    expect(modern.discovers).toBe(2);
+    expect(text(await (await clientFor(owner)).callTool({ name: 'modern__echo', arguments: { text: 'again' } }))).toBe('modern: again');
+    expect(modern.discovers).toBe(2);
+  });
+
   it('keeps talking 2025 to a 2025 upstream, as before', async () => {
     const client = await clientFor(owner);
     expect(await client.callTool({ name: 'legacy__echo', arguments: { text: 'old' } })).toMatchObject({ content: [{ type: 'text', text: 'old' }], structuredContent: { text: 'old' } });

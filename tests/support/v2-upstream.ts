@@ -18,6 +18,8 @@ export interface V2Upstream {
   url: string;
   /** `method era` of every request it served (`era` is modern or legacy); the v1 upstream records none. */
   seen: string[];
+  /** server/discover requests it received. */
+  discovers: number;
   /** When set, every request is left unanswered (an upstream that stopped answering). */
   silent: boolean;
   stop(): Promise<void>;
@@ -71,7 +73,7 @@ function serverFor(label: string, era: string, seen: string[]): Server {
 
 /** An SDK v2 (or, `legacy`, v1) MCP server on a loopback port whose texts name `label`. */
 export async function startV2Upstream(mode: V2UpstreamMode, label: string = mode): Promise<V2Upstream> {
-  const state: V2Upstream = { url: '', seen: [], silent: false, stop: async () => undefined };
+  const state: V2Upstream = { url: '', seen: [], discovers: 0, silent: false, stop: async () => undefined };
   if (mode === 'legacy') {
     const v1 = await startUpstream(label);
     return Object.assign(state, { url: v1.url, stop: () => v1.stop() });
@@ -83,6 +85,7 @@ export async function startV2Upstream(mode: V2UpstreamMode, label: string = mode
     for await (const chunk of req) raw += chunk;
     if (state.silent) return; // the socket stays open until keygate gives up
     const body = raw === '' ? undefined : JSON.parse(raw) as unknown;
+    if ((body as { method?: string } | undefined)?.method === 'server/discover') state.discovers += 1;
     const header = (name: string) => req.headers[name] as string | undefined;
     const route = classifyInboundRequest({
       httpMethod: req.method ?? 'GET', protocolVersionHeader: header('mcp-protocol-version'), mcpMethodHeader: header('mcp-method'), mcpNameHeader: header('mcp-name'), body,
