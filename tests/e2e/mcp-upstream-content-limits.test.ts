@@ -47,6 +47,8 @@ describe('upstream resources past a limit', () => {
     expect(logLines.join('')).toContain('still had a next page after 10');
     await rpc(t, owner, message('resources/list')).expect(200);
     expect(endless.requests['resources/list']).toBe(10);
-    expect(endless.requests.initialize).toBe(1);
+    // One probe of its revision (server/discover, then initialize) and one contact, both in the first request.
+    expect(endless.requests['server/discover']).toBe(1);
+    expect(endless.requests.initialize).toBe(2);
   });
 });

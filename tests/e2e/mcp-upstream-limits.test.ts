@@ -79,8 +79,11 @@ describe('upstream replies past a limit', () => {
   });
 });
 
+/** The first contact with a record version also learns the upstream's revision: server/discover, then (a 2025 upstream) initialize. */
+const PROBE = { 'server/discover': 1, initialize: 1, 'notifications/initialized': 1 };
+
 describe('contacting upstreams', () => {
-  it('a batch of five tools/list contacts each upstream once, and the list is reused within the TTL', async () => {
+  it('a batch of five tools/list contacts each upstream once (after the one probe of its revision), and the list is reused within the TTL', async () => {
     const owner = await makeKey(t);
     const servers = await Promise.all([1, 2, 3].map(() => upstream('plain')));
     for (const [i, server] of servers.entries()) await register(owner, `batch-${i}`, server.url);
@@ -89,7 +92,7 @@ describe('contacting upstreams', () => {
     expect(res.body).toHaveLength(5);
     expect(res.body.every((reply: { result: { tools: unknown[] } }) => reply.result.tools.length >= 6)).toBe(true);
     await rpc(t, owner, batch).expect(200);
-    for (const server of servers) expect(server.requests).toEqual({ initialize: 1, 'notifications/initialized': 1, 'tools/list': 1 });
+    for (const server of servers) expect(server.requests).toEqual({ ...PROBE, initialize: 2, 'notifications/initialized': 2, 'tools/list': 1 });
   });
 
   it('a chat:read key does not contact an upstream whose tools it cannot see', async () => {
@@ -112,13 +115,14 @@ describe('contacting upstreams', () => {
     expect(await externalNames(owner)).toEqual(['moving__echo', 'moving__other']);
     await rpc(t, owner, call(1, 'mcp_servers', { action: 'update', id, data: { url: after.url } })).expect(200);
     expect(await externalNames(owner)).toEqual([]);
-    expect(after.requests.initialize).toBe(1);
+    expect(after.requests.initialize).toBe(2);
     await rpc(t, owner, call(1, 'mcp_servers', { action: 'update', id, data: { url: before.url } })).expect(200);
     expect(await externalNames(owner)).toEqual(['moving__echo', 'moving__other']);
-    expect(before.requests.initialize).toBe(2);
+    expect(before.requests.initialize).toBe(4);
+    expect(before.requests['server/discover']).toBe(2);
     await rpc(t, owner, call(1, 'mcp_servers', { action: 'delete', id })).expect(200);
     expect(await externalNames(owner)).toEqual([]);
-    expect(before.requests.initialize).toBe(2);
+    expect(before.requests.initialize).toBe(4);
   });
 
   it('one tools/call contacts the upstream once, even before any tools/list', async () => {
@@ -126,6 +130,6 @@ describe('contacting upstreams', () => {
     const server = await upstream('plain');
     await register(owner, 'once', server.url);
     expect(await callText(owner, 'once__echo')).toEqual({ isError: undefined, text: 'echo ran' });
-    expect(server.requests).toEqual({ initialize: 1, 'notifications/initialized': 1, 'tools/list': 1, 'tools/call': 1 });
+    expect(server.requests).toEqual({ ...PROBE, initialize: 2, 'notifications/initialized': 2, 'tools/list': 1, 'tools/call': 1 });
   });
 });

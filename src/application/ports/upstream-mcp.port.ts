@@ -4,6 +4,8 @@ import { ToolDefinition } from '../../domain/tool/tool-definition';
 export interface UpstreamServer {
   /** The mcp_servers record's id: what keygate's sessions with it are kept under. */
   id?: string;
+  /** The record's version (its updatedAt): what keygate learned of the server is kept per version. */
+  version?: string;
   name: string;
   url: string;
   headers: Record<string, string>;

@@ -22,6 +22,8 @@ import { ToolsCallFastPath } from '../../adapters/mcp/tools-call-fast-path';
 import { ToolsListFastPath } from '../../adapters/mcp/tools-list-fast-path';
 import { LruToolListCache } from '../../adapters/mcp/upstream/lru-tool-list-cache';
 import { SdkUpstreamMcp } from '../../adapters/mcp/upstream/sdk-upstream-mcp';
+import { LruLoadingCache } from '../../adapters/mcp/upstream/lru-loading-cache';
+import { UpstreamProfile } from '../../adapters/mcp/upstream/upstream-profile';
 import { UpstreamAddressGuard } from '../../adapters/mcp/upstream/upstream-address-guard';
 import { Logger } from 'pino';
 import { UsageGate } from '../../adapters/mcp/usage-gate';
@@ -40,6 +42,8 @@ import { TOKENS } from './tokens';
  * the service runs with.
  */
 const UPSTREAM_LIST_CACHE = { maxEntries: 10_000, maxChars: 16 * 1024 * 1024 };
+/** Upstream profiles (revision, capabilities, discover result), one per server version: bounded and kept as capabilities are (mcp-capabilities.bindings.ts). */
+const PROFILE_CACHE_ENTRIES = 10_000;
 
 type Log = (error: unknown) => void;
 
@@ -54,7 +58,7 @@ export function bindMcp(c: Container): void {
     ({ mcp }: Config, store: UpstreamSessionStore | undefined) => new SdkUpstreamMcp(new UpstreamAddressGuard(mcp.upstreamAllowlist), {
       timeoutMs: mcp.upstreamTimeoutMs, maxBytes: mcp.upstreamMaxBytes, maxPages: mcp.upstreamMaxPages, maxTools: mcp.upstreamMaxTools,
       relayedTimeoutMs: mcp.relayCallTimeoutMs,
-    }, store),
+    }, store, new LruLoadingCache<UpstreamProfile>({ maxEntries: PROFILE_CACHE_ENTRIES, ttlMs: mcp.upstreamListTtlSeconds * 1000 })),
     [TOKENS.Config, { serviceIdentifier: TOKENS.UpstreamSessionStore, optional: true }],
   );
   c.bind<UpstreamMcp>(TOKENS.UpstreamMcp).toService(SdkUpstreamMcp);

@@ -19,12 +19,21 @@ export const LISTS = {
  */
 export async function listItems(client: Client, kind: ItemKind, server: string, limits: { maxPages: number; maxTools: number },
   options: { signal: AbortSignal; timeout: number }, refuse: (shown: string, detail: string) => UpstreamRefusal): Promise<UpstreamItem[]> {
-  const { method, schema, capability } = LISTS[kind];
-  if (client.getServerCapabilities()?.[capability] === undefined) return [];
+  const { schema } = LISTS[kind];
+  return listPages(client.getServerCapabilities() ?? {}, kind, server, limits, refuse,
+    (method, params) => client.request({ method, params }, schema, options) as Promise<Record<string, unknown>>);
+}
+
+/** listItems over any client: `ask` asks the upstream for one page; `capabilities` are what it declared. */
+export async function listPages(capabilities: Record<string, unknown>, kind: ItemKind, server: string, limits: { maxPages: number; maxTools: number },
+  refuse: (shown: string, detail: string) => UpstreamRefusal,
+  ask: (method: string, params: Record<string, unknown>) => Promise<Record<string, unknown>>): Promise<UpstreamItem[]> {
+  const { method, capability } = LISTS[kind];
+  if (capabilities[capability] === undefined) return [];
   const items: UpstreamItem[] = [];
   let cursor: string | undefined;
   for (let pages = 1; ; pages += 1) {
-    const page = await client.request({ method, params: cursor === undefined ? {} : { cursor } }, schema, options) as Record<string, unknown>;
+    const page = await ask(method, cursor === undefined ? {} : { cursor });
     items.push(...(page[kind] as UpstreamItem[]));
     if (items.length > limits.maxTools) throw refuse(`over ${limits.maxTools} items`, `${method} of ${server} passed ${limits.maxTools} items`);
     cursor = page.nextCursor as string | undefined;

@@ -1,12 +1,18 @@
+import { FetchLike } from '@modelcontextprotocol/client';
 import { Agent } from 'undici';
+import { LoadingCache } from '../../../application/ports/loading-cache.port';
 import { UpstreamContent } from '../../../application/ports/upstream-content.port';
 import { UpstreamContext, UpstreamMcp, UpstreamServer } from '../../../application/ports/upstream-mcp.port';
+import { UpstreamRefusal } from '../../../application/ports/upstream-refusal';
 import { UpstreamSessionStore } from '../../../application/ports/upstream-session-store.port';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { pinnedAgent } from './pinned-agent';
 import { upstreamFetch } from './upstream-fetch';
 import { SdkUpstreamSession, UpstreamLimits } from './sdk-upstream-session';
 import { UpstreamAddressGuard } from './upstream-address-guard';
+import { ModernUpstreamSession } from './modern-upstream-session';
+import { ProfiledUpstreamSession, UpstreamContact } from './profiled-upstream-session';
+import { learnProfile, profileKey, UpstreamProfile } from './upstream-profile';
 
 /**
  * UpstreamMcp (tools) and UpstreamContent (resources, prompts, completion)
@@ -14,20 +20,66 @@ import { UpstreamAddressGuard } from './upstream-address-guard';
  * connections go only to addresses the guard checked: short stateless
  * contacts (like us), or, within a client session and with a session `store`,
  * contacts continuing keygate's own session with that upstream.
+ *
+ * Each record version's upstream is probed once (`profiles`, bounded and
+ * expiring like its capabilities): one that speaks 2026-07-28 only gets
+ * stateless 2026 contacts through the SDK v2 client; every other one (2025,
+ * dual-era, or not learned) the 2025 contacts above, unchanged.
  */
 export class SdkUpstreamMcp implements UpstreamMcp, UpstreamContent {
   private readonly agent: Agent;
 
-  constructor(guard: UpstreamAddressGuard, private readonly limits: UpstreamLimits, private readonly store?: UpstreamSessionStore) {
+  constructor(guard: UpstreamAddressGuard, private readonly limits: UpstreamLimits, private readonly store?: UpstreamSessionStore,
+    private readonly profiles?: LoadingCache<UpstreamProfile>) {
     this.agent = pinnedAgent(guard, limits.timeoutMs);
   }
 
-  open(server: UpstreamServer, context: UpstreamContext = {}): SdkUpstreamSession {
+  open(server: UpstreamServer, context: UpstreamContext = {}): UpstreamContact {
+    const { id, version } = server;
+    if (this.profiles === undefined || id === undefined || version === undefined) return this.legacy(server, context);
+    const profiles = this.profiles;
+    return new ProfiledUpstreamSession(async (): Promise<UpstreamContact> => {
+      let failure: unknown;
+      const profile = await profiles.get(profileKey({ id, version }), async () => {
+        try {
+          return await this.learn(server);
+        } catch (error) {
+          failure = error;
+          return { era: 'unknown' };
+        }
+      });
+      // This contact's own probe failed: it fails with that, as its 2025 contact would have, without waiting on the upstream twice.
+      if (failure !== undefined) throw failure;
+      if (profile.era !== 'modern') return this.legacy(server, context);
+      return new ModernUpstreamSession(server, this.agent, this.limitsFor(context), profile, context);
+    });
+  }
+
+  private legacy(server: UpstreamServer, context: UpstreamContext): SdkUpstreamSession {
     const { clientSessionId } = context;
     const held = this.store && clientSessionId !== undefined && server.id !== undefined ? { store: this.store, clientSessionId, serverId: server.id } : undefined;
-    // A relayed call may wait on a person (elicitation), so it has its own bound.
-    const limits = context.relay && this.limits.relayedTimeoutMs ? { ...this.limits, timeoutMs: this.limits.relayedTimeoutMs } : this.limits;
-    return new SdkUpstreamSession(server, this.agent, limits, context, held);
+    return new SdkUpstreamSession(server, this.agent, this.limitsFor(context), context, held);
+  }
+
+  /** A relayed call may wait on a person (elicitation), so it has its own bound. */
+  private limitsFor(context: UpstreamContext): UpstreamLimits {
+    return context.relay && this.limits.relayedTimeoutMs ? { ...this.limits, timeoutMs: this.limits.relayedTimeoutMs } : this.limits;
+  }
+
+  /**
+   * The upstream's profile, within the upstream timeout and byte cap. One that
+   * cannot be learned is `unknown`, cached as long as a verdict (later contacts
+   * take the 2025 path); the refusal behind a failure (address, size) is what is thrown.
+   */
+  private async learn(server: UpstreamServer): Promise<UpstreamProfile> {
+    const signal = AbortSignal.timeout(this.limits.timeoutMs);
+    let refusal: UpstreamRefusal | undefined;
+    const fetch = upstreamFetch(this.agent, this.limits.maxBytes, signal, (refused) => void (refusal ??= refused)) as FetchLike;
+    try {
+      return await learnProfile(server, fetch, { signal, timeout: this.limits.timeoutMs });
+    } catch (error) {
+      throw refusal ?? error;
+    }
   }
 
   async terminate(server: UpstreamServer, session: { upstreamSessionId: string; protocolVersion: string }): Promise<void> {

@@ -19,7 +19,7 @@ export const UNREADABLE_HEADERS = 'the stored header values of this MCP server d
 export function toServer(record: ResourceRecord): UpstreamServer {
   if (record.unreadableSecrets) throw new UpstreamRefusal(UNREADABLE_HEADERS, `record ${record.id}`);
   const data = record.data as { name: string; url: string; headers?: Record<string, string> };
-  return { id: record.id, name: data.name, url: data.url, headers: data.headers ?? {} };
+  return { id: record.id, version: record.updatedAt.toISOString(), name: data.name, url: data.url, headers: data.headers ?? {} };
 }
 
 /**

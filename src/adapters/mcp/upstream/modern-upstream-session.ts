@@ -1,0 +1,173 @@
+import { setMaxListeners } from 'node:events';
+import { Client, FetchLike, ProtocolError, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Agent } from 'undici';
+import { ItemKind, UpstreamCompletion, UpstreamContentSession, UpstreamItem, UpstreamReplyError } from '../../../application/ports/upstream-content.port';
+import { UpstreamContext, UpstreamServer, UpstreamSession, UpstreamTool } from '../../../application/ports/upstream-mcp.port';
+import { UpstreamRefusal } from '../../../application/ports/upstream-refusal';
+import { SERVER_INFO } from '../mcp-server.factory';
+import { asLegacyResult } from './legacy-result';
+import { listPages, LISTS } from './sdk-upstream-lists';
+import { UpstreamLimits } from './sdk-upstream-session';
+import { upstreamFetch } from './upstream-fetch';
+import { ModernProfile } from './upstream-profile';
+
+const isObject = (value: unknown): boolean => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** MissingRequiredClientCapability: what an SDK v2 upstream answers when it wants input keygate did not declare it can give. */
+const MISSING_CAPABILITY = -32021;
+
+/**
+ * One contact with an upstream that speaks 2026-07-28 only, through the SDK
+ * v2 client connected on the learned discover result (no probe), stateless:
+ * every request is a POST carrying the `_meta` envelope, and nothing is held.
+ * The same pinned, byte-capped fetch and bounds as the 2025 path. keygate
+ * declares no client capabilities to it yet, so an upstream that asks for
+ * input (elicitation, sampling, roots) gets nothing relayed: its tools/call
+ * is a tool error saying so.
+ */
+export class ModernUpstreamSession implements UpstreamSession, UpstreamContentSession {
+  private readonly stop = new AbortController();
+  private readonly options: { signal: AbortSignal; timeout: number };
+  private refusal: UpstreamRefusal | null = null;
+  private client: Promise<Client> | null = null;
+
+  constructor(
+    private readonly server: UpstreamServer,
+    private readonly agent: Agent,
+    private readonly limits: UpstreamLimits,
+    private readonly profile: ModernProfile,
+    private readonly context: UpstreamContext = {},
+  ) {
+    const signal = AbortSignal.any([this.stop.signal, AbortSignal.timeout(limits.timeoutMs)]);
+    setMaxListeners(limits.maxPages + 10, signal);
+    this.options = { signal, timeout: limits.timeoutMs };
+  }
+
+  listTools(): Promise<UpstreamTool[]> {
+    return this.guarded(async (client) => {
+      const tools: UpstreamTool[] = [];
+      let cursor: string | undefined;
+      for (let pages = 1; ; pages += 1) {
+        const page = await client.request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, this.options);
+        for (const { name, title, description, inputSchema, outputSchema, annotations } of page.tools) {
+          tools.push({ name, title, description, inputSchema: inputSchema as Record<string, unknown>, outputSchema: outputSchema as Record<string, unknown> | undefined, annotations });
+        }
+        if (tools.length > this.limits.maxTools) this.refuse('tools/list', `over ${this.limits.maxTools} tools`, `tools/list of ${this.server.name} passed ${this.limits.maxTools} tools`);
+        cursor = page.nextCursor;
+        if (cursor === undefined) return tools;
+        if (pages === this.limits.maxPages) {
+          this.refuse('tools/list', `over MCP_UPSTREAM_MAX_PAGES (${this.limits.maxPages} pages)`, `tools/list of ${this.server.name} still had a next page after ${pages}`);
+        }
+      }
+    });
+  }
+
+  async callTool(tool: string, args: Record<string, unknown> | undefined): Promise<Record<string, unknown>> {
+    const relay = this.context.relay;
+    const onprogress = relay?.wantsProgress ? (p: { progress: number; total?: number; message?: string }) => void relay.progress(p) : undefined;
+    const signal = relay === undefined ? this.options.signal : AbortSignal.any([this.options.signal, relay.signal]);
+    try {
+      const result = await this.replied((client) => client.request({ method: 'tools/call', params: { name: tool, arguments: args } },
+        { ...this.options, signal, onprogress, allowInputRequired: true }) as Promise<Record<string, unknown>>);
+      return result.resultType === 'input_required' ? this.inputRequired() : asLegacyResult(result);
+    } catch (error) {
+      if (error instanceof UpstreamReplyError && error.code === MISSING_CAPABILITY) return this.inputRequired();
+      throw error;
+    }
+  }
+
+  list(kind: ItemKind): Promise<UpstreamItem[]> {
+    return this.guarded((client) => listPages(this.profile.capabilities, kind, this.server.name, this.limits, (shown, detail) => {
+      const refusal = new UpstreamRefusal(`upstream ${LISTS[kind].method} ${shown}`, detail);
+      this.stopWith(refusal);
+      return refusal;
+    }, (method, params) => client.request({ method: method as 'tools/list', params }, this.options) as Promise<Record<string, unknown>>));
+  }
+
+  readResource(uri: string): Promise<Record<string, unknown>> {
+    return this.answered('resources/read', { uri });
+  }
+
+  getPrompt(name: string, args: Record<string, string> | undefined): Promise<Record<string, unknown>> {
+    return this.answered('prompts/get', { name, arguments: args });
+  }
+
+  async complete(params: UpstreamCompletion): Promise<Record<string, unknown>> {
+    if (this.profile.capabilities.completions === undefined) return { completion: { values: [] } };
+    return this.answered('completion/complete', params as unknown as Record<string, unknown>);
+  }
+
+  /** 2026-07-28 has no resources/subscribe (subscriptions/listen replaces it, not relayed yet): nothing is followed. */
+  async follow(): Promise<boolean> {
+    return false;
+  }
+
+  /** What it declared that keygate passes on: no logging, subscriptions or list changes (neither its log messages nor subscriptions/listen are relayed yet). */
+  async capabilities(): Promise<Record<string, unknown>> {
+    const { logging: _logging, resources, prompts, ...rest } = this.profile.capabilities;
+    return {
+      ...rest,
+      ...(isObject(resources) && { resources: {} }),
+      ...(isObject(prompts) && { prompts: {} }),
+    };
+  }
+
+  async close(): Promise<void> {
+    const client = await this.client?.catch(() => null);
+    await client?.close().catch(() => undefined);
+    this.stop.abort();
+  }
+
+  /** A request whose 2026 answer is relayed as a 2025 one; input it asks for cannot be given yet. */
+  private async answered(method: 'resources/read' | 'prompts/get' | 'completion/complete', params: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const result = await this.replied((client) => client.request({ method, params } as { method: 'resources/read'; params: Record<string, unknown> },
+      { ...this.options, allowInputRequired: true }) as Promise<Record<string, unknown>>);
+    if (result.resultType === 'input_required') throw new UpstreamReplyError(MISSING_CAPABILITY, 'the server asked for input, which keygate cannot relay from a 2026-07-28 server yet');
+    return asLegacyResult(result);
+  }
+
+  private inputRequired(): Record<string, unknown> {
+    return {
+      content: [{ type: 'text', text: `The MCP server ${this.server.name} asked for input (elicitation, sampling or roots), which keygate cannot relay from a 2026-07-28 server yet` }],
+      isError: true,
+    };
+  }
+
+  private async guarded<T>(work: (client: Client) => Promise<T>): Promise<T> {
+    try {
+      return await work(await (this.client ??= this.connect()));
+    } catch (error) {
+      throw this.refusal ?? error;
+    }
+  }
+
+  /** guarded, with the upstream's own JSON-RPC error answers told apart from failures to get one. */
+  private async replied<T>(work: (client: Client) => Promise<T>): Promise<T> {
+    try {
+      return await this.guarded(work);
+    } catch (error) {
+      throw error instanceof ProtocolError ? new UpstreamReplyError(error.code, error.message) : error;
+    }
+  }
+
+  private async connect(): Promise<Client> {
+    const client = new Client({ name: SERVER_INFO.name, version: SERVER_INFO.version }, { inputRequired: { autoFulfill: false } });
+    const transport = new StreamableHTTPClientTransport(new URL(this.server.url), {
+      requestInit: { headers: this.server.headers },
+      fetch: upstreamFetch(this.agent, this.limits.maxBytes, this.options.signal, (refusal) => this.stopWith(refusal)) as FetchLike,
+    });
+    await client.connect(transport, { ...this.options, prior: { kind: 'modern', discover: this.profile.discover } });
+    return client;
+  }
+
+  private refuse(method: string, shown: string, detail: string): never {
+    const refusal = new UpstreamRefusal(`upstream ${method} ${shown}`, detail);
+    this.stopWith(refusal);
+    throw refusal;
+  }
+
+  private stopWith(refusal: UpstreamRefusal): void {
+    this.refusal ??= refusal;
+    this.stop.abort(refusal);
+  }
+}

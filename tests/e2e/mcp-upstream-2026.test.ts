@@ -1,0 +1,146 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { call, makeKey, rpc, TestKey } from '../support/mcp-keys';
+import { connectClient, listen } from '../support/mcp-client';
+import { startTestApp, TestApp } from '../support/test-app';
+import { startV2Upstream, V2Upstream } from '../support/v2-upstream';
+
+/**
+ * Upstreams built with the SDK v2, through keygate to a 2025 client (the v1
+ * SDK client in a session): `modern` speaks 2026-07-28 only, `dual` both eras,
+ * `legacy` is the v1 upstream, `mute` stops answering. keygate learns each
+ * one's revision and talks 2026 to the ones that serve it; scopes, the
+ * namespace and audit are the same for all.
+ */
+let t: TestApp;
+let app: { url: string; close(): Promise<void> };
+let modern: V2Upstream;
+let dual: V2Upstream;
+let legacy: V2Upstream;
+let mute: V2Upstream;
+let owner: TestKey;
+const clients: Client[] = [];
+beforeAll(async () => {
+  t = await startTestApp({ MCP_UPSTREAM_ALLOWLIST: '127.0.0.0/8', MCP_UPSTREAM_TIMEOUT_MS: '1500' });
+  app = await listen(t.app);
+  [modern, dual, legacy, mute] = await Promise.all([startV2Upstream('modern'), startV2Upstream('dual'), startV2Upstream('legacy'), startV2Upstream('modern', 'mute')]);
+  mute.silent = true;
+  owner = await makeKey(t);
+  const full = await clientFor(owner);
+  for (const [name, upstream] of [['modern', modern], ['dual', dual], ['legacy', legacy], ['mute', mute]] as const) {
+    const data = { name, url: upstream.url, tool_scopes: { secret: ['chat:read'] } };
+    expect((await full.callTool({ name: 'mcp_servers', arguments: { action: 'create', data } })).isError).toBeFalsy();
+  }
+});
+afterAll(async () => {
+  await Promise.all(clients.map((c) => c.close()));
+  await Promise.all([modern, dual, legacy, mute].map((u) => u.stop()));
+  await app.close();
+  await t.close();
+});
+
+async function clientFor(key: TestKey, path = ''): Promise<Client> {
+  const client = await connectClient(`${app.url}${path}`, { Authorization: `Bearer ${key.raw}` });
+  clients.push(client);
+  return client;
+}
+const names = async (client: Client) => (await client.listTools()).tools.map((tool) => tool.name).sort();
+const text = (result: unknown) => ((result as { content: { text: string }[] }).content[0]).text;
+
+describe('a 2026-07-28-only upstream on /mcp', () => {
+  it('lists its tools, filtered by tool_scopes, having asked it in 2026 only', async () => {
+    expect(await names(await clientFor(owner))).toEqual(expect.arrayContaining(['modern__ask', 'modern__count', 'modern__echo', 'modern__secret']));
+    expect(await names(await clientFor(await makeKey(t, ['mcp_servers:read'], owner.user)))).toEqual(expect.arrayContaining(['modern__echo']));
+    expect(await names(await clientFor(await makeKey(t, ['mcp_servers:read'], owner.user)))).not.toContain('modern__secret');
+    expect(await names(await clientFor(await makeKey(t, ['chat:read'], owner.user)))).toEqual(['chat', 'dual__secret', 'legacy__secret', 'modern__secret']);
+    expect(modern.seen.length).toBeGreaterThan(0);
+    expect(modern.seen.every((seen) => seen.endsWith(' modern'))).toBe(true);
+  });
+
+  it('runs a permitted tool and relays its result as a 2025 one, audited; refuses one the key lacks scopes for', async () => {
+    const result = await (await clientFor(owner)).callTool({ name: 'modern__echo', arguments: { text: 'hello' } });
+    expect(result).toEqual({ content: [{ type: 'text', text: 'modern: hello' }] });
+    const rows: { action: string }[] = await t.db.dataSource.query(
+      'SELECT action FROM audit_events WHERE user_id = $1 AND target_id = $2', [owner.user, 'modern__echo']);
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.every((row) => row.action.startsWith('tool.'))).toBe(true);
+    const reader = await makeKey(t, ['mcp_servers:write'], owner.user);
+    expect((await rpc(t, reader, call(1, 'modern__secret')).expect(403)).headers['www-authenticate']).toContain('scope="chat:read"');
+    const chat = await makeKey(t, ['chat:read'], owner.user);
+    expect(text((await rpc(t, chat, call(1, 'modern__secret')).expect(200)).body.result)).toBe('modern: the secret');
+  });
+
+  it('relays its progress during a call, under the client\'s own token', async () => {
+    const progress: number[] = [];
+    const result = await (await clientFor(owner)).callTool({ name: 'modern__count', arguments: {} }, undefined, { onprogress: (p) => void progress.push(p.progress) });
+    expect(text(result)).toBe('modern: counted');
+    expect(progress).toEqual([1, 2]);
+  });
+
+  it('answers a call the upstream wants input for with a tool error saying keygate cannot relay it yet', async () => {
+    const result = await (await clientFor(owner)).callTool({ name: 'modern__ask', arguments: {} });
+    expect(result).toMatchObject({ isError: true });
+    expect(text(result)).toMatch(/asked for input.*cannot relay from a 2026-07-28 server yet/);
+  });
+
+  it('reads its resources and gets its prompts through the namespace', async () => {
+    const client = await clientFor(owner);
+    expect((await client.listResources()).resources.map((r) => r.uri)).toContain('keygate://modern/file:///notes/a.txt');
+    const read = await client.readResource({ uri: 'keygate://modern/file:///notes/zz.txt' });
+    expect(read.contents).toEqual([{ uri: 'keygate://modern/file:///notes/zz.txt', mimeType: 'text/plain', text: 'modern: file:///notes/zz.txt' }]);
+    expect((await client.getPrompt({ name: 'modern__greet', arguments: { who: 'you' } })).messages).toEqual([
+      { role: 'user', content: { type: 'text', text: 'modern greets you' } },
+    ]);
+  });
+});
+
+describe('a 2026-07-28-only upstream on /mcp/servers/<name>', () => {
+  it('declares what it relays of its capabilities and serves its tools, resources, prompts and completion', async () => {
+    const client = await clientFor(owner, '/servers/modern');
+    // It declares logging, subscribe and listChanged too, which keygate does not relay from a 2026 upstream yet.
+    expect(client.getServerCapabilities()).toEqual({ tools: { listChanged: true }, resources: {}, prompts: {}, completions: {} });
+    expect(await names(client)).toEqual(['ask', 'count', 'echo', 'secret']);
+    expect(text(await client.callTool({ name: 'echo', arguments: { text: 'there' } }))).toBe('modern: there');
+    expect((await client.readResource({ uri: 'file:///notes/a.txt' })).contents[0]).toMatchObject({ text: 'modern: file:///notes/a.txt' });
+    expect((await client.getPrompt({ name: 'greet', arguments: { who: 'me' } })).messages[0].content).toEqual({ type: 'text', text: 'modern greets me' });
+    const completed = await client.complete({ ref: { type: 'ref/prompt', name: 'greet' }, argument: { name: 'who', value: 'w' } });
+    expect(completed.completion.values).toEqual(['modern:world', 'modern:wendy']);
+    const chat = await clientFor(await makeKey(t, ['chat:read'], owner.user), '/servers/modern');
+    expect(await names(chat)).toEqual(['secret']);
+  });
+});
+
+describe('other upstreams', () => {
+  it('learns a dual-era upstream as 2026 and talks 2026 to it', async () => {
+    dual.seen.length = 0;
+    expect(text(await (await clientFor(owner)).callTool({ name: 'dual__echo', arguments: { text: 'both' } }))).toBe('dual: both');
+    expect(dual.seen).toContain('tools/call modern');
+    expect(dual.seen.some((seen) => seen.endsWith(' legacy'))).toBe(false);
+  });
+
+  it('probes an upstream once per record version, and never shares a verdict with another user\'s record of it', async () => {
+    expect(modern.discovers).toBe(1);
+    const stranger = await makeKey(t);
+    const data = { name: 'theirs', url: modern.url };
+    expect((await (await clientFor(stranger)).callTool({ name: 'mcp_servers', arguments: { action: 'create', data } })).isError).toBeFalsy();
+    expect(text(await (await clientFor(stranger)).callTool({ name: 'theirs__echo', arguments: { text: 'mine' } }))).toBe('modern: mine');
+    expect(modern.discovers).toBe(2);
+    expect(text(await (await clientFor(owner)).callTool({ name: 'modern__echo', arguments: { text: 'again' } }))).toBe('modern: again');
+    expect(modern.discovers).toBe(2);
+  });
+
+  it('keeps talking 2025 to a 2025 upstream, as before', async () => {
+    const client = await clientFor(owner);
+    expect(await client.callTool({ name: 'legacy__echo', arguments: { text: 'old' } })).toMatchObject({ content: [{ type: 'text', text: 'old' }], structuredContent: { text: 'old' } });
+    const own = await clientFor(owner, '/servers/legacy');
+    expect((await own.readResource({ uri: 'file:///notes/a.txt' })).contents[0]).toMatchObject({ text: 'legacy: file:///notes/a.txt' });
+  });
+
+  it('leaves an upstream that stops answering out, the others listed and callable', async () => {
+    const client = await clientFor(owner);
+    const listed = await names(client);
+    expect(listed).toEqual(expect.arrayContaining(['modern__echo', 'dual__echo', 'legacy__echo']));
+    expect(listed.some((name) => name.startsWith('mute__'))).toBe(false);
+    expect(await client.callTool({ name: 'mute__echo', arguments: {} })).toMatchObject({ isError: true });
+    expect(text(await client.callTool({ name: 'modern__echo', arguments: { text: 'still' } }))).toBe('modern: still');
+  });
+});

@@ -1,0 +1,112 @@
+import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import { AddressInfo } from 'node:net';
+import { NodeStreamableHTTPServerTransport, toNodeHandler } from '@modelcontextprotocol/node';
+import { classifyInboundRequest, createMcpHandler, inputRequired, ProtocolError, Server } from '@modelcontextprotocol/server';
+import { startUpstream } from './upstream-mcp-server';
+
+/**
+ * How an SDK v2 test upstream serves: `modern` 2026-07-28 only
+ * (createMcpHandler with legacy 'reject'), `dual` both eras on one endpoint
+ * (classifyInboundRequest, then the modern handler or a sessionful 2025
+ * transport, as the SDK's own conformance everythingServer does), `legacy`
+ * today's SDK v1 upstream.
+ */
+export type V2UpstreamMode = 'modern' | 'dual' | 'legacy';
+
+export interface V2Upstream {
+  url: string;
+  /** `method era` of every request it served (`era` is modern or legacy); the v1 upstream records none. */
+  seen: string[];
+  /** server/discover requests it received. */
+  discovers: number;
+  /** When set, every request is left unanswered (an upstream that stopped answering). */
+  silent: boolean;
+  stop(): Promise<void>;
+}
+
+const TOOLS = [
+  { name: 'echo', description: 'Echoes its text', inputSchema: { type: 'object', properties: { text: { type: 'string' } } } },
+  { name: 'secret', description: 'Guarded by tool_scopes', inputSchema: { type: 'object' } },
+  { name: 'ask', description: 'Asks the client for input', inputSchema: { type: 'object' } },
+  { name: 'count', description: 'Reports progress twice, then answers', inputSchema: { type: 'object' } },
+] as never[];
+const RESOURCES = [{ uri: 'file:///notes/a.txt', name: 'a', mimeType: 'text/plain' }];
+const TEMPLATES = [{ uriTemplate: 'file:///notes/{name}', name: 'note', mimeType: 'text/plain' }];
+const PROMPTS = [{ name: 'greet', description: 'Greets someone', arguments: [{ name: 'who', required: true }] }];
+
+function serverFor(label: string, era: string, seen: string[]): Server {
+  const server = new Server({ name: `v2-${label}`, version: '2.0.0' }, { capabilities: { tools: {}, resources: { subscribe: true, listChanged: true }, prompts: { listChanged: true }, completions: {}, logging: {} } });
+  const log = <T>(method: string, answer: T): T => (seen.push(`${method} ${era}`), answer);
+  server.setRequestHandler('tools/list', async () => log('tools/list', { tools: TOOLS }));
+  server.setRequestHandler('tools/call', async (request, ctx) => {
+    log('tools/call', null);
+    const { name, arguments: args } = request.params;
+    const progressToken = (request.params._meta as { progressToken?: string | number } | undefined)?.progressToken;
+    if (name === 'count' && progressToken !== undefined) {
+      for (const progress of [1, 2]) await ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken, progress, total: 2 } });
+    }
+    if (name === 'ask') {
+      return inputRequired({ inputRequests: { name: inputRequired.elicit({ message: 'Your name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } }) } }) as never;
+    }
+    const text = name === 'echo' ? `${label}: ${String(args?.text ?? '')}` : name === 'count' ? `${label}: counted` : `${label}: the secret`;
+    return { content: [{ type: 'text', text }] };
+  });
+  server.setRequestHandler('resources/list', async () => log('resources/list', { resources: RESOURCES }));
+  server.setRequestHandler('resources/templates/list', async () => log('resources/templates/list', { resourceTemplates: TEMPLATES }));
+  server.setRequestHandler('resources/read', async (request) => {
+    log('resources/read', null);
+    const { uri } = request.params;
+    if (!uri.startsWith('file:///notes/')) throw new ProtocolError(-32602, `Resource ${uri} not found`);
+    return { contents: [{ uri, mimeType: 'text/plain', text: `${label}: ${uri}` }] };
+  });
+  server.setRequestHandler('prompts/list', async () => log('prompts/list', { prompts: PROMPTS }));
+  server.setRequestHandler('prompts/get', async (request) => {
+    log('prompts/get', null);
+    return { messages: [{ role: 'user', content: { type: 'text', text: `${label} greets ${request.params.arguments?.who ?? 'nobody'}` } }] };
+  });
+  server.setRequestHandler('completion/complete', async (request) => log('completion/complete', {
+    completion: { values: ['world', 'wendy'].filter((v) => v.startsWith(request.params.argument.value)).map((v) => `${label}:${v}`) },
+  }));
+  return server;
+}
+
+/** An SDK v2 (or, `legacy`, v1) MCP server on a loopback port whose texts name `label`. */
+export async function startV2Upstream(mode: V2UpstreamMode, label: string = mode): Promise<V2Upstream> {
+  const state: V2Upstream = { url: '', seen: [], discovers: 0, silent: false, stop: async () => undefined };
+  if (mode === 'legacy') {
+    const v1 = await startUpstream(label);
+    return Object.assign(state, { url: v1.url, stop: () => v1.stop() });
+  }
+  const modern = toNodeHandler(createMcpHandler((ctx) => serverFor(label, ctx.era, state.seen), { legacy: 'reject' }));
+  const sessions = new Map<string, NodeStreamableHTTPServerTransport>();
+  const httpServer = http.createServer(async (req, res) => {
+    let raw = '';
+    for await (const chunk of req) raw += chunk;
+    if (state.silent) return; // the socket stays open until keygate gives up
+    const body = raw === '' ? undefined : JSON.parse(raw) as unknown;
+    if ((body as { method?: string } | undefined)?.method === 'server/discover') state.discovers += 1;
+    const header = (name: string) => req.headers[name] as string | undefined;
+    const route = classifyInboundRequest({
+      httpMethod: req.method ?? 'GET', protocolVersionHeader: header('mcp-protocol-version'), mcpMethodHeader: header('mcp-method'), mcpNameHeader: header('mcp-name'), body,
+    });
+    if (mode === 'modern' || route.kind !== 'legacy') return void modern(req, res, body);
+    const id = header('mcp-session-id');
+    let transport = id === undefined ? undefined : sessions.get(id);
+    if (transport === undefined) {
+      if (route.reason !== 'initialize') return void res.writeHead(404, { 'Content-Type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Session not found' } }));
+      const opened = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: randomUUID, onsessioninitialized: (sid) => void sessions.set(sid, opened) });
+      opened.onclose = () => void (opened.sessionId && sessions.delete(opened.sessionId));
+      await serverFor(label, 'legacy', state.seen).connect(opened);
+      transport = opened;
+    }
+    await transport.handleRequest(req, res, body);
+  });
+  await new Promise<void>((resolve) => httpServer.listen(0, '127.0.0.1', resolve));
+  state.url = `http://127.0.0.1:${(httpServer.address() as AddressInfo).port}/mcp`;
+  state.stop = () => new Promise<void>((resolve) => {
+    httpServer.closeAllConnections();
+    httpServer.close(() => resolve());
+  });
+  return state;
+}

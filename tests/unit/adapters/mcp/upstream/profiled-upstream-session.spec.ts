@@ -1,0 +1,46 @@
+import { ProfiledUpstreamSession, UpstreamContact } from '../../../../../src/adapters/mcp/upstream/profiled-upstream-session';
+
+const contact = (calls: string[]): UpstreamContact => ({
+  listTools: async () => (calls.push('listTools'), []),
+  callTool: async (tool) => (calls.push(`callTool ${tool}`), { content: [] }),
+  list: async () => [],
+  readResource: async () => ({ contents: [] }),
+  getPrompt: async () => ({ messages: [] }),
+  complete: async () => ({ completion: { values: [] } }),
+  follow: async () => false,
+  capabilities: async () => ({ tools: {} }),
+  close: async () => void calls.push('close'),
+});
+
+function makeSut(choose?: () => Promise<UpstreamContact>) {
+  const calls: string[] = [];
+  let chosen = 0;
+  const sut = new ProfiledUpstreamSession(choose ?? (async () => (chosen += 1, contact(calls))));
+  return { sut, calls, chosen: () => chosen };
+}
+
+describe('ProfiledUpstreamSession', () => {
+  it('chooses nothing for a contact never used, and closes nothing', async () => {
+    const { sut, calls, chosen } = makeSut();
+    await sut.close();
+    expect(chosen()).toBe(0);
+    expect(calls).toEqual([]);
+  });
+
+  it('chooses once and sends every operation, then the close, to that session', async () => {
+    const { sut, calls, chosen } = makeSut();
+    await sut.listTools();
+    await sut.callTool('echo', {});
+    await sut.close();
+    expect(chosen()).toBe(1);
+    expect(calls).toEqual(['listTools', 'callTool echo', 'close']);
+  });
+
+  it('fails every operation with what choosing failed with, and still closes', async () => {
+    const failure = new Error('probe timed out');
+    const { sut } = makeSut(async () => { throw failure; });
+    await expect(sut.listTools()).rejects.toBe(failure);
+    await expect(sut.capabilities()).rejects.toBe(failure);
+    await expect(sut.close()).resolves.toBeUndefined();
+  });
+});
