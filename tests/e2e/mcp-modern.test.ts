@@ -16,7 +16,8 @@ jest.setTimeout(60_000);
  * /mcp/servers/<name>, beside 2025 sessions on the same endpoints: the SDK v2
  * client pinned to 2026 and in `auto` mode, and the v1 client, with a key
  * scoped to chat:read, which the `files` upstream's tool_scopes grant its
- * `secret` tool and nothing else.
+ * `secret` tool and nothing else, its resource_scopes the file:///secret/{name}
+ * resources and its prompt_scopes the `vault` prompt.
  */
 const V = '2026-07-28';
 let t: TestApp;
@@ -32,7 +33,10 @@ beforeAll(async () => {
   [upstream, relaying] = await Promise.all([startUpstream('one'), startRelayUpstream()]);
   owner = await makeKey(t);
   const full = await legacyClient(owner);
-  for (const data of [{ name: 'files', url: upstream.url, tool_scopes: { secret: ['chat:read'] } }, { name: 'relay', url: relaying.url }]) {
+  for (const data of [
+    { name: 'files', url: upstream.url, tool_scopes: { secret: ['chat:read'] }, resource_scopes: { 'file:///secret/{name}': ['chat:read'] }, prompt_scopes: { vault: ['chat:read'] } },
+    { name: 'relay', url: relaying.url },
+  ]) {
     const created = await full.callTool({ name: 'mcp_servers', arguments: { action: 'create', data } });
     expect(created.isError).toBeFalsy();
   }
@@ -96,14 +100,15 @@ describe.each([['/mcp', 'files__secret', 'files__echo'], ['/mcp/servers/files', 
     expect(modern.headers['www-authenticate']).toBe(legacy.headers['www-authenticate']);
   });
 
-  it('answers server/discover statelessly, with the endpoint\'s name and tools only', async () => {
+  it('answers server/discover statelessly, with the endpoint\'s name and what it serves', async () => {
     const res = await post(path, chat, { id: 1, method: 'server/discover' }, { 'Mcp-Session-Id': 'ignored' }).expect(200);
     expect(res.headers['mcp-session-id']).toBeUndefined();
     expect(res.body.result).toMatchObject({
-      resultType: 'complete', supportedVersions: [V], capabilities: { tools: {} }, cacheScope: 'private',
+      resultType: 'complete', supportedVersions: [V], cacheScope: 'private',
       _meta: { 'io.modelcontextprotocol/serverInfo': { name: path === '/mcp' ? 'keygate' : 'keygate/files' } },
     });
-    expect(Object.keys(res.body.result.capabilities)).toEqual(['tools']);
+    // No listChanged (no subscriptions/listen yet), no subscribe (gone in 2026), no logging (deprecated).
+    expect(res.body.result.capabilities).toEqual({ tools: {}, resources: {}, prompts: {}, completions: {} });
     const list = await post(path, chat, { id: 2, method: 'tools/list' }).expect(200);
     expect(list.body.result).toMatchObject({ resultType: 'complete', cacheScope: 'private' });
   });
@@ -115,12 +120,63 @@ describe.each([['/mcp', 'files__secret', 'files__echo'], ['/mcp/servers/files', 
     expect(res.text).toBe('');
   });
 
-  it('answers what the 2026 leg does not serve yet with 404 -32601, the id echoed', async () => {
-    for (const method of ['resources/list', 'prompts/list', 'completion/complete', 'subscriptions/listen', 'ping']) {
+  it('answers what the 2026 leg does not serve (yet) with 404 -32601, the id echoed', async () => {
+    for (const method of ['subscriptions/listen', 'ping', 'resources/subscribe']) {
       const res = await post(path, chat, { id: method, method }).expect(404);
       expect(res.body).toMatchObject({ id: method, error: { code: -32601 } });
     }
   });
+});
+
+describe.each([['/mcp', 'keygate://files/', 'files__'], ['/mcp/servers/files', '', '']])('%s content over 2026 with a key scoped to chat:read', (path, at, named) => {
+  const endpoint = path.slice('/mcp'.length);
+  const read = (uri: string) => post(path, chat, { id: 'r', method: 'resources/read', params: { uri } }, { 'Mcp-Name': uri }).expect(200);
+
+  it('lists and reads only the resources resource_scopes grant, as 2025 does', async () => {
+    const pinned = await modernClient(chat, endpoint, { pin: V });
+    const v1 = await legacyClient(chat, endpoint);
+    const uris = async (client: { listResources(): Promise<{ resources: { uri: string }[] }> }) => (await client.listResources()).resources.map((r) => r.uri);
+    expect(await uris(pinned)).toEqual([`${at}file:///secret/s.txt`]);
+    expect(await uris(pinned)).toEqual(await uris(v1));
+    expect((await pinned.listResourceTemplates()).resourceTemplates.map((r) => r.uriTemplate)).toEqual([`${at}file:///secret/{name}`]);
+    expect((await pinned.readResource({ uri: `${at}file:///secret/x.txt` })).contents).toEqual([
+      { uri: `${at}file:///secret/x.txt`, mimeType: 'text/plain', text: 'one: file:///secret/x.txt' },
+    ]);
+    await expect(pinned.readResource({ uri: `${at}file:///notes/a.txt` })).rejects.toMatchObject({ code: -32602 });
+  });
+
+  it('answers a hidden and an unknown resource -32602 with the URI in data, where 2025 answers -32002', async () => {
+    for (const uri of [`${at}file:///notes/a.txt`, `${at}file:///nowhere`]) {
+      const res = await read(uri);
+      expect(res.body).toEqual({ jsonrpc: '2.0', id: 'r', error: { code: -32602, message: `Resource not found: ${uri}`, data: { uri } } });
+    }
+    const v1 = await legacyClient(chat, endpoint);
+    await expect(v1.readResource({ uri: `${at}file:///nowhere` })).rejects.toMatchObject({ code: -32002 });
+  });
+
+  it('lists and gets only the prompts prompt_scopes grant, and completes their arguments', async () => {
+    const pinned = await modernClient(chat, endpoint, { pin: V });
+    expect((await pinned.listPrompts()).prompts.map((p) => p.name)).toEqual([`${named}vault`]);
+    expect((await pinned.getPrompt({ name: `${named}vault` })).messages[0].content).toEqual({ type: 'text', text: 'one vaults nobody' });
+    await expect(pinned.getPrompt({ name: `${named}greet`, arguments: { who: 'x' } })).rejects.toMatchObject({ code: -32602 });
+    const byTemplate = await pinned.complete({ ref: { type: 'ref/resource', uri: `${at}file:///secret/{name}` }, argument: { name: 'name', value: 'b' } });
+    expect(byTemplate.completion.values).toEqual(['one:b.txt']);
+    await expect(pinned.complete({ ref: { type: 'ref/prompt', name: `${named}greet` }, argument: { name: 'who', value: 'w' } })).rejects.toMatchObject({ code: -32602 });
+  });
+
+  it('marks every list and read private, with no time to live', async () => {
+    for (const [method, params] of [['resources/list', {}], ['resources/templates/list', {}], ['prompts/list', {}], ['resources/read', { uri: `${at}file:///secret/s.txt` }]] as const) {
+      const headers: Record<string, string> = 'uri' in params ? { 'Mcp-Name': params.uri } : {};
+      const res = await post(path, chat, { id: method, method, params }, headers).expect(200);
+      expect(res.body).toMatchObject({ id: method, result: { resultType: 'complete', ttlMs: 0, cacheScope: 'private' } });
+    }
+  });
+});
+
+it('declares in server/discover on /mcp/servers/<name> only what the upstream declares', async () => {
+  // The relay upstream declares tools, logging and resources.
+  const res = await post('/mcp/servers/relay', owner, { id: 1, method: 'server/discover' }).expect(200);
+  expect(res.body.result.capabilities).toEqual({ tools: {}, resources: {} });
 });
 
 describe('the header check comes before any scope decision', () => {

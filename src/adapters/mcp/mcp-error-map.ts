@@ -20,3 +20,14 @@ export function toMcpError(error: unknown, log: (error: unknown) => void): RpcEr
   log(error);
   return new RpcError(RPC.INTERNAL_ERROR, 'Internal error');
 }
+
+/**
+ * toMcpError for a 2026-07-28 request: that revision answers an unknown
+ * resource -32602 (Invalid params) and forbids -32002, which 2025 answers, so
+ * keygate's own and any an upstream relayed become -32602, message and data
+ * (the URI) kept.
+ */
+export function toModernMcpError(error: unknown, log: (error: unknown) => void): RpcError {
+  const answer = toMcpError(error, log);
+  return answer.code === RPC.RESOURCE_NOT_FOUND ? new RpcError(RPC.INVALID_PARAMS, answer.message, answer.data) : answer;
+}

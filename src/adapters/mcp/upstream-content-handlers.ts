@@ -70,6 +70,23 @@ const LOOSE = {
 
 type Params = Record<string, unknown>;
 
+/** The content methods keygate answers from its upstreams. */
+export type ContentMethod = keyof typeof METHODS;
+
+/** One content method's answer to its params, errors thrown as they come (each era maps them at its own edge). */
+export type ContentAnswer = (params: Params) => Promise<Record<string, unknown>>;
+
+const METHODS = {
+  'resources/list': LOOSE.listResources,
+  'resources/templates/list': LOOSE.listResourceTemplates,
+  'resources/read': LOOSE.readResource,
+  'resources/subscribe': LOOSE.subscribe,
+  'resources/unsubscribe': LOOSE.unsubscribe,
+  'prompts/list': LOOSE.listPrompts,
+  'prompts/get': LOOSE.getPrompt,
+  'completion/complete': LOOSE.complete,
+};
+
 /**
  * Registers the handlers on a request's SDK server, bound to its key and
  * to the endpoint's view (/mcp's when left out): those of the `declared`
@@ -80,35 +97,58 @@ type Params = Record<string, unknown>;
  */
 export function serveUpstreamContent(server: Server, useCases: UpstreamContentUseCases, principal: KeyPrincipal, messages: number,
   log: (error: unknown) => void, clientSessionId?: string, view?: UpstreamView, declared: EndpointCapabilities = KEYGATE_CAPABILITIES): void {
-  const { userId, scopes } = principal;
-  const pageBytes = Math.floor(MAX_PAGE_BYTES / messages);
-  const page = (params: Params) => ({ userId, scopes, cursor: unchecked<string>(params.cursor), pageBytes, view });
-  const handle = (schema: (typeof LOOSE)[keyof typeof LOOSE], answer: (params: Params) => Promise<Record<string, unknown>>) =>
-    server.setRequestHandler(schema, async (request) => {
+  for (const [method, answer] of upstreamContentAnswers(useCases, principal, messages, clientSessionId, view, declared)) {
+    server.setRequestHandler(METHODS[method], async (request) => {
       try {
         return (await answer((request.params ?? {}) as Params)) as ServerResult;
       } catch (error) {
         throw toMcpError(error, log);
       }
     });
+  }
+}
+
+/**
+ * The answers of the content methods of the `declared` capabilities, over
+ * the use-cases, bound to a key and an endpoint's view: both eras' servers
+ * register these, so scopes (resource_scopes, prompt_scopes), limits and
+ * audit are the same in each.
+ */
+export function upstreamContentAnswers(useCases: UpstreamContentUseCases, principal: KeyPrincipal, messages: number,
+  clientSessionId: string | undefined, view: UpstreamView | undefined, declared: EndpointCapabilities): Array<[ContentMethod, ContentAnswer]> {
+  const { userId, scopes } = principal;
+  const pageBytes = Math.floor(MAX_PAGE_BYTES / messages);
+  const page = (params: Params) => ({ userId, scopes, cursor: unchecked<string>(params.cursor), pageBytes, view });
+  const answers: Array<[ContentMethod, ContentAnswer]> = [];
   if (declared.resources) {
-    handle(LOOSE.listResources, async (params) => paged('resources', await useCases.listResources.execute(page(params))));
-    handle(LOOSE.listResourceTemplates, async (params) => paged('resourceTemplates', await useCases.listResourceTemplates.execute(page(params))));
-    handle(LOOSE.readResource, (params) => useCases.readResource.execute({ userId, scopes, uri: unchecked(params.uri), clientSessionId, view }));
+    answers.push(
+      ['resources/list', async (params) => paged('resources', await useCases.listResources.execute(page(params)))],
+      ['resources/templates/list', async (params) => paged('resourceTemplates', await useCases.listResourceTemplates.execute(page(params)))],
+      ['resources/read', (params) => useCases.readResource.execute({ userId, scopes, uri: unchecked(params.uri), clientSessionId, view })],
+    );
   }
   if (declared.resources?.subscribe) {
-    handle(LOOSE.subscribe, (params) => useCases.subscribe.execute({ userId, scopes, uri: unchecked(params.uri), clientSessionId: inSession(clientSessionId, 'resources/subscribe'), view }));
-    handle(LOOSE.unsubscribe, (params) => useCases.unsubscribe.execute({ userId, uri: unchecked(params.uri), clientSessionId: inSession(clientSessionId, 'resources/unsubscribe'), view }));
+    answers.push(
+      ['resources/subscribe', (params) => useCases.subscribe.execute({
+        userId, scopes, uri: unchecked(params.uri), clientSessionId: inSession(clientSessionId, 'resources/subscribe'), view,
+      })],
+      ['resources/unsubscribe', (params) => useCases.unsubscribe.execute({
+        userId, uri: unchecked(params.uri), clientSessionId: inSession(clientSessionId, 'resources/unsubscribe'), view,
+      })],
+    );
   }
   if (declared.prompts) {
-    handle(LOOSE.listPrompts, async (params) => paged('prompts', await useCases.listPrompts.execute(page(params))));
-    handle(LOOSE.getPrompt, (params) => useCases.getPrompt.execute({ userId, scopes, name: unchecked(params.name), arguments: unchecked(params.arguments), clientSessionId, view }));
+    answers.push(
+      ['prompts/list', async (params) => paged('prompts', await useCases.listPrompts.execute(page(params)))],
+      ['prompts/get', (params) => useCases.getPrompt.execute({ userId, scopes, name: unchecked(params.name), arguments: unchecked(params.arguments), clientSessionId, view })],
+    );
   }
   if (declared.completions) {
-    handle(LOOSE.complete, (params) => useCases.complete.execute({
+    answers.push(['completion/complete', (params) => useCases.complete.execute({
       userId, scopes, ref: unchecked(params.ref), argument: unchecked(params.argument), context: unchecked(params.context), clientSessionId, view,
-    }));
+    })]);
   }
+  return answers;
 }
 
 /** A subscription lives in a session and its updates travel on the session's stream: without one there is nothing to keep it in. */

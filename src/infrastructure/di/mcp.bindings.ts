@@ -86,9 +86,9 @@ export function bindMcp(c: Container): void {
     [ListTools, CallTool, TOKENS.McpLog, ToolCallRecorder, TOKENS.UpstreamContentUseCases, SessionRelays, FindEndpointCapabilities],
   );
   c.bind(ModernHttp).toResolvedValue(
-    (list: ListTools, call: CallTool, log: Log, recorder: ToolCallRecorder, capabilities: FindEndpointCapabilities) =>
-      new ModernHttp(new ModernServerFactory(list, call, log, recorder, capabilities)),
-    [ListTools, CallTool, TOKENS.McpLog, ToolCallRecorder, FindEndpointCapabilities],
+    (list: ListTools, call: CallTool, log: Log, recorder: ToolCallRecorder, capabilities: FindEndpointCapabilities, content: UpstreamContentUseCases) =>
+      new ModernHttp(new ModernServerFactory(list, call, log, recorder, capabilities, content)),
+    [ListTools, CallTool, TOKENS.McpLog, ToolCallRecorder, FindEndpointCapabilities, TOKENS.UpstreamContentUseCases],
   );
   c.bind(McpController).toResolvedValue(
     (validate: ValidateKey, authorize: AuthorizeToolCall, servers: McpServerFactory, config: Config, list: ListTools, recorder: ToolCallRecorder,

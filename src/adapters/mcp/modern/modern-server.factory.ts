@@ -1,4 +1,4 @@
-import { Server, ServerCapabilities } from '@modelcontextprotocol/server';
+import { Server, ServerCapabilities, StandardSchemaV1 } from '@modelcontextprotocol/server';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
 import { CallTool } from '../../../application/use-cases/tools/call-tool.use-case';
 import { ListTools } from '../../../application/use-cases/list-tools/list-tools.use-case';
@@ -8,17 +8,34 @@ import { EndpointCapabilities, KEYGATE_CAPABILITIES } from '../../../application
 import { FindEndpointCapabilities } from '../../../application/use-cases/upstream-view/find-endpoint-capabilities.use-case';
 import { AuditOrigin } from '../../../domain/audit';
 import { listToolsFor, ToolsListParams } from '../list-tools-request';
-import { toMcpError } from '../mcp-error-map';
+import { toModernMcpError } from '../mcp-error-map';
 import { instructionsFor, serverInfoFor } from '../mcp-server.factory';
 import { MAX_RESULT_RECORD_BYTES } from '../record-view';
 import { ToolCallRecorder } from '../tool-call-recorder';
 import { ToolCallParams, ToolCallRunner } from '../tool-call-runner';
 import { AllowedCalls } from '../tool-gate';
 import { toMcpTool } from '../tool-presenter';
+import { upstreamContentAnswers, UpstreamContentUseCases } from '../upstream-content-handlers';
 import { modernRelay, progressTokenOf } from './modern-relay';
 
 // As in mcp-server.factory.ts: the Server would build an Ajv instance per request otherwise; it keeps no per-request state.
 const SHARED_VALIDATOR = new AjvJsonSchemaValidator();
+
+// Lists are filtered per key, reads and calls gated per key: nothing may be shared between users.
+const PRIVATE = { ttlMs: 0, cacheScope: 'private' } as const;
+const CACHE_HINTS = {
+  'server/discover': PRIVATE, 'tools/list': PRIVATE, 'resources/list': PRIVATE, 'resources/templates/list': PRIVATE, 'resources/read': PRIVATE, 'prompts/list': PRIVATE,
+};
+
+/**
+ * Takes any params object as it comes: the use-cases parse the fields and
+ * answer -32602, as on 2025, where the SDK's own schemas would answer a
+ * wrong type -32603. The 2026 leg only ever sees object params (its _meta
+ * lives there).
+ */
+const ANY_PARAMS: StandardSchemaV1<Record<string, unknown>> = {
+  '~standard': { version: 1, vendor: 'keygate', validate: (value) => ({ value: value as Record<string, unknown> }) },
+};
 
 /** What one 2026 request brings to its server: the key, what the tool gate allowed, the endpoint. */
 export interface ModernCall {
@@ -48,6 +65,7 @@ export class ModernServerFactory {
     private readonly log: (error: unknown) => void,
     recorder: ToolCallRecorder,
     private readonly capabilities: FindEndpointCapabilities,
+    private readonly content: UpstreamContentUseCases,
   ) {
     this.calls = new ToolCallRunner(callTool, recorder, log);
   }
@@ -62,8 +80,7 @@ export class ModernServerFactory {
       capabilities: servedOf(declared),
       instructions: instructionsFor(view),
       jsonSchemaValidator: SHARED_VALIDATOR,
-      // Lists are filtered per key, calls gated per key: nothing may be shared between users.
-      cacheHints: { 'tools/list': { ttlMs: 0, cacheScope: 'private' }, 'server/discover': { ttlMs: 0, cacheScope: 'private' } },
+      cacheHints: CACHE_HINTS,
       // A 2025 session never reaches this server; input_required stays the handler's to return.
       inputRequired: { legacyShim: false },
     });
@@ -72,7 +89,7 @@ export class ModernServerFactory {
         const tools = await listToolsFor(this.listTools, principal, (request.params ?? {}) as ToolsListParams, view);
         return { tools: tools.map(toMcpTool) } as never;
       } catch (error) {
-        throw toMcpError(error, this.log);
+        throw toModernMcpError(error, this.log);
       }
     });
     server.setRequestHandler('tools/call', async (request, ctx) => {
@@ -84,6 +101,16 @@ export class ModernServerFactory {
       }) : undefined;
       return (await this.calls.run(principal, call.origin, call.calls, params, MAX_RESULT_RECORD_BYTES, relay && { relay })) as never;
     });
+    // The 2025 handlers' answers over the same use-cases, without a session (a 2025 stateless request's) and without subscribe (gone in 2026).
+    for (const [method, answer] of upstreamContentAnswers(this.content, principal, 1, undefined, view, withoutSubscribe(declared))) {
+      server.setRequestHandler(method, { params: ANY_PARAMS }, async (params) => {
+        try {
+          return (await answer(params)) as never;
+        } catch (error) {
+          throw toModernMcpError(error, this.log);
+        }
+      });
+    }
     return server;
   }
 }
@@ -91,10 +118,19 @@ export class ModernServerFactory {
 /**
  * What a 2026 endpoint declares: the endpoint's set (narrowed to the upstream
  * on /mcp/servers/<name>, as initialize declares it) cut to what the modern
- * leg serves so far, tools. Resources, prompts and completion answer 404
- * -32601 until they are served; listChanged waits for subscriptions/listen;
+ * leg serves: tools, resources, prompts and completions. listChanged waits
+ * for subscriptions/listen, and 2026-07-28 removed resources/subscribe;
  * logging is not declared (2026-07-28 deprecates it, keygate logs nothing itself).
  */
 export function servedOf(declared: EndpointCapabilities): ServerCapabilities {
-  return { ...(declared.tools && { tools: {} }) };
+  return {
+    ...(declared.tools && { tools: {} }),
+    ...(declared.resources && { resources: {} }),
+    ...(declared.prompts && { prompts: {} }),
+    ...(declared.completions && { completions: {} }),
+  };
+}
+
+function withoutSubscribe(declared: EndpointCapabilities): EndpointCapabilities {
+  return { ...declared, resources: declared.resources && {} };
 }

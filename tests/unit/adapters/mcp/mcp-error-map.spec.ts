@@ -1,7 +1,7 @@
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
-import { toMcpError } from '../../../../src/adapters/mcp/mcp-error-map';
+import { toMcpError, toModernMcpError } from '../../../../src/adapters/mcp/mcp-error-map';
 import { RpcError } from '../../../../src/adapters/mcp/rpc-error';
-import { ERROR_CODES, ErrorCode, UnknownToolError, ValidationError } from '../../../../src/domain/errors';
+import { ERROR_CODES, ErrorCode, UnknownResourceError, UnknownToolError, ValidationError } from '../../../../src/domain/errors';
 import { DomainErrorMother } from '../../../mothers/domain-error.mother';
 
 function makeSut() {
@@ -84,5 +84,25 @@ describe('toMcpError for other errors', () => {
     const failure = new Error('connection string postgres://secret');
     expect(map(failure)).toMatchObject({ code: -32603, message: 'Internal error' });
     expect(logged).toEqual([failure]);
+  });
+});
+
+describe('toModernMcpError (2026-07-28)', () => {
+  const map = (error: unknown) => toModernMcpError(error, () => undefined);
+
+  it('answers an unknown resource -32602, never -32002, with its message and URI', () => {
+    const error = map(new UnknownResourceError('keygate://files/file:///nowhere'));
+    expect({ code: error.code, message: error.message, data: error.data }).toEqual({
+      code: -32602, message: 'Resource not found: keygate://files/file:///nowhere', data: { uri: 'keygate://files/file:///nowhere' },
+    });
+  });
+
+  it('turns an upstream\'s -32002 into -32602 too', () => {
+    expect(map(new McpError(-32002, 'gone', { uri: 'file:///x' }))).toMatchObject({ code: -32602, data: { uri: 'file:///x' } });
+  });
+
+  it('answers everything else as 2025 does', () => {
+    expect(map(new UnknownToolError('t'))).toMatchObject({ code: -32602, message: 'Unknown tool: t' });
+    expect(map(new RpcError(-32000, 'upstream'))).toMatchObject({ code: -32000, message: 'upstream' });
   });
 });
