@@ -1,6 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { CreateMessageRequestSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { call, makeKey, rpc, TestKey } from '../support/mcp-keys';
 import { connectClient, listen } from '../support/mcp-client';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -45,12 +45,13 @@ async function clientFor(key: TestKey, path = ''): Promise<Client> {
   clients.push(client);
   return client;
 }
-/** A 2025 client in a session that declares `capabilities` and answers elicitation with Ada and sampling with "4", keeping what it was asked. */
+/** A 2025 client in a session that declares `capabilities` and answers elicitation with Ada, sampling with "4" and roots with one root, keeping what it was asked. */
 async function askedClient(key: TestKey, capabilities: Record<string, unknown>, path = ''): Promise<{ client: Client; asked: unknown[] }> {
   const asked: unknown[] = [];
   const client = new Client({ name: 'asked', version: '1.0.0' }, { capabilities });
   if ('elicitation' in capabilities) client.setRequestHandler(ElicitRequestSchema, async (request) => (asked.push(request.params), { action: 'accept', content: { name: 'Ada' } }));
   if ('sampling' in capabilities) client.setRequestHandler(CreateMessageRequestSchema, async (request) => (asked.push(request.params), { role: 'assistant', content: { type: 'text', text: '4' }, model: 'test' }));
+  if ('roots' in capabilities) client.setRequestHandler(ListRootsRequestSchema, async (request) => (asked.push(request.method), { roots: [{ uri: 'file:///work', name: 'work' }] }));
   await client.connect(new StreamableHTTPClientTransport(new URL(`${app.url}${path}`), { requestInit: { headers: { Authorization: `Bearer ${key.raw}` } } }));
   clients.push(client);
   return { client, asked };
@@ -122,6 +123,14 @@ describe('input a 2026-07-28-only upstream asks for during a call, relayed to a 
     for (const declared of modern.clientCapabilities) expect(declared).toEqual({ elicitation: {}, sampling: {} });
   });
 
+  it('relays roots/list to a client that declared roots', async () => {
+    const { client, asked } = await askedClient(owner, { roots: {} });
+    modern.clientCapabilities.length = 0;
+    expect(text(await client.callTool({ name: 'modern__where', arguments: {} }))).toBe('modern: roots file:///work');
+    expect(asked).toEqual(['roots/list']);
+    expect(modern.clientCapabilities[0]).toEqual({ roots: {} });
+  });
+
   it('declares only what the client declared: a request for a capability it lacks is the tool error, and nothing is asked', async () => {
     const { client, asked } = await askedClient(owner, { elicitation: {}, experimental: { other: {} } });
     modern.clientCapabilities.length = 0;
@@ -158,7 +167,7 @@ describe('a 2026-07-28-only upstream on /mcp/servers/<name>', () => {
     const client = await clientFor(owner, '/servers/modern');
     // It declares logging, subscribe and listChanged too, which keygate does not relay from a 2026 upstream yet.
     expect(client.getServerCapabilities()).toEqual({ tools: { listChanged: true }, resources: {}, prompts: {}, completions: {} });
-    expect(await names(client)).toEqual(['ask', 'count', 'echo', 'secret', 'think']);
+    expect(await names(client)).toEqual(['ask', 'count', 'echo', 'secret', 'think', 'where']);
     expect(text(await client.callTool({ name: 'echo', arguments: { text: 'there' } }))).toBe('modern: there');
     expect((await client.readResource({ uri: 'file:///notes/a.txt' })).contents[0]).toMatchObject({ text: 'modern: file:///notes/a.txt' });
     expect((await client.getPrompt({ name: 'greet', arguments: { who: 'me' } })).messages[0].content).toEqual({ type: 'text', text: 'modern greets me' });

@@ -32,6 +32,7 @@ const TOOLS = [
   { name: 'secret', description: 'Guarded by tool_scopes', inputSchema: { type: 'object' } },
   { name: 'ask', description: 'Asks the client for input (elicitation)', inputSchema: { type: 'object' } },
   { name: 'think', description: 'Asks the client\'s model (sampling)', inputSchema: { type: 'object' } },
+  { name: 'where', description: 'Asks the client for its roots', inputSchema: { type: 'object' } },
   { name: 'count', description: 'Reports progress twice, then answers', inputSchema: { type: 'object' } },
 ] as never[];
 const RESOURCES = [{ uri: 'file:///notes/a.txt', name: 'a', mimeType: 'text/plain' }];
@@ -59,6 +60,10 @@ function serverFor(label: string, era: string, seen: string[], capabilities: unk
     if (name === 'think') {
       if (answer.kind === 'sampling') return { content: [{ type: 'text', text: `${label}: the model said ${JSON.stringify(answer.result.content)}` }] };
       return inputRequired({ inputRequests: { input: inputRequired.createMessage({ messages: [{ role: 'user', content: { type: 'text', text: '2 + 2?' } }], maxTokens: 5 }) } }) as never;
+    }
+    if (name === 'where') {
+      if (answer.kind === 'roots') return { content: [{ type: 'text', text: `${label}: roots ${answer.roots.map((root) => root.uri).join(' ')}` }] };
+      return inputRequired({ inputRequests: { input: inputRequired.listRoots() } }) as never;
     }
     const text = name === 'echo' ? `${label}: ${String(args?.text ?? '')}` : name === 'count' ? `${label}: counted` : `${label}: the secret`;
     return { content: [{ type: 'text', text }] };
