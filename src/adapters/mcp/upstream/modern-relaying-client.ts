@@ -5,6 +5,9 @@ import { SERVER_INFO } from '../mcp-server.factory';
 /** The client's relayed answer was an error (refused, timed out, cancelled): a 2026 retry can carry results only, so the call ends with it. */
 export class UnrelayedInput extends Error {}
 
+/** Rounds of input one call may ask for (the SDK's own default, fixed here so an SDK update cannot widen it). */
+const MAX_ROUNDS = 10;
+
 const METHODS = { sampling: 'sampling/createMessage', elicitation: 'elicitation/create', roots: 'roots/list' } as const;
 
 /**
@@ -20,7 +23,7 @@ export function modernRelayingClient(capabilities: Record<string, unknown>, rela
   const relaying = relay !== undefined && Object.keys(capabilities).length > 0;
   const client = new Client({ name: SERVER_INFO.name, version: SERVER_INFO.version }, {
     capabilities: relaying ? capabilities : {},
-    inputRequired: { autoFulfill: relaying },
+    inputRequired: { autoFulfill: relaying, maxRounds: MAX_ROUNDS },
   });
   if (!relaying) return client;
   for (const [capability, method] of Object.entries(METHODS)) {

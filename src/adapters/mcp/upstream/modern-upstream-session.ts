@@ -77,7 +77,7 @@ export class ModernUpstreamSession implements UpstreamSession, UpstreamContentSe
     } : undefined;
     const signal = relay === undefined ? this.options.signal : AbortSignal.any([this.options.signal, relay.signal]);
     try {
-      // Relaying, the SDK fulfils input_required itself and retries (up to its default 10 rounds); otherwise it is returned here.
+      // Relaying, the SDK fulfils input_required itself and retries (at most MAX_ROUNDS); otherwise it is returned here.
       const result = await this.replied((client) => client.request({ method: 'tools/call', params: { name: tool, arguments: args } },
         { ...this.options, signal, onprogress, allowInputRequired: !this.relaying }) as Promise<Record<string, unknown>>);
       return result.resultType === 'input_required' ? this.inputRequired() : asLegacyResult(result);
