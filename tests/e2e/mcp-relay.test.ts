@@ -9,12 +9,15 @@ import { startTwoReplicas, TwoReplicas } from '../support/app-replicas';
 import { ACCEPT_BOTH, mcpPost, mcpRequest } from '../support/mcp-session-client';
 import { startRelayUpstream, RelayUpstream } from '../support/relay-upstream';
 import { startRoundRobinProxy, RoundRobinProxy } from '../support/round-robin-proxy';
+import { startV2Upstream, V2Upstream } from '../support/v2-upstream';
 
 jest.setTimeout(60_000);
 
 let r: TwoReplicas;
 let proxy: RoundRobinProxy;
 let upstream: RelayUpstream;
+/** Speaks 2026-07-28 only: asks for input in its results instead of by requests. */
+let modern: V2Upstream;
 let raw: string;
 let user: string;
 let keyId: string;
@@ -23,6 +26,7 @@ beforeAll(async () => {
   r = await startTwoReplicas({ MCP_UPSTREAM_ALLOWLIST: '127.0.0.0/8' });
   proxy = await startRoundRobinProxy([r.aUrl, r.b.url]);
   upstream = await startRelayUpstream();
+  modern = await startV2Upstream('modern');
   user = randomUUID();
   const res = await request(r.a.app).post('/api/v1/api-keys').set('Authorization', `Bearer ${r.a.userToken(user)}`)
     .send({ name: 'relay', scopes: ['mcp_servers:read', 'mcp_servers:write'] }).expect(201);
@@ -31,10 +35,12 @@ beforeAll(async () => {
   const setup = await sdkClient(r.aUrl, {});
   const created = await setup.client.callTool({ name: 'mcp_servers', arguments: { action: 'create', data: { name: 'relay', url: upstream.url } } });
   expect(created.isError).toBeFalsy();
+  expect((await setup.client.callTool({ name: 'mcp_servers', arguments: { action: 'create', data: { name: 'modern', url: modern.url } } })).isError).toBeFalsy();
   await setup.client.close();
 });
 afterAll(async () => {
   await upstream?.stop();
+  await modern?.stop();
   await proxy?.close();
   await r?.close();
 });
@@ -238,6 +244,29 @@ describe('keygate\'s upstream sessions per client session', () => {
     await client.callTool({ name: 'relay__echo', arguments: {} });
     expect(upstream.levels.at(-1)).toBe('warning');
     await client.close();
+  });
+
+  it('relays a 2026-07-28-only upstream\'s input request the same way, the answer POSTed to the other replica', async () => {
+    const session = await initialize(r.aUrl);
+    await (await mcpPost(r.aUrl, raw, { jsonrpc: '2.0', method: 'notifications/initialized' }, { 'Mcp-Session-Id': session })).text();
+    modern.clientCapabilities.length = 0;
+    const res = await mcpPost(r.aUrl, raw, { jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'modern__think', arguments: {} } }, { 'Mcp-Session-Id': session });
+    const seen: Record<string, any>[] = [];
+    for await (const message of sseMessages(res)) {
+      seen.push(message);
+      if (message.method === 'sampling/createMessage') {
+        expect(String(message.id)).toMatch(/^keygate-/);
+        expect(message.params).toMatchObject({ messages: [{ role: 'user', content: { type: 'text', text: '2 + 2?' } }] });
+        const answer = await mcpPost(r.b.url, raw, { jsonrpc: '2.0', id: message.id, result: { role: 'assistant', content: { type: 'text', text: 'from B' }, model: 'm' } },
+          { 'Mcp-Session-Id': session });
+        expect(answer.status).toBe(202);
+      }
+      if (message.id === 9) break;
+    }
+    expect(seen.map((m) => m.method ?? 'result')).toEqual(['sampling/createMessage', 'result']);
+    expect(seen[1].result).toEqual({ content: [{ type: 'text', text: 'modern: the model said {"type":"text","text":"from B"}' }] });
+    // The first round and its retry both declared what the client declared.
+    expect(modern.clientCapabilities).toEqual([FULL, FULL]);
   });
 
   it('keeps stateless calls stateless: a short contact each, nothing stored', async () => {

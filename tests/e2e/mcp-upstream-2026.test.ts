@@ -1,4 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { call, makeKey, rpc, TestKey } from '../support/mcp-keys';
 import { connectClient, listen } from '../support/mcp-client';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -43,12 +45,23 @@ async function clientFor(key: TestKey, path = ''): Promise<Client> {
   clients.push(client);
   return client;
 }
+/** A 2025 client in a session that declares `capabilities` and answers elicitation with Ada, sampling with "4" and roots with one root, keeping what it was asked. */
+async function askedClient(key: TestKey, capabilities: Record<string, unknown>, path = ''): Promise<{ client: Client; asked: unknown[] }> {
+  const asked: unknown[] = [];
+  const client = new Client({ name: 'asked', version: '1.0.0' }, { capabilities });
+  if ('elicitation' in capabilities) client.setRequestHandler(ElicitRequestSchema, async (request) => (asked.push(request.params), { action: 'accept', content: { name: 'Ada' } }));
+  if ('sampling' in capabilities) client.setRequestHandler(CreateMessageRequestSchema, async (request) => (asked.push(request.params), { role: 'assistant', content: { type: 'text', text: '4' }, model: 'test' }));
+  if ('roots' in capabilities) client.setRequestHandler(ListRootsRequestSchema, async (request) => (asked.push(request.method), { roots: [{ uri: 'file:///work', name: 'work' }] }));
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${app.url}${path}`), { requestInit: { headers: { Authorization: `Bearer ${key.raw}` } } }));
+  clients.push(client);
+  return { client, asked };
+}
 const names = async (client: Client) => (await client.listTools()).tools.map((tool) => tool.name).sort();
 const text = (result: unknown) => ((result as { content: { text: string }[] }).content[0]).text;
 
 describe('a 2026-07-28-only upstream on /mcp', () => {
   it('lists its tools, filtered by tool_scopes, having asked it in 2026 only', async () => {
-    expect(await names(await clientFor(owner))).toEqual(expect.arrayContaining(['modern__ask', 'modern__count', 'modern__echo', 'modern__secret']));
+    expect(await names(await clientFor(owner))).toEqual(expect.arrayContaining(['modern__ask', 'modern__count', 'modern__echo', 'modern__secret', 'modern__think']));
     expect(await names(await clientFor(await makeKey(t, ['mcp_servers:read'], owner.user)))).toEqual(expect.arrayContaining(['modern__echo']));
     expect(await names(await clientFor(await makeKey(t, ['mcp_servers:read'], owner.user)))).not.toContain('modern__secret');
     expect(await names(await clientFor(await makeKey(t, ['chat:read'], owner.user)))).toEqual(['chat', 'dual__secret', 'legacy__secret', 'modern__secret']);
@@ -93,12 +106,68 @@ describe('a 2026-07-28-only upstream on /mcp', () => {
   });
 });
 
+describe('input a 2026-07-28-only upstream asks for during a call, relayed to a 2025 client session', () => {
+  it.each([['/mcp', '', 'modern__'], ['/mcp/servers/modern', '/servers/modern', '']])('on %s: elicitation and sampling reach the client, its answers the upstream', async (_label, path, prefix) => {
+    const { client, asked } = await askedClient(owner, { elicitation: {}, sampling: {} }, path);
+    modern.clientCapabilities.length = 0;
+    const progress: unknown[] = [];
+    expect(await client.callTool({ name: `${prefix}ask`, arguments: {} }, undefined, { onprogress: (p) => void progress.push(p) }))
+      .toEqual({ content: [{ type: 'text', text: 'modern: accept {"name":"Ada"}' }] });
+    // The SDK reports each fulfilled round as progress of its own; the client gets only the upstream's (none here).
+    expect(progress).toEqual([]);
+    expect(asked).toEqual([expect.objectContaining({ message: 'Your name?', requestedSchema: expect.objectContaining({ properties: { name: { type: 'string' } } }) })]);
+    expect(await client.callTool({ name: `${prefix}think`, arguments: {} })).toEqual({ content: [{ type: 'text', text: 'modern: the model said {"type":"text","text":"4"}' }] });
+    expect(asked[1]).toMatchObject({ messages: [{ role: 'user', content: { type: 'text', text: '2 + 2?' } }], maxTokens: 5 });
+    // Both rounds of both calls declared what the client declared, cut to what keygate relays.
+    expect(modern.clientCapabilities).toHaveLength(4);
+    for (const declared of modern.clientCapabilities) expect(declared).toEqual({ elicitation: {}, sampling: {} });
+  });
+
+  it('relays roots/list to a client that declared roots', async () => {
+    const { client, asked } = await askedClient(owner, { roots: {} });
+    modern.clientCapabilities.length = 0;
+    expect(text(await client.callTool({ name: 'modern__where', arguments: {} }))).toBe('modern: roots file:///work');
+    expect(asked).toEqual(['roots/list']);
+    expect(modern.clientCapabilities[0]).toEqual({ roots: {} });
+  });
+
+  it('declares only what the client declared: a request for a capability it lacks is the tool error, and nothing is asked', async () => {
+    const { client, asked } = await askedClient(owner, { elicitation: {}, experimental: { other: {} } });
+    modern.clientCapabilities.length = 0;
+    const result = await client.callTool({ name: 'modern__think', arguments: {} });
+    expect(result).toMatchObject({ isError: true });
+    expect(text(result)).toMatch(/asked for input.*cannot relay from a 2026-07-28 server yet/);
+    expect(asked).toEqual([]);
+    expect(modern.clientCapabilities[0]).toEqual({ elicitation: {} });
+    expect(text(await client.callTool({ name: 'modern__ask', arguments: {} }))).toBe('modern: accept {"name":"Ada"}');
+  });
+
+  it('ends the call with a tool error when the client answers the upstream\'s request with an error', async () => {
+    const client = new Client({ name: 'refuser', version: '1.0.0' }, { capabilities: { elicitation: {} } });
+    client.setRequestHandler(ElicitRequestSchema, async () => {
+      throw new Error('not now');
+    });
+    await client.connect(new StreamableHTTPClientTransport(new URL(app.url), { requestInit: { headers: { Authorization: `Bearer ${owner.raw}` } } }));
+    clients.push(client);
+    const result = await client.callTool({ name: 'modern__ask', arguments: {} });
+    expect(result).toMatchObject({ isError: true });
+    expect(text(result)).toMatch(/^The MCP server modern asked for input the client did not give: .*not now/);
+  });
+
+  it('declares nothing for a client that declared nothing, and keeps the tool error, on both endpoints', async () => {
+    for (const [path, name] of [['', 'modern__ask'], ['/servers/modern', 'ask']]) {
+      const result = await (await clientFor(owner, path)).callTool({ name, arguments: {} });
+      expect(text(result)).toMatch(/asked for input.*cannot relay from a 2026-07-28 server yet/);
+    }
+  });
+});
+
 describe('a 2026-07-28-only upstream on /mcp/servers/<name>', () => {
   it('declares what it relays of its capabilities and serves its tools, resources, prompts and completion', async () => {
     const client = await clientFor(owner, '/servers/modern');
     // It declares logging, subscribe and listChanged too, which keygate does not relay from a 2026 upstream yet.
     expect(client.getServerCapabilities()).toEqual({ tools: { listChanged: true }, resources: {}, prompts: {}, completions: {} });
-    expect(await names(client)).toEqual(['ask', 'count', 'echo', 'secret']);
+    expect(await names(client)).toEqual(['ask', 'count', 'echo', 'secret', 'think', 'where']);
     expect(text(await client.callTool({ name: 'echo', arguments: { text: 'there' } }))).toBe('modern: there');
     expect((await client.readResource({ uri: 'file:///notes/a.txt' })).contents[0]).toMatchObject({ text: 'modern: file:///notes/a.txt' });
     expect((await client.getPrompt({ name: 'greet', arguments: { who: 'me' } })).messages[0].content).toEqual({ type: 'text', text: 'modern greets me' });

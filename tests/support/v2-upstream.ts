@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { AddressInfo } from 'node:net';
 import { NodeStreamableHTTPServerTransport, toNodeHandler } from '@modelcontextprotocol/node';
-import { classifyInboundRequest, createMcpHandler, inputRequired, ProtocolError, Server } from '@modelcontextprotocol/server';
+import { classifyInboundRequest, createMcpHandler, inputRequired, inputResponse, ProtocolError, Server } from '@modelcontextprotocol/server';
 import { startUpstream } from './upstream-mcp-server';
 
 /**
@@ -22,20 +22,24 @@ export interface V2Upstream {
   discovers: number;
   /** When set, every request is left unanswered (an upstream that stopped answering). */
   silent: boolean;
+  /** The `io.modelcontextprotocol/clientCapabilities` of every tools/call it served, in order. */
+  clientCapabilities: unknown[];
   stop(): Promise<void>;
 }
 
 const TOOLS = [
   { name: 'echo', description: 'Echoes its text', inputSchema: { type: 'object', properties: { text: { type: 'string' } } } },
   { name: 'secret', description: 'Guarded by tool_scopes', inputSchema: { type: 'object' } },
-  { name: 'ask', description: 'Asks the client for input', inputSchema: { type: 'object' } },
+  { name: 'ask', description: 'Asks the client for input (elicitation)', inputSchema: { type: 'object' } },
+  { name: 'think', description: 'Asks the client\'s model (sampling)', inputSchema: { type: 'object' } },
+  { name: 'where', description: 'Asks the client for its roots', inputSchema: { type: 'object' } },
   { name: 'count', description: 'Reports progress twice, then answers', inputSchema: { type: 'object' } },
 ] as never[];
 const RESOURCES = [{ uri: 'file:///notes/a.txt', name: 'a', mimeType: 'text/plain' }];
 const TEMPLATES = [{ uriTemplate: 'file:///notes/{name}', name: 'note', mimeType: 'text/plain' }];
 const PROMPTS = [{ name: 'greet', description: 'Greets someone', arguments: [{ name: 'who', required: true }] }];
 
-function serverFor(label: string, era: string, seen: string[]): Server {
+function serverFor(label: string, era: string, seen: string[], capabilities: unknown[] = []): Server {
   const server = new Server({ name: `v2-${label}`, version: '2.0.0' }, { capabilities: { tools: {}, resources: { subscribe: true, listChanged: true }, prompts: { listChanged: true }, completions: {}, logging: {} } });
   const log = <T>(method: string, answer: T): T => (seen.push(`${method} ${era}`), answer);
   server.setRequestHandler('tools/list', async () => log('tools/list', { tools: TOOLS }));
@@ -46,8 +50,20 @@ function serverFor(label: string, era: string, seen: string[]): Server {
     if (name === 'count' && progressToken !== undefined) {
       for (const progress of [1, 2]) await ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken, progress, total: 2 } });
     }
+    capabilities.push((ctx.mcpReq as { envelope?: Record<string, unknown> }).envelope?.['io.modelcontextprotocol/clientCapabilities']);
+    // Asked on the first round; the retry carries the client's answer, which the result repeats.
+    const answer = inputResponse(ctx.mcpReq.inputResponses, 'input');
     if (name === 'ask') {
-      return inputRequired({ inputRequests: { name: inputRequired.elicit({ message: 'Your name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } }) } }) as never;
+      if (answer.kind === 'elicit') return { content: [{ type: 'text', text: `${label}: ${answer.action} ${JSON.stringify(answer.content ?? {})}` }] };
+      return inputRequired({ inputRequests: { input: inputRequired.elicit({ message: 'Your name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } }) } }) as never;
+    }
+    if (name === 'think') {
+      if (answer.kind === 'sampling') return { content: [{ type: 'text', text: `${label}: the model said ${JSON.stringify(answer.result.content)}` }] };
+      return inputRequired({ inputRequests: { input: inputRequired.createMessage({ messages: [{ role: 'user', content: { type: 'text', text: '2 + 2?' } }], maxTokens: 5 }) } }) as never;
+    }
+    if (name === 'where') {
+      if (answer.kind === 'roots') return { content: [{ type: 'text', text: `${label}: roots ${answer.roots.map((root) => root.uri).join(' ')}` }] };
+      return inputRequired({ inputRequests: { input: inputRequired.listRoots() } }) as never;
     }
     const text = name === 'echo' ? `${label}: ${String(args?.text ?? '')}` : name === 'count' ? `${label}: counted` : `${label}: the secret`;
     return { content: [{ type: 'text', text }] };
@@ -73,12 +89,12 @@ function serverFor(label: string, era: string, seen: string[]): Server {
 
 /** An SDK v2 (or, `legacy`, v1) MCP server on a loopback port whose texts name `label`. */
 export async function startV2Upstream(mode: V2UpstreamMode, label: string = mode): Promise<V2Upstream> {
-  const state: V2Upstream = { url: '', seen: [], discovers: 0, silent: false, stop: async () => undefined };
+  const state: V2Upstream = { url: '', seen: [], discovers: 0, silent: false, clientCapabilities: [], stop: async () => undefined };
   if (mode === 'legacy') {
     const v1 = await startUpstream(label);
     return Object.assign(state, { url: v1.url, stop: () => v1.stop() });
   }
-  const modern = toNodeHandler(createMcpHandler((ctx) => serverFor(label, ctx.era, state.seen), { legacy: 'reject' }));
+  const modern = toNodeHandler(createMcpHandler((ctx) => serverFor(label, ctx.era, state.seen, state.clientCapabilities), { legacy: 'reject' }));
   const sessions = new Map<string, NodeStreamableHTTPServerTransport>();
   const httpServer = http.createServer(async (req, res) => {
     let raw = '';

@@ -1,11 +1,11 @@
 import { setMaxListeners } from 'node:events';
-import { Client, FetchLike, ProtocolError, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client, FetchLike, ProtocolError, SdkError, SdkErrorCode, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Agent } from 'undici';
 import { ItemKind, UpstreamCompletion, UpstreamContentSession, UpstreamItem, UpstreamReplyError } from '../../../application/ports/upstream-content.port';
 import { UpstreamContext, UpstreamServer, UpstreamSession, UpstreamTool } from '../../../application/ports/upstream-mcp.port';
 import { UpstreamRefusal } from '../../../application/ports/upstream-refusal';
-import { SERVER_INFO } from '../mcp-server.factory';
 import { asLegacyResult } from './legacy-result';
+import { modernRelayingClient, UnrelayedInput } from './modern-relaying-client';
 import { listPages, LISTS } from './sdk-upstream-lists';
 import { UpstreamLimits } from './sdk-upstream-session';
 import { upstreamFetch } from './upstream-fetch';
@@ -15,21 +15,28 @@ const isObject = (value: unknown): boolean => typeof value === 'object' && value
 
 /** MissingRequiredClientCapability: what an SDK v2 upstream answers when it wants input keygate did not declare it can give. */
 const MISSING_CAPABILITY = -32021;
+/** The SDK reports each auto-fulfilled round as progress; the client gets only the upstream's own (progress must only increase). */
+const ROUND_PROGRESS = 'Fulfilling input required by ';
 
 /**
  * One contact with an upstream that speaks 2026-07-28 only, through the SDK
  * v2 client connected on the learned discover result (no probe), stateless:
  * every request is a POST carrying the `_meta` envelope, and nothing is held.
- * The same pinned, byte-capped fetch and bounds as the 2025 path. keygate
- * declares no client capabilities to it yet, so an upstream that asks for
- * input (elicitation, sampling, roots) gets nothing relayed: its tools/call
- * is a tool error saying so.
+ * The same pinned, byte-capped fetch and bounds as the 2025 path. During a
+ * tools/call relayed to a 2025 client session, `relayable` gives the client
+ * capabilities keygate declares (what the session's client declared and
+ * keygate relays): the upstream's input requests for them are relayed to the
+ * client and answered on the retry (modern-relaying-client.ts). Otherwise
+ * nothing is declared, and a tools/call that asks for input is a tool error
+ * saying keygate cannot relay it.
  */
 export class ModernUpstreamSession implements UpstreamSession, UpstreamContentSession {
   private readonly stop = new AbortController();
   private readonly options: { signal: AbortSignal; timeout: number };
   private refusal: UpstreamRefusal | null = null;
   private client: Promise<Client> | null = null;
+  /** Whether the connected client fulfils input requests through the relay. */
+  private relaying = false;
 
   constructor(
     private readonly server: UpstreamServer,
@@ -37,6 +44,7 @@ export class ModernUpstreamSession implements UpstreamSession, UpstreamContentSe
     private readonly limits: UpstreamLimits,
     private readonly profile: ModernProfile,
     private readonly context: UpstreamContext = {},
+    private readonly relayable?: () => Promise<Record<string, unknown>>,
   ) {
     const signal = AbortSignal.any([this.stop.signal, AbortSignal.timeout(limits.timeoutMs)]);
     setMaxListeners(limits.maxPages + 10, signal);
@@ -64,14 +72,19 @@ export class ModernUpstreamSession implements UpstreamSession, UpstreamContentSe
 
   async callTool(tool: string, args: Record<string, unknown> | undefined): Promise<Record<string, unknown>> {
     const relay = this.context.relay;
-    const onprogress = relay?.wantsProgress ? (p: { progress: number; total?: number; message?: string }) => void relay.progress(p) : undefined;
+    const onprogress = relay?.wantsProgress ? (p: { progress: number; total?: number; message?: string }) => {
+      if (!(this.relaying && p.message?.startsWith(ROUND_PROGRESS))) void relay.progress(p);
+    } : undefined;
     const signal = relay === undefined ? this.options.signal : AbortSignal.any([this.options.signal, relay.signal]);
     try {
+      // Relaying, the SDK fulfils input_required itself and retries (at most MAX_ROUNDS); otherwise it is returned here.
       const result = await this.replied((client) => client.request({ method: 'tools/call', params: { name: tool, arguments: args } },
-        { ...this.options, signal, onprogress, allowInputRequired: true }) as Promise<Record<string, unknown>>);
+        { ...this.options, signal, onprogress, allowInputRequired: !this.relaying }) as Promise<Record<string, unknown>>);
       return result.resultType === 'input_required' ? this.inputRequired() : asLegacyResult(result);
     } catch (error) {
       if (error instanceof UpstreamReplyError && error.code === MISSING_CAPABILITY) return this.inputRequired();
+      if (error instanceof SdkError && error.code === SdkErrorCode.CapabilityNotSupported) return this.inputRequired();
+      if (error instanceof UnrelayedInput) return this.unanswered(error.message);
       throw error;
     }
   }
@@ -133,6 +146,11 @@ export class ModernUpstreamSession implements UpstreamSession, UpstreamContentSe
     };
   }
 
+  /** The relay's error answer (already bounded and free of anything but the client's short message). */
+  private unanswered(why: string): Record<string, unknown> {
+    return { content: [{ type: 'text', text: `The MCP server ${this.server.name} asked for input the client did not give: ${why}` }], isError: true };
+  }
+
   private async guarded<T>(work: (client: Client) => Promise<T>): Promise<T> {
     try {
       return await work(await (this.client ??= this.connect()));
@@ -151,7 +169,10 @@ export class ModernUpstreamSession implements UpstreamSession, UpstreamContentSe
   }
 
   private async connect(): Promise<Client> {
-    const client = new Client({ name: SERVER_INFO.name, version: SERVER_INFO.version }, { inputRequired: { autoFulfill: false } });
+    const relay = this.context.relay;
+    const capabilities = relay !== undefined && this.relayable !== undefined ? await this.relayable() : {};
+    const client = modernRelayingClient(capabilities, relay);
+    this.relaying = relay !== undefined && Object.keys(capabilities).length > 0;
     const transport = new StreamableHTTPClientTransport(new URL(this.server.url), {
       requestInit: { headers: this.server.headers },
       fetch: upstreamFetch(this.agent, this.limits.maxBytes, this.options.signal, (refusal) => this.stopWith(refusal)) as FetchLike,

@@ -7,6 +7,7 @@ import { UpstreamRefusal } from '../../../application/ports/upstream-refusal';
 import { UpstreamSessionStore } from '../../../application/ports/upstream-session-store.port';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { pinnedAgent } from './pinned-agent';
+import { relayedCapabilities } from './relaying-client';
 import { upstreamFetch } from './upstream-fetch';
 import { SdkUpstreamSession, UpstreamLimits } from './sdk-upstream-session';
 import { UpstreamAddressGuard } from './upstream-address-guard';
@@ -51,7 +52,7 @@ export class SdkUpstreamMcp implements UpstreamMcp, UpstreamContent {
       // This contact's own probe failed: it fails with that, as its 2025 contact would have, without waiting on the upstream twice.
       if (failure !== undefined) throw failure;
       if (profile.era !== 'modern') return this.legacy(server, context);
-      return new ModernUpstreamSession(server, this.agent, this.limitsFor(context), profile, context);
+      return new ModernUpstreamSession(server, this.agent, this.limitsFor(context), profile, context, this.relayable(server, context));
     });
   }
 
@@ -59,6 +60,15 @@ export class SdkUpstreamMcp implements UpstreamMcp, UpstreamContent {
     const { clientSessionId } = context;
     const held = this.store && clientSessionId !== undefined && server.id !== undefined ? { store: this.store, clientSessionId, serverId: server.id } : undefined;
     return new SdkUpstreamSession(server, this.agent, this.limitsFor(context), context, held);
+  }
+
+  /** What a relayed call may declare to a 2026 upstream: what its client session's client declared and keygate relays. */
+  private relayable(server: UpstreamServer, context: UpstreamContext): (() => Promise<Record<string, unknown>>) | undefined {
+    const { store } = this;
+    const { clientSessionId } = context;
+    if (store === undefined || context.relay === undefined || clientSessionId === undefined || server.id === undefined) return undefined;
+    const serverId = server.id;
+    return async () => relayedCapabilities((await store.find(clientSessionId, serverId))?.clientCapabilities ?? {});
   }
 
   /** A relayed call may wait on a person (elicitation), so it has its own bound. */
