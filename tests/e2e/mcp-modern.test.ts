@@ -179,6 +179,11 @@ it('declares in server/discover on /mcp/servers/<name> only what the upstream de
   expect(res.body.result.capabilities).toEqual({ tools: {}, resources: {} });
 });
 
+it('answers a 2026 tools/list whose cursor is not a string -32602 with its id, as 2025 does, not -32603 (found by the fuzz suite)', async () => {
+  const res = await post('/mcp', owner, { id: 999987, method: 'tools/list', params: { cursor: {} } });
+  expect(res.body).toMatchObject({ id: 999987, error: { code: -32602 } });
+});
+
 describe('the header check comes before any scope decision', () => {
   it('answers a Mcp-Name that disagrees with the body 400 -32020, not the 403 the called tool would get, and records no denial', async () => {
     const before = (await auditedTools('tool.denied')).length;

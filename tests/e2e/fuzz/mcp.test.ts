@@ -6,9 +6,11 @@ import { FuzzApp, startFuzzApp } from '../../support/fuzz/fuzz-app';
 import { check } from '../../support/fuzz/contract';
 import { FuzzRequest } from '../../support/fuzz/fuzz-request';
 import { fuzz } from '../../support/fuzz/fuzz-runner';
-import { McpFixture, mcpBody, mcpMessages, oddMcpBody } from '../../support/fuzz/mcp-messages';
+import { mcpBody, mcpMessages, oddMcpBody } from '../../support/fuzz/mcp-messages';
 import { mcpRequest, ORDINARY_MESSAGES } from '../../support/fuzz/mcp-requests';
 import { call, makeKey, rpc } from '../../support/mcp-keys';
+import { startUpstream, UpstreamMcpServer } from '../../support/upstream-mcp-server';
+import { mcp2026Request, Mcp2026Fixture, modernAnswerProblems } from '../../support/fuzz/mcp-2026-requests';
 
 /**
  * Every method /mcp answers, with generated params, batches, bodies and
@@ -20,10 +22,11 @@ import { call, makeKey, rpc } from '../../support/mcp-keys';
 jest.setTimeout(60_000);
 
 let app: FuzzApp;
-let fx: McpFixture;
+let fx: Mcp2026Fixture;
+let upstream: UpstreamMcpServer;
 
 beforeAll(async () => {
-  app = await startFuzzApp();
+  [app, upstream] = await Promise.all([startFuzzApp({ MCP_UPSTREAM_ALLOWLIST: '127.0.0.0/8' }), startUpstream('fuzz')]);
   const { t } = app;
   const user = randomUUID();
   const [full, narrow, revoked] = await Promise.all([
@@ -42,12 +45,18 @@ beforeAll(async () => {
   const routine = await create('routines', { data: {} });
   const task = await create('projects', { subresource: 'tasks', id: project, data: { title: 'task' } });
   const chat = await create('chat', { subresource: 'sessions', id: await create('chat', { data: {} }), data: {} });
+  // An upstream for /mcp/servers/files and its namespaced tools, resources and prompts on /mcp (2026 requests).
+  await create('mcp_servers', { data: { name: 'files', url: upstream.url, tool_scopes: { secret: ['chat:read'] }, prompt_scopes: { vault: ['chat:read'] } } });
   fx = {
+    server: 'files',
     credentials: mcpCredentials({ full: full.raw, narrow: narrow.raw, revoked: revoked.raw }, t.userToken(user)),
     recordIds: [project, agent, routine, task, chat],
   };
 });
-afterAll(() => app?.close());
+afterAll(async () => {
+  await app?.close();
+  await upstream?.stop();
+});
 
 const RUNS = { numRuns: 120, timeLimitMs: 2_000 };
 const contract = (req: FuzzRequest) => check(app, req);
@@ -78,6 +87,10 @@ describe('fuzzing POST /mcp: no 5xx, no answer over 64 KiB, no row written by a 
 
   it('malformed, non-object, deeply nested and oversize bodies', async () => {
     await fuzz('MCP odd bodies', app.baseUrl, mcpRequest(fx, oddMcpBody(m().any)), contract, RUNS);
+  });
+
+  it('2026-07-28 stateless requests of every method on /mcp and /mcp/servers/<name>, envelopes and headers right or wrong', async () => {
+    await fuzz('MCP 2026', app.baseUrl, mcp2026Request(fx, m().args), (req) => check(app, req, modernAnswerProblems), { ...RUNS, numRuns: 250 });
   });
 
   it('everything at once', async () => {

@@ -142,7 +142,7 @@ export function mcpMessages(fx: McpFixture) {
     { weight: 3, arbitrary: hugeArray(cheap, 50, 100, 900_000) },
     { weight: 1, arbitrary: hugeArray(cheap, 101, 2000, 900_000) },
   );
-  return { initialize, ping, toolsList, toolsCall, notification, other, any, batch };
+  return { initialize, ping, toolsList, toolsCall, notification, other, any, batch, args };
 }
 
 /** Bodies that are no message at all: malformed, not an object, nested deep, over 1 MiB. */

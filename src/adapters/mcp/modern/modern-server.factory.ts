@@ -84,9 +84,10 @@ export class ModernServerFactory {
       // A 2025 session never reaches this server; input_required stays the handler's to return.
       inputRequired: { legacyShim: false },
     });
-    server.setRequestHandler('tools/list', async (request) => {
+    // ANY_PARAMS: a cursor of the wrong type is listToolsFor's -32602, not the SDK schema's -32603.
+    server.setRequestHandler('tools/list', { params: ANY_PARAMS }, async (params) => {
       try {
-        const tools = await listToolsFor(this.listTools, principal, (request.params ?? {}) as ToolsListParams, view);
+        const tools = await listToolsFor(this.listTools, principal, params as ToolsListParams, view);
         return { tools: tools.map(toMcpTool) } as never;
       } catch (error) {
         throw toModernMcpError(error, this.log);
