@@ -6,7 +6,7 @@ import { UpstreamContext, UpstreamServer, UpstreamSession, UpstreamTool } from '
 import { UpstreamRefusal } from '../../../application/ports/upstream-refusal';
 import { asLegacyResult } from './legacy-result';
 import { modernRelayingClient, UnrelayedInput } from './modern-relaying-client';
-import { listPages, LISTS } from './sdk-upstream-lists';
+import { listPages, LISTS, listToolPages } from './sdk-upstream-lists';
 import { UpstreamLimits } from './sdk-upstream-session';
 import { upstreamFetch } from './upstream-fetch';
 import { ModernProfile } from './upstream-profile';
@@ -52,22 +52,8 @@ export class ModernUpstreamSession implements UpstreamSession, UpstreamContentSe
   }
 
   listTools(): Promise<UpstreamTool[]> {
-    return this.guarded(async (client) => {
-      const tools: UpstreamTool[] = [];
-      let cursor: string | undefined;
-      for (let pages = 1; ; pages += 1) {
-        const page = await client.request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, this.options);
-        for (const { name, title, description, inputSchema, outputSchema, annotations } of page.tools) {
-          tools.push({ name, title, description, inputSchema: inputSchema as Record<string, unknown>, outputSchema: outputSchema as Record<string, unknown> | undefined, annotations });
-        }
-        if (tools.length > this.limits.maxTools) this.refuse('tools/list', `over ${this.limits.maxTools} tools`, `tools/list of ${this.server.name} passed ${this.limits.maxTools} tools`);
-        cursor = page.nextCursor;
-        if (cursor === undefined) return tools;
-        if (pages === this.limits.maxPages) {
-          this.refuse('tools/list', `over MCP_UPSTREAM_MAX_PAGES (${this.limits.maxPages} pages)`, `tools/list of ${this.server.name} still had a next page after ${pages}`);
-        }
-      }
-    });
+    return this.guarded((client) => listToolPages(this.server.name, this.limits, this.refusing('tools/list'),
+      (params) => client.request({ method: 'tools/list', params }, this.options)));
   }
 
   async callTool(tool: string, args: Record<string, unknown> | undefined): Promise<Record<string, unknown>> {
@@ -90,11 +76,7 @@ export class ModernUpstreamSession implements UpstreamSession, UpstreamContentSe
   }
 
   list(kind: ItemKind): Promise<UpstreamItem[]> {
-    return this.guarded((client) => listPages(this.profile.capabilities, kind, this.server.name, this.limits, (shown, detail) => {
-      const refusal = new UpstreamRefusal(`upstream ${LISTS[kind].method} ${shown}`, detail);
-      this.stopWith(refusal);
-      return refusal;
-    }, (method, params) => client.request({ method: method as 'tools/list', params }, this.options) as Promise<Record<string, unknown>>));
+    return this.guarded((client) => listPages(this.profile.capabilities, kind, this.server.name, this.limits, this.refusing(LISTS[kind].method), (method, params) => client.request({ method: method as 'tools/list', params }, this.options) as Promise<Record<string, unknown>>));
   }
 
   readResource(uri: string): Promise<Record<string, unknown>> {
@@ -181,10 +163,13 @@ export class ModernUpstreamSession implements UpstreamSession, UpstreamContentSe
     return client;
   }
 
-  private refuse(method: string, shown: string, detail: string): never {
-    const refusal = new UpstreamRefusal(`upstream ${method} ${shown}`, detail);
-    this.stopWith(refusal);
-    throw refusal;
+  /** A refusal of `method` that also stops this session; the caller throws it. */
+  private refusing(method: string): (shown: string, detail: string) => UpstreamRefusal {
+    return (shown, detail) => {
+      const refusal = new UpstreamRefusal(`upstream ${method} ${shown}`, detail);
+      this.stopWith(refusal);
+      return refusal;
+    };
   }
 
   private stopWith(refusal: UpstreamRefusal): void {

@@ -3,6 +3,7 @@ import {
   ErrorCode, ListPromptsResultSchema, ListResourcesResultSchema, ListResourceTemplatesResultSchema, McpError, ServerCapabilities,
 } from '@modelcontextprotocol/sdk/types.js';
 import { ItemKind, UpstreamItem, UpstreamReplyError } from '../../../application/ports/upstream-content.port';
+import { UpstreamTool } from '../../../application/ports/upstream-mcp.port';
 import { UpstreamRefusal } from '../../../application/ports/upstream-refusal';
 
 /** Each federated list: its method, the result schema, the field holding its items, and the capability that offers it. */
@@ -39,6 +40,40 @@ export async function listPages(capabilities: Record<string, unknown>, kind: Ite
     cursor = page.nextCursor as string | undefined;
     if (cursor === undefined) return items;
     if (pages === limits.maxPages) throw refuse(`over MCP_UPSTREAM_MAX_PAGES (${limits.maxPages} pages)`, `${method} of ${server} still had a next page after ${pages}`);
+  }
+}
+
+/** A tool as either SDK's tools/list page gives it. */
+interface ListedTool {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: unknown;
+  outputSchema?: unknown;
+  annotations?: object;
+}
+
+/**
+ * Every page of an upstream's tools/list, with either SDK's client (`ask`
+ * asks for one page): at most maxPages pages and maxTools tools.
+ */
+export async function listToolPages(server: string, limits: { maxPages: number; maxTools: number },
+  refuse: (shown: string, detail: string) => UpstreamRefusal,
+  ask: (params: Record<string, unknown>) => Promise<{ tools: ListedTool[]; nextCursor?: string }>): Promise<UpstreamTool[]> {
+  const tools: UpstreamTool[] = [];
+  let cursor: string | undefined;
+  for (let pages = 1; ; pages += 1) {
+    const page = await ask(cursor === undefined ? {} : { cursor });
+    for (const { name, title, description, inputSchema, outputSchema, annotations } of page.tools) {
+      tools.push({
+        name, title, description, inputSchema: inputSchema as Record<string, unknown>,
+        outputSchema: outputSchema as Record<string, unknown> | undefined, annotations: annotations as Record<string, unknown> | undefined,
+      });
+    }
+    if (tools.length > limits.maxTools) throw refuse(`over ${limits.maxTools} tools`, `tools/list of ${server} passed ${limits.maxTools} tools`);
+    cursor = page.nextCursor;
+    if (cursor === undefined) return tools;
+    if (pages === limits.maxPages) throw refuse(`over MCP_UPSTREAM_MAX_PAGES (${limits.maxPages} pages)`, `tools/list of ${server} still had a next page after ${pages}`);
   }
 }
 

@@ -8,7 +8,7 @@ import { UpstreamContext, UpstreamServer, UpstreamSession, UpstreamTool } from '
 import { UpstreamRefusal } from '../../../application/ports/upstream-refusal';
 import { ClientSessionView, HeldUpstreamSession, UpstreamSessionStore } from '../../../application/ports/upstream-session-store.port';
 import { relayedCapabilities, relayingClient } from './relaying-client';
-import { asReplyError, listItems, LISTS } from './sdk-upstream-lists';
+import { asReplyError, listItems, LISTS, listToolPages } from './sdk-upstream-lists';
 import { upstreamFetch } from './upstream-fetch';
 
 /** Longest wait at close for messages still being sent (a cancellation). */
@@ -68,22 +68,8 @@ export class SdkUpstreamSession implements UpstreamSession, UpstreamContentSessi
   }
 
   listTools(): Promise<UpstreamTool[]> {
-    return this.guarded(async (client) => {
-      const tools: UpstreamTool[] = [];
-      let cursor: string | undefined;
-      for (let pages = 1; ; pages += 1) {
-        const page = await client.request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, ListToolsResultSchema, this.options);
-        for (const { name, title, description, inputSchema, outputSchema, annotations } of page.tools) {
-          tools.push({ name, title, description, inputSchema: inputSchema as Record<string, unknown>, outputSchema: outputSchema as Record<string, unknown> | undefined, annotations });
-        }
-        if (tools.length > this.limits.maxTools) this.refuse(`over ${this.limits.maxTools} tools`, `tools/list of ${this.server.name} passed ${this.limits.maxTools} tools`);
-        cursor = page.nextCursor;
-        if (cursor === undefined) return tools;
-        if (pages === this.limits.maxPages) {
-          this.refuse(`over MCP_UPSTREAM_MAX_PAGES (${this.limits.maxPages} pages)`, `tools/list of ${this.server.name} still had a next page after ${pages}`);
-        }
-      }
-    });
+    return this.guarded((client) => listToolPages(this.server.name, this.limits, this.refusing('tools/list'),
+      (params) => client.request({ method: 'tools/list', params }, ListToolsResultSchema, this.options)));
   }
 
   callTool(tool: string, args: Record<string, unknown> | undefined): Promise<Record<string, unknown>> {
@@ -100,11 +86,7 @@ export class SdkUpstreamSession implements UpstreamSession, UpstreamContentSessi
   }
 
   list(kind: ItemKind): Promise<UpstreamItem[]> {
-    return this.guarded((client) => listItems(client, kind, this.server.name, this.limits, this.options, (shown, detail) => {
-      const refusal = new UpstreamRefusal(`upstream ${LISTS[kind].method} ${shown}`, detail);
-      this.stopWith(refusal);
-      return refusal;
-    }));
+    return this.guarded((client) => listItems(client, kind, this.server.name, this.limits, this.options, this.refusing(LISTS[kind].method)));
   }
 
   readResource(uri: string): Promise<Record<string, unknown>> {
@@ -229,10 +211,13 @@ export class SdkUpstreamSession implements UpstreamSession, UpstreamContentSessi
     return client;
   }
 
-  private refuse(shown: string, detail: string): never {
-    const refusal = new UpstreamRefusal(`upstream tools/list ${shown}`, detail);
-    this.stopWith(refusal);
-    throw refusal;
+  /** A refusal of `method` that also stops this session; the caller throws it. */
+  private refusing(method: string): (shown: string, detail: string) => UpstreamRefusal {
+    return (shown, detail) => {
+      const refusal = new UpstreamRefusal(`upstream ${method} ${shown}`, detail);
+      this.stopWith(refusal);
+      return refusal;
+    };
   }
 
   private stopWith(refusal: UpstreamRefusal): void {
