@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { Container } from 'inversify';
 import { ExternalTools } from '../../application/ports/external-tools.port';
 import { ResourceStore } from '../../application/ports/resource-store.port';
@@ -16,6 +17,10 @@ import { McpOAuth } from '../../adapters/mcp/oauth/mcp-oauth';
 import { McpServerFactory } from '../../adapters/mcp/mcp-server.factory';
 import { ModernHttp } from '../../adapters/mcp/modern/modern-http';
 import { ModernServerFactory } from '../../adapters/mcp/modern/modern-server.factory';
+import { SealedRequestState } from '../../adapters/mcp/modern/sealed-request-state';
+import { AesGcmSecretBox } from '../../adapters/crypto/aes-gcm-secret-box';
+import { SecretBox } from '../../application/ports/secret-box.port';
+import { Clock } from '../../application/ports/clock.port';
 import { UpstreamContentUseCases } from '../../adapters/mcp/upstream-content-handlers';
 import { ToolCallRecorder } from '../../adapters/mcp/tool-call-recorder';
 import { ToolsCallFastPath } from '../../adapters/mcp/tools-call-fast-path';
@@ -85,10 +90,15 @@ export function bindMcp(c: Container): void {
       new McpServerFactory(list, call, log, recorder, content, relays, capabilities),
     [ListTools, CallTool, TOKENS.McpLog, ToolCallRecorder, TOKENS.UpstreamContentUseCases, SessionRelays, FindEndpointCapabilities],
   );
+  c.bind(SealedRequestState).toResolvedValue(
+    // Internal jobs may run without SECRETS_KEY; the service always has one (withSecretsKey), so every replica opens every state.
+    (box: SecretBox | undefined, clock: Clock) => new SealedRequestState(box ?? new AesGcmSecretBox(randomBytes(32)), clock),
+    [{ serviceIdentifier: TOKENS.SecretBox, optional: true }, TOKENS.Clock],
+  );
   c.bind(ModernHttp).toResolvedValue(
-    (list: ListTools, call: CallTool, log: Log, recorder: ToolCallRecorder, capabilities: FindEndpointCapabilities, content: UpstreamContentUseCases) =>
-      new ModernHttp(new ModernServerFactory(list, call, log, recorder, capabilities, content)),
-    [ListTools, CallTool, TOKENS.McpLog, ToolCallRecorder, FindEndpointCapabilities, TOKENS.UpstreamContentUseCases],
+    (list: ListTools, call: CallTool, log: Log, recorder: ToolCallRecorder, capabilities: FindEndpointCapabilities, content: UpstreamContentUseCases, states: SealedRequestState) =>
+      new ModernHttp(new ModernServerFactory(list, call, log, recorder, capabilities, content, states)),
+    [ListTools, CallTool, TOKENS.McpLog, ToolCallRecorder, FindEndpointCapabilities, TOKENS.UpstreamContentUseCases, SealedRequestState],
   );
   c.bind(McpController).toResolvedValue(
     (validate: ValidateKey, authorize: AuthorizeToolCall, servers: McpServerFactory, config: Config, list: ListTools, recorder: ToolCallRecorder,

@@ -17,6 +17,7 @@ import { AllowedCalls } from '../tool-gate';
 import { toMcpTool } from '../tool-presenter';
 import { upstreamContentAnswers, UpstreamContentUseCases } from '../upstream-content-handlers';
 import { modernRelay, progressTokenOf } from './modern-relay';
+import { SealedRequestState } from './sealed-request-state';
 
 // As in mcp-server.factory.ts: the Server would build an Ajv instance per request otherwise; it keeps no per-request state.
 const SHARED_VALIDATOR = new AjvJsonSchemaValidator();
@@ -66,6 +67,8 @@ export class ModernServerFactory {
     recorder: ToolCallRecorder,
     private readonly capabilities: FindEndpointCapabilities,
     private readonly content: UpstreamContentUseCases,
+    // Input-required results carry keygate's sealed state (increments 6 and 8 of docs/design/mcp-2026-07-28.md).
+    protected readonly states: SealedRequestState,
   ) {
     this.calls = new ToolCallRunner(callTool, recorder, log);
   }
