@@ -147,7 +147,15 @@ describe('scopes as on /mcp', () => {
 describe('404: a name the key\'s owner has no server of', () => {
   it.each(['nobody', 'Files', 'a'.repeat(33), 'files__echo', '%2e%2e'])('answers /mcp/servers/%s 404 with a small JSON-RPC error', async (name) => {
     const res = await post(`/mcp/servers/${name}`, owner, LIST).expect(404);
-    expect(res.body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Not Found: no MCP server of that name' } });
+    expect(res.body).toEqual({ jsonrpc: '2.0', id: 2, error: { code: -32000, message: 'Not Found: no MCP server of that name' } });
+  });
+
+  it('reads the body before its 404 only to echo the id: a batch gets id null, a bad body its own error', async () => {
+    expect((await post('/mcp/servers/nobody', owner, [LIST, LIST]).expect(404)).body.id).toBeNull();
+    expect((await post('/mcp/servers/nobody', owner, { ...LIST, id: 'abc' }).expect(404)).body.id).toBe('abc');
+    const broken = await request(t.app).post('/mcp/servers/nobody').set('Authorization', `Bearer ${owner.raw}`).set('Content-Type', 'application/json')
+      .set('Accept', 'application/json, text/event-stream').send('{"jsonrpc":').expect(400);
+    expect(broken.body.error.code).toBe(-32700);
   });
 
   it('answers a name that does not decode with a 4xx, never a 5xx', async () => {

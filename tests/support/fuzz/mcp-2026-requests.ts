@@ -162,8 +162,7 @@ export function modernAnswerProblems({ request, response }: Exchange): string[] 
     if (typeof code !== 'number') problems.push(`a ${response.status} without a JSON-RPC error body`);
   }
   const id = readableId(request);
-  // Known gap, left as it is: an unknown server's 404 (server-view.ts) is answered before the body is read, so with id null.
-  if (id !== undefined && !request.path.startsWith(UNKNOWN_SERVER)) {
+  if (id !== undefined) {
     for (const m of rpcMessages({ response })) {
       if (m?.error !== undefined && m.id !== id) problems.push(`error answer with id ${JSON.stringify(m.id)}, not the request's ${JSON.stringify(id)}`);
     }
