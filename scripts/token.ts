@@ -16,11 +16,14 @@ function main(argv: string[]): void {
     process.stderr.write('--sub must be a UUID\n');
     process.exit(2);
   }
-  const ttl = Number(arg('--ttl') ?? 24 * 3600);
-  const issuer = DevTokenIssuer.loadOrCreate(dataDir);
-  process.stdout.write(
-    issuer.mint({ sub, admin: argv.includes('--admin'), adminRole: jwt.adminRole, ttlSeconds: ttl }) + '\n',
-  );
+  const issuer = DevTokenIssuer.loadOrCreate(dataDir, jwt.maxLifetimeSeconds);
+  const ttl = arg('--ttl') === undefined ? undefined : Number(arg('--ttl'));
+  try {
+    process.stdout.write(issuer.mint({ sub, admin: argv.includes('--admin'), adminRole: jwt.adminRole, ttlSeconds: ttl }) + '\n');
+  } catch (error) {
+    process.stderr.write(`--ttl: ${(error as Error).message}\n`);
+    process.exit(2);
+  }
 }
 
 main(process.argv.slice(2));

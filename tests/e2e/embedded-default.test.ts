@@ -75,6 +75,17 @@ describe('the service on its embedded database (no DATABASE_URL, no JWT_JWKS_URI
     await stop(service);
   });
 
+  it('prints a token the service takes under a shorter JWT_MAX_LIFETIME_SECONDS, and the token script keeps to it', async () => {
+    const service = await waitForListening(startService({ DATA_DIR: dataDir, JWT_MAX_LIFETIME_SECONDS: '3600' }));
+    expect(service.output()).toContain('Access token, valid 1 h:');
+    const token = /export TOKEN=(\S+)/.exec(service.output())![1];
+    expect((await fetch(`${service.baseUrl}/api/v1/api-keys`, { headers: { Authorization: `Bearer ${token}` } })).status).toBe(200);
+    const script = path.join(ROOT, 'dist', 'scripts', 'token.js');
+    expect(() => execFileSync(process.execPath, [script, '--ttl', '7200'], { env: cleanEnv({ DATA_DIR: dataDir, JWT_MAX_LIFETIME_SECONDS: '3600' }), stdio: 'pipe' }))
+      .toThrow(/JWT_MAX_LIFETIME_SECONDS/);
+    await stop(service);
+  });
+
   it('refuses to start in production without JWT_JWKS_URI', async () => {
     const service = startService({ DATA_DIR: dataDir, NODE_ENV: 'production' });
     expect(await service.exited).toBe(1);

@@ -13,17 +13,28 @@ export interface MintOptions {
   ttlSeconds?: number;
 }
 
+/** How long a development access token lives unless asked otherwise: a working day and more. */
+const DEFAULT_TTL_SECONDS = 24 * 3600;
+
 /**
  * The development identity provider: an ES256 key kept in the data directory,
  * whose public half the service publishes as a JWKS. Never used in production.
+ * It mints nothing the service would refuse: no token outlives
+ * JWT_MAX_LIFETIME_SECONDS (`maxLifetimeSeconds`).
  */
 export class DevTokenIssuer {
   private constructor(
     private readonly privateKey: KeyObject,
     readonly kid: string,
+    readonly maxLifetimeSeconds: number,
   ) {}
 
-  static loadOrCreate(dataDir: string): DevTokenIssuer {
+  /** The lifetime of a token minted without `ttlSeconds`. */
+  get defaultTtlSeconds(): number {
+    return Math.min(DEFAULT_TTL_SECONDS, this.maxLifetimeSeconds);
+  }
+
+  static loadOrCreate(dataDir: string, maxLifetimeSeconds = DEFAULT_TTL_SECONDS): DevTokenIssuer {
     const file = path.join(dataDir, 'dev-issuer-key.pem');
     if (!existsSync(file)) {
       mkdirSync(dataDir, { recursive: true });
@@ -32,7 +43,7 @@ export class DevTokenIssuer {
     }
     const privateKey = createPrivateKey(readFileSync(file));
     const spki = createPublicKey(privateKey).export({ type: 'spki', format: 'der' });
-    return new DevTokenIssuer(privateKey, createHash('sha256').update(spki).digest('base64url').slice(0, 16));
+    return new DevTokenIssuer(privateKey, createHash('sha256').update(spki).digest('base64url').slice(0, 16), maxLifetimeSeconds);
   }
 
   jwks(): { keys: object[] } {
@@ -52,14 +63,19 @@ export class DevTokenIssuer {
     });
   }
 
+  /** Throws a RangeError for a `ttlSeconds` past `maxLifetimeSeconds`: the service would refuse the token. */
   mint(options: MintOptions): string {
+    const ttlSeconds = options.ttlSeconds ?? this.defaultTtlSeconds;
+    if (!(ttlSeconds > 0 && ttlSeconds <= this.maxLifetimeSeconds)) {
+      throw new RangeError(`A token's lifetime must be between 1 and ${this.maxLifetimeSeconds} seconds (JWT_MAX_LIFETIME_SECONDS)`);
+    }
     const roles = options.admin ? [options.adminRole ?? 'admin'] : [];
     return jwt.sign({ roles }, this.privateKey, {
       algorithm: 'ES256',
       keyid: this.kid,
       issuer: DEV_ISSUER,
       subject: options.sub,
-      expiresIn: options.ttlSeconds ?? 24 * 3600,
+      expiresIn: ttlSeconds,
     });
   }
 }

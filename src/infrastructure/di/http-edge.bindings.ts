@@ -26,7 +26,7 @@ const JWKS = { timeoutMs: 5_000, maxBytes: 256 * 1024, maxKeys: 50, refetchInter
  */
 export function bindHttpEdge(c: Container, port: number | undefined): void {
   c.bind<DevTokenIssuer | null>(TOKENS.DevTokenIssuer).toResolvedValue(
-    ({ jwt, dataDir }: Config) => (jwt.jwksUri ? null : DevTokenIssuer.loadOrCreate(dataDir)),
+    ({ jwt, dataDir }: Config) => (jwt.jwksUri ? null : DevTokenIssuer.loadOrCreate(dataDir, jwt.maxLifetimeSeconds)),
     [TOKENS.Config],
   );
   // By its class too: /mcp's access tokens are checked against the same JWKS and key set (mcp-oauth.bindings.ts).

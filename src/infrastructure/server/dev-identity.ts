@@ -16,7 +16,7 @@ export function devBanner(issuer: DevTokenIssuer, dataDir: string, baseUrl: stri
   return [
     '',
     'Development identity provider active (JWT_JWKS_URI is unset).',
-    `User ${sub} (admin). Access token, valid 24 h:`,
+    `User ${sub} (admin). Access token, valid ${lifetimeText(issuer.defaultTtlSeconds)}:`,
     '',
     `export TOKEN=${token}`,
     '',
@@ -25,4 +25,9 @@ export function devBanner(issuer: DevTokenIssuer, dataDir: string, baseUrl: stri
     'More tokens: npm run token -- --sub <uuid> [--admin]',
     '',
   ].join('\n');
+}
+
+function lifetimeText(seconds: number): string {
+  if (seconds % 3600 === 0) return `${seconds / 3600} h`;
+  return seconds % 60 === 0 ? `${seconds / 60} min` : `${seconds} s`;
 }

@@ -92,13 +92,15 @@ export function devOidcRouter(options: DevOidcOptions): Router {
       return tokenError(res, 'invalid_grant');
     }
     const sub = options.userId;
+    // Within JWT_MAX_LIFETIME_SECONDS, so the service takes the token it just handed out.
+    const ttlSeconds = Math.min(TOKEN_TTL_SECONDS, options.issuer.maxLifetimeSeconds);
     res.json({
-      access_token: options.issuer.mint({ sub, admin: true, adminRole: options.adminRole, ttlSeconds: TOKEN_TTL_SECONDS }),
+      access_token: options.issuer.mint({ sub, admin: true, adminRole: options.adminRole, ttlSeconds }),
       id_token: options.issuer.mintIdToken({
         sub, issuer: `${requestOrigin(req)}${DEV_OIDC_PATH}`, audience: request.clientId, nonce: request.nonce, ttlSeconds: TOKEN_TTL_SECONDS,
       }),
       token_type: 'Bearer',
-      expires_in: TOKEN_TTL_SECONDS,
+      expires_in: ttlSeconds,
       scope: 'openid',
     });
   });
