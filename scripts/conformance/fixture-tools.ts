@@ -27,6 +27,11 @@ const JSON_SCHEMA_2020_12_INPUT = {
   additionalProperties: false,
 };
 
+const X_MCP_HEADER_INPUT = {
+  type: 'object',
+  properties: { region: { type: 'string', description: 'mirrored into Mcp-Param-Region', 'x-mcp-header': 'Region' }, level: { type: 'integer', description: 'not mirrored' } },
+};
+
 /**
  * The tools the conformance suite's server scenarios call by name, with the
  * answers they check. Notifications and requests to the client go through the
@@ -112,6 +117,16 @@ export function registerFixtureTools(server: McpServer, log: FixtureLog): void {
   elicit('test_elicitation', 'Asks the user for input (elicitation/create)', (args) => args.message ?? 'Please provide a response', RESPONSE_FORM);
   elicit('test_elicitation_sep1034_defaults', 'Elicitation with a default for each primitive type (SEP-1034)', () => 'Please review the defaults', DEFAULTS_FORM);
   elicit('test_elicitation_sep1330_enums', 'Elicitation with every enum schema form (SEP-1330)', () => 'Please select options', ENUMS_FORM);
+
+  // SEP-2243 (scenario http-custom-header-server-validation, run but not scored yet): an argument mirrored into Mcp-Param-Region.
+  server.registerTool(
+    'test_x_mcp_header',
+    {
+      description: 'Has an x-mcp-header argument (SEP-2243)',
+      inputSchema: fromJsonSchema<{ region?: string; level?: number }>(X_MCP_HEADER_INPUT),
+    },
+    async (args) => text(`region=${args.region ?? '<none>'}`),
+  );
 
   server.registerTool(
     'json_schema_2020_12_tool',
