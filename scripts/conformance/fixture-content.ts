@@ -1,6 +1,4 @@
-import { completable } from '@modelcontextprotocol/sdk/server/completable.js';
-import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { SubscribeRequestSchema, UnsubscribeRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { completable, McpServer, ResourceTemplate } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { FixtureLog } from './fixture-log';
 import { PNG_BASE64 } from './fixture-media';
@@ -37,9 +35,9 @@ export function registerFixtureResources(server: McpServer, log: FixtureLog): vo
   server.registerResource('watched-resource', WATCHED, { title: 'Watched', description: 'Changes once on every subscription', mimeType: 'text/plain' }, async (uri) => ({
     contents: [{ uri: uri.href, mimeType: 'text/plain', text: `Watched resource content, revision ${revision}` }],
   }));
-  server.server.setRequestHandler(SubscribeRequestSchema, async ({ params: { uri } }, extra) => {
+  server.server.setRequestHandler('resources/subscribe', async ({ params: { uri } }, ctx) => {
     subscribed.add(uri);
-    await log.send(extra.sendNotification, 'info', `Subscribed to ${uri}`);
+    await log.send(ctx, 'info', `Subscribed to ${uri}`);
     if (uri === WATCHED) {
       // After the answer, so the client knows it is subscribed when the update arrives.
       setImmediate(() => {
@@ -49,9 +47,9 @@ export function registerFixtureResources(server: McpServer, log: FixtureLog): vo
     }
     return {};
   });
-  server.server.setRequestHandler(UnsubscribeRequestSchema, async ({ params: { uri } }, extra) => {
+  server.server.setRequestHandler('resources/unsubscribe', async ({ params: { uri } }, ctx) => {
     subscribed.delete(uri);
-    await log.send(extra.sendNotification, 'info', `Unsubscribed from ${uri}`);
+    await log.send(ctx, 'info', `Unsubscribed from ${uri}`);
     return {};
   });
 }
@@ -66,19 +64,19 @@ export function registerFixturePrompts(server: McpServer): void {
     {
       title: 'Prompt with arguments',
       description: 'A prompt with two required arguments; arg1 completes',
-      argsSchema: {
+      argsSchema: z.object({
         arg1: completable(z.string().describe('First test argument'), startingWith(['test', 'testValue1', 'other'])),
         arg2: z.string().describe('Second test argument'),
-      },
+      }),
     },
     async ({ arg1, arg2 }) => ({ messages: [{ role: 'user', content: { type: 'text', text: `Prompt with arguments: arg1='${arg1}', arg2='${arg2}'` } }] }),
   );
   server.registerPrompt(
     'test_prompt_with_embedded_resource',
-    { title: 'Prompt with an embedded resource', description: 'Embeds the resource named by resourceUri', argsSchema: { resourceUri: z.string().describe('URI of the resource to embed') } },
+    { title: 'Prompt with an embedded resource', description: 'Embeds the resource named by resourceUri', argsSchema: z.object({ resourceUri: z.string().describe('URI of the resource to embed') }) },
     async ({ resourceUri }) => ({
       messages: [
-        { role: 'user', content: { type: 'resource', resource: { uri: resourceUri, mimeType: 'text/plain', text: 'Embedded resource content for testing.' } } },
+        { role: 'user' as const, content: { type: 'resource' as const, resource: { uri: resourceUri, mimeType: 'text/plain', text: 'Embedded resource content for testing.' } } },
         { role: 'user', content: { type: 'text', text: 'Please process the embedded resource above.' } },
       ],
     }),

@@ -1,4 +1,4 @@
-import type { ElicitRequestFormParams } from '@modelcontextprotocol/sdk/types.js';
+import type { ElicitRequestFormParams } from '@modelcontextprotocol/server';
 
 type RequestedSchema = ElicitRequestFormParams['requestedSchema'];
 
@@ -50,4 +50,4 @@ export const ENUMS_FORM: RequestedSchema = {
     titledMulti: { type: 'array', description: 'Select multiple options with titles', minItems: 1, maxItems: 3, items: { anyOf: CHOICES } },
   },
   required: [],
-};
+} as RequestedSchema;

@@ -1,5 +1,6 @@
-import type { EventStore } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { EventStore } from '@modelcontextprotocol/server';
+
+type Message = Parameters<EventStore['storeEvent']>[1];
 
 /** Events one session keeps for replay; older ones are dropped, so a resumption that far back gets only what is left. */
 const MAX_EVENTS = 1000;
@@ -7,7 +8,7 @@ const MAX_EVENTS = 1000;
 interface StoredEvent {
   id: string;
   streamId: string;
-  message: JSONRPCMessage;
+  message: Message;
 }
 
 /**
@@ -19,7 +20,7 @@ export class FixtureEventStore implements EventStore {
   private readonly events: StoredEvent[] = [];
   private sequence = 0;
 
-  async storeEvent(streamId: string, message: JSONRPCMessage): Promise<string> {
+  async storeEvent(streamId: string, message: Message): Promise<string> {
     const id = `${streamId}.${++this.sequence}`;
     this.events.push({ id, streamId, message });
     if (this.events.length > MAX_EVENTS) this.events.shift();
@@ -30,7 +31,7 @@ export class FixtureEventStore implements EventStore {
     return this.events.find((event) => event.id === eventId)?.streamId;
   }
 
-  async replayEventsAfter(lastEventId: string, { send }: { send: (eventId: string, message: JSONRPCMessage) => Promise<void> }): Promise<string> {
+  async replayEventsAfter(lastEventId: string, { send }: { send: (eventId: string, message: Message) => Promise<void> }): Promise<string> {
     const from = this.events.findIndex((event) => event.id === lastEventId);
     if (from < 0) throw new Error('unknown event id');
     const { streamId } = this.events[from];

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { AddressInfo } from 'node:net';
-import type { Request, Response } from 'express';
-import { createMcpExpressApp } from '@modelcontextprotocol/sdk/server/express.js';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import express, { NextFunction, Request, Response } from 'express';
+import { localhostHostValidation, NodeStreamableHTTPServerTransport, toNodeHandler } from '@modelcontextprotocol/node';
+import { classifyInboundRequest, createMcpHandler, isInitializeRequest, McpServer, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
 import { registerFixturePrompts, registerFixtureResources } from './fixture-content';
+import { ListChanges, registerDiagnosticTools } from './fixture-diagnostics';
 import { FixtureEventStore } from './fixture-event-store';
+import { registerInputRequiredTools, requestStateCodec } from './fixture-input-required';
 import { FixtureLog } from './fixture-log';
 import { registerFixtureTools } from './fixture-tools';
 
@@ -15,19 +15,27 @@ import { registerFixtureTools } from './fixture-tools';
 const MAX_SESSIONS = 64;
 /** Milliseconds a client waits before resuming a stream the server closed (SSE `retry:`, SEP-1699). */
 const RETRY_MS = 500;
+/** The newest 2025 revision, which a session gets when it asks for one this SDK does not speak. */
+const LATEST_2025 = '2025-11-25';
 
 interface Session {
-  transport: StreamableHTTPServerTransport;
+  transport: NodeStreamableHTTPServerTransport;
   /** What initialize settled on; it, not each request's header, says what the client understands. */
   protocolVersion: string;
 }
 
 /**
- * The conformance suite's server-side fixture as a real upstream MCP server:
- * everything the suite's server scenarios call (tools, resources, prompts,
- * logging, completion, sampling, elicitation, resumable SSE), built with the
- * official SDK's McpServer over Streamable HTTP with sessions, on loopback
- * with the SDK's Host-header check against DNS rebinding.
+ * The conformance suite's server-side fixture as a real upstream MCP server
+ * that serves both revisions on one endpoint, built with the official SDK v2
+ * the way its own conformance server (typescript-sdk
+ * test/conformance/src/everythingServer.ts) is: each POST is classified
+ * (`classifyInboundRequest`); a 2026-07-28 request goes to a stateless
+ * `createMcpHandler`, everything else (initialize, a session's requests, GET
+ * and DELETE) to a sessionful 2025 `NodeStreamableHTTPServerTransport` with a
+ * resumable event store. Both eras build the same McpServer: everything the
+ * suite's server scenarios call (tools, resources, prompts, logging,
+ * completion, sampling, elicitation, the input-required tools and the
+ * 2026 diagnostics), on loopback with a Host-header check against DNS rebinding.
  *
  * `npm run conformance:fixture` runs the suite against it directly;
  * `npm run conformance` registers it with keygate as an upstream. Run alone:
@@ -37,30 +45,64 @@ export class FixtureUpstream {
   private constructor(
     private readonly server: http.Server,
     private readonly sessions: Map<string, Session>,
+    private readonly modern: ReturnType<typeof createMcpHandler>,
     readonly url: string,
   ) {}
 
   static async start(port = 0): Promise<FixtureUpstream> {
     const sessions = new Map<string, Session>();
-    const app = createMcpExpressApp({ host: '127.0.0.1' });
-    app.all('/mcp', (req, res) => serve(sessions, req, res));
+    const modern = createMcpHandler(() => fixtureServer('modern', modern.notify), { onerror: (error) => console.error('fixture-upstream (2026):', error) });
+    const serveModern = toNodeHandler(modern);
+    const app = express();
+    const validHost = localhostHostValidation();
+    app.use((req: Request, res: Response, next: NextFunction) => void (validHost(req, res) && next()));
+    app.use(express.json({ limit: '4mb' }));
+    app.all('/mcp', async (req, res) => {
+      const header = (name: string) => req.header(name);
+      const route = classifyInboundRequest({
+        httpMethod: req.method, protocolVersionHeader: header('mcp-protocol-version'), mcpMethodHeader: header('mcp-method'), mcpNameHeader: header('mcp-name'), body: req.body,
+      });
+      if (route.kind !== 'legacy') return serveModern(req, res, req.body);
+      return serveLegacy(sessions, req, res);
+    });
     const server = http.createServer(app);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(port, '127.0.0.1', resolve);
     });
     const address = server.address() as AddressInfo;
-    return new FixtureUpstream(server, sessions, `http://127.0.0.1:${address.port}/mcp`);
+    return new FixtureUpstream(server, sessions, modern, `http://127.0.0.1:${address.port}/mcp`);
   }
 
   async stop(): Promise<void> {
     await Promise.all([...this.sessions.values()].map(({ transport }) => transport.close()));
+    await this.modern.close();
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 }
 
-async function serve(sessions: Map<string, Session>, req: Request, res: Response): Promise<void> {
+/** One server instance: per 2025 session, or per 2026-07-28 request. */
+function fixtureServer(era: 'legacy' | 'modern', modernChanges?: ListChanges): McpServer {
+  const server = new McpServer(
+    { name: 'keygate-conformance-fixture', version: '2.0.0' },
+    {
+      // `logging` is deprecated in 2026-07-28 but still what a 2025 session negotiates logging/setLevel with.
+      capabilities: { tools: { listChanged: true }, resources: { subscribe: true, listChanged: true }, prompts: { listChanged: true }, logging: {}, completions: {} },
+      requestState: { verify: requestStateCodec.verify },
+    },
+  );
+  const changes = modernChanges ?? { toolsChanged: () => server.sendToolListChanged(), promptsChanged: () => server.sendPromptListChanged() };
+  const log = new FixtureLog(server, era);
+  registerFixtureTools(server, log);
+  registerDiagnosticTools(server, log, changes);
+  registerInputRequiredTools(server);
+  registerFixtureResources(server, log);
+  registerFixturePrompts(server);
+  return server;
+}
+
+async function serveLegacy(sessions: Map<string, Session>, req: Request, res: Response): Promise<void> {
   const id = req.header('mcp-session-id');
   const session = id === undefined ? undefined : sessions.get(id);
   if (id !== undefined && !session) return void res.status(404).json(rpcError(-32001, 'Session not found'));
@@ -76,12 +118,9 @@ async function serve(sessions: Map<string, Session>, req: Request, res: Response
   }
 }
 
-async function openSession(sessions: Map<string, Session>, protocolVersion: string): Promise<StreamableHTTPServerTransport> {
-  const server = new McpServer(
-    { name: 'keygate-conformance-fixture', version: '1.0.0' },
-    { capabilities: { logging: {}, resources: { subscribe: true, listChanged: true } } },
-  );
-  const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+async function openSession(sessions: Map<string, Session>, protocolVersion: string): Promise<NodeStreamableHTTPServerTransport> {
+  const server = fixtureServer('legacy');
+  const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
     sessionIdGenerator: () => randomUUID(),
     eventStore: new FixtureEventStore(),
     retryInterval: RETRY_MS,
@@ -94,17 +133,13 @@ async function openSession(sessions: Map<string, Session>, protocolVersion: stri
   transport.onclose = () => {
     if (transport.sessionId) sessions.delete(transport.sessionId);
   };
-  const log = new FixtureLog(server);
-  registerFixtureTools(server, log);
-  registerFixtureResources(server, log);
-  registerFixturePrompts(server);
   await server.connect(transport);
   return transport;
 }
 
-/** The SDK server's own choice: the client's version when supported, else the latest. */
+/** The SDK server's own choice: the client's version when supported, else the latest 2025 one. */
 function negotiate(requested: string): string {
-  return SUPPORTED_PROTOCOL_VERSIONS.includes(requested) ? requested : LATEST_PROTOCOL_VERSION;
+  return SUPPORTED_PROTOCOL_VERSIONS.includes(requested) ? requested : LATEST_2025;
 }
 
 /**

@@ -1,8 +1,12 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
+import {
+  CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema, LoggingMessageNotificationSchema, ResourceUpdatedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { call, makeKey, rpc, TestKey } from '../support/mcp-keys';
 import { connectClient, listen } from '../support/mcp-client';
+import { eventually } from '../support/replica';
 import { startTestApp, TestApp } from '../support/test-app';
 import { startV2Upstream, V2Upstream } from '../support/v2-upstream';
 
@@ -10,8 +14,9 @@ import { startV2Upstream, V2Upstream } from '../support/v2-upstream';
  * Upstreams built with the SDK v2, through keygate to a 2025 client (the v1
  * SDK client in a session): `modern` speaks 2026-07-28 only, `dual` both eras,
  * `legacy` is the v1 upstream, `mute` stops answering. keygate learns each
- * one's revision and talks 2026 to the ones that serve it; scopes, the
- * namespace and audit are the same for all.
+ * one's revision and talks 2026 to the ones that serve only it, and to a
+ * dual-era one in the client's own revision; scopes, the namespace and audit
+ * are the same for all.
  */
 let t: TestApp;
 let app: { url: string; close(): Promise<void> };
@@ -167,7 +172,7 @@ describe('a 2026-07-28-only upstream on /mcp/servers/<name>', () => {
     const client = await clientFor(owner, '/servers/modern');
     // It declares logging, subscribe and listChanged too, which keygate does not relay from a 2026 upstream yet.
     expect(client.getServerCapabilities()).toEqual({ tools: { listChanged: true }, resources: {}, prompts: {}, completions: {} });
-    expect(await names(client)).toEqual(['ask', 'count', 'echo', 'secret', 'think', 'where']);
+    expect(await names(client)).toEqual(['ask', 'count', 'echo', 'log', 'secret', 'think', 'where']);
     expect(text(await client.callTool({ name: 'echo', arguments: { text: 'there' } }))).toBe('modern: there');
     expect((await client.readResource({ uri: 'file:///notes/a.txt' })).contents[0]).toMatchObject({ text: 'modern: file:///notes/a.txt' });
     expect((await client.getPrompt({ name: 'greet', arguments: { who: 'me' } })).messages[0].content).toEqual({ type: 'text', text: 'modern greets me' });
@@ -178,14 +183,56 @@ describe('a 2026-07-28-only upstream on /mcp/servers/<name>', () => {
   });
 });
 
-describe('other upstreams', () => {
-  it('learns a dual-era upstream as 2026 and talks 2026 to it', async () => {
+describe('a dual-era upstream', () => {
+  // A listing is loaded once per record version for every client, so its era is the one of contacts outside a 2025 session.
+  const onlyEra = (era: string) => {
+    const calls = dual.seen.filter((seen) => !seen.startsWith('tools/list'));
+    return calls.length > 0 && calls.every((seen) => seen.endsWith(` ${era}`));
+  };
+
+  it('is spoken to in 2025 within a 2025 client session, so its log messages and subscription updates reach the session', async () => {
+    dual.seen.length = 0;
+    const client = new Client({ name: 'dual-2025', version: '1.0.0' });
+    const logs: unknown[] = [];
+    const updated: string[] = [];
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void logs.push(n.params.data));
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void updated.push(n.params.uri));
+    // A key of its own: the owner's has more GET streams open than one key may (MCP_MAX_STREAMS_PER_KEY).
+    const fresh = await makeKey(t, [], owner.user);
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${app.url}/servers/dual`), { requestInit: { headers: { Authorization: `Bearer ${fresh.raw}` } } }));
+    clients.push(client);
+    expect(client.getServerCapabilities()).toMatchObject({ logging: {}, resources: { subscribe: true } });
+    expect(text(await client.callTool({ name: 'log', arguments: {} }))).toBe('dual: logged');
+    expect(logs).toEqual(['dual: logged']);
+    await client.subscribeResource({ uri: 'file:///notes/a.txt' });
+    // Each call changes the resource; keygate follows the upstream's stream from the subscription on.
+    await eventually(async () => (await client.callTool({ name: 'log', arguments: {} }), updated.length > 0), 5000, 50);
+    expect(updated[0]).toBe('file:///notes/a.txt');
+    expect(dual.seen).toEqual(expect.arrayContaining(['tools/call legacy', 'resources/subscribe legacy']));
+    expect(onlyEra('legacy')).toBe(true);
+  }, 15_000);
+
+  it('is spoken to in 2025 for a 2025 session on /mcp too', async () => {
     dual.seen.length = 0;
     expect(text(await (await clientFor(owner)).callTool({ name: 'dual__echo', arguments: { text: 'both' } }))).toBe('dual: both');
-    expect(dual.seen).toContain('tools/call modern');
-    expect(dual.seen.some((seen) => seen.endsWith(' legacy'))).toBe(false);
+    expect(dual.seen).toContain('tools/call legacy');
+    expect(onlyEra('legacy')).toBe(true);
   });
 
+  it('is spoken to in 2026 for a 2026-07-28 client of the same record, on both endpoints', async () => {
+    for (const [path, tool] of [['/servers/dual', 'echo'], ['', 'dual__echo']]) {
+      dual.seen.length = 0;
+      const client = new ClientV2({ name: 'dual-2026', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+      await client.connect(new TransportV2(new URL(`${app.url}${path}`), { requestInit: { headers: { Authorization: `Bearer ${owner.raw}` } } }));
+      expect(text(await client.callTool({ name: tool, arguments: { text: 'new' } }))).toBe('dual: new');
+      await client.close();
+      expect(dual.seen).toContain('tools/call modern');
+      expect(onlyEra('modern')).toBe(true);
+    }
+  });
+});
+
+describe('other upstreams', () => {
   it('probes an upstream once per record version, and never shares a verdict with another user\'s record of it', async () => {
     expect(modern.discovers).toBe(1);
     const stranger = await makeKey(t);

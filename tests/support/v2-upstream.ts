@@ -34,6 +34,7 @@ const TOOLS = [
   { name: 'think', description: 'Asks the client\'s model (sampling)', inputSchema: { type: 'object' } },
   { name: 'where', description: 'Asks the client for its roots', inputSchema: { type: 'object' } },
   { name: 'count', description: 'Reports progress twice, then answers', inputSchema: { type: 'object' } },
+  { name: 'log', description: 'Logs one message (2026: only when the request names a logLevel) and touches what the session subscribed to', inputSchema: { type: 'object' } },
 ] as never[];
 const RESOURCES = [{ uri: 'file:///notes/a.txt', name: 'a', mimeType: 'text/plain' }];
 const TEMPLATES = [{ uriTemplate: 'file:///notes/{name}', name: 'note', mimeType: 'text/plain' }];
@@ -42,6 +43,7 @@ const PROMPTS = [{ name: 'greet', description: 'Greets someone', arguments: [{ n
 function serverFor(label: string, era: string, seen: string[], capabilities: unknown[] = []): Server {
   const server = new Server({ name: `v2-${label}`, version: '2.0.0' }, { capabilities: { tools: {}, resources: { subscribe: true, listChanged: true }, prompts: { listChanged: true }, completions: {}, logging: {} } });
   const log = <T>(method: string, answer: T): T => (seen.push(`${method} ${era}`), answer);
+  const subscribed = new Set<string>();
   server.setRequestHandler('tools/list', async () => log('tools/list', { tools: TOOLS }));
   server.setRequestHandler('tools/call', async (request, ctx) => {
     log('tools/call', null);
@@ -51,6 +53,10 @@ function serverFor(label: string, era: string, seen: string[], capabilities: unk
       for (const progress of [1, 2]) await ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken, progress, total: 2 } });
     }
     capabilities.push((ctx.mcpReq as { envelope?: Record<string, unknown> }).envelope?.['io.modelcontextprotocol/clientCapabilities']);
+    if (name === 'log') {
+      await ctx.mcpReq.log('info', `${label}: logged`, label);
+      for (const uri of subscribed) await server.sendResourceUpdated({ uri });
+    }
     // Asked on the first round; the retry carries the client's answer, which the result repeats.
     const answer = inputResponse(ctx.mcpReq.inputResponses, 'input');
     if (name === 'ask') {
@@ -65,7 +71,7 @@ function serverFor(label: string, era: string, seen: string[], capabilities: unk
       if (answer.kind === 'roots') return { content: [{ type: 'text', text: `${label}: roots ${answer.roots.map((root) => root.uri).join(' ')}` }] };
       return inputRequired({ inputRequests: { input: inputRequired.listRoots() } }) as never;
     }
-    const text = name === 'echo' ? `${label}: ${String(args?.text ?? '')}` : name === 'count' ? `${label}: counted` : `${label}: the secret`;
+    const text = name === 'echo' ? `${label}: ${String(args?.text ?? '')}` : name === 'count' || name === 'log' ? `${label}: ${name === 'count' ? 'counted' : 'logged'}` : `${label}: the secret`;
     return { content: [{ type: 'text', text }] };
   });
   server.setRequestHandler('resources/list', async () => log('resources/list', { resources: RESOURCES }));
@@ -75,6 +81,11 @@ function serverFor(label: string, era: string, seen: string[], capabilities: unk
     const { uri } = request.params;
     if (!uri.startsWith('file:///notes/')) throw new ProtocolError(-32602, `Resource ${uri} not found`);
     return { contents: [{ uri, mimeType: 'text/plain', text: `${label}: ${uri}` }] };
+  });
+  // A 2025 session's subscription: the `log` tool changes the resource (the update goes on the session's GET stream).
+  server.setRequestHandler('resources/subscribe', async (request) => {
+    subscribed.add(request.params.uri);
+    return log('resources/subscribe', {});
   });
   server.setRequestHandler('prompts/list', async () => log('prompts/list', { prompts: PROMPTS }));
   server.setRequestHandler('prompts/get', async (request) => {

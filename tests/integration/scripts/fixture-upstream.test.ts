@@ -1,4 +1,5 @@
 import http from 'node:http';
+import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { LoggingMessageNotificationSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -6,8 +7,9 @@ import { FixtureUpstream } from '../../../scripts/conformance/fixture-upstream';
 
 /**
  * What the conformance suite does not check of the fixture upstream but a
- * gateway test relies on: the log threshold, the resource update after a
- * subscription, and sessions that are bounded and unknown ids that are 404.
+ * gateway test relies on: both revisions on one endpoint, the log threshold,
+ * the resource update after a subscription, and sessions that are bounded
+ * and unknown ids that are 404.
  */
 describe('conformance fixture upstream', () => {
   let fixture: FixtureUpstream;
@@ -35,6 +37,22 @@ describe('conformance fixture upstream', () => {
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
       body: JSON.stringify(body),
     });
+
+  it('serves a client pinned to 2026-07-28 on the same endpoint, statelessly, with the input-required tools', async () => {
+    const client = new ClientV2({ name: 'fixture-test-2026', version: '1.0.0' }, { capabilities: { elicitation: {} }, versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    const transport = new TransportV2(new URL(fixture.url));
+    await client.connect(transport);
+    try {
+      expect(client.getProtocolEra()).toBe('modern');
+      expect(transport.sessionId).toBeUndefined();
+      const names = (await client.listTools()).tools.map((tool) => tool.name);
+      expect(names).toEqual(expect.arrayContaining(['test_simple_text', 'test_missing_capability', 'test_trigger_tool_change', 'test_input_required_result_elicitation']));
+      const asked = await client.callTool({ name: 'test_input_required_result_elicitation', arguments: {} }, { allowInputRequired: true });
+      expect(asked).toMatchObject({ resultType: 'input_required', inputRequests: { user_name: { method: 'elicitation/create' } } });
+    } finally {
+      await client.close();
+    }
+  });
 
   it('sends a tool call its log messages on the call, at or above the level the session set', async () => {
     const { client } = await connect();

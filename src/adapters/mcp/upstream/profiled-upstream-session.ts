@@ -4,14 +4,24 @@ import { UpstreamSession, UpstreamTool } from '../../../application/ports/upstre
 export type UpstreamContact = UpstreamSession & UpstreamContentSession;
 
 /**
+ * The session a contact goes to and, when it is set, what the contact
+ * declares instead of what that session would pass on: a dual-era upstream's
+ * own declaration, since a 2025 session gets all of it through the 2025 path.
+ */
+export interface ChosenContact {
+  session: UpstreamContact;
+  declared?: Record<string, unknown>;
+}
+
+/**
  * A contact whose kind waits on the upstream's profile: `choose` (called on
  * first use, so an unused contact still costs nothing) gives the 2026 or the
  * 2025 session, and every operation goes to it.
  */
 export class ProfiledUpstreamSession implements UpstreamSession, UpstreamContentSession {
-  private chosen: Promise<UpstreamContact> | null = null;
+  private chosen: Promise<ChosenContact> | null = null;
 
-  constructor(private readonly choose: () => Promise<UpstreamContact>) {}
+  constructor(private readonly choose: () => Promise<ChosenContact>) {}
 
   listTools(): Promise<UpstreamTool[]> {
     return this.session().then((s) => s.listTools());
@@ -41,16 +51,17 @@ export class ProfiledUpstreamSession implements UpstreamSession, UpstreamContent
     return this.session().then((s) => s.follow(uri, on));
   }
 
-  capabilities(): Promise<Record<string, unknown>> {
-    return this.session().then((s) => s.capabilities());
+  async capabilities(): Promise<Record<string, unknown>> {
+    const { session, declared } = await (this.chosen ??= this.choose());
+    return declared !== undefined ? { ...declared } : session.capabilities();
   }
 
   async close(): Promise<void> {
-    const session = await this.chosen?.catch(() => null);
-    await session?.close();
+    const chosen = await this.chosen?.catch(() => null);
+    await chosen?.session.close();
   }
 
   private session(): Promise<UpstreamContact> {
-    return (this.chosen ??= this.choose());
+    return (this.chosen ??= this.choose()).then(({ session }) => session);
   }
 }

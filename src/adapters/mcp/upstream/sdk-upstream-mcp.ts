@@ -12,7 +12,7 @@ import { upstreamFetch } from './upstream-fetch';
 import { SdkUpstreamSession, UpstreamLimits } from './sdk-upstream-session';
 import { UpstreamAddressGuard } from './upstream-address-guard';
 import { ModernUpstreamSession } from './modern-upstream-session';
-import { ProfiledUpstreamSession, UpstreamContact } from './profiled-upstream-session';
+import { ChosenContact, ProfiledUpstreamSession, UpstreamContact } from './profiled-upstream-session';
 import { learnProfile, profileKey, UpstreamProfile } from './upstream-profile';
 
 /**
@@ -24,8 +24,12 @@ import { learnProfile, profileKey, UpstreamProfile } from './upstream-profile';
  *
  * Each record version's upstream is probed once (`profiles`, bounded and
  * expiring like its capabilities): one that speaks 2026-07-28 only gets
- * stateless 2026 contacts through the SDK v2 client; every other one (2025,
- * dual-era, or not learned) the 2025 contacts above, unchanged.
+ * stateless 2026 contacts through the SDK v2 client; a 2025 one (or one not
+ * learned) the 2025 contacts above, unchanged. A dual-era one is spoken to
+ * in the client's era: 2025 within a 2025 client session (so its logging,
+ * subscriptions and list changes reach the session's streams as a 2025
+ * upstream's do), 2026 otherwise (a 2026 client's contact, and the loads of
+ * lists and capabilities behind either).
  */
 export class SdkUpstreamMcp implements UpstreamMcp, UpstreamContent {
   private readonly agent: Agent;
@@ -39,7 +43,7 @@ export class SdkUpstreamMcp implements UpstreamMcp, UpstreamContent {
     const { id, version } = server;
     if (this.profiles === undefined || id === undefined || version === undefined) return this.legacy(server, context);
     const profiles = this.profiles;
-    return new ProfiledUpstreamSession(async (): Promise<UpstreamContact> => {
+    return new ProfiledUpstreamSession(async (): Promise<ChosenContact> => {
       let failure: unknown;
       const profile = await profiles.get(profileKey({ id, version }), async () => {
         try {
@@ -51,8 +55,9 @@ export class SdkUpstreamMcp implements UpstreamMcp, UpstreamContent {
       });
       // This contact's own probe failed: it fails with that, as its 2025 contact would have, without waiting on the upstream twice.
       if (failure !== undefined) throw failure;
-      if (profile.era !== 'modern') return this.legacy(server, context);
-      return new ModernUpstreamSession(server, this.agent, this.limitsFor(context), profile, context, this.relayable(server, context));
+      if (profile.era !== 'modern' || (profile.dual && context.clientSessionId !== undefined)) return { session: this.legacy(server, context) };
+      const session = new ModernUpstreamSession(server, this.agent, this.limitsFor(context), profile, context, this.relayable(server, context));
+      return profile.dual ? { session, declared: profile.capabilities } : { session };
     });
   }
 

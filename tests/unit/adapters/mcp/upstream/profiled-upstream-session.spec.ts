@@ -1,4 +1,4 @@
-import { ProfiledUpstreamSession, UpstreamContact } from '../../../../../src/adapters/mcp/upstream/profiled-upstream-session';
+import { ChosenContact, ProfiledUpstreamSession, UpstreamContact } from '../../../../../src/adapters/mcp/upstream/profiled-upstream-session';
 
 const contact = (calls: string[]): UpstreamContact => ({
   listTools: async () => (calls.push('listTools'), []),
@@ -12,10 +12,10 @@ const contact = (calls: string[]): UpstreamContact => ({
   close: async () => void calls.push('close'),
 });
 
-function makeSut(choose?: () => Promise<UpstreamContact>) {
+function makeSut(choose?: () => Promise<ChosenContact>) {
   const calls: string[] = [];
   let chosen = 0;
-  const sut = new ProfiledUpstreamSession(choose ?? (async () => (chosen += 1, contact(calls))));
+  const sut = new ProfiledUpstreamSession(choose ?? (async () => (chosen += 1, { session: contact(calls) })));
   return { sut, calls, chosen: () => chosen };
 }
 
@@ -42,5 +42,14 @@ describe('ProfiledUpstreamSession', () => {
     await expect(sut.listTools()).rejects.toBe(failure);
     await expect(sut.capabilities()).rejects.toBe(failure);
     await expect(sut.close()).resolves.toBeUndefined();
+  });
+
+  it("answers a dual-era upstream's own declaration for its capabilities, and the session's otherwise", async () => {
+    const calls: string[] = [];
+    const declared = { tools: {}, logging: {}, resources: { subscribe: true } };
+    const dual = new ProfiledUpstreamSession(async () => ({ session: contact(calls), declared }));
+    await expect(dual.capabilities()).resolves.toEqual(declared);
+    const { sut } = makeSut();
+    await expect(sut.capabilities()).resolves.toEqual({ tools: {} });
   });
 });
