@@ -167,7 +167,7 @@ describe('a 2026-07-28-only upstream on /mcp/servers/<name>', () => {
     const client = await clientFor(owner, '/servers/modern');
     // It declares logging, subscribe and listChanged too, which keygate does not relay from a 2026 upstream yet.
     expect(client.getServerCapabilities()).toEqual({ tools: { listChanged: true }, resources: {}, prompts: {}, completions: {} });
-    expect(await names(client)).toEqual(['ask', 'count', 'echo', 'secret', 'think', 'where']);
+    expect(await names(client)).toEqual(['ask', 'both', 'count', 'echo', 'forever', 'log', 'secret', 'steps', 'think', 'where']);
     expect(text(await client.callTool({ name: 'echo', arguments: { text: 'there' } }))).toBe('modern: there');
     expect((await client.readResource({ uri: 'file:///notes/a.txt' })).contents[0]).toMatchObject({ text: 'modern: file:///notes/a.txt' });
     expect((await client.getPrompt({ name: 'greet', arguments: { who: 'me' } })).messages[0].content).toEqual({ type: 'text', text: 'modern greets me' });
