@@ -172,7 +172,7 @@ describe('a 2026-07-28-only upstream on /mcp/servers/<name>', () => {
     const client = await clientFor(owner, '/servers/modern');
     // It declares logging, subscribe and listChanged too, which keygate does not relay from a 2026 upstream yet.
     expect(client.getServerCapabilities()).toEqual({ tools: { listChanged: true }, resources: {}, prompts: {}, completions: {} });
-    expect(await names(client)).toEqual(['ask', 'count', 'echo', 'log', 'secret', 'think', 'where']);
+    expect(await names(client)).toEqual(['ask', 'both', 'count', 'echo', 'forever', 'log', 'note', 'secret', 'steps', 'think', 'where']);
     expect(text(await client.callTool({ name: 'echo', arguments: { text: 'there' } }))).toBe('modern: there');
     expect((await client.readResource({ uri: 'file:///notes/a.txt' })).contents[0]).toMatchObject({ text: 'modern: file:///notes/a.txt' });
     expect((await client.getPrompt({ name: 'greet', arguments: { who: 'me' } })).messages[0].content).toEqual({ type: 'text', text: 'modern greets me' });
@@ -202,11 +202,11 @@ describe('a dual-era upstream', () => {
     await client.connect(new StreamableHTTPClientTransport(new URL(`${app.url}/servers/dual`), { requestInit: { headers: { Authorization: `Bearer ${fresh.raw}` } } }));
     clients.push(client);
     expect(client.getServerCapabilities()).toMatchObject({ logging: {}, resources: { subscribe: true } });
-    expect(text(await client.callTool({ name: 'log', arguments: {} }))).toBe('dual: logged');
-    expect(logs).toEqual(['dual: logged']);
+    expect(text(await client.callTool({ name: 'note', arguments: {} }))).toBe('dual: noted');
+    expect(logs).toEqual(['dual: noted']);
     await client.subscribeResource({ uri: 'file:///notes/a.txt' });
     // Each call changes the resource; keygate follows the upstream's stream from the subscription on.
-    await eventually(async () => (await client.callTool({ name: 'log', arguments: {} }), updated.length > 0), 5000, 50);
+    await eventually(async () => (await client.callTool({ name: 'note', arguments: {} }), updated.length > 0), 5000, 50);
     expect(updated[0]).toBe('file:///notes/a.txt');
     expect(dual.seen).toEqual(expect.arrayContaining(['tools/call legacy', 'resources/subscribe legacy']));
     expect(onlyEra('legacy')).toBe(true);

@@ -17,6 +17,8 @@ export interface UpstreamMcpServer {
   tools: Tool[];
   /** JSON-RPC methods of resources, prompts and completion it received, in order. */
   seenMethods: string[];
+  /** The `_meta` of every tools/call, in order. */
+  seenMeta: unknown[];
   stop(): Promise<void>;
 }
 
@@ -46,7 +48,7 @@ const COMPLETIONS: Record<string, string[]> = { who: ['world', 'wendy', 'bob'], 
  * so tests tell two of them apart.
  */
 export async function startUpstream(label = 'upstream'): Promise<UpstreamMcpServer> {
-  const state: UpstreamMcpServer = { url: '', seenHeaders: [], delayMs: 0, tools: structuredClone(TOOLS), seenMethods: [], stop: async () => undefined };
+  const state: UpstreamMcpServer = { url: '', seenHeaders: [], delayMs: 0, tools: structuredClone(TOOLS), seenMethods: [], seenMeta: [], stop: async () => undefined };
   const httpServer = http.createServer(async (req, res) => {
     state.seenHeaders.push({ ...req.headers });
     await new Promise((r) => setTimeout(r, state.delayMs));
@@ -70,6 +72,7 @@ export async function startUpstream(label = 'upstream'): Promise<UpstreamMcpServ
     }));
     server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: state.tools }));
     server.setRequestHandler(CallToolRequestSchema, async (request) => {
+      state.seenMeta.push(request.params._meta);
       const text = request.params.name === 'echo' ? String(request.params.arguments?.text ?? '') : 'the secret';
       return { content: [{ type: 'text', text }], structuredContent: { text } };
     });

@@ -24,8 +24,21 @@ export interface V2Upstream {
   silent: boolean;
   /** The `io.modelcontextprotocol/clientCapabilities` of every tools/call it served, in order. */
   clientCapabilities: unknown[];
+  /** What every tools/call, resources/read and prompts/get it served carried: `_meta` (the envelope lifted out), logLevel, retry fields. */
+  received: Received[];
   stop(): Promise<void>;
 }
+
+export interface Received {
+  method: string;
+  meta: unknown;
+  logLevel: unknown;
+  inputResponses: unknown;
+  requestState: unknown;
+}
+
+/** The requestState `steps` gives on its first and second rounds: it must never reach the client as such. */
+export const UPSTREAM_STATES = ['upstream-own-state-one', 'upstream-own-state-two'];
 
 const TOOLS = [
   { name: 'echo', description: 'Echoes its text', inputSchema: { type: 'object', properties: { text: { type: 'string' } } } },
@@ -34,16 +47,25 @@ const TOOLS = [
   { name: 'think', description: 'Asks the client\'s model (sampling)', inputSchema: { type: 'object' } },
   { name: 'where', description: 'Asks the client for its roots', inputSchema: { type: 'object' } },
   { name: 'count', description: 'Reports progress twice, then answers', inputSchema: { type: 'object' } },
-  { name: 'log', description: 'Logs one message (2026: only when the request names a logLevel) and touches what the session subscribed to', inputSchema: { type: 'object' } },
+  { name: 'note', description: 'Logs one message (2026: only when the request names a logLevel) and touches what the session subscribed to', inputSchema: { type: 'object' } },
+  { name: 'steps', description: 'Asks twice (elicitation, then sampling), keeping its own requestState between rounds', inputSchema: { type: 'object' } },
+  { name: 'both', description: 'Asks for elicitation and sampling in one round, or sampling only when the client lacks elicitation', inputSchema: { type: 'object' } },
+  { name: 'forever', description: 'Asks again on every round', inputSchema: { type: 'object' } },
+  { name: 'log', description: 'Logs at debug and at warning, then answers', inputSchema: { type: 'object' } },
 ] as never[];
 const RESOURCES = [{ uri: 'file:///notes/a.txt', name: 'a', mimeType: 'text/plain' }];
 const TEMPLATES = [{ uriTemplate: 'file:///notes/{name}', name: 'note', mimeType: 'text/plain' }];
-const PROMPTS = [{ name: 'greet', description: 'Greets someone', arguments: [{ name: 'who', required: true }] }];
+const PROMPTS = [{ name: 'greet', description: 'Greets someone', arguments: [{ name: 'who', required: true }] }, { name: 'interview', description: 'Asks for a name first' }];
+const ASK_NAME = inputRequired.elicit({ message: 'Your name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } });
 
-function serverFor(label: string, era: string, seen: string[], capabilities: unknown[] = []): Server {
+function serverFor(label: string, era: string, seen: string[], capabilities: unknown[] = [], received: Received[] = []): Server {
   const server = new Server({ name: `v2-${label}`, version: '2.0.0' }, { capabilities: { tools: {}, resources: { subscribe: true, listChanged: true }, prompts: { listChanged: true }, completions: {}, logging: {} } });
   const log = <T>(method: string, answer: T): T => (seen.push(`${method} ${era}`), answer);
   const subscribed = new Set<string>();
+  const receive = (method: string, meta: unknown, ctx: { mcpReq: unknown }) => {
+    const req = ctx.mcpReq as { envelope?: Record<string, unknown>; inputResponses?: unknown; requestState(): unknown };
+    received.push({ method, meta, logLevel: req.envelope?.['io.modelcontextprotocol/logLevel'], inputResponses: req.inputResponses, requestState: req.requestState() });
+  };
   server.setRequestHandler('tools/list', async () => log('tools/list', { tools: TOOLS }));
   server.setRequestHandler('tools/call', async (request, ctx) => {
     log('tools/call', null);
@@ -53,8 +75,9 @@ function serverFor(label: string, era: string, seen: string[], capabilities: unk
       for (const progress of [1, 2]) await ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken, progress, total: 2 } });
     }
     capabilities.push((ctx.mcpReq as { envelope?: Record<string, unknown> }).envelope?.['io.modelcontextprotocol/clientCapabilities']);
-    if (name === 'log') {
-      await ctx.mcpReq.log('info', `${label}: logged`, label);
+    receive('tools/call', request.params._meta, ctx);
+    if (name === 'note') {
+      await ctx.mcpReq.log('info', `${label}: noted`, label);
       for (const uri of subscribed) await server.sendResourceUpdated({ uri });
     }
     // Asked on the first round; the retry carries the client's answer, which the result repeats.
@@ -71,14 +94,42 @@ function serverFor(label: string, era: string, seen: string[], capabilities: unk
       if (answer.kind === 'roots') return { content: [{ type: 'text', text: `${label}: roots ${answer.roots.map((root) => root.uri).join(' ')}` }] };
       return inputRequired({ inputRequests: { input: inputRequired.listRoots() } }) as never;
     }
-    const text = name === 'echo' ? `${label}: ${String(args?.text ?? '')}` : name === 'count' || name === 'log' ? `${label}: ${name === 'count' ? 'counted' : 'logged'}` : `${label}: the secret`;
+    if (name === 'steps') {
+      const state = ctx.mcpReq.requestState();
+      if (state === UPSTREAM_STATES[0] && answer.kind === 'elicit') {
+        return inputRequired({ inputRequests: { model: inputRequired.createMessage({ messages: [{ role: 'user', content: { type: 'text', text: 'Hi?' } }], maxTokens: 5 }) }, requestState: UPSTREAM_STATES[1] }) as never;
+      }
+      const model = inputResponse(ctx.mcpReq.inputResponses, 'model');
+      if (state === UPSTREAM_STATES[1] && model.kind === 'sampling') return { content: [{ type: 'text', text: `${label}: two rounds, the model said ${JSON.stringify(model.result.content)}` }] };
+      return inputRequired({ inputRequests: { input: ASK_NAME }, requestState: UPSTREAM_STATES[0] }) as never;
+    }
+    if (name === 'both') {
+      const declared = ((ctx.mcpReq as { envelope?: Record<string, unknown> }).envelope?.['io.modelcontextprotocol/clientCapabilities'] ?? {}) as Record<string, unknown>;
+      const model = inputResponse(ctx.mcpReq.inputResponses, 'model');
+      if (model.kind === 'sampling') return { content: [{ type: 'text', text: `${label}: answered ${Object.keys(ctx.mcpReq.inputResponses ?? {}).sort().join(' ')}` }] };
+      const sampling = inputRequired.createMessage({ messages: [{ role: 'user', content: { type: 'text', text: 'Hi?' } }], maxTokens: 5 });
+      return inputRequired({ inputRequests: { model: sampling, ...('elicitation' in declared && { input: ASK_NAME }) } }) as never;
+    }
+    if (name === 'forever') return inputRequired({ inputRequests: { input: ASK_NAME }, requestState: 'again' }) as never;
+    if (name === 'log') {
+      await ctx.mcpReq.log('debug', `${label}: a debug line`);
+      await ctx.mcpReq.log('warning', `${label}: a warning`);
+      return { content: [{ type: 'text', text: `${label}: logged` }] };
+    }
+    const text = name === 'echo' ? `${label}: ${String(args?.text ?? '')}` : name === 'count' || name === 'note' ? `${label}: ${name === 'count' ? 'counted' : 'noted'}` : `${label}: the secret`;
     return { content: [{ type: 'text', text }] };
   });
   server.setRequestHandler('resources/list', async () => log('resources/list', { resources: RESOURCES }));
   server.setRequestHandler('resources/templates/list', async () => log('resources/templates/list', { resourceTemplates: TEMPLATES }));
-  server.setRequestHandler('resources/read', async (request) => {
+  server.setRequestHandler('resources/read', async (request, ctx) => {
     log('resources/read', null);
+    receive('resources/read', request.params._meta, ctx);
     const { uri } = request.params;
+    if (uri === 'file:///notes/asked') {
+      const answer = inputResponse(ctx.mcpReq.inputResponses, 'input');
+      if (answer.kind !== 'elicit') return inputRequired({ inputRequests: { input: ASK_NAME }, requestState: 'read-state' }) as never;
+      return { contents: [{ uri, mimeType: 'text/plain', text: `${label}: for ${JSON.stringify(answer.content ?? {})}` }] };
+    }
     if (!uri.startsWith('file:///notes/')) throw new ProtocolError(-32602, `Resource ${uri} not found`);
     return { contents: [{ uri, mimeType: 'text/plain', text: `${label}: ${uri}` }] };
   });
@@ -88,8 +139,14 @@ function serverFor(label: string, era: string, seen: string[], capabilities: unk
     return log('resources/subscribe', {});
   });
   server.setRequestHandler('prompts/list', async () => log('prompts/list', { prompts: PROMPTS }));
-  server.setRequestHandler('prompts/get', async (request) => {
+  server.setRequestHandler('prompts/get', async (request, ctx) => {
     log('prompts/get', null);
+    receive('prompts/get', request.params._meta, ctx);
+    if (request.params.name === 'interview') {
+      const answer = inputResponse(ctx.mcpReq.inputResponses, 'input');
+      if (answer.kind !== 'elicit') return inputRequired({ inputRequests: { input: ASK_NAME }, requestState: 'prompt-state' }) as never;
+      return { messages: [{ role: 'user', content: { type: 'text', text: `${label} interviews ${JSON.stringify(answer.content ?? {})}` } }] };
+    }
     return { messages: [{ role: 'user', content: { type: 'text', text: `${label} greets ${request.params.arguments?.who ?? 'nobody'}` } }] };
   });
   server.setRequestHandler('completion/complete', async (request) => log('completion/complete', {
@@ -100,12 +157,12 @@ function serverFor(label: string, era: string, seen: string[], capabilities: unk
 
 /** An SDK v2 (or, `legacy`, v1) MCP server on a loopback port whose texts name `label`. */
 export async function startV2Upstream(mode: V2UpstreamMode, label: string = mode): Promise<V2Upstream> {
-  const state: V2Upstream = { url: '', seen: [], discovers: 0, silent: false, clientCapabilities: [], stop: async () => undefined };
+  const state: V2Upstream = { url: '', seen: [], discovers: 0, silent: false, clientCapabilities: [], received: [], stop: async () => undefined };
   if (mode === 'legacy') {
     const v1 = await startUpstream(label);
     return Object.assign(state, { url: v1.url, stop: () => v1.stop() });
   }
-  const modern = toNodeHandler(createMcpHandler((ctx) => serverFor(label, ctx.era, state.seen, state.clientCapabilities), { legacy: 'reject' }));
+  const modern = toNodeHandler(createMcpHandler((ctx) => serverFor(label, ctx.era, state.seen, state.clientCapabilities, state.received), { legacy: 'reject' }));
   const sessions = new Map<string, NodeStreamableHTTPServerTransport>();
   const httpServer = http.createServer(async (req, res) => {
     let raw = '';
@@ -124,7 +181,7 @@ export async function startV2Upstream(mode: V2UpstreamMode, label: string = mode
       if (route.reason !== 'initialize') return void res.writeHead(404, { 'Content-Type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Session not found' } }));
       const opened = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: randomUUID, onsessioninitialized: (sid) => void sessions.set(sid, opened) });
       opened.onclose = () => void (opened.sessionId && sessions.delete(opened.sessionId));
-      await serverFor(label, 'legacy', state.seen).connect(opened);
+      await serverFor(label, 'legacy', state.seen, [], state.received).connect(opened);
       transport = opened;
     }
     await transport.handleRequest(req, res, body);

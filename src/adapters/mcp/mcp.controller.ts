@@ -23,6 +23,7 @@ import { eraOf, EraVerdict } from './era/era-gate';
 import { eraHeadersOf, namesModernRevision } from './era/era-headers';
 import { modernError, sendModernError } from './era/modern-answer';
 import { retryParamsRefusal } from './era/retry-params';
+import { logLevelOf } from './modern/forwarded-meta';
 import { ModernHttp } from './modern/modern-http';
 
 /**
@@ -137,7 +138,8 @@ export class McpController {
     if (calls.size > 0) await this.usage.chargeToolCalls(principal, messages);
     const origin = calls.size > 0 ? originOf(req) : NO_ORIGIN;
     const streams = acceptsEventStream(req.headers.accept);
-    await this.modern.serve(req, res, { principal, method, calls, origin, view, streams }, format);
+    const logLevel = logLevelOf((req.body as { params?: { _meta?: Record<string, unknown> } }).params?._meta);
+    await this.modern.serve(req, res, { principal, method, calls, origin, view, streams, ...(logLevel !== undefined && { logLevel }) }, format);
   }
 
   private async post(req: Request, res: Response): Promise<void> {

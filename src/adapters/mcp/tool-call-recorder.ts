@@ -49,13 +49,13 @@ export class ToolCallRecorder {
    * JSON-RPC server error instead, whatever the tool did: the tool has run,
    * and its result is withheld rather than given without its trail.
    */
-  async run<T>(caller: Caller, origin: AuditOrigin, call: ToolCall, work: () => Promise<T>, resultOf: (value: T) => 'ok' | 'error'): Promise<T> {
+  async run<T>(caller: Caller, origin: AuditOrigin, call: ToolCall, work: () => Promise<T>, resultOf: (value: T) => Exclude<ToolCallResult, 'denied'>): Promise<T> {
     const at = this.clock.now();
     const started = performance.now();
     let value: T | undefined;
     let failed = false;
     let failure: unknown;
-    let result: 'ok' | 'error' = 'error';
+    let result: Exclude<ToolCallResult, 'denied'> = 'error';
     try {
       value = await work();
       result = resultOf(value);

@@ -4,6 +4,7 @@ import {
   ReadResourceRequestSchema, RequestSchema, ServerResult, SubscribeRequestSchema, UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { ResourceSubscriptionStore } from '../../application/ports/resource-subscription-store.port';
+import { ForwardedRequest } from '../../application/ports/upstream-mcp.port';
 import { SubscribeUpstreamResource } from '../../application/use-cases/upstream-content/subscribe-upstream-resource.use-case';
 import { UnsubscribeUpstreamResource } from '../../application/use-cases/upstream-content/unsubscribe-upstream-resource.use-case';
 import { CompleteUpstreamArgument } from '../../application/use-cases/upstream-content/complete-upstream-argument.use-case';
@@ -73,8 +74,8 @@ type Params = Record<string, unknown>;
 /** The content methods keygate answers from its upstreams. */
 export type ContentMethod = keyof typeof METHODS;
 
-/** One content method's answer to its params, errors thrown as they come (each era maps them at its own edge). */
-export type ContentAnswer = (params: Params) => Promise<Record<string, unknown>>;
+/** One content method's answer to its params (and what a 2026 client passes on to the upstream), errors thrown as they come (each era maps them at its own edge). */
+export type ContentAnswer = (params: Params, forwarded?: ForwardedRequest) => Promise<Record<string, unknown>>;
 
 const METHODS = {
   'resources/list': LOOSE.listResources,
@@ -124,7 +125,7 @@ export function upstreamContentAnswers(useCases: UpstreamContentUseCases, princi
     answers.push(
       ['resources/list', async (params) => paged('resources', await useCases.listResources.execute(page(params)))],
       ['resources/templates/list', async (params) => paged('resourceTemplates', await useCases.listResourceTemplates.execute(page(params)))],
-      ['resources/read', (params) => useCases.readResource.execute({ userId, scopes, uri: unchecked(params.uri), clientSessionId, view })],
+      ['resources/read', (params, forwarded) => useCases.readResource.execute({ userId, scopes, uri: unchecked(params.uri), clientSessionId, view, forwarded })],
     );
   }
   if (declared.resources?.subscribe) {
@@ -140,7 +141,9 @@ export function upstreamContentAnswers(useCases: UpstreamContentUseCases, princi
   if (declared.prompts) {
     answers.push(
       ['prompts/list', async (params) => paged('prompts', await useCases.listPrompts.execute(page(params)))],
-      ['prompts/get', (params) => useCases.getPrompt.execute({ userId, scopes, name: unchecked(params.name), arguments: unchecked(params.arguments), clientSessionId, view })],
+      ['prompts/get', (params, forwarded) => useCases.getPrompt.execute({
+        userId, scopes, name: unchecked(params.name), arguments: unchecked(params.arguments), clientSessionId, view, forwarded,
+      })],
     );
   }
   if (declared.completions) {

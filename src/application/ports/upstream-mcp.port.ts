@@ -43,6 +43,38 @@ export interface UpstreamContext {
   clientSessionId?: string;
   /** Carries what the upstream sends during a tools/call to the client; absent, its requests to the client are refused. */
   relay?: UpstreamRelay;
+  /** What a 2026-07-28 client's request passes on to the upstream, and how that upstream's input requests come back. */
+  forwarded?: ForwardedRequest;
+}
+
+/**
+ * What of a 2026-07-28 client's request reaches the upstream: its W3C trace
+ * context (any upstream) and, toward an upstream that speaks 2026-07-28
+ * itself, its declared client capabilities, its logLevel and the retry of an
+ * input-required round. With `input`, an upstream's input_required answer is
+ * returned as it came (resultType input_required), for the edge to seal and
+ * pass to the client; the session fills in `answeredBy` and, when the
+ * upstream refused for a capability the client lacks, `refused`.
+ */
+export interface ForwardedRequest {
+  /** traceparent, tracestate and baggage as the client sent them in _meta. */
+  trace: Record<string, string>;
+  input?: InputPassthrough;
+}
+
+export interface InputPassthrough {
+  /** What the client declared in its envelope: declared to the upstream as keygate's own. */
+  clientCapabilities: Record<string, unknown>;
+  /** The client's io.modelcontextprotocol/logLevel; absent, the upstream is sent none (and sends no log messages). */
+  logLevel?: string;
+  /** A retry: the client's answers, and the upstream's own requestState and record the sealed state named. */
+  resume?: { inputResponses: Record<string, unknown>; requestState?: string; server: { id: string; version: string } };
+  /** Set by the session: the record whose upstream answered input_required (its id and version go into the sealed state). */
+  answeredBy?: { id: string; version: string };
+  /** Set by the session: the retry named another record (edited or replaced since), so nothing was sent. */
+  stale?: boolean;
+  /** Set by the session: the upstream refused for a capability the client lacks (-32021), relayed as that error. */
+  refused?: { code: number; message: string; data?: unknown };
 }
 
 /** The client's answer to a request relayed to it: its result, or an error for the upstream. */

@@ -2,6 +2,9 @@ import { RpcId } from '../json-rpc';
 import { EraRejection } from './era-gate';
 import { modernError } from './modern-answer';
 
+/** Answers one retry may carry: keygate passes on at most 32 input requests per round (input-required-rounds.ts). */
+export const MAX_INPUT_RESPONSES = 32;
+
 /**
  * A 2026 request's retry fields (MRTR): `inputResponses` an object whose
  * every entry is a result object (ElicitResult, CreateMessageResult,
@@ -16,6 +19,9 @@ export function retryParamsRefusal(id: RpcId, params: unknown): EraRejection | u
   const { inputResponses, requestState } = params as Record<string, unknown>;
   if ('inputResponses' in params) {
     if (!isPlainObject(inputResponses)) return modernError(id, -32602, 'Invalid params: inputResponses must be an object of input responses', { field: 'inputResponses' });
+    if (Object.keys(inputResponses).length > MAX_INPUT_RESPONSES) {
+      return modernError(id, -32602, `Invalid params: inputResponses may hold at most ${MAX_INPUT_RESPONSES} answers`, { field: 'inputResponses' });
+    }
     // Keys are the client's; they are not echoed, so a long or odd key costs nothing here.
     if (!Object.values(inputResponses).every(isPlainObject)) {
       return modernError(id, -32602, 'Invalid params: every entry of inputResponses must be a result object', { field: 'inputResponses' });

@@ -1,8 +1,11 @@
 import { RelayAnswer, UpstreamRelay } from '../../../application/ports/upstream-mcp.port';
+import { loggedAt } from './forwarded-meta';
 
 export interface ModernRelayInput {
   /** The client's token for this call, when it asked for progress. */
   progressToken?: string | number;
+  /** The client's io.modelcontextprotocol/logLevel: only with one may the upstream's log messages reach it (from that level up). */
+  logLevel?: string;
   signal: AbortSignal;
   /** Sends a notification on this request's own response stream. */
   notify(notification: { method: string; params: Record<string, unknown> }): Promise<void>;
@@ -10,23 +13,26 @@ export interface ModernRelayInput {
 
 /**
  * The client end of a 2026 tools/call of an upstream tool that asked for
- * progress: the upstream's progress under the client's token, on the
- * request's own stream. Log messages are not relayed: the 2026 leg declares
- * no logging capability (plan R8 is open), and 2026-07-28 forbids them
- * anyway for a request without a logLevel. A 2026 server must not send the
- * client requests of its own on that stream, and keygate declares no client
- * capability to a stateless upstream, so an upstream's request is refused
- * (input_required is a later increment). Undefined without a progress token:
- * the call then goes as a plain stateless one.
+ * progress or sent a logLevel: the upstream's progress under the client's
+ * token, and its log messages at or above that level, on the request's own
+ * stream (2026-07-28 forbids log messages for a request without a
+ * logLevel). A 2026 server must not send the client requests of its own on
+ * that stream: an upstream's request is refused (a 2026 upstream asks in
+ * an input_required result instead, passed through by input-required-rounds.ts).
+ * Undefined with neither: the call then goes as a plain stateless one.
  */
 export function modernRelay(input: ModernRelayInput): UpstreamRelay | undefined {
-  const { progressToken } = input;
-  if (progressToken === undefined) return undefined;
+  const { progressToken, logLevel } = input;
+  if (progressToken === undefined && logLevel === undefined) return undefined;
   return {
     signal: input.signal,
-    wantsProgress: true,
-    progress: (params) => input.notify({ method: 'notifications/progress', params: { progressToken, ...params } }),
-    notify: async () => undefined,
+    wantsProgress: progressToken !== undefined,
+    progress: async (params) => {
+      if (progressToken !== undefined) await input.notify({ method: 'notifications/progress', params: { progressToken, ...params } });
+    },
+    notify: async (method, params) => {
+      if (logLevel !== undefined && method === 'notifications/message' && loggedAt(params.level, logLevel)) await input.notify({ method, params });
+    },
     request: async (): Promise<RelayAnswer> => ({
       error: { code: -32600, message: 'keygate relays no upstream requests to a 2026-07-28 client yet' },
     }),

@@ -16,6 +16,7 @@ import { ToolCallParams, ToolCallRunner } from '../tool-call-runner';
 import { AllowedCalls } from '../tool-gate';
 import { toMcpTool } from '../tool-presenter';
 import { upstreamContentAnswers, UpstreamContentUseCases } from '../upstream-content-handlers';
+import { InputMethod, InputRequiredRounds, InputRound } from './input-required-rounds';
 import { modernRelay, progressTokenOf } from './modern-relay';
 import { SealedRequestState } from './sealed-request-state';
 
@@ -48,6 +49,8 @@ export interface ModernCall {
   view?: UpstreamView;
   /** Whether the client takes an event stream: only then can progress precede the result. */
   streams: boolean;
+  /** The request's io.modelcontextprotocol/logLevel: with one, an upstream's log messages may reach the client, and logging is served. */
+  logLevel?: string;
 }
 
 /**
@@ -59,6 +62,7 @@ export interface ModernCall {
  */
 export class ModernServerFactory {
   private readonly calls: ToolCallRunner;
+  private readonly rounds: InputRequiredRounds;
 
   constructor(
     private readonly listTools: ListTools,
@@ -71,6 +75,7 @@ export class ModernServerFactory {
     protected readonly states: SealedRequestState,
   ) {
     this.calls = new ToolCallRunner(callTool, recorder, log);
+    this.rounds = new InputRequiredRounds(states);
   }
 
   async create(call: ModernCall): Promise<Server> {
@@ -80,7 +85,8 @@ export class ModernServerFactory {
       ? await this.capabilities.execute({ userId: principal.userId, view })
       : KEYGATE_CAPABILITIES;
     const server = new Server(serverInfoFor(view), {
-      capabilities: servedOf(declared),
+      // logging only lets an upstream's log messages through, for a request that asked with a logLevel; discover never declares it.
+      capabilities: { ...servedOf(declared), ...(call.logLevel !== undefined && call.method !== 'server/discover' && { logging: {} }) },
       instructions: instructionsFor(view),
       jsonSchemaValidator: SHARED_VALIDATOR,
       cacheHints: CACHE_HINTS,
@@ -98,24 +104,38 @@ export class ModernServerFactory {
     });
     server.setRequestHandler('tools/call', async (request, ctx) => {
       const params = request.params as unknown as ToolCallParams & { _meta?: unknown };
-      // No session: the upstream is called as a stateless 2025 request calls it, its progress relayed on this request's stream.
+      const round = this.round(call, 'tools/call', params.name, ctx);
+      // No session: the upstream is called as a stateless request, its progress and (with a logLevel) log messages relayed on this request's stream.
       const relay = call.streams ? modernRelay({
-        progressToken: progressTokenOf(params._meta), signal: ctx.mcpReq.signal,
+        progressToken: progressTokenOf(params._meta), logLevel: call.logLevel, signal: ctx.mcpReq.signal,
         notify: (notification) => ctx.mcpReq.notify(notification as never),
       }) : undefined;
-      return (await this.calls.run(principal, call.origin, call.calls, params, MAX_RESULT_RECORD_BYTES, relay && { relay })) as never;
+      const result = await this.calls.run(principal, call.origin, call.calls, params, MAX_RESULT_RECORD_BYTES, { ...(relay && { relay }), forwarded: round.forwarded });
+      return round.answer(result as Record<string, unknown>) as never;
     });
     // The 2025 handlers' answers over the same use-cases, without a session (a 2025 stateless request's) and without subscribe (gone in 2026).
     for (const [method, answer] of upstreamContentAnswers(this.content, principal, 1, undefined, view, withoutSubscribe(declared))) {
-      server.setRequestHandler(method, { params: ANY_PARAMS }, async (params) => {
+      server.setRequestHandler(method, { params: ANY_PARAMS }, async (params, ctx) => {
+        const round = method === 'resources/read' || method === 'prompts/get' ? this.round(call, method, params[method === 'resources/read' ? 'uri' : 'name'], ctx) : undefined;
         try {
-          return (await answer(params)) as never;
+          const result = await answer(params, round?.forwarded);
+          return (round ? round.answer(result) : result) as never;
         } catch (error) {
-          throw toModernMcpError(error, this.log);
+          throw toModernMcpError(round ? round.failure(error) : error, this.log);
         }
       });
     }
     return server;
+  }
+
+  /** The request's input-required round: its sealed state opened (or refused), what it passes on to the upstream. */
+  private round(call: ModernCall, method: InputMethod, name: unknown, ctx: { mcpReq: unknown }): InputRound {
+    const req = ctx.mcpReq as { _meta?: unknown; envelope?: unknown; inputResponses?: unknown; requestState: () => unknown };
+    const endpoint = call.view?.server ? `/mcp/servers/${call.view.server}` : '/mcp';
+    return this.rounds.begin({
+      binding: { keyId: call.principal.keyId, endpoint, method, name: typeof name === 'string' ? name : '' },
+      meta: req._meta, envelope: req.envelope, inputResponses: req.inputResponses, requestState: req.requestState(),
+    });
   }
 }
 

@@ -53,6 +53,7 @@ export class SealedRequestState {
   open<T = unknown>(state: unknown, binding: RequestStateBinding): T {
     if (typeof state !== 'string' || !this.box.isEncrypted(state)) throw new RequestStateRefused('malformed');
     if (state.length > MAX_REQUEST_STATE_CHARS) throw new RequestStateRefused('too-large');
+    if (!canonical(state)) throw new RequestStateRefused('malformed');
     let opened: { x?: unknown; p?: unknown };
     try {
       opened = JSON.parse(this.box.decrypt(state, contextOf(binding))) as { x?: unknown; p?: unknown };
@@ -62,6 +63,16 @@ export class SealedRequestState {
     if (typeof opened.x !== 'number' || opened.x <= this.clock.now().getTime()) throw new RequestStateRefused('expired');
     return opened.p as T;
   }
+}
+
+/**
+ * Only the exact string minted opens: base64 decoding skips what it does not
+ * know, so `<state>x` would open as `<state>` does; the client must echo the
+ * state byte for byte (2026-07-28), and anything else is a changed state.
+ */
+function canonical(state: string): boolean {
+  const body = state.slice(state.lastIndexOf(':') + 1);
+  return Buffer.from(body, 'base64').toString('base64') === body;
 }
 
 // NUL separates the parts: none of them can contain one (the edge refuses NUL in every string).

@@ -2,8 +2,9 @@ import { setMaxListeners } from 'node:events';
 import { Client, FetchLike, ProtocolError, SdkError, SdkErrorCode, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Agent } from 'undici';
 import { ItemKind, UpstreamCompletion, UpstreamContentSession, UpstreamItem, UpstreamReplyError } from '../../../application/ports/upstream-content.port';
-import { UpstreamContext, UpstreamServer, UpstreamSession, UpstreamTool } from '../../../application/ports/upstream-mcp.port';
+import { InputPassthrough, UpstreamContext, UpstreamServer, UpstreamSession, UpstreamTool } from '../../../application/ports/upstream-mcp.port';
 import { UpstreamRefusal } from '../../../application/ports/upstream-refusal';
+import { inputPassthroughClient } from './input-passthrough-client';
 import { asLegacyResult } from './legacy-result';
 import { modernRelayingClient, UnrelayedInput } from './modern-relaying-client';
 import { listPages, LISTS, listToolPages } from './sdk-upstream-lists';
@@ -15,6 +16,7 @@ const isObject = (value: unknown): boolean => typeof value === 'object' && value
 
 /** MissingRequiredClientCapability: what an SDK v2 upstream answers when it wants input keygate did not declare it can give. */
 const MISSING_CAPABILITY = -32021;
+const LOG_LEVEL = 'io.modelcontextprotocol/logLevel';
 /** The SDK reports each auto-fulfilled round as progress; the client gets only the upstream's own (progress must only increase). */
 const ROUND_PROGRESS = 'Fulfilling input required by ';
 
@@ -62,9 +64,13 @@ export class ModernUpstreamSession implements UpstreamSession, UpstreamContentSe
       if (!(this.relaying && p.message?.startsWith(ROUND_PROGRESS))) void relay.progress(p);
     } : undefined;
     const signal = relay === undefined ? this.options.signal : AbortSignal.any([this.options.signal, relay.signal]);
+    const input = this.context.forwarded?.input;
+    if (input !== undefined) {
+      return this.passedThrough(input, 'tools/call', { name: tool, arguments: args }, { ...this.options, signal, onprogress, allowInputRequired: true });
+    }
     try {
       // Relaying, the SDK fulfils input_required itself and retries (at most MAX_ROUNDS); otherwise it is returned here.
-      const result = await this.replied((client) => client.request({ method: 'tools/call', params: { name: tool, arguments: args } },
+      const result = await this.replied((client) => client.request({ method: 'tools/call', params: this.paramsOf({ name: tool, arguments: args }) },
         { ...this.options, signal, onprogress, allowInputRequired: !this.relaying }) as Promise<Record<string, unknown>>);
       return result.resultType === 'input_required' ? this.inputRequired() : asLegacyResult(result);
     } catch (error) {
@@ -113,12 +119,56 @@ export class ModernUpstreamSession implements UpstreamSession, UpstreamContentSe
     this.stop.abort();
   }
 
-  /** A request whose 2026 answer is relayed as a 2025 one; input it asks for cannot be given yet. */
+  /** A request whose 2026 answer is relayed as a 2025 one; input it asks for goes back to a 2026 client, and cannot be given by a 2025 one. */
   private async answered(method: 'resources/read' | 'prompts/get' | 'completion/complete', params: Record<string, unknown>): Promise<Record<string, unknown>> {
-    const result = await this.replied((client) => client.request({ method, params } as { method: 'resources/read'; params: Record<string, unknown> },
+    const input = this.context.forwarded?.input;
+    if (input !== undefined && method !== 'completion/complete') return this.passedThrough(input, method, params, { ...this.options, allowInputRequired: true });
+    const result = await this.replied((client) => client.request({ method, params: this.paramsOf(params) } as { method: 'resources/read'; params: Record<string, unknown> },
       { ...this.options, allowInputRequired: true }) as Promise<Record<string, unknown>>);
     if (result.resultType === 'input_required') throw new UpstreamReplyError(MISSING_CAPABILITY, 'the server asked for input, which keygate cannot relay from a 2026-07-28 server yet');
     return asLegacyResult(result);
+  }
+
+  /**
+   * A 2026 client's request, sent on with its retry fields when it is one:
+   * an input_required answer comes back as it came (only its three fields),
+   * the record that gave it noted for the sealed state; a -32021 is noted
+   * with its data, for the edge to relay as that error. A retry whose
+   * sealed state named another version of the record is not sent at all.
+   */
+  private async passedThrough(input: InputPassthrough, method: 'tools/call' | 'resources/read' | 'prompts/get', params: Record<string, unknown>,
+    options: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const { resume } = input;
+    if (resume !== undefined && (resume.server.id !== this.server.id || resume.server.version !== this.server.version)) {
+      input.stale = true;
+      throw new Error('the requestState was sealed for another version of this server record');
+    }
+    let result: Record<string, unknown>;
+    try {
+      result = await this.guarded((client) => client.request({ method, params: this.paramsOf(params) } as { method: 'tools/call'; params: never }, options) as Promise<Record<string, unknown>>);
+    } catch (error) {
+      if (error instanceof ProtocolError && error.code === MISSING_CAPABILITY) input.refused = { code: error.code, message: error.message, data: error.data };
+      throw error instanceof ProtocolError ? new UpstreamReplyError(error.code, error.message) : error;
+    }
+    if (result.resultType !== 'input_required') return asLegacyResult(result);
+    if (this.server.id !== undefined && this.server.version !== undefined) input.answeredBy = { id: this.server.id, version: this.server.version };
+    const { inputRequests, requestState } = result;
+    return { resultType: 'input_required', ...(inputRequests !== undefined && { inputRequests }), ...(requestState !== undefined && { requestState }) };
+  }
+
+  /** The request's params with what the client passes on: its trace context and logLevel in _meta, and on a retry its answers and the upstream's own state. */
+  private paramsOf(params: Record<string, unknown>): Record<string, unknown> {
+    const forwarded = this.context.forwarded;
+    if (forwarded === undefined) return params;
+    const { input } = forwarded;
+    const meta = { ...forwarded.trace, ...(input?.logLevel !== undefined && { [LOG_LEVEL]: input.logLevel }) };
+    const resume = input?.resume;
+    return {
+      ...params,
+      ...(Object.keys(meta).length > 0 && { _meta: meta }),
+      ...(resume !== undefined && { inputResponses: resume.inputResponses }),
+      ...(resume?.requestState !== undefined && { requestState: resume.requestState }),
+    };
   }
 
   private inputRequired(): Record<string, unknown> {
@@ -152,9 +202,10 @@ export class ModernUpstreamSession implements UpstreamSession, UpstreamContentSe
 
   private async connect(): Promise<Client> {
     const relay = this.context.relay;
-    const capabilities = relay !== undefined && this.relayable !== undefined ? await this.relayable() : {};
-    const client = modernRelayingClient(capabilities, relay);
-    this.relaying = relay !== undefined && Object.keys(capabilities).length > 0;
+    const input = this.context.forwarded?.input;
+    const capabilities = input === undefined && relay !== undefined && this.relayable !== undefined ? await this.relayable() : {};
+    const client = input === undefined ? modernRelayingClient(capabilities, relay) : inputPassthroughClient(input, relay);
+    this.relaying = input === undefined && relay !== undefined && Object.keys(capabilities).length > 0;
     const transport = new StreamableHTTPClientTransport(new URL(this.server.url), {
       requestInit: { headers: this.server.headers },
       fetch: upstreamFetch(this.agent, this.limits.maxBytes, this.options.signal, (refusal) => this.stopWith(refusal)) as FetchLike,

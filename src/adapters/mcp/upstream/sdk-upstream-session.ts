@@ -77,10 +77,11 @@ export class SdkUpstreamSession implements UpstreamSession, UpstreamContentSessi
     // client must not compile validators for output schemas an upstream declared.
     return this.replied((client) => {
       const relay = this.context.relay;
-      if (relay === undefined) return client.request({ method: 'tools/call', params: { name: tool, arguments: args } }, CallToolResultSchema, this.options);
+      const params = this.paramsOf({ name: tool, arguments: args });
+      if (relay === undefined) return client.request({ method: 'tools/call', params }, CallToolResultSchema, this.options);
       // The SDK puts its own progress token on the request and maps the upstream's progress back through onprogress.
       const onprogress = relay.wantsProgress ? (p: { progress: number; total?: number; message?: string }) => void relay.progress(p) : undefined;
-      return client.request({ method: 'tools/call', params: { name: tool, arguments: args } }, CallToolResultSchema,
+      return client.request({ method: 'tools/call', params }, CallToolResultSchema,
         { ...this.options, signal: AbortSignal.any([this.options.signal, relay.signal]), onprogress });
     });
   }
@@ -90,11 +91,11 @@ export class SdkUpstreamSession implements UpstreamSession, UpstreamContentSessi
   }
 
   readResource(uri: string): Promise<Record<string, unknown>> {
-    return this.replied((client) => client.request({ method: 'resources/read', params: { uri } }, ReadResourceResultSchema, this.options));
+    return this.replied((client) => client.request({ method: 'resources/read', params: this.paramsOf({ uri }) }, ReadResourceResultSchema, this.options));
   }
 
   getPrompt(name: string, args: Record<string, string> | undefined): Promise<Record<string, unknown>> {
-    return this.replied((client) => client.request({ method: 'prompts/get', params: { name, arguments: args } }, GetPromptResultSchema, this.options));
+    return this.replied((client) => client.request({ method: 'prompts/get', params: this.paramsOf({ name, arguments: args }) }, GetPromptResultSchema, this.options));
   }
 
   complete(params: UpstreamCompletion): Promise<Record<string, unknown>> {
@@ -141,6 +142,21 @@ export class SdkUpstreamSession implements UpstreamSession, UpstreamContentSessi
       // The SDK reports an aborted request as a timeout; the refusal behind it is the news.
       throw this.refusal ?? error;
     }
+  }
+
+  /**
+   * The params with the client's trace context in _meta (a 2026 client's
+   * traceparent, tracestate, baggage). A 2025 upstream has no retry to
+   * resume: a sealed state keygate minted for a 2026 upstream (the record
+   * was since re-learned as 2025) is refused, not sent as a fresh request.
+   */
+  private paramsOf(params: Record<string, unknown>): Record<string, unknown> {
+    const forwarded = this.context.forwarded;
+    if (forwarded?.input?.resume !== undefined) {
+      forwarded.input.stale = true;
+      throw new Error('the requestState was sealed for a 2026-07-28 server, and this one speaks 2025');
+    }
+    return forwarded !== undefined && Object.keys(forwarded.trace).length > 0 ? { ...params, _meta: { ...forwarded.trace } } : params;
   }
 
   /** guarded, with the upstream's own JSON-RPC error answers told apart from failures to get one. */

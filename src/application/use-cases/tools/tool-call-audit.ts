@@ -5,8 +5,12 @@ import { isUuid } from '../../../domain/uuid';
 import { auditEvent, callerActor } from '../actor-event';
 import { ToolOutcome } from './tool-outcome';
 
-/** ok and error: the call ran; denied: the tool gate refused it for scope. */
-export type ToolCallResult = 'ok' | 'error' | 'denied';
+/**
+ * ok and error: the call ran; input_required: it ran, and its upstream asked
+ * the (2026-07-28) client for input first, to be answered on a retry, which
+ * is a call of its own; denied: the tool gate refused it for scope.
+ */
+export type ToolCallResult = 'ok' | 'error' | 'input_required' | 'denied';
 
 /** One tools/call as the edge saw it. The arguments are read for a built-in tool's action, subresource and id only. */
 export interface ToolCallFacts {
@@ -49,8 +53,9 @@ export function toolCallEvent(facts: ToolCallFacts): AuditRecord {
 }
 
 /** A tool error (isError) is a call that ran and failed, whether ours or an upstream's. */
-export function resultOf(outcome: ToolOutcome): 'ok' | 'error' {
+export function resultOf(outcome: ToolOutcome): Exclude<ToolCallResult, 'denied'> {
   if (outcome.kind === 'error') return 'error';
+  if (outcome.kind === 'relayed' && outcome.result.resultType === 'input_required') return 'input_required';
   return outcome.kind === 'relayed' && outcome.result.isError === true ? 'error' : 'ok';
 }
 

@@ -1,5 +1,6 @@
 import { UnknownReferenceError } from '../../../domain/errors';
 import { ScopeSet } from '../../../domain/scope';
+import { ForwardedRequest } from '../../ports/upstream-mcp.port';
 import { allows, promptScopes } from '../tools/external/upstream-item-scopes';
 import { UpstreamListings } from '../tools/external/upstream-listings';
 import { NAMESPACED_VIEW, UpstreamView } from '../tools/external/upstream-view';
@@ -15,6 +16,8 @@ export interface GetUpstreamPromptInput {
   clientSessionId?: string;
   /** The endpoint's view: which servers, and how their items are named; /mcp's when left out. */
   view?: UpstreamView;
+  /** What a 2026-07-28 client's request passes on; with its `input`, an upstream's input_required answer is returned as it came. */
+  forwarded?: ForwardedRequest;
 }
 
 /**
@@ -32,7 +35,7 @@ export class GetUpstreamPrompt {
     const target = (input.view ?? NAMESPACED_VIEW).splitPrompt(name);
     const record = target === null ? null : await this.listings.server(input.userId, target.server);
     if (target === null || record === null || !allows(input.scopes, promptScopes(record, target.name))) throw new UnknownReferenceError('prompt', name);
-    const result = await this.listings.withListed(record, 'prompts', 'name', target.name, 'prompts/get', (session) => session.getPrompt(target.name, args), input.clientSessionId);
+    const result = await this.listings.withListed(record, 'prompts', 'name', target.name, 'prompts/get', (session) => session.getPrompt(target.name, args), input.clientSessionId, input.forwarded);
     if (result === null) throw new UnknownReferenceError('prompt', name);
     return result;
   }

@@ -1,6 +1,7 @@
 import { UnknownResourceError, UpstreamFailedError } from '../../../domain/errors';
 import { ScopeSet } from '../../../domain/scope';
 import { UpstreamReplyError } from '../../ports/upstream-content.port';
+import { ForwardedRequest } from '../../ports/upstream-mcp.port';
 import { allows, resourceScopes } from '../tools/external/upstream-item-scopes';
 import { UpstreamListings } from '../tools/external/upstream-listings';
 import { NAMESPACED_VIEW, UpstreamView } from '../tools/external/upstream-view';
@@ -15,6 +16,8 @@ export interface ReadUpstreamResourceInput {
   clientSessionId?: string;
   /** The endpoint's view: which servers, and how their items are named; /mcp's when left out. */
   view?: UpstreamView;
+  /** What a 2026-07-28 client's request passes on; with its `input`, an upstream's input_required answer is returned as it came. */
+  forwarded?: ForwardedRequest;
 }
 
 /**
@@ -33,7 +36,7 @@ export class ReadUpstreamResource {
     const target = await this.listings.resourceAt(input.userId, view, uri);
     if (target === null || !allows(input.scopes, resourceScopes(target.record, target.name))) throw new UnknownResourceError(uri);
     const { record } = target;
-    const session = this.listings.open(record, input.clientSessionId);
+    const session = this.listings.open(record, input.clientSessionId, input.forwarded);
     let result: Record<string, unknown>;
     try {
       result = await session.readResource(target.name);
@@ -45,6 +48,7 @@ export class ReadUpstreamResource {
     } finally {
       await session.close();
     }
+    if (result.resultType === 'input_required') return result;
     const contents = Array.isArray(result.contents) ? (result.contents as Record<string, unknown>[]) : [];
     return { ...result, contents: contents.map((content) => ({ ...content, uri: view.uri(target.server, String(content.uri)) })) };
   }

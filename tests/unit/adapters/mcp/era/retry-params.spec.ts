@@ -8,6 +8,7 @@ describe('retryParamsRefusal', () => {
     ['an entry that is a number', { inputResponses: { user_name: 12345 } }],
     ['an entry that is null', { inputResponses: { user_name: null } }],
     ['a requestState that is not a string', { requestState: { forged: true } }],
+    ['more than 32 answers', { inputResponses: Object.fromEntries(Array.from({ length: 33 }, (_, i) => [`k${i}`, { action: 'accept' }])) }],
   ])('refuses %s with 400 -32602, the id echoed', (_name, params) => {
     expect(retryParamsRefusal('r1', params)).toMatchObject({ httpStatus: 400, id: 'r1', code: -32602 });
   });

@@ -1,13 +1,22 @@
 import { modernRelay, progressTokenOf } from '../../../../../src/adapters/mcp/modern/modern-relay';
 
-function makeSut(progressToken?: string | number) {
+function makeSut(progressToken?: string | number, logLevel?: string) {
   const sent: Array<{ method: string; params: Record<string, unknown> }> = [];
-  const relay = modernRelay({ progressToken, signal: new AbortController().signal, notify: async (n) => void sent.push(n) });
+  const relay = modernRelay({ progressToken, logLevel, signal: new AbortController().signal, notify: async (n) => void sent.push(n) });
   return { relay, sent };
 }
 
 describe('modernRelay', () => {
-  it('is not made for a call without a progress token', () => {
+  it('passes log messages from the client\'s logLevel up, and only with one', async () => {
+    const { relay, sent } = makeSut(undefined, 'info');
+    expect(relay!.wantsProgress).toBe(false);
+    await relay!.notify('notifications/message', { level: 'debug', data: 'quiet' });
+    await relay!.notify('notifications/message', { level: 'warning', data: 'loud' });
+    await relay!.progress({ progress: 1 });
+    expect(sent).toEqual([{ method: 'notifications/message', params: { level: 'warning', data: 'loud' } }]);
+  });
+
+  it('is not made for a call without a progress token or a logLevel', () => {
     expect(makeSut().relay).toBeUndefined();
   });
 

@@ -54,6 +54,18 @@ describe('SealedRequestState', () => {
     expect(reasonOf(() => states.open(42, binding))).toBe('malformed');
   });
 
+  it('opens only the very string it minted: one with characters base64 decoding would skip is refused', () => {
+    const states = new SealedRequestState(new AesGcmSecretBox(key), clockAt(1_000));
+    // Three payload lengths: every padding a base64 body can end with.
+    for (const payload of [{ a: 1 }, { a: 12 }, { a: 123 }]) {
+      const state = states.mint(payload, binding);
+      for (const changed of [`${state}x`, `${state}=`, `${state}==`, `${state}-TAMPERED`]) {
+        expect(reasonOf(() => states.open(changed, binding))).toBe('malformed');
+      }
+      expect(states.open(state, binding)).toEqual(payload);
+    }
+  });
+
   it('refuses a state past its time, and one minted under the previous key still opens', () => {
     const clock = clockAt(1_000);
     const previous = randomBytes(32);

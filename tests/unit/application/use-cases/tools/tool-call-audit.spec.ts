@@ -64,4 +64,8 @@ describe('resultOf', () => {
     expect(resultOf({ kind: 'relayed', result: { content: [] } })).toBe('ok');
     expect(resultOf({ kind: 'value', value: { kind: 'deleted', id: ID } })).toBe('ok');
   });
+
+  it('is input_required for an upstream\'s 2026-07-28 round that asked the client for input', () => {
+    expect(resultOf({ kind: 'relayed', result: { resultType: 'input_required', inputRequests: {} } })).toBe('input_required');
+  });
 });
