@@ -43,6 +43,12 @@ export interface UpstreamContext {
   clientSessionId?: string;
   /** Carries what the upstream sends during a tools/call to the client; absent, its requests to the client are refused. */
   relay?: UpstreamRelay;
+  /**
+   * What a 2026-07-28 client declared in its request (no session): a
+   * stateless contact with a relay declares to a 2025 upstream those of them
+   * keygate relays, so the upstream may ask for them during the call.
+   */
+  clientCapabilities?: Record<string, unknown>;
 }
 
 /** The client's answer to a request relayed to it: its result, or an error for the upstream. */

@@ -6,6 +6,7 @@ import { KeyPrincipal } from '../../../application/use-cases/validate-key/valida
 import { UpstreamView } from '../../../application/use-cases/tools/external/upstream-view';
 import { EndpointCapabilities, KEYGATE_CAPABILITIES } from '../../../application/use-cases/upstream-view/endpoint-capabilities';
 import { FindEndpointCapabilities } from '../../../application/use-cases/upstream-view/find-endpoint-capabilities.use-case';
+import { UpstreamContext } from '../../../application/ports/upstream-mcp.port';
 import { AuditOrigin } from '../../../domain/audit';
 import { listToolsFor, ToolsListParams } from '../list-tools-request';
 import { toModernMcpError } from '../mcp-error-map';
@@ -17,7 +18,11 @@ import { AllowedCalls } from '../tool-gate';
 import { toMcpTool } from '../tool-presenter';
 import { upstreamContentAnswers, UpstreamContentUseCases } from '../upstream-content-handlers';
 import { modernRelay, progressTokenOf } from './modern-relay';
+import { ParkedCalls } from './parked-calls';
+import { invalidState, ParkedToolCalls } from './parked-tool-calls';
 import { SealedRequestState } from './sealed-request-state';
+
+const CLIENT_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
 
 // As in mcp-server.factory.ts: the Server would build an Ajv instance per request otherwise; it keeps no per-request state.
 const SHARED_VALIDATOR = new AjvJsonSchemaValidator();
@@ -59,6 +64,7 @@ export interface ModernCall {
  */
 export class ModernServerFactory {
   private readonly calls: ToolCallRunner;
+  private readonly parked: ParkedToolCalls;
 
   constructor(
     private readonly listTools: ListTools,
@@ -69,8 +75,10 @@ export class ModernServerFactory {
     private readonly content: UpstreamContentUseCases,
     // Input-required results carry keygate's sealed state (increments 6 and 8 of docs/design/mcp-2026-07-28.md).
     protected readonly states: SealedRequestState,
+    parkedCalls: ParkedCalls,
   ) {
     this.calls = new ToolCallRunner(callTool, recorder, log);
+    this.parked = new ParkedToolCalls(parkedCalls, states);
   }
 
   async create(call: ModernCall): Promise<Server> {
@@ -103,7 +111,17 @@ export class ModernServerFactory {
         progressToken: progressTokenOf(params._meta), signal: ctx.mcpReq.signal,
         notify: (notification) => ctx.mcpReq.notify(notification as never),
       }) : undefined;
-      return (await this.calls.run(principal, call.origin, call.calls, params, MAX_RESULT_RECORD_BYTES, relay && { relay })) as never;
+      const run = (upstream?: UpstreamContext) => this.calls.run(principal, call.origin, call.calls, params, MAX_RESULT_RECORD_BYTES, upstream);
+      // A 2025 upstream's requests during the call become input_required rounds (parked-tool-calls.ts).
+      const binding = { keyId: principal.keyId, endpoint: view?.server ? `/mcp/servers/${view.server}` : '/mcp', method: 'tools/call', name: params.name };
+      const state = ctx.mcpReq.requestState();
+      if (state === undefined) {
+        const declared = ctx.mcpReq.envelope?.[CLIENT_CAPABILITIES as never];
+        return (await this.parked.first({ binding, clientCapabilities: declared, firstRound: relay, signal: ctx.mcpReq.signal, run })) as never;
+      }
+      const resumed = await this.parked.retry(state, ctx.mcpReq.inputResponses, binding);
+      if (resumed === undefined) throw invalidState();
+      return resumed as never;
     });
     // The 2025 handlers' answers over the same use-cases, without a session (a 2025 stateless request's) and without subscribe (gone in 2026).
     for (const [method, answer] of upstreamContentAnswers(this.content, principal, 1, undefined, view, withoutSubscribe(declared))) {
