@@ -10,6 +10,8 @@ export interface ParkedCallLimits {
   maxPerReplica: number;
   /** MCP_MAX_PARKED_CALLS_PER_KEY (on one replica). */
   maxPerKey: number;
+  /** How long a retry on another replica waits for the holder to take its answers (TAKE_TIMEOUT_MS). */
+  takeTimeoutMs?: number;
 }
 
 /** A retry that cannot go on: its call is unknown here and on every replica, finished, or the round was answered already. */
@@ -97,8 +99,9 @@ export class ParkedCalls {
   private async resumeElsewhere(id: string, round: number, responses: Record<string, unknown>, deadline: number): Promise<ParkedOutcome> {
     const reply = randomUUID();
     // Both awaited before the answers go out, so a quick holder is not missed.
-    const taken = this.bus.awaitResponse(id, `take-${reply}`, TAKE_TIMEOUT_MS);
-    const next = this.bus.awaitResponse(id, `next-${reply}`, Math.max(0, deadline - this.now()) + TAKE_TIMEOUT_MS);
+    const wait = this.limits.takeTimeoutMs ?? TAKE_TIMEOUT_MS;
+    const taken = this.bus.awaitResponse(id, `take-${reply}`, wait);
+    const next = this.bus.awaitResponse(id, `next-${reply}`, Math.max(0, deadline - this.now()) + wait);
     await this.bus.deliver(id, { jsonrpc: '2.0', method: INPUT, params: { reply, round, inputResponses: responses } });
     const took = await taken;
     if (took === null) throw new ParkedCallGone('unknown');
