@@ -152,6 +152,23 @@ describe('the wire of a parked call (a client in manual mode)', () => {
     expect(replayed.body.error!.message).toMatch(/is over/);
   });
 
+  it('runs the tool gate again on each retry: a key narrowed meanwhile is refused 403 on the other replica', async () => {
+    const key = await makeKey(r.a, ['mcp_servers:read', 'mcp_servers:write'], owner.user);
+    const asked = await first(key);
+    expect(asked.body.result).toMatchObject({ resultType: 'input_required' });
+    await request(r.a.app).patch(`/api/v1/api-keys/${key.id}`).set('Authorization', `Bearer ${r.a.userToken(owner.user)}`)
+      .send({ scopes: ['mcp_servers:read'] }).expect(200);
+    let refused: RpcAnswer | undefined;
+    await until(async () => (refused = await retry(key, asked.body.result!.requestState)).status === 403, 5000);
+    expect(refused!.body).toMatchObject({ id: 'again', error: { code: -32003 } });
+    // The refused round took nothing: widened again, the key's retry finishes the call.
+    await request(r.a.app).patch(`/api/v1/api-keys/${key.id}`).set('Authorization', `Bearer ${r.a.userToken(owner.user)}`)
+      .send({ scopes: ['mcp_servers:read', 'mcp_servers:write'] }).expect(200);
+    let done: RpcAnswer | undefined;
+    await until(async () => (done = await retry(key, asked.body.result!.requestState)).status === 200, 5000);
+    expect(textOf(done!.body.result)).toEqual({ action: 'accept', content: { name: 'Grace' } });
+  });
+
   it('cancels the upstream call when the client does not come back by MCP_RELAY_CALL_TIMEOUT_MS', async () => {
     const abortedBefore = upstream.aborted.filter((name) => name === 'elicit').length;
     const eventsBefore = (await calledEvents('relay__elicit')).length;
@@ -165,8 +182,8 @@ describe('the wire of a parked call (a client in manual mode)', () => {
   });
 });
 
-describe('a 2025 session client is unchanged', () => {
-  it('still gets the upstream\'s request as a request on its own session (keygate\'s 2025 relay)', async () => {
+describe('a 2025 client is unchanged', () => {
+  it('a stateless 2025 request still has no relay: the upstream\'s request is refused, a tool error', async () => {
     const res = await request(r.a.app).post('/mcp').set('Content-Type', 'application/json').set('Accept', 'application/json')
       .set('Authorization', `Bearer ${owner.raw}`)
       .send({ jsonrpc: '2.0', id: randomUUID(), method: 'tools/call', params: { name: 'relay__elicit', arguments: {} } }).expect(200);

@@ -16,7 +16,8 @@ export interface ModernRelayInput {
  * anyway for a request without a logLevel. A 2026 server must not send the
  * client requests of its own on that stream, and keygate declares no client
  * capability to a stateless upstream, so an upstream's request is refused
- * (input_required is a later increment). Undefined without a progress token:
+ * (when the client declared what it asks for, parked-tool-calls.ts relays it
+ * as input_required rounds instead). Undefined without a progress token:
  * the call then goes as a plain stateless one.
  */
 export function modernRelay(input: ModernRelayInput): UpstreamRelay | undefined {
