@@ -14,10 +14,9 @@ export interface ModernRelayInput {
  * request's own stream. Log messages are not relayed: the 2026 leg declares
  * no logging capability (plan R8 is open), and 2026-07-28 forbids them
  * anyway for a request without a logLevel. A 2026 server must not send the
- * client requests of its own on that stream, and keygate declares no client
- * capability to a stateless upstream, so an upstream's request is refused
- * (when the client declared what it asks for, parked-tool-calls.ts relays it
- * as input_required rounds instead). Undefined without a progress token:
+ * client requests of its own on that stream, so an upstream's request is
+ * refused here (when the client declared what it asks for, the call runs
+ * under parked-tool-calls.ts instead, which turns it into input_required rounds). Undefined without a progress token:
  * the call then goes as a plain stateless one.
  */
 export function modernRelay(input: ModernRelayInput): UpstreamRelay | undefined {
