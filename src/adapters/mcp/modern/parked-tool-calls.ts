@@ -59,7 +59,8 @@ export class ParkedToolCalls {
   async retry(state: unknown, responses: Record<string, unknown> | undefined, binding: RequestStateBinding): Promise<Record<string, unknown> | undefined> {
     let opened: Partial<ParkedState> | null;
     try {
-      opened = this.states.open<Partial<ParkedState> | null>(state, binding);
+      // The SDK refuses a non-string state itself; an object here is one a ServerOptions.requestState.verify hook opened already.
+      opened = typeof state === 'string' ? this.states.open<Partial<ParkedState> | null>(state, binding) : state as Partial<ParkedState> | null;
     } catch (error) {
       if (error instanceof RequestStateRefused) throw invalidState();
       throw error;
