@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { AddressInfo } from 'node:net';
 import { Express } from 'express';
@@ -58,8 +59,9 @@ export async function secondReplica(first: TestApp, env: Record<string, string> 
   return { ...served, container, close: async () => { await served.close(); await lifecycle.stop(); } };
 }
 
-/** Two replicas of the whole app on one PostgreSQL database, both with `env`. */
-export async function startTwoReplicas(env: Record<string, string> = {}): Promise<TwoReplicas> {
+/** Two replicas of the whole app on one PostgreSQL database, both with `env` and, as a deployment's replicas, one SECRETS_KEY. */
+export async function startTwoReplicas(given: Record<string, string> = {}): Promise<TwoReplicas> {
+  const env = { SECRETS_KEY: randomBytes(32).toString('base64'), ...given };
   const a = await startTestApp(env);
   const aServed = await serve(a.app);
   const b = await secondReplica(a, env);

@@ -19,6 +19,8 @@ export interface RelayUpstream {
   levels: string[];
   /** Tool calls the client cancelled. */
   cancelled: number;
+  /** Names of the tools whose calls were aborted (cancelled by the client, or their session closed), in order. */
+  aborted: string[];
   /** Session ids it knows; delete one to play an upstream that forgot a session. */
   sessions: Map<string, StreamableHTTPServerTransport>;
   /** Headers of every request it received, lower-cased names. */
@@ -38,7 +40,7 @@ const TOOLS = ['progress', 'steps', 'sample', 'elicit', 'roots', 'slow', 'echo']
  */
 export async function startRelayUpstream(): Promise<RelayUpstream> {
   const state: RelayUpstream = {
-    url: '', initializes: 0, declared: [], deletes: [], levels: [], cancelled: 0, sessions: new Map(), seenHeaders: [], stop: async () => undefined,
+    url: '', initializes: 0, declared: [], deletes: [], levels: [], cancelled: 0, aborted: [], sessions: new Map(), seenHeaders: [], stop: async () => undefined,
   };
   const httpServer = http.createServer(async (req, res) => {
     state.seenHeaders.push({ ...req.headers });
@@ -73,6 +75,7 @@ async function openSession(state: RelayUpstream): Promise<StreamableHTTPServerTr
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: [{ uri: 'note://a', name: 'a' }] }));
   server.setRequestHandler(ReadResourceRequestSchema, async ({ params: { uri } }) => ({ contents: [{ uri, text: `read ${uri}` }] }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    extra.signal.addEventListener('abort', () => void state.aborted.push(request.params.name));
     const text = (value: unknown) => ({ content: [{ type: 'text' as const, text: JSON.stringify(value) }] });
     switch (request.params.name) {
       case 'progress': {

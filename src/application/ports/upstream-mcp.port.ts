@@ -45,6 +45,12 @@ export interface UpstreamContext {
   relay?: UpstreamRelay;
   /** What a 2026-07-28 client's request passes on to the upstream, and how that upstream's input requests come back. */
   forwarded?: ForwardedRequest;
+  /**
+   * What a 2026-07-28 client declared in its request (no session): a
+   * stateless contact with a relay declares to a 2025 upstream those of them
+   * keygate relays, so the upstream may ask for them during the call.
+   */
+  clientCapabilities?: Record<string, unknown>;
 }
 
 /**

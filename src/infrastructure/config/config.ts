@@ -91,6 +91,10 @@ export interface McpConfig {
   maxSubscriptionsPerSession: number;
   /** MCP_MAX_UPSTREAM_STREAMS_PER_REPLICA: upstream GET streams one replica holds for its sessions' streams. */
   maxUpstreamStreamsPerReplica: number;
+  /** MCP_MAX_PARKED_CALLS_PER_REPLICA: 2026 calls of 2025 upstreams one replica holds open while their clients answer input requests. */
+  maxParkedCallsPerReplica: number;
+  /** MCP_MAX_PARKED_CALLS_PER_KEY: of those, held for one key on one replica. */
+  maxParkedCallsPerKey: number;
   /** OAuth access tokens on /mcp (MCP_RESOURCE_URL and MCP_AUTHORIZATION_SERVERS); null: keys only. */
   oauth: McpOAuthConfig | null;
 }
@@ -187,6 +191,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       relayAnswerTimeoutMs: integer(env, 'MCP_RELAY_ANSWER_TIMEOUT_MS', 60_000, 100, 600_000),
       maxSubscriptionsPerSession: integer(env, 'MCP_MAX_SUBSCRIPTIONS_PER_SESSION', 100, 1, 10_000),
       maxUpstreamStreamsPerReplica: integer(env, 'MCP_MAX_UPSTREAM_STREAMS_PER_REPLICA', 1000, 1, 100_000),
+      maxParkedCallsPerReplica: integer(env, 'MCP_MAX_PARKED_CALLS_PER_REPLICA', 1000, 1, 100_000),
+      maxParkedCallsPerKey: integer(env, 'MCP_MAX_PARKED_CALLS_PER_KEY', 16, 1, 10_000),
       oauth: mcpOAuth(env, nodeEnv === 'production'),
     },
     secrets: {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Container } from 'inversify';
+import { SessionBus } from '../../application/ports/session-bus.port';
 import { ExternalTools } from '../../application/ports/external-tools.port';
 import { ResourceStore } from '../../application/ports/resource-store.port';
 import { ToolListCache, UpstreamMcp } from '../../application/ports/upstream-mcp.port';
@@ -17,6 +18,7 @@ import { McpOAuth } from '../../adapters/mcp/oauth/mcp-oauth';
 import { McpServerFactory } from '../../adapters/mcp/mcp-server.factory';
 import { ModernHttp } from '../../adapters/mcp/modern/modern-http';
 import { ModernServerFactory } from '../../adapters/mcp/modern/modern-server.factory';
+import { ParkedCalls } from '../../adapters/mcp/modern/parked-calls';
 import { SealedRequestState } from '../../adapters/mcp/modern/sealed-request-state';
 import { AesGcmSecretBox } from '../../adapters/crypto/aes-gcm-secret-box';
 import { SecretBox } from '../../application/ports/secret-box.port';
@@ -95,10 +97,17 @@ export function bindMcp(c: Container): void {
     (box: SecretBox | undefined, clock: Clock) => new SealedRequestState(box ?? new AesGcmSecretBox(randomBytes(32)), clock),
     [{ serviceIdentifier: TOKENS.SecretBox, optional: true }, TOKENS.Clock],
   );
+  c.bind(ParkedCalls).toResolvedValue(
+    (bus: SessionBus, { mcp }: Config) => new ParkedCalls(bus, {
+      callTimeoutMs: mcp.relayCallTimeoutMs, maxPerReplica: mcp.maxParkedCallsPerReplica, maxPerKey: mcp.maxParkedCallsPerKey,
+    }),
+    [TOKENS.SessionBus, TOKENS.Config],
+  );
   c.bind(ModernHttp).toResolvedValue(
-    (list: ListTools, call: CallTool, log: Log, recorder: ToolCallRecorder, capabilities: FindEndpointCapabilities, content: UpstreamContentUseCases, states: SealedRequestState) =>
-      new ModernHttp(new ModernServerFactory(list, call, log, recorder, capabilities, content, states)),
-    [ListTools, CallTool, TOKENS.McpLog, ToolCallRecorder, FindEndpointCapabilities, TOKENS.UpstreamContentUseCases, SealedRequestState],
+    (list: ListTools, call: CallTool, log: Log, recorder: ToolCallRecorder, capabilities: FindEndpointCapabilities, content: UpstreamContentUseCases, states: SealedRequestState,
+      parked: ParkedCalls) =>
+      new ModernHttp(new ModernServerFactory(list, call, log, recorder, capabilities, content, states, parked)),
+    [ListTools, CallTool, TOKENS.McpLog, ToolCallRecorder, FindEndpointCapabilities, TOKENS.UpstreamContentUseCases, SealedRequestState, ParkedCalls],
   );
   c.bind(McpController).toResolvedValue(
     (validate: ValidateKey, authorize: AuthorizeToolCall, servers: McpServerFactory, config: Config, list: ListTools, recorder: ToolCallRecorder,

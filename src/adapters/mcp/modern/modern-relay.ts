@@ -17,9 +17,11 @@ export interface ModernRelayInput {
  * token, and its log messages at or above that level, on the request's own
  * stream (2026-07-28 forbids log messages for a request without a
  * logLevel). A 2026 server must not send the client requests of its own on
- * that stream: an upstream's request is refused (a 2026 upstream asks in
- * an input_required result instead, passed through by input-required-rounds.ts).
- * Undefined with neither: the call then goes as a plain stateless one.
+ * that stream, so an upstream's request is refused here: a 2026 upstream asks
+ * in an input_required result instead (input-required-rounds.ts), and a 2025
+ * upstream's call runs under parked-tool-calls.ts when the client declared
+ * what it asks for. Undefined with neither: the call then goes as a plain
+ * stateless one.
  */
 export function modernRelay(input: ModernRelayInput): UpstreamRelay | undefined {
   const { progressToken, logLevel } = input;

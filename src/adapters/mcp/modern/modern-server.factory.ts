@@ -6,6 +6,7 @@ import { KeyPrincipal } from '../../../application/use-cases/validate-key/valida
 import { UpstreamView } from '../../../application/use-cases/tools/external/upstream-view';
 import { EndpointCapabilities, KEYGATE_CAPABILITIES } from '../../../application/use-cases/upstream-view/endpoint-capabilities';
 import { FindEndpointCapabilities } from '../../../application/use-cases/upstream-view/find-endpoint-capabilities.use-case';
+import { UpstreamContext } from '../../../application/ports/upstream-mcp.port';
 import { AuditOrigin } from '../../../domain/audit';
 import { listToolsFor, ToolsListParams } from '../list-tools-request';
 import { toModernMcpError } from '../mcp-error-map';
@@ -18,7 +19,11 @@ import { toMcpTool } from '../tool-presenter';
 import { upstreamContentAnswers, UpstreamContentUseCases } from '../upstream-content-handlers';
 import { InputMethod, InputRequiredRounds, InputRound } from './input-required-rounds';
 import { modernRelay, progressTokenOf } from './modern-relay';
-import { SealedRequestState } from './sealed-request-state';
+import { ParkedCalls } from './parked-calls';
+import { invalidState, ParkedToolCalls } from './parked-tool-calls';
+import { RequestStateBinding, SealedRequestState } from './sealed-request-state';
+
+const CLIENT_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
 
 // As in mcp-server.factory.ts: the Server would build an Ajv instance per request otherwise; it keeps no per-request state.
 const SHARED_VALIDATOR = new AjvJsonSchemaValidator();
@@ -63,6 +68,7 @@ export interface ModernCall {
 export class ModernServerFactory {
   private readonly calls: ToolCallRunner;
   private readonly rounds: InputRequiredRounds;
+  private readonly parked: ParkedToolCalls;
 
   constructor(
     private readonly listTools: ListTools,
@@ -73,9 +79,11 @@ export class ModernServerFactory {
     private readonly content: UpstreamContentUseCases,
     // Input-required results carry keygate's sealed state (increments 6 and 8 of docs/design/mcp-2026-07-28.md).
     protected readonly states: SealedRequestState,
+    parkedCalls: ParkedCalls,
   ) {
     this.calls = new ToolCallRunner(callTool, recorder, log);
     this.rounds = new InputRequiredRounds(states);
+    this.parked = new ParkedToolCalls(parkedCalls, states);
   }
 
   async create(call: ModernCall): Promise<Server> {
@@ -104,14 +112,27 @@ export class ModernServerFactory {
     });
     server.setRequestHandler('tools/call', async (request, ctx) => {
       const params = request.params as unknown as ToolCallParams & { _meta?: unknown };
+      const state = ctx.mcpReq.requestState();
+      // A 2025 upstream's round resumes its parked call (parked-tool-calls.ts); any other state is a 2026 upstream's round (input-required-rounds.ts).
+      if (state !== undefined) {
+        const resumed = await this.parked.retry(state, ctx.mcpReq.inputResponses, bindingOf(call, 'tools/call', params.name));
+        if (resumed !== undefined) return resumed as never;
+      }
       const round = this.round(call, 'tools/call', params.name, ctx);
       // No session: the upstream is called as a stateless request, its progress and (with a logLevel) log messages relayed on this request's stream.
       const relay = call.streams ? modernRelay({
         progressToken: progressTokenOf(params._meta), logLevel: call.logLevel, signal: ctx.mcpReq.signal,
         notify: (notification) => ctx.mcpReq.notify(notification as never),
       }) : undefined;
-      const result = await this.calls.run(principal, call.origin, call.calls, params, MAX_RESULT_RECORD_BYTES, { ...(relay && { relay }), forwarded: round.forwarded });
-      return round.answer(result as Record<string, unknown>) as never;
+      const run = (upstream?: UpstreamContext) => this.calls.run(principal, call.origin, call.calls, params, MAX_RESULT_RECORD_BYTES, { ...upstream, forwarded: round.forwarded });
+      // A first call may park when its 2025 upstream asks for input the client declared; a 2026 upstream asks in its answer instead.
+      const result = state === undefined
+        ? await this.parked.first({
+          binding: bindingOf(call, 'tools/call', params.name), clientCapabilities: ctx.mcpReq.envelope?.[CLIENT_CAPABILITIES as never],
+          firstRound: relay, signal: ctx.mcpReq.signal, run,
+        })
+        : await run(relay && { relay });
+      return round.answer(result) as never;
     });
     // The 2025 handlers' answers over the same use-cases, without a session (a 2025 stateless request's) and without subscribe (gone in 2026).
     for (const [method, answer] of upstreamContentAnswers(this.content, principal, 1, undefined, view, withoutSubscribe(declared))) {
@@ -131,12 +152,17 @@ export class ModernServerFactory {
   /** The request's input-required round: its sealed state opened (or refused), what it passes on to the upstream. */
   private round(call: ModernCall, method: InputMethod, name: unknown, ctx: { mcpReq: unknown }): InputRound {
     const req = ctx.mcpReq as { _meta?: unknown; envelope?: unknown; inputResponses?: unknown; requestState: () => unknown };
-    const endpoint = call.view?.server ? `/mcp/servers/${call.view.server}` : '/mcp';
     return this.rounds.begin({
-      binding: { keyId: call.principal.keyId, endpoint, method, name: typeof name === 'string' ? name : '' },
+      binding: bindingOf(call, method, name),
       meta: req._meta, envelope: req.envelope, inputResponses: req.inputResponses, requestState: req.requestState(),
     });
   }
+}
+
+/** What a requestState of this request is bound to: the key, the endpoint, the method and its tool, prompt or URI. */
+function bindingOf(call: ModernCall, method: InputMethod, name: unknown): RequestStateBinding {
+  const endpoint = call.view?.server ? `/mcp/servers/${call.view.server}` : '/mcp';
+  return { keyId: call.principal.keyId, endpoint, method, name: typeof name === 'string' ? name : '' };
 }
 
 /**

@@ -170,8 +170,8 @@ export class SdkUpstreamSession implements UpstreamSession, UpstreamContentSessi
 
   private async connect(): Promise<Client> {
     const view = this.held ? await this.held.store.find(this.held.clientSessionId, this.held.serverId) : null;
-    // Stateless, or the client session ended meanwhile: a short contact, as ever.
-    if (view === null) return this.contact({}, undefined);
+    // Stateless, or the client session ended meanwhile: a short contact, as ever; a 2026 client's relayed call declares what it declared.
+    if (view === null) return this.contact(this.context.relay ? relayedCapabilities(this.context.clientCapabilities ?? {}) : {}, undefined);
     if (view.held === null) return this.open(view);
     this.resumed = { view, held: view.held };
     const client = await this.contact(view.held.clientCapabilities, view.held);
