@@ -124,15 +124,15 @@ export class ModernServerFactory {
         progressToken: progressTokenOf(params._meta), logLevel: call.logLevel, signal: ctx.mcpReq.signal,
         notify: (notification) => ctx.mcpReq.notify(notification as never),
       }) : undefined;
-      const run = (upstream?: UpstreamContext) => this.calls.run(principal, call.origin, call.calls, params, MAX_RESULT_RECORD_BYTES, { ...upstream, forwarded: round.forwarded });
+      // A 2026 upstream's input_required is sealed as it comes back; a parked call's rounds are sealed by parked-tool-calls.ts.
+      const run = async (upstream?: UpstreamContext) => round.answer(
+        await this.calls.run(principal, call.origin, call.calls, params, MAX_RESULT_RECORD_BYTES, { ...upstream, forwarded: round.forwarded }) as Record<string, unknown>);
       // A first call may park when its 2025 upstream asks for input the client declared; a 2026 upstream asks in its answer instead.
-      const result = state === undefined
-        ? await this.parked.first({
-          binding: bindingOf(call, 'tools/call', params.name), clientCapabilities: ctx.mcpReq.envelope?.[CLIENT_CAPABILITIES as never],
-          firstRound: relay, signal: ctx.mcpReq.signal, run,
-        })
-        : await run(relay && { relay });
-      return round.answer(result) as never;
+      if (state !== undefined) return (await run(relay && { relay })) as never;
+      return (await this.parked.first({
+        binding: bindingOf(call, 'tools/call', params.name), clientCapabilities: ctx.mcpReq.envelope?.[CLIENT_CAPABILITIES as never],
+        firstRound: relay, signal: ctx.mcpReq.signal, run,
+      })) as never;
     });
     // The 2025 handlers' answers over the same use-cases, without a session (a 2025 stateless request's) and without subscribe (gone in 2026).
     for (const [method, answer] of upstreamContentAnswers(this.content, principal, 1, undefined, view, withoutSubscribe(declared))) {

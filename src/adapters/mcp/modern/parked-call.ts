@@ -113,8 +113,9 @@ export class ParkedCall implements UpstreamRelay {
     if (!this.parked) await this.hooks.firstRound?.progress(params);
   }
 
-  async notify(): Promise<void> {
-    // 2026-07-28 sends no log messages to a request without a logLevel, and keygate's leg declares no logging (plan R8).
+  async notify(method: string, params: Record<string, unknown>): Promise<void> {
+    // As progress: the first request's stream carries them (modernRelay relays log messages only to a request that sent a logLevel).
+    if (!this.parked) await this.hooks.firstRound?.notify(method, params);
   }
 
   request(method: string, params: Record<string, unknown>): Promise<RelayAnswer> {
