@@ -16,6 +16,7 @@ import { McpController } from '../../adapters/mcp/mcp.controller';
 import { McpOAuth } from '../../adapters/mcp/oauth/mcp-oauth';
 import { McpServerFactory } from '../../adapters/mcp/mcp-server.factory';
 import { ModernHttp } from '../../adapters/mcp/modern/modern-http';
+import { ModernToolsCallFastPath } from '../../adapters/mcp/modern/modern-tools-call-fast-path';
 import { ModernToolsListFastPath } from '../../adapters/mcp/modern/modern-tools-list-fast-path';
 import { ModernServerFactory } from '../../adapters/mcp/modern/modern-server.factory';
 import { SealedRequestState } from '../../adapters/mcp/modern/sealed-request-state';
@@ -96,12 +97,11 @@ export function bindMcp(c: Container): void {
     (box: SecretBox | undefined, clock: Clock) => new SealedRequestState(box ?? new AesGcmSecretBox(randomBytes(32)), clock),
     [{ serviceIdentifier: TOKENS.SecretBox, optional: true }, TOKENS.Clock],
   );
-  c.bind(ModernToolsListFastPath).toResolvedValue((list: ListTools) => new ModernToolsListFastPath(list), [ListTools]);
   c.bind(ModernHttp).toResolvedValue(
     (list: ListTools, call: CallTool, log: Log, recorder: ToolCallRecorder, capabilities: FindEndpointCapabilities, content: UpstreamContentUseCases, states: SealedRequestState,
-      toolsList: ModernToolsListFastPath) =>
-      new ModernHttp(new ModernServerFactory(list, call, log, recorder, capabilities, content, states), toolsList),
-    [ListTools, CallTool, TOKENS.McpLog, ToolCallRecorder, FindEndpointCapabilities, TOKENS.UpstreamContentUseCases, SealedRequestState, ModernToolsListFastPath],
+      toolsList: ModernToolsListFastPath, toolsCall: ModernToolsCallFastPath) =>
+      new ModernHttp(new ModernServerFactory(list, call, log, recorder, capabilities, content, states), [toolsList, toolsCall]),
+    [ListTools, CallTool, TOKENS.McpLog, ToolCallRecorder, FindEndpointCapabilities, TOKENS.UpstreamContentUseCases, SealedRequestState, ModernToolsListFastPath, ModernToolsCallFastPath],
   );
   c.bind(McpController).toResolvedValue(
     (validate: ValidateKey, authorize: AuthorizeToolCall, servers: McpServerFactory, config: Config, list: ListTools, recorder: ToolCallRecorder,
