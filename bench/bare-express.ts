@@ -2,6 +2,8 @@ import express from 'express';
 import { Pool } from 'pg';
 import { BUILT_IN_TOOLS } from '../src/application/use-cases/tools/built-in/built-in-tools';
 import { toMcpTool } from '../src/adapters/mcp/tool-presenter';
+import { modernResultBody } from '../src/adapters/mcp/era/modern-answer';
+import { serverInfoFor } from '../src/adapters/mcp/mcp-server.factory';
 
 /**
  * The ceilings, with nothing of ours in the way (no key, no logging, no
@@ -9,18 +11,24 @@ import { toMcpTool } from '../src/adapters/mcp/tool-presenter';
  * - `/bare` (a): Express parsing a JSON body and answering with the same
  *   bytes a full-access tools/list returns, so the ratio measures our
  *   overhead rather than the size of the answer;
+ * - `/bare-modern` (a, for (b′)): the same for a 2026-07-28 tools/list, whose
+ *   answer also carries resultType, the caching hints and serverInfo;
  * - `/row` (a′): the same tools/call body (e) sends, answered with the one
  *   row it names, read by primary key from the same PostgreSQL through a
  *   node-postgres pool as large as the service's, as a minimal real service
  *   would.
  */
 const body = { jsonrpc: '2.0', id: 1, result: { tools: BUILT_IN_TOOLS.map(toMcpTool) } };
+const modernBody = JSON.parse(modernResultBody(1, 'tools/list', { tools: BUILT_IN_TOOLS.map(toMcpTool) }, { serverInfo: serverInfoFor() }));
 const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
 const app = express();
 app.disable('x-powered-by');
 app.use(express.json());
 app.post('/bare', (_req, res) => {
   res.json(body);
+});
+app.post('/bare-modern', (_req, res) => {
+  res.json(modernBody);
 });
 app.post('/row', async (req, res) => {
   const id = req.body?.params?.arguments?.id;

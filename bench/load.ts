@@ -20,6 +20,8 @@ export interface LoadSpec {
   connections: number;
   /** Send exactly this many requests instead of loading for `seconds`. */
   amount?: number;
+  /** Each `[<id>]` in the body becomes a fresh random id per request (a session refuses two requests with one id in flight). */
+  idReplacement?: boolean;
 }
 
 const AUTOCANNON = path.resolve(__dirname, '..', '..', 'node_modules', 'autocannon', 'autocannon.js');
@@ -27,7 +29,7 @@ const AUTOCANNON = path.resolve(__dirname, '..', '..', 'node_modules', 'autocann
 /** Runs autocannon in its own process, so the load generator never shares a core's event loop with the target. */
 export function load(spec: LoadSpec): Promise<LoadResult> {
   const bound = spec.amount === undefined ? ['-d', String(spec.seconds)] : ['-a', String(spec.amount)];
-  const args = [AUTOCANNON, '-j', ...bound, '-c', String(spec.connections), '-m', 'POST', '-b', spec.body];
+  const args = [AUTOCANNON, '-j', ...bound, '-c', String(spec.connections), '-m', 'POST', '-b', spec.body, ...(spec.idReplacement ? ['-I'] : [])];
   for (const [name, value] of Object.entries(spec.headers)) args.push('-H', `${name}=${value}`);
   args.push(spec.url);
   return new Promise((resolve, reject) => {

@@ -9,6 +9,7 @@ import { load } from './load';
 import { peakRssMb, startListening } from './processes';
 import { machine } from './machine';
 import { alternate, Measured, measured } from './rounds';
+import { ClientEra, measureUpstreamCall } from './upstream-call';
 import { validateInProcess } from './validate-in-process';
 
 /**
@@ -28,20 +29,32 @@ const ROOT = path.resolve(__dirname, '..', '..');
 /** By default the flags `npm start` and the Dockerfile run the service with. */
 const NODE_FLAGS = process.env.BENCH_SERVICE_NODE_FLAGS?.split(' ').filter(Boolean) ?? SERVICE_NODE_FLAGS;
 const TOOLS_LIST = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} });
+/** (b26): the same tools/list as a 2026-07-28 client sends it, stateless, with its envelope and standard headers. */
+const MODERN = '2026-07-28';
+const MODERN_TOOLS_LIST = JSON.stringify({
+  jsonrpc: '2.0', id: 1, method: 'tools/list',
+  params: { _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': {} } },
+});
+const MODERN_HEADERS = { 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/list' };
+/** (j)'s fixed rate, and the client eras it runs for (BENCH_UPSTREAM_ERAS, e.g. `2025`). */
+const RATE = Number(process.env.BENCH_RATE ?? 200);
+const UPSTREAM_ERAS = (process.env.BENCH_UPSTREAM_ERAS ?? '2025,2026').split(',').filter(Boolean) as ClientEra[];
 /** A built-in tool call: one PostgreSQL read by primary key, and one tool.called event queued for the batch writer. */
 const toolsCall = (args: Record<string, unknown>) => JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'projects', arguments: args } });
 
 async function main(): Promise<void> {
   const { url, dataDir, env, remove } = await benchPlace('keygate_bench', LOG_LEVEL);
   const bare = await startListening(path.join(ROOT, 'dist', 'bench', 'bare-express.js'), env);
-  const service = await startListening(path.join(ROOT, 'dist', 'src', 'infrastructure', 'server', 'main.js'), env, NODE_FLAGS);
+  const upstream = await startListening(path.join(ROOT, 'dist', 'bench', 'upstream-server.js'), env);
+  // (j)'s upstream listens on loopback, which the service refuses to contact unless allowed.
+  const service = await startListening(path.join(ROOT, 'dist', 'src', 'infrastructure', 'server', 'main.js'), { ...env, MCP_UPSTREAM_ALLOWLIST: '127.0.0.0/8' }, NODE_FLAGS);
   try {
     const token = DevTokenIssuer.loadOrCreate(dataDir).mint({ sub: crypto.randomUUID() });
     const key = await createBenchKey(service.baseUrl, token, 'bench', keyLimitsMode());
     const rawKey = key.rawKey;
-    const mcp = (key: string, seconds: number, body = TOOLS_LIST) => ({
+    const mcp = (key: string, seconds: number, body = TOOLS_LIST, extraHeaders: Record<string, string> = {}) => ({
       url: `${service.baseUrl}/mcp`,
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-api-key': key },
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-api-key': key, ...extraHeaders },
       body,
       seconds,
       connections: CONNECTIONS,
@@ -67,21 +80,42 @@ async function main(): Promise<void> {
       SECONDS,
       ROUNDS,
     );
-    if ([...ab.figureRounds, ...ae.figureRounds].some((r) => r.requests === 0 || r.errors + r.timeouts > 0)) {
+    const audited = { calls: ae.figure.statusCounts['200'] ?? 0, events: (await toolCallEvents(url)) - eventsBefore };
+    await load(bareLoad('/bare-modern', MODERN_TOOLS_LIST, WARM_UP_SECONDS));
+    await load(mcp(rawKey, WARM_UP_SECONDS, MODERN_TOOLS_LIST, MODERN_HEADERS));
+    const abModern = await alternate(
+      { pid: bare.child.pid!, run: (seconds) => load(bareLoad('/bare-modern', MODERN_TOOLS_LIST, seconds)) },
+      { pid: service.child.pid!, run: (seconds) => load(mcp(rawKey, seconds, MODERN_TOOLS_LIST, MODERN_HEADERS)) },
+      SECONDS,
+      ROUNDS,
+    );
+    // The RSS target is the one the figures above have always been held to; (j)'s sessions and upstream contacts come on top and are printed apart.
+    const serviceMb = peakRssMb(service.child.pid!);
+    await createUpstreamRecord(service.baseUrl, rawKey, `${upstream.baseUrl.replace('localhost', '127.0.0.1')}/mcp`);
+    const j: UpstreamCall[] = [];
+    for (const era of UPSTREAM_ERAS) {
+      j.push(await measureUpstreamCall({
+        era, gatewayUrl: `${service.baseUrl}/mcp/servers/${UPSTREAM_NAME}`, rawKey, directUrl: `${upstream.baseUrl}/mcp`,
+        servicePid: service.child.pid!, upstreamPid: upstream.child.pid!, rate: RATE, seconds: SECONDS, rounds: ROUNDS, warmUpSeconds: WARM_UP_SECONDS, connections: CONNECTIONS,
+      }));
+    }
+    const rounds = [...ab.figureRounds, ...ae.figureRounds, ...abModern.figureRounds, ...j.flatMap((call) => call.throughput.figureRounds)];
+    if (rounds.some((r) => r.requests === 0 || r.errors + r.timeouts > 0)) {
       console.log(`a round of the service answered nothing or had connection errors; its last output:\n${service.outputTail() || '(none)'}`);
     }
-    const audited = { calls: ae.figure.statusCounts['200'] ?? 0, events: (await toolCallEvents(url)) - eventsBefore };
     const d = await validateInProcess(url);
-    const rss = { serviceMb: peakRssMb(service.child.pid!), benchProcessMb: peakRssMb(process.pid) };
-    report({ a: ab.ceiling, b: ab.figure, c, d, aPrime: ae.ceiling, e: ae.figure, audited, rss, ratios: { b: ab, e: ae }, key });
+    const rss = { serviceMb, serviceAfterUpstreamCallsMb: peakRssMb(service.child.pid!), benchProcessMb: peakRssMb(process.pid) };
+    report({ a: ab.ceiling, b: ab.figure, c, d, aPrime: ae.ceiling, e: ae.figure, aModern: abModern.ceiling, bModern: abModern.figure, j, audited, rss, ratios: { b: ab, e: ae, bModern: abModern }, key });
   } finally {
     await service.stop();
+    await upstream.stop();
     await bare.stop();
     await remove();
   }
 }
 
 type Ratio = { ratio: number; roundRatios: number[] };
+type UpstreamCall = Awaited<ReturnType<typeof measureUpstreamCall>>;
 
 function report(figures: {
   a: Measured;
@@ -90,18 +124,26 @@ function report(figures: {
   d: Awaited<ReturnType<typeof validateInProcess>>;
   aPrime: Measured;
   e: Measured;
+  aModern: Measured;
+  bModern: Measured;
+  j: UpstreamCall[];
   audited: { calls: number; events: number };
-  rss: { serviceMb: number; benchProcessMb: number };
-  ratios: { b: Ratio; e: Ratio };
+  rss: { serviceMb: number; serviceAfterUpstreamCallsMb: number; benchProcessMb: number };
+  ratios: { b: Ratio; e: Ratio; bModern: Ratio };
   key: BenchKey;
 }) {
-  const { a, b, c, d, aPrime, e, audited, rss, ratios, key } = figures;
-  const targets = {
+  const { a, b, c, d, aPrime, e, aModern, bModern, j, audited, rss, ratios, key } = figures;
+  const targets: Record<string, boolean> = {
     'tools/list vs bare Express >= 0.7': ratios.b.ratio >= 0.7,
     'tools/call get vs bare Express + PostgreSQL row >= 0.7': ratios.e.ratio >= 0.7,
     'ValidateKey median < 20 us': d.medianMicros < 20,
     'service peak RSS < 200 MB': rss.serviceMb < 200,
+    '2026-07-28 tools/list vs bare Express >= 0.9': ratios.bModern.ratio >= 0.9,
   };
+  for (const call of j) {
+    targets[`(j) ${call.era} client: added p50 <= 1 ms at ${call.rate} req/s`] = call.latency.added.p50Ms <= 1;
+    targets[`(j) ${call.era} client: added p99 <= 3 ms at ${call.rate} req/s`] = call.latency.added.p99Ms <= 3;
+  }
   const line = (name: string, r: Measured) =>
     `${name.padEnd(38)} ${r.requestsPerSecond.toFixed(0).padStart(8)} req/s  p50 ${r.p50Ms} ms  p99 ${r.p99Ms} ms  cpu ${r.cpuMicrosPerRequest} us/req  statuses ${JSON.stringify(r.statusCounts)}${r.errors + r.timeouts > 0 ? `  errors ${r.errors} timeouts ${r.timeouts}` : ''}`;
   console.log(`\nkeygate benchmark (${SECONDS} s per figure, (a)/(b) and (a')/(e) alternating in ${ROUNDS} rounds; ${CONNECTIONS} connections; autocannon in its own process)`);
@@ -115,7 +157,11 @@ function report(figures: {
   console.log(`    (e)'s key: ${KEY_LIMITS_NOTE[key.limits]}`);
   console.log(`ratio (b)/(a): ${ratios.b.ratio} (rounds: ${ratios.b.roundRatios.join(', ')})`);
   console.log(`ratio (e)/(a'): ${ratios.e.ratio} (rounds: ${ratios.e.roundRatios.join(', ')})`);
-  console.log(`peak RSS: service ${rss.serviceMb} MB, bench process ${rss.benchProcessMb} MB`);
+  console.log(line('(a) bare Express JSON, 2026 bytes', aModern));
+  console.log(line('(b26) /mcp tools/list, 2026-07-28', bModern));
+  console.log(`ratio (b26)/(a): ${ratios.bModern.ratio} (rounds: ${ratios.bModern.roundRatios.join(', ')})  target >= 0.9`);
+  for (const call of j) printUpstreamCall(call, line);
+  console.log(`peak RSS: service ${rss.serviceMb} MB before (j), ${rss.serviceAfterUpstreamCallsMb} MB after; bench process ${rss.benchProcessMb} MB`);
   for (const [name, ok] of Object.entries(targets)) console.log(`${ok ? 'PASS' : 'MISS'}  ${name}`);
   const out = path.join(ROOT, 'bench', 'results');
   mkdirSync(out, { recursive: true });
@@ -123,11 +169,34 @@ function report(figures: {
   const result = {
     date: new Date().toISOString(), machine: machine(), seconds: SECONDS, rounds: ROUNDS, connections: CONNECTIONS, serviceNodeFlags, logLevel: LOG_LEVEL,
     bareExpress: a, toolsList: b, unknownKey: c, validateKeyInProcess: d, bareExpressRow: aPrime, toolsCallAudited: e, toolCallEvents: audited, toolsCallKeyLimits: key.limits,
-    ratio: ratios.b.ratio, roundRatios: ratios.b.roundRatios, toolsCallRatio: ratios.e.ratio, toolsCallRoundRatios: ratios.e.roundRatios, peakRss: rss, targets,
+    ratio: ratios.b.ratio, roundRatios: ratios.b.roundRatios, toolsCallRatio: ratios.e.ratio, toolsCallRoundRatios: ratios.e.roundRatios,
+    bareExpressModern: aModern, toolsListModern: bModern, modernRatio: ratios.bModern.ratio, modernRoundRatios: ratios.bModern.roundRatios,
+    upstreamCall: j.map(({ era, rate, latency, throughput }) => ({
+      era, rate, latency, direct: throughput.ceiling, gateway: throughput.figure, ratio: throughput.ratio, roundRatios: throughput.roundRatios,
+    })),
+    peakRss: rss, targets,
   };
   writeFileSync(path.join(out, 'latest.json'), JSON.stringify(result, null, 2) + '\n');
   console.log(`written to bench/results/latest.json`);
   if (Object.values(targets).some((ok) => !ok)) process.exitCode = 1;
+}
+
+const ERA_NOTE: Record<ClientEra, string> = {
+  '2025': 'a 2025-11-25 client in a session',
+  '2026': 'a 2026-07-28 client, stateless',
+};
+
+function printUpstreamCall({ era, rate, latency, throughput }: UpstreamCall, line: (name: string, r: Measured) => string) {
+  const at = (name: string, f: UpstreamCall['latency']['reference']) =>
+    `${name.padEnd(38)} ${String(f.requests).padStart(8)} calls  p50 ${f.p50Ms} ms  p99 ${f.p99Ms} ms  max ${f.maxMs} ms  statuses ${JSON.stringify(f.statusCounts)}${f.errors + f.unexpected > 0 ? `  errors ${f.errors} unexpected ${f.unexpected}` : ''}`;
+  console.log(`(j) upstream tools/call, ${ERA_NOTE[era]}, at a fixed ${rate} req/s (open loop):`);
+  console.log(at('    direct to the upstream', latency.reference));
+  console.log(at(`    through /mcp/servers/${UPSTREAM_NAME}`, latency.figure));
+  console.log(`    added: p50 ${latency.added.p50Ms} ms (target <= 1 ms), p99 ${latency.added.p99Ms} ms (target <= 3 ms)`);
+  console.log(`(j) the same, saturated (${CONNECTIONS} connections):`);
+  console.log(line('    direct to the upstream', throughput.ceiling));
+  console.log(line(`    through /mcp/servers/${UPSTREAM_NAME}`, throughput.figure));
+  console.log(`    ratio through keygate / direct: ${throughput.ratio} (rounds: ${throughput.roundRatios.join(', ')})`);
 }
 
 const KEY_LIMITS_NOTE: Record<BenchKey['limits'], string> = {
@@ -135,6 +204,19 @@ const KEY_LIMITS_NOTE: Record<BenchKey['limits'], string> = {
   off: 'no limits (BENCH_KEY_LIMITS=off)',
   refused: 'NO limits: this service refused rate_limit/quota at create (BENCH_KEY_LIMITS=auto on a build without them)',
 };
+
+const UPSTREAM_NAME = 'bench';
+
+/** (j)'s upstream as the key owner's server record, reached at /mcp/servers/bench. */
+async function createUpstreamRecord(baseUrl: string, rawKey: string, upstreamUrl: string): Promise<void> {
+  const res = await fetch(`${baseUrl}/mcp`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json', 'x-api-key': rawKey },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'mcp_servers', arguments: { action: 'create', data: { name: UPSTREAM_NAME, url: upstreamUrl } } } }),
+  });
+  const text = await res.text();
+  if (res.status !== 200 || text.includes('"isError":true')) throw new Error(`creating the upstream record answered ${res.status}: ${text.slice(0, 500)}`);
+}
 
 /** A project record for (e) to read, made through /mcp (itself one tool.called event, left out of the count). */
 async function createProject(baseUrl: string, rawKey: string): Promise<string> {

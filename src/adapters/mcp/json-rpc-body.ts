@@ -1,5 +1,5 @@
 import express, { NextFunction, Request, RequestHandler, Response } from 'express';
-import { JSONRPCMessage, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
+import { JSONRPCMessage, JSONRPCMessageSchema, RELATED_TASK_META_KEY } from '@modelcontextprotocol/sdk/types.js';
 import { MAX_ECHO_LENGTH } from '../../domain/errors';
 import { findJsonProblem } from '../../domain/json-value';
 import { RPC, RpcId, sendRpcError } from './json-rpc';
@@ -107,16 +107,29 @@ const REQUEST_KEYS = new Set(['jsonrpc', 'id', 'method', 'params']);
 /**
  * A request the SDK's strict request schema accepts as it is: only jsonrpc
  * "2.0", a string method, a short string or integer id, and params absent or
- * a plain object without _meta. Anything else goes through the schema.
+ * a plain object whose _meta, if any, is a plain object without the two keys
+ * the schema checks (every 2026-07-28 request has a _meta, its envelope).
+ * Anything else goes through the schema.
  */
-function isPlainRequest(body: unknown): body is JSONRPCMessage {
+export function isPlainRequest(body: unknown): body is JSONRPCMessage {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return false;
   const m = body as Record<string, unknown>;
   for (const key in m) if (!REQUEST_KEYS.has(key)) return false;
   const params = m.params;
   return (
     m.jsonrpc === '2.0' && typeof m.method === 'string' &&
-    (typeof m.id === 'string' || (typeof m.id === 'number' && Number.isInteger(m.id))) && idFits(m.id) &&
-    (params === undefined || (typeof params === 'object' && params !== null && !Array.isArray(params) && !('_meta' in params)))
+    (typeof m.id === 'string' || (typeof m.id === 'number' && Number.isSafeInteger(m.id))) && idFits(m.id) &&
+    (params === undefined || (isPlainObject(params) && (!('_meta' in params) || plainMeta(params._meta))))
   );
+}
+
+/** The keys of _meta the request schema checks (a loose object: it lets any other key through unchanged). */
+const CHECKED_META_KEYS = ['progressToken', RELATED_TASK_META_KEY];
+
+function plainMeta(meta: unknown): boolean {
+  return isPlainObject(meta) && !CHECKED_META_KEYS.some((key) => key in meta);
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

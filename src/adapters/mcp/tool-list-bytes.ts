@@ -6,7 +6,8 @@ import { toMcpTool } from './tool-presenter';
 const BIT = new Map<ToolDescriptor, number>(BUILT_IN_TOOLS.map((tool, i) => [tool, 2 ** i]));
 
 /**
- * The tools array of a tools/list answer and its closing braces, as bytes.
+ * The tools array of a tools/list answer and what follows it (`closing`: the
+ * 2025 answer's closing braces by default), as bytes.
  * Nearly every answer is a subset of the built-in tools, of which there are
  * only 2^n for n tools (64), so each subset's bytes are made once, whichever
  * key or agent_scopes asked; a list with external tools is serialised each time.
@@ -14,11 +15,13 @@ const BIT = new Map<ToolDescriptor, number>(BUILT_IN_TOOLS.map((tool, i) => [too
 export class ToolListBytes {
   private readonly builtIn = new Map<number, Buffer>();
 
+  constructor(private readonly closing = '}}') {}
+
   of(tools: readonly ToolDescriptor[]): Buffer {
     const subset = builtInSubset(tools);
     let bytes = subset === undefined ? undefined : this.builtIn.get(subset);
     if (bytes !== undefined) return bytes;
-    bytes = Buffer.from(`${JSON.stringify(tools.map(toMcpTool))}}}`);
+    bytes = Buffer.from(`${JSON.stringify(tools.map(toMcpTool))}${this.closing}`);
     if (subset !== undefined) this.builtIn.set(subset, bytes);
     return bytes;
   }

@@ -3,12 +3,23 @@ import { CallTool } from '../../application/use-cases/tools/call-tool.use-case';
 import { ToolCallRecorder } from '../../adapters/mcp/tool-call-recorder';
 import { ToolCallRunner } from '../../adapters/mcp/tool-call-runner';
 import { ToolsCallFastPath } from '../../adapters/mcp/tools-call-fast-path';
+import { ModernToolsCallFastPath } from '../../adapters/mcp/modern/modern-tools-call-fast-path';
+import { ModernToolsListFastPath } from '../../adapters/mcp/modern/modern-tools-list-fast-path';
+import { ListTools } from '../../application/use-cases/list-tools/list-tools.use-case';
 import { TOKENS } from './tokens';
 
-/** The /mcp answers given without an SDK server: a lone tools/call of a built-in tool. */
+/**
+ * The /mcp answers given without an SDK server: a lone tools/call of a
+ * built-in tool (2025), and on 2026-07-28 a lone tools/list or built-in call.
+ */
 export function bindMcpFastPaths(c: Container): void {
   c.bind(ToolsCallFastPath).toResolvedValue(
     (call: CallTool, recorder: ToolCallRecorder, log: (error: unknown) => void) => new ToolsCallFastPath(new ToolCallRunner(call, recorder, log)),
+    [CallTool, ToolCallRecorder, TOKENS.McpLog],
+  );
+  c.bind(ModernToolsListFastPath).toResolvedValue((list: ListTools) => new ModernToolsListFastPath(list), [ListTools]);
+  c.bind(ModernToolsCallFastPath).toResolvedValue(
+    (call: CallTool, recorder: ToolCallRecorder, log: (error: unknown) => void) => new ModernToolsCallFastPath(new ToolCallRunner(call, recorder, log)),
     [CallTool, ToolCallRecorder, TOKENS.McpLog],
   );
 }

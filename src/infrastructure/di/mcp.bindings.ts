@@ -17,6 +17,8 @@ import { McpController } from '../../adapters/mcp/mcp.controller';
 import { McpOAuth } from '../../adapters/mcp/oauth/mcp-oauth';
 import { McpServerFactory } from '../../adapters/mcp/mcp-server.factory';
 import { ModernHttp } from '../../adapters/mcp/modern/modern-http';
+import { ModernToolsCallFastPath } from '../../adapters/mcp/modern/modern-tools-call-fast-path';
+import { ModernToolsListFastPath } from '../../adapters/mcp/modern/modern-tools-list-fast-path';
 import { ModernServerFactory } from '../../adapters/mcp/modern/modern-server.factory';
 import { ParkedCalls } from '../../adapters/mcp/modern/parked-calls';
 import { SealedRequestState } from '../../adapters/mcp/modern/sealed-request-state';
@@ -105,9 +107,10 @@ export function bindMcp(c: Container): void {
   );
   c.bind(ModernHttp).toResolvedValue(
     (list: ListTools, call: CallTool, log: Log, recorder: ToolCallRecorder, capabilities: FindEndpointCapabilities, content: UpstreamContentUseCases, states: SealedRequestState,
-      parked: ParkedCalls) =>
-      new ModernHttp(new ModernServerFactory(list, call, log, recorder, capabilities, content, states, parked)),
-    [ListTools, CallTool, TOKENS.McpLog, ToolCallRecorder, FindEndpointCapabilities, TOKENS.UpstreamContentUseCases, SealedRequestState, ParkedCalls],
+      parked: ParkedCalls, toolsList: ModernToolsListFastPath, toolsCall: ModernToolsCallFastPath) =>
+      new ModernHttp(new ModernServerFactory(list, call, log, recorder, capabilities, content, states, parked), [toolsList, toolsCall]),
+    [ListTools, CallTool, TOKENS.McpLog, ToolCallRecorder, FindEndpointCapabilities, TOKENS.UpstreamContentUseCases, SealedRequestState, ParkedCalls,
+      ModernToolsListFastPath, ModernToolsCallFastPath],
   );
   c.bind(McpController).toResolvedValue(
     (validate: ValidateKey, authorize: AuthorizeToolCall, servers: McpServerFactory, config: Config, list: ListTools, recorder: ToolCallRecorder,

@@ -11,6 +11,9 @@ import {
   LoggingLevel,
   PROTOCOL_VERSION_META_KEY,
   SUPPORTED_PROTOCOL_VERSIONS,
+  BAGGAGE_META_KEY,
+  TRACEPARENT_META_KEY,
+  TRACESTATE_META_KEY,
 } from '@modelcontextprotocol/server';
 import { clipInput } from '../../../domain/errors';
 import { RpcId } from '../json-rpc';
@@ -77,7 +80,7 @@ export type EraVerdict =
 export function eraOf(input: EraInput): EraVerdict {
   const { headers } = input;
   if (plainLegacyRequest(input)) return PLAIN_LEGACY;
-  const route = classifyInboundRequest({
+  const route = plainModernRoute(input) ?? classifyInboundRequest({
     httpMethod: input.httpMethod,
     ...(headers.protocolVersion !== undefined && { protocolVersionHeader: headers.protocolVersion }),
     ...(headers.method !== undefined && { mcpMethodHeader: headers.method }),
@@ -113,6 +116,58 @@ export function plainLegacyRequest({ httpMethod, headers, body }: EraInput): boo
   if (!isPlainObject(params)) return false;
   const meta = params._meta;
   return meta === undefined || (isPlainObject(meta) && !Object.hasOwn(meta, PROTOCOL_VERSION_META_KEY));
+}
+
+/** The `_meta` keys a plain 2026 request may carry besides its envelope; the classifier checks none of them. */
+const TRACE_KEYS: ReadonlySet<string> = new Set([TRACEPARENT_META_KEY, TRACESTATE_META_KEY, BAGGAGE_META_KEY]);
+/** Client capabilities a plain 2026 request may declare, each as `{}` (no sub-options). */
+const PLAIN_CAPABILITIES: ReadonlySet<string> = new Set(['elicitation', 'sampling', 'roots', 'experimental']);
+
+/**
+ * What 2026 clients send on every request: a well-formed request (no
+ * initialize) whose `_meta` holds a revision keygate serves, equal to
+ * MCP-Protocol-Version, capabilities declared without sub-options, at most a
+ * clientInfo of name and version and trace context, and whose Mcp-Method is
+ * its method. The classifier says "modern" with that revision for exactly
+ * these (a spec holds the two equal on generated bodies), but costs about
+ * 10 µs a call, most of it in schema checks that the body is not a response.
+ * The header rung and the removed methods are still checked after it, as
+ * after the classifier.
+ */
+export function plainModernRoute({ httpMethod, headers, body }: EraInput): InboundModernRoute | undefined {
+  if (httpMethod !== 'POST' || headers.protocolVersion === undefined || !isPlainObject(body)) return undefined;
+  for (const member in body) if (!REQUEST_MEMBERS.has(member)) return undefined;
+  const { jsonrpc, id, method, params } = body;
+  if (jsonrpc !== '2.0' || typeof method !== 'string' || method === 'initialize' || headers.method !== method) return undefined;
+  if (!(typeof id === 'string' || (typeof id === 'number' && Number.isSafeInteger(id)))) return undefined;
+  if (!isPlainObject(params) || !isPlainObject(params._meta)) return undefined;
+  const meta = params._meta;
+  const revision = meta[PROTOCOL_VERSION_META_KEY];
+  if (typeof revision !== 'string' || revision !== headers.protocolVersion || !MODERN_REVISIONS.includes(revision)) return undefined;
+  if (!plainCapabilities(meta[CLIENT_CAPABILITIES_META_KEY])) return undefined;
+  for (const key in meta) {
+    if (key === PROTOCOL_VERSION_META_KEY || key === CLIENT_CAPABILITIES_META_KEY) continue;
+    if (key === CLIENT_INFO_META_KEY ? !plainClientInfo(meta[key]) : !(TRACE_KEYS.has(key) && typeof meta[key] === 'string')) return undefined;
+  }
+  return { kind: 'modern', messageKind: 'request', message: body as Extract<InboundModernRoute, { messageKind: 'request' }>['message'], classification: { era: 'modern', revision } };
+}
+
+function plainCapabilities(value: unknown): boolean {
+  if (!isPlainObject(value)) return false;
+  for (const key in value) if (!PLAIN_CAPABILITIES.has(key) || !isEmptyObject(value[key])) return false;
+  return true;
+}
+
+function plainClientInfo(value: unknown): boolean {
+  if (!isPlainObject(value)) return false;
+  for (const key in value) if ((key !== 'name' && key !== 'version') || typeof value[key] !== 'string') return false;
+  return typeof value.name === 'string' && typeof value.version === 'string';
+}
+
+function isEmptyObject(value: unknown): boolean {
+  if (!isPlainObject(value)) return false;
+  for (const _key in value) return false;
+  return true;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

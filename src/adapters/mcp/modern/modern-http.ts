@@ -6,6 +6,11 @@ import { Request as ExpressRequest, Response as ExpressResponse } from 'express'
 import { ResponseFormat } from '../streamable-http';
 import { ModernCall, ModernServerFactory } from './modern-server.factory';
 
+/** Answers some 2026 requests itself, with the SDK leg's bytes; false leaves the request to the SDK leg. */
+export interface ModernFastPath {
+  tryServe(req: ExpressRequest, res: ExpressResponse, call: ModernCall, format: ResponseFormat): Promise<boolean>;
+}
+
 /** The standard request headers of 2026-07-28 the SDK checks again against the body. */
 const FORWARDED_HEADERS = ['mcp-protocol-version', 'mcp-method', 'mcp-name'];
 
@@ -16,13 +21,15 @@ const FORWARDED_HEADERS = ['mcp-protocol-version', 'mcp-method', 'mcp-name'];
  * server per request through a factory that only sees the web Request, so
  * each Request carries keygate's context for that request in a WeakMap.
  * An SSE-only client gets the SSE handler; any other the `auto` one, which
- * answers JSON unless a notification precedes the result.
+ * answers JSON unless a notification precedes the result. A lone tools/list,
+ * or call of a built-in tool, wanting JSON is answered by its fast path with
+ * the same bytes instead.
  */
 export class ModernHttp {
   private readonly contexts = new WeakMap<Request, ModernCall>();
   private readonly handlers: Record<ResponseFormat, McpHttpHandler>;
 
-  constructor(servers: ModernServerFactory) {
+  constructor(servers: ModernServerFactory, private readonly fastPaths: readonly ModernFastPath[] = []) {
     const factory = (ctx: { requestInfo?: Request }) => {
       const call = ctx.requestInfo === undefined ? undefined : this.contexts.get(ctx.requestInfo);
       if (call === undefined) throw new Error('A 2026 request reached the SDK without keygate\'s context');
@@ -35,6 +42,7 @@ export class ModernHttp {
   }
 
   async serve(req: ExpressRequest, res: ExpressResponse, call: ModernCall, format: ResponseFormat): Promise<void> {
+    for (const fast of this.fastPaths) if (await fast.tryServe(req, res, call, format)) return;
     const headers = new Headers({ 'content-type': 'application/json', accept: 'application/json, text/event-stream' });
     for (const name of FORWARDED_HEADERS) {
       const value = req.headers[name];
