@@ -16,6 +16,8 @@ import { McpController } from '../../adapters/mcp/mcp.controller';
 import { McpOAuth } from '../../adapters/mcp/oauth/mcp-oauth';
 import { McpServerFactory } from '../../adapters/mcp/mcp-server.factory';
 import { ModernHttp } from '../../adapters/mcp/modern/modern-http';
+import { ListenCapabilities } from '../../adapters/mcp/modern/listen-capabilities';
+import { ListenStreams } from '../../adapters/mcp/modern/listen-streams';
 import { ModernServerFactory } from '../../adapters/mcp/modern/modern-server.factory';
 import { SealedRequestState } from '../../adapters/mcp/modern/sealed-request-state';
 import { AesGcmSecretBox } from '../../adapters/crypto/aes-gcm-secret-box';
@@ -96,9 +98,10 @@ export function bindMcp(c: Container): void {
     [{ serviceIdentifier: TOKENS.SecretBox, optional: true }, TOKENS.Clock],
   );
   c.bind(ModernHttp).toResolvedValue(
-    (list: ListTools, call: CallTool, log: Log, recorder: ToolCallRecorder, capabilities: FindEndpointCapabilities, content: UpstreamContentUseCases, states: SealedRequestState) =>
-      new ModernHttp(new ModernServerFactory(list, call, log, recorder, capabilities, content, states)),
-    [ListTools, CallTool, TOKENS.McpLog, ToolCallRecorder, FindEndpointCapabilities, TOKENS.UpstreamContentUseCases, SealedRequestState],
+    (list: ListTools, call: CallTool, log: Log, recorder: ToolCallRecorder, capabilities: ListenCapabilities, content: UpstreamContentUseCases, states: SealedRequestState,
+      listens: ListenStreams) =>
+      new ModernHttp(new ModernServerFactory(list, call, log, recorder, capabilities, content, states), listens),
+    [ListTools, CallTool, TOKENS.McpLog, ToolCallRecorder, ListenCapabilities, TOKENS.UpstreamContentUseCases, SealedRequestState, ListenStreams],
   );
   c.bind(McpController).toResolvedValue(
     (validate: ValidateKey, authorize: AuthorizeToolCall, servers: McpServerFactory, config: Config, list: ListTools, recorder: ToolCallRecorder,

@@ -4,6 +4,7 @@ import { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { createMcpHandler, McpHttpHandler } from '@modelcontextprotocol/server';
 import { Request as ExpressRequest, Response as ExpressResponse } from 'express';
 import { ResponseFormat } from '../streamable-http';
+import { ListenStreams } from './listen-streams';
 import { ModernCall, ModernServerFactory } from './modern-server.factory';
 
 /** The standard request headers of 2026-07-28 the SDK checks again against the body. */
@@ -22,7 +23,7 @@ export class ModernHttp {
   private readonly contexts = new WeakMap<Request, ModernCall>();
   private readonly handlers: Record<ResponseFormat, McpHttpHandler>;
 
-  constructor(servers: ModernServerFactory) {
+  constructor(servers: ModernServerFactory, private readonly listens?: ListenStreams) {
     const factory = (ctx: { requestInfo?: Request }) => {
       const call = ctx.requestInfo === undefined ? undefined : this.contexts.get(ctx.requestInfo);
       if (call === undefined) throw new Error('A 2026 request reached the SDK without keygate\'s context');
@@ -35,6 +36,11 @@ export class ModernHttp {
   }
 
   async serve(req: ExpressRequest, res: ExpressResponse, call: ModernCall, format: ResponseFormat): Promise<void> {
+    // keygate's own, per key and endpoint: the SDK's listen router has one bus for every stream.
+    if (call.method === 'subscriptions/listen' && this.listens) {
+      const { id, params } = req.body as { id?: string | number; params?: unknown };
+      if (id !== undefined) return this.listens.serve(res, { principal: call.principal, view: call.view, id, params });
+    }
     const headers = new Headers({ 'content-type': 'application/json', accept: 'application/json, text/event-stream' });
     for (const name of FORWARDED_HEADERS) {
       const value = req.headers[name];

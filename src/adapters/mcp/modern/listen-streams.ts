@@ -1,0 +1,326 @@
+import { Response } from 'express';
+import { ToolChange } from '../../../application/use-cases/mcp-sessions/announce-tool-changes.use-case';
+import { allows, resourceScopes } from '../../../application/use-cases/tools/external/upstream-item-scopes';
+import { NAMESPACED_VIEW, UpstreamView } from '../../../application/use-cases/tools/external/upstream-view';
+import { EndpointCapabilities } from '../../../application/use-cases/upstream-view/endpoint-capabilities';
+import { KeyPrincipal } from '../../../application/use-cases/validate-key/validate-key.use-case';
+import { ResourceRecord } from '../../../domain/resource/resource-record';
+import { ScopeSet } from '../../../domain/scope';
+import { RpcId } from '../json-rpc';
+import { serverInfoFor } from '../mcp-server.factory';
+import { modernError, sendModernError } from '../era/modern-answer';
+import { StreamPlace, StreamPlaces } from '../sessions/stream-places';
+import { honouredFlags, LIST_CHANGED_METHOD, LIST_FLAGS, ListenFilter, listenFilterOf, ListFlag } from './listen-filter';
+import { ListenStream } from './listen-stream';
+import { CHANGE_METHODS, UpstreamListen, UpstreamNotice, upstreamOffers } from './listen-upstream';
+import { UpstreamListener } from './upstream-listener';
+import { toServer } from '../../../application/use-cases/tools/external/upstream-servers';
+
+/** What a listen stream needs of the rest of keygate. */
+export interface ListenSources {
+  capabilities(input: { userId: string; view: UpstreamView }): Promise<EndpointCapabilities>;
+  /** A digest of the tools the key sees on the view: list_changed goes out only when it moves. */
+  toolsDigest(userId: string, scopes: ScopeSet, view: UpstreamView): Promise<string>;
+  /** The key's scopes as they are now; null once it is not usable (revoked, expired, gone). */
+  scopesOf(keyId: string): Promise<ScopeSet | null>;
+  /** The owner's servers the view shows. */
+  servers(userId: string, view: UpstreamView): Promise<readonly ResourceRecord[]>;
+  /** The server a URI names as the view shows it, and the URI there. */
+  resourceAt(userId: string, view: UpstreamView, uri: string): Promise<{ record: ResourceRecord; name: string } | null>;
+  /** An upstream said a list changed: what keygate caches of it is dropped (and 2025 sessions told, for tools). */
+  upstreamChanged(record: ResourceRecord, method: string): Promise<void>;
+}
+
+export interface ListenOptions {
+  /** resourceSubscriptions one listen may name (MCP_MAX_SUBSCRIPTIONS_PER_SESSION). */
+  maxUris: number;
+  /** Upstream contacts held for listen streams on this replica (MCP_MAX_UPSTREAM_STREAMS_PER_REPLICA). */
+  maxUpstreams: number;
+  keepAliveMs?: number;
+}
+
+export interface ListenRequest {
+  principal: KeyPrincipal;
+  view?: UpstreamView;
+  id: RpcId;
+  params: unknown;
+}
+
+interface Contact {
+  /** `<id>@<version>`: an edited record is another contact. */
+  key: string;
+  record: ResourceRecord;
+  /** Upstream URI → the URI the client named. */
+  uris: Map<string, string>;
+  listen: UpstreamListen | null;
+  closed: boolean;
+}
+
+interface Listening {
+  stream: ListenStream | null;
+  principal: KeyPrincipal;
+  view: UpstreamView;
+  flags: Set<ListFlag>;
+  /** The URIs asked for and routed, by record id: what a resync keeps following. */
+  routed: Map<string, Map<string, string>>;
+  contacts: Map<string, Contact>;
+  digest: string | null;
+  /** Digest comparisons and resyncs run one after the other. */
+  queue: Promise<void>;
+}
+
+const KEEP_ALIVE_MS = 15_000;
+const MAX_BACKOFF_MS = 30_000;
+
+/**
+ * keygate's own subscriptions/listen (2026-07-28), per key and endpoint (the
+ * SDK's listen router has one bus for every stream, no principal). On this
+ * replica it holds each stream, with a stream place of the key's share and
+ * the replica's bound (shared with 2025 GET streams), and what feeds it:
+ * - keygate's changes, heard by every replica on the change listener (a
+ *   key's row, an owner's servers): tools/list_changed when the digest of
+ *   the tools this key sees here moved, a stream ended gracefully once its
+ *   key is no longer usable, and the owner's upstream contacts resynced;
+ * - upstream contacts held for the stream's life (listen-upstream.ts), from
+ *   which list changes (tools again by digest) and resource updates for the
+ *   URIs it follows pass, an update only while the key may read the URI.
+ * The acknowledgement goes out once those contacts are open, so a change
+ * right after it is not lost; it carries what is honoured: flags the
+ * endpoint declares, URIs the key may read and the upstream follows.
+ */
+export class ListenStreams {
+  private readonly open = new Set<Listening>();
+  private upstreams = 0;
+
+  constructor(
+    private readonly places: StreamPlaces,
+    private readonly sources: ListenSources,
+    private readonly listener: UpstreamListener,
+    private readonly options: ListenOptions,
+    private readonly log: (message: string, error?: unknown) => void = () => undefined,
+  ) {}
+
+  get size(): number {
+    return this.open.size;
+  }
+
+  async serve(res: Response, request: ListenRequest): Promise<void> {
+    const { principal, id } = request;
+    const filter = listenFilterOf(request.params, this.options.maxUris);
+    if ('refused' in filter) return sendModernError(res, modernError(id, -32602, filter.refused));
+    const place = this.places.take(principal.keyId);
+    if (typeof place !== 'object') return this.refuse(res, id, place);
+    const view = request.view ?? NAMESPACED_VIEW;
+    const listening: Listening = { stream: null, principal, view, flags: new Set(), routed: new Map(), contacts: new Map(), digest: null, queue: Promise.resolve() };
+    let gone = false;
+    const leave = () => {
+      gone = true;
+      this.closeContacts(listening);
+    };
+    res.on('close', leave);
+    try {
+      await this.prepare(listening, filter);
+    } catch (error) {
+      res.off('close', leave);
+      this.closeContacts(listening);
+      place.release();
+      throw error;
+    }
+    res.off('close', leave);
+    if (gone || res.writableEnded) return place.release();
+    this.start(res, listening, place, id);
+  }
+
+  /** A change heard on the change listener (tool-change-watcher.ts): a key's row, or an owner's servers. */
+  async changed(change: ToolChange): Promise<void> {
+    const affected = [...this.open].filter((l) => ('keyId' in change ? l.principal.keyId === change.keyId && l.principal.accessToken === undefined : l.principal.userId === change.userId));
+    await Promise.all(affected.map((listening) => this.queued(listening, async () => {
+      if ('keyId' in change) {
+        const scopes = await this.sources.scopesOf(change.keyId);
+        if (scopes === null) return listening.stream?.end(true);
+        listening.principal = { ...listening.principal, scopes };
+      } else {
+        await this.resync(listening);
+        for (const flag of ['promptsListChanged', 'resourcesListChanged'] as const) if (listening.flags.has(flag)) listening.stream?.notify(LIST_CHANGED_METHOD[flag]);
+      }
+      await this.compareTools(listening);
+    })));
+  }
+
+  /** Ends every stream with the listen's result (shutdown). */
+  closeAll(): void {
+    for (const listening of [...this.open]) listening.stream?.end(true);
+  }
+
+  private async prepare(listening: Listening, filter: ListenFilter): Promise<void> {
+    const { principal, view } = listening;
+    const { flags, uris } = honouredFlags(filter, await this.sources.capabilities({ userId: principal.userId, view }));
+    listening.flags = flags;
+    for (const uri of uris) {
+      const target = await this.sources.resourceAt(principal.userId, view, uri);
+      // A URI the key may not read is left out of the acknowledgement, as if it named nothing.
+      if (target === null || !allows(principal.scopes, resourceScopes(target.record, target.name))) continue;
+      const routed = listening.routed.get(target.record.id) ?? new Map<string, string>();
+      routed.set(target.name, uri);
+      listening.routed.set(target.record.id, routed);
+    }
+    await Promise.all([
+      this.resync(listening),
+      flags.has('toolsListChanged') ? this.compareTools(listening) : undefined,
+    ]);
+  }
+
+  private start(res: Response, listening: Listening, place: StreamPlace, id: RpcId): void {
+    const stream = new ListenStream(res, id, this.options.keepAliveMs ?? KEEP_ALIVE_MS, serverInfoFor(listening.view.server === null ? undefined : listening.view));
+    listening.stream = stream;
+    const followed = [...listening.contacts.values()].flatMap((contact) => [...contact.uris].filter(([name]) => contact.listen?.followed.has(name)).map(([, uri]) => uri));
+    const honoured: ListenFilter = {
+      ...Object.fromEntries(LIST_FLAGS.filter((flag) => listening.flags.has(flag)).map((flag) => [flag, true])),
+      ...(followed.length > 0 && { resourceSubscriptions: followed }),
+    };
+    stream.notify('notifications/subscriptions/acknowledged', { notifications: honoured });
+    stream.onEnd(() => {
+      this.open.delete(listening);
+      this.closeContacts(listening);
+      place.release();
+    });
+    // Nothing to deliver: the subscription ends at once, as the SDK's own listen ends one.
+    if (Object.keys(honoured).length === 0) return stream.end(true);
+    this.open.add(listening);
+    const expiresAt = listening.principal.accessToken?.expiresAt.getTime();
+    if (expiresAt !== undefined) {
+      // An access token's stream lasts no longer than the token.
+      const timer = setTimeout(() => stream.end(true), Math.max(0, expiresAt - Date.now()));
+      timer.unref();
+      stream.onEnd(() => clearTimeout(timer));
+    }
+  }
+
+  /** Opens the upstream contacts the stream needs now, and closes those it no longer needs (a record edited or removed). */
+  private async resync(listening: Listening): Promise<void> {
+    const { principal, view } = listening;
+    const upstreamFlags = LIST_FLAGS.filter((flag) => listening.flags.has(flag));
+    const records = upstreamFlags.length > 0 || listening.routed.size > 0 ? await this.sources.servers(principal.userId, view) : [];
+    const wanted = new Map(records.filter((r) => upstreamFlags.length > 0 || listening.routed.has(r.id)).map((r) => [contactKey(r), r]));
+    for (const [key, contact] of listening.contacts) {
+      if (wanted.has(key)) continue;
+      this.closeContact(contact);
+      listening.contacts.delete(key);
+    }
+    await Promise.all([...wanted].filter(([key]) => !listening.contacts.has(key)).map(([key, record]) => {
+      const contact: Contact = { key, record, uris: listening.routed.get(record.id) ?? new Map(), listen: null, closed: false };
+      listening.contacts.set(key, contact);
+      return this.connect(listening, contact, 0);
+    }));
+  }
+
+  private async connect(listening: Listening, contact: Contact, failures: number): Promise<void> {
+    if (contact.closed) return;
+    if (this.upstreams >= this.options.maxUpstreams) {
+      return this.log(`no upstream contact opened for a subscriptions/listen stream: this replica holds ${this.options.maxUpstreams} (MCP_MAX_UPSTREAM_STREAMS_PER_REPLICA)`);
+    }
+    if (contact.record.unreadableSecrets) return;
+    this.upstreams++;
+    let listen: UpstreamListen | null = null;
+    try {
+      const server = toServer(contact.record);
+      const profile = await this.listener.profile(server);
+      const offers = upstreamOffers(profile.era === 'unknown' ? {} : profile.capabilities);
+      const flags = new Set([...listening.flags].filter((flag) => offers.flags.has(flag)))
+      const uris = offers.subscribe ? [...contact.uris.keys()] : [];
+      if (flags.size > 0 || uris.length > 0) {
+        listen = await this.listener.open({ server, flags, uris, onNotice: (notice) => this.heard(listening, contact, notice) }, profile);
+      }
+    } catch (error) {
+      this.log(`MCP server ${contact.record.data.name as string} (${contact.record.id}) could not be listened to for a subscriptions/listen stream`, error);
+    }
+    if (listen === null || contact.closed) {
+      this.upstreams--;
+      if (listen !== null) await listen.close();
+      return;
+    }
+    contact.listen = listen;
+    void listen.ended.then(async () => {
+      if (contact.closed || contact.listen !== listen) return;
+      this.upstreams--;
+      contact.listen = null;
+      // The upstream ended its side: listened to again after a pause, as long as the client's stream lasts.
+      await delay(Math.min(1000 * 2 ** failures, MAX_BACKOFF_MS));
+      await this.connect(listening, contact, failures + 1);
+    });
+  }
+
+  private heard(listening: Listening, contact: Contact, notice: UpstreamNotice): void {
+    const stream = listening.stream;
+    if (stream === null || stream.closed || contact.closed || !CHANGE_METHODS.has(notice.method)) return;
+    void this.queued(listening, async () => {
+      if (notice.method === 'notifications/resources/updated') return this.updated(listening, contact, notice);
+      await this.sources.upstreamChanged(contact.record, notice.method);
+      if (notice.method === LIST_CHANGED_METHOD.toolsListChanged) {
+        // Every stream of the owner on this replica: the upstream's tools may show on any of them.
+        const others = [...this.open].filter((other) => other !== listening && other.principal.userId === listening.principal.userId);
+        others.forEach((other) => void this.queued(other, () => this.compareTools(other)));
+        return this.compareTools(listening);
+      }
+      const flag = notice.method === LIST_CHANGED_METHOD.promptsListChanged ? 'promptsListChanged' : 'resourcesListChanged';
+      if (listening.flags.has(flag)) stream.notify(notice.method);
+    });
+  }
+
+  private updated(listening: Listening, contact: Contact, notice: UpstreamNotice): void {
+    const uri = notice.params?.uri;
+    const named = typeof uri === 'string' ? contact.uris.get(uri) : undefined;
+    // Only a URI it follows, and only while the key, as it is now, may read it.
+    if (named === undefined || !contact.listen?.followed.has(uri as string)) return;
+    if (!allows(listening.principal.scopes, resourceScopes(contact.record, uri as string))) return;
+    listening.stream?.notify('notifications/resources/updated', { uri: named });
+  }
+
+  private async compareTools(listening: Listening): Promise<void> {
+    if (!listening.flags.has('toolsListChanged')) return;
+    const { principal, view } = listening;
+    const digest = await this.sources.toolsDigest(principal.userId, principal.scopes, view)
+    const before = listening.digest;
+    listening.digest = digest;
+    if (before !== null && before !== digest) listening.stream?.notify(LIST_CHANGED_METHOD.toolsListChanged);
+  }
+
+  private queued(listening: Listening, work: () => Promise<void> | void): Promise<void> {
+    listening.queue = listening.queue.then(async () => {
+      if (listening.stream?.closed) return;
+      await work();
+    }).catch((error) => this.log('could not follow a change for a subscriptions/listen stream', error));
+    return listening.queue;
+  }
+
+  private closeContacts(listening: Listening): void {
+    for (const contact of listening.contacts.values()) this.closeContact(contact);
+    listening.contacts.clear();
+  }
+
+  private closeContact(contact: Contact): void {
+    if (contact.closed) return;
+    contact.closed = true;
+    const listen = contact.listen;
+    contact.listen = null;
+    if (listen === null) return;
+    this.upstreams--;
+    listen.close().catch((error) => this.log('could not close an upstream contact of a subscriptions/listen stream', error));
+  }
+
+  private refuse(res: Response, id: RpcId, bound: 'key' | 'replica'): void {
+    res.setHeader('Retry-After', '5');
+    if (bound === 'key') {
+      return sendModernError(res, { httpStatus: 429, id, code: -32000, message: 'Too Many Requests: this key holds as many streams on this replica as it may (MCP_MAX_STREAMS_PER_KEY)' });
+    }
+    sendModernError(res, { httpStatus: 503, id, code: -32000, message: 'Service Unavailable: this replica holds as many streams as it may (MCP_MAX_STREAMS_PER_REPLICA)' });
+  }
+}
+
+function contactKey(record: ResourceRecord): string {
+  return `${record.id}@${record.updatedAt.toISOString()}`;
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
