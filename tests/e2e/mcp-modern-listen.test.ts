@@ -184,6 +184,21 @@ describe('subscriptions/listen', () => {
     expect(methods(all)).toEqual(['notifications/resources/updated', 'notifications/tools/list_changed']);
   });
 
+  it('passes on a tools/list_changed keygate\'s own listing cannot attribute (the conformance trigger) to a key that sees the upstream\'s tools, not to one that sees none', async () => {
+    const blind = await makeKey(t, ['agents:read'], owner.user);
+    const sees = await pinned(chat, '/servers/modern');
+    const none = await pinned(blind, '/servers/modern');
+    await subscribe(sees, { toolsListChanged: true });
+    // agents:read reads b.txt and no tool: its update marks where the tool change would have been told.
+    expect((await subscribe(none, { toolsListChanged: true, resourceSubscriptions: ['file:///notes/b.txt'] })).honoredFilter)
+      .toEqual({ toolsListChanged: true, resourceSubscriptions: ['file:///notes/b.txt'] });
+    modern.notify!.toolsChanged(); // the tool list itself is unchanged
+    modern.notify!.resourceUpdated('file:///notes/b.txt');
+    await eventually(() => sees.notices.length >= 1 && none.notices.length >= 1, 5000);
+    expect(methods(sees)).toEqual(['notifications/tools/list_changed']);
+    expect(methods(none)).toEqual(['notifications/resources/updated']);
+  });
+
   it('holds a 2025 upstream session for the stream (GET stream, resources/subscribe) and ends it (DELETE) when the client closes', async () => {
     const ended = notes.sessionsEnded;
     const heard = await pinned(chat, '/servers/notes');
@@ -204,7 +219,7 @@ describe('subscriptions/listen', () => {
     const get = await SseReader.open(app.url.replace(/\/mcp$/, ''), key.raw, await initialize(app.url.replace(/\/mcp$/, ''), key.raw));
     closers.push({ close: async () => get.close() });
     expect(get.response.status).toBe(200);
-    const held = [];
+    const held: Awaited<ReturnType<typeof rawListen>>[] = [];
     for (let i = 0; i < 2; i += 1) held.push(await rawListen('', key, i, { toolsListChanged: true }));
     await eventually(() => held.every((h) => h.messages.length >= 1), 5000);
     const refused = await rawListen('', key, 'over', { toolsListChanged: true });

@@ -6,6 +6,7 @@ import { ResourceStore } from '../../application/ports/resource-store.port';
 import { ToolListCache } from '../../application/ports/upstream-mcp.port';
 import { AnnounceToolChanges } from '../../application/use-cases/mcp-sessions/announce-tool-changes.use-case';
 import { ToolsDigest } from '../../application/use-cases/mcp-sessions/tools-digest';
+import { ListTools } from '../../application/use-cases/list-tools/list-tools.use-case';
 import { UpstreamListings } from '../../application/use-cases/tools/external/upstream-listings';
 import { serversIn } from '../../application/use-cases/tools/external/upstream-servers';
 import { toolListKey } from '../../application/use-cases/tools/external/upstream-tool-directory';
@@ -37,7 +38,7 @@ export function bindMcpListen(c: Container): void {
     [UpstreamListings, SdkUpstreamMcp],
   );
   c.bind(ListenStreams).toResolvedValue(
-    (places: StreamPlaces, capabilities: ListenCapabilities, digest: ToolsDigest, keys: ApiKeyRepository, clock: Clock, store: ResourceStore,
+    (places: StreamPlaces, capabilities: ListenCapabilities, digest: ToolsDigest, list: ListTools, keys: ApiKeyRepository, clock: Clock, store: ResourceStore,
       listings: UpstreamListings, toolLists: ToolListCache, upstream: SdkUpstreamMcp, { mcp }: Config, logger: Logger) => {
       const log = (message: string, error?: unknown) => logger.warn({ err: error }, message);
       // Built at the first upstream tools change, so that a replica that never hears one builds no session machinery for it.
@@ -45,6 +46,8 @@ export function bindMcpListen(c: Container): void {
       const sources = {
         capabilities: (input: Parameters<ListenCapabilities['execute']>[0]) => capabilities.execute(input),
         toolsDigest: (userId: string, scopes: Parameters<ToolsDigest['of']>[1], view: Parameters<ToolsDigest['of']>[2]) => digest.of(userId, scopes, view),
+        seesTools: async (userId: string, scopes: Parameters<ToolsDigest['of']>[1], view: NonNullable<Parameters<ToolsDigest['of']>[2]>) =>
+          (await list.execute({ userId, scopes, view })).length > 0,
         scopesOf: async (keyId: string) => {
           const key = await keys.findById(keyId);
           return key !== null && key.isUsableAt(clock.now()) ? key.scopes : null;
@@ -62,7 +65,7 @@ export function bindMcpListen(c: Container): void {
         { timeoutMs: mcp.upstreamTimeoutMs, maxBytes: mcp.upstreamMaxBytes }, log);
       return new ListenStreams(places, sources, listener, { maxUris: mcp.maxSubscriptionsPerSession, maxUpstreams: mcp.maxUpstreamStreamsPerReplica }, log);
     },
-    [StreamPlaces, ListenCapabilities, ToolsDigest, TOKENS.ApiKeyRepository, TOKENS.Clock, TOKENS.ResourceStore, UpstreamListings, TOKENS.ToolListCache,
+    [StreamPlaces, ListenCapabilities, ToolsDigest, ListTools, TOKENS.ApiKeyRepository, TOKENS.Clock, TOKENS.ResourceStore, UpstreamListings, TOKENS.ToolListCache,
       SdkUpstreamMcp, TOKENS.Config, TOKENS.Logger],
   );
 }

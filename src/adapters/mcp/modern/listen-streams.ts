@@ -1,7 +1,7 @@
 import { Response } from 'express';
 import { ToolChange } from '../../../application/use-cases/mcp-sessions/announce-tool-changes.use-case';
-import { allows, resourceScopes } from '../../../application/use-cases/tools/external/upstream-item-scopes';
-import { NAMESPACED_VIEW, UpstreamView } from '../../../application/use-cases/tools/external/upstream-view';
+import { allows, mayShowAny, resourceScopes } from '../../../application/use-cases/tools/external/upstream-item-scopes';
+import { NAMESPACED_VIEW, singleServerView, UpstreamView } from '../../../application/use-cases/tools/external/upstream-view';
 import { EndpointCapabilities } from '../../../application/use-cases/upstream-view/endpoint-capabilities';
 import { KeyPrincipal } from '../../../application/use-cases/validate-key/validate-key.use-case';
 import { ResourceRecord } from '../../../domain/resource/resource-record';
@@ -19,8 +19,10 @@ import { toServer } from '../../../application/use-cases/tools/external/upstream
 /** What a listen stream needs of the rest of keygate. */
 export interface ListenSources {
   capabilities(input: { userId: string; view: UpstreamView }): Promise<EndpointCapabilities>;
-  /** A digest of the tools the key sees on the view: list_changed goes out only when it moves. */
+  /** A digest of the tools the key sees on the view (ScopeSet.full(): every tool keygate lists there): list_changed goes out when it moves. */
   toolsDigest(userId: string, scopes: ScopeSet, view: UpstreamView): Promise<string>;
+  /** Whether the key sees any tool on the view. */
+  seesTools(userId: string, scopes: ScopeSet, view: UpstreamView): Promise<boolean>;
   /** The key's scopes as they are now; null once it is not usable (revoked, expired, gone). */
   scopesOf(keyId: string): Promise<ScopeSet | null>;
   /** The owner's servers the view shows. */
@@ -54,6 +56,8 @@ interface Contact {
   uris: Map<string, string>;
   listen: UpstreamListen | null;
   closed: boolean;
+  /** Digest of every tool keygate lists from the upstream, when its tools/list_changed is followed. */
+  tools: string | null;
 }
 
 interface Listening {
@@ -137,7 +141,7 @@ export class ListenStreams {
     await Promise.all(affected.map((listening) => this.queued(listening, async () => {
       if ('keyId' in change) {
         const scopes = await this.sources.scopesOf(change.keyId);
-        if (scopes === null) return listening.stream?.end(true);
+        if (scopes === null) return void listening.stream?.end(true);
         listening.principal = { ...listening.principal, scopes };
       } else {
         await this.resync(listening);
@@ -208,7 +212,7 @@ export class ListenStreams {
       listening.contacts.delete(key);
     }
     await Promise.all([...wanted].filter(([key]) => !listening.contacts.has(key)).map(([key, record]) => {
-      const contact: Contact = { key, record, uris: listening.routed.get(record.id) ?? new Map(), listen: null, closed: false };
+      const contact: Contact = { key, record, uris: listening.routed.get(record.id) ?? new Map(), listen: null, closed: false, tools: null };
       listening.contacts.set(key, contact);
       return this.connect(listening, contact, 0);
     }));
@@ -226,11 +230,12 @@ export class ListenStreams {
       const server = toServer(contact.record);
       const profile = await this.listener.profile(server);
       const offers = upstreamOffers(profile.era === 'unknown' ? {} : profile.capabilities);
-      const flags = new Set([...listening.flags].filter((flag) => offers.flags.has(flag)))
+      const flags = new Set([...listening.flags].filter((flag) => offers.flags.has(flag)));
       const uris = offers.subscribe ? [...contact.uris.keys()] : [];
       if (flags.size > 0 || uris.length > 0) {
         listen = await this.listener.open({ server, flags, uris, onNotice: (notice) => this.heard(listening, contact, notice) }, profile);
       }
+      if (listen !== null && flags.has('toolsListChanged')) contact.tools = await this.upstreamTools(contact.record);
     } catch (error) {
       this.log(`MCP server ${contact.record.data.name as string} (${contact.record.id}) could not be listened to for a subscriptions/listen stream`, error);
     }
@@ -256,15 +261,39 @@ export class ListenStreams {
     void this.queued(listening, async () => {
       if (notice.method === 'notifications/resources/updated') return this.updated(listening, contact, notice);
       await this.sources.upstreamChanged(contact.record, notice.method);
-      if (notice.method === LIST_CHANGED_METHOD.toolsListChanged) {
-        // Every stream of the owner on this replica: the upstream's tools may show on any of them.
-        const others = [...this.open].filter((other) => other !== listening && other.principal.userId === listening.principal.userId);
-        others.forEach((other) => void this.queued(other, () => this.compareTools(other)));
-        return this.compareTools(listening);
-      }
+      if (notice.method === LIST_CHANGED_METHOD.toolsListChanged) return this.upstreamToolsChanged(listening, contact);
       const flag = notice.method === LIST_CHANGED_METHOD.promptsListChanged ? 'promptsListChanged' : 'resourcesListChanged';
-      if (listening.flags.has(flag)) stream.notify(notice.method);
+      const field = flag === 'promptsListChanged' ? 'prompt_scopes' : 'resource_scopes';
+      // Only to a key that may see something of that kind there.
+      if (listening.flags.has(flag) && mayShowAny(contact.record, field, listening.principal.scopes)) stream.notify(notice.method);
     });
+  }
+
+  /**
+   * An upstream's tools/list_changed: told where the tools the key sees
+   * moved (and to the owner's other streams here, whose views may show
+   * them). When keygate's own listing of the upstream did not move at all,
+   * it cannot tell what changed (an upstream may list per caller, or say so
+   * for its own reasons): the upstream's word is passed on to a key that
+   * sees any of its tools. A change only to tools the key may not see is
+   * not told.
+   */
+  private async upstreamToolsChanged(listening: Listening, contact: Contact): Promise<void> {
+    const others = [...this.open].filter((other) => other !== listening && other.principal.userId === listening.principal.userId);
+    others.forEach((other) => void this.queued(other, () => this.compareTools(other)));
+    if (await this.compareTools(listening)) return;
+    const before = contact.tools;
+    contact.tools = await this.upstreamTools(contact.record);
+    if (before !== contact.tools || !listening.flags.has('toolsListChanged')) return;
+    const { principal } = listening;
+    if (await this.sources.seesTools(principal.userId, principal.scopes, singleServerView(contact.record.data.name as string) ?? listening.view)) {
+      listening.stream?.notify(LIST_CHANGED_METHOD.toolsListChanged);
+    }
+  }
+
+  private upstreamTools(record: ResourceRecord): Promise<string | null> {
+    const view = singleServerView(record.data.name as string);
+    return view === null ? Promise.resolve(null) : this.sources.toolsDigest(record.ownerId, ScopeSet.full(), view);
   }
 
   private updated(listening: Listening, contact: Contact, notice: UpstreamNotice): void {
@@ -276,16 +305,19 @@ export class ListenStreams {
     listening.stream?.notify('notifications/resources/updated', { uri: named });
   }
 
-  private async compareTools(listening: Listening): Promise<void> {
-    if (!listening.flags.has('toolsListChanged')) return;
+  /** Tells tools/list_changed when the tools the key sees here moved; true when it did. */
+  private async compareTools(listening: Listening): Promise<boolean> {
+    if (!listening.flags.has('toolsListChanged')) return false;
     const { principal, view } = listening;
-    const digest = await this.sources.toolsDigest(principal.userId, principal.scopes, view)
+    const digest = await this.sources.toolsDigest(principal.userId, principal.scopes, view);
     const before = listening.digest;
     listening.digest = digest;
-    if (before !== null && before !== digest) listening.stream?.notify(LIST_CHANGED_METHOD.toolsListChanged);
+    if (before === null || before === digest) return false;
+    listening.stream?.notify(LIST_CHANGED_METHOD.toolsListChanged);
+    return true;
   }
 
-  private queued(listening: Listening, work: () => Promise<void> | void): Promise<void> {
+  private queued(listening: Listening, work: () => Promise<unknown> | void): Promise<void> {
     listening.queue = listening.queue.then(async () => {
       if (listening.stream?.closed) return;
       await work();
