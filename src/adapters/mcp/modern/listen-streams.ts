@@ -131,7 +131,11 @@ export class ListenStreams {
       throw error;
     }
     res.off('close', leave);
-    if (gone || res.writableEnded) return place.release();
+    if (gone || res.writableEnded) {
+      // Gone while the contacts were opening: those opened since are closed too.
+      this.closeContacts(listening);
+      return place.release();
+    }
     this.start(res, listening, place, id);
   }
 
