@@ -1,4 +1,5 @@
 import { Client as ClientV2, McpSubscription, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
+import { ResourceUpdatedNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { createParser } from 'eventsource-parser';
 import request from 'supertest';
 import { makeKey, TestKey } from '../support/mcp-keys';
@@ -37,7 +38,7 @@ beforeAll(async () => {
   owner = await makeKey(t);
   const full = await connectClient(app.url, { Authorization: `Bearer ${owner.raw}` });
   for (const data of [
-    { name: 'modern', url: modern.url, tool_scopes: { echo: ['chat:read'], added: ['chat:read'] }, resource_scopes: { 'file:///notes/a.txt': ['chat:read'], 'file:///notes/b.txt': ['agents:read'] } },
+    { name: 'modern', url: modern.url, tool_scopes: { echo: ['chat:read'], added: ['chat:read'], later: ['chat:read'] }, resource_scopes: { 'file:///notes/a.txt': ['chat:read'], 'file:///notes/b.txt': ['agents:read'] } },
     { name: 'notes', url: notes.url, tool_scopes: { echo: ['chat:read'], shown: ['chat:read'] }, resource_scopes: { 'note://a': ['chat:read'], 'note://b': ['chat:read'] } },
   ]) {
     const created = await full.callTool({ name: 'mcp_servers', arguments: { action: 'create', data } });
@@ -254,3 +255,23 @@ describe('subscriptions/listen', () => {
     expect(single.client.getServerCapabilities()).toEqual({ tools: { listChanged: true }, resources: { subscribe: true, listChanged: true } });
   });
 });
+
+describe('a 2025 session in front of a 2026-only upstream', () => {
+  it('follows a resources/subscribe through the upstream\'s listen and carries its update and tool change on the session\'s GET stream', async () => {
+    const client = await connectClient(`${app.url}/servers/modern`, { Authorization: `Bearer ${chat.raw}` });
+    closers.push(client);
+    const heard: string[] = [];
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void heard.push(`updated ${n.params.uri}`));
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => void heard.push('tools'));
+    expect(client.getServerCapabilities()?.resources).toEqual({ subscribe: true, listChanged: true });
+    await client.subscribeResource({ uri: 'file:///notes/a.txt' });
+    modern.notify!.resourceUpdated('file:///notes/b.txt'); // not subscribed
+    modern.notify!.resourceUpdated('file:///notes/a.txt');
+    await eventually(() => heard.length >= 1, 5000);
+    modern.tools.push({ name: 'later', description: 'Newer', inputSchema: { type: 'object' } });
+    modern.notify!.toolsChanged();
+    await eventually(() => heard.length >= 2, 5000);
+    expect(heard).toEqual(['updated file:///notes/a.txt', 'tools']);
+  });
+});
+
