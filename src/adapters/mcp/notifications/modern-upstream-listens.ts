@@ -17,9 +17,11 @@ export interface ModernListenSources {
 }
 
 /**
- * A 2025 client session's GET stream in front of 2026-07-28 upstreams: for
- * each such upstream its endpoint shows (none has a held session), one
- * subscriptions/listen of keygate's, asking for the list changes the
+ * A 2025 client session's GET stream in front of 2026-07-28 upstreams (none
+ * has a held session): for the one upstream of /mcp/servers/<name>, and on
+ * /mcp for each upstream the session subscribed to (as a 2025 upstream is
+ * listened to only once the session used it, and no upstream is probed for
+ * it), one subscriptions/listen of keygate's, asking for the list changes the
  * upstream declares and for the URIs the session subscribed to there; the
  * session's subscribe, recorded first, makes the holder look again and
  * listen anew with the new URI before the subscribe is answered
@@ -29,9 +31,10 @@ export interface ModernListenSources {
 export function modernListens(sources: ModernListenSources, agent: Agent, limits: UpstreamListenLimits):
   (holder: StreamHolder, held: ReadonlySet<string>) => Promise<ListenedTarget[]> {
   return async (holder, held) => {
-    const records = (await sources.servers(holder.userId, holder.view)).filter((record) => !held.has(record.id) && !record.unreadableSecrets);
-    if (records.length === 0) return [];
     const subscribed = await sources.subscribed(holder.sessionId);
+    if (holder.view.server === null && subscribed.size === 0) return [];
+    const records = (await sources.servers(holder.userId, holder.view))
+      .filter((record) => !held.has(record.id) && !record.unreadableSecrets && (holder.view.server !== null || subscribed.has(record.id)));
     const targets: ListenedTarget[] = [];
     for (const record of records) {
       const server = toServer(record);
