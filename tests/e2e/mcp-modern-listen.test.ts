@@ -127,10 +127,15 @@ describe('subscriptions/listen', () => {
     expect(raw.messages[1]).toEqual({ jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: 'note://a', _meta: { [SUBSCRIPTION_ID]: 'L-1' } } });
   });
 
-  it('refuses a filter that is not one (400 -32602, the id echoed) and ends at once when nothing can be honoured', async () => {
+  it('refuses a filter that is not one (400 -32602) and a client that takes no event stream (406), the id echoed, and ends at once when nothing can be honoured', async () => {
     const bad = await rawListen('', chat, 7, { toolsListChanged: 'yes' });
     expect(bad.response.status).toBe(400);
     expect(await bad.response.json()).toMatchObject({ id: 7, error: { code: -32602 } });
+    const jsonOnly = await request(t.app).post('/mcp').set('Authorization', `Bearer ${chat.raw}`).set('Content-Type', 'application/json').set('Accept', 'application/json')
+      .set('MCP-Protocol-Version', V).set('Mcp-Method', 'subscriptions/listen')
+      .send(JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'subscriptions/listen', params: { notifications: { toolsListChanged: true }, _meta: { 'io.modelcontextprotocol/protocolVersion': V, 'io.modelcontextprotocol/clientCapabilities': {} } } }));
+    expect(jsonOnly.status).toBe(406);
+    expect(jsonOnly.body).toMatchObject({ id: 9, error: { code: -32000 } });
     const none = await rawListen('/servers/notes', chat, 8, { promptsListChanged: true });
     await eventually(() => none.ended(), 5000);
     expect(none.messages).toEqual([

@@ -5,6 +5,7 @@ import { NAMESPACED_VIEW, singleServerView, UpstreamView } from '../../../applic
 import { EndpointCapabilities } from '../../../application/use-cases/upstream-view/endpoint-capabilities';
 import { KeyPrincipal } from '../../../application/use-cases/validate-key/validate-key.use-case';
 import { ResourceRecord } from '../../../domain/resource/resource-record';
+import { withoutSecrets } from '../../../domain/resource/without-secrets';
 import { ScopeSet } from '../../../domain/scope';
 import { RpcId } from '../json-rpc';
 import { serverInfoFor } from '../mcp-server.factory';
@@ -241,7 +242,10 @@ export class ListenStreams {
       }
       if (listen !== null && flags.has('toolsListChanged')) contact.tools = await this.upstreamTools(contact.record);
     } catch (error) {
-      this.log(`MCP server ${contact.record.data.name as string} (${contact.record.id}) could not be listened to for a subscriptions/listen stream`, error);
+      // The message only, the header values taken out: a transport quotes a value it refuses.
+      const headers = Object.values((contact.record.data.headers ?? {}) as Record<string, string>);
+      const reason = withoutSecrets(String((error as Error)?.message ?? error), headers).slice(0, 300);
+      this.log(`MCP server ${contact.record.data.name as string} (${contact.record.id}) could not be listened to for a subscriptions/listen stream: ${reason}`);
     }
     if (listen === null || contact.closed) {
       this.upstreams--;

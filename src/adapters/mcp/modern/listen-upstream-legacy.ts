@@ -3,6 +3,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { EmptyResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Agent } from 'undici';
+import { withoutSecrets } from '../../../domain/resource/without-secrets';
 import { SERVER_INFO } from '../mcp-server.factory';
 import { UpstreamEventStream } from '../notifications/upstream-event-stream';
 import { listenFetch } from './listen-fetch';
@@ -53,7 +54,8 @@ export async function openLegacyListen(request: UpstreamListenRequest, capabilit
           await client.request({ method: 'resources/subscribe', params: { uri } }, EmptyResultSchema, { timeout: limits.timeoutMs });
           followed.add(uri);
         } catch (error) {
-          log(`MCP server ${server.name} did not follow ${uri.slice(0, 200)} for a subscriptions/listen stream`, error);
+          const reason = withoutSecrets(String((error as Error)?.message ?? error), Object.values(server.headers)).slice(0, 300);
+          log(`MCP server ${server.name} did not follow ${uri.slice(0, 200)} for a subscriptions/listen stream: ${reason}`);
         }
       }
     }

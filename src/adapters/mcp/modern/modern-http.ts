@@ -4,6 +4,7 @@ import { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { createMcpHandler, McpHttpHandler } from '@modelcontextprotocol/server';
 import { Request as ExpressRequest, Response as ExpressResponse } from 'express';
 import { ResponseFormat } from '../streamable-http';
+import { sendModernError } from '../era/modern-answer';
 import { ListenStreams } from './listen-streams';
 import { ModernCall, ModernServerFactory } from './modern-server.factory';
 
@@ -39,6 +40,8 @@ export class ModernHttp {
     // keygate's own, per key and endpoint: the SDK's listen router has one bus for every stream.
     if (call.method === 'subscriptions/listen' && this.listens) {
       const { id, params } = req.body as { id?: string | number; params?: unknown };
+      // Its answer is a stream and nothing else.
+      if (id !== undefined && !call.streams) return sendModernError(res, { httpStatus: 406, id, code: -32000, message: 'Not Acceptable: subscriptions/listen answers as text/event-stream' });
       if (id !== undefined) return this.listens.serve(res, { principal: call.principal, view: call.view, id, params });
     }
     const headers = new Headers({ 'content-type': 'application/json', accept: 'application/json, text/event-stream' });
