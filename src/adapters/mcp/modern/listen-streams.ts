@@ -235,7 +235,9 @@ export class ListenStreams {
       const server = toServer(contact.record);
       const profile = await this.listener.profile(server);
       const offers = upstreamOffers(profile.era === 'unknown' ? {} : profile.capabilities);
-      const flags = new Set([...listening.flags].filter((flag) => offers.flags.has(flag)));
+      // Prompt and resource list changes only from an upstream where the key may see such items at all.
+      const flags = new Set([...listening.flags].filter((flag) => offers.flags.has(flag) && (flag === 'toolsListChanged'
+        || mayShowAny(contact.record, flag === 'promptsListChanged' ? 'prompt_scopes' : 'resource_scopes', listening.principal.scopes))));
       const uris = offers.subscribe ? [...contact.uris.keys()] : [];
       if (flags.size > 0 || uris.length > 0) {
         listen = await this.listener.open({ server, flags, uris, onNotice: (notice) => this.heard(listening, contact, notice) }, profile);
