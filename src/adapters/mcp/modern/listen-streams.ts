@@ -5,17 +5,16 @@ import { NAMESPACED_VIEW, singleServerView, UpstreamView } from '../../../applic
 import { EndpointCapabilities } from '../../../application/use-cases/upstream-view/endpoint-capabilities';
 import { KeyPrincipal } from '../../../application/use-cases/validate-key/validate-key.use-case';
 import { ResourceRecord } from '../../../domain/resource/resource-record';
-import { withoutSecrets } from '../../../domain/resource/without-secrets';
 import { ScopeSet } from '../../../domain/scope';
 import { RpcId } from '../json-rpc';
 import { serverInfoFor } from '../mcp-server.factory';
 import { modernError, sendModernError } from '../era/modern-answer';
 import { StreamPlace, StreamPlaces } from '../sessions/stream-places';
-import { honouredFlags, LIST_CHANGED_METHOD, LIST_FLAGS, ListenFilter, listenFilterOf, ListFlag } from './listen-filter';
+import { honouredFlags, LIST_CHANGED_METHOD, LIST_FLAGS, ListenFilter, listenFilterOf } from './listen-filter';
 import { ListenStream } from './listen-stream';
-import { CHANGE_METHODS, UpstreamListen, UpstreamNotice, upstreamOffers } from './listen-upstream';
+import { Contact, ContactHolder, ListenContacts } from './listen-contacts';
+import { CHANGE_METHODS, UpstreamNotice } from './listen-upstream';
 import { UpstreamListener } from './upstream-listener';
-import { toServer } from '../../../application/use-cases/tools/external/upstream-servers';
 
 /** What a listen stream needs of the rest of keygate. */
 export interface ListenSources {
@@ -49,33 +48,14 @@ export interface ListenRequest {
   params: unknown;
 }
 
-interface Contact {
-  /** `<id>@<version>`: an edited record is another contact. */
-  key: string;
-  record: ResourceRecord;
-  /** Upstream URI → the URI the client named. */
-  uris: Map<string, string>;
-  listen: UpstreamListen | null;
-  closed: boolean;
-  /** Digest of every tool keygate lists from the upstream, when its tools/list_changed is followed. */
-  tools: string | null;
-}
-
-interface Listening {
+interface Listening extends ContactHolder {
   stream: ListenStream | null;
-  principal: KeyPrincipal;
-  view: UpstreamView;
-  flags: Set<ListFlag>;
-  /** The URIs asked for and routed, by record id: what a resync keeps following. */
-  routed: Map<string, Map<string, string>>;
-  contacts: Map<string, Contact>;
   digest: string | null;
   /** Digest comparisons and resyncs run one after the other. */
   queue: Promise<void>;
 }
 
 const KEEP_ALIVE_MS = 15_000;
-const MAX_BACKOFF_MS = 30_000;
 
 /**
  * keygate's own subscriptions/listen (2026-07-28), per key and endpoint (the
@@ -86,7 +66,7 @@ const MAX_BACKOFF_MS = 30_000;
  *   key's row, an owner's servers): tools/list_changed when the digest of
  *   the tools this key sees here moved, a stream ended gracefully once its
  *   key is no longer usable, and the owner's upstream contacts resynced;
- * - upstream contacts held for the stream's life (listen-upstream.ts), from
+ * - upstream contacts held for the stream's life (listen-contacts.ts), from
  *   which list changes (tools again by digest) and resource updates for the
  *   URIs it follows pass, an update only while the key may read the URI.
  * The acknowledgement goes out once those contacts are open, so a change
@@ -95,15 +75,22 @@ const MAX_BACKOFF_MS = 30_000;
  */
 export class ListenStreams {
   private readonly open = new Set<Listening>();
-  private upstreams = 0;
+  private readonly contacts: ListenContacts<Listening>;
 
   constructor(
     private readonly places: StreamPlaces,
     private readonly sources: ListenSources,
-    private readonly listener: UpstreamListener,
+    listener: UpstreamListener,
     private readonly options: ListenOptions,
     private readonly log: (message: string, error?: unknown) => void = () => undefined,
-  ) {}
+  ) {
+    this.contacts = new ListenContacts<Listening>(sources, listener, options.maxUpstreams, {
+      heard: (listening, contact, notice) => this.heard(listening, contact, notice),
+      opened: async (_listening, contact, flags) => {
+        if (flags.has('toolsListChanged')) contact.tools = await this.upstreamTools(contact.record);
+      },
+    }, log);
+  }
 
   get size(): number {
     return this.open.size;
@@ -120,21 +107,21 @@ export class ListenStreams {
     let gone = false;
     const leave = () => {
       gone = true;
-      this.closeContacts(listening);
+      this.contacts.closeAll(listening);
     };
     res.on('close', leave);
     try {
       await this.prepare(listening, filter);
     } catch (error) {
       res.off('close', leave);
-      this.closeContacts(listening);
+      this.contacts.closeAll(listening);
       place.release();
       throw error;
     }
     res.off('close', leave);
     if (gone || res.writableEnded) {
       // Gone while the contacts were opening: those opened since are closed too.
-      this.closeContacts(listening);
+      this.contacts.closeAll(listening);
       return place.release();
     }
     this.start(res, listening, place, id);
@@ -149,7 +136,7 @@ export class ListenStreams {
         if (scopes === null) return void listening.stream?.end(true);
         listening.principal = { ...listening.principal, scopes };
       } else {
-        await this.resync(listening);
+        await this.contacts.resync(listening);
         for (const flag of ['promptsListChanged', 'resourcesListChanged'] as const) if (listening.flags.has(flag)) listening.stream?.notify(LIST_CHANGED_METHOD[flag]);
       }
       await this.compareTools(listening);
@@ -174,7 +161,7 @@ export class ListenStreams {
       listening.routed.set(target.record.id, routed);
     }
     await Promise.all([
-      this.resync(listening),
+      this.contacts.resync(listening),
       flags.has('toolsListChanged') ? this.compareTools(listening) : undefined,
     ]);
   }
@@ -190,7 +177,7 @@ export class ListenStreams {
     stream.notify('notifications/subscriptions/acknowledged', { notifications: honoured });
     stream.onEnd(() => {
       this.open.delete(listening);
-      this.closeContacts(listening);
+      this.contacts.closeAll(listening);
       place.release();
     });
     // Nothing to deliver: the subscription ends at once, as the SDK's own listen ends one.
@@ -203,66 +190,6 @@ export class ListenStreams {
       timer.unref();
       stream.onEnd(() => clearTimeout(timer));
     }
-  }
-
-  /** Opens the upstream contacts the stream needs now, and closes those it no longer needs (a record edited or removed). */
-  private async resync(listening: Listening): Promise<void> {
-    const { principal, view } = listening;
-    const upstreamFlags = LIST_FLAGS.filter((flag) => listening.flags.has(flag));
-    const records = upstreamFlags.length > 0 || listening.routed.size > 0 ? await this.sources.servers(principal.userId, view) : [];
-    const wanted = new Map(records.filter((r) => upstreamFlags.length > 0 || listening.routed.has(r.id)).map((r) => [contactKey(r), r]));
-    for (const [key, contact] of listening.contacts) {
-      if (wanted.has(key)) continue;
-      this.closeContact(contact);
-      listening.contacts.delete(key);
-    }
-    await Promise.all([...wanted].filter(([key]) => !listening.contacts.has(key)).map(([key, record]) => {
-      const contact: Contact = { key, record, uris: listening.routed.get(record.id) ?? new Map(), listen: null, closed: false, tools: null };
-      listening.contacts.set(key, contact);
-      return this.connect(listening, contact, 0);
-    }));
-  }
-
-  private async connect(listening: Listening, contact: Contact, failures: number): Promise<void> {
-    if (contact.closed) return;
-    if (this.upstreams >= this.options.maxUpstreams) {
-      return this.log(`no upstream contact opened for a subscriptions/listen stream: this replica holds ${this.options.maxUpstreams} (MCP_MAX_UPSTREAM_STREAMS_PER_REPLICA)`);
-    }
-    if (contact.record.unreadableSecrets) return;
-    this.upstreams++;
-    let listen: UpstreamListen | null = null;
-    try {
-      const server = toServer(contact.record);
-      const profile = await this.listener.profile(server);
-      const offers = upstreamOffers(profile.era === 'unknown' ? {} : profile.capabilities);
-      // Prompt and resource list changes only from an upstream where the key may see such items at all.
-      const flags = new Set([...listening.flags].filter((flag) => offers.flags.has(flag) && (flag === 'toolsListChanged'
-        || mayShowAny(contact.record, flag === 'promptsListChanged' ? 'prompt_scopes' : 'resource_scopes', listening.principal.scopes))));
-      const uris = offers.subscribe ? [...contact.uris.keys()] : [];
-      if (flags.size > 0 || uris.length > 0) {
-        listen = await this.listener.open({ server, flags, uris, onNotice: (notice) => this.heard(listening, contact, notice) }, profile);
-      }
-      if (listen !== null && flags.has('toolsListChanged')) contact.tools = await this.upstreamTools(contact.record);
-    } catch (error) {
-      // The message only, the header values taken out: a transport quotes a value it refuses.
-      const headers = Object.values((contact.record.data.headers ?? {}) as Record<string, string>);
-      const reason = withoutSecrets(String((error as Error)?.message ?? error), headers).slice(0, 300);
-      this.log(`MCP server ${contact.record.data.name as string} (${contact.record.id}) could not be listened to for a subscriptions/listen stream: ${reason}`);
-    }
-    if (listen === null || contact.closed) {
-      this.upstreams--;
-      if (listen !== null) await listen.close();
-      return;
-    }
-    contact.listen = listen;
-    void listen.ended.then(async () => {
-      if (contact.closed || contact.listen !== listen) return;
-      this.upstreams--;
-      contact.listen = null;
-      // The upstream ended its side: listened to again after a pause, as long as the client's stream lasts.
-      await delay(Math.min(1000 * 2 ** failures, MAX_BACKOFF_MS));
-      await this.connect(listening, contact, failures + 1);
-    });
   }
 
   private heard(listening: Listening, contact: Contact, notice: UpstreamNotice): void {
@@ -335,21 +262,6 @@ export class ListenStreams {
     return listening.queue;
   }
 
-  private closeContacts(listening: Listening): void {
-    for (const contact of listening.contacts.values()) this.closeContact(contact);
-    listening.contacts.clear();
-  }
-
-  private closeContact(contact: Contact): void {
-    if (contact.closed) return;
-    contact.closed = true;
-    const listen = contact.listen;
-    contact.listen = null;
-    if (listen === null) return;
-    this.upstreams--;
-    listen.close().catch((error) => this.log('could not close an upstream contact of a subscriptions/listen stream', error));
-  }
-
   private refuse(res: Response, id: RpcId, bound: 'key' | 'replica'): void {
     res.setHeader('Retry-After', '5');
     if (bound === 'key') {
@@ -357,12 +269,4 @@ export class ListenStreams {
     }
     sendModernError(res, { httpStatus: 503, id, code: -32000, message: 'Service Unavailable: this replica holds as many streams as it may (MCP_MAX_STREAMS_PER_REPLICA)' });
   }
-}
-
-function contactKey(record: ResourceRecord): string {
-  return `${record.id}@${record.updatedAt.toISOString()}`;
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
