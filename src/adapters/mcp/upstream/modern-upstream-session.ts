@@ -11,7 +11,6 @@ import { UpstreamLimits } from './sdk-upstream-session';
 import { upstreamFetch } from './upstream-fetch';
 import { ModernProfile } from './upstream-profile';
 
-
 /** MissingRequiredClientCapability: what an SDK v2 upstream answers when it wants input keygate did not declare it can give. */
 const MISSING_CAPABILITY = -32021;
 /** The SDK reports each auto-fulfilled round as progress; the client gets only the upstream's own (progress must only increase). */
