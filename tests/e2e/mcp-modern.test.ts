@@ -107,8 +107,11 @@ describe.each([['/mcp', 'files__secret', 'files__echo'], ['/mcp/servers/files', 
       resultType: 'complete', supportedVersions: [V], cacheScope: 'private',
       _meta: { 'io.modelcontextprotocol/serverInfo': { name: path === '/mcp' ? 'keygate' : 'keygate/files' } },
     });
-    // No listChanged (no subscriptions/listen yet), no subscribe (gone in 2026), no logging (deprecated).
-    expect(res.body.result.capabilities).toEqual({ tools: {}, resources: {}, prompts: {}, completions: {} });
+    // listChanged and subscribe as subscriptions/listen delivers them (mcp-modern-listen.test.ts), no logging (deprecated).
+    // The files upstream declares no subscribe or listChanged: only keygate's own tool changes are delivered there.
+    expect(res.body.result.capabilities).toEqual(path === '/mcp'
+      ? { tools: { listChanged: true }, resources: { subscribe: true, listChanged: true }, prompts: { listChanged: true }, completions: {} }
+      : { tools: { listChanged: true }, resources: {}, prompts: {}, completions: {} });
     const list = await post(path, chat, { id: 2, method: 'tools/list' }).expect(200);
     expect(list.body.result).toMatchObject({ resultType: 'complete', cacheScope: 'private' });
   });
@@ -120,8 +123,8 @@ describe.each([['/mcp', 'files__secret', 'files__echo'], ['/mcp/servers/files', 
     expect(res.text).toBe('');
   });
 
-  it('answers what the 2026 leg does not serve (yet) with 404 -32601, the id echoed', async () => {
-    for (const method of ['subscriptions/listen', 'ping', 'resources/subscribe']) {
+  it('answers what the 2026 leg does not serve with 404 -32601, the id echoed', async () => {
+    for (const method of ['ping', 'resources/subscribe']) {
       const res = await post(path, chat, { id: method, method }).expect(404);
       expect(res.body).toMatchObject({ id: method, error: { code: -32601 } });
     }
@@ -176,7 +179,7 @@ describe.each([['/mcp', 'keygate://files/', 'files__'], ['/mcp/servers/files', '
 it('declares in server/discover on /mcp/servers/<name> only what the upstream declares', async () => {
   // The relay upstream declares tools, logging and resources.
   const res = await post('/mcp/servers/relay', owner, { id: 1, method: 'server/discover' }).expect(200);
-  expect(res.body.result.capabilities).toEqual({ tools: {}, resources: {} });
+  expect(res.body.result.capabilities).toEqual({ tools: { listChanged: true }, resources: {} });
 });
 
 it('answers a 2026 tools/list whose cursor is not a string -32602 with its id, as 2025 does, not -32603 (found by the fuzz suite)', async () => {

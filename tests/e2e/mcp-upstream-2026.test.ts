@@ -170,8 +170,8 @@ describe('input a 2026-07-28-only upstream asks for during a call, relayed to a 
 describe('a 2026-07-28-only upstream on /mcp/servers/<name>', () => {
   it('declares what it relays of its capabilities and serves its tools, resources, prompts and completion', async () => {
     const client = await clientFor(owner, '/servers/modern');
-    // It declares logging, subscribe and listChanged too, which keygate does not relay from a 2026 upstream yet.
-    expect(client.getServerCapabilities()).toEqual({ tools: { listChanged: true }, resources: {}, prompts: {}, completions: {} });
+    // It declares logging too, which keygate does not relay from a 2026 upstream yet; subscribe and listChanged go through its listen (mcp-modern-listen.test.ts).
+    expect(client.getServerCapabilities()).toEqual({ tools: { listChanged: true }, resources: { subscribe: true, listChanged: true }, prompts: { listChanged: true }, completions: {} });
     expect(await names(client)).toEqual(['ask', 'both', 'count', 'echo', 'forever', 'log', 'note', 'secret', 'steps', 'think', 'where']);
     expect(text(await client.callTool({ name: 'echo', arguments: { text: 'there' } }))).toBe('modern: there');
     expect((await client.readResource({ uri: 'file:///notes/a.txt' })).contents[0]).toMatchObject({ text: 'modern: file:///notes/a.txt' });

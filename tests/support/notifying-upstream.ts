@@ -14,6 +14,8 @@ export interface NotifyingUpstream {
   follows: string[];
   /** GET (standalone stream) requests it received. */
   streamsOpened: number;
+  /** DELETE (session end) requests it received. */
+  sessionsEnded: number;
   tools: Tool[];
   /** Sends notifications/resources/updated for `uri` on every session's GET stream (subscribed or not: keygate must filter). */
   updated(uri: string): Promise<void>;
@@ -40,7 +42,7 @@ export async function startNotifyingUpstream(options: NotifyingOptions = {}): Pr
   const servers = new Map<string, Server>();
   const transports = new Map<string, StreamableHTTPServerTransport>();
   const state: NotifyingUpstream = {
-    url: '', follows: [], streamsOpened: 0, tools: [{ name: 'echo', inputSchema: { type: 'object' } }],
+    url: '', follows: [], streamsOpened: 0, sessionsEnded: 0, tools: [{ name: 'echo', inputSchema: { type: 'object' } }],
     updated: async (uri) => void (await Promise.all([...servers.values()].map((s) => s.sendResourceUpdated({ uri }).catch(() => undefined)))),
     addTool: async (name) => {
       state.tools.push({ name, inputSchema: { type: 'object' } });
@@ -74,6 +76,7 @@ export async function startNotifyingUpstream(options: NotifyingOptions = {}): Pr
   const httpServer = http.createServer(async (req, res) => {
     const id = req.headers['mcp-session-id'];
     if (req.method === 'GET') state.streamsOpened += 1;
+    if (req.method === 'DELETE') state.sessionsEnded += 1;
     let transport = typeof id === 'string' ? transports.get(id) : undefined;
     if (id !== undefined && !transport) return void res.writeHead(404).end();
     transport ??= await open();

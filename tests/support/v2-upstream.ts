@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { AddressInfo } from 'node:net';
 import { NodeStreamableHTTPServerTransport, toNodeHandler } from '@modelcontextprotocol/node';
-import { classifyInboundRequest, createMcpHandler, inputRequired, inputResponse, ProtocolError, Server } from '@modelcontextprotocol/server';
+import { classifyInboundRequest, createMcpHandler, inputRequired, inputResponse, ProtocolError, Server, ServerNotifier } from '@modelcontextprotocol/server';
 import { startUpstream } from './upstream-mcp-server';
 
 /**
@@ -26,6 +26,10 @@ export interface V2Upstream {
   clientCapabilities: unknown[];
   /** What every tools/call, resources/read and prompts/get it served carried: `_meta` (the envelope lifted out), logLevel, retry fields. */
   received: Received[];
+  /** What tools/list serves (modern and dual); push to it, then `notify.toolsChanged()`. */
+  tools: unknown[];
+  /** Publishes to the modern leg's subscriptions/listen streams (modern and dual). */
+  notify?: ServerNotifier;
   stop(): Promise<void>;
 }
 
@@ -58,15 +62,15 @@ const TEMPLATES = [{ uriTemplate: 'file:///notes/{name}', name: 'note', mimeType
 const PROMPTS = [{ name: 'greet', description: 'Greets someone', arguments: [{ name: 'who', required: true }] }, { name: 'interview', description: 'Asks for a name first' }];
 const ASK_NAME = inputRequired.elicit({ message: 'Your name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } });
 
-function serverFor(label: string, era: string, seen: string[], capabilities: unknown[] = [], received: Received[] = []): Server {
-  const server = new Server({ name: `v2-${label}`, version: '2.0.0' }, { capabilities: { tools: {}, resources: { subscribe: true, listChanged: true }, prompts: { listChanged: true }, completions: {}, logging: {} } });
+function serverFor(label: string, era: string, seen: string[], capabilities: unknown[] = [], received: Received[] = [], tools: unknown[] = TOOLS): Server {
+  const server = new Server({ name: `v2-${label}`, version: '2.0.0' }, { capabilities: { tools: { listChanged: true }, resources: { subscribe: true, listChanged: true }, prompts: { listChanged: true }, completions: {}, logging: {} } });
   const log = <T>(method: string, answer: T): T => (seen.push(`${method} ${era}`), answer);
   const subscribed = new Set<string>();
   const receive = (method: string, meta: unknown, ctx: { mcpReq: unknown }) => {
     const req = ctx.mcpReq as { envelope?: Record<string, unknown>; inputResponses?: unknown; requestState(): unknown };
     received.push({ method, meta, logLevel: req.envelope?.['io.modelcontextprotocol/logLevel'], inputResponses: req.inputResponses, requestState: req.requestState() });
   };
-  server.setRequestHandler('tools/list', async () => log('tools/list', { tools: TOOLS }));
+  server.setRequestHandler('tools/list', async () => log('tools/list', { tools: tools as never[] }));
   server.setRequestHandler('tools/call', async (request, ctx) => {
     log('tools/call', null);
     const { name, arguments: args } = request.params;
@@ -157,12 +161,14 @@ function serverFor(label: string, era: string, seen: string[], capabilities: unk
 
 /** An SDK v2 (or, `legacy`, v1) MCP server on a loopback port whose texts name `label`. */
 export async function startV2Upstream(mode: V2UpstreamMode, label: string = mode): Promise<V2Upstream> {
-  const state: V2Upstream = { url: '', seen: [], discovers: 0, silent: false, clientCapabilities: [], received: [], stop: async () => undefined };
+  const state: V2Upstream = { url: '', seen: [], discovers: 0, silent: false, clientCapabilities: [], received: [], tools: [...TOOLS], stop: async () => undefined };
   if (mode === 'legacy') {
     const v1 = await startUpstream(label);
     return Object.assign(state, { url: v1.url, stop: () => v1.stop() });
   }
-  const modern = toNodeHandler(createMcpHandler((ctx) => serverFor(label, ctx.era, state.seen, state.clientCapabilities, state.received), { legacy: 'reject' }));
+  const handler = createMcpHandler((ctx) => serverFor(label, ctx.era, state.seen, state.clientCapabilities, state.received, state.tools), { legacy: 'reject' });
+  state.notify = handler.notify;
+  const modern = toNodeHandler(handler);
   const sessions = new Map<string, NodeStreamableHTTPServerTransport>();
   const httpServer = http.createServer(async (req, res) => {
     let raw = '';
@@ -181,7 +187,7 @@ export async function startV2Upstream(mode: V2UpstreamMode, label: string = mode
       if (route.reason !== 'initialize') return void res.writeHead(404, { 'Content-Type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Session not found' } }));
       const opened = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: randomUUID, onsessioninitialized: (sid) => void sessions.set(sid, opened) });
       opened.onclose = () => void (opened.sessionId && sessions.delete(opened.sessionId));
-      await serverFor(label, 'legacy', state.seen, [], state.received).connect(opened);
+      await serverFor(label, 'legacy', state.seen, [], state.received, state.tools).connect(opened);
       transport = opened;
     }
     await transport.handleRequest(req, res, body);

@@ -21,7 +21,7 @@ import { serverView, viewOf } from './server-view';
 import { McpOAuth } from './oauth/mcp-oauth';
 import { eraOf, EraVerdict } from './era/era-gate';
 import { eraHeadersOf, namesModernRevision } from './era/era-headers';
-import { modernError, sendModernError } from './era/modern-answer';
+import { sendModernError } from './era/modern-answer';
 import { retryParamsRefusal } from './era/retry-params';
 import { logLevelOf } from './modern/forwarded-meta';
 import { ModernHttp } from './modern/modern-http';
@@ -124,8 +124,6 @@ export class McpController {
     if (format === null) {
       return sendModernError(res, { httpStatus: 406, id, code: RPC.SERVER_ERROR, message: 'Not Acceptable: accept application/json or text/event-stream' });
     }
-    // Served by a later increment (keygate's own listen, per key); until then not a method this endpoint has.
-    if (method === 'subscriptions/listen') return sendModernError(res, modernError(id, -32601, 'Method not found'));
     const principal = principalOf(res.locals);
     const messages = messagesOf(res.locals);
     if (refuseInvalidParams(messages, res)) return;

@@ -45,6 +45,7 @@ import { ToolChangeWatcher } from '../../adapters/persistence/mcp-sessions/tool-
 import { bindMcp } from './mcp.bindings';
 import { bindMcpOAuth } from './mcp-oauth.bindings';
 import { bindMcpCapabilities } from './mcp-capabilities.bindings';
+import { bindMcpListen } from './mcp-listen.bindings';
 import { bindMcpContent } from './mcp-content.bindings';
 import { bindMcpFastPaths } from './mcp-fast-path.bindings';
 import { bindMcpSessions } from './mcp-sessions.bindings';
@@ -170,6 +171,7 @@ export function buildContainer(parts: ContainerParts): Container {
   bindToolPins(c);
   bindMcpServerViews(c);
   bindMcpCapabilities(c);
+  bindMcpListen(c);
   bindMcpFastPaths(c);
   bindScopeContexts(c);
   bindSecretScanning(c);

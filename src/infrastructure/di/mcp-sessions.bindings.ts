@@ -17,6 +17,8 @@ import { RandomSessionToken } from '../../adapters/crypto/random-session-token';
 import { McpSessionEdge } from '../../adapters/mcp/sessions/mcp-session-edge';
 import { longestCallMs, PostStreams } from '../../adapters/mcp/sessions/post-streams';
 import { SessionStreams } from '../../adapters/mcp/sessions/session-streams';
+import { StreamPlaces } from '../../adapters/mcp/sessions/stream-places';
+import { ListenStreams } from '../../adapters/mcp/modern/listen-streams';
 import { UpstreamNotificationStreams } from '../../adapters/mcp/notifications/upstream-notification-streams';
 import { NotifiedCache } from '../../adapters/persistence/hot-path/change-listener';
 import { PostgresMcpSessionRepository } from '../../adapters/persistence/mcp-sessions/postgres-mcp-session.repository';
@@ -55,9 +57,14 @@ export function bindMcpSessions(c: Container): void {
     [TOKENS.McpSessionRepository, ToolsDigest, TOKENS.SessionBus, TOKENS.Clock, SessionIdlePolicy],
   );
   // Built lazily at the first change heard, so that an internal job, which never listens, builds no upstream client for it.
+  // 2026 listen streams on this replica hear the same changes (modern/listen-streams.ts).
   c.bind(ToolChangeWatcher).toResolvedValue((logger: Logger) => {
     let announce: AnnounceToolChanges | undefined;
-    return new ToolChangeWatcher((change) => (announce ??= c.get(AnnounceToolChanges)).execute(change), log(logger));
+    let listens: ListenStreams | undefined;
+    return new ToolChangeWatcher((change) => Promise.all([
+      (announce ??= c.get(AnnounceToolChanges)).execute(change),
+      (listens ??= c.get(ListenStreams)).changed(change),
+    ]), log(logger));
   }, [TOKENS.Logger]);
   c.bind<NotifiedCache[]>(TOKENS.SessionChannels).toResolvedValue(
     (bus: PostgresSessionBus, watcher: ToolChangeWatcher) => [...bus.channels(), ...watcher.channels()],
@@ -79,11 +86,11 @@ export function bindMcpSessions(c: Container): void {
   );
   c.bind(EndMcpSession).toResolvedValue((sessions: McpSessionRepository, clock: Clock) => new EndMcpSession(sessions, clock), [TOKENS.McpSessionRepository, TOKENS.Clock]);
   c.bind(SessionStreams).toResolvedValue(
-    (events: PostgresSessionEvents, bus: PostgresSessionBus, config: Config, logger: Logger) =>
+    (events: PostgresSessionEvents, bus: PostgresSessionBus, config: Config, logger: Logger, places: StreamPlaces) =>
       new SessionStreams(events, bus, {
         maxStreams: config.mcp.maxStreamsPerReplica, maxStreamsPerKey: config.mcp.maxStreamsPerKey, replica: randomUUID(), postStreamMs: longestCallMs(config.mcp),
-      }, log(logger)),
-    [PostgresSessionEvents, PostgresSessionBus, TOKENS.Config, TOKENS.Logger],
+      }, log(logger), places),
+    [PostgresSessionEvents, PostgresSessionBus, TOKENS.Config, TOKENS.Logger, StreamPlaces],
   );
   c.bind(McpSessionEdge).toResolvedValue(
     (resume: ResumeMcpSession, open: OpenMcpSession, end: EndMcpSession, bus: SessionBus, streams: SessionStreams, posts: PostStreams, upstream: UpstreamNotificationStreams, logger: Logger) =>

@@ -10,10 +10,12 @@ import { ToolListCache } from '../../application/ports/upstream-mcp.port';
 import { AnnounceToolChanges } from '../../application/use-cases/mcp-sessions/announce-tool-changes.use-case';
 import { RelayUpstreamNotification } from '../../application/use-cases/mcp-sessions/relay-upstream-notification.use-case';
 import { UpstreamListings } from '../../application/use-cases/tools/external/upstream-listings';
-import { SERVERS, toServer } from '../../application/use-cases/tools/external/upstream-servers';
+import { SERVERS, serversIn, toServer } from '../../application/use-cases/tools/external/upstream-servers';
 import { SessionIdlePolicy } from '../../domain/mcp-session';
 import { ListeningSubscriptions } from '../../adapters/mcp/notifications/listening-subscriptions';
 import { UpstreamNotificationStreams } from '../../adapters/mcp/notifications/upstream-notification-streams';
+import { modernListens } from '../../adapters/mcp/notifications/modern-upstream-listens';
+import { SdkUpstreamMcp } from '../../adapters/mcp/upstream/sdk-upstream-mcp';
 import { pinnedAgent } from '../../adapters/mcp/upstream/pinned-agent';
 import { UpstreamAddressGuard } from '../../adapters/mcp/upstream/upstream-address-guard';
 import { NotifiedCache } from '../../adapters/persistence/hot-path/change-listener';
@@ -51,7 +53,8 @@ export function bindMcpSubscriptions(c: Container): void {
       UpstreamListings, AnnounceToolChanges, TOKENS.Clock, SessionIdlePolicy],
   );
   c.bind(UpstreamNotificationStreams).toResolvedValue(
-    (subscriptions: PostgresResourceSubscriptions, records: ResourceStore, { mcp }: Config, logger: Logger) => {
+    (subscriptions: PostgresResourceSubscriptions, records: ResourceStore, { mcp }: Config, logger: Logger, upstream: SdkUpstreamMcp) => {
+      const agent = pinnedAgent(new UpstreamAddressGuard(mcp.upstreamAllowlist), mcp.upstreamTimeoutMs);
       // Built at the first message, so that a replica that never relays builds no upstream tool client for it.
       let relay: RelayUpstreamNotification | undefined;
       const sources = {
@@ -63,12 +66,18 @@ export function bindMcpSubscriptions(c: Container): void {
         },
         relay: (input: Parameters<RelayUpstreamNotification['execute']>[0]) => (relay ??= c.get(RelayUpstreamNotification)).execute(input),
         acknowledge: (sessionId: string, serverId: string) => subscriptions.listening(sessionId, serverId),
+        // 2026-07-28 upstreams have no held session: the stream listens to them (subscriptions/listen) instead.
+        listened: modernListens({
+          servers: (userId, view) => serversIn(records, userId, view),
+          subscribed: (sessionId) => subscriptions.subscribedUris(sessionId),
+          profileOf: (server) => upstream.profileOf(server),
+        }, agent, { timeoutMs: mcp.upstreamTimeoutMs, maxBytes: mcp.upstreamMaxBytes }),
       };
-      return new UpstreamNotificationStreams(sources, pinnedAgent(new UpstreamAddressGuard(mcp.upstreamAllowlist), mcp.upstreamTimeoutMs), {
+      return new UpstreamNotificationStreams(sources, agent, {
         ...UPSTREAM_NOTIFICATIONS, maxStreams: mcp.maxUpstreamStreamsPerReplica, connectTimeoutMs: mcp.upstreamTimeoutMs, maxBytes: mcp.upstreamMaxBytes,
       }, (message, error) => logger.warn({ err: error }, message));
     },
-    [PostgresResourceSubscriptions, TOKENS.ResourceStore, TOKENS.Config, TOKENS.Logger],
+    [PostgresResourceSubscriptions, TOKENS.ResourceStore, TOKENS.Config, TOKENS.Logger, SdkUpstreamMcp],
   );
   c.bind<NotifiedCache[]>(TOKENS.SubscriptionChannels).toResolvedValue((streams: UpstreamNotificationStreams, listening: ListeningSubscriptions) => {
     const ignore = () => undefined;

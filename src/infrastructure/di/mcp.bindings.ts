@@ -19,6 +19,8 @@ import { McpServerFactory } from '../../adapters/mcp/mcp-server.factory';
 import { ModernHttp } from '../../adapters/mcp/modern/modern-http';
 import { ModernToolsCallFastPath } from '../../adapters/mcp/modern/modern-tools-call-fast-path';
 import { ModernToolsListFastPath } from '../../adapters/mcp/modern/modern-tools-list-fast-path';
+import { ListenCapabilities } from '../../adapters/mcp/modern/listen-capabilities';
+import { ListenStreams } from '../../adapters/mcp/modern/listen-streams';
 import { ModernServerFactory } from '../../adapters/mcp/modern/modern-server.factory';
 import { ParkedCalls } from '../../adapters/mcp/modern/parked-calls';
 import { SealedRequestState } from '../../adapters/mcp/modern/sealed-request-state';
@@ -106,11 +108,11 @@ export function bindMcp(c: Container): void {
     [TOKENS.SessionBus, TOKENS.Config],
   );
   c.bind(ModernHttp).toResolvedValue(
-    (list: ListTools, call: CallTool, log: Log, recorder: ToolCallRecorder, capabilities: FindEndpointCapabilities, content: UpstreamContentUseCases, states: SealedRequestState,
-      parked: ParkedCalls, toolsList: ModernToolsListFastPath, toolsCall: ModernToolsCallFastPath) =>
-      new ModernHttp(new ModernServerFactory(list, call, log, recorder, capabilities, content, states, parked), [toolsList, toolsCall]),
-    [ListTools, CallTool, TOKENS.McpLog, ToolCallRecorder, FindEndpointCapabilities, TOKENS.UpstreamContentUseCases, SealedRequestState, ParkedCalls,
-      ModernToolsListFastPath, ModernToolsCallFastPath],
+    (list: ListTools, call: CallTool, log: Log, recorder: ToolCallRecorder, capabilities: ListenCapabilities, content: UpstreamContentUseCases, states: SealedRequestState,
+      parked: ParkedCalls, toolsList: ModernToolsListFastPath, toolsCall: ModernToolsCallFastPath, listens: ListenStreams) =>
+      new ModernHttp(new ModernServerFactory(list, call, log, recorder, capabilities, content, states, parked), [toolsList, toolsCall], listens),
+    [ListTools, CallTool, TOKENS.McpLog, ToolCallRecorder, ListenCapabilities, TOKENS.UpstreamContentUseCases, SealedRequestState, ParkedCalls,
+      ModernToolsListFastPath, ModernToolsCallFastPath, ListenStreams],
   );
   c.bind(McpController).toResolvedValue(
     (validate: ValidateKey, authorize: AuthorizeToolCall, servers: McpServerFactory, config: Config, list: ListTools, recorder: ToolCallRecorder,

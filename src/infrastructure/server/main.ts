@@ -9,6 +9,7 @@ import { openDatabase } from '../database/database';
 import { buildContainer } from '../di/container';
 import { Lifecycle } from '../di/lifecycle';
 import { SessionStreams } from '../../adapters/mcp/sessions/session-streams';
+import { ListenStreams } from '../../adapters/mcp/modern/listen-streams';
 import { TOKENS } from '../di/tokens';
 import { createLogger } from '../logging/logger';
 import { createApp } from './app';
@@ -52,9 +53,11 @@ async function main(): Promise<void> {
   log(`keygate listening on ${baseUrl}`);
 
   const streams = container.get(SessionStreams);
+  const listens = container.get(ListenStreams);
+  // A 2026 listen stream ends with its listen's result, which tells the client the end was meant.
   const shutdown = onShutdown(server, lifecycle.stopSteps(), (message, error) =>
     log(error ? `${message}: ${(error as Error)?.message ?? error}` : message),
-  undefined, () => streams.closeAll());
+  undefined, () => (streams.closeAll(), listens.closeAll()));
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
   process.once('SIGINT', () => void shutdown('SIGINT'));
 }

@@ -4,6 +4,8 @@ import { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { createMcpHandler, McpHttpHandler } from '@modelcontextprotocol/server';
 import { Request as ExpressRequest, Response as ExpressResponse } from 'express';
 import { ResponseFormat } from '../streamable-http';
+import { sendModernError } from '../era/modern-answer';
+import { ListenStreams } from './listen-streams';
 import { ModernCall, ModernServerFactory } from './modern-server.factory';
 
 /** Answers some 2026 requests itself, with the SDK leg's bytes; false leaves the request to the SDK leg. */
@@ -29,7 +31,7 @@ export class ModernHttp {
   private readonly contexts = new WeakMap<Request, ModernCall>();
   private readonly handlers: Record<ResponseFormat, McpHttpHandler>;
 
-  constructor(servers: ModernServerFactory, private readonly fastPaths: readonly ModernFastPath[] = []) {
+  constructor(servers: ModernServerFactory, private readonly fastPaths: readonly ModernFastPath[] = [], private readonly listens?: ListenStreams) {
     const factory = (ctx: { requestInfo?: Request }) => {
       const call = ctx.requestInfo === undefined ? undefined : this.contexts.get(ctx.requestInfo);
       if (call === undefined) throw new Error('A 2026 request reached the SDK without keygate\'s context');
@@ -42,6 +44,13 @@ export class ModernHttp {
   }
 
   async serve(req: ExpressRequest, res: ExpressResponse, call: ModernCall, format: ResponseFormat): Promise<void> {
+    // keygate's own, per key and endpoint: the SDK's listen router has one bus for every stream.
+    if (call.method === 'subscriptions/listen' && this.listens) {
+      const { id, params } = req.body as { id?: string | number; params?: unknown };
+      // Its answer is a stream and nothing else.
+      if (id !== undefined && !call.streams) return sendModernError(res, { httpStatus: 406, id, code: -32000, message: 'Not Acceptable: subscriptions/listen answers as text/event-stream' });
+      if (id !== undefined) return this.listens.serve(res, { principal: call.principal, view: call.view, id, params });
+    }
     for (const fast of this.fastPaths) if (await fast.tryServe(req, res, call, format)) return;
     const headers = new Headers({ 'content-type': 'application/json', accept: 'application/json, text/event-stream' });
     for (const name of FORWARDED_HEADERS) {

@@ -5,7 +5,6 @@ import { ListTools } from '../../../application/use-cases/list-tools/list-tools.
 import { KeyPrincipal } from '../../../application/use-cases/validate-key/validate-key.use-case';
 import { UpstreamView } from '../../../application/use-cases/tools/external/upstream-view';
 import { EndpointCapabilities, KEYGATE_CAPABILITIES } from '../../../application/use-cases/upstream-view/endpoint-capabilities';
-import { FindEndpointCapabilities } from '../../../application/use-cases/upstream-view/find-endpoint-capabilities.use-case';
 import { UpstreamContext } from '../../../application/ports/upstream-mcp.port';
 import { AuditOrigin } from '../../../domain/audit';
 import { listToolsFor, ToolsListParams } from '../list-tools-request';
@@ -75,7 +74,8 @@ export class ModernServerFactory {
     callTool: CallTool,
     private readonly log: (error: unknown) => void,
     recorder: ToolCallRecorder,
-    private readonly capabilities: FindEndpointCapabilities,
+    /** What discover declares: what subscriptions/listen honours on the endpoint (listen-capabilities.ts). */
+    private readonly capabilities: { execute(input: { userId: string; view: UpstreamView }): Promise<EndpointCapabilities> },
     private readonly content: UpstreamContentUseCases,
     // Input-required results carry keygate's sealed state (increments 6 and 8 of docs/design/mcp-2026-07-28.md).
     protected readonly states: SealedRequestState,
@@ -168,15 +168,16 @@ function bindingOf(call: ModernCall, method: InputMethod, name: unknown): Reques
 /**
  * What a 2026 endpoint declares: the endpoint's set (narrowed to the upstream
  * on /mcp/servers/<name>, as initialize declares it) cut to what the modern
- * leg serves: tools, resources, prompts and completions. listChanged waits
- * for subscriptions/listen, and 2026-07-28 removed resources/subscribe;
- * logging is not declared (2026-07-28 deprecates it, keygate logs nothing itself).
+ * leg serves: tools, resources, prompts and completions, with the listChanged
+ * and subscribe that subscriptions/listen delivers (modern/listen-streams.ts:
+ * the same set narrows its acknowledgement); logging is not declared
+ * (2026-07-28 deprecates it, keygate logs nothing itself).
  */
 export function servedOf(declared: EndpointCapabilities): ServerCapabilities {
   return {
-    ...(declared.tools && { tools: {} }),
-    ...(declared.resources && { resources: {} }),
-    ...(declared.prompts && { prompts: {} }),
+    ...(declared.tools && { tools: { ...declared.tools } }),
+    ...(declared.resources && { resources: { ...declared.resources } }),
+    ...(declared.prompts && { prompts: { ...declared.prompts } }),
     ...(declared.completions && { completions: {} }),
   };
 }

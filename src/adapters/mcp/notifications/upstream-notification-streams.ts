@@ -19,9 +19,25 @@ export interface HeldTarget {
   protocolVersion: string;
 }
 
+/** What a stream of one upstream's notifications is to this class: UpstreamEventStream, or a 2026 upstream's listen (modern-upstream-listens.ts). */
+export interface NotificationStream {
+  readonly closed: boolean;
+  close(): void;
+  whenListening(): Promise<boolean>;
+}
+
+/** A 2026-07-28 upstream of the session, heard through its own subscriptions/listen: `key` changes when what it should ask for does. */
+export interface ListenedTarget {
+  serverId: string;
+  key: string;
+  open(onMessage: (message: Record<string, unknown>) => void): NotificationStream;
+}
+
 export interface UpstreamNotificationSources {
   /** The client session's held upstream sessions. */
   held(sessionId: string): Promise<HeldTarget[]>;
+  /** Its 2026-07-28 upstreams (no held session: keygate listens to them instead), besides the held ones. */
+  listened?(holder: StreamHolder, held: ReadonlySet<string>): Promise<ListenedTarget[]>;
   /** The server record's address and headers; null when it is gone. */
   server(userId: string, serverId: string): Promise<UpstreamServer | null>;
   relay(input: RelayUpstreamNotificationInput): Promise<unknown>;
@@ -41,7 +57,7 @@ export interface UpstreamNotificationOptions extends EventStreamLimits {
 
 interface Attached {
   holder: StreamHolder;
-  streams: Map<string, { upstreamSessionId: string; stream: UpstreamEventStream }>;
+  streams: Map<string, { upstreamSessionId: string; stream: NotificationStream; retry?: boolean }>;
   tokens: number;
   refilledAt: number;
   dropped: number;
@@ -144,14 +160,29 @@ export class UpstreamNotificationStreams {
   private async syncNow(entry: Attached): Promise<void> {
     if (this.attached.get(entry.holder.sessionId) !== entry) return;
     const targets = await this.sources.held(entry.holder.sessionId);
-    const wanted = new Map(targets.map((t) => [t.serverId, t]));
+    const listened = (await this.sources.listened?.(entry.holder, new Set(targets.map((t) => t.serverId)))) ?? [];
+    const wanted = new Map<string, { upstreamSessionId: string }>([
+      ...targets.map((t) => [t.serverId, t] as const),
+      ...listened.map((t) => [t.serverId, { upstreamSessionId: t.key }] as const),
+    ]);
     for (const [serverId, open] of entry.streams) {
       const target = wanted.get(serverId);
-      // A stream that ended for good is tried again only for a new upstream session.
-      if (target === undefined || target.upstreamSessionId !== open.upstreamSessionId) {
+      // A stream that ended for good is tried again only for a new upstream session (a 2026 upstream's listen: at the next look).
+      if (target === undefined || target.upstreamSessionId !== open.upstreamSessionId || (open.retry === true && open.stream.closed)) {
         this.closeStream(open.stream);
         entry.streams.delete(serverId);
       }
+    }
+    for (const target of listened) {
+      if (entry.streams.has(target.serverId)) continue;
+      if (this.open >= this.options.maxStreams) {
+        this.log(`no upstream listen opened: this replica holds ${this.options.maxStreams} upstream streams (MCP_MAX_UPSTREAM_STREAMS_PER_REPLICA)`);
+        return;
+      }
+      if (this.attached.get(entry.holder.sessionId) !== entry) return;
+      this.open++;
+      const stream = target.open((message) => this.received(entry, target.serverId, message));
+      entry.streams.set(target.serverId, { upstreamSessionId: target.key, stream, retry: true });
     }
     for (const target of targets) {
       if (entry.streams.has(target.serverId)) continue;
@@ -168,7 +199,7 @@ export class UpstreamNotificationStreams {
     }
   }
 
-  private closeStream(stream: UpstreamEventStream): void {
+  private closeStream(stream: NotificationStream): void {
     stream.close();
     this.open--;
   }

@@ -68,8 +68,10 @@ export class SessionStreams {
     private readonly watch: StreamWatch,
     private readonly options: SessionStreamOptions,
     private readonly log: (message: string, error?: unknown) => void = () => undefined,
+    /** Shared with the 2026 listen streams (modern/listen-streams.ts), which count against the same bounds. */
+    places?: StreamPlaces,
   ) {
-    this.places = new StreamPlaces({ perReplica: options.maxStreams, perKey: options.maxStreamsPerKey });
+    this.places = places ?? new StreamPlaces({ perReplica: options.maxStreams, perKey: options.maxStreamsPerKey });
   }
 
   get size(): number {

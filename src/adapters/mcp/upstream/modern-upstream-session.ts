@@ -12,8 +12,6 @@ import { UpstreamLimits } from './sdk-upstream-session';
 import { upstreamFetch } from './upstream-fetch';
 import { ModernProfile } from './upstream-profile';
 
-const isObject = (value: unknown): boolean => typeof value === 'object' && value !== null && !Array.isArray(value);
-
 /** MissingRequiredClientCapability: what an SDK v2 upstream answers when it wants input keygate did not declare it can give. */
 const MISSING_CAPABILITY = -32021;
 const LOG_LEVEL = 'io.modelcontextprotocol/logLevel';
@@ -98,19 +96,20 @@ export class ModernUpstreamSession implements UpstreamSession, UpstreamContentSe
     return this.answered('completion/complete', params as unknown as Record<string, unknown>);
   }
 
-  /** 2026-07-28 has no resources/subscribe (subscriptions/listen replaces it, not relayed yet): nothing is followed. */
+  /**
+   * 2026-07-28 has no resources/subscribe: the client session's stream
+   * listens to the upstream instead, asking for the URIs the session
+   * subscribed to (notifications/modern-upstream-listens.ts), so a URI is
+   * followed wherever the upstream declares subscribe.
+   */
   async follow(): Promise<boolean> {
-    return false;
+    return (this.profile.capabilities.resources as { subscribe?: unknown } | undefined)?.subscribe === true;
   }
 
-  /** What it declared that keygate passes on: no logging, subscriptions or list changes (neither its log messages nor subscriptions/listen are relayed yet). */
+  /** What it declared that keygate passes on: no logging (its log messages are not relayed yet); subscribe and listChanged through its listen. */
   async capabilities(): Promise<Record<string, unknown>> {
-    const { logging: _logging, resources, prompts, ...rest } = this.profile.capabilities;
-    return {
-      ...rest,
-      ...(isObject(resources) && { resources: {} }),
-      ...(isObject(prompts) && { prompts: {} }),
-    };
+    const { logging: _logging, ...rest } = this.profile.capabilities;
+    return rest;
   }
 
   async close(): Promise<void> {

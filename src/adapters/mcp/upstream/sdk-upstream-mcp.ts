@@ -61,6 +61,17 @@ export class SdkUpstreamMcp implements UpstreamMcp, UpstreamContent {
     });
   }
 
+  /**
+   * The upstream's profile as open() learns it (once per record version);
+   * `unknown` when it could not be learned. subscriptions/listen picks its
+   * upstream contact by it (modern/listen-upstream.ts).
+   */
+  async profileOf(server: UpstreamServer): Promise<UpstreamProfile> {
+    const { id, version } = server;
+    if (this.profiles === undefined || id === undefined || version === undefined) return { era: 'unknown' };
+    return this.profiles.get(profileKey({ id, version }), () => this.learn(server).catch((): UpstreamProfile => ({ era: 'unknown' })));
+  }
+
   private legacy(server: UpstreamServer, context: UpstreamContext): SdkUpstreamSession {
     const { clientSessionId } = context;
     const held = this.store && clientSessionId !== undefined && server.id !== undefined ? { store: this.store, clientSessionId, serverId: server.id } : undefined;

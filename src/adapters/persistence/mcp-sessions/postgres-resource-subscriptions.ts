@@ -68,6 +68,18 @@ export class PostgresResourceSubscriptions implements ResourceSubscriptionStore 
     return rows.length > 0;
   }
 
+  /** The URIs a live client session subscribed to, by server record id (a 2026 upstream is asked for them in its listen). */
+  async subscribedUris(clientSessionId: string): Promise<Map<string, string[]>> {
+    const rows = (await this.dataSource.query(
+      `SELECT r.server_id::text AS server_id, r.uri FROM mcp_resource_subscriptions r JOIN mcp_sessions s ON s.id = r.client_session_id
+        WHERE r.client_session_id = $1 AND s.ended_at IS NULL`,
+      [clientSessionId],
+    )) as { server_id: string; uri: string }[];
+    const uris = new Map<string, string[]>();
+    for (const { server_id: serverId, uri } of rows) uris.set(serverId, [...(uris.get(serverId) ?? []), uri]);
+    return uris;
+  }
+
   /** keygate's held sessions with the upstreams of a live client session, whose own notifications its stream relays. */
   async heldSessions(clientSessionId: string): Promise<HeldStreamTarget[]> {
     const rows = (await this.dataSource.query(

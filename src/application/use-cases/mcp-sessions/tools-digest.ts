@@ -2,6 +2,7 @@ import { ScopeSet } from '../../../domain/scope';
 import { ToolDescriptor } from '../../../domain/tool';
 import { KeyHasher } from '../../ports/key-hasher.port';
 import { ListTools } from '../list-tools/list-tools.use-case';
+import { UpstreamView } from '../tools/external/upstream-view';
 
 /**
  * A digest of the tool definitions a key sees (what tools/list would show):
@@ -14,8 +15,9 @@ export class ToolsDigest {
     private readonly hasher: KeyHasher,
   ) {}
 
-  async of(userId: string, scopes: ScopeSet): Promise<string> {
-    const tools = await this.listTools.execute({ userId, scopes });
+  /** `view`: what one endpoint shows (a 2026 listen stream's); /mcp's when left out. */
+  async of(userId: string, scopes: ScopeSet, view?: UpstreamView): Promise<string> {
+    const tools = await this.listTools.execute({ userId, scopes, view });
     return this.hasher.hash(JSON.stringify([...tools].sort(byName).map(shown)));
   }
 }
