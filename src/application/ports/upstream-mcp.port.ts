@@ -74,7 +74,8 @@ export interface InputPassthrough {
   /** The client's io.modelcontextprotocol/logLevel; absent, the upstream is sent none (and sends no log messages). */
   logLevel?: string;
   /** A retry: the client's answers, and the upstream's own requestState and record the sealed state named. */
-  resume?: { inputResponses: Record<string, unknown>; requestState?: string; server: { id: string; version: string } };
+  /** Without `server`, answers the client sent with no state (to whatever the call reaches now, as its arguments go). */
+  resume?: { inputResponses: Record<string, unknown>; requestState?: string; server?: { id: string; version: string } };
   /** Set by the session: the record whose upstream answered input_required (its id and version go into the sealed state). */
   answeredBy?: { id: string; version: string };
   /** Set by the session: the retry named another record (edited or replaced since), so nothing was sent. */

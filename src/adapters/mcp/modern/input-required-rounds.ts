@@ -59,7 +59,8 @@ export class InputRequiredRounds {
       ...(logLevelOf(request.envelope) !== undefined && { logLevel: logLevelOf(request.envelope) }),
     };
     let round = 0;
-    // inputResponses without keygate's state answer nothing keygate asked: they are not passed on.
+    // inputResponses without keygate's state go on as they came, as arguments do: a stateless upstream needs nothing else (SEP-2322).
+    if (request.requestState === undefined && isObject(request.inputResponses)) input.resume = { inputResponses: request.inputResponses };
     if (request.requestState !== undefined) {
       const opened = this.open(request.requestState, request.binding);
       round = opened.r;

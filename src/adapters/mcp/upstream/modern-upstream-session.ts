@@ -138,7 +138,7 @@ export class ModernUpstreamSession implements UpstreamSession, UpstreamContentSe
   private async passedThrough(input: InputPassthrough, method: 'tools/call' | 'resources/read' | 'prompts/get', params: Record<string, unknown>,
     options: Record<string, unknown>): Promise<Record<string, unknown>> {
     const { resume } = input;
-    if (resume !== undefined && (resume.server.id !== this.server.id || resume.server.version !== this.server.version)) {
+    if (resume?.server !== undefined && (resume.server.id !== this.server.id || resume.server.version !== this.server.version)) {
       input.stale = true;
       throw new Error('the requestState was sealed for another version of this server record');
     }

@@ -18,7 +18,7 @@ function makeSut() {
     round.forwarded.input!.answeredBy = record;
     return round.answer(result).requestState as string;
   };
-  return { states, begin, answered };
+  return { states, rounds, begin, answered };
 }
 
 function errorOf(act: () => unknown): { code: number; message: string; data?: unknown } {
@@ -32,8 +32,14 @@ function errorOf(act: () => unknown): { code: number; message: string; data?: un
 
 describe('InputRequiredRounds', () => {
   it('passes on the client\'s capabilities, logLevel and trace context, and no retry on a first call', () => {
+    const { rounds } = makeSut();
+    expect(rounds.begin({ binding, meta: { traceparent: 't', other: 'x' }, envelope }).forwarded)
+      .toEqual({ trace: { traceparent: 't' }, input: { clientCapabilities: { elicitation: {} }, logLevel: 'info' } });
+  });
+
+  it('passes on answers sent without keygate\'s state as they came, pinned to no record (SEP-2322: a stateless upstream needs no state)', () => {
     const { begin } = makeSut();
-    expect(begin().forwarded).toEqual({ trace: { traceparent: 't' }, input: { clientCapabilities: { elicitation: {} }, logLevel: 'info' } });
+    expect(begin().forwarded.input!.resume).toEqual({ inputResponses: { input: { action: 'accept' } } });
   });
 
   it('seals the upstream\'s state with the record and round, and gives it back with the client\'s answers on the retry', () => {
