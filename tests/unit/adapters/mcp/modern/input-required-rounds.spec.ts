@@ -33,7 +33,7 @@ function errorOf(act: () => unknown): { code: number; message: string; data?: un
 describe('InputRequiredRounds', () => {
   it('passes on the client\'s capabilities, logLevel and trace context, and no retry on a first call', () => {
     const { rounds } = makeSut();
-    expect(rounds.begin({ binding, meta: { traceparent: 't', other: 'x' }, envelope }).forwarded)
+    expect(rounds.begin({ binding, meta: { traceparent: 't', other: 'x' }, envelope, inputResponses: undefined, requestState: undefined }).forwarded)
       .toEqual({ trace: { traceparent: 't' }, input: { clientCapabilities: { elicitation: {} }, logLevel: 'info' } });
   });
 
