@@ -9,7 +9,7 @@ const unit = require('./jest.unit.config');
 // The unit project's transform and environment, with another displayName and testMatch.
 const { displayName, testMatch, ...common } = unit;
 // Every answer a test receives from /api/v1 or /oauth/introspect is checked against the OpenAPI document.
-const driftCheck = { setupFilesAfterEnv: ['<rootDir>/tests/support/openapi-drift.setup.ts'] };
+const driftCheck = { setupFilesAfterEnv: ['<rootDir>/tests/support/io-timeout.setup.ts', '<rootDir>/tests/support/openapi-drift.setup.ts'] };
 
 module.exports = {
   globalSetup: '<rootDir>/tests/support/global-setup.ts',
@@ -17,6 +17,6 @@ module.exports = {
   projects: [
     unit,
     { ...common, ...driftCheck, displayName: 'integration', testMatch: ['<rootDir>/tests/integration/**/*.test.ts'] },
-    { ...common, ...driftCheck, displayName: 'e2e', testMatch: ['<rootDir>/tests/e2e/**/*.test.ts'], testTimeout: 30000 },
+    { ...common, ...driftCheck, displayName: 'e2e', testMatch: ['<rootDir>/tests/e2e/**/*.test.ts'] },
   ],
 };

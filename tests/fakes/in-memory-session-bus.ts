@@ -37,21 +37,29 @@ export class InMemorySessionBus implements SessionBus {
 
   constructor(private readonly hub: InMemorySessionBusHub) {}
 
+  /** Responses this replica still waits for. */
+  get waiting(): number {
+    return this.waiters.size;
+  }
+
   async deliver(sessionId: string, message: RpcMessage): Promise<void> {
     queueMicrotask(() => this.hub.broadcast(sessionId, message));
   }
 
-  awaitResponse(sessionId: string, requestId: RpcRequestId, timeoutMs: number): Promise<RpcMessage | null> {
+  awaitResponse(sessionId: string, requestId: RpcRequestId, timeoutMs: number, signal?: AbortSignal): Promise<RpcMessage | null> {
     const key = `${sessionId} ${JSON.stringify(requestId)}`;
-    if (this.waiters.has(key)) return Promise.resolve(null);
+    if (this.waiters.has(key) || signal?.aborted) return Promise.resolve(null);
     return new Promise((resolve) => {
       const timer = setTimeout(() => settle(null), timeoutMs);
+      const abandon = () => settle(null);
       const settle = (message: RpcMessage | null) => {
         clearTimeout(timer);
+        signal?.removeEventListener('abort', abandon);
         this.waiters.delete(key);
         resolve(message);
       };
       this.waiters.set(key, settle);
+      signal?.addEventListener('abort', abandon, { once: true });
     });
   }
 

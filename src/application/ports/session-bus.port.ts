@@ -18,9 +18,10 @@ export interface SessionBus {
   deliver(sessionId: string, message: RpcMessage): Promise<void>;
   /**
    * The client's response to a request sent to it with `requestId`, or null
-   * after `timeoutMs` (bounded by the adapter) or when the session ends.
+   * after `timeoutMs` (bounded by the adapter), when the session ends, or
+   * when `signal` aborts (the caller no longer wants it: its wait ends now).
    */
-  awaitResponse(sessionId: string, requestId: RpcRequestId, timeoutMs: number): Promise<RpcMessage | null>;
+  awaitResponse(sessionId: string, requestId: RpcRequestId, timeoutMs: number, signal?: AbortSignal): Promise<RpcMessage | null>;
   /** Calls `handler` with each notification the client sends in this session, until the returned function is called. */
   onNotification(sessionId: string, handler: (message: RpcMessage) => void): () => void;
   /**

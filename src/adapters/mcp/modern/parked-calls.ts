@@ -100,16 +100,22 @@ export class ParkedCalls {
     const reply = randomUUID();
     // Both awaited before the answers go out, so a quick holder is not missed.
     const wait = this.limits.takeTimeoutMs ?? TAKE_TIMEOUT_MS;
-    const taken = this.bus.awaitResponse(id, `take-${reply}`, wait);
-    const next = this.bus.awaitResponse(id, `next-${reply}`, Math.max(0, deadline - this.now()) + wait);
-    await this.bus.deliver(id, { jsonrpc: '2.0', method: INPUT, params: { reply, round, inputResponses: responses } });
-    const took = await taken;
-    if (took === null) throw new ParkedCallGone('unknown');
-    const refused = (took.error as { message?: unknown } | undefined)?.message;
-    if (refused === 'finished' || refused === 'stale') throw new ParkedCallGone(refused);
-    const outcome = (await next)?.result as { outcome?: ParkedOutcome } | undefined;
-    if (outcome?.outcome === undefined) throw new ParkedCallGone('timeout');
-    return outcome.outcome;
+    // A retry refused (or gone) stops waiting for the next outcome at once: a stale replay must not hold a waiter until the deadline.
+    const done = new AbortController();
+    try {
+      const taken = this.bus.awaitResponse(id, `take-${reply}`, wait, done.signal);
+      const next = this.bus.awaitResponse(id, `next-${reply}`, Math.max(0, deadline - this.now()) + wait, done.signal);
+      await this.bus.deliver(id, { jsonrpc: '2.0', method: INPUT, params: { reply, round, inputResponses: responses } });
+      const took = await taken;
+      if (took === null) throw new ParkedCallGone('unknown');
+      const refused = (took.error as { message?: unknown } | undefined)?.message;
+      if (refused === 'finished' || refused === 'stale') throw new ParkedCallGone(refused);
+      const outcome = (await next)?.result as { outcome?: ParkedOutcome } | undefined;
+      if (outcome?.outcome === undefined) throw new ParkedCallGone('timeout');
+      return outcome.outcome;
+    } finally {
+      done.abort();
+    }
   }
 
   /** The upstream first asked: the call is held here (within the bounds) until it ends or its deadline. */

@@ -70,18 +70,22 @@ export class PostgresSessionBus implements SessionBus {
     await this.notify(pointer);
   }
 
-  awaitResponse(sessionId: string, requestId: RpcRequestId, timeoutMs: number): Promise<RpcMessage | null> {
+  awaitResponse(sessionId: string, requestId: RpcRequestId, timeoutMs: number, signal?: AbortSignal): Promise<RpcMessage | null> {
     const key = waiterKey(sessionId, requestId);
-    if (this.waiters.size >= MAX_WAITERS || this.waiters.has(key)) return Promise.resolve(null);
+    if (this.waiters.size >= MAX_WAITERS || this.waiters.has(key) || signal?.aborted) return Promise.resolve(null);
     return new Promise((resolve) => {
       const timer = setTimeout(() => settle(null), Math.max(0, Math.min(timeoutMs, MAX_AWAIT_MS)));
+      // A wait nobody wants any more frees its place among MAX_WAITERS at once.
+      const abandon = () => settle(null);
       const settle = (message: RpcMessage | null) => {
         clearTimeout(timer);
+        signal?.removeEventListener('abort', abandon);
         if (this.waiters.get(key) === waiter) this.waiters.delete(key);
         resolve(message);
       };
       const waiter = { resolve: settle };
       this.waiters.set(key, waiter);
+      signal?.addEventListener('abort', abandon, { once: true });
     });
   }
 

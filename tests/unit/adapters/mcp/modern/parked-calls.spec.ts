@@ -20,9 +20,11 @@ function upstreamTool(asks: string[][]) {
 function makeSut(limits = LIMITS) {
   const hub = new InMemorySessionBusHub();
   let ids = 0;
-  const a = new ParkedCalls(hub.replica(), limits, Date.now, () => `call-${(ids += 1)}`);
-  const b = new ParkedCalls(hub.replica(), limits, Date.now, () => `other-${(ids += 1)}`);
-  return { a, b };
+  const busA = hub.replica();
+  const busB = hub.replica();
+  const a = new ParkedCalls(busA, limits, Date.now, () => `call-${(ids += 1)}`);
+  const b = new ParkedCalls(busB, limits, Date.now, () => `other-${(ids += 1)}`);
+  return { a, b, busB };
 }
 
 const start = (calls: ParkedCalls, run: (relay: UpstreamRelay) => Promise<Record<string, unknown>>, owner = 'key-1', signal = new AbortController().signal) =>
@@ -62,12 +64,14 @@ describe('ParkedCalls', () => {
   });
 
   it('refuses a replayed round (stale) and a call that is over (finished), here and from another replica', async () => {
-    const { a, b } = makeSut();
+    const { a, b, busB } = makeSut();
     const tool = upstreamTool([['elicitation/create'], ['elicitation/create']]);
     const { call } = await start(a, tool.run);
     await b.resume(call.id, 1, { 'keygate-1': {} }, call.deadline);
     await expect(a.resume(call.id, 1, { 'keygate-1': {} }, call.deadline)).rejects.toEqual(new ParkedCallGone('stale'));
     await expect(b.resume(call.id, 1, { 'keygate-1': {} }, call.deadline)).rejects.toMatchObject({ reason: 'stale' });
+    // The refused retry waits no longer for an outcome (a replayed state must not hold a waiter until the call's deadline).
+    expect(busB.waiting).toBe(0);
     await a.resume(call.id, 2, { 'keygate-2': {} }, call.deadline);
     await expect(a.resume(call.id, 2, { 'keygate-2': {} }, call.deadline)).rejects.toMatchObject({ reason: expect.stringMatching(/finished|unknown/) });
   });
