@@ -34,6 +34,7 @@ const ROUND_PROGRESS = 'Fulfilling input required by ';
 export class ModernUpstreamSession implements UpstreamSession, UpstreamContentSession {
   private readonly stop = new AbortController();
   private readonly options: { signal: AbortSignal; timeout: number };
+  private readonly timer: NodeJS.Timeout;
   private refusal: UpstreamRefusal | null = null;
   private client: Promise<Client> | null = null;
   /** Whether the connected client fulfils input requests through the relay. */
@@ -47,9 +48,10 @@ export class ModernUpstreamSession implements UpstreamSession, UpstreamContentSe
     private readonly context: UpstreamContext = {},
     private readonly relayable?: () => Promise<Record<string, unknown>>,
   ) {
-    const signal = AbortSignal.any([this.stop.signal, AbortSignal.timeout(limits.timeoutMs)]);
-    setMaxListeners(limits.maxPages + 10, signal);
-    this.options = { signal, timeout: limits.timeoutMs };
+    // One timer cleared at close, rather than AbortSignal.timeout's, which lives on until it fires, and an AbortSignal.any per contact.
+    this.timer = setTimeout(() => this.stop.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')), limits.timeoutMs).unref();
+    setMaxListeners(limits.maxPages + 10, this.stop.signal);
+    this.options = { signal: this.stop.signal, timeout: limits.timeoutMs };
   }
 
   listTools(): Promise<UpstreamTool[]> {
@@ -114,7 +116,10 @@ export class ModernUpstreamSession implements UpstreamSession, UpstreamContentSe
   }
 
   async close(): Promise<void> {
-    const client = await this.client?.catch(() => null);
+    clearTimeout(this.timer);
+    // A contact that only posted (modern-upstream-post.ts) has nothing left listening.
+    if (this.client === null) return;
+    const client = await this.client.catch(() => null);
     await client?.close().catch(() => undefined);
     this.stop.abort();
   }
