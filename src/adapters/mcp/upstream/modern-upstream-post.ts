@@ -47,7 +47,7 @@ export async function postPlainCall(agent: Agent, call: PlainCall, maxBytes: num
       origin: url.origin, path: `${url.pathname}${url.search}`, method: 'POST', body, signal,
       headers: {
         ...lowerCased(call.headers), 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': call.name,
-        'content-type': 'application/json', accept: 'application/json, text/event-stream', 'user-agent': 'node',
+        'content-type': 'application/json', accept: 'application/json, text/event-stream', 'user-agent': 'undici',
       },
     });
   } catch (error) {
@@ -63,11 +63,11 @@ export async function postPlainCall(agent: Agent, call: PlainCall, maxBytes: num
   };
   const { statusCode, headers } = answer;
   if (statusCode >= 300 && statusCode < 400) {
-    answer.body.destroy();
+    discard(answer.body);
     return { kind: 'resend' };
   }
   if (Number(headers['content-length'] ?? 0) > maxBytes) {
-    answer.body.destroy();
+    discard(answer.body);
     throw overLimit();
   }
   const jsonAnswer = statusCode === 200 && headers['content-encoding'] === undefined && /^application\/json\s*(;|$)/i.test(String(headers['content-type'] ?? ''));
@@ -130,7 +130,7 @@ async function readCapped(body: Dispatcher.ResponseData['body'], maxBytes: numbe
   for await (const chunk of body as AsyncIterable<Buffer>) {
     seen += chunk.byteLength;
     if (seen > maxBytes) {
-      body.destroy();
+      discard(body);
       throw overLimit();
     }
     chunks.push(chunk);
@@ -141,7 +141,7 @@ async function readCapped(body: Dispatcher.ResponseData['body'], maxBytes: numbe
 /** The answer as the SDK's fetch would have given it: the same headers, its body cut off past maxBytes. */
 function webResponse(status: number, headers: Dispatcher.ResponseData['headers'], body: Dispatcher.ResponseData['body'], maxBytes: number, overLimit: () => Error): Response {
   const nullBody = [101, 103, 204, 205, 304].includes(status);
-  if (nullBody) body.destroy();
+  if (nullBody) discard(body);
   let seen = 0;
   const stream = nullBody ? null : new ReadableStream<Uint8Array>({
     async pull(controller) {
@@ -150,7 +150,7 @@ function webResponse(status: number, headers: Dispatcher.ResponseData['headers']
         if (done) return controller.close();
         seen += (value as Buffer).byteLength;
         if (seen > maxBytes) {
-          body.destroy();
+          discard(body);
           return controller.error(overLimit());
         }
         controller.enqueue(new Uint8Array(value as Buffer));
@@ -159,11 +159,17 @@ function webResponse(status: number, headers: Dispatcher.ResponseData['headers']
       }
     },
     cancel() {
-      body.destroy();
+      discard(body);
     },
   });
   const iterator = (body as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
   return new Response(stream, { status, headers: webHeaders(headers) });
+}
+
+/** Stops reading a body that is not wanted; undici reports that as an error no one needs. */
+function discard(body: Dispatcher.ResponseData['body']): void {
+  body.on('error', () => undefined);
+  body.destroy();
 }
 
 function webHeaders(headers: Dispatcher.ResponseData['headers']): Headers {
