@@ -18,6 +18,7 @@ import { McpOAuth } from '../../adapters/mcp/oauth/mcp-oauth';
 import { McpServerFactory } from '../../adapters/mcp/mcp-server.factory';
 import { ModernHttp } from '../../adapters/mcp/modern/modern-http';
 import { ModernToolsCallFastPath } from '../../adapters/mcp/modern/modern-tools-call-fast-path';
+import { ModernUpstreamCallFastPath } from '../../adapters/mcp/modern/modern-upstream-call-fast-path';
 import { ModernToolsListFastPath } from '../../adapters/mcp/modern/modern-tools-list-fast-path';
 import { ListenCapabilities } from '../../adapters/mcp/modern/listen-capabilities';
 import { ListenStreams } from '../../adapters/mcp/modern/listen-streams';
@@ -109,10 +110,10 @@ export function bindMcp(c: Container): void {
   );
   c.bind(ModernHttp).toResolvedValue(
     (list: ListTools, call: CallTool, log: Log, recorder: ToolCallRecorder, capabilities: ListenCapabilities, content: UpstreamContentUseCases, states: SealedRequestState,
-      parked: ParkedCalls, toolsList: ModernToolsListFastPath, toolsCall: ModernToolsCallFastPath, listens: ListenStreams) =>
-      new ModernHttp(new ModernServerFactory(list, call, log, recorder, capabilities, content, states, parked), [toolsList, toolsCall], listens),
+      parked: ParkedCalls, toolsList: ModernToolsListFastPath, toolsCall: ModernToolsCallFastPath, listens: ListenStreams, upstreamCall: ModernUpstreamCallFastPath) =>
+      new ModernHttp(new ModernServerFactory(list, call, log, recorder, capabilities, content, states, parked), [toolsList, toolsCall, upstreamCall], listens),
     [ListTools, CallTool, TOKENS.McpLog, ToolCallRecorder, ListenCapabilities, TOKENS.UpstreamContentUseCases, SealedRequestState, ParkedCalls,
-      ModernToolsListFastPath, ModernToolsCallFastPath, ListenStreams],
+      ModernToolsListFastPath, ModernToolsCallFastPath, ListenStreams, ModernUpstreamCallFastPath],
   );
   c.bind(McpController).toResolvedValue(
     (validate: ValidateKey, authorize: AuthorizeToolCall, servers: McpServerFactory, config: Config, list: ListTools, recorder: ToolCallRecorder,

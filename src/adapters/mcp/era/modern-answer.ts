@@ -72,7 +72,7 @@ function ttlOf(provided: unknown, ours: number): number {
 }
 
 /** A serverInfo already in _meta is kept, as the SDK keeps a handler's own. */
-function withServerInfo(result: Record<string, unknown>, serverInfo: { name: string; version: string }): Record<string, unknown> {
+export function withServerInfo(result: Record<string, unknown>, serverInfo: { name: string; version: string }): Record<string, unknown> {
   const meta = result._meta;
   if (meta === undefined) return { ...result, _meta: { [SERVER_INFO_META_KEY]: serverInfo } };
   if (typeof meta !== 'object' || meta === null || Array.isArray(meta)) return result;

@@ -24,8 +24,8 @@ const FORWARDED_HEADERS = ['mcp-protocol-version', 'mcp-method', 'mcp-name'];
  * each Request carries keygate's context for that request in a WeakMap.
  * An SSE-only client gets the SSE handler; any other the `auto` one, which
  * answers JSON unless a notification precedes the result. A lone tools/list,
- * or call of a built-in tool, wanting JSON is answered by its fast path with
- * the same bytes instead.
+ * or call of a built-in or (plain) upstream tool, wanting JSON is answered by
+ * its fast path with the same bytes instead.
  */
 export class ModernHttp {
   private readonly contexts = new WeakMap<Request, ModernCall>();

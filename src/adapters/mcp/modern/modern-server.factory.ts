@@ -160,7 +160,7 @@ export class ModernServerFactory {
 }
 
 /** What a requestState of this request is bound to: the key, the endpoint, the method and its tool, prompt or URI. */
-function bindingOf(call: ModernCall, method: InputMethod, name: unknown): RequestStateBinding {
+export function bindingOf(call: ModernCall, method: InputMethod, name: unknown): RequestStateBinding {
   const endpoint = call.view?.server ? `/mcp/servers/${call.view.server}` : '/mcp';
   return { keyId: call.principal.keyId, endpoint, method, name: typeof name === 'string' ? name : '' };
 }

@@ -46,7 +46,7 @@ export class ModernToolsCallFastPath {
   }
 }
 
-function isPlainCallParams(params: unknown): params is { name: string; arguments?: Record<string, unknown> } {
+export function isPlainCallParams(params: unknown): params is { name: string; arguments?: Record<string, unknown> } {
   if (typeof params !== 'object' || params === null || Array.isArray(params)) return false;
   for (const key in params) if (!PARAMS_KEYS.has(key)) return false;
   const { name, arguments: args } = params as { name?: unknown; arguments?: unknown };
@@ -54,7 +54,7 @@ function isPlainCallParams(params: unknown): params is { name: string; arguments
 }
 
 /** A handler's thrown error as the SDK v2's Protocol answers it on 2026-07-28: its code (-32002 as -32602), message and data. */
-function thrownErrorBody(id: RpcId, error: RpcError): string {
+export function thrownErrorBody(id: RpcId, error: RpcError): string {
   const code = Number.isSafeInteger(error.code) ? error.code : -32603;
   return JSON.stringify({
     jsonrpc: '2.0', id,

@@ -9,6 +9,7 @@ import { asLegacyResult } from './legacy-result';
 import { modernRelayingClient, UnrelayedInput } from './modern-relaying-client';
 import { listPages, LISTS, listToolPages } from './sdk-upstream-lists';
 import { UpstreamLimits } from './sdk-upstream-session';
+import { PlainCall, PostAnswer, postPlainCall } from './modern-upstream-post';
 import { upstreamFetch } from './upstream-fetch';
 import { ModernProfile } from './upstream-profile';
 
@@ -33,6 +34,7 @@ const ROUND_PROGRESS = 'Fulfilling input required by ';
 export class ModernUpstreamSession implements UpstreamSession, UpstreamContentSession {
   private readonly stop = new AbortController();
   private readonly options: { signal: AbortSignal; timeout: number };
+  private readonly timer: NodeJS.Timeout;
   private refusal: UpstreamRefusal | null = null;
   private client: Promise<Client> | null = null;
   /** Whether the connected client fulfils input requests through the relay. */
@@ -46,9 +48,10 @@ export class ModernUpstreamSession implements UpstreamSession, UpstreamContentSe
     private readonly context: UpstreamContext = {},
     private readonly relayable?: () => Promise<Record<string, unknown>>,
   ) {
-    const signal = AbortSignal.any([this.stop.signal, AbortSignal.timeout(limits.timeoutMs)]);
-    setMaxListeners(limits.maxPages + 10, signal);
-    this.options = { signal, timeout: limits.timeoutMs };
+    // One timer cleared at close, rather than AbortSignal.timeout's, which lives on until it fires, and an AbortSignal.any per contact.
+    this.timer = setTimeout(() => this.stop.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')), limits.timeoutMs).unref();
+    setMaxListeners(limits.maxPages + 10, this.stop.signal);
+    this.options = { signal: this.stop.signal, timeout: limits.timeoutMs };
   }
 
   listTools(): Promise<UpstreamTool[]> {
@@ -113,7 +116,10 @@ export class ModernUpstreamSession implements UpstreamSession, UpstreamContentSe
   }
 
   async close(): Promise<void> {
-    const client = await this.client?.catch(() => null);
+    clearTimeout(this.timer);
+    // A contact that only posted (modern-upstream-post.ts) has nothing left listening.
+    if (this.client === null) return;
+    const client = await this.client.catch(() => null);
     await client?.close().catch(() => undefined);
     this.stop.abort();
   }
@@ -144,7 +150,9 @@ export class ModernUpstreamSession implements UpstreamSession, UpstreamContentSe
     }
     let result: Record<string, unknown>;
     try {
-      result = await this.guarded((client) => client.request({ method, params: this.paramsOf(params) } as { method: 'tools/call'; params: never }, options) as Promise<Record<string, unknown>>);
+      const request = (client: Client) => client.request({ method, params: this.paramsOf(params) } as { method: 'tools/call'; params: never }, options) as Promise<Record<string, unknown>>;
+      const plain = method === 'tools/call' ? this.plainCall(input, params, options) : undefined;
+      result = plain === undefined ? await this.guarded(request) : await this.posted(plain, request);
     } catch (error) {
       if (error instanceof ProtocolError && error.code === MISSING_CAPABILITY) input.refused = { code: error.code, message: error.message, data: error.data };
       throw error instanceof ProtocolError ? new UpstreamReplyError(error.code, error.message) : error;
@@ -153,6 +161,33 @@ export class ModernUpstreamSession implements UpstreamSession, UpstreamContentSe
     if (this.server.id !== undefined && this.server.version !== undefined) input.answeredBy = { id: this.server.id, version: this.server.version };
     const { inputRequests, requestState } = result;
     return { resultType: 'input_required', ...(inputRequests !== undefined && { inputRequests }), ...(requestState !== undefined && { requestState }) };
+  }
+
+  /**
+   * A first tools/call of this contact with nothing but its name, arguments
+   * and the client's capabilities to pass on (no retry, trace, logLevel or
+   * relay): sent as one direct POST (modern-upstream-post.ts).
+   */
+  private plainCall(input: InputPassthrough, params: Record<string, unknown>, options: Record<string, unknown>): PlainCall | undefined {
+    const trace = this.context.forwarded?.trace ?? {};
+    if (this.client !== null || this.context.relay !== undefined || options.onprogress !== undefined || input.resume !== undefined || input.logLevel !== undefined
+      || Object.keys(trace).length > 0 || typeof params.name !== 'string') return undefined;
+    return {
+      url: this.server.url, headers: this.server.headers, name: params.name, arguments: params.arguments as Record<string, unknown> | undefined, clientCapabilities: input.clientCapabilities,
+    };
+  }
+
+  /** The direct POST's answer; one it does not read goes to the SDK client as the answer to its first request (the same request, id 0). */
+  private async posted(call: PlainCall, request: (client: Client) => Promise<Record<string, unknown>>): Promise<Record<string, unknown>> {
+    let answer: PostAnswer;
+    try {
+      answer = await postPlainCall(this.agent, call, this.limits.maxBytes, this.options.signal, (refusal) => this.stopWith(refusal));
+    } catch (error) {
+      throw this.refusal ?? error;
+    }
+    if (answer.kind === 'result') return answer.result;
+    if (answer.kind === 'reply') this.client = this.connect(answer.response);
+    return this.guarded(request);
   }
 
   /** The request's params with what the client passes on: its trace context and logLevel in _meta, and on a retry its answers and the upstream's own state. */
@@ -199,7 +234,7 @@ export class ModernUpstreamSession implements UpstreamSession, UpstreamContentSe
     }
   }
 
-  private async connect(): Promise<Client> {
+  private async connect(firstAnswer?: Response): Promise<Client> {
     const relay = this.context.relay;
     const input = this.context.forwarded?.input;
     const capabilities = input === undefined && relay !== undefined && this.relayable !== undefined ? await this.relayable() : {};
@@ -207,7 +242,7 @@ export class ModernUpstreamSession implements UpstreamSession, UpstreamContentSe
     this.relaying = input === undefined && relay !== undefined && Object.keys(capabilities).length > 0;
     const transport = new StreamableHTTPClientTransport(new URL(this.server.url), {
       requestInit: { headers: this.server.headers },
-      fetch: upstreamFetch(this.agent, this.limits.maxBytes, this.options.signal, (refusal) => this.stopWith(refusal)) as FetchLike,
+      fetch: answeredFirst(upstreamFetch(this.agent, this.limits.maxBytes, this.options.signal, (refusal) => this.stopWith(refusal)) as FetchLike, firstAnswer),
     });
     await client.connect(transport, { ...this.options, prior: { kind: 'modern', discover: this.profile.discover } });
     return client;
@@ -226,4 +261,15 @@ export class ModernUpstreamSession implements UpstreamSession, UpstreamContentSe
     this.refusal ??= refusal;
     this.stop.abort(refusal);
   }
+}
+
+/** `fetch`, but its first POST is answered with `first` (already fetched for the same request), when there is one. */
+function answeredFirst(fetch: FetchLike, first: Response | undefined): FetchLike {
+  let pending = first;
+  return async (url, init) => {
+    if (pending === undefined || init?.method !== 'POST') return fetch(url, init);
+    const answer = pending;
+    pending = undefined;
+    return answer;
+  };
 }
