@@ -6,10 +6,10 @@ import { SERVICE_NODE_FLAGS } from '../src/infrastructure/server/node-flags';
 import { BenchKey, createBenchKey, keyLimitsMode } from './bench-key';
 import { benchPlace } from './database';
 import { load } from './load';
-import { peakRssMb, startListening } from './processes';
+import { peakRssMb, Started, startListening } from './processes';
 import { machine } from './machine';
 import { alternate, Measured, measured } from './rounds';
-import { ClientEra, measureUpstreamCall } from './upstream-call';
+import { callsOneAtATime, ClientEra, measureUpstreamCall } from './upstream-call';
 import { validateInProcess } from './validate-in-process';
 
 /**
@@ -40,6 +40,8 @@ const MODERN_HEADERS = { 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/li
 const RATE = Number(process.env.BENCH_RATE ?? 200);
 const UPSTREAM_ERAS = (process.env.BENCH_UPSTREAM_ERAS ?? '2025,2026').split(',').filter(Boolean) as ClientEra[];
 /** A built-in tool call: one PostgreSQL read by primary key, and one tool.called event queued for the batch writer. */
+/** BENCH_ONLY=j runs only (j) (with its PostgreSQL transaction count per call), for quick comparisons while working on it. */
+const ONLY = process.env.BENCH_ONLY;
 const toolsCall = (args: Record<string, unknown>) => JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'projects', arguments: args } });
 
 async function main(): Promise<void> {
@@ -59,6 +61,12 @@ async function main(): Promise<void> {
       seconds,
       connections: CONNECTIONS,
     });
+    if (ONLY === 'j') {
+      return await onlyUpstreamCalls(service, upstream, url, rawKey).catch((error) => {
+        console.log(`service ${service.child.pid} output:\n${service.outputTail()}\nupstream ${upstream.child.pid} output:\n${upstream.outputTail()}`);
+        throw error;
+      });
+    }
     const bareLoad = (route: string, body: string, seconds: number) => ({ url: `${bare.baseUrl}${route}`, headers: { 'content-type': 'application/json' }, body, seconds, connections: CONNECTIONS });
     await load(bareLoad('/bare', TOOLS_LIST, WARM_UP_SECONDS));
     await load(mcp(rawKey, WARM_UP_SECONDS));
@@ -206,6 +214,46 @@ const KEY_LIMITS_NOTE: Record<BenchKey['limits'], string> = {
 };
 
 const UPSTREAM_NAME = 'bench';
+
+/** (j) alone: its figures, and how many PostgreSQL transactions and row changes each call through keygate cost. */
+async function onlyUpstreamCalls(service: Started, upstream: Started, url: string, rawKey: string): Promise<void> {
+  await createUpstreamRecord(service.baseUrl, rawKey, `${upstream.baseUrl.replace('localhost', '127.0.0.1')}/mcp`);
+  for (const era of UPSTREAM_ERAS) {
+    const setup = {
+      era, gatewayUrl: `${service.baseUrl}/mcp/servers/${UPSTREAM_NAME}`, rawKey, directUrl: `${upstream.baseUrl}/mcp`,
+      servicePid: service.child.pid!, upstreamPid: upstream.child.pid!, rate: RATE, seconds: SECONDS, rounds: ROUNDS, warmUpSeconds: WARM_UP_SECONDS, connections: CONNECTIONS,
+    };
+    const calls = 200;
+    const before = await databaseActivity(url);
+    await callsOneAtATime(setup, calls);
+    const after = await databaseActivity(url);
+    const per = (n: number) => (n / calls).toFixed(2);
+    console.log(`(j) ${era}: PostgreSQL per call through keygate, ${calls} calls one at a time: ${per(after.commits - before.commits)} commits`);
+    for (const [table, n] of Object.entries(after.tables)) {
+      const b = before.tables[table] ?? { reads: 0, ins: 0, upd: 0, del: 0 };
+      if (n.reads + n.ins + n.upd + n.del === b.reads + b.ins + b.upd + b.del) continue;
+      console.log(`      ${table.padEnd(24)} reads ${per(n.reads - b.reads)}  inserts ${per(n.ins - b.ins)}  updates ${per(n.upd - b.upd)}  deletes ${per(n.del - b.del)}`);
+    }
+    const call = await measureUpstreamCall(setup);
+    printUpstreamCall(call, (name, r) => `${name.padEnd(38)} ${r.requestsPerSecond.toFixed(0).padStart(8)} req/s  p50 ${r.p50Ms} ms  p99 ${r.p99Ms} ms  cpu ${r.cpuMicrosPerRequest} us/req`);
+  }
+}
+
+/** Committed transactions in the database, and per table its scans and row changes, as PostgreSQL's statistics count them. */
+async function databaseActivity(url: string) {
+  await new Promise((resolve) => setTimeout(resolve, 11_000)); // an idle backend flushes its statistics within 10 s
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    const [{ commits }] = (await client.query(`SELECT xact_commit::bigint AS commits FROM pg_stat_database WHERE datname = current_database()`)).rows;
+    const rows = (await client.query(`SELECT relname, coalesce(seq_scan,0) + coalesce(idx_scan,0) AS reads, n_tup_ins AS ins, n_tup_upd AS upd, n_tup_del AS del FROM pg_stat_user_tables`)).rows;
+    const tables: Record<string, { reads: number; ins: number; upd: number; del: number }> = {};
+    for (const r of rows) tables[r.relname] = { reads: Number(r.reads), ins: Number(r.ins), upd: Number(r.upd), del: Number(r.del) };
+    return { commits: Number(commits), tables };
+  } finally {
+    await client.end();
+  }
+}
 
 /** (j)'s upstream as the key owner's server record, reached at /mcp/servers/bench. */
 async function createUpstreamRecord(baseUrl: string, rawKey: string, upstreamUrl: string): Promise<void> {

@@ -61,6 +61,16 @@ export async function measureUpstreamCall(setup: UpstreamCallSetup) {
   return { era: setup.era, rate: setup.rate, latency, throughput };
 }
 
+/** `calls` calls through keygate one after another, in one session of this era (for counting what each costs). */
+export async function callsOneAtATime(setup: Pick<UpstreamCallSetup, 'era' | 'gatewayUrl' | 'rawKey'>, calls: number): Promise<void> {
+  const side = await sideOf(setup.era, setup.gatewayUrl, { 'x-api-key': setup.rawKey });
+  for (let id = 1; id <= calls; id++) {
+    const res = await fetch(side.url, { method: 'POST', headers: side.headers, body: side.body.replace('[<id>]', `one-${id}`) });
+    const text = await res.text();
+    if (!text.includes(EXPECT)) throw new Error(`call ${id} answered ${res.status}: ${text.slice(0, 500)}`);
+  }
+}
+
 interface Side {
   url: string;
   headers: Record<string, string>;

@@ -8,6 +8,7 @@ import { UpstreamSessionStore } from '../../application/ports/upstream-session-s
 import { CloseUpstreamSessions } from '../../application/use-cases/mcp-sessions/close-upstream-sessions.use-case';
 import { SessionRelays } from '../../adapters/mcp/relay/session-relays';
 import { NotifiedCache } from '../../adapters/persistence/hot-path/change-listener';
+import { CachedUpstreamSessionStore } from '../../adapters/persistence/mcp-sessions/cached-upstream-session-store';
 import { SESSION_ENDED_CHANNEL } from '../../adapters/persistence/mcp-sessions/postgres-session-bus';
 import { PostgresUpstreamSessionStore } from '../../adapters/persistence/mcp-sessions/postgres-upstream-session-store';
 import { Config } from '../config/config';
@@ -23,7 +24,8 @@ export const RELAY_BOUNDS = { maxPendingPerSession: 16, maxMessagesPerCall: 1000
  * (heard through the one change listener).
  */
 export function bindMcpRelay(c: Container): void {
-  c.bind<UpstreamSessionStore>(TOKENS.UpstreamSessionStore).toResolvedValue((ds: DataSource) => new PostgresUpstreamSessionStore(ds), [TOKENS.DataSource]);
+  c.bind(CachedUpstreamSessionStore).toResolvedValue((ds: DataSource) => new CachedUpstreamSessionStore(new PostgresUpstreamSessionStore(ds)), [TOKENS.DataSource]);
+  c.bind<UpstreamSessionStore>(TOKENS.UpstreamSessionStore).toService(CachedUpstreamSessionStore);
   c.bind(SessionRelays).toResolvedValue(
     (bus: SessionBus, store: UpstreamSessionStore, { mcp }: Config) => new SessionRelays(bus, store, {
       ...RELAY_BOUNDS, maxBytesPerCall: mcp.upstreamMaxBytes, answerTimeoutMs: mcp.relayAnswerTimeoutMs, callTimeoutMs: mcp.relayCallTimeoutMs,
@@ -35,7 +37,7 @@ export function bindMcpRelay(c: Container): void {
     [TOKENS.UpstreamSessionStore, TOKENS.ResourceStore, TOKENS.UpstreamMcp],
   );
   // Built at the first session end heard, so that a job, which never listens, builds no upstream client for it.
-  c.bind<NotifiedCache[]>(TOKENS.RelayChannels).toResolvedValue((logger: Logger) => {
+  c.bind<NotifiedCache[]>(TOKENS.RelayChannels).toResolvedValue((logger: Logger, views: CachedUpstreamSessionStore) => {
     let close: CloseUpstreamSessions | undefined;
     const ended = (id: string) => {
       // `*` (a TRUNCATE) names no session; their rows go with them.
@@ -44,6 +46,6 @@ export function bindMcpRelay(c: Container): void {
         .catch((error: unknown) => logger.warn({ err: error }, 'could not close the upstream sessions of an ended MCP session'));
     };
     const ignore = () => undefined;
-    return [{ channel: SESSION_ENDED_CHANNEL, evict: ended, enable: ignore, disable: ignore }];
-  }, [TOKENS.Logger]);
+    return [...views.channels, { channel: SESSION_ENDED_CHANNEL, evict: ended, enable: ignore, disable: ignore }];
+  }, [TOKENS.Logger, CachedUpstreamSessionStore]);
 }

@@ -1,5 +1,6 @@
 import { RelayAnswer, UpstreamRelay } from '../../../application/ports/upstream-mcp.port';
 import { RpcMessage, RpcRequestId, SessionBus } from '../../../application/ports/session-bus.port';
+import { LinkedAbort } from '../upstream/linked-abort';
 import { PendingRequests } from './pending-requests';
 
 export interface RelayLimits {
@@ -52,13 +53,15 @@ export class ToolCallRelay implements UpstreamRelay {
   readonly signal: AbortSignal;
   readonly wantsProgress: boolean;
   private readonly cancelled = new AbortController();
+  private readonly linked: LinkedAbort;
   private readonly unsubscribe: () => void;
   private messages = 0;
   private bytes = 0;
 
   constructor(private readonly deps: RelayDeps, private readonly call: RelayedCall) {
     this.wantsProgress = call.progressToken !== undefined;
-    this.signal = call.signal ? AbortSignal.any([this.cancelled.signal, call.signal]) : this.cancelled.signal;
+    this.linked = new LinkedAbort(call.signal ? [this.cancelled.signal, call.signal] : [this.cancelled.signal]);
+    this.signal = this.linked.signal;
     this.unsubscribe = deps.bus.onNotification(call.sessionId, (message) => {
       const params = message.params as { requestId?: unknown } | undefined;
       if (message.method === 'notifications/cancelled' && params?.requestId === call.callRequestId) this.cancelled.abort(new Error('cancelled by the client'));
@@ -67,6 +70,7 @@ export class ToolCallRelay implements UpstreamRelay {
 
   close(): void {
     this.unsubscribe();
+    this.linked.dispose();
   }
 
   async progress(params: { progress: number; total?: number; message?: string }): Promise<void> {

@@ -4,6 +4,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { UpstreamRelay } from '../../../application/ports/upstream-mcp.port';
 import { SERVER_INFO } from '../mcp-server.factory';
+import { LazySchemaValidator } from './lazy-schema-validator';
 
 /** Client capabilities keygate can relay; anything else the client declared is not passed on. */
 const RELAYED = ['sampling', 'elicitation', 'roots'] as const;
@@ -27,7 +28,9 @@ export function relayedCapabilities(client: Record<string, unknown>): Record<str
  * an error, and a logging message is dropped.
  */
 export function relayingClient(capabilities: Record<string, unknown>, relay: () => UpstreamRelay | undefined): Client {
-  const client = new Client({ name: SERVER_INFO.name, version: SERVER_INFO.version }, { capabilities: capabilities as ClientCapabilities });
+  const client = new Client({ name: SERVER_INFO.name, version: SERVER_INFO.version }, {
+    capabilities: capabilities as ClientCapabilities, jsonSchemaValidator: new LazySchemaValidator(),
+  });
   const forward = (method: string) => async (request: { params?: unknown }) => {
     const to = relay();
     if (to === undefined) throw new McpError(ErrorCode.InvalidRequest, `keygate relays ${method} to its client only during a tools/call of a session whose client accepts text/event-stream`);

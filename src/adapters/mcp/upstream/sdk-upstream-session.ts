@@ -9,6 +9,7 @@ import { UpstreamRefusal } from '../../../application/ports/upstream-refusal';
 import { ClientSessionView, HeldUpstreamSession, UpstreamSessionStore } from '../../../application/ports/upstream-session-store.port';
 import { relayedCapabilities, relayingClient } from './relaying-client';
 import { asReplyError, listItems, LISTS, listToolPages } from './sdk-upstream-lists';
+import { LinkedAbort } from './linked-abort';
 import { upstreamFetch } from './upstream-fetch';
 
 /** Longest wait at close for messages still being sent (a cancellation). */
@@ -44,6 +45,7 @@ export interface HeldSessions {
  */
 export class SdkUpstreamSession implements UpstreamSession, UpstreamContentSession {
   private readonly stop = new AbortController();
+  private readonly deadline: LinkedAbort;
   private readonly options: { signal: AbortSignal; timeout: number };
   private refusal: UpstreamRefusal | null = null;
   private client: Promise<Client> | null = null;
@@ -61,7 +63,8 @@ export class SdkUpstreamSession implements UpstreamSession, UpstreamContentSessi
     private readonly context: UpstreamContext = {},
     private readonly held?: HeldSessions,
   ) {
-    const signal = AbortSignal.any([this.stop.signal, AbortSignal.timeout(limits.timeoutMs)]);
+    this.deadline = new LinkedAbort([this.stop.signal], limits.timeoutMs);
+    const signal = this.deadline.signal;
     // The SDK adds an abort listener per request and keeps it: a session makes up to maxPages + 3.
     setMaxListeners(limits.maxPages + 10, signal);
     this.options = { signal, timeout: limits.timeoutMs };
@@ -81,8 +84,9 @@ export class SdkUpstreamSession implements UpstreamSession, UpstreamContentSessi
       if (relay === undefined) return client.request({ method: 'tools/call', params }, CallToolResultSchema, this.options);
       // The SDK puts its own progress token on the request and maps the upstream's progress back through onprogress.
       const onprogress = relay.wantsProgress ? (p: { progress: number; total?: number; message?: string }) => void relay.progress(p) : undefined;
-      return client.request({ method: 'tools/call', params }, CallToolResultSchema,
-        { ...this.options, signal: AbortSignal.any([this.options.signal, relay.signal]), onprogress });
+      const call = new LinkedAbort([this.options.signal, relay.signal]);
+      return client.request({ method: 'tools/call', params }, CallToolResultSchema, { ...this.options, signal: call.signal, onprogress })
+        .finally(() => call.dispose());
     });
   }
 
@@ -124,6 +128,7 @@ export class SdkUpstreamSession implements UpstreamSession, UpstreamContentSessi
     await this.unkept?.terminateSession().catch(() => undefined);
     await client?.close().catch(() => undefined);
     this.stop.abort();
+    this.deadline.dispose();
   }
 
   private async guarded<T>(work: (client: Client) => Promise<T>): Promise<T> {

@@ -76,21 +76,21 @@ export class PostgresSessionEvents {
     return count > 0;
   }
 
-  /** One statement: the seq taken, the event written, its replica woken; the oldest events past the bound dropped after. */
+  /**
+   * One statement: the seq taken, the event written, its replica woken, and
+   * the events past the bound dropped (a POST in a session appends twice, so
+   * a second round trip here was a second transaction per append).
+   */
   private async insert(sessionId: string, message: string, stream: number | 'new' | null, endsStream: boolean): Promise<number | null> {
     const rows = (await this.dataSource.query(
       `WITH s AS (UPDATE mcp_sessions SET event_seq = event_seq + 1 WHERE id = $1 AND ended_at IS NULL RETURNING id, event_seq),
        e AS (INSERT INTO mcp_session_events (session_id, seq, message, created_at, stream, ends_stream)
-             SELECT id, event_seq, $2, now(), CASE WHEN $6::boolean THEN event_seq ELSE $4::bigint END, $5 FROM s RETURNING seq)
+             SELECT id, event_seq, $2, now(), CASE WHEN $6::boolean THEN event_seq ELSE $4::bigint END, $5 FROM s RETURNING seq),
+       d AS (DELETE FROM mcp_session_events o USING s WHERE o.session_id = s.id AND s.event_seq > $7 AND o.seq <= s.event_seq - $7)
        SELECT seq::text AS seq, pg_notify($3, $1::text) FROM e`,
-      [sessionId, message, STREAM_CHANNEL, stream === 'new' ? null : stream, endsStream, stream === 'new'],
+      [sessionId, message, STREAM_CHANNEL, stream === 'new' ? null : stream, endsStream, stream === 'new', this.options.maxEventsPerSession],
     )) as { seq: string }[];
-    if (rows.length === 0) return null;
-    const seq = Number(rows[0].seq);
-    if (seq > this.options.maxEventsPerSession) {
-      await this.dataSource.query('DELETE FROM mcp_session_events WHERE session_id = $1 AND seq <= $2', [sessionId, seq - this.options.maxEventsPerSession]);
-    }
-    return seq;
+    return rows.length === 0 ? null : Number(rows[0].seq);
   }
 
   /**

@@ -3,6 +3,11 @@ import { PendingRequests } from '../../../../src/adapters/mcp/relay/pending-requ
 import { RelayLimits, ToolCallRelay } from '../../../../src/adapters/mcp/relay/tool-call-relay';
 import { relayedCapabilities } from '../../../../src/adapters/mcp/upstream/relaying-client';
 import { InMemorySessionBusHub } from '../../../fakes/in-memory-session-bus';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
 
 const LIMITS: RelayLimits = { maxPendingPerSession: 2, maxMessagesPerCall: 5, maxBytesPerCall: 10_000, answerTimeoutMs: 1000 };
 
@@ -121,5 +126,28 @@ describe('relayedCapabilities', () => {
     expect(relayedCapabilities({ sampling: {}, roots: { listChanged: true }, experimental: { x: {} }, tasks: {} })).toEqual({ sampling: {}, roots: { listChanged: true } });
     expect(relayedCapabilities({ elicitation: { form: {} }, sampling: 'yes', roots: [] })).toEqual({ elicitation: { form: {} } });
     expect(relayedCapabilities({})).toEqual({});
+  });
+
+  // The SDK client adds an abort listener per request to the call's signal and never removes it; the HTTP exchange's signal lives on.
+  it('once closed, lets go of what listeners left on its signal', async () => {
+    const exchange = new AbortController();
+    const hub = new InMemorySessionBusHub();
+    let ref!: WeakRef<object>;
+    (() => {
+      const relay = new ToolCallRelay(
+        { bus: hub.replica(), pending: new PendingRequests(), limits: LIMITS, newRequestId: () => 'keygate-1', now: () => 1_000 },
+        { sessionId: 's1', callRequestId: 7, progressToken: undefined, deadline: 1_000_000, send: async () => undefined, signal: exchange.signal },
+      );
+      const contact = { big: new Array(1000).fill('x') };
+      ref = new WeakRef(contact);
+      relay.signal.addEventListener('abort', () => contact.big.length);
+      relay.close();
+    })();
+    for (let i = 0; i < 3; i++) {
+      await new Promise((resolve) => setImmediate(resolve));
+      gc();
+    }
+    expect(ref.deref()).toBeUndefined();
+    expect(exchange.signal.aborted).toBe(false);
   });
 });
