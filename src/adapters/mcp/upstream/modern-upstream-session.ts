@@ -12,6 +12,7 @@ import { UpstreamLimits } from './sdk-upstream-session';
 import { PlainCall, PostAnswer, postPlainCall } from './modern-upstream-post';
 import { upstreamFetch } from './upstream-fetch';
 import { ModernProfile } from './upstream-profile';
+import { LinkedAbort } from './linked-abort';
 
 /** MissingRequiredClientCapability: what an SDK v2 upstream answers when it wants input keygate did not declare it can give. */
 const MISSING_CAPABILITY = -32021;
@@ -64,7 +65,7 @@ export class ModernUpstreamSession implements UpstreamSession, UpstreamContentSe
     const onprogress = relay?.wantsProgress ? (p: { progress: number; total?: number; message?: string }) => {
       if (!(this.relaying && p.message?.startsWith(ROUND_PROGRESS))) void relay.progress(p);
     } : undefined;
-    const signal = relay === undefined ? this.options.signal : AbortSignal.any([this.options.signal, relay.signal]);
+    const signal = relay === undefined ? this.options.signal : new LinkedAbort([this.options.signal, relay.signal]).signal;
     const input = this.context.forwarded?.input;
     if (input !== undefined) {
       return this.passedThrough(input, 'tools/call', { name: tool, arguments: args }, { ...this.options, signal, onprogress, allowInputRequired: true });

@@ -2,6 +2,7 @@ import { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { UpstreamRefusal } from '../../../application/ports/upstream-refusal';
 import { byteLimited } from './byte-limited-body';
+import { LinkedAbort } from './linked-abort';
 
 /** GETs resuming a POST's answer per contact: an upstream polling every few seconds through a long call stays well under. */
 const MAX_RESUMPTIONS = 100;
@@ -27,7 +28,8 @@ export function upstreamFetch(agent: Agent, maxBytes: number, session: AbortSign
     // the call needs; an upstream closing it again and again gets a bounded number.
     if (init?.method === 'GET' && (!resumesAnswer(init) || ++resumptions > MAX_RESUMPTIONS)) return new Response(null, { status: 405 });
     session.throwIfAborted();
-    const signal = init?.signal ? AbortSignal.any([init.signal, session]) : session;
+    // Not AbortSignal.any, which Node 20 may hold past the request (linked-abort.ts); nothing to dispose: no timer, and both sources end with the contact.
+    const signal = init?.signal ? new LinkedAbort([init.signal, session]).signal : session;
     let response;
     try {
       response = await undiciFetch(url, { ...(init as object), signal, dispatcher: agent });
