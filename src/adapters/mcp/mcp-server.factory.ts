@@ -1,6 +1,5 @@
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import { CallToolRequestSchema, ErrorCode, JSONRPCMessage, ListToolsRequestSchema, McpError, RequestSchema, SetLevelRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { JSONRPCMessage, Server } from '@modelcontextprotocol/server';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
 import { UpstreamContext } from '../../application/ports/upstream-mcp.port';
 import { CallTool } from '../../application/use-cases/tools/call-tool.use-case';
 import { ListTools } from '../../application/use-cases/list-tools/list-tools.use-case';
@@ -9,7 +8,10 @@ import { UpstreamView } from '../../application/use-cases/tools/external/upstrea
 import { EndpointCapabilities, KEYGATE_CAPABILITIES } from '../../application/use-cases/upstream-view/endpoint-capabilities';
 import { FindEndpointCapabilities } from '../../application/use-cases/upstream-view/find-endpoint-capabilities.use-case';
 import { AuditOrigin, NO_ORIGIN } from '../../domain/audit';
+import { ANY_PARAMS } from './any-params';
+import { RPC } from './json-rpc';
 import { listToolsFor, ToolsListParams } from './list-tools-request';
+import { RpcError } from './rpc-error';
 import { toMcpError } from './mcp-error-map';
 import { MAX_RESULT_RECORD_BYTES } from './record-view';
 import { ToolCallRecorder } from './tool-call-recorder';
@@ -45,12 +47,6 @@ export function instructionsFor(view?: UpstreamView): string {
 // stateless request; the validator holds no per-request state, so one serves all.
 const SHARED_VALIDATOR = new AjvJsonSchemaValidator();
 
-// The SDK parses params with its own schemas before a handler runs; a failure
-// there becomes -32603 and unknown fields (agent_scopes) are dropped. These
-// accept any params object, and the handlers check them and answer -32602.
-const ListToolsLoose = ListToolsRequestSchema.extend({ params: RequestSchema.shape.params });
-const CallToolLoose = CallToolRequestSchema.extend({ params: RequestSchema.shape.params });
-const SetLevelLoose = SetLevelRequestSchema.extend({ params: RequestSchema.shape.params });
 /** RFC 5424 severities, as MCP names them. */
 const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
 
@@ -105,31 +101,32 @@ export class McpServerFactory {
       instructions: instructionsFor(view),
     });
     const recordBytes = Math.floor(MAX_RESULT_RECORD_BYTES / messages);
-    server.setRequestHandler(ListToolsLoose, async (request) => {
+    server.setRequestHandler('tools/list', { params: ANY_PARAMS }, async (params) => {
       try {
-        const tools = await listToolsFor(this.listTools, principal, (request.params ?? {}) as ToolsListParams, view);
-        return { tools: tools.map(toMcpTool) };
+        const tools = await listToolsFor(this.listTools, principal, params as ToolsListParams, view);
+        return { tools: tools.map(toMcpTool) } as never;
       } catch (error) {
         throw toMcpError(error, this.log);
       }
     });
-    server.setRequestHandler(CallToolLoose, async (request, extra) => {
-      const params = request.params as unknown as ToolCallParams & { _meta?: { progressToken?: unknown } };
+    server.setRequestHandler('tools/call', { params: ANY_PARAMS }, async (raw, ctx) => {
+      const params = raw as unknown as ToolCallParams & { _meta?: { progressToken?: unknown } };
+      const { id, signal } = ctx.mcpReq;
       const relay = session?.relay ? this.relays.open({
-        sessionId: session.id, callRequestId: extra.requestId, progressToken: tokenOf(params._meta?.progressToken), signal: extra.signal,
-        send: (message) => server.transport!.send(message as unknown as JSONRPCMessage, { relatedRequestId: extra.requestId }),
+        sessionId: session.id, callRequestId: id, progressToken: tokenOf(params._meta?.progressToken), signal,
+        send: (message) => server.transport!.send(message as unknown as JSONRPCMessage, { relatedRequestId: id }),
       }) : undefined;
       const upstream: UpstreamContext | undefined = session ? { clientSessionId: session.id, relay } : undefined;
       try {
-        return await this.calls.run(principal, origin, calls, params, recordBytes, upstream);
+        return (await this.calls.run(principal, origin, calls, params, recordBytes, upstream)) as never;
       } finally {
         relay?.close();
       }
     });
     // Kept with the session and sent to each upstream session it uses; a stateless request has nothing to keep it in.
-    if (declared.logging) server.setRequestHandler(SetLevelLoose, async (request) => {
-      const level = (request.params as { level?: unknown } | undefined)?.level;
-      if (typeof level !== 'string' || !LOG_LEVELS.includes(level)) throw new McpError(ErrorCode.InvalidParams, `level must be one of ${LOG_LEVELS.join(', ')}`);
+    if (declared.logging) server.setRequestHandler('logging/setLevel', { params: ANY_PARAMS }, async (params) => {
+      const level = params.level;
+      if (typeof level !== 'string' || !LOG_LEVELS.includes(level)) throw new RpcError(RPC.INVALID_PARAMS, `MCP error -32602: level must be one of ${LOG_LEVELS.join(', ')}`);
       if (session) await this.relays.setLogLevel(session.id, level);
       return {};
     });

@@ -2,9 +2,9 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { Request as ExpressRequest, Response as ExpressResponse } from 'express';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { Server, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import { headerMemo } from './header-memo';
+import { withLegacyResourceNotFound } from './legacy-resource-not-found';
 import { ResumablePost } from './sessions/post-streams';
 
 export type ResponseFormat = 'json' | 'sse';
@@ -61,6 +61,8 @@ export async function serveStreamableHttp(
   };
   res.on('close', resumable && format === 'sse' ? () => void outlive(resumable).then(close) : close);
   await server.connect(transport);
+  const send = transport.send.bind(transport);
+  transport.send = (message, options) => send(withLegacyResourceNotFound(server, message), options);
   const headers = new Headers();
   const protocolVersion = resumable?.protocolVersion ?? req.headers['mcp-protocol-version'];
   if (typeof protocolVersion === 'string') headers.set('mcp-protocol-version', protocolVersion);

@@ -1,4 +1,4 @@
-import { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResult } from '@modelcontextprotocol/server';
 import { requiredScopes, ToolTarget } from '../../application/use-cases/tools/authorize-tool-call.use-case';
 import { CallTool } from '../../application/use-cases/tools/call-tool.use-case';
 import { resultOf } from '../../application/use-cases/tools/tool-call-audit';

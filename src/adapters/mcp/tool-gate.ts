@@ -1,5 +1,5 @@
 import { Response } from 'express';
-import { JSONRPCMessage, JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
+import { JSONRPCMessage, JSONRPCRequest } from '@modelcontextprotocol/server';
 import { KeyPrincipal } from '../../application/use-cases/validate-key/validate-key.use-case';
 import { clipInput } from '../../domain/errors';
 import { AuthorizeToolCall, ToolTarget } from '../../application/use-cases/tools/authorize-tool-call.use-case';

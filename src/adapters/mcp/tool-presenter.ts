@@ -1,4 +1,4 @@
-import { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResult, Tool } from '@modelcontextprotocol/server';
 import { ToolOutcome } from '../../application/use-cases/tools/tool-outcome';
 import { ToolDescriptor } from '../../domain/tool';
 import { clipToBytes, MAX_ERROR_BODY_BYTES } from '../http/error-limits';

@@ -1,5 +1,5 @@
 import { Request, Response } from 'express';
-import { JSONRPCMessage, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import { JSONRPCMessage, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
 import { KeyPrincipal } from '../../application/use-cases/validate-key/validate-key.use-case';
 import { AuditOrigin } from '../../domain/audit';
 import { MAX_RESULT_RECORD_BYTES } from './record-view';

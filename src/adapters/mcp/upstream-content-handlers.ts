@@ -1,8 +1,4 @@
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import {
-  CompleteRequestSchema, GetPromptRequestSchema, ListPromptsRequestSchema, ListResourcesRequestSchema, ListResourceTemplatesRequestSchema,
-  ReadResourceRequestSchema, RequestSchema, ServerResult, SubscribeRequestSchema, UnsubscribeRequestSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+import { Server } from '@modelcontextprotocol/server';
 import { ResourceSubscriptionStore } from '../../application/ports/resource-subscription-store.port';
 import { ForwardedRequest } from '../../application/ports/upstream-mcp.port';
 import { SubscribeUpstreamResource } from '../../application/use-cases/upstream-content/subscribe-upstream-resource.use-case';
@@ -19,7 +15,9 @@ import { UpstreamListings } from '../../application/use-cases/tools/external/ups
 import { UpstreamView } from '../../application/use-cases/tools/external/upstream-view';
 import { EndpointCapabilities, KEYGATE_CAPABILITIES } from '../../application/use-cases/upstream-view/endpoint-capabilities';
 import { unchecked } from '../unchecked';
+import { ANY_PARAMS } from './any-params';
 import { RPC } from './json-rpc';
+import { keepResourceNotFound } from './legacy-resource-not-found';
 import { toMcpError } from './mcp-error-map';
 import { RpcError } from './rpc-error';
 
@@ -55,38 +53,14 @@ export function upstreamContentUseCases(listings: UpstreamListings, subscription
   };
 }
 
-// As for tools: the SDK's own params schemas would answer a wrong type -32603
-// and drop what they do not know; these take any params object, and the
-// use-cases parse them and answer -32602. Built once: a request makes a server.
-const LOOSE = {
-  listResources: ListResourcesRequestSchema.extend({ params: RequestSchema.shape.params }),
-  listResourceTemplates: ListResourceTemplatesRequestSchema.extend({ params: RequestSchema.shape.params }),
-  readResource: ReadResourceRequestSchema.extend({ params: RequestSchema.shape.params }),
-  listPrompts: ListPromptsRequestSchema.extend({ params: RequestSchema.shape.params }),
-  getPrompt: GetPromptRequestSchema.extend({ params: RequestSchema.shape.params }),
-  complete: CompleteRequestSchema.extend({ params: RequestSchema.shape.params }),
-  subscribe: SubscribeRequestSchema.extend({ params: RequestSchema.shape.params }),
-  unsubscribe: UnsubscribeRequestSchema.extend({ params: RequestSchema.shape.params }),
-};
-
 type Params = Record<string, unknown>;
 
 /** The content methods keygate answers from its upstreams. */
-export type ContentMethod = keyof typeof METHODS;
+export type ContentMethod = 'resources/list' | 'resources/templates/list' | 'resources/read' | 'resources/subscribe' | 'resources/unsubscribe'
+  | 'prompts/list' | 'prompts/get' | 'completion/complete';
 
 /** One content method's answer to its params (and what a 2026 client passes on to the upstream), errors thrown as they come (each era maps them at its own edge). */
 export type ContentAnswer = (params: Params, forwarded?: ForwardedRequest) => Promise<Record<string, unknown>>;
-
-const METHODS = {
-  'resources/list': LOOSE.listResources,
-  'resources/templates/list': LOOSE.listResourceTemplates,
-  'resources/read': LOOSE.readResource,
-  'resources/subscribe': LOOSE.subscribe,
-  'resources/unsubscribe': LOOSE.unsubscribe,
-  'prompts/list': LOOSE.listPrompts,
-  'prompts/get': LOOSE.getPrompt,
-  'completion/complete': LOOSE.complete,
-};
 
 /**
  * Registers the handlers on a request's SDK server, bound to its key and
@@ -99,11 +73,14 @@ const METHODS = {
 export function serveUpstreamContent(server: Server, useCases: UpstreamContentUseCases, principal: KeyPrincipal, messages: number,
   log: (error: unknown) => void, clientSessionId?: string, view?: UpstreamView, declared: EndpointCapabilities = KEYGATE_CAPABILITIES): void {
   for (const [method, answer] of upstreamContentAnswers(useCases, principal, messages, clientSessionId, view, declared)) {
-    server.setRequestHandler(METHODS[method], async (request) => {
+    // ANY_PARAMS: the use-cases check the params (-32602), not the SDK's schemas (-32603).
+    server.setRequestHandler(method, { params: ANY_PARAMS }, async (params, ctx) => {
       try {
-        return (await answer((request.params ?? {}) as Params)) as ServerResult;
+        return (await answer(params)) as never;
       } catch (error) {
-        throw toMcpError(error, log);
+        const answered = toMcpError(error, log);
+        if (answered.code === RPC.RESOURCE_NOT_FOUND) keepResourceNotFound(server, ctx.mcpReq.id);
+        throw answered;
       }
     });
   }

@@ -1,5 +1,5 @@
 import { RequestHandler } from 'express';
-import { isJSONRPCRequest, JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { isJSONRPCRequest, JSONRPCMessage } from '@modelcontextprotocol/server';
 import { KeyPrincipal } from '../../application/use-cases/validate-key/validate-key.use-case';
 import { AdmitRequest } from '../../application/use-cases/usage-limits/admit-request.use-case';
 import { ChargeToolCalls } from '../../application/use-cases/usage-limits/charge-tool-calls.use-case';

@@ -1,4 +1,4 @@
-import { Server, ServerCapabilities, StandardSchemaV1 } from '@modelcontextprotocol/server';
+import { Server, ServerCapabilities } from '@modelcontextprotocol/server';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
 import { CallTool } from '../../../application/use-cases/tools/call-tool.use-case';
 import { ListTools } from '../../../application/use-cases/list-tools/list-tools.use-case';
@@ -7,6 +7,7 @@ import { UpstreamView } from '../../../application/use-cases/tools/external/upst
 import { EndpointCapabilities, KEYGATE_CAPABILITIES } from '../../../application/use-cases/upstream-view/endpoint-capabilities';
 import { UpstreamContext } from '../../../application/ports/upstream-mcp.port';
 import { AuditOrigin } from '../../../domain/audit';
+import { ANY_PARAMS } from '../any-params';
 import { listToolsFor, ToolsListParams } from '../list-tools-request';
 import { toModernMcpError } from '../mcp-error-map';
 import { instructionsFor, serverInfoFor } from '../mcp-server.factory';
@@ -31,16 +32,6 @@ const SHARED_VALIDATOR = new AjvJsonSchemaValidator();
 const PRIVATE = { ttlMs: 0, cacheScope: 'private' } as const;
 const CACHE_HINTS = {
   'server/discover': PRIVATE, 'tools/list': PRIVATE, 'resources/list': PRIVATE, 'resources/templates/list': PRIVATE, 'resources/read': PRIVATE, 'prompts/list': PRIVATE,
-};
-
-/**
- * Takes any params object as it comes: the use-cases parse the fields and
- * answer -32602, as on 2025, where the SDK's own schemas would answer a
- * wrong type -32603. The 2026 leg only ever sees object params (its _meta
- * lives there).
- */
-const ANY_PARAMS: StandardSchemaV1<Record<string, unknown>> = {
-  '~standard': { version: 1, vendor: 'keygate', validate: (value) => ({ value: value as Record<string, unknown> }) },
 };
 
 /** What one 2026 request brings to its server: the key, what the tool gate allowed, the endpoint. */

@@ -1,5 +1,4 @@
-import { EventStore } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { EventStore, JSONRPCMessage } from '@modelcontextprotocol/server';
 import { postStreamEventId } from './post-stream-event-id';
 
 /** Where a POST stream's events go (PostgresSessionEvents). */

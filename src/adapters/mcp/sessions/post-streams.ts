@@ -1,4 +1,4 @@
-import { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { JSONRPCMessage } from '@modelcontextprotocol/server';
 import { McpSession } from '../../../domain/mcp-session';
 import { PostStreamEventStore, PostStreamLog } from './post-stream-event-store';
 
