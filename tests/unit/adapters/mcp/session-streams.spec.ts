@@ -1,23 +1,8 @@
-import { EventEmitter } from 'node:events';
 import { Response } from 'express';
 import { SessionStreams, StreamStore } from '../../../../src/adapters/mcp/sessions/session-streams';
 import { McpSession } from '../../../../src/domain/mcp-session';
+import { FakeResponse } from '../../../fakes/fake-response';
 
-/** The part of an Express response a stream writes to, recorded. */
-class FakeResponse extends EventEmitter {
-  statusCode = 0;
-  headers: Record<string, string> = {};
-  chunks: string[] = [];
-  writableEnded = false;
-  writeHead(status: number, headers: Record<string, string>) { this.statusCode = status; Object.assign(this.headers, headers); return this; }
-  flushHeaders() {}
-  setHeader(name: string, value: string) { this.headers[name] = value; }
-  status(code: number) { this.statusCode = code; return this; }
-  type() { return this; }
-  send(body: string) { this.chunks.push(body); this.writableEnded = true; return this; }
-  write(chunk: string) { this.chunks.push(chunk); return true; }
-  end() { this.writableEnded = true; }
-}
 
 const made: SessionStreams[] = [];
 afterEach(() => made.splice(0).forEach((streams) => streams.closeAll()));

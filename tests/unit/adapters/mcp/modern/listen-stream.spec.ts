@@ -1,17 +1,7 @@
-import { EventEmitter } from 'node:events';
 import { Response } from 'express';
 import { ListenStream } from '../../../../../src/adapters/mcp/modern/listen-stream';
+import { FakeResponse } from '../../../../fakes/fake-response';
 
-class FakeResponse extends EventEmitter {
-  statusCode = 0;
-  headers: Record<string, string> = {};
-  chunks: string[] = [];
-  writableEnded = false;
-  writeHead(status: number, headers: Record<string, string>) { this.statusCode = status; Object.assign(this.headers, headers); return this; }
-  flushHeaders() {}
-  write(chunk: string) { this.chunks.push(chunk); return true; }
-  end() { this.writableEnded = true; }
-}
 
 const SERVER_INFO = { name: 'keygate', version: '1' };
 const messages = (res: FakeResponse) => res.chunks.filter((c) => c.startsWith('event: message')).map((c) => JSON.parse(c.slice(c.indexOf('data: ') + 6)));

@@ -1,4 +1,3 @@
-import { EventEmitter } from 'node:events';
 import { Response } from 'express';
 import { ListenSources, ListenStreams } from '../../../../../src/adapters/mcp/modern/listen-streams';
 import { UpstreamListen, UpstreamListenRequest } from '../../../../../src/adapters/mcp/modern/listen-upstream';
@@ -9,22 +8,8 @@ import { KEYGATE_CAPABILITIES } from '../../../../../src/application/use-cases/u
 import { KeyPrincipal } from '../../../../../src/application/use-cases/validate-key/validate-key.use-case';
 import { ResourceRecord } from '../../../../../src/domain/resource/resource-record';
 import { ScopeSet } from '../../../../../src/domain/scope';
+import { FakeResponse } from '../../../../fakes/fake-response';
 
-class FakeResponse extends EventEmitter {
-  statusCode = 0;
-  headers: Record<string, string> = {};
-  chunks: string[] = [];
-  writableEnded = false;
-  writeHead(status: number, headers: Record<string, string>) { this.statusCode = status; Object.assign(this.headers, headers); return this; }
-  flushHeaders() {}
-  setHeader(name: string, value: string) { this.headers[name.toLowerCase()] = value; }
-  status(code: number) { this.statusCode = code; return this; }
-  type() { return this; }
-  send(body: string) { this.chunks.push(body); this.writableEnded = true; return this; }
-  write(chunk: string) { this.chunks.push(chunk); return true; }
-  end() { this.writableEnded = true; }
-
-}
 
 const record = (name: string): ResourceRecord => ({
   id: `id-${name}`, ownerId: 'u1', resource: SERVERS.resource, parentId: null, subresource: null,
@@ -128,7 +113,7 @@ describe('ListenStreams', () => {
     await listen({ toolsListChanged: true }, 1, 'k1');
     const key = await listen({ toolsListChanged: true }, 'x', 'k1');
     expect(key.statusCode).toBe(429);
-    expect(key.headers['retry-after']).toBe('5');
+    expect(key.headers['Retry-After']).toBe('5');
     expect(JSON.parse(key.chunks[0])).toMatchObject({ id: 'x', error: { code: -32000 } });
     await listen({ toolsListChanged: true }, 2, 'k2');
     const replica = await listen({ toolsListChanged: true }, 'y', 'k3');
