@@ -14,7 +14,7 @@ jest.setTimeout(60_000);
 const V = '2026-07-28';
 
 /**
- * The README's NGINX configuration for an MCP server keygate does not proxy:
+ * docs/forward-auth.md's NGINX configuration for an MCP server keygate does not proxy:
  * every request to /mcp is checked by /authz from its headers alone (the body
  * stays with NGINX), naming the key owner's server record `files`.
  */

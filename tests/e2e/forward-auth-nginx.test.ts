@@ -10,7 +10,7 @@ import { describeWithProgram, installedAt } from '../support/system-program';
 jest.setTimeout(60_000);
 
 /**
- * The README's NGINX configuration, run for real: auth_request in front of
+ * docs/forward-auth.md's NGINX configuration, run for real: auth_request in front of
  * an upstream app, each location naming the scope it needs.
  */
 const nginxServer = (keygatePort: number, appPort: number) => (port: number) => `

@@ -31,9 +31,9 @@ describe('an internal job building an agent tool set in-process', () => {
     expect((await agentToolSet(t.db.url, role.body.id, session.body.id)).tools.sort()).toEqual(['agents', 'chat', 'routines']);
   });
 
-  it('is the snippet the README shows', () => {
+  it('is the snippet docs/scopes.md shows', () => {
     const root = path.resolve(__dirname, '..', '..');
     const example = readFileSync(path.join(root, 'examples', 'worker-tool-set.ts'), 'utf8').trim();
-    expect(readFileSync(path.join(root, 'README.md'), 'utf8')).toContain(example);
+    expect(readFileSync(path.join(root, 'docs', 'scopes.md'), 'utf8')).toContain(example);
   });
 });

@@ -42,7 +42,7 @@ export async function seriousViolations(page: Page): Promise<string[]> {
     .map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.slice(0, 3).map((n) => JSON.stringify(n.target)).join(', ')})`);
 }
 
-/** UPDATE_CONSOLE_SCREENSHOTS=1 writes docs/console/*.png (the README links them); otherwise nothing in the tree changes. */
+/** UPDATE_CONSOLE_SCREENSHOTS=1 writes docs/console/*.png (docs/key-console.md links them); otherwise nothing in the tree changes. */
 export const SCREENSHOTS = process.env.UPDATE_CONSOLE_SCREENSHOTS === '1' ? path.join(ROOT, 'docs', 'console') : null;
 
 /** axe finds nothing serious or critical in what `page` shows now; with SCREENSHOTS (and `shot`), `<name>.png` is drawn. */

@@ -26,7 +26,7 @@ const AUDIT_PAGE_ENVELOPE_BYTES = 1024;
 const pathOf = (request: RawRequest) => request.path.split('?')[0];
 
 /**
- * The routes the 64 KiB rule does not fit, each with its bound stated (README,
+ * The routes the 64 KiB rule does not fit, each with its bound stated (docs/security-limits.md,
  * "Security limits"). Every other route is held to MAX_RESPONSE_BYTES.
  */
 export const ANSWER_BOUNDS: AnswerBound[] = [
