@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from './api';
 
-/** A user id no one signs in as: listing its servers is a documented admin-only act (README, /api/v1/mcp-servers). */
+/** A user id no one signs in as: listing its servers is a documented admin-only act (docs/mcp-gateway.md, /api/v1/mcp-servers). */
 const NOBODY = '00000000-0000-0000-0000-000000000000';
 
 /**

@@ -20,7 +20,7 @@ export interface ToolCall {
   requiredScopes: readonly string[];
 }
 
-/** What a call whose event could not be written is answered instead of its result (README, "Audit trail"). */
+/** What a call whose event could not be written is answered instead of its result (docs/audit.md, "Audit trail"). */
 export const UNAUDITED_MESSAGE = 'The tool call was made but its audit event could not be written, so its result is withheld; it may have taken effect. Retry shortly';
 
 /**

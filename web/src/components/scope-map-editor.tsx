@@ -1,4 +1,4 @@
-/** The API's bound on a map's entries (README, "Upstream resources, prompts and completion"). */
+/** The API's bound on a map's entries (docs/mcp-gateway.md, "Upstream resources, prompts and completion"). */
 const MAX_ROWS = 100;
 
 export interface ScopeRow { name: string; scopes: string }

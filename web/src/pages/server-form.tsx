@@ -3,7 +3,7 @@ import { api, McpServer } from '../api';
 import { ErrorNote, messageOf } from '../components/error-note';
 import { mapOf, rowsOf, ScopeMapEditor } from '../components/scope-map-editor';
 
-/** "Name: value" lines to a header map; a value left as ******** keeps the stored one (README). */
+/** "Name: value" lines to a header map; a value left as ******** keeps the stored one (docs/mcp-gateway.md). */
 function parseHeaders(text: string): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const line of text.split('\n').map((l) => l.trim()).filter(Boolean)) {

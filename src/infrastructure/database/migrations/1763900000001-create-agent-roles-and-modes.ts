@@ -3,7 +3,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 const READ_ALL = ['agents:read', 'projects:read', 'routines:read', 'mcp_servers:read', 'chat:read', 'models:read'];
 const WRITE_ALL = READ_ALL.map((s) => s.replace(':read', ':write'));
 
-/** System roles: documented defaults in the README; admins may edit them but not delete them. */
+/** System roles: documented defaults in docs/scopes.md; admins may edit them but not delete them. */
 const SYSTEM_ROLES: [string, string, string[]][] = [
   ['observer', 'Reads everything, changes nothing', READ_ALL],
   [
