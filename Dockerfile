@@ -1,5 +1,5 @@
 # syntax=docker/dockerfile:1
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm install --no-audit --no-fund
@@ -9,7 +9,7 @@ COPY scripts ./scripts
 COPY web ./web
 RUN npm run build && npm prune --omit=dev
 
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 ENV NODE_ENV=production PORT=8080 DATA_DIR=/data
 WORKDIR /app
 RUN groupadd --system keygate && useradd --system --gid keygate --home-dir /app keygate \
