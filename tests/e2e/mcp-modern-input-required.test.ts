@@ -208,6 +208,29 @@ describe('the client\'s _meta onward to upstreams', () => {
     expect(old.seenMeta.at(-1)).toEqual(TRACE);
   });
 
+  it('passes a 2025 client\'s trace context the same way, in a session and without one, for tools/call and prompts/get', async () => {
+    const v1 = await connectClient(app.url, { Authorization: `Bearer ${owner.raw}` });
+    const onServer = await connectClient(`${app.url}/servers/deep`, { Authorization: `Bearer ${owner.raw}` });
+    try {
+      await v1.callTool({ name: 'old__echo', arguments: { text: 'x' }, _meta: { ...TRACE, other: 'kept home' } });
+      expect(old.seenMeta.at(-1)).toEqual(TRACE);
+      deep.received.length = 0;
+      await v1.callTool({ name: 'deep__echo', arguments: { text: 'x' }, _meta: TRACE });
+      expect(deep.received.at(-1)).toMatchObject({ method: 'tools/call', meta: TRACE });
+      await onServer.getPrompt({ name: 'greet', arguments: { who: 'x' }, _meta: TRACE });
+      expect(deep.received.at(-1)).toMatchObject({ method: 'prompts/get', meta: TRACE });
+      await v1.callTool({ name: 'old__echo', arguments: { text: 'x' } });
+      expect(old.seenMeta.at(-1)).toBeUndefined();
+    } finally {
+      await Promise.all([v1.close(), onServer.close()]);
+    }
+    const stateless = await request(t.app).post('/mcp').set('Content-Type', 'application/json').set('Accept', 'application/json, text/event-stream')
+      .set('Authorization', `Bearer ${owner.raw}`)
+      .send({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'old__echo', arguments: { text: 'y' }, _meta: TRACE } }).expect(200);
+    expect(stateless.body.result.content[0].text).toBe('y');
+    expect(old.seenMeta.at(-1)).toEqual(TRACE);
+  });
+
   it('sends the upstream a logLevel only when the client sent one, and relays its log messages from that level up only then', async () => {
     const events = async (meta: Record<string, unknown>) => {
       const res = await post('/mcp', owner, 1, 'tools/call', { name: 'deep__log', arguments: {}, _meta: meta }).set('Accept', 'application/json, text/event-stream').expect(200);

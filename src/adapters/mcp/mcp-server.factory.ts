@@ -9,6 +9,7 @@ import { EndpointCapabilities, KEYGATE_CAPABILITIES } from '../../application/us
 import { FindEndpointCapabilities } from '../../application/use-cases/upstream-view/find-endpoint-capabilities.use-case';
 import { AuditOrigin, NO_ORIGIN } from '../../domain/audit';
 import { ANY_PARAMS } from './any-params';
+import { tracedRequest } from './modern/forwarded-meta';
 import { RPC } from './json-rpc';
 import { listToolsFor, ToolsListParams } from './list-tools-request';
 import { RpcError } from './rpc-error';
@@ -116,7 +117,8 @@ export class McpServerFactory {
         sessionId: session.id, callRequestId: id, progressToken: tokenOf(params._meta?.progressToken), signal,
         send: (message) => server.transport!.send(message as unknown as JSONRPCMessage, { relatedRequestId: id }),
       }) : undefined;
-      const upstream: UpstreamContext | undefined = session ? { clientSessionId: session.id, relay } : undefined;
+      const forwarded = tracedRequest(params._meta);
+      const upstream: UpstreamContext | undefined = session ? { clientSessionId: session.id, relay, forwarded } : forwarded && { forwarded };
       try {
         return (await this.calls.run(principal, origin, calls, params, recordBytes, upstream)) as never;
       } finally {

@@ -16,6 +16,7 @@ import { UpstreamView } from '../../application/use-cases/tools/external/upstrea
 import { EndpointCapabilities, KEYGATE_CAPABILITIES } from '../../application/use-cases/upstream-view/endpoint-capabilities';
 import { unchecked } from '../unchecked';
 import { ANY_PARAMS } from './any-params';
+import { tracedRequest } from './modern/forwarded-meta';
 import { RPC } from './json-rpc';
 import { keepResourceNotFound } from './legacy-resource-not-found';
 import { toMcpError } from './mcp-error-map';
@@ -76,7 +77,7 @@ export function serveUpstreamContent(server: Server, useCases: UpstreamContentUs
     // ANY_PARAMS: the use-cases check the params (-32602), not the SDK's schemas (-32603).
     server.setRequestHandler(method, { params: ANY_PARAMS }, async (params, ctx) => {
       try {
-        return (await answer(params)) as never;
+        return (await answer(params, tracedRequest(params._meta))) as never;
       } catch (error) {
         const answered = toMcpError(error, log);
         if (answered.code === RPC.RESOURCE_NOT_FOUND) keepResourceNotFound(server, ctx.mcpReq.id);

@@ -1,3 +1,5 @@
+import { ForwardedRequest } from '../../../application/ports/upstream-mcp.port';
+
 /** The W3C Trace Context and Baggage keys 2026-07-28 defines in a request's _meta. */
 const TRACE_KEYS = ['traceparent', 'tracestate', 'baggage'] as const;
 /** Longest trace value passed on (W3C baggage is bounded at 8192 bytes; traceparent and tracestate are far shorter). */
@@ -17,6 +19,12 @@ export function traceOf(meta: unknown): Record<string, string> {
     if (typeof value === 'string' && value.length <= MAX_TRACE_CHARS) trace[key] = value;
   }
   return trace;
+}
+
+/** A request's trace context for its upstream (2025 requests have no other forwarded part); undefined without one. */
+export function tracedRequest(meta: unknown): ForwardedRequest | undefined {
+  const trace = traceOf(meta);
+  return Object.keys(trace).length > 0 ? { trace } : undefined;
 }
 
 /** The capabilities the client declared in its envelope (the SDK checked it is an object). */
