@@ -1,5 +1,5 @@
 import { upstreamContentUseCases } from '../../src/adapters/mcp/upstream-content-handlers';
-import { ItemListCache, ItemListing } from '../../src/application/ports/upstream-content.port';
+import { ItemListing } from '../../src/application/ports/upstream-content.port';
 import { ResourceStore } from '../../src/application/ports/resource-store.port';
 import { LoadingCache } from '../../src/application/ports/loading-cache.port';
 import { UpstreamListings } from '../../src/application/use-cases/tools/external/upstream-listings';
@@ -7,16 +7,6 @@ import { EndpointCapabilities } from '../../src/application/use-cases/upstream-v
 import { FindEndpointCapabilities } from '../../src/application/use-cases/upstream-view/find-endpoint-capabilities.use-case';
 import { FakeUpstreamContent } from '../fakes/fake-upstream-content';
 import { InMemoryResourceSubscriptions } from '../fakes/in-memory-resource-subscriptions';
-
-/** ItemListCache in memory, unbounded and never expiring, sharing a load in flight as the LRU one does. */
-export class MapItemListCache implements ItemListCache {
-  readonly entries = new Map<string, Promise<ItemListing>>();
-
-  get(key: string, load: () => Promise<ItemListing>): Promise<ItemListing> {
-    if (!this.entries.has(key)) this.entries.set(key, load());
-    return this.entries.get(key)!;
-  }
-}
 
 /** LoadingCache in memory, unbounded and never expiring, sharing a load in flight. */
 export class MapLoadingCache<T> implements LoadingCache<T> {
@@ -30,7 +20,7 @@ export class MapLoadingCache<T> implements LoadingCache<T> {
 
 /** The use-cases over one UpstreamListings with an in-memory cache, a fake upstream and in-memory subscriptions (at most `maxSubscriptions` a session). */
 export function makeUpstreamContent(store: ResourceStore, upstream = new FakeUpstreamContent(), logged: string[] = [], maxSubscriptions = 3) {
-  const listings = new UpstreamListings(store, upstream, new MapItemListCache(), (message) => logged.push(message));
+  const listings = new UpstreamListings(store, upstream, new MapLoadingCache<ItemListing>(), (message) => logged.push(message));
   const subscriptions = new InMemoryResourceSubscriptions();
   const capabilities = new FindEndpointCapabilities(listings, new MapLoadingCache<EndpointCapabilities>());
   return { useCases: upstreamContentUseCases(listings, { store: subscriptions, maxPerSession: maxSubscriptions }), upstream, logged, subscriptions, capabilities };

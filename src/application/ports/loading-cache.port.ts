@@ -5,4 +5,6 @@
  */
 export interface LoadingCache<T> {
   get(key: string, load: () => Promise<T>): Promise<T>;
+  /** Drops an entry (say the upstream announced a change), so the next get loads it again. */
+  forget?(key: string): void;
 }

@@ -1,3 +1,4 @@
+import { LoadingCache } from './loading-cache.port';
 import { UpstreamContext, UpstreamServer } from './upstream-mcp.port';
 
 /**
@@ -52,12 +53,8 @@ export type ItemListing =
   | { ok: true; items: UpstreamItem[] }
   | { ok: false; shown: string };
 
-/** Item listings by key (kind, record id and version), bounded and expiring; a missing key is loaded once however many ask. */
-export interface ItemListCache {
-  get(key: string, load: () => Promise<ItemListing>): Promise<ItemListing>;
-  /** Drops an entry (the upstream announced a change), so the next get loads it again. */
-  forget?(key: string): void;
-}
+/** Item listings by key (kind, record id and version); forgotten when the upstream announces a change. */
+export type ItemListCache = LoadingCache<ItemListing>;
 
 /** The upstream answered a request with a JSON-RPC error (not a transport failure): its code and message, for the log. */
 export class UpstreamReplyError extends Error {

@@ -1,4 +1,5 @@
 import { ToolDefinition } from '../../domain/tool/tool-definition';
+import { LoadingCache } from './loading-cache.port';
 
 /** An upstream MCP server as the owner registered it. */
 export interface UpstreamServer {
@@ -113,12 +114,5 @@ export type ToolListing =
   | { ok: true; tools: UpstreamTool[]; withheld?: ReadonlyMap<string, string> }
   | { ok: false; shown: string };
 
-/**
- * Tool listings by key (a record's id and version), bounded and expiring. A
- * key that is missing is loaded once, however many ask for it at the same time.
- */
-export interface ToolListCache {
-  get(key: string, load: () => Promise<ToolListing>): Promise<ToolListing>;
-  /** Drops an entry (the upstream announced a change), so the next get loads it again. */
-  forget?(key: string): void;
-}
+/** Tool listings by key (a record's id and version); forgotten when the upstream announces a change. */
+export type ToolListCache = LoadingCache<ToolListing>;

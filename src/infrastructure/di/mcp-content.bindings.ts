@@ -1,10 +1,10 @@
 import { Container } from 'inversify';
 import { ResourceStore } from '../../application/ports/resource-store.port';
 import { ResourceSubscriptionStore } from '../../application/ports/resource-subscription-store.port';
-import { ItemListCache } from '../../application/ports/upstream-content.port';
+import { ItemListCache, ItemListing } from '../../application/ports/upstream-content.port';
 import { UpstreamListings } from '../../application/use-cases/tools/external/upstream-listings';
 import { UpstreamContentUseCases, upstreamContentUseCases } from '../../adapters/mcp/upstream-content-handlers';
-import { LruItemListCache } from '../../adapters/mcp/upstream/lru-item-list-cache';
+import { LruLoadingCache } from '../../adapters/mcp/upstream/lru-loading-cache';
 import { SdkUpstreamMcp } from '../../adapters/mcp/upstream/sdk-upstream-mcp';
 import { Config } from '../config/config';
 import { TOKENS } from './tokens';
@@ -19,7 +19,7 @@ const ITEM_LIST_CACHE = { maxEntries: 10_000, maxChars: 16 * 1024 * 1024 };
 export function bindMcpContent(c: Container): void {
   c.bind(UpstreamListings).toResolvedValue(
     (store: ResourceStore, upstream: SdkUpstreamMcp, config: Config, log: (message: string) => void) => {
-      const cache: ItemListCache = new LruItemListCache({ ...ITEM_LIST_CACHE, ttlMs: config.mcp.upstreamListTtlSeconds * 1000 });
+      const cache: ItemListCache = new LruLoadingCache<ItemListing>({ ...ITEM_LIST_CACHE, ttlMs: config.mcp.upstreamListTtlSeconds * 1000 });
       return new UpstreamListings(store, upstream, cache, log);
     },
     [TOKENS.ResourceStore, SdkUpstreamMcp, TOKENS.Config, TOKENS.McpLog],

@@ -3,7 +3,7 @@ import { Container } from 'inversify';
 import { SessionBus } from '../../application/ports/session-bus.port';
 import { ExternalTools } from '../../application/ports/external-tools.port';
 import { ResourceStore } from '../../application/ports/resource-store.port';
-import { ToolListCache, UpstreamMcp } from '../../application/ports/upstream-mcp.port';
+import { ToolListCache, ToolListing, UpstreamMcp } from '../../application/ports/upstream-mcp.port';
 import { AuthorizeToolCall } from '../../application/use-cases/tools/authorize-tool-call.use-case';
 import { CallTool } from '../../application/use-cases/tools/call-tool.use-case';
 import { McpServerUseCases } from '../../application/use-cases/mcp-servers/mcp-server-use-cases';
@@ -32,7 +32,6 @@ import { UpstreamContentUseCases } from '../../adapters/mcp/upstream-content-han
 import { ToolCallRecorder } from '../../adapters/mcp/tool-call-recorder';
 import { ToolsCallFastPath } from '../../adapters/mcp/tools-call-fast-path';
 import { ToolsListFastPath } from '../../adapters/mcp/tools-list-fast-path';
-import { LruToolListCache } from '../../adapters/mcp/upstream/lru-tool-list-cache';
 import { SdkUpstreamMcp } from '../../adapters/mcp/upstream/sdk-upstream-mcp';
 import { LruLoadingCache } from '../../adapters/mcp/upstream/lru-loading-cache';
 import { UpstreamProfile } from '../../adapters/mcp/upstream/upstream-profile';
@@ -75,7 +74,7 @@ export function bindMcp(c: Container): void {
   );
   c.bind<UpstreamMcp>(TOKENS.UpstreamMcp).toService(SdkUpstreamMcp);
   c.bind<ToolListCache>(TOKENS.ToolListCache).toResolvedValue(
-    ({ mcp }: Config) => new LruToolListCache({ ...UPSTREAM_LIST_CACHE, ttlMs: mcp.upstreamListTtlSeconds * 1000 }),
+    ({ mcp }: Config) => new LruLoadingCache<ToolListing>({ ...UPSTREAM_LIST_CACHE, ttlMs: mcp.upstreamListTtlSeconds * 1000 }),
     [TOKENS.Config],
   );
   c.bind<ExternalTools>(TOKENS.ExternalTools).toResolvedValue(

@@ -3,19 +3,35 @@ import { LoadingCache } from '../../../application/ports/loading-cache.port';
 
 type Load<T> = () => Promise<T>;
 
-/** LoadingCache over a bounded LRU: at most `maxEntries` values, each kept `ttlMs`, one load shared by everyone asking meanwhile. */
+/**
+ * LoadingCache over a bounded LRU (lru-cache): at most `maxEntries` values,
+ * each kept `ttlMs` from the moment it arrived; lru-cache's fetch shares one
+ * load among everyone asking for the same key meanwhile (single flight).
+ * With `maxChars`, the values' JSON is bounded too: an upstream listing may
+ * be megabytes, so a count alone would not bound the heap; a value larger
+ * than `maxChars` on its own is served but not kept.
+ */
 export class LruLoadingCache<T extends object> implements LoadingCache<T> {
   private readonly cache: LRUCache<string, T, Load<T>>;
 
-  constructor(options: { maxEntries: number; ttlMs: number }) {
+  constructor(options: { maxEntries: number; ttlMs: number; maxChars?: number }) {
     this.cache = new LRUCache<string, T, Load<T>>({
       max: options.maxEntries,
       ttl: options.ttlMs,
+      ...(options.maxChars === undefined ? {} : {
+        maxSize: options.maxChars,
+        // lru-cache refuses a size of 0; a failure (`{ ok: false, … }`) is small but still an entry.
+        sizeCalculation: (value: T) => Math.max(1, JSON.stringify(value).length),
+      }),
       fetchMethod: (_key, _stale, { context }) => context(),
     });
   }
 
   async get(key: string, load: Load<T>): Promise<T> {
     return (await this.cache.fetch(key, { context: load })) as T;
+  }
+
+  forget(key: string): void {
+    this.cache.delete(key);
   }
 }

@@ -3,7 +3,8 @@ import { AuthorizeToolCall } from '../../../../../src/application/use-cases/tool
 import { UpstreamToolDirectory } from '../../../../../src/application/use-cases/tools/external/upstream-tool-directory';
 import { singleServerView } from '../../../../../src/application/use-cases/tools/external/upstream-view';
 import { FindServerView } from '../../../../../src/application/use-cases/upstream-view/find-server-view.use-case';
-import { LruToolListCache } from '../../../../../src/adapters/mcp/upstream/lru-tool-list-cache';
+import { LruLoadingCache } from '../../../../../src/adapters/mcp/upstream/lru-loading-cache';
+import { ToolListing } from '../../../../../src/application/ports/upstream-mcp.port';
 import { ForbiddenError, InsufficientScopeError, NotFoundError } from '../../../../../src/domain/errors';
 import { topLevel } from '../../../../../src/domain/resource/resource-record';
 import { FakeUpstreamMcp } from '../../../../fakes/fake-upstream-mcp';
@@ -17,7 +18,7 @@ async function makeSut() {
   const store = new InMemoryResourceStore();
   const upstream = new FakeUpstreamMcp();
   const { pins, store: pinStore } = makeToolPins();
-  const directory = new UpstreamToolDirectory(store, upstream, new LruToolListCache({ maxEntries: 10, maxChars: 100_000, ttlMs: 60_000 }), () => undefined, pins);
+  const directory = new UpstreamToolDirectory(store, upstream, new LruLoadingCache<ToolListing>({ maxEntries: 10, maxChars: 100_000, ttlMs: 60_000 }), () => undefined, pins);
   const authorize = new AuthorizeToolCall(directory);
   const sut = new AuthorizeForwardedMcpRequest(new FindServerView(store), authorize, pins);
   const record = await store.create(USER, topLevel('mcp_servers'), {

@@ -1,6 +1,7 @@
 import { CloseUpstreamSessions } from '../../../../../src/application/use-cases/mcp-sessions/close-upstream-sessions.use-case';
 import { UpstreamToolDirectory } from '../../../../../src/application/use-cases/tools/external/upstream-tool-directory';
-import { LruToolListCache } from '../../../../../src/adapters/mcp/upstream/lru-tool-list-cache';
+import { LruLoadingCache } from '../../../../../src/adapters/mcp/upstream/lru-loading-cache';
+import { ToolListing } from '../../../../../src/application/ports/upstream-mcp.port';
 import { topLevel } from '../../../../../src/domain/resource/resource-record';
 import { FakeUpstreamMcp } from '../../../../fakes/fake-upstream-mcp';
 import { InMemoryResourceStore } from '../../../../fakes/in-memory-resource.store';
@@ -46,7 +47,7 @@ describe('UpstreamToolDirectory within a client session', () => {
   it('hands the client session and the relay to the upstream contact of a call, and nothing to a stateless one', async () => {
     const store = new InMemoryResourceStore();
     const upstream = new FakeUpstreamMcp();
-    const directory = new UpstreamToolDirectory(store, upstream, new LruToolListCache({ maxEntries: 10, maxChars: 100_000, ttlMs: 60_000 }), () => undefined, makeToolPins().pins);
+    const directory = new UpstreamToolDirectory(store, upstream, new LruLoadingCache<ToolListing>({ maxEntries: 10, maxChars: 100_000, ttlMs: 60_000 }), () => undefined, makeToolPins().pins);
     const url = 'https://files.example/mcp';
     upstream.serve(url, { tools: [{ name: 'echo', inputSchema: { type: 'object' } }] });
     await store.create(USER, topLevel('mcp_servers'), { name: 'files', url });

@@ -4,7 +4,8 @@ import { AuthorizeToolCall } from '../../../../../src/application/use-cases/tool
 import { UpstreamToolDirectory } from '../../../../../src/application/use-cases/tools/external/upstream-tool-directory';
 import { FilterTools } from '../../../../../src/application/use-cases/filter-tools/filter-tools.use-case';
 import { ListTools } from '../../../../../src/application/use-cases/list-tools/list-tools.use-case';
-import { LruToolListCache } from '../../../../../src/adapters/mcp/upstream/lru-tool-list-cache';
+import { LruLoadingCache } from '../../../../../src/adapters/mcp/upstream/lru-loading-cache';
+import { ToolListing } from '../../../../../src/application/ports/upstream-mcp.port';
 import { topLevel } from '../../../../../src/domain/resource/resource-record';
 import { FakeUpstreamMcp } from '../../../../fakes/fake-upstream-mcp';
 import { InMemoryResourceStore } from '../../../../fakes/in-memory-resource.store';
@@ -19,7 +20,7 @@ function makeSut(ttlMs = 60_000) {
   const upstream = new FakeUpstreamMcp();
   const logged: string[] = [];
   const { pins } = makeToolPins();
-  const directory = new UpstreamToolDirectory(store, upstream, new LruToolListCache({ maxEntries: 100, maxChars: 1_000_000, ttlMs }), (m) => logged.push(m), pins);
+  const directory = new UpstreamToolDirectory(store, upstream, new LruLoadingCache<ToolListing>({ maxEntries: 100, maxChars: 1_000_000, ttlMs }), (m) => logged.push(m), pins);
   const listTools = new ListTools(new FilterTools(), directory);
   const register = async (name: string, extra: Record<string, unknown> = {}) => {
     const url = `https://${name}.example/mcp`;

@@ -4,7 +4,8 @@ import { NAMESPACED_VIEW, singleServerView, UpstreamView } from '../../../../../
 import { FilterTools } from '../../../../../src/application/use-cases/filter-tools/filter-tools.use-case';
 import { ListTools } from '../../../../../src/application/use-cases/list-tools/list-tools.use-case';
 import { FindServerView } from '../../../../../src/application/use-cases/upstream-view/find-server-view.use-case';
-import { LruToolListCache } from '../../../../../src/adapters/mcp/upstream/lru-tool-list-cache';
+import { LruLoadingCache } from '../../../../../src/adapters/mcp/upstream/lru-loading-cache';
+import { ToolListing } from '../../../../../src/application/ports/upstream-mcp.port';
 import { UnknownReferenceError, UnknownResourceError } from '../../../../../src/domain/errors';
 import { topLevel } from '../../../../../src/domain/resource/resource-record';
 import { FakeContentBehaviour } from '../../../../fakes/fake-upstream-content';
@@ -28,7 +29,7 @@ function makeSut() {
   const store = new InMemoryResourceStore();
   const upstream = new FakeUpstreamMcp();
   const { pins } = makeToolPins();
-  const directory = new UpstreamToolDirectory(store, upstream, new LruToolListCache({ maxEntries: 100, maxChars: 1_000_000, ttlMs: 60_000 }), () => undefined, pins);
+  const directory = new UpstreamToolDirectory(store, upstream, new LruLoadingCache<ToolListing>({ maxEntries: 100, maxChars: 1_000_000, ttlMs: 60_000 }), () => undefined, pins);
   const listTools = new ListTools(new FilterTools(), directory);
   const authorize = new AuthorizeToolCall(directory);
   const content = makeUpstreamContent(store);

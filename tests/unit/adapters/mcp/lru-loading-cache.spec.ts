@@ -1,0 +1,82 @@
+import { ToolListing } from '../../../../src/application/ports/upstream-mcp.port';
+import { ItemListing } from '../../../../src/application/ports/upstream-content.port';
+import { LruLoadingCache } from '../../../../src/adapters/mcp/upstream/lru-loading-cache';
+
+const listing = (name: string): ToolListing => ({ ok: true, tools: [{ name, inputSchema: { type: 'object' } }] });
+
+function counting<T>(result: T, delayMs = 5) {
+  const loader = { loads: 0, load: async () => {
+    loader.loads += 1;
+    await new Promise((resolve) => setTimeout(resolve, delayMs));
+    return result;
+  } };
+  return loader;
+}
+
+describe('LruLoadingCache', () => {
+  it('loads a key once for concurrent askers and serves it until the TTL passes', async () => {
+    const cache = new LruLoadingCache<ToolListing>({ maxEntries: 10, maxChars: 10_000, ttlMs: 40 });
+    const loader = counting(listing('a'));
+    const answers = await Promise.all([1, 2, 3, 4, 5].map(() => cache.get('server@v1', loader.load)));
+    expect(answers.every((answer) => answer === answers[0])).toBe(true);
+    await cache.get('server@v1', loader.load);
+    expect(loader.loads).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    await cache.get('server@v1', loader.load);
+    expect(loader.loads).toBe(2);
+  });
+
+  it('keeps failures as long as listings', async () => {
+    const cache = new LruLoadingCache<ToolListing>({ maxEntries: 10, maxChars: 10_000, ttlMs: 60_000 });
+    const loader = counting<ToolListing>({ ok: false, shown: 'upstream address not allowed' });
+    await cache.get('bad@v1', loader.load);
+    expect(await cache.get('bad@v1', loader.load)).toEqual({ ok: false, shown: 'upstream address not allowed' });
+    expect(loader.loads).toBe(1);
+  });
+
+  it('loads a forgotten key again, leaving the others', async () => {
+    const cache = new LruLoadingCache<ItemListing>({ maxEntries: 10, maxChars: 10_000, ttlMs: 60_000 });
+    const resources = counting<ItemListing>({ ok: true, items: [{ uri: 'file:///a', name: 'a' }] }, 0);
+    const prompts = counting<ItemListing>({ ok: true, items: [{ name: 'p' }] }, 0);
+    await cache.get('resources:s@v1', resources.load);
+    await cache.get('prompts:s@v1', prompts.load);
+    cache.forget('resources:s@v1');
+    await cache.get('resources:s@v1', resources.load);
+    await cache.get('prompts:s@v1', prompts.load);
+    expect([resources.loads, prompts.loads]).toEqual([2, 1]);
+  });
+
+  it('holds at most maxEntries values, least recently used out first', async () => {
+    const cache = new LruLoadingCache<ToolListing>({ maxEntries: 2, maxChars: 10_000, ttlMs: 60_000 });
+    const loaders = ['a', 'b', 'c'].map((name) => counting(listing(name), 0));
+    for (const [i, loader] of loaders.entries()) await cache.get(`k${i}`, loader.load);
+    await cache.get('k2', loaders[2].load);
+    await cache.get('k0', loaders[0].load);
+    expect([loaders[0].loads, loaders[2].loads]).toEqual([2, 1]);
+  });
+
+  it('holds at most maxChars of the values\' JSON, serving but not keeping one larger on its own', async () => {
+    const tool = (name: string) => ({ name, inputSchema: {} });
+    const cache = new LruLoadingCache<ToolListing>({ maxEntries: 100, maxChars: 200, ttlMs: 60_000 });
+    const first = counting<ToolListing>({ ok: true, tools: [tool('a'.repeat(80))] }, 0);
+    const second = counting<ToolListing>({ ok: true, tools: [tool('b'.repeat(80))] }, 0);
+    await cache.get('first', first.load);
+    await cache.get('second', second.load); // together over 200 characters: the first goes
+    await cache.get('second', second.load);
+    await cache.get('first', first.load);
+    expect([first.loads, second.loads]).toEqual([2, 1]);
+
+    const huge = counting<ToolListing>({ ok: true, tools: [tool('x'.repeat(300))] }, 0);
+    expect(await cache.get('huge', huge.load)).toEqual({ ok: true, tools: [tool('x'.repeat(300))] });
+    await cache.get('huge', huge.load);
+    expect(huge.loads).toBe(2);
+  });
+
+  it('bounds by count alone without maxChars', async () => {
+    const cache = new LruLoadingCache<ToolListing>({ maxEntries: 10, ttlMs: 60_000 });
+    const huge = counting<ToolListing>({ ok: true, tools: [{ name: 'x'.repeat(100_000), inputSchema: {} }] }, 0);
+    await cache.get('huge', huge.load);
+    await cache.get('huge', huge.load);
+    expect(huge.loads).toBe(1);
+  });
+});
