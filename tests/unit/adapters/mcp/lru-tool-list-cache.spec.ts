@@ -3,10 +3,11 @@ import { LruToolListCache } from '../../../../src/adapters/mcp/upstream/lru-tool
 
 const listing = (name: string): ToolListing => ({ ok: true, tools: [{ name, inputSchema: { type: 'object' } }] });
 
-function counting(result: ToolListing, delayMs = 5) {
+/** Counts its loads; each load stays in flight until `gate` settles (no gate: at once). */
+function counting(result: ToolListing, gate?: Promise<void>) {
   const loader = { loads: 0, load: async () => {
     loader.loads += 1;
-    await new Promise((resolve) => setTimeout(resolve, delayMs));
+    await gate;
     return result;
   } };
   return loader;
@@ -14,13 +15,18 @@ function counting(result: ToolListing, delayMs = 5) {
 
 describe('LruToolListCache', () => {
   it('loads a key once for concurrent askers and serves it until the TTL passes', async () => {
-    const cache = new LruToolListCache({ maxEntries: 10, maxChars: 10_000, ttlMs: 40 });
-    const loader = counting(listing('a'));
-    const answers = await Promise.all([1, 2, 3, 4, 5].map(() => cache.get('server@v1', loader.load)));
+    let now = 1_000;
+    const cache = new LruToolListCache({ maxEntries: 10, maxChars: 10_000, ttlMs: 40, now: () => now });
+    let open!: () => void;
+    const loader = counting(listing('a'), new Promise<void>((resolve) => { open = resolve; }));
+    const asked = [1, 2, 3, 4, 5].map(() => cache.get('server@v1', loader.load));
+    open(); // all five asked while the one load was in flight
+    const answers = await Promise.all(asked);
     expect(answers.every((answer) => answer === answers[0])).toBe(true);
+    now += 39;
     await cache.get('server@v1', loader.load);
     expect(loader.loads).toBe(1);
-    await new Promise((resolve) => setTimeout(resolve, 60));
+    now += 2; // 41 ms since it arrived: past the TTL
     await cache.get('server@v1', loader.load);
     expect(loader.loads).toBe(2);
   });
@@ -35,13 +41,13 @@ describe('LruToolListCache', () => {
 
   it('holds at most maxEntries listings and maxChars of their JSON, least recently used out first', async () => {
     const cache = new LruToolListCache({ maxEntries: 2, maxChars: 10_000, ttlMs: 60_000 });
-    const loaders = ['a', 'b', 'c'].map((name) => counting(listing(name), 0));
+    const loaders = ['a', 'b', 'c'].map((name) => counting(listing(name)));
     for (const [i, loader] of loaders.entries()) await cache.get(`k${i}`, loader.load);
     await cache.get('k0', loaders[0].load);
     expect(loaders[0].loads).toBe(2);
 
     const small = new LruToolListCache({ maxEntries: 100, maxChars: 100, ttlMs: 60_000 });
-    const huge = counting({ ok: true, tools: [{ name: 'x'.repeat(200), inputSchema: {} }] }, 0);
+    const huge = counting({ ok: true, tools: [{ name: 'x'.repeat(200), inputSchema: {} }] });
     await small.get('huge', huge.load);
     await small.get('huge', huge.load);
     expect(huge.loads).toBe(2);
