@@ -4,7 +4,8 @@
  * setup (build the service, start PostgreSQL) is here only, so that
  * `npm run test:unit` skips it while `npm test` stays one command.
  */
-const unit = require('./jest.unit.config');
+// maxWorkers is a run-wide option, not a project's: `npm test` keeps jest's default.
+const { maxWorkers: _unitWorkers, ...unit } = require('./jest.unit.config');
 
 // The unit project's transform and environment, with another displayName and testMatch.
 const { displayName, testMatch, ...common } = unit;

@@ -16,8 +16,15 @@ const swc = [
   },
 ];
 
+const os = require('node:os');
+
 module.exports = {
   displayName: 'unit',
+  // jest's default is one worker less than the cores: on a 2-core machine one
+  // worker, all 130-odd files in a row. Two workers there, measured: about 9 s
+  // instead of 13. Larger machines keep the default. A run-wide option:
+  // jest.config.js leaves it out of the project it takes from here.
+  maxWorkers: Math.max(2, os.availableParallelism() - 1),
   testEnvironment: 'node',
   transform: { '^.+\\.(t|j|mj)s$': swc },
   transformIgnorePatterns: ['/node_modules/(?!(inversify|@inversifyjs|jose|@apidevtools)/)'],

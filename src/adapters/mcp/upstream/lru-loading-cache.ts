@@ -10,11 +10,15 @@ type Load<T> = () => Promise<T>;
  * With `maxChars`, the values' JSON is bounded too: an upstream listing may
  * be megabytes, so a count alone would not bound the heap; a value larger
  * than `maxChars` on its own is served but not kept.
+ * `now` (milliseconds, monotonic) is for tests: left out, lru-cache reads
+ * performance.now() as before; given, it is read on every look-up (no 1 ms
+ * caching of the time), so a test that moves its clock sees the move at once.
  */
 export class LruLoadingCache<T extends object> implements LoadingCache<T> {
   private readonly cache: LRUCache<string, T, Load<T>>;
 
-  constructor(options: { maxEntries: number; ttlMs: number; maxChars?: number }) {
+  constructor(options: { maxEntries: number; ttlMs: number; maxChars?: number; now?: () => number }) {
+    const clock = options.now;
     this.cache = new LRUCache<string, T, Load<T>>({
       max: options.maxEntries,
       ttl: options.ttlMs,
@@ -24,6 +28,7 @@ export class LruLoadingCache<T extends object> implements LoadingCache<T> {
         sizeCalculation: (value: T) => Math.max(1, JSON.stringify(value).length),
       }),
       fetchMethod: (_key, _stale, { context }) => context(),
+      ...(clock ? { perf: { now: clock }, ttlResolution: 0 } : {}),
     });
   }
 

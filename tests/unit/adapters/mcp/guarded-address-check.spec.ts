@@ -11,6 +11,8 @@ function makeSut(resolve: Resolve, allowlist: string[] = [], timeoutMs = 1000) {
 const resolvesTo = (address: string): Resolve => async () => [{ address, family: address.includes(':') ? 6 : 4 }];
 
 describe('GuardedAddressCheck', () => {
+  afterEach(() => jest.useRealTimers());
+
   it('refuses a host the connection guard refuses, telling only the general message; the address goes to the log', async () => {
     const { sut, logged } = makeSut(resolvesTo('10.1.2.3'));
     const error = await sut.check('https://inside.example.com/mcp').catch((e: unknown) => e);
@@ -29,10 +31,17 @@ describe('GuardedAddressCheck', () => {
 
   it('leaves a name that does not resolve, or a resolver slower than the timeout, to the connection-time check', async () => {
     await expect(makeSut(async () => { throw new Error('ENOTFOUND'); }).sut.check('https://nowhere.invalid/')).resolves.toBeUndefined();
+    jest.useFakeTimers();
     const slow: Resolve = () => new Promise((resolve) => setTimeout(() => resolve([{ address: '10.0.0.1', family: 4 }]), 200));
-    const started = Date.now();
-    await expect(makeSut(slow, [], 20).sut.check('https://slow.example.com/')).resolves.toBeUndefined();
-    expect(Date.now() - started).toBeLessThan(150);
-    await new Promise((resolve) => setTimeout(resolve, 250)); // the late refusal is dropped, not left unhandled
+    const { sut, logged } = makeSut(slow, [], 20);
+    let answered = false;
+    const checked = sut.check('https://slow.example.com/').then(() => { answered = true; });
+    await jest.advanceTimersByTimeAsync(19);
+    expect(answered).toBe(false);
+    await jest.advanceTimersByTimeAsync(1); // the 20 ms timeout
+    expect(answered).toBe(true);
+    await expect(checked).resolves.toBeUndefined();
+    await jest.advanceTimersByTimeAsync(200); // the late refusal is dropped, not left unhandled nor logged
+    expect(logged).toEqual([]);
   });
 });

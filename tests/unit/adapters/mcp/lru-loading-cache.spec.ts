@@ -4,10 +4,11 @@ import { LruLoadingCache } from '../../../../src/adapters/mcp/upstream/lru-loadi
 
 const listing = (name: string): ToolListing => ({ ok: true, tools: [{ name, inputSchema: { type: 'object' } }] });
 
-function counting<T>(result: T, delayMs = 5) {
+/** A loader that counts its loads; each load waits for `gate` (when given) so that callers overlap. */
+function counting<T>(result: T, gate?: Promise<void>) {
   const loader = { loads: 0, load: async () => {
     loader.loads += 1;
-    await new Promise((resolve) => setTimeout(resolve, delayMs));
+    await gate;
     return result;
   } };
   return loader;
@@ -15,13 +16,18 @@ function counting<T>(result: T, delayMs = 5) {
 
 describe('LruLoadingCache', () => {
   it('loads a key once for concurrent askers and serves it until the TTL passes', async () => {
-    const cache = new LruLoadingCache<ToolListing>({ maxEntries: 10, maxChars: 10_000, ttlMs: 40 });
-    const loader = counting(listing('a'));
-    const answers = await Promise.all([1, 2, 3, 4, 5].map(() => cache.get('server@v1', loader.load)));
+    const clock = { now: 1_000 };
+    const cache = new LruLoadingCache<ToolListing>({ maxEntries: 10, maxChars: 10_000, ttlMs: 40, now: () => clock.now });
+    let open!: () => void;
+    const loader = counting(listing('a'), new Promise<void>((resolve) => (open = resolve)));
+    const asked = Promise.all([1, 2, 3, 4, 5].map(() => cache.get('server@v1', loader.load)));
+    open();
+    const answers = await asked;
     expect(answers.every((answer) => answer === answers[0])).toBe(true);
+    clock.now += 39;
     await cache.get('server@v1', loader.load);
     expect(loader.loads).toBe(1);
-    await new Promise((resolve) => setTimeout(resolve, 60));
+    clock.now += 2;
     await cache.get('server@v1', loader.load);
     expect(loader.loads).toBe(2);
   });
@@ -36,8 +42,8 @@ describe('LruLoadingCache', () => {
 
   it('loads a forgotten key again, leaving the others', async () => {
     const cache = new LruLoadingCache<ItemListing>({ maxEntries: 10, maxChars: 10_000, ttlMs: 60_000 });
-    const resources = counting<ItemListing>({ ok: true, items: [{ uri: 'file:///a', name: 'a' }] }, 0);
-    const prompts = counting<ItemListing>({ ok: true, items: [{ name: 'p' }] }, 0);
+    const resources = counting<ItemListing>({ ok: true, items: [{ uri: 'file:///a', name: 'a' }] });
+    const prompts = counting<ItemListing>({ ok: true, items: [{ name: 'p' }] });
     await cache.get('resources:s@v1', resources.load);
     await cache.get('prompts:s@v1', prompts.load);
     cache.forget('resources:s@v1');
@@ -48,7 +54,7 @@ describe('LruLoadingCache', () => {
 
   it('holds at most maxEntries values, least recently used out first', async () => {
     const cache = new LruLoadingCache<ToolListing>({ maxEntries: 2, maxChars: 10_000, ttlMs: 60_000 });
-    const loaders = ['a', 'b', 'c'].map((name) => counting(listing(name), 0));
+    const loaders = ['a', 'b', 'c'].map((name) => counting(listing(name)));
     for (const [i, loader] of loaders.entries()) await cache.get(`k${i}`, loader.load);
     await cache.get('k2', loaders[2].load);
     await cache.get('k0', loaders[0].load);
@@ -58,15 +64,15 @@ describe('LruLoadingCache', () => {
   it('holds at most maxChars of the values\' JSON, serving but not keeping one larger on its own', async () => {
     const tool = (name: string) => ({ name, inputSchema: {} });
     const cache = new LruLoadingCache<ToolListing>({ maxEntries: 100, maxChars: 200, ttlMs: 60_000 });
-    const first = counting<ToolListing>({ ok: true, tools: [tool('a'.repeat(80))] }, 0);
-    const second = counting<ToolListing>({ ok: true, tools: [tool('b'.repeat(80))] }, 0);
+    const first = counting<ToolListing>({ ok: true, tools: [tool('a'.repeat(80))] });
+    const second = counting<ToolListing>({ ok: true, tools: [tool('b'.repeat(80))] });
     await cache.get('first', first.load);
     await cache.get('second', second.load); // together over 200 characters: the first goes
     await cache.get('second', second.load);
     await cache.get('first', first.load);
     expect([first.loads, second.loads]).toEqual([2, 1]);
 
-    const huge = counting<ToolListing>({ ok: true, tools: [tool('x'.repeat(300))] }, 0);
+    const huge = counting<ToolListing>({ ok: true, tools: [tool('x'.repeat(300))] });
     expect(await cache.get('huge', huge.load)).toEqual({ ok: true, tools: [tool('x'.repeat(300))] });
     await cache.get('huge', huge.load);
     expect(huge.loads).toBe(2);
@@ -74,7 +80,7 @@ describe('LruLoadingCache', () => {
 
   it('bounds by count alone without maxChars', async () => {
     const cache = new LruLoadingCache<ToolListing>({ maxEntries: 10, ttlMs: 60_000 });
-    const huge = counting<ToolListing>({ ok: true, tools: [{ name: 'x'.repeat(100_000), inputSchema: {} }] }, 0);
+    const huge = counting<ToolListing>({ ok: true, tools: [{ name: 'x'.repeat(100_000), inputSchema: {} }] });
     await cache.get('huge', huge.load);
     await cache.get('huge', huge.load);
     expect(huge.loads).toBe(1);

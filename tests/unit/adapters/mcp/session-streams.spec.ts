@@ -5,7 +5,12 @@ import { FakeResponse } from '../../../fakes/fake-response';
 
 
 const made: SessionStreams[] = [];
-afterEach(() => made.splice(0).forEach((streams) => streams.closeAll()));
+// Keep-alives, a POST stream's deadline and Date.now() all run on jest's fake clock: tick() moves it.
+beforeEach(() => jest.useFakeTimers());
+afterEach(() => {
+  made.splice(0).forEach((streams) => streams.closeAll());
+  jest.useRealTimers();
+});
 
 function makeSut(options: { maxStreams?: number; maxStreamsPerKey?: number; keepAliveMs?: number; postStreamMs?: number } = {}) {
   const log: { seq: number; message: string; stream: number | null; endsStream: boolean }[] = [];
@@ -49,7 +54,8 @@ const open = async (streams: SessionStreams, id: string, last: number | null = n
   await streams.serve(res as unknown as Response, session(id, keyId), last);
   return res;
 };
-const tick = (ms = 20) => new Promise((r) => setTimeout(r, ms));
+/** Moves the fake clock `ms` on, running the timers due and the promise callbacks in between. */
+const tick = (ms = 20) => jest.advanceTimersByTimeAsync(ms);
 
 describe('SessionStreams', () => {
   it('sends each new event with its seq as the SSE id, from the head when no Last-Event-ID is given', async () => {
@@ -90,8 +96,10 @@ describe('SessionStreams', () => {
   it('sends a keep-alive comment each interval, and closes when the claim or the session is gone', async () => {
     const { streams, loseClaim } = makeSut({ keepAliveMs: 30 });
     const res = await open(streams, 's1');
-    await tick(80);
-    expect(res.chunks.filter((c) => c === ': keep-alive\n\n').length).toBeGreaterThanOrEqual(1);
+    await tick(29);
+    expect(res.chunks.filter((c) => c === ': keep-alive\n\n').length).toBe(0);
+    await tick(51);
+    expect(res.chunks.filter((c) => c === ': keep-alive\n\n').length).toBe(2);
     expect(res.writableEnded).toBe(false);
     loseClaim();
     await tick(80);
@@ -207,7 +215,9 @@ describe('SessionStreams resuming a POST stream', () => {
     const post = publish({}, null);
     const res = await resume(streams, 's1', post, post);
     expect(res.writableEnded).toBe(false);
-    await tick(120);
+    await tick(49); // its deadline: opened + (-9 950 ms) + the 10 s grace = 50 ms on
+    expect(res.writableEnded).toBe(false);
+    await tick(1);
     expect(res.writableEnded).toBe(true);
 
     const long = makeSut();

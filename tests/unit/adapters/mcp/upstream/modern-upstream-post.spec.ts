@@ -115,7 +115,10 @@ describe('a plain 2026 tools/call sent as one direct POST', () => {
     ['an input_required answer', json(200, { jsonrpc: '2.0', id: 0, result: { resultType: 'input_required', inputRequests: { a: { method: 'roots/list' } }, requestState: 'st' } })],
   ])('%s: the outcome the SDK client gives, from one request', async (_case, scripted) => {
     answer = scripted as Answer;
-    const { direct, sdk, directSeen, sdkSeen } = await bothLegs();
+    // An answer for another id never answers the call: each leg waits out the contact's timeout, 250 ms here rather than 2 s.
+    const limits = _case === 'an answer for another id' ? { ...LIMITS, timeoutMs: 250 } : LIMITS;
+    const { direct, sdk, directSeen, sdkSeen } = await bothLegs({ text: 'hi' }, () => session(undefined, limits));
+    if (_case === 'an answer for another id') expect(direct).toEqual({ error: 'SdkError: TimeoutError: The operation was aborted due to timeout' });
     expect(direct).toEqual(sdk);
     expect(directSeen.filter((s) => s.method === 'POST')).toHaveLength(1);
     expect(requestOf(directSeen[0])).toEqual(requestOf(sdkSeen[0]));

@@ -4,6 +4,7 @@ import { makeUpstreamContent } from '../../../../support/upstream-content-use-ca
 import { KEYGATE_CAPABILITIES, narrowedTo, UNKNOWN_UPSTREAM_CAPABILITIES } from '../../../../../src/application/use-cases/upstream-view/endpoint-capabilities';
 import { NAMESPACED_VIEW, singleServerView } from '../../../../../src/application/use-cases/tools/external/upstream-view';
 import { topLevel } from '../../../../../src/domain/resource/resource-record';
+import { fakeDateOnly, laterDate } from '../../../../support/fake-date';
 
 const USER = 'alice';
 const SERVERS = topLevel('mcp_servers');
@@ -47,6 +48,8 @@ describe('narrowedTo', () => {
 });
 
 describe('FindEndpointCapabilities', () => {
+  afterEach(() => jest.useRealTimers());
+
   it('gives /mcp keygate\'s fixed set without contacting any upstream', async () => {
     const { sut, register, upstream } = makeSut();
     const { url } = await register('files', { tools: {} });
@@ -63,13 +66,14 @@ describe('FindEndpointCapabilities', () => {
   });
 
   it('asks an upstream once per record version, however many sessions open at the same time', async () => {
+    fakeDateOnly();
     const { register, declared, upstream, store } = makeSut();
     const { url, record } = await register('files', { prompts: {} });
     await Promise.all([declared('files'), declared('files'), declared('files')]);
     expect(upstream.countOf(url)).toBe(1);
     // An edit (here: what it now declares, behind the same URL) is a new version, asked again.
     upstream.serve(url, { capabilities: { completions: {} } });
-    await new Promise((resolve) => setTimeout(resolve, 2));
+    laterDate(); // a later updated_at
     await store.update(USER, SERVERS, record.id, { name: 'files', url, headers: {} });
     expect(await declared('files')).toEqual({ tools: { listChanged: true }, completions: {} });
     expect(upstream.countOf(url)).toBe(2);
