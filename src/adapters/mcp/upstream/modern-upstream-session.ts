@@ -172,7 +172,7 @@ export class ModernUpstreamSession implements UpstreamSession, UpstreamContentSe
   private plainCall(input: InputPassthrough, params: Record<string, unknown>, options: Record<string, unknown>): PlainCall | undefined {
     const trace = this.context.forwarded?.trace ?? {};
     if (this.client !== null || this.context.relay !== undefined || options.onprogress !== undefined || input.resume !== undefined || input.logLevel !== undefined
-      || Object.keys(trace).length > 0 || typeof params.name !== 'string') return undefined;
+      || Object.keys(trace).length > 0 || !isHeaderSafeName(params.name)) return undefined;
     return {
       url: this.server.url, headers: this.server.headers, name: params.name, arguments: params.arguments as Record<string, unknown> | undefined, clientCapabilities: input.clientCapabilities,
     };
@@ -273,4 +273,13 @@ function answeredFirst(fetch: FetchLike, first: Response | undefined): FetchLike
     pending = undefined;
     return answer;
   };
+}
+
+/**
+ * A tool name the direct POST may put in Mcp-Name as it is: the characters
+ * MCP names tools with (SEP-986). Any other goes through the SDK client,
+ * which encodes a value that is not plain ASCII as the spec says (=?base64?…?=).
+ */
+export function isHeaderSafeName(name: unknown): name is string {
+  return typeof name === 'string' && /^[A-Za-z0-9_.\-/]{1,128}$/.test(name);
 }
