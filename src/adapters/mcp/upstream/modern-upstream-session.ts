@@ -3,7 +3,6 @@ import { Client, FetchLike, ProtocolError, SdkError, SdkErrorCode, StreamableHTT
 import { Agent } from 'undici';
 import { ItemKind, UpstreamCompletion, UpstreamContentSession, UpstreamItem, UpstreamReplyError } from '../../../application/ports/upstream-content.port';
 import { InputPassthrough, UpstreamContext, UpstreamServer, UpstreamSession, UpstreamTool } from '../../../application/ports/upstream-mcp.port';
-import { UpstreamRefusal } from '../../../application/ports/upstream-refusal';
 import { inputPassthroughClient } from './input-passthrough-client';
 import { asLegacyResult } from './legacy-result';
 import { modernRelayingClient, UnrelayedInput } from './modern-relaying-client';
@@ -13,6 +12,7 @@ import { PlainCall, PostAnswer, postPlainCall } from './modern-upstream-post';
 import { upstreamFetch } from './upstream-fetch';
 import { ModernProfile } from './upstream-profile';
 import { LinkedAbort } from './linked-abort';
+import { ContactStop } from './contact-stop';
 
 /** MissingRequiredClientCapability: what an SDK v2 upstream answers when it wants input keygate did not declare it can give. */
 const MISSING_CAPABILITY = -32021;
@@ -33,10 +33,9 @@ const ROUND_PROGRESS = 'Fulfilling input required by ';
  * saying keygate cannot relay it.
  */
 export class ModernUpstreamSession implements UpstreamSession, UpstreamContentSession {
-  private readonly stop = new AbortController();
+  private readonly stop = new ContactStop();
   private readonly options: { signal: AbortSignal; timeout: number };
   private readonly timer: NodeJS.Timeout;
-  private refusal: UpstreamRefusal | null = null;
   private client: Promise<Client> | null = null;
   /** Whether the connected client fulfils input requests through the relay. */
   private relaying = false;
@@ -56,7 +55,7 @@ export class ModernUpstreamSession implements UpstreamSession, UpstreamContentSe
   }
 
   listTools(): Promise<UpstreamTool[]> {
-    return this.guarded((client) => listToolPages(this.server.name, this.limits, this.refusing('tools/list'),
+    return this.guarded((client) => listToolPages(this.server.name, this.limits, this.stop.refusing('tools/list'),
       (params) => client.request({ method: 'tools/list', params }, this.options)));
   }
 
@@ -84,7 +83,7 @@ export class ModernUpstreamSession implements UpstreamSession, UpstreamContentSe
   }
 
   list(kind: ItemKind): Promise<UpstreamItem[]> {
-    return this.guarded((client) => listPages(this.profile.capabilities, kind, this.server.name, this.limits, this.refusing(LISTS[kind].method), (method, params) => client.request({ method: method as 'tools/list', params }, this.options) as Promise<Record<string, unknown>>));
+    return this.guarded((client) => listPages(this.profile.capabilities, kind, this.server.name, this.limits, this.stop.refusing(LISTS[kind].method), (method, params) => client.request({ method: method as 'tools/list', params }, this.options) as Promise<Record<string, unknown>>));
   }
 
   readResource(uri: string): Promise<Record<string, unknown>> {
@@ -182,9 +181,9 @@ export class ModernUpstreamSession implements UpstreamSession, UpstreamContentSe
   private async posted(call: PlainCall, request: (client: Client) => Promise<Record<string, unknown>>): Promise<Record<string, unknown>> {
     let answer: PostAnswer;
     try {
-      answer = await postPlainCall(this.agent, call, this.limits.maxBytes, this.options.signal, (refusal) => this.stopWith(refusal));
+      answer = await postPlainCall(this.agent, call, this.limits.maxBytes, this.options.signal, (refusal) => this.stop.stopWith(refusal));
     } catch (error) {
-      throw this.refusal ?? error;
+      throw this.stop.refusal ?? error;
     }
     if (answer.kind === 'result') return answer.result;
     if (answer.kind === 'reply') this.client = this.connect(answer.response);
@@ -222,7 +221,7 @@ export class ModernUpstreamSession implements UpstreamSession, UpstreamContentSe
     try {
       return await work(await (this.client ??= this.connect()));
     } catch (error) {
-      throw this.refusal ?? error;
+      throw this.stop.refusal ?? error;
     }
   }
 
@@ -243,24 +242,10 @@ export class ModernUpstreamSession implements UpstreamSession, UpstreamContentSe
     this.relaying = input === undefined && relay !== undefined && Object.keys(capabilities).length > 0;
     const transport = new StreamableHTTPClientTransport(new URL(this.server.url), {
       requestInit: { headers: this.server.headers },
-      fetch: answeredFirst(upstreamFetch(this.agent, this.limits.maxBytes, this.options.signal, (refusal) => this.stopWith(refusal)) as FetchLike, firstAnswer),
+      fetch: answeredFirst(upstreamFetch(this.agent, this.limits.maxBytes, this.options.signal, (refusal) => this.stop.stopWith(refusal)) as FetchLike, firstAnswer),
     });
     await client.connect(transport, { ...this.options, prior: { kind: 'modern', discover: this.profile.discover } });
     return client;
-  }
-
-  /** A refusal of `method` that also stops this session; the caller throws it. */
-  private refusing(method: string): (shown: string, detail: string) => UpstreamRefusal {
-    return (shown, detail) => {
-      const refusal = new UpstreamRefusal(`upstream ${method} ${shown}`, detail);
-      this.stopWith(refusal);
-      return refusal;
-    };
-  }
-
-  private stopWith(refusal: UpstreamRefusal): void {
-    this.refusal ??= refusal;
-    this.stop.abort(refusal);
   }
 }
 

@@ -5,12 +5,12 @@ import { CallToolResultSchema, CompleteResultSchema, EmptyResultSchema, GetPromp
 import { ItemKind, UpstreamCompletion, UpstreamContentSession, UpstreamItem } from '../../../application/ports/upstream-content.port';
 import { Agent } from 'undici';
 import { UpstreamContext, UpstreamServer, UpstreamSession, UpstreamTool } from '../../../application/ports/upstream-mcp.port';
-import { UpstreamRefusal } from '../../../application/ports/upstream-refusal';
 import { ClientSessionView, HeldUpstreamSession, UpstreamSessionStore } from '../../../application/ports/upstream-session-store.port';
 import { relayedCapabilities, relayingClient } from './relaying-client';
 import { asReplyError, listItems, LISTS, listToolPages } from './sdk-upstream-lists';
 import { LinkedAbort } from './linked-abort';
 import { upstreamFetch } from './upstream-fetch';
+import { ContactStop } from './contact-stop';
 
 /** Longest wait at close for messages still being sent (a cancellation). */
 const SEND_GRACE_MS = 1000;
@@ -44,10 +44,9 @@ export interface HeldSessions {
  * once. The client's logging level is sent when the upstream has not had it.
  */
 export class SdkUpstreamSession implements UpstreamSession, UpstreamContentSession {
-  private readonly stop = new AbortController();
+  private readonly stop = new ContactStop();
   private readonly deadline: LinkedAbort;
   private readonly options: { signal: AbortSignal; timeout: number };
-  private refusal: UpstreamRefusal | null = null;
   private client: Promise<Client> | null = null;
   /** The held session this contact resumed: a 404 on it opens a fresh one. */
   private resumed: { view: ClientSessionView; held: HeldUpstreamSession } | null = null;
@@ -71,7 +70,7 @@ export class SdkUpstreamSession implements UpstreamSession, UpstreamContentSessi
   }
 
   listTools(): Promise<UpstreamTool[]> {
-    return this.guarded((client) => listToolPages(this.server.name, this.limits, this.refusing('tools/list'),
+    return this.guarded((client) => listToolPages(this.server.name, this.limits, this.stop.refusing('tools/list'),
       (params) => client.request({ method: 'tools/list', params }, ListToolsResultSchema, this.options)));
   }
 
@@ -91,7 +90,7 @@ export class SdkUpstreamSession implements UpstreamSession, UpstreamContentSessi
   }
 
   list(kind: ItemKind): Promise<UpstreamItem[]> {
-    return this.guarded((client) => listItems(client, kind, this.server.name, this.limits, this.options, this.refusing(LISTS[kind].method)));
+    return this.guarded((client) => listItems(client, kind, this.server.name, this.limits, this.options, this.stop.refusing(LISTS[kind].method)));
   }
 
   readResource(uri: string): Promise<Record<string, unknown>> {
@@ -145,7 +144,7 @@ export class SdkUpstreamSession implements UpstreamSession, UpstreamContentSessi
       }
     } catch (error) {
       // The SDK reports an aborted request as a timeout; the refusal behind it is the news.
-      throw this.refusal ?? error;
+      throw this.stop.refusal ?? error;
     }
   }
 
@@ -210,7 +209,7 @@ export class SdkUpstreamSession implements UpstreamSession, UpstreamContentSessi
     const client = relayingClient(capabilities, () => this.context.relay);
     const transport = new StreamableHTTPClientTransport(new URL(this.server.url), {
       requestInit: { headers: this.server.headers },
-      fetch: upstreamFetch(this.agent, this.limits.maxBytes, this.options.signal, (refusal) => this.stopWith(refusal)),
+      fetch: upstreamFetch(this.agent, this.limits.maxBytes, this.options.signal, (refusal) => this.stop.stopWith(refusal)),
       // Only an answer that began with a priming event is resumed (GET with Last-Event-ID, after the upstream's retry:),
       // as when it closes its stream mid-call (SEP-1699); a failed resumption is tried once more, then the call fails.
       reconnectionOptions: { maxReconnectionDelay: 1000, initialReconnectionDelay: 0, reconnectionDelayGrowFactor: 1, maxRetries: 2 },
@@ -230,19 +229,5 @@ export class SdkUpstreamSession implements UpstreamSession, UpstreamContentSessi
       (client as unknown as { _serverCapabilities: unknown })._serverCapabilities = held.serverCapabilities;
     }
     return client;
-  }
-
-  /** A refusal of `method` that also stops this session; the caller throws it. */
-  private refusing(method: string): (shown: string, detail: string) => UpstreamRefusal {
-    return (shown, detail) => {
-      const refusal = new UpstreamRefusal(`upstream ${method} ${shown}`, detail);
-      this.stopWith(refusal);
-      return refusal;
-    };
-  }
-
-  private stopWith(refusal: UpstreamRefusal): void {
-    this.refusal ??= refusal;
-    this.stop.abort(refusal);
   }
 }
