@@ -88,6 +88,25 @@ describe('sessions across two replicas', () => {
     expect((await mcpRequest(a, key.raw, 'DELETE', { 'Mcp-Session-Id': session })).status).toBe(404);
   });
 
+  it('answers 404 on both replicas once a session they both just served is ended in the table, as another release or an operator would', async () => {
+    const key = await createKey();
+    const session = await initialize(a, key.raw);
+    const headers = { 'Mcp-Session-Id': session };
+    // Each replica now holds the session in memory.
+    for (const url of [a, b, a, b]) expect((await mcpPost(url, key.raw, toolsList, headers)).status).toBe(200);
+    await r.a.db.dataSource.query('UPDATE mcp_sessions SET ended_at = now() WHERE key_id = $1', [key.id]);
+    for (const url of [a, b]) {
+      // The NOTIFY from the table's trigger reaches each replica within moments.
+      const deadline = Date.now() + 5_000;
+      let status = 200;
+      while (status === 200 && Date.now() < deadline) {
+        status = (await mcpPost(url, key.raw, toolsList, headers)).status;
+        if (status === 200) await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(status).toBe(404);
+    }
+  });
+
   it('leaves requests without a session id as they were: no session, 405 for GET and DELETE', async () => {
     const key = await createKey();
     const res = await mcpPost(b, key.raw, toolsList);

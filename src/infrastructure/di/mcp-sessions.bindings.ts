@@ -21,6 +21,7 @@ import { StreamPlaces } from '../../adapters/mcp/sessions/stream-places';
 import { ListenStreams } from '../../adapters/mcp/modern/listen-streams';
 import { UpstreamNotificationStreams } from '../../adapters/mcp/notifications/upstream-notification-streams';
 import { NotifiedCache } from '../../adapters/persistence/hot-path/change-listener';
+import { CachedMcpSessionRepository } from '../../adapters/persistence/mcp-sessions/cached-mcp-session.repository';
 import { PostgresMcpSessionRepository } from '../../adapters/persistence/mcp-sessions/postgres-mcp-session.repository';
 import { PostgresSessionBus } from '../../adapters/persistence/mcp-sessions/postgres-session-bus';
 import { PostgresSessionEvents } from '../../adapters/persistence/mcp-sessions/postgres-session-events';
@@ -43,7 +44,11 @@ type Log = (message: string, error?: unknown) => void;
 export function bindMcpSessions(c: Container): void {
   const log = (logger: Logger): Log => (message, error) => logger.warn({ err: error }, message);
   c.bind(SessionIdlePolicy).toResolvedValue(({ mcp }: Config) => new SessionIdlePolicy(mcp.sessionIdleSeconds), [TOKENS.Config]);
-  c.bind<McpSessionRepository>(TOKENS.McpSessionRepository).toResolvedValue((ds: DataSource) => new PostgresMcpSessionRepository(ds), [TOKENS.DataSource]);
+  c.bind(CachedMcpSessionRepository).toResolvedValue(
+    (ds: DataSource, idle: SessionIdlePolicy, clock: Clock) => new CachedMcpSessionRepository(new PostgresMcpSessionRepository(ds), idle, clock),
+    [TOKENS.DataSource, SessionIdlePolicy, TOKENS.Clock],
+  );
+  c.bind<McpSessionRepository>(TOKENS.McpSessionRepository).toService(CachedMcpSessionRepository);
   c.bind(PostgresSessionEvents).toResolvedValue((ds: DataSource) => new PostgresSessionEvents(ds, SESSION_EVENTS), [TOKENS.DataSource]);
   c.bind(PostgresSessionBus).toResolvedValue(
     (ds: DataSource, events: PostgresSessionEvents, logger: Logger) => new PostgresSessionBus(ds, events, log(logger)),
@@ -67,8 +72,8 @@ export function bindMcpSessions(c: Container): void {
     ]), log(logger));
   }, [TOKENS.Logger]);
   c.bind<NotifiedCache[]>(TOKENS.SessionChannels).toResolvedValue(
-    (bus: PostgresSessionBus, watcher: ToolChangeWatcher) => [...bus.channels(), ...watcher.channels()],
-    [PostgresSessionBus, ToolChangeWatcher],
+    (bus: PostgresSessionBus, watcher: ToolChangeWatcher, sessions: CachedMcpSessionRepository) => [...bus.channels(), ...watcher.channels(), ...sessions.channels],
+    [PostgresSessionBus, ToolChangeWatcher, CachedMcpSessionRepository],
   );
   c.bind(SessionPurge).toResolvedValue(
     (ds: DataSource, clock: Clock, idle: SessionIdlePolicy, logger: Logger) =>
