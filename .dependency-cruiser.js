@@ -67,6 +67,15 @@ module.exports = {
       to: { dependencyTypes: ['npm-dev'], dependencyTypesNot: ['type-only'] },
     },
     {
+      name: 'src-not-to-mcp-sdk-v1',
+      comment:
+        'The service speaks MCP through the SDK v2 packages (@modelcontextprotocol/server, client, core, node) only. ' +
+        'SDK v1 (@modelcontextprotocol/sdk) stays for tests and scripts, as the 2025 client keygate must keep serving.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: 'node_modules/@modelcontextprotocol/sdk/' },
+    },
+    {
       name: 'unit-tests-start-nothing',
       comment:
         'npm run test:unit has no global setup: no PostgreSQL, no build, no child process. ' +

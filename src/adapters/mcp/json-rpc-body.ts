@@ -1,5 +1,6 @@
 import express, { NextFunction, Request, RequestHandler, Response } from 'express';
-import { JSONRPCMessage, JSONRPCMessageSchema, RELATED_TASK_META_KEY } from '@modelcontextprotocol/sdk/types.js';
+import { JSONRPCMessageSchema } from '@modelcontextprotocol/core';
+import { JSONRPCMessage, RELATED_TASK_META_KEY } from '@modelcontextprotocol/server';
 import { MAX_ECHO_LENGTH } from '../../domain/errors';
 import { findJsonProblem } from '../../domain/json-value';
 import { RPC, RpcId, sendRpcError } from './json-rpc';

@@ -1,4 +1,4 @@
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError } from '@modelcontextprotocol/server';
 import { DomainError } from '../../domain/errors';
 import { RPC } from './json-rpc';
 import { RpcError } from './rpc-error';
@@ -12,7 +12,7 @@ import { INTERNAL, RPC_ERRORS, RpcAnswer } from './rpc-errors';
  */
 export function toMcpError(error: unknown, log: (error: unknown) => void): RpcError {
   if (error instanceof RpcError) return error;
-  if (error instanceof McpError) return new RpcError(error.code, error.message, error.data);
+  if (error instanceof ProtocolError) return new RpcError(error.code, error.message, error.data);
   if (error instanceof DomainError) {
     const answer: RpcAnswer<DomainError> = RPC_ERRORS[error.code];
     if (answer !== INTERNAL) return new RpcError(answer.code, error.message, answer.data?.(error));

@@ -1,5 +1,6 @@
 import { Response } from 'express';
-import { InitializeRequestSchema, JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { InitializeRequestSchema } from '@modelcontextprotocol/core';
+import { JSONRPCMessage } from '@modelcontextprotocol/server';
 import { FieldError, MAX_FIELD_ERRORS } from '../../domain/errors';
 import { findBodyProblem, findJsonProblem } from '../../domain/json-value';
 import { RPC, sendRpcError } from './json-rpc';

@@ -1,7 +1,4 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { EmptyResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { Client, FetchLike, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Agent } from 'undici';
 import { withoutSecrets } from '../../../domain/resource/without-secrets';
 import { SERVER_INFO } from '../mcp-server.factory';
@@ -26,6 +23,7 @@ export async function openLegacyListen(request: UpstreamListenRequest, capabilit
   const transport = new StreamableHTTPClientTransport(new URL(server.url), {
     requestInit: { headers: server.headers },
     fetch: listenFetch(agent, limits.maxBytes, stop.signal) as FetchLike,
+    redirectPolicy: 'follow',
   });
   let stream: UpstreamEventStream | undefined;
   let ended!: () => void;
@@ -51,7 +49,7 @@ export async function openLegacyListen(request: UpstreamListenRequest, capabilit
     if (upstreamOffers(capabilities).subscribe) {
       for (const uri of request.uris) {
         try {
-          await client.request({ method: 'resources/subscribe', params: { uri } }, EmptyResultSchema, { timeout: limits.timeoutMs });
+          await client.request({ method: 'resources/subscribe', params: { uri } }, { timeout: limits.timeoutMs });
           followed.add(uri);
         } catch (error) {
           const reason = withoutSecrets(String((error as Error)?.message ?? error), Object.values(server.headers)).slice(0, 300);

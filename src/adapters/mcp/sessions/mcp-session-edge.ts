@@ -1,5 +1,6 @@
 import { Request, RequestHandler, Response } from 'express';
-import { InitializeRequestSchema, JSONRPCMessage, JSONRPCRequestSchema, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import { InitializeRequestSchema, JSONRPCRequestSchema } from '@modelcontextprotocol/core';
+import { JSONRPCMessage, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
 import { RpcMessage, SessionBus } from '../../../application/ports/session-bus.port';
 import { EndMcpSession } from '../../../application/use-cases/mcp-sessions/end-mcp-session.use-case';
 import { OpenMcpSession } from '../../../application/use-cases/mcp-sessions/open-mcp-session.use-case';

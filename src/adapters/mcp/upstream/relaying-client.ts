@@ -1,10 +1,6 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import {
-  ClientCapabilities, CreateMessageRequestSchema, ElicitRequestSchema, ErrorCode, ListRootsRequestSchema, LoggingMessageNotificationSchema, McpError,
-} from '@modelcontextprotocol/sdk/types.js';
+import { Client, ClientCapabilities, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client';
 import { UpstreamRelay } from '../../../application/ports/upstream-mcp.port';
 import { SERVER_INFO } from '../mcp-server.factory';
-import { LazySchemaValidator } from './lazy-schema-validator';
 
 /** Client capabilities keygate can relay; anything else the client declared is not passed on. */
 const RELAYED = ['sampling', 'elicitation', 'roots'] as const;
@@ -28,20 +24,19 @@ export function relayedCapabilities(client: Record<string, unknown>): Record<str
  * an error, and a logging message is dropped.
  */
 export function relayingClient(capabilities: Record<string, unknown>, relay: () => UpstreamRelay | undefined): Client {
-  const client = new Client({ name: SERVER_INFO.name, version: SERVER_INFO.version }, {
-    capabilities: capabilities as ClientCapabilities, jsonSchemaValidator: new LazySchemaValidator(),
-  });
-  const forward = (method: string) => async (request: { params?: unknown }) => {
+  // No JSON Schema validator is passed: the SDK's default builds its Ajv on first use only, and keygate's never validates a schema (it calls request(), not callTool()).
+  const client = new Client({ name: SERVER_INFO.name, version: SERVER_INFO.version }, { capabilities: capabilities as ClientCapabilities });
+  const forward = (method: string) => (async (request: { params?: unknown }) => {
     const to = relay();
-    if (to === undefined) throw new McpError(ErrorCode.InvalidRequest, `keygate relays ${method} to its client only during a tools/call of a session whose client accepts text/event-stream`);
+    if (to === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, `keygate relays ${method} to its client only during a tools/call of a session whose client accepts text/event-stream`);
     const answer = await to.request(method, (request.params ?? {}) as Record<string, unknown>);
-    if ('error' in answer) throw new McpError(answer.error.code, answer.error.message);
-    return answer.result as never;
-  };
-  if (capabilities.sampling) client.setRequestHandler(CreateMessageRequestSchema, forward('sampling/createMessage'));
-  if (capabilities.elicitation) client.setRequestHandler(ElicitRequestSchema, forward('elicitation/create'));
-  if (capabilities.roots) client.setRequestHandler(ListRootsRequestSchema, forward('roots/list'));
-  client.setNotificationHandler(LoggingMessageNotificationSchema, async (notification) => {
+    if ('error' in answer) throw new ProtocolError(answer.error.code, answer.error.message);
+    return answer.result;
+  }) as never;
+  if (capabilities.sampling) client.setRequestHandler('sampling/createMessage', forward('sampling/createMessage'));
+  if (capabilities.elicitation) client.setRequestHandler('elicitation/create', forward('elicitation/create'));
+  if (capabilities.roots) client.setRequestHandler('roots/list', forward('roots/list'));
+  client.setNotificationHandler('notifications/message', async (notification) => {
     await relay()?.notify(notification.method, notification.params as Record<string, unknown>);
   });
   return client;

@@ -1,17 +1,14 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import {
-  ErrorCode, ListPromptsResultSchema, ListResourcesResultSchema, ListResourceTemplatesResultSchema, McpError, ServerCapabilities,
-} from '@modelcontextprotocol/sdk/types.js';
+import { Client, ProtocolError, ServerCapabilities } from '@modelcontextprotocol/client';
 import { ItemKind, UpstreamItem, UpstreamReplyError } from '../../../application/ports/upstream-content.port';
 import { UpstreamTool } from '../../../application/ports/upstream-mcp.port';
 import { UpstreamRefusal } from '../../../application/ports/upstream-refusal';
 
-/** Each federated list: its method, the result schema, the field holding its items, and the capability that offers it. */
+/** Each federated list: its method (the SDK checks its result by it), the field holding its items, and the capability that offers it. */
 export const LISTS = {
-  resources: { method: 'resources/list', schema: ListResourcesResultSchema, capability: 'resources' },
-  resourceTemplates: { method: 'resources/templates/list', schema: ListResourceTemplatesResultSchema, capability: 'resources' },
-  prompts: { method: 'prompts/list', schema: ListPromptsResultSchema, capability: 'prompts' },
-} as const satisfies Record<ItemKind, { method: string; capability: keyof ServerCapabilities; schema: unknown }>;
+  resources: { method: 'resources/list', capability: 'resources' },
+  resourceTemplates: { method: 'resources/templates/list', capability: 'resources' },
+  prompts: { method: 'prompts/list', capability: 'prompts' },
+} as const satisfies Record<ItemKind, { method: string; capability: keyof ServerCapabilities }>;
 
 /**
  * Every page of one list, within the limits tools/list keeps: at most
@@ -20,9 +17,8 @@ export const LISTS = {
  */
 export async function listItems(client: Client, kind: ItemKind, server: string, limits: { maxPages: number; maxTools: number },
   options: { signal: AbortSignal; timeout: number }, refuse: (shown: string, detail: string) => UpstreamRefusal): Promise<UpstreamItem[]> {
-  const { schema } = LISTS[kind];
   return listPages(client.getServerCapabilities() ?? {}, kind, server, limits, refuse,
-    (method, params) => client.request({ method, params }, schema, options) as Promise<Record<string, unknown>>);
+    (method, params) => client.request({ method: method as (typeof LISTS)[ItemKind]['method'], params }, options) as Promise<Record<string, unknown>>);
 }
 
 /** listItems over any client: `ask` asks the upstream for one page; `capabilities` are what it declared. */
@@ -78,11 +74,10 @@ export async function listToolPages(server: string, limits: { maxPages: number; 
 }
 
 /**
- * An error the upstream answered (a JSON-RPC error reply) as UpstreamReplyError;
- * the SDK's own timeout and closed-connection errors, and everything else, as they are.
+ * An error the upstream answered (a JSON-RPC error reply, a ProtocolError) as
+ * UpstreamReplyError; the SDK's own errors (a timeout, a closed connection, an
+ * HTTP status: SdkError) and everything else as they are.
  */
 export function asReplyError(error: unknown): unknown {
-  if (!(error instanceof McpError)) return error;
-  if (error.code === ErrorCode.RequestTimeout || error.code === ErrorCode.ConnectionClosed) return error;
-  return new UpstreamReplyError(error.code, error.message);
+  return error instanceof ProtocolError ? new UpstreamReplyError(error.code, error.message) : error;
 }

@@ -1,11 +1,10 @@
-import { FetchLike } from '@modelcontextprotocol/client';
+import { FetchLike, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Agent } from 'undici';
 import { LoadingCache } from '../../../application/ports/loading-cache.port';
 import { UpstreamContent } from '../../../application/ports/upstream-content.port';
 import { UpstreamContext, UpstreamMcp, UpstreamServer } from '../../../application/ports/upstream-mcp.port';
 import { UpstreamRefusal } from '../../../application/ports/upstream-refusal';
 import { UpstreamSessionStore } from '../../../application/ports/upstream-session-store.port';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { pinnedAgent } from './pinned-agent';
 import { relayedCapabilities } from './relaying-client';
 import { upstreamFetch } from './upstream-fetch';
@@ -114,6 +113,7 @@ export class SdkUpstreamMcp implements UpstreamMcp, UpstreamContent {
       requestInit: { headers: server.headers },
       fetch: upstreamFetch(this.agent, this.limits.maxBytes, signal, () => undefined),
       sessionId: session.upstreamSessionId,
+      redirectPolicy: 'follow',
     });
     transport.setProtocolVersion(session.protocolVersion);
     await transport.terminateSession().catch(() => undefined);

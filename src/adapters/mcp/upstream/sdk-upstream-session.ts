@@ -1,7 +1,5 @@
 import { setMaxListeners } from 'node:events';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { CallToolResultSchema, CompleteResultSchema, EmptyResultSchema, GetPromptResultSchema, ListToolsResultSchema, ReadResourceResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { Client, SdkHttpError, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { ItemKind, UpstreamCompletion, UpstreamContentSession, UpstreamItem } from '../../../application/ports/upstream-content.port';
 import { Agent } from 'undici';
 import { UpstreamContext, UpstreamServer, UpstreamSession, UpstreamTool } from '../../../application/ports/upstream-mcp.port';
@@ -71,7 +69,7 @@ export class SdkUpstreamSession implements UpstreamSession, UpstreamContentSessi
 
   listTools(): Promise<UpstreamTool[]> {
     return this.guarded((client) => listToolPages(this.server.name, this.limits, this.stop.refusing('tools/list'),
-      (params) => client.request({ method: 'tools/list', params }, ListToolsResultSchema, this.options)));
+      (params) => client.request({ method: 'tools/list', params }, this.options)));
   }
 
   callTool(tool: string, args: Record<string, unknown> | undefined): Promise<Record<string, unknown>> {
@@ -80,11 +78,11 @@ export class SdkUpstreamSession implements UpstreamSession, UpstreamContentSessi
     return this.replied((client) => {
       const relay = this.context.relay;
       const params = this.paramsOf({ name: tool, arguments: args });
-      if (relay === undefined) return client.request({ method: 'tools/call', params }, CallToolResultSchema, this.options);
+      if (relay === undefined) return client.request({ method: 'tools/call', params }, this.options);
       // The SDK puts its own progress token on the request and maps the upstream's progress back through onprogress.
       const onprogress = relay.wantsProgress ? (p: { progress: number; total?: number; message?: string }) => void relay.progress(p) : undefined;
       const call = new LinkedAbort([this.options.signal, relay.signal]);
-      return client.request({ method: 'tools/call', params }, CallToolResultSchema, { ...this.options, signal: call.signal, onprogress })
+      return client.request({ method: 'tools/call', params }, { ...this.options, signal: call.signal, onprogress })
         .finally(() => call.dispose());
     });
   }
@@ -94,23 +92,23 @@ export class SdkUpstreamSession implements UpstreamSession, UpstreamContentSessi
   }
 
   readResource(uri: string): Promise<Record<string, unknown>> {
-    return this.replied((client) => client.request({ method: 'resources/read', params: this.paramsOf({ uri }) }, ReadResourceResultSchema, this.options));
+    return this.replied((client) => client.request({ method: 'resources/read', params: this.paramsOf({ uri }) }, this.options));
   }
 
   getPrompt(name: string, args: Record<string, string> | undefined): Promise<Record<string, unknown>> {
-    return this.replied((client) => client.request({ method: 'prompts/get', params: this.paramsOf({ name, arguments: args }) }, GetPromptResultSchema, this.options));
+    return this.replied((client) => client.request({ method: 'prompts/get', params: this.paramsOf({ name, arguments: args }) }, this.options));
   }
 
   complete(params: UpstreamCompletion): Promise<Record<string, unknown>> {
     return this.replied(async (client) => (client.getServerCapabilities()?.completions === undefined
       ? { completion: { values: [] } }
-      : client.request({ method: 'completion/complete', params }, CompleteResultSchema, this.options)));
+      : client.request({ method: 'completion/complete', params: params as unknown as Record<string, unknown> }, this.options)));
   }
 
   follow(uri: string, on: boolean): Promise<boolean> {
     return this.replied(async (client) => {
       if (client.getServerCapabilities()?.resources?.subscribe !== true) return false;
-      await client.request({ method: on ? 'resources/subscribe' : 'resources/unsubscribe', params: { uri } }, EmptyResultSchema, this.options);
+      await client.request({ method: on ? 'resources/subscribe' : 'resources/unsubscribe', params: { uri } }, this.options);
       return true;
     });
   }
@@ -136,7 +134,7 @@ export class SdkUpstreamSession implements UpstreamSession, UpstreamContentSessi
         return await work(await (this.client ??= this.connect()));
       } catch (error) {
         const resumed = this.resumed;
-        if (resumed === null || !(error instanceof StreamableHTTPError) || error.code !== 404) throw error;
+        if (resumed === null || !(error instanceof SdkHttpError) || error.status !== 404) throw error;
         // The upstream forgot keygate's session: a fresh one, once.
         this.resumed = null;
         await this.held!.store.forget(this.held!.clientSessionId, this.held!.serverId, resumed.held.upstreamSessionId);
@@ -214,6 +212,8 @@ export class SdkUpstreamSession implements UpstreamSession, UpstreamContentSessi
       // as when it closes its stream mid-call (SEP-1699); a failed resumption is tried once more, then the call fails.
       reconnectionOptions: { maxReconnectionDelay: 1000, initialReconnectionDelay: 0, reconnectionDelayGrowFactor: 1, maxRetries: 2 },
       sessionId: held?.upstreamSessionId,
+      // As SDK v1 did (fetch's own redirect handling, through the pinned agent); v2's default follows only same-origin ones.
+      redirectPolicy: 'follow',
     });
     const send = transport.send.bind(transport);
     transport.send = (message, options) => {

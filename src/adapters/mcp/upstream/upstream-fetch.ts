@@ -1,4 +1,4 @@
-import { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { FetchLike } from '@modelcontextprotocol/client';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { UpstreamRefusal } from '../../../application/ports/upstream-refusal';
 import { byteLimited } from './byte-limited-body';

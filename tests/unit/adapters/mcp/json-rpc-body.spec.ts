@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { JSONRPCMessageSchema, RELATED_TASK_META_KEY } from '@modelcontextprotocol/sdk/types.js';
+import { JSONRPCMessageSchema } from '@modelcontextprotocol/core';
+import { RELATED_TASK_META_KEY } from '@modelcontextprotocol/server';
 import { isPlainRequest } from '../../../../src/adapters/mcp/json-rpc-body';
 
 /** Bodies near what clients send, with every kind of _meta the request schema looks into. */

@@ -1,4 +1,4 @@
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError } from '@modelcontextprotocol/client';
 import { toMcpError, toModernMcpError } from '../../../../src/adapters/mcp/mcp-error-map';
 import { RpcError } from '../../../../src/adapters/mcp/rpc-error';
 import { ERROR_CODES, ErrorCode, UnknownResourceError, UnknownToolError, ValidationError } from '../../../../src/domain/errors';
@@ -71,9 +71,9 @@ describe('toMcpError for other errors', () => {
     expect(map(error)).toBe(error);
   });
 
-  it('cuts an McpError from anywhere down to the error bounds', () => {
+  it('cuts a ProtocolError from anywhere (the SDK client\'s too) down to the error bounds', () => {
     const { map } = makeSut();
-    const error = map(new McpError(-32000, 'm'.repeat(1_000_000), new Array(100_000).fill({ a: 1 })));
+    const error = map(new ProtocolError(-32000, 'm'.repeat(1_000_000), new Array(100_000).fill({ a: 1 })));
     expect(error).toBeInstanceOf(RpcError);
     expect(error.message.length).toBeLessThanOrEqual(200);
     expect(error.data).toHaveLength(20);
@@ -98,7 +98,7 @@ describe('toModernMcpError (2026-07-28)', () => {
   });
 
   it('turns an upstream\'s -32002 into -32602 too', () => {
-    expect(map(new McpError(-32002, 'gone', { uri: 'file:///x' }))).toMatchObject({ code: -32602, data: { uri: 'file:///x' } });
+    expect(map(new ProtocolError(-32002, 'gone', { uri: 'file:///x' }))).toMatchObject({ code: -32602, data: { uri: 'file:///x' } });
   });
 
   it('answers everything else as 2025 does', () => {
