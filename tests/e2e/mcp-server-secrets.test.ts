@@ -74,6 +74,35 @@ describe('upstream header values', () => {
     expect(authorizationsAt(elsewhere).filter((a) => a !== undefined)).toEqual([]);
   });
 
+  it('never follow a redirect to another origin, whichever revision keygate tries', async () => {
+    // A 2025-only server (it refuses the 2026 probe as SDK v1 does, then passes everything on to `upstream`) that answers a
+    // tools/call with a 307 to `elsewhere`, path kept: a record whose server moved, or one planted to harvest headers.
+    const redirector = http.createServer(async (req, res) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      const body = Buffer.concat(chunks).toString();
+      if (req.headers['mcp-protocol-version'] === '2026-07-28') {
+        return void res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Bad Request: Unsupported protocol version' } }));
+      }
+      if (body.includes('"tools/call"')) return void res.writeHead(307, { location: new URL(req.url ?? '/', elsewhere.url).href }).end();
+      const headers = Object.fromEntries(Object.entries(req.headers).filter(([name]) => !['host', 'content-length', 'connection'].includes(name)) as [string, string][]);
+      const passed = await fetch(upstream.url, { method: req.method, headers, body: req.method === 'POST' ? body : undefined });
+      res.writeHead(passed.status, Object.fromEntries(passed.headers));
+      res.end(Buffer.from(await passed.arrayBuffer()));
+    });
+    await new Promise<void>((resolve) => redirector.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(redirector.address() as AddressInfo).port}/mcp`;
+      await servers(owner, { action: 'create', data: { name: 'redirected', url, headers: { 'X-Upstream-Token': token } } });
+      elsewhere.seenHeaders.length = 0;
+      const answer = (await rpc(t, owner, call(9, 'redirected__echo', { text: 'x' })).expect(200)).body;
+      expect(JSON.stringify(answer)).not.toContain(token);
+      expect(elsewhere.seenHeaders.map((h) => h['x-upstream-token']).filter((v) => v !== undefined)).toEqual([]);
+    } finally {
+      await new Promise((resolve) => redirector.close(resolve));
+    }
+  });
+
   it('appear in no table and no log line', async () => {
     expect(await tablesContaining(t.db.dataSource, token)).toEqual([]);
     expect(logLines.length).toBeGreaterThan(0);

@@ -23,7 +23,6 @@ export async function openLegacyListen(request: UpstreamListenRequest, capabilit
   const transport = new StreamableHTTPClientTransport(new URL(server.url), {
     requestInit: { headers: server.headers },
     fetch: listenFetch(agent, limits.maxBytes, stop.signal) as FetchLike,
-    redirectPolicy: 'follow',
   });
   let stream: UpstreamEventStream | undefined;
   let ended!: () => void;

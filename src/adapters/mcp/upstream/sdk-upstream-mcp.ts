@@ -113,7 +113,6 @@ export class SdkUpstreamMcp implements UpstreamMcp, UpstreamContent {
       requestInit: { headers: server.headers },
       fetch: upstreamFetch(this.agent, this.limits.maxBytes, signal, () => undefined),
       sessionId: session.upstreamSessionId,
-      redirectPolicy: 'follow',
     });
     transport.setProtocolVersion(session.protocolVersion);
     await transport.terminateSession().catch(() => undefined);

@@ -212,8 +212,6 @@ export class SdkUpstreamSession implements UpstreamSession, UpstreamContentSessi
       // as when it closes its stream mid-call (SEP-1699); a failed resumption is tried once more, then the call fails.
       reconnectionOptions: { maxReconnectionDelay: 1000, initialReconnectionDelay: 0, reconnectionDelayGrowFactor: 1, maxRetries: 2 },
       sessionId: held?.upstreamSessionId,
-      // As SDK v1 did (fetch's own redirect handling, through the pinned agent); v2's default follows only same-origin ones.
-      redirectPolicy: 'follow',
     });
     const send = transport.send.bind(transport);
     transport.send = (message, options) => {
