@@ -25,12 +25,13 @@ export interface FirstCall {
 }
 
 /**
- * A 2026-07-28 tools/call whose 2025 upstream asks its client for input
- * during the call (increment 8 of docs/design/mcp-2026-07-28.md). The
+ * A 2026-07-28 tools/call, resources/read or prompts/get whose 2025 upstream
+ * asks its client for input during the request (increment 8 of
+ * docs/design/mcp-2026-07-28.md). The
  * upstream contact declares what the client declared (sampling, elicitation,
  * roots: what keygate relays) and stays open on this replica; each upstream
  * request becomes an input_required result whose requestState (sealed, bound
- * to key, endpoint and tool) names the held call and the round; the client's
+ * to key, endpoint, method and tool, prompt or URI) names the held call and the round; the client's
  * retry, on any replica, hands its inputResponses to the upstream's waiting
  * requests and gets the call's next outcome. A client that declared none of
  * them gets today's call, in which such a request is refused to the upstream.
