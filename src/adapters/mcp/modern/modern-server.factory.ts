@@ -20,7 +20,8 @@ import { upstreamContentAnswers, UpstreamContentUseCases } from '../upstream-con
 import { InputMethod, InputRequiredRounds, InputRound } from './input-required-rounds';
 import { modernRelay, progressTokenOf } from './modern-relay';
 import { ParkedCalls } from './parked-calls';
-import { invalidState, ParkedToolCalls } from './parked-tool-calls';
+import { OpenedRequestState } from './opened-request-state';
+import { ParkedToolCalls } from './parked-tool-calls';
 import { RequestStateBinding, SealedRequestState } from './sealed-request-state';
 
 const CLIENT_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
@@ -143,7 +144,9 @@ export class ModernServerFactory {
     run: (round: InputRound, upstream: ClientRelay | undefined) => Promise<Record<string, unknown>>): Promise<Record<string, unknown>> {
     const req = ctx.mcpReq as { _meta?: unknown; envelope?: Record<string, unknown>; inputResponses?: Record<string, unknown>; requestState: () => unknown; signal: AbortSignal };
     const binding = bindingOf(call, method, name);
-    const state = req.requestState();
+    // Opened once here (decrypting is the dear part), then read by whichever kind of round it is.
+    const sealed = req.requestState();
+    const state = sealed === undefined ? undefined : OpenedRequestState.open(this.states, sealed, binding);
     if (state !== undefined) {
       const resumed = await this.parked.retry(state, req.inputResponses, binding);
       if (resumed !== undefined) return resumed;

@@ -5,7 +5,8 @@ import { RpcError } from '../rpc-error';
 import { relayedCapabilities } from '../upstream/relaying-client';
 import { ParkedOutcome } from './parked-call';
 import { ParkedCallGone, ParkedCalls } from './parked-calls';
-import { RequestStateBinding, RequestStateRefused, SealedRequestState } from './sealed-request-state';
+import { OpenedRequestState } from './opened-request-state';
+import { RequestStateBinding, SealedRequestState } from './sealed-request-state';
 
 /** What keygate's requestState of a parked call carries: the call, the round answered, the call's deadline. */
 interface ParkedState {
@@ -54,18 +55,12 @@ export class ParkedToolCalls {
   }
 
   /**
-   * A retry: its state opened (refused: -32602 as the SDK answers it), then the
-   * call's next outcome. Undefined when the state is keygate's but not a parked call's.
+   * A retry: its state opened, unless it was for this request already (refused:
+   * -32602 as the SDK answers it), then the call's next outcome. Undefined when
+   * the state is keygate's but not a parked call's.
    */
   async retry(state: unknown, responses: Record<string, unknown> | undefined, binding: RequestStateBinding): Promise<Record<string, unknown> | undefined> {
-    let opened: Partial<ParkedState> | null;
-    try {
-      // The SDK refuses a non-string state itself; an object here is one a ServerOptions.requestState.verify hook opened already.
-      opened = typeof state === 'string' ? this.states.open<Partial<ParkedState> | null>(state, binding) : state as Partial<ParkedState> | null;
-    } catch (error) {
-      if (error instanceof RequestStateRefused) throw invalidState();
-      throw error;
-    }
+    const opened = OpenedRequestState.open(this.states, state, binding).payload as Partial<ParkedState> | null;
     if (!isParkedState(opened)) return undefined;
     let outcome: ParkedOutcome;
     try {
@@ -83,11 +78,6 @@ export class ParkedToolCalls {
     const state: ParkedState = { k: id, r: outcome.round, d: deadline };
     return inputRequired({ inputRequests: outcome.inputRequests as never, requestState: this.states.mint(state, binding) }) as unknown as Record<string, unknown>;
   }
-}
-
-/** The SDK's own answer to a state it cannot verify. */
-export function invalidState(): RpcError {
-  return new RpcError(RPC.INVALID_PARAMS, 'Invalid or expired requestState', { reason: 'invalid_request_state' });
 }
 
 function wireErrorOf(error: unknown): { code: number; message: string; data?: unknown } {
