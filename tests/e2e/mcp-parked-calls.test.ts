@@ -214,6 +214,27 @@ describe('the wire of a parked resources/read', () => {
     expect(JSON.parse(done.body.result!.contents[0].text)).toEqual({ action: 'accept', content: { name: 'Grace' } });
   });
 
+  it('asks the URI\'s resource_scopes again on each retry: a key narrowed meanwhile is refused, the call still held for it widened again', async () => {
+    const guarded = await rpc(r.aUrl, '/mcp', owner, { id: 1, method: 'tools/call', params: { name: 'mcp_servers', arguments: { action: 'create', data: {
+      name: 'guarded', url: upstream.url, resource_scopes: { 'ask://name': ['chat:read'] } } } } });
+    expect(guarded.body.result?.isError).toBeFalsy();
+    const key = await makeKey(r.a, ['chat:read'], owner.user);
+    const at = 'keygate://guarded/ask://name';
+    const asked = await rpc(r.aUrl, '/mcp', key, { id: 'first', method: 'resources/read', params: { uri: at } });
+    expect(asked.body.result).toMatchObject({ resultType: 'input_required' });
+    const again = () => rpc(r.b.url, '/mcp', key, { id: 'again', method: 'resources/read', params: { uri: at, requestState: asked.body.result!.requestState, inputResponses: answers } });
+    const scopes = (list: string[]) => request(r.a.app).patch(`/api/v1/api-keys/${key.id}`).set('Authorization', `Bearer ${r.a.userToken(owner.user)}`).send({ scopes: list }).expect(200);
+    await scopes(['mcp_servers:read']);
+    let refused: RpcAnswer | undefined;
+    await until(async () => (refused = await again()).body.error !== undefined, 5000);
+    // The first read's own answer for a URI the key may not read (not "the call is over": the retry took nothing).
+    expect(refused!.body).toMatchObject({ id: 'again', error: { code: -32602, message: `Resource not found: ${at}`, data: { uri: at } } });
+    await scopes(['chat:read']);
+    let done: RpcAnswer | undefined;
+    await until(async () => (done = await again()).body.result !== undefined, 5000);
+    expect(JSON.parse(done!.body.result!.contents[0].text)).toEqual({ action: 'accept', content: { name: 'Grace' } });
+  });
+
   it('a prompts/get without declared capabilities is refused by the upstream as before: an error, no input_required', async () => {
     const res = await rpc(r.aUrl, '/mcp', owner, { id: 'p', method: 'prompts/get', params: { name: 'relay__ask' } }, {});
     expect(res.body.error).toBeDefined();

@@ -3,6 +3,7 @@ import { ResourceSubscriptionStore } from '../../application/ports/resource-subs
 import { ClientRelay, ForwardedRequest } from '../../application/ports/upstream-mcp.port';
 import { SubscribeUpstreamResource } from '../../application/use-cases/upstream-content/subscribe-upstream-resource.use-case';
 import { UnsubscribeUpstreamResource } from '../../application/use-cases/upstream-content/unsubscribe-upstream-resource.use-case';
+import { CheckUpstreamContentAccess } from '../../application/use-cases/upstream-content/check-upstream-content-access.use-case';
 import { CompleteUpstreamArgument } from '../../application/use-cases/upstream-content/complete-upstream-argument.use-case';
 import { GetUpstreamPrompt } from '../../application/use-cases/upstream-content/get-upstream-prompt.use-case';
 import { ItemPage, MAX_PAGE_BYTES } from '../../application/use-cases/upstream-content/item-page';
@@ -32,6 +33,8 @@ export interface UpstreamContentUseCases {
   complete: CompleteUpstreamArgument;
   subscribe: SubscribeUpstreamResource;
   unsubscribe: UnsubscribeUpstreamResource;
+  /** Asked again by a later round of a read or prompt held for its client's input (2026-07-28 parked calls). */
+  checkAccess: CheckUpstreamContentAccess;
 }
 
 /** Where sessions' subscriptions are kept, and how many one session may hold (MCP_MAX_SUBSCRIPTIONS_PER_SESSION). */
@@ -51,6 +54,7 @@ export function upstreamContentUseCases(listings: UpstreamListings, subscription
     complete: new CompleteUpstreamArgument(listings),
     subscribe: new SubscribeUpstreamResource(listings, subscriptions.store, subscriptions.maxPerSession),
     unsubscribe: new UnsubscribeUpstreamResource(listings, subscriptions.store),
+    checkAccess: new CheckUpstreamContentAccess(listings),
   };
 }
 

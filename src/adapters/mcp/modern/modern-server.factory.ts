@@ -118,13 +118,16 @@ export class ModernServerFactory {
         try {
           if (method !== 'resources/read' && method !== 'prompts/get') return (await answer(params)) as never;
           // Mapped inside: a parked read's failure travels to the client as a JSON-RPC error (wireErrorOf).
-          return (await this.withInput(call, method, params[method === 'resources/read' ? 'uri' : 'name'], ctx, undefined, async (round, upstream) => {
+          const name = params[method === 'resources/read' ? 'uri' : 'name'];
+          // The edge's gates do not know content scopes: a parked read's later round asks again what its first one asked.
+          const access = () => this.content.checkAccess.execute({ userId: principal.userId, scopes: principal.scopes, method, name: name as string, view });
+          return (await this.withInput(call, method, name, ctx, undefined, async (round, upstream) => {
             try {
               return round.answer(await answer(params, round.forwarded, upstream));
             } catch (error) {
               throw toModernMcpError(round.failure(error), this.log);
             }
-          })) as never;
+          }, access)) as never;
         } catch (error) {
           throw toModernMcpError(error, this.log);
         }
@@ -141,14 +144,14 @@ export class ModernServerFactory {
    * declared (a 2026 upstream asks in its answer instead).
    */
   private async withInput(call: ModernCall, method: InputMethod, name: unknown, ctx: { mcpReq: unknown }, firstRound: UpstreamRelay | undefined,
-    run: (round: InputRound, upstream: ClientRelay | undefined) => Promise<Record<string, unknown>>): Promise<Record<string, unknown>> {
+    run: (round: InputRound, upstream: ClientRelay | undefined) => Promise<Record<string, unknown>>, gate?: () => Promise<void>): Promise<Record<string, unknown>> {
     const req = ctx.mcpReq as { _meta?: unknown; envelope?: Record<string, unknown>; inputResponses?: Record<string, unknown>; requestState: () => unknown; signal: AbortSignal };
     const binding = bindingOf(call, method, name);
     // Opened once here (decrypting is the dear part), then read by whichever kind of round it is.
     const sealed = req.requestState();
     const state = sealed === undefined ? undefined : OpenedRequestState.open(this.states, sealed, binding);
     if (state !== undefined) {
-      const resumed = await this.parked.retry(state, req.inputResponses, binding);
+      const resumed = await this.parked.retry(state, req.inputResponses, binding, gate);
       if (resumed !== undefined) return resumed;
     }
     const round = this.rounds.begin({ binding, meta: req._meta, envelope: req.envelope, inputResponses: req.inputResponses, requestState: state });

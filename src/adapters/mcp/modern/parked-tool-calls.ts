@@ -57,11 +57,15 @@ export class ParkedToolCalls {
   /**
    * A retry: its state opened, unless it was for this request already (refused:
    * -32602 as the SDK answers it), then the call's next outcome. Undefined when
-   * the state is keygate's but not a parked call's.
+   * the state is keygate's but not a parked call's. `gate` runs first, for
+   * a round the edge did not gate already (a read's or a prompt's access).
    */
-  async retry(state: unknown, responses: Record<string, unknown> | undefined, binding: RequestStateBinding): Promise<Record<string, unknown> | undefined> {
+  async retry(state: unknown, responses: Record<string, unknown> | undefined, binding: RequestStateBinding,
+    gate?: () => Promise<void>): Promise<Record<string, unknown> | undefined> {
     const opened = OpenedRequestState.open(this.states, state, binding).payload as Partial<ParkedState> | null;
     if (!isParkedState(opened)) return undefined;
+    // A refused round takes nothing: the call stays held for a retry that passes.
+    await gate?.();
     let outcome: ParkedOutcome;
     try {
       outcome = await this.calls.resume(opened.k, opened.r, responses ?? {}, opened.d);
