@@ -3,6 +3,7 @@ import request from 'supertest';
 import { connectClient, listen } from '../support/mcp-client';
 import { makeKey, TestKey } from '../support/mcp-keys';
 import { startTestApp, TestApp } from '../support/test-app';
+import { SealedRequestState } from '../../src/adapters/mcp/modern/sealed-request-state';
 import { startUpstream, UpstreamMcpServer } from '../support/upstream-mcp-server';
 import { startV2Upstream, UPSTREAM_STATES, V2Upstream } from '../support/v2-upstream';
 
@@ -132,6 +133,24 @@ describe.each([['/mcp', 'deep__'], ['/mcp/servers/deep', '']])('%s, a 2026-07-28
     const done = await ask(client, 'resources/read', { uri, inputResponses: ADA, requestState: read.requestState });
     expect(deep.received.at(-1)).toMatchObject({ method: 'resources/read', requestState: 'read-state', inputResponses: ADA });
     expect(done).toMatchObject({ contents: [{ uri, text: 'deep: for {"name":"Ada"}' }] });
+  });
+
+  it('opens a retry\'s requestState once, for each of the three methods', async () => {
+    const client = await clientFor(owner, endpoint, ALL, false);
+    const uri = path === '/mcp' ? 'keygate://deep/file:///notes/asked' : 'file:///notes/asked';
+    const opens = jest.spyOn(SealedRequestState.prototype, 'open');
+    try {
+      for (const [method, params] of [['tools/call', { name: `${prefix}ask`, arguments: {} }], ['prompts/get', { name: `${prefix}interview` }], ['resources/read', { uri }]] as const) {
+        const first = await ask(client, method, params);
+        expect(first.resultType).toBe('input_required');
+        opens.mockClear();
+        const done = await ask(client, method, { ...params, inputResponses: ADA, requestState: first.requestState });
+        expect(done.resultType).not.toBe('input_required');
+        expect(opens).toHaveBeenCalledTimes(1);
+      }
+    } finally {
+      opens.mockRestore();
+    }
   });
 
   // In band, as the SDK answers a state its ServerOptions.requestState.verify refuses: HTTP 200, the frozen -32602.

@@ -220,6 +220,18 @@ describe('subscriptions/listen', () => {
     await eventually(() => notes.sessionsEnded > ended, 5000);
   });
 
+  it('listens again to a 2025 upstream that forgot keygate\'s session (its GET stream 404): a new session, GET stream and subscribe', async () => {
+    const heard = await pinned(chat, '/servers/notes');
+    await subscribe(heard, { resourceSubscriptions: ['note://b'] });
+    const subscribes = () => notes.follows.filter((follow) => follow === '+note://b').length;
+    const before = subscribes();
+    await notes.forgetSessions();
+    await eventually(() => subscribes() > before, 15_000);
+    await notes.updated('note://b');
+    await eventually(() => heard.notices.length >= 1, 5000);
+    expect(heard.notices).toEqual([{ method: 'notifications/resources/updated', params: { uri: 'note://b', _meta: { [SUBSCRIPTION_ID]: expect.any(String) } } }]);
+  });
+
   it('counts listen streams against the key\'s stream share, with its 2025 GET streams (429, the id echoed), and frees the place when the client closes', async () => {
     const key = await makeKey(t, ['chat:read'], owner.user);
     const get = await SseReader.open(app.url.replace(/\/mcp$/, ''), key.raw, await initialize(app.url.replace(/\/mcp$/, ''), key.raw));

@@ -8,6 +8,8 @@ import { eventually } from '../support/replica';
 import { startTestApp, TestApp } from '../support/test-app';
 import { startUpstream, UpstreamMcpServer } from '../support/upstream-mcp-server';
 import { RelayUpstream, startRelayUpstream } from '../support/relay-upstream';
+import { ListenCapabilities } from '../../src/adapters/mcp/modern/listen-capabilities';
+import { DatabaseUnavailableError } from '../../src/domain/errors';
 
 jest.setTimeout(60_000);
 
@@ -180,6 +182,22 @@ it('declares in server/discover on /mcp/servers/<name> only what the upstream de
   // The relay upstream declares tools, logging and resources.
   const res = await post('/mcp/servers/relay', owner, { id: 1, method: 'server/discover' }).expect(200);
   expect(res.body.result.capabilities).toEqual({ tools: { listChanged: true }, resources: {} });
+});
+
+it('answers server/discover 503 with its id when PostgreSQL goes away as the SDK leg makes its server, as any outage', async () => {
+  // The race: the key and the record were read, then the endpoint's capabilities are not (the store throws this on an outage).
+  const spy = jest.spyOn(ListenCapabilities.prototype, 'execute').mockRejectedValueOnce(new DatabaseUnavailableError());
+  try {
+    const res = await post('/mcp/servers/relay', owner, { id: 'discover-1', method: 'server/discover' });
+    expect(spy).toHaveBeenCalledTimes(1);
+    expect(res.status).toBe(503);
+    expect(res.headers['retry-after']).toBe('1');
+    expect(res.body).toEqual({ jsonrpc: '2.0', id: 'discover-1', error: { code: -32000, message: 'Service Unavailable: The database is not reachable; retry shortly' } });
+  } finally {
+    spy.mockRestore();
+  }
+  // Back: the same request is served.
+  await post('/mcp/servers/relay', owner, { id: 'discover-2', method: 'server/discover' }).expect(200);
 });
 
 it('answers a 2026 tools/list whose cursor is not a string -32602 with its id, as 2025 does, not -32603 (found by the fuzz suite)', async () => {

@@ -26,7 +26,7 @@ let other: TestKey;
 
 beforeAll(async () => {
   r = await startTwoReplicas({ MCP_UPSTREAM_ALLOWLIST: '127.0.0.0/8', MCP_RELAY_CALL_TIMEOUT_MS: String(CALL_TIMEOUT_MS) });
-  upstream = await startRelayUpstream();
+  upstream = await startRelayUpstream({ prompts: true });
   owner = await makeKey(r.a);
   other = await makeKey(r.a, [], owner.user);
   const res = await rpc(r.aUrl, '/mcp', owner, { id: 1, method: 'tools/call', params: { name: 'mcp_servers', arguments: { action: 'create', data: { name: 'relay', url: upstream.url } } } });
@@ -46,7 +46,7 @@ interface RpcAnswer {
 
 /** One raw 2026 POST (JSON answer), as a client in manual mode sends it. */
 async function rpc(base: string, path: string, key: TestKey, body: { id: unknown; method: string; params: Record<string, unknown> }, capabilities: Record<string, unknown> = FULL): Promise<RpcAnswer> {
-  const name = body.params.name as string | undefined;
+  const name = (body.params.name ?? body.params.uri) as string | undefined;
   const res = await fetch(`${base}${path}`, {
     method: 'POST',
     headers: {
@@ -69,7 +69,7 @@ async function modernClient(path: string, capabilities: Record<string, unknown> 
     const retry = typeof init?.body === 'string' && init.body.includes('"inputResponses"');
     const url = new URL(String(input instanceof Request ? input.url : input));
     const to = new URL(`${url.pathname}${url.search}`, retry ? r.b.url : r.aUrl);
-    if (typeof init?.body === 'string' && init.body.includes('"tools/call"')) routed.push(retry ? 'B' : 'A');
+    if (typeof init?.body === 'string' && /"(tools\/call|resources\/read|prompts\/get)"/.test(init.body)) routed.push(retry ? 'B' : 'A');
     return fetch(to, init);
   };
   const client = new ClientV2({ name: 'parked-test', version: '1.0.0' }, { capabilities, versionNegotiation: { mode: { pin: V } } });
@@ -104,6 +104,16 @@ describe.each([['/mcp', 'relay__'], ['/mcp/servers/relay', '']])('%s, a 2026 cli
     expect(routed).toEqual(['A', 'B', 'A', 'B', 'A', 'B']);
     // Each call's upstream session was opened declaring what the client declared (and keygate relays).
     expect(upstream.declared.slice(declaredBefore)).toContainEqual(expect.objectContaining({ sampling: {}, elicitation: { form: {} }, roots: {} }));
+    await client.close();
+  });
+
+  it('fulfils the elicitation a resources/read and a prompts/get ask for the same way, each retry on the other replica', async () => {
+    const { client, routed } = await modernClient(path);
+    const read = await client.readResource({ uri: `${path === '/mcp' ? 'keygate://relay/' : ''}ask://name` });
+    expect(JSON.parse((read.contents[0] as { text: string }).text)).toEqual({ action: 'accept', content: { name: 'Ada' } });
+    const prompt = await client.getPrompt({ name: `${prefix}ask` });
+    expect(JSON.parse((prompt.messages[0].content as { text: string }).text)).toEqual({ action: 'accept', content: { name: 'Ada' } });
+    expect(routed).toEqual(['A', 'B', 'A', 'B']);
     await client.close();
   });
 
@@ -179,6 +189,56 @@ describe('the wire of a parked call (a client in manual mode)', () => {
     await until(async () => (await calledEvents('relay__elicit')).length > eventsBefore, 5000);
     const late = await retry(owner, asked.body.result!.requestState, r.aUrl);
     expect(late.body).toMatchObject({ error: { code: -32602 } });
+  });
+});
+
+describe('the wire of a parked resources/read', () => {
+  const uri = 'keygate://relay/ask://name';
+  const answers = { 'keygate-1': { action: 'accept', content: { name: 'Grace' } } };
+  const retry = (state: unknown, method = 'resources/read', params: Record<string, unknown> = { uri }) =>
+    rpc(r.b.url, '/mcp', owner, { id: 'again', method, params: { ...params, requestState: state, inputResponses: answers } });
+
+  it('answers input_required with the upstream\'s request, its state bound to the URI, and reads on the other replica', async () => {
+    const asked = await rpc(r.aUrl, '/mcp', owner, { id: 'first', method: 'resources/read', params: { uri } });
+    expect(asked.status).toBe(200);
+    expect(asked.body.result).toMatchObject({
+      resultType: 'input_required',
+      inputRequests: { 'keygate-1': { method: 'elicitation/create', params: { mode: 'form', message: 'Your name?' } } },
+    });
+    const state = asked.body.result!.requestState as string;
+    for (const refused of [await retry(state, 'resources/read', { uri: 'keygate://relay/note://a' }), await retry(state, 'prompts/get', { name: 'relay__ask' })]) {
+      expect(refused.body).toMatchObject({ id: 'again', error: { code: -32602, message: 'Invalid or expired requestState' } });
+    }
+    const done = await retry(state);
+    expect(done.body).toMatchObject({ id: 'again', result: { resultType: 'complete', contents: [{ uri }] } });
+    expect(JSON.parse(done.body.result!.contents[0].text)).toEqual({ action: 'accept', content: { name: 'Grace' } });
+  });
+
+  it('asks the URI\'s resource_scopes again on each retry: a key narrowed meanwhile is refused, the call still held for it widened again', async () => {
+    const guarded = await rpc(r.aUrl, '/mcp', owner, { id: 1, method: 'tools/call', params: { name: 'mcp_servers', arguments: { action: 'create', data: {
+      name: 'guarded', url: upstream.url, resource_scopes: { 'ask://name': ['chat:read'] } } } } });
+    expect(guarded.body.result?.isError).toBeFalsy();
+    const key = await makeKey(r.a, ['chat:read'], owner.user);
+    const at = 'keygate://guarded/ask://name';
+    const asked = await rpc(r.aUrl, '/mcp', key, { id: 'first', method: 'resources/read', params: { uri: at } });
+    expect(asked.body.result).toMatchObject({ resultType: 'input_required' });
+    const again = () => rpc(r.b.url, '/mcp', key, { id: 'again', method: 'resources/read', params: { uri: at, requestState: asked.body.result!.requestState, inputResponses: answers } });
+    const scopes = (list: string[]) => request(r.a.app).patch(`/api/v1/api-keys/${key.id}`).set('Authorization', `Bearer ${r.a.userToken(owner.user)}`).send({ scopes: list }).expect(200);
+    await scopes(['mcp_servers:read']);
+    let refused: RpcAnswer | undefined;
+    await until(async () => (refused = await again()).body.error !== undefined, 5000);
+    // The first read's own answer for a URI the key may not read (not "the call is over": the retry took nothing).
+    expect(refused!.body).toMatchObject({ id: 'again', error: { code: -32602, message: `Resource not found: ${at}`, data: { uri: at } } });
+    await scopes(['chat:read']);
+    let done: RpcAnswer | undefined;
+    await until(async () => (done = await again()).body.result !== undefined, 5000);
+    expect(JSON.parse(done!.body.result!.contents[0].text)).toEqual({ action: 'accept', content: { name: 'Grace' } });
+  });
+
+  it('a prompts/get without declared capabilities is refused by the upstream as before: an error, no input_required', async () => {
+    const res = await rpc(r.aUrl, '/mcp', owner, { id: 'p', method: 'prompts/get', params: { name: 'relay__ask' } }, {});
+    expect(res.body.error).toBeDefined();
+    expect(res.body.result).toBeUndefined();
   });
 });
 

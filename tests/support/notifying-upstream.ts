@@ -21,6 +21,8 @@ export interface NotifyingUpstream {
   updated(uri: string): Promise<void>;
   /** Adds a tool and sends notifications/tools/list_changed on every session's GET stream. */
   addTool(name: string): Promise<void>;
+  /** Forgets every session, as a restarted server does: their GET streams end, and any request naming one gets 404. */
+  forgetSessions(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -47,6 +49,12 @@ export async function startNotifyingUpstream(options: NotifyingOptions = {}): Pr
     addTool: async (name) => {
       state.tools.push({ name, inputSchema: { type: 'object' } });
       await Promise.all([...servers.values()].map((s) => s.sendToolListChanged().catch(() => undefined)));
+    },
+    forgetSessions: async () => {
+      const forgotten = [...transports.values()];
+      transports.clear();
+      servers.clear();
+      await Promise.all(forgotten.map((t) => t.close().catch(() => undefined)));
     },
     stop: async () => undefined,
   };

@@ -4,8 +4,8 @@ import { AddressInfo } from 'node:net';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import {
-  CallToolRequestSchema, CreateMessageResultSchema, ElicitResultSchema, ListResourcesRequestSchema, ListRootsResultSchema, ListToolsRequestSchema,
-  ReadResourceRequestSchema, SetLevelRequestSchema,
+  CallToolRequestSchema, CreateMessageResultSchema, ElicitResultSchema, GetPromptRequestSchema, ListPromptsRequestSchema, ListResourcesRequestSchema,
+  ListRootsResultSchema, ListToolsRequestSchema, ReadResourceRequestSchema, SetLevelRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 
 /** What the relay upstream saw, for tests to assert on. */
@@ -28,6 +28,17 @@ export interface RelayUpstream {
   stop(): Promise<void>;
 }
 
+/** What the relay upstream serves besides its tools and resources. */
+export interface RelayUpstreamOptions {
+  /** Declares prompts: `plain`, and `ask`, whose get asks the client's name (elicitation) first. */
+  prompts?: boolean;
+}
+
+const ELICIT_NAME = {
+  method: 'elicitation/create' as const,
+  params: { mode: 'form' as const, message: 'Your name?', requestedSchema: { type: 'object' as const, properties: { name: { type: 'string' as const } }, required: ['name'] } },
+};
+
 const TOOLS = ['progress', 'steps', 'sample', 'elicit', 'roots', 'slow', 'echo'].map((name) => ({ name, inputSchema: { type: 'object' as const } }));
 
 /**
@@ -36,9 +47,10 @@ const TOOLS = ['progress', 'steps', 'sample', 'elicit', 'roots', 'slow', 'echo']
  * progress notifications and a log message), `steps` (the same, 400 ms
  * apart, for a client to drop its stream between them), `sample`, `elicit` and `roots`
  * (a request to the client, answered with what the client said), `slow`
- * (waits to be cancelled), `echo`.
+ * (waits to be cancelled), `echo`. Reading `ask://name` asks the client's
+ * name (elicitation) and gives back what it said; any other URI reads as it is.
  */
-export async function startRelayUpstream(): Promise<RelayUpstream> {
+export async function startRelayUpstream(options: RelayUpstreamOptions = {}): Promise<RelayUpstream> {
   const state: RelayUpstream = {
     url: '', initializes: 0, declared: [], deletes: [], levels: [], cancelled: 0, aborted: [], sessions: new Map(), seenHeaders: [], stop: async () => undefined,
   };
@@ -48,7 +60,7 @@ export async function startRelayUpstream(): Promise<RelayUpstream> {
     if (req.method === 'DELETE' && typeof id === 'string') state.deletes.push(id);
     let transport = typeof id === 'string' ? state.sessions.get(id) : undefined;
     if (id !== undefined && !transport) return void res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Session not found' } }));
-    if (!transport) transport = await openSession(state);
+    if (!transport) transport = await openSession(state, options);
     await transport.handleRequest(req, res);
   });
   await new Promise<void>((resolve) => httpServer.listen(0, '127.0.0.1', resolve));
@@ -61,8 +73,8 @@ export async function startRelayUpstream(): Promise<RelayUpstream> {
   return state;
 }
 
-async function openSession(state: RelayUpstream): Promise<StreamableHTTPServerTransport> {
-  const server = new Server({ name: 'relay-upstream', version: '1.0.0' }, { capabilities: { tools: {}, logging: {}, resources: {} } });
+async function openSession(state: RelayUpstream, options: RelayUpstreamOptions): Promise<StreamableHTTPServerTransport> {
+  const server = new Server({ name: 'relay-upstream', version: '1.0.0' }, { capabilities: { tools: {}, logging: {}, resources: {}, ...(options.prompts && { prompts: {} }) } });
   server.oninitialized = () => {
     state.initializes += 1;
     state.declared.push(server.getClientCapabilities() ?? {});
@@ -73,7 +85,17 @@ async function openSession(state: RelayUpstream): Promise<StreamableHTTPServerTr
   });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOLS }));
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: [{ uri: 'note://a', name: 'a' }] }));
-  server.setRequestHandler(ReadResourceRequestSchema, async ({ params: { uri } }) => ({ contents: [{ uri, text: `read ${uri}` }] }));
+  server.setRequestHandler(ReadResourceRequestSchema, async ({ params: { uri } }, extra) => {
+    if (uri !== 'ask://name') return { contents: [{ uri, text: `read ${uri}` }] };
+    return { contents: [{ uri, text: JSON.stringify(await extra.sendRequest(ELICIT_NAME, ElicitResultSchema)) }] };
+  });
+  if (options.prompts) {
+    server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: [{ name: 'plain' }, { name: 'ask' }] }));
+    server.setRequestHandler(GetPromptRequestSchema, async ({ params: { name } }, extra) => {
+      const text = name === 'ask' ? JSON.stringify(await extra.sendRequest(ELICIT_NAME, ElicitResultSchema)) : 'plain';
+      return { messages: [{ role: 'user' as const, content: { type: 'text' as const, text } }] };
+    });
+  }
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     extra.signal.addEventListener('abort', () => void state.aborted.push(request.params.name));
     const text = (value: unknown) => ({ content: [{ type: 'text' as const, text: JSON.stringify(value) }] });
@@ -102,9 +124,7 @@ async function openSession(state: RelayUpstream): Promise<StreamableHTTPServerTr
         return text(answer.content);
       }
       case 'elicit': {
-        const answer = await extra.sendRequest({ method: 'elicitation/create', params: {
-          mode: 'form', message: 'Your name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } } }, ElicitResultSchema);
-        return text(answer);
+        return text(await extra.sendRequest(ELICIT_NAME, ElicitResultSchema));
       }
       case 'roots':
         return text(await extra.sendRequest({ method: 'roots/list' }, ListRootsResultSchema));

@@ -1,8 +1,9 @@
 import { Server } from '@modelcontextprotocol/server';
 import { ResourceSubscriptionStore } from '../../application/ports/resource-subscription-store.port';
-import { ForwardedRequest } from '../../application/ports/upstream-mcp.port';
+import { ClientRelay, ForwardedRequest } from '../../application/ports/upstream-mcp.port';
 import { SubscribeUpstreamResource } from '../../application/use-cases/upstream-content/subscribe-upstream-resource.use-case';
 import { UnsubscribeUpstreamResource } from '../../application/use-cases/upstream-content/unsubscribe-upstream-resource.use-case';
+import { CheckUpstreamContentAccess } from '../../application/use-cases/upstream-content/check-upstream-content-access.use-case';
 import { CompleteUpstreamArgument } from '../../application/use-cases/upstream-content/complete-upstream-argument.use-case';
 import { GetUpstreamPrompt } from '../../application/use-cases/upstream-content/get-upstream-prompt.use-case';
 import { ItemPage, MAX_PAGE_BYTES } from '../../application/use-cases/upstream-content/item-page';
@@ -32,6 +33,8 @@ export interface UpstreamContentUseCases {
   complete: CompleteUpstreamArgument;
   subscribe: SubscribeUpstreamResource;
   unsubscribe: UnsubscribeUpstreamResource;
+  /** Asked again by a later round of a read or prompt held for its client's input (2026-07-28 parked calls). */
+  checkAccess: CheckUpstreamContentAccess;
 }
 
 /** Where sessions' subscriptions are kept, and how many one session may hold (MCP_MAX_SUBSCRIPTIONS_PER_SESSION). */
@@ -51,6 +54,7 @@ export function upstreamContentUseCases(listings: UpstreamListings, subscription
     complete: new CompleteUpstreamArgument(listings),
     subscribe: new SubscribeUpstreamResource(listings, subscriptions.store, subscriptions.maxPerSession),
     unsubscribe: new UnsubscribeUpstreamResource(listings, subscriptions.store),
+    checkAccess: new CheckUpstreamContentAccess(listings),
   };
 }
 
@@ -60,8 +64,11 @@ type Params = Record<string, unknown>;
 export type ContentMethod = 'resources/list' | 'resources/templates/list' | 'resources/read' | 'resources/subscribe' | 'resources/unsubscribe'
   | 'prompts/list' | 'prompts/get' | 'completion/complete';
 
-/** One content method's answer to its params (and what a 2026 client passes on to the upstream), errors thrown as they come (each era maps them at its own edge). */
-export type ContentAnswer = (params: Params, forwarded?: ForwardedRequest) => Promise<Record<string, unknown>>;
+/**
+ * One content method's answer to its params (and what a 2026 client passes on to the upstream, and its relay of
+ * a 2025 upstream's requests), errors thrown as they come (each era maps them at its own edge).
+ */
+export type ContentAnswer = (params: Params, forwarded?: ForwardedRequest, relayed?: ClientRelay) => Promise<Record<string, unknown>>;
 
 /**
  * Registers the handlers on a request's SDK server, bound to its key and
@@ -103,7 +110,7 @@ export function upstreamContentAnswers(useCases: UpstreamContentUseCases, princi
     answers.push(
       ['resources/list', async (params) => paged('resources', await useCases.listResources.execute(page(params)))],
       ['resources/templates/list', async (params) => paged('resourceTemplates', await useCases.listResourceTemplates.execute(page(params)))],
-      ['resources/read', (params, forwarded) => useCases.readResource.execute({ userId, scopes, uri: unchecked(params.uri), clientSessionId, view, forwarded })],
+      ['resources/read', (params, forwarded, relayed) => useCases.readResource.execute({ userId, scopes, uri: unchecked(params.uri), clientSessionId, view, forwarded, relayed })],
     );
   }
   if (declared.resources?.subscribe) {
@@ -119,8 +126,8 @@ export function upstreamContentAnswers(useCases: UpstreamContentUseCases, princi
   if (declared.prompts) {
     answers.push(
       ['prompts/list', async (params) => paged('prompts', await useCases.listPrompts.execute(page(params)))],
-      ['prompts/get', (params, forwarded) => useCases.getPrompt.execute({
-        userId, scopes, name: unchecked(params.name), arguments: unchecked(params.arguments), clientSessionId, view, forwarded,
+      ['prompts/get', (params, forwarded, relayed) => useCases.getPrompt.execute({
+        userId, scopes, name: unchecked(params.name), arguments: unchecked(params.arguments), clientSessionId, view, forwarded, relayed,
       })],
     );
   }

@@ -55,6 +55,13 @@ export interface UpstreamContext {
 }
 
 /**
+ * How a 2026-07-28 content request (resources/read, prompts/get) relays
+ * what a 2025 upstream asks its client during it: the parked call's relay
+ * and what the client declared (docs/design/mcp-2026-07-28.md, increment 8).
+ */
+export type ClientRelay = Pick<UpstreamContext, 'relay' | 'clientCapabilities'>;
+
+/**
  * What of a 2026-07-28 client's request reaches the upstream: its W3C trace
  * context (any upstream) and, toward an upstream that speaks 2026-07-28
  * itself, its declared client capabilities, its logLevel and the retry of an

@@ -3,6 +3,7 @@ import { RPC } from '../json-rpc';
 import { RpcError } from '../rpc-error';
 import { RequestStateBinding, RequestStateRefused, SealedRequestState } from './sealed-request-state';
 import { clientCapabilitiesOf, logLevelOf, traceOf } from './forwarded-meta';
+import { invalidState, OpenedRequestState } from './opened-request-state';
 
 /** Input-required answers one flow may pass on (the SDK's own default maxRounds); the next one is refused. */
 export const MAX_INPUT_ROUNDS = 8;
@@ -33,7 +34,7 @@ export interface InputRoundRequest {
   meta: unknown;
   /** The lifted envelope: the client's capabilities and logLevel. */
   envelope: unknown;
-  /** The lifted retry fields. */
+  /** The lifted retry fields; the state sealed, or opened already for this request. */
   inputResponses: unknown;
   requestState: unknown;
 }
@@ -74,13 +75,7 @@ export class InputRequiredRounds {
   }
 
   private open(state: unknown, binding: RequestStateBinding): UpstreamRound {
-    let payload: Partial<UpstreamRound> | null;
-    try {
-      payload = this.states.open<Partial<UpstreamRound> | null>(state, binding);
-    } catch (error) {
-      if (error instanceof RequestStateRefused) throw invalidState();
-      throw error;
-    }
+    const payload = OpenedRequestState.open(this.states, state, binding).payload as Partial<UpstreamRound> | null;
     const valid = payload !== null && typeof payload === 'object' && payload.k === 'upstream' && typeof payload.s === 'string'
       && typeof payload.v === 'string' && typeof payload.r === 'number' && (payload.u === undefined || typeof payload.u === 'string');
     if (!valid) throw invalidState();
@@ -146,11 +141,6 @@ export class InputRound {
       throw new RpcError(code, message, data);
     }
   }
-}
-
-/** The SDK's own answer to a requestState that does not verify (ServerOptions.requestState.verify), word for word. */
-function invalidState(): RpcError {
-  return new RpcError(RPC.INVALID_PARAMS, 'Invalid or expired requestState', { reason: 'invalid_request_state' });
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -38,14 +38,19 @@ export interface ContactHooks<T> {
 }
 
 const MAX_BACKOFF_MS = 30_000;
+/** Reopens in a row (an upstream that ends its side again at once, or cannot be reached): past them, the contact is given up, logged. */
+export const MAX_REOPENS = 8;
+/** A contact that lasted this long ended as a healthy one does: its reopens start again from the first pause. */
+const LASTED_MS = MAX_BACKOFF_MS;
 
 /**
  * The upstream contacts of the listen streams on this replica: for each
  * stream, one per upstream the view shows (list flags) or that a URI routes
  * to, asking it for the flags it declares (prompt and resource list changes
  * only where the key may see such items) and the URIs where it declares
- * subscribe; re-listened after a pause when the upstream ends its side;
- * at most `maxUpstreams` (MCP_MAX_UPSTREAM_STREAMS_PER_REPLICA) at once.
+ * subscribe; re-listened after a pause (doubling, up to 30 s) when the
+ * upstream ends its side, given up after MAX_REOPENS in a row that did not
+ * last; at most `maxUpstreams` (MCP_MAX_UPSTREAM_STREAMS_PER_REPLICA) at once.
  */
 export class ListenContacts<T extends ContactHolder> {
   private upstreams = 0;
@@ -84,6 +89,7 @@ export class ListenContacts<T extends ContactHolder> {
     if (contact.record.unreadableSecrets) return;
     this.upstreams++;
     let listen: UpstreamListen | null = null;
+    let failed = false;
     try {
       const server = toServer(contact.record);
       const profile = await this.listener.profile(server);
@@ -101,21 +107,35 @@ export class ListenContacts<T extends ContactHolder> {
       const headers = Object.values((contact.record.data.headers ?? {}) as Record<string, string>);
       const reason = withoutSecrets(String((error as Error)?.message ?? error), headers).slice(0, 300);
       this.log(`MCP server ${contact.record.data.name as string} (${contact.record.id}) could not be listened to for a subscriptions/listen stream: ${reason}`);
+      failed = true;
     }
     if (listen === null || contact.closed) {
       this.upstreams--;
       if (listen !== null) await listen.close();
+      // A reopen that failed is tried again within the bound; a first open that failed is not.
+      else if (failed && failures > 0) await this.reopen(listening, contact, failures);
       return;
     }
     contact.listen = listen;
+    const since = Date.now();
     void listen.ended.then(async () => {
       if (contact.closed || contact.listen !== listen) return;
       this.upstreams--;
       contact.listen = null;
-      // The upstream ended its side: listened to again after a pause, as long as the client's stream lasts.
-      await delay(Math.min(1000 * 2 ** failures, MAX_BACKOFF_MS));
-      await this.connect(listening, contact, failures + 1);
+      // The upstream ended its side (a 2025 one forgot keygate's session): listened to again after a pause, as long as the client's stream lasts.
+      await this.reopen(listening, contact, Date.now() - since >= LASTED_MS ? 0 : failures);
     });
+  }
+
+  /** Opens the contact again after a pause that doubles with each reopen in a row, or gives it up past MAX_REOPENS. */
+  private async reopen(listening: T, contact: Contact, failures: number): Promise<void> {
+    if (contact.closed) return;
+    if (failures >= MAX_REOPENS) {
+      return this.log(`MCP server ${contact.record.data.name as string} (${contact.record.id}) is no longer listened to for a subscriptions/listen stream: `
+        + `its side ended ${MAX_REOPENS} times in a row`);
+    }
+    await delay(Math.min(1000 * 2 ** failures, MAX_BACKOFF_MS));
+    await this.connect(listening, contact, failures + 1);
   }
 
   closeAll(listening: T): void {

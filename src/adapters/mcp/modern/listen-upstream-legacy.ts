@@ -12,8 +12,10 @@ import { upstreamOffers, UpstreamListen, UpstreamListenLimits, UpstreamListenReq
  * pinned, bounded per message, resumed with Last-Event-ID) before any
  * resources/subscribe goes, so an update sent right after a subscribe is
  * not lost; then resources/subscribe for each URI, where the upstream
- * declares subscribe. close() ends the session (DELETE). An upstream
- * without sessions has no stream to hold: nothing is followed.
+ * declares subscribe. close() ends the session (DELETE); so does the
+ * upstream forgetting it (its GET stream 404), which ends the contact for
+ * listen-contacts.ts to reopen. An upstream without sessions has no stream
+ * to hold: nothing is followed.
  */
 export async function openLegacyListen(request: UpstreamListenRequest, capabilities: Record<string, unknown>, agent: Agent, limits: UpstreamListenLimits,
   log: (message: string, error?: unknown) => void): Promise<UpstreamListen> {
@@ -41,7 +43,7 @@ export async function openLegacyListen(request: UpstreamListenRequest, capabilit
     stream = new UpstreamEventStream(
       { url: server.url, headers: server.headers, upstreamSessionId, protocolVersion: transport.protocolVersion ?? '' },
       agent, { connectTimeoutMs: limits.timeoutMs, maxBytes: limits.maxBytes },
-      (message) => void ('id' in message || request.onNotice(message as never)), log,
+      (message) => void ('id' in message || request.onNotice(message as never)), log, () => void close(),
     );
     await within(stream.whenListening(), limits.timeoutMs);
     const followed = new Set<string>();

@@ -3,8 +3,10 @@ import { pipeline } from 'node:stream/promises';
 import { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { createMcpHandler, McpHttpHandler } from '@modelcontextprotocol/server';
 import { Request as ExpressRequest, Response as ExpressResponse } from 'express';
+import { RpcId } from '../json-rpc';
 import { ResponseFormat } from '../streamable-http';
 import { sendModernError } from '../era/modern-answer';
+import { sendFactoryFailure } from './factory-failure';
 import { ListenStreams } from './listen-streams';
 import { ModernCall, ModernServerFactory } from './modern-server.factory';
 
@@ -29,13 +31,21 @@ const FORWARDED_HEADERS = ['mcp-protocol-version', 'mcp-method', 'mcp-name'];
  */
 export class ModernHttp {
   private readonly contexts = new WeakMap<Request, ModernCall>();
+  /** What the factory threw for a Request: the SDK answers that 500, keygate a domain error as its edge does (factory-failure.ts). */
+  private readonly failures = new WeakMap<Request, unknown>();
   private readonly handlers: Record<ResponseFormat, McpHttpHandler>;
 
   constructor(servers: ModernServerFactory, private readonly fastPaths: readonly ModernFastPath[] = [], private readonly listens?: ListenStreams) {
-    const factory = (ctx: { requestInfo?: Request }) => {
-      const call = ctx.requestInfo === undefined ? undefined : this.contexts.get(ctx.requestInfo);
+    const factory = async (ctx: { requestInfo?: Request }) => {
+      const request = ctx.requestInfo;
+      const call = request === undefined ? undefined : this.contexts.get(request);
       if (call === undefined) throw new Error('A 2026 request reached the SDK without keygate\'s context');
-      return servers.create(call);
+      try {
+        return await servers.create(call);
+      } catch (error) {
+        this.failures.set(request!, error);
+        throw error;
+      }
     };
     this.handlers = {
       json: createMcpHandler(factory, { legacy: 'reject', responseMode: 'auto' }),
@@ -62,6 +72,10 @@ export class ModernHttp {
     const request = new Request(new URL(req.originalUrl, 'http://keygate.invalid'), { method: 'POST', headers, signal: aborted.signal });
     this.contexts.set(request, call);
     const answer = await this.handlers[format].fetch(request, { parsedBody: req.body });
+    if (this.failures.has(request) && sendFactoryFailure(res, this.failures.get(request), (req.body as { id?: RpcId }).id ?? null)) {
+      await answer.body?.cancel().catch(() => undefined);
+      return;
+    }
     res.status(answer.status);
     answer.headers.forEach((value, name) => res.setHeader(name, value));
     if (answer.body === null) return void res.end();

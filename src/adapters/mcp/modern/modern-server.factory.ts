@@ -5,7 +5,7 @@ import { ListTools } from '../../../application/use-cases/list-tools/list-tools.
 import { KeyPrincipal } from '../../../application/use-cases/validate-key/validate-key.use-case';
 import { UpstreamView } from '../../../application/use-cases/tools/external/upstream-view';
 import { EndpointCapabilities, KEYGATE_CAPABILITIES } from '../../../application/use-cases/upstream-view/endpoint-capabilities';
-import { UpstreamContext } from '../../../application/ports/upstream-mcp.port';
+import { ClientRelay, UpstreamRelay } from '../../../application/ports/upstream-mcp.port';
 import { AuditOrigin } from '../../../domain/audit';
 import { ANY_PARAMS } from '../any-params';
 import { listToolsFor, ToolsListParams } from '../list-tools-request';
@@ -20,7 +20,8 @@ import { upstreamContentAnswers, UpstreamContentUseCases } from '../upstream-con
 import { InputMethod, InputRequiredRounds, InputRound } from './input-required-rounds';
 import { modernRelay, progressTokenOf } from './modern-relay';
 import { ParkedCalls } from './parked-calls';
-import { invalidState, ParkedToolCalls } from './parked-tool-calls';
+import { OpenedRequestState } from './opened-request-state';
+import { ParkedToolCalls } from './parked-tool-calls';
 import { RequestStateBinding, SealedRequestState } from './sealed-request-state';
 
 const CLIENT_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
@@ -103,49 +104,60 @@ export class ModernServerFactory {
     });
     server.setRequestHandler('tools/call', async (request, ctx) => {
       const params = request.params as unknown as ToolCallParams & { _meta?: unknown };
-      const state = ctx.mcpReq.requestState();
-      // A 2025 upstream's round resumes its parked call (parked-tool-calls.ts); any other state is a 2026 upstream's round (input-required-rounds.ts).
-      if (state !== undefined) {
-        const resumed = await this.parked.retry(state, ctx.mcpReq.inputResponses, bindingOf(call, 'tools/call', params.name));
-        if (resumed !== undefined) return resumed as never;
-      }
-      const round = this.round(call, 'tools/call', params.name, ctx);
       // No session: the upstream is called as a stateless request, its progress and (with a logLevel) log messages relayed on this request's stream.
       const relay = call.streams ? modernRelay({
         progressToken: progressTokenOf(params._meta), logLevel: call.logLevel, signal: ctx.mcpReq.signal,
         notify: (notification) => ctx.mcpReq.notify(notification as never),
       }) : undefined;
-      // A 2026 upstream's input_required is sealed as it comes back; a parked call's rounds are sealed by parked-tool-calls.ts.
-      const run = async (upstream?: UpstreamContext) => round.answer(
-        await this.calls.run(principal, call.origin, call.calls, params, MAX_RESULT_RECORD_BYTES, { ...upstream, forwarded: round.forwarded }) as Record<string, unknown>);
-      // A first call may park when its 2025 upstream asks for input the client declared; a 2026 upstream asks in its answer instead.
-      if (state !== undefined) return (await run(relay && { relay })) as never;
-      return (await this.parked.first({
-        binding: bindingOf(call, 'tools/call', params.name), clientCapabilities: ctx.mcpReq.envelope?.[CLIENT_CAPABILITIES as never],
-        firstRound: relay, signal: ctx.mcpReq.signal, run,
-      })) as never;
+      return (await this.withInput(call, 'tools/call', params.name, ctx, relay, async (round, upstream) => round.answer(
+        await this.calls.run(principal, call.origin, call.calls, params, MAX_RESULT_RECORD_BYTES, { ...upstream, forwarded: round.forwarded }) as Record<string, unknown>))) as never;
     });
     // The 2025 handlers' answers over the same use-cases, without a session (a 2025 stateless request's) and without subscribe (gone in 2026).
     for (const [method, answer] of upstreamContentAnswers(this.content, principal, 1, undefined, view, withoutSubscribe(declared))) {
       server.setRequestHandler(method, { params: ANY_PARAMS }, async (params, ctx) => {
-        const round = method === 'resources/read' || method === 'prompts/get' ? this.round(call, method, params[method === 'resources/read' ? 'uri' : 'name'], ctx) : undefined;
         try {
-          const result = await answer(params, round?.forwarded);
-          return (round ? round.answer(result) : result) as never;
+          if (method !== 'resources/read' && method !== 'prompts/get') return (await answer(params)) as never;
+          // Mapped inside: a parked read's failure travels to the client as a JSON-RPC error (wireErrorOf).
+          const name = params[method === 'resources/read' ? 'uri' : 'name'];
+          // The edge's gates do not know content scopes: a parked read's later round asks again what its first one asked.
+          const access = () => this.content.checkAccess.execute({ userId: principal.userId, scopes: principal.scopes, method, name: name as string, view });
+          return (await this.withInput(call, method, name, ctx, undefined, async (round, upstream) => {
+            try {
+              return round.answer(await answer(params, round.forwarded, upstream));
+            } catch (error) {
+              throw toModernMcpError(round.failure(error), this.log);
+            }
+          }, access)) as never;
         } catch (error) {
-          throw toModernMcpError(round ? round.failure(error) : error, this.log);
+          throw toModernMcpError(error, this.log);
         }
       });
     }
     return server;
   }
 
-  /** The request's input-required round: its sealed state opened (or refused), what it passes on to the upstream. */
-  private round(call: ModernCall, method: InputMethod, name: unknown, ctx: { mcpReq: unknown }): InputRound {
-    const req = ctx.mcpReq as { _meta?: unknown; envelope?: unknown; inputResponses?: unknown; requestState: () => unknown };
-    return this.rounds.begin({
-      binding: bindingOf(call, method, name),
-      meta: req._meta, envelope: req.envelope, inputResponses: req.inputResponses, requestState: req.requestState(),
+  /**
+   * One request of the three that may answer input_required: a parked
+   * call's retry resumes it (parked-tool-calls.ts); any other state is a 2026
+   * upstream's round (input-required-rounds.ts), sealed as it comes back; a
+   * first request may park when its 2025 upstream asks for input the client
+   * declared (a 2026 upstream asks in its answer instead).
+   */
+  private async withInput(call: ModernCall, method: InputMethod, name: unknown, ctx: { mcpReq: unknown }, firstRound: UpstreamRelay | undefined,
+    run: (round: InputRound, upstream: ClientRelay | undefined) => Promise<Record<string, unknown>>, gate?: () => Promise<void>): Promise<Record<string, unknown>> {
+    const req = ctx.mcpReq as { _meta?: unknown; envelope?: Record<string, unknown>; inputResponses?: Record<string, unknown>; requestState: () => unknown; signal: AbortSignal };
+    const binding = bindingOf(call, method, name);
+    // Opened once here (decrypting is the dear part), then read by whichever kind of round it is.
+    const sealed = req.requestState();
+    const state = sealed === undefined ? undefined : OpenedRequestState.open(this.states, sealed, binding);
+    if (state !== undefined) {
+      const resumed = await this.parked.retry(state, req.inputResponses, binding, gate);
+      if (resumed !== undefined) return resumed;
+    }
+    const round = this.rounds.begin({ binding, meta: req._meta, envelope: req.envelope, inputResponses: req.inputResponses, requestState: state });
+    if (state !== undefined) return run(round, firstRound && { relay: firstRound });
+    return this.parked.first({
+      binding, clientCapabilities: req.envelope?.[CLIENT_CAPABILITIES], firstRound, signal: req.signal, run: (upstream) => run(round, upstream),
     });
   }
 }

@@ -5,7 +5,8 @@ import { RpcError } from '../rpc-error';
 import { relayedCapabilities } from '../upstream/relaying-client';
 import { ParkedOutcome } from './parked-call';
 import { ParkedCallGone, ParkedCalls } from './parked-calls';
-import { RequestStateBinding, RequestStateRefused, SealedRequestState } from './sealed-request-state';
+import { OpenedRequestState } from './opened-request-state';
+import { RequestStateBinding, SealedRequestState } from './sealed-request-state';
 
 /** What keygate's requestState of a parked call carries: the call, the round answered, the call's deadline. */
 interface ParkedState {
@@ -25,12 +26,13 @@ export interface FirstCall {
 }
 
 /**
- * A 2026-07-28 tools/call whose 2025 upstream asks its client for input
- * during the call (increment 8 of docs/design/mcp-2026-07-28.md). The
+ * A 2026-07-28 tools/call, resources/read or prompts/get whose 2025 upstream
+ * asks its client for input during the request (increment 8 of
+ * docs/design/mcp-2026-07-28.md). The
  * upstream contact declares what the client declared (sampling, elicitation,
  * roots: what keygate relays) and stays open on this replica; each upstream
  * request becomes an input_required result whose requestState (sealed, bound
- * to key, endpoint and tool) names the held call and the round; the client's
+ * to key, endpoint, method and tool, prompt or URI) names the held call and the round; the client's
  * retry, on any replica, hands its inputResponses to the upstream's waiting
  * requests and gets the call's next outcome. A client that declared none of
  * them gets today's call, in which such a request is refused to the upstream.
@@ -53,19 +55,17 @@ export class ParkedToolCalls {
   }
 
   /**
-   * A retry: its state opened (refused: -32602 as the SDK answers it), then the
-   * call's next outcome. Undefined when the state is keygate's but not a parked call's.
+   * A retry: its state opened, unless it was for this request already (refused:
+   * -32602 as the SDK answers it), then the call's next outcome. Undefined when
+   * the state is keygate's but not a parked call's. `gate` runs first, for
+   * a round the edge did not gate already (a read's or a prompt's access).
    */
-  async retry(state: unknown, responses: Record<string, unknown> | undefined, binding: RequestStateBinding): Promise<Record<string, unknown> | undefined> {
-    let opened: Partial<ParkedState> | null;
-    try {
-      // The SDK refuses a non-string state itself; an object here is one a ServerOptions.requestState.verify hook opened already.
-      opened = typeof state === 'string' ? this.states.open<Partial<ParkedState> | null>(state, binding) : state as Partial<ParkedState> | null;
-    } catch (error) {
-      if (error instanceof RequestStateRefused) throw invalidState();
-      throw error;
-    }
+  async retry(state: unknown, responses: Record<string, unknown> | undefined, binding: RequestStateBinding,
+    gate?: () => Promise<void>): Promise<Record<string, unknown> | undefined> {
+    const opened = OpenedRequestState.open(this.states, state, binding).payload as Partial<ParkedState> | null;
     if (!isParkedState(opened)) return undefined;
+    // A refused round takes nothing: the call stays held for a retry that passes.
+    await gate?.();
     let outcome: ParkedOutcome;
     try {
       outcome = await this.calls.resume(opened.k, opened.r, responses ?? {}, opened.d);
@@ -82,11 +82,6 @@ export class ParkedToolCalls {
     const state: ParkedState = { k: id, r: outcome.round, d: deadline };
     return inputRequired({ inputRequests: outcome.inputRequests as never, requestState: this.states.mint(state, binding) }) as unknown as Record<string, unknown>;
   }
-}
-
-/** The SDK's own answer to a state it cannot verify. */
-export function invalidState(): RpcError {
-  return new RpcError(RPC.INVALID_PARAMS, 'Invalid or expired requestState', { reason: 'invalid_request_state' });
 }
 
 function wireErrorOf(error: unknown): { code: number; message: string; data?: unknown } {

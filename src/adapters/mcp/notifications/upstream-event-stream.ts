@@ -31,7 +31,9 @@ type Outcome = 'ended' | 'failed' | 'gone';
  * connection made through the pinned agent (the address guard), a reconnect
  * after it ends resuming with Last-Event-ID. An upstream without such a
  * stream (405), one that forgot the session (404) or an address the guard
- * refuses ends it for good; a new held session opens a new one.
+ * refuses ends it for good; a new held session opens a new one. `onLost`
+ * hears such an end of a stream that had listened (the upstream forgot the
+ * session), not a close() nor an upstream that never had a stream.
  */
 export class UpstreamEventStream {
   private readonly stop = new AbortController();
@@ -40,6 +42,8 @@ export class UpstreamEventStream {
   private connected = false;
   /** One promise shared by everyone waiting for the next connection, so waiting callers add nothing each. */
   private next: { promise: Promise<boolean>; resolve(listening: boolean): void } | null = null;
+  /** Whether a connection was ever open. */
+  private listened = false;
 
   constructor(
     private readonly target: EventStreamTarget,
@@ -47,6 +51,7 @@ export class UpstreamEventStream {
     private readonly limits: EventStreamLimits,
     private readonly onMessage: (message: Record<string, unknown>) => void,
     private readonly log: (message: string, error?: unknown) => void,
+    private readonly onLost?: () => void,
   ) {
     void this.run();
   }
@@ -96,7 +101,12 @@ export class UpstreamEventStream {
         const reason = withoutSecrets(String((error as Error)?.message ?? error), Object.values(this.target.headers));
         if (!this.closed) this.log(`upstream event stream of ${new URL(this.target.url).host} failed: ${reason}`);
       }
-      if (outcome === 'gone') return this.close();
+      if (outcome === 'gone') {
+        const lost = this.listened && !this.closed;
+        this.close();
+        if (lost) this.onLost?.();
+        return;
+      }
       failures = outcome === 'ended' ? 0 : failures + 1;
       await this.wait(Math.min(1000 * 2 ** failures, MAX_BACKOFF_MS));
     }
@@ -127,6 +137,7 @@ export class UpstreamEventStream {
       return 'failed';
     }
     this.settle(true);
+    this.listened = true;
     let pending = 0;
     const parser = createParser({
       onEvent: (event) => {

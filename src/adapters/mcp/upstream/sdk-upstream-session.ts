@@ -92,11 +92,11 @@ export class SdkUpstreamSession implements UpstreamSession, UpstreamContentSessi
   }
 
   readResource(uri: string): Promise<Record<string, unknown>> {
-    return this.replied((client) => client.request({ method: 'resources/read', params: this.paramsOf({ uri }) }, this.options));
+    return this.replied((client) => client.request({ method: 'resources/read', params: this.paramsOf({ uri }) }, this.relayedOptions()));
   }
 
   getPrompt(name: string, args: Record<string, string> | undefined): Promise<Record<string, unknown>> {
-    return this.replied((client) => client.request({ method: 'prompts/get', params: this.paramsOf({ name, arguments: args }) }, this.options));
+    return this.replied((client) => client.request({ method: 'prompts/get', params: this.paramsOf({ name, arguments: args }) }, this.relayedOptions()));
   }
 
   complete(params: UpstreamCompletion): Promise<Record<string, unknown>> {
@@ -159,6 +159,13 @@ export class SdkUpstreamSession implements UpstreamSession, UpstreamContentSessi
       throw new Error('the requestState was sealed for a 2026-07-28 server, and this one speaks 2025');
     }
     return forwarded !== undefined && Object.keys(forwarded.trace).length > 0 ? { ...params, _meta: { ...forwarded.trace } } : params;
+  }
+
+  /** The request's options, cancelled with the relay too (a 2026 client's parked read or prompt cancelled). */
+  private relayedOptions(): { signal: AbortSignal; timeout: number } {
+    const relay = this.context.relay;
+    // Not AbortSignal.any (linked-abort.ts); nothing to dispose: no timer, and both sources end with the contact.
+    return relay === undefined ? this.options : { ...this.options, signal: new LinkedAbort([this.options.signal, relay.signal]).signal };
   }
 
   /** guarded, with the upstream's own JSON-RPC error answers told apart from failures to get one. */

@@ -1,6 +1,6 @@
 import { UnknownReferenceError } from '../../../domain/errors';
 import { ScopeSet } from '../../../domain/scope';
-import { ForwardedRequest } from '../../ports/upstream-mcp.port';
+import { ClientRelay, ForwardedRequest } from '../../ports/upstream-mcp.port';
 import { allows, promptScopes } from '../tools/external/upstream-item-scopes';
 import { UpstreamListings } from '../tools/external/upstream-listings';
 import { NAMESPACED_VIEW, UpstreamView } from '../tools/external/upstream-view';
@@ -18,6 +18,8 @@ export interface GetUpstreamPromptInput {
   view?: UpstreamView;
   /** What a 2026-07-28 client's request passes on; with its `input`, an upstream's input_required answer is returned as it came. */
   forwarded?: ForwardedRequest;
+  /** A 2026-07-28 client's relay for what a 2025 upstream asks during the request. */
+  relayed?: ClientRelay;
 }
 
 /**
@@ -35,7 +37,7 @@ export class GetUpstreamPrompt {
     const target = (input.view ?? NAMESPACED_VIEW).splitPrompt(name);
     const record = target === null ? null : await this.listings.server(input.userId, target.server);
     if (target === null || record === null || !allows(input.scopes, promptScopes(record, target.name))) throw new UnknownReferenceError('prompt', name);
-    const result = await this.listings.withListed(record, 'prompts', 'name', target.name, 'prompts/get', (session) => session.getPrompt(target.name, args), input.clientSessionId, input.forwarded);
+    const result = await this.listings.withListed(record, 'prompts', 'name', target.name, 'prompts/get', (session) => session.getPrompt(target.name, args), input.clientSessionId, input.forwarded, input.relayed);
     if (result === null) throw new UnknownReferenceError('prompt', name);
     return result;
   }

@@ -1,7 +1,7 @@
 import { UnknownResourceError, UpstreamFailedError } from '../../../domain/errors';
 import { ScopeSet } from '../../../domain/scope';
 import { UpstreamReplyError } from '../../ports/upstream-content.port';
-import { ForwardedRequest } from '../../ports/upstream-mcp.port';
+import { ClientRelay, ForwardedRequest } from '../../ports/upstream-mcp.port';
 import { allows, resourceScopes } from '../tools/external/upstream-item-scopes';
 import { UpstreamListings } from '../tools/external/upstream-listings';
 import { NAMESPACED_VIEW, UpstreamView } from '../tools/external/upstream-view';
@@ -18,6 +18,8 @@ export interface ReadUpstreamResourceInput {
   view?: UpstreamView;
   /** What a 2026-07-28 client's request passes on; with its `input`, an upstream's input_required answer is returned as it came. */
   forwarded?: ForwardedRequest;
+  /** A 2026-07-28 client's relay for what a 2025 upstream asks during the request. */
+  relayed?: ClientRelay;
 }
 
 /**
@@ -36,7 +38,7 @@ export class ReadUpstreamResource {
     const target = await this.listings.resourceAt(input.userId, view, uri);
     if (target === null || !allows(input.scopes, resourceScopes(target.record, target.name))) throw new UnknownResourceError(uri);
     const { record } = target;
-    const session = this.listings.open(record, input.clientSessionId, input.forwarded);
+    const session = this.listings.open(record, input.clientSessionId, input.forwarded, input.relayed);
     let result: Record<string, unknown>;
     try {
       result = await session.readResource(target.name);

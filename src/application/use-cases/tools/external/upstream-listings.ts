@@ -5,7 +5,7 @@ import { ResourceStore } from '../../../ports/resource-store.port';
 import {
   ItemKind, ItemListCache, ItemListing, UpstreamContent, UpstreamContentSession, UpstreamItem, UpstreamReplyError,
 } from '../../../ports/upstream-content.port';
-import { ForwardedRequest, UpstreamContext } from '../../../ports/upstream-mcp.port';
+import { ClientRelay, ForwardedRequest, UpstreamContext } from '../../../ports/upstream-mcp.port';
 import { mayShowAny, ScopeMapField } from './upstream-item-scopes';
 import { serverNamed, serversIn, shownFailure, toServer, upstreamMessage } from './upstream-servers';
 import { UpstreamName } from './upstream-names';
@@ -58,8 +58,8 @@ export class UpstreamListings {
     return target === null || record === null ? null : { ...target, record };
   }
 
-  /** A contact with the record's server; within the client's session when `clientSessionId` names one, carrying what a 2026 client passes on. */
-  open(record: ResourceRecord, clientSessionId?: string, forwarded?: ForwardedRequest): UpstreamContentSession {
+  /** A contact with the record's server; within the client's session when `clientSessionId` names one, carrying what a 2026 client passes on (and its relay). */
+  open(record: ResourceRecord, clientSessionId?: string, forwarded?: ForwardedRequest, relayed?: ClientRelay): UpstreamContentSession {
     let server;
     try {
       server = toServer(record);
@@ -67,8 +67,8 @@ export class UpstreamListings {
       // Its header values did not decrypt: the server is not contacted, and only its own answers fail.
       throw new UpstreamFailedError(this.shown(record, 'not contacted', error));
     }
-    const context: UpstreamContext | undefined = clientSessionId === undefined && forwarded === undefined ? undefined
-      : { ...(clientSessionId !== undefined && { clientSessionId }), ...(forwarded !== undefined && { forwarded }) };
+    const context: UpstreamContext | undefined = clientSessionId === undefined && forwarded === undefined && relayed === undefined ? undefined
+      : { ...(clientSessionId !== undefined && { clientSessionId }), ...(forwarded !== undefined && { forwarded }), ...relayed };
     return this.upstream.open(server, context);
   }
 
@@ -103,8 +103,8 @@ export class UpstreamListings {
    * an error reply to `use` one that quotes the upstream's message.
    */
   async withListed<T>(record: ResourceRecord, kind: ItemKind, key: string, value: string, method: string,
-    use: (session: UpstreamContentSession) => Promise<T>, clientSessionId?: string, forwarded?: ForwardedRequest): Promise<T | null> {
-    const session = this.open(record, clientSessionId, forwarded);
+    use: (session: UpstreamContentSession) => Promise<T>, clientSessionId?: string, forwarded?: ForwardedRequest, relayed?: ClientRelay): Promise<T | null> {
+    const session = this.open(record, clientSessionId, forwarded, relayed);
     try {
       const listing = await this.listing(record, kind, session);
       if (!listing.ok) throw new UpstreamFailedError(listing.shown);

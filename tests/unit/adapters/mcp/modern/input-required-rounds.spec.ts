@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { AesGcmSecretBox } from '../../../../../src/adapters/crypto/aes-gcm-secret-box';
 import { InputRequiredRounds, MAX_INPUT_REQUESTS, MAX_INPUT_ROUNDS } from '../../../../../src/adapters/mcp/modern/input-required-rounds';
+import { OpenedRequestState } from '../../../../../src/adapters/mcp/modern/opened-request-state';
 import { SealedRequestState } from '../../../../../src/adapters/mcp/modern/sealed-request-state';
 
 const binding = { keyId: 'key-1', endpoint: '/mcp', method: 'tools/call', name: 'files__ask' };
@@ -47,6 +48,14 @@ describe('InputRequiredRounds', () => {
     const state = answered();
     expect(state).not.toContain('upstream-own');
     expect(begin(state).forwarded.input!.resume).toEqual({ inputResponses: { input: { action: 'accept' } }, requestState: 'upstream-own', server: { id: record.id, version: record.version } });
+  });
+
+  it('takes a state opened for its request already without opening it again', () => {
+    const { states, begin, answered } = makeSut();
+    const opened = OpenedRequestState.open(states, answered(), binding);
+    const open = jest.spyOn(states, 'open');
+    expect(begin(opened).forwarded.input!.resume).toMatchObject({ requestState: 'upstream-own', server: { id: record.id } });
+    expect(open).not.toHaveBeenCalled();
   });
 
   it('answers a complete result as it came', () => {

@@ -1,5 +1,6 @@
 import { Response } from 'express';
 import { ListenSources, ListenStreams } from '../../../../../src/adapters/mcp/modern/listen-streams';
+import { MAX_REOPENS } from '../../../../../src/adapters/mcp/modern/listen-contacts';
 import { UpstreamListen, UpstreamListenRequest } from '../../../../../src/adapters/mcp/modern/listen-upstream';
 import { UpstreamListener } from '../../../../../src/adapters/mcp/modern/upstream-listener';
 import { StreamPlaces } from '../../../../../src/adapters/mcp/sessions/stream-places';
@@ -19,12 +20,23 @@ const principal = (keyId = 'k1'): KeyPrincipal => ({ keyId, userId: 'u1', scopes
 const messages = (res: FakeResponse) => res.chunks.filter((c) => c.startsWith('event: message')).map((c) => JSON.parse(c.slice(c.indexOf('data: ') + 6)));
 const flush = () => new Promise((resolve) => setImmediate(resolve));
 
-function makeSut(options: { perKey?: number; perReplica?: number; maxUpstreams?: number; servers?: ResourceRecord[] } = {}) {
+interface SutOptions {
+  perKey?: number;
+  perReplica?: number;
+  maxUpstreams?: number;
+  servers?: ResourceRecord[];
+  /** Opens an upstream contact instead of the default one, which never ends. */
+  open?: (request: UpstreamListenRequest) => Promise<UpstreamListen>;
+  log?: (message: string) => void;
+}
+
+function makeSut(options: SutOptions = {}) {
   const servers = options.servers ?? [record('a'), record('b')];
   const opened: { request: UpstreamListenRequest; closed: boolean }[] = [];
   const listener = {
     profile: async () => ({ era: 'modern', protocolVersion: '2026-07-28', capabilities: { tools: { listChanged: true }, resources: { subscribe: true } }, discover: {} }),
     open: async (request: UpstreamListenRequest): Promise<UpstreamListen> => {
+      if (options.open) return options.open(request);
       const entry = { request, closed: false };
       opened.push(entry);
       return { followed: new Set(request.uris), ended: new Promise(() => undefined), close: async () => void (entry.closed = true) };
@@ -42,7 +54,7 @@ function makeSut(options: { perKey?: number; perReplica?: number; maxUpstreams?:
     upstreamChanged: async () => undefined,
   };
   const places = new StreamPlaces({ perReplica: options.perReplica ?? 10, perKey: options.perKey ?? 5 });
-  const streams = new ListenStreams(places, sources, listener, { maxUris: 10, maxUpstreams: options.maxUpstreams ?? 100 });
+  const streams = new ListenStreams(places, sources, listener, { maxUris: 10, maxUpstreams: options.maxUpstreams ?? 100 }, options.log);
   const listen = async (notifications: Record<string, unknown>, id: string | number = 1, key = 'k1') => {
     const res = new FakeResponse();
     await streams.serve(res as unknown as Response, { principal: principal(key), id, params: { notifications } });
@@ -145,5 +157,78 @@ describe('ListenStreams', () => {
     streams.closeAll();
     expect([one, two].map((res) => messages(res).at(-1)?.id)).toEqual(['a', 'b']);
     expect(streams.size).toBe(0);
+  });
+
+  describe('an upstream that ends its side (a 2025 one forgot keygate\'s session)', () => {
+    beforeEach(() => jest.useFakeTimers());
+    afterEach(() => jest.useRealTimers());
+
+    /** Contacts whose end the test decides; `refuse` makes the next opens throw. */
+    function ending() {
+      const ends: Array<() => void> = [];
+      const logged: string[] = [];
+      let refuse = 0;
+      const sut = makeSut({
+        servers: [record('a')],
+        log: (message) => void logged.push(message),
+        open: async () => {
+          if (refuse > 0) {
+            refuse -= 1;
+            throw new Error('connect ECONNREFUSED');
+          }
+          let end!: () => void;
+          const ended = new Promise<void>((resolve) => (end = resolve));
+          ends.push(end);
+          return { followed: new Set(), ended, close: async () => undefined };
+        },
+      });
+      return { ...sut, ends, logged, refuseNext: (times: number) => void (refuse = times) };
+    }
+
+    it('is listened to again after a pause that doubles, also when a reopen fails, and again from the first pause once a contact lasted', async () => {
+      const { ends, listen, refuseNext } = ending();
+      await listen({ toolsListChanged: true });
+      expect(ends).toHaveLength(1);
+      ends[0]();
+      await jest.advanceTimersByTimeAsync(999);
+      expect(ends).toHaveLength(1);
+      await jest.advanceTimersByTimeAsync(1);
+      expect(ends).toHaveLength(2);
+      // Ended again at once: the next pause is 2 s; that reopen fails, and is tried again after 4 s.
+      refuseNext(1);
+      ends[1]();
+      await jest.advanceTimersByTimeAsync(2000);
+      expect(ends).toHaveLength(2);
+      await jest.advanceTimersByTimeAsync(4000);
+      expect(ends).toHaveLength(3);
+      // This one lasts: its end starts over from 1 s.
+      await jest.advanceTimersByTimeAsync(60_000);
+      ends[2]();
+      await jest.advanceTimersByTimeAsync(1000);
+      expect(ends).toHaveLength(4);
+    });
+
+    it(`is given up, logged, after ${MAX_REOPENS} reopens in a row that did not last`, async () => {
+      const { ends, logged, listen } = ending();
+      await listen({ toolsListChanged: true });
+      for (let reopen = 1; reopen <= MAX_REOPENS; reopen++) {
+        ends.at(-1)!();
+        await jest.advanceTimersByTimeAsync(30_000);
+        expect(ends).toHaveLength(reopen + 1);
+      }
+      ends.at(-1)!();
+      await jest.advanceTimersByTimeAsync(10 * 60_000);
+      expect(ends).toHaveLength(MAX_REOPENS + 1);
+      expect(logged).toContainEqual(expect.stringMatching(/^MCP server a \(id-a\) is no longer listened to for a subscriptions\/listen stream: its side ended 8 times in a row$/));
+    });
+
+    it('is not listened to again once the client\'s stream closed', async () => {
+      const { ends, listen } = ending();
+      const res = await listen({ toolsListChanged: true });
+      ends[0]();
+      res.emit('close');
+      await jest.advanceTimersByTimeAsync(60_000);
+      expect(ends).toHaveLength(1);
+    });
   });
 });

@@ -196,3 +196,20 @@ describe('upstream lists: pages', () => {
     expect(page.nextCursor).toBe('2');
   });
 });
+
+describe('upstream resources and prompts: access asked again (a later round of a parked read or prompt)', () => {
+  it('allows what the read and the get would allow, and refuses the rest with their errors, without contacting the upstream', async () => {
+    const { useCases, upstream, register, as } = makeSut();
+    await register('files');
+    const check = (method: 'resources/read' | 'prompts/get', name: string, ...scopes: string[]) => useCases.checkAccess.execute({ ...as(...scopes), method, name });
+    const contacts = upstream.contacts.length;
+    await expect(check('resources/read', 'keygate://files/file:///secret/t.txt', 'chat:read')).resolves.toBeUndefined();
+    await expect(check('resources/read', 'keygate://files/file:///secret/t.txt', 'mcp_servers:read')).rejects.toThrow(UnknownResourceError);
+    await expect(check('resources/read', 'keygate://nowhere/file:///notes/a.txt', 'mcp_servers:read')).rejects.toThrow(UnknownResourceError);
+    await expect(check('prompts/get', 'files__vault', 'chat:read')).resolves.toBeUndefined();
+    await expect(check('prompts/get', 'files__vault', 'mcp_servers:read')).rejects.toThrow(UnknownReferenceError);
+    await expect(check('prompts/get', 'nowhere__vault', 'chat:read')).rejects.toThrow(UnknownReferenceError);
+    await expect(check('prompts/get', '', 'chat:read')).rejects.toThrow(ValidationError);
+    expect(upstream.contacts).toHaveLength(contacts);
+  });
+});
