@@ -2,7 +2,7 @@ import { jsonBytes } from '../../application/use-cases/tools/built-in/data-limit
 import { ToolValue } from '../../application/use-cases/tools/tool-outcome';
 import { ResourceRecord } from '../../domain/resource/resource-record';
 import { ToolPin } from '../../domain/tool';
-import { withToolPins } from './tool-pins-view';
+import { withToolPins } from '../edge/tool-pins-view';
 
 /**
  * The most bytes of records' JSON one tool result holds. A result carries its

@@ -1,7 +1,7 @@
 import { RequestHandler } from 'express';
 import { UpstreamView } from '../../application/use-cases/tools/external/upstream-view';
 import { FindServerView } from '../../application/use-cases/upstream-view/find-server-view.use-case';
-import { principalOf } from '../http/middleware/api-key-auth';
+import { principalOf } from '../edge/api-key-auth';
 import { RPC, RpcId, sendRpcError } from './json-rpc';
 import { jsonRpcBody, messagesOf } from './json-rpc-body';
 

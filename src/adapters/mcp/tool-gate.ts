@@ -4,7 +4,7 @@ import { KeyPrincipal } from '../../application/use-cases/validate-key/validate-
 import { clipInput } from '../../domain/errors';
 import { AuthorizeToolCall, ToolTarget } from '../../application/use-cases/tools/authorize-tool-call.use-case';
 import { NAMESPACED_VIEW, UpstreamView } from '../../application/use-cases/tools/external/upstream-view';
-import { insufficientScopeChallenge } from '../http/bearer-challenge';
+import { insufficientScopeChallenge } from '../edge/bearer-challenge';
 import { RPC, sendRpcError } from './json-rpc';
 import { toolCallShapeProblem } from './params-check';
 import { ToolCall } from './tool-call-recorder';

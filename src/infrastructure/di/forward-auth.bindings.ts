@@ -11,7 +11,7 @@ import { IntrospectKey } from '../../application/use-cases/introspect-key/intros
 import { ValidateKey } from '../../application/use-cases/validate-key/validate-key.use-case';
 import { ForwardAuthController } from '../../adapters/http/controllers/forward-auth.controller';
 import { IntrospectionController } from '../../adapters/http/controllers/introspection.controller';
-import { UsageGate } from '../../adapters/mcp/usage-gate';
+import { UsageGate } from '../../adapters/edge/usage-gate';
 import { TOKENS } from './tokens';
 
 /**

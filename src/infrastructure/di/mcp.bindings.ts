@@ -37,7 +37,7 @@ import { LruLoadingCache } from '../../adapters/mcp/upstream/lru-loading-cache';
 import { UpstreamProfile } from '../../adapters/mcp/upstream/upstream-profile';
 import { UpstreamAddressGuard } from '../../adapters/mcp/upstream/upstream-address-guard';
 import { Logger } from 'pino';
-import { UsageGate } from '../../adapters/mcp/usage-gate';
+import { UsageGate } from '../../adapters/edge/usage-gate';
 import { McpSessionEdge } from '../../adapters/mcp/sessions/mcp-session-edge';
 import { UpstreamSessionStore } from '../../application/ports/upstream-session-store.port';
 import { SessionRelays } from '../../adapters/mcp/relay/session-relays';

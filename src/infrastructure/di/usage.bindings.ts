@@ -7,7 +7,7 @@ import { QuotaBalances } from '../../application/ports/quota-balances.port';
 import { UsageBudget } from '../../application/ports/usage-budget.port';
 import { AdmitRequest } from '../../application/use-cases/usage-limits/admit-request.use-case';
 import { ChargeToolCalls } from '../../application/use-cases/usage-limits/charge-tool-calls.use-case';
-import { UsageGate } from '../../adapters/mcp/usage-gate';
+import { UsageGate } from '../../adapters/edge/usage-gate';
 import { Metrics } from '../../adapters/observability/metrics';
 import { PostgresUsageBudget } from '../../adapters/persistence/usage/postgres-usage-budget';
 import { QuotaLeases } from '../../adapters/persistence/usage/quota-leases';

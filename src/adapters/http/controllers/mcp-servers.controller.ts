@@ -6,7 +6,7 @@ import { unchecked } from '../../unchecked';
 import { allowedFields } from '../dto/body-fields';
 import { ApproveToolsDto, CreateMcpServerDto, UpdateMcpServerDto } from '../dto/mcp-server.dto';
 import { presentMcpServer } from '../dto/mcp-server.presenter';
-import { actorOf } from '../middleware/access-token-auth';
+import { actorOf } from '../../edge/access-token-auth';
 import { jsonBody } from '../middleware/json-body';
 import { bodyFieldsOf } from './mcp-server-fields';
 

@@ -7,7 +7,7 @@ import { ResumeMcpSession } from '../../../application/use-cases/mcp-sessions/re
 import { KeyPrincipal } from '../../../application/use-cases/validate-key/validate-key.use-case';
 import { ValidationError } from '../../../domain/errors';
 import { McpSession } from '../../../domain/mcp-session';
-import { principalOf } from '../../http/middleware/api-key-auth';
+import { principalOf } from '../../edge/api-key-auth';
 import { unchecked } from '../../unchecked';
 import { RPC, sendRpcError } from '../json-rpc';
 import { endpointOf, viewOf } from '../server-view';

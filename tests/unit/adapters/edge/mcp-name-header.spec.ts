@@ -1,4 +1,4 @@
-import { decodeMcpName, nameSourceOf } from '../../../../../src/adapters/mcp/era/mcp-name-header';
+import { decodeMcpName, nameSourceOf } from '../../../../src/adapters/edge/mcp-name-header';
 
 describe('decodeMcpName', () => {
   it('returns a plain value as it is, trimmed of spaces and tabs', () => {

@@ -1,6 +1,6 @@
 import { IncomingMessage } from 'node:http';
 import express from 'express';
-import { trackRoutePatterns } from '../../../../src/adapters/http/middleware/route-pattern';
+import { trackRoutePatterns } from '../../../../src/adapters/edge/route-pattern';
 
 /**
  * trackRoutePatterns puts accessors for baseUrl and route on the app's request

@@ -1,5 +1,5 @@
-import { boundProblem } from '../../../../src/adapters/http/problem';
-import { clipToBytes, MAX_ERROR_BODY_BYTES } from '../../../../src/adapters/http/error-limits';
+import { boundProblem } from '../../../../src/adapters/edge/problem';
+import { clipToBytes, MAX_ERROR_BODY_BYTES } from '../../../../src/adapters/edge/error-limits';
 import { boundRpcError } from '../../../../src/adapters/mcp/json-rpc';
 
 const bytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value));

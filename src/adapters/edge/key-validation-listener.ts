@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import type { KeyValidationOutcome } from '../../observability/metrics';
+import type { KeyValidationOutcome } from '../observability/metrics';
 
 /**
  * Given the response too, so that one listener made up front serves every request.

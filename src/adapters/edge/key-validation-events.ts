@@ -1,5 +1,5 @@
 import { Response } from 'express';
-import { KeyValidationOutcome } from '../../observability/metrics';
+import { KeyValidationOutcome } from '../observability/metrics';
 import type { KeyValidationListener } from './key-validation-listener';
 import { stateOf } from './request-state';
 

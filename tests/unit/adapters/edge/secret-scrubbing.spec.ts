@@ -1,4 +1,4 @@
-import { scrubPath, scrubSecrets } from '../../../../src/adapters/http/middleware/secret-scrubbing';
+import { scrubPath, scrubSecrets } from '../../../../src/adapters/edge/secret-scrubbing';
 
 const SECRET = 'ab'.repeat(32);
 const RAW_KEY = `svc_${SECRET}`;

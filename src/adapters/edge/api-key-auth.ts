@@ -1,6 +1,6 @@
 import { RequestHandler } from 'express';
-import { ValidateKey, KeyPrincipal } from '../../../application/use-cases/validate-key/validate-key.use-case';
-import { InvalidApiKeyError } from '../../../domain/errors';
+import { ValidateKey, KeyPrincipal } from '../../application/use-cases/validate-key/validate-key.use-case';
+import { InvalidApiKeyError } from '../../domain/errors';
 import { bearerToken } from './access-token-auth';
 import { reportKeyValidation } from './key-validation-events';
 

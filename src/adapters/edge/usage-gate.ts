@@ -4,8 +4,8 @@ import { KeyPrincipal } from '../../application/use-cases/validate-key/validate-
 import { AdmitRequest } from '../../application/use-cases/usage-limits/admit-request.use-case';
 import { ChargeToolCalls } from '../../application/use-cases/usage-limits/charge-tool-calls.use-case';
 import { QuotaExhaustedError, RateLimitedError } from '../../domain/errors';
-import { principalOf } from '../http/middleware/api-key-auth';
-import { rateLimitHeaders } from '../http/rate-limit-headers';
+import { principalOf } from './api-key-auth';
+import { rateLimitHeaders } from './rate-limit-headers';
 
 export interface UsageGateOptions {
   admit: AdmitRequest;

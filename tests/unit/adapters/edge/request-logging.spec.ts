@@ -1,4 +1,4 @@
-import { acceptedRequestId } from '../../../../src/adapters/http/middleware/request-logging';
+import { acceptedRequestId } from '../../../../src/adapters/edge/request-logging';
 
 const RAW_KEY = `svc_${'ab'.repeat(32)}`;
 

@@ -1,8 +1,8 @@
 import { RequestHandler } from 'express';
-import { Actor } from '../../../domain/actor';
-import { InvalidAccessTokenError } from '../../../domain/errors';
-import { AccessTokenRefusedError } from '../../auth/access-token-refused.error';
-import { AccessTokenVerifier } from '../../auth/access-token-verifier';
+import { Actor } from '../../domain/actor';
+import { InvalidAccessTokenError } from '../../domain/errors';
+import { AccessTokenRefusedError } from '../auth/access-token-refused.error';
+import { AccessTokenVerifier } from '../auth/access-token-verifier';
 import { logOf, requestIdOf } from './request-logging';
 
 /**

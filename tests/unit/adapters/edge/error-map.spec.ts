@@ -1,6 +1,6 @@
 import { Request, Response } from 'express';
-import { errorHandler, toProblem } from '../../../../src/adapters/http/error-map';
-import { TooManyRequestsError } from '../../../../src/adapters/http/too-many-requests.error';
+import { errorHandler, toProblem } from '../../../../src/adapters/edge/error-map';
+import { TooManyRequestsError } from '../../../../src/adapters/edge/too-many-requests.error';
 import { ERROR_CODES, ErrorCode, InvalidAccessTokenError, InvalidApiKeyError } from '../../../../src/domain/errors';
 import { DomainErrorMother } from '../../../mothers/domain-error.mother';
 
