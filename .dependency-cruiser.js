@@ -37,6 +37,38 @@ module.exports = {
       to: { path: '^src/infrastructure/' },
     },
     {
+      name: 'ports-not-to-use-cases',
+      comment:
+        'A port names what the application needs from outside; a use-case implements the rules over ports. ' +
+        'A shape both use (UpstreamView) lives in the port, so a port never depends on a use-case module.',
+      severity: 'error',
+      from: { path: '^src/application/ports/' },
+      to: { path: '^src/application/use-cases/' },
+    },
+    {
+      name: 'mcp-edge-not-to-http',
+      comment:
+        'The /mcp edge and the REST edge are siblings: what both need (key and token auth, problem bodies, ' +
+        'error bounds, the bearer challenge, RateLimit headers, the usage gate) lives in src/adapters/edge.',
+      severity: 'error',
+      from: { path: '^src/adapters/mcp/' },
+      to: { path: '^src/adapters/http/' },
+    },
+    {
+      name: 'http-edge-not-to-mcp',
+      comment: 'The other half of mcp-edge-not-to-http: the REST edge takes shared pieces from src/adapters/edge.',
+      severity: 'error',
+      from: { path: '^src/adapters/http/' },
+      to: { path: '^src/adapters/mcp/' },
+    },
+    {
+      name: 'shared-edge-below-http-and-mcp',
+      comment: 'src/adapters/edge is what the REST and /mcp edges share, so it imports neither of them.',
+      severity: 'error',
+      from: { path: '^src/adapters/edge/' },
+      to: { path: '^src/adapters/(http|mcp)/' },
+    },
+    {
       name: 'one-composition-root',
       comment:
         'The *.bindings.ts files are parts of src/infrastructure/di/container.ts, the one composition ' +

@@ -1,3 +1,4 @@
+import type { UpstreamName } from '../../../ports/upstream-view.port';
 import { SERVER_NAME } from './mcp-server-policy';
 
 /**
@@ -11,11 +12,7 @@ import { SERVER_NAME } from './mcp-server-policy';
 const SCHEME = 'keygate://';
 const SEPARATOR = '__';
 
-/** A name on one upstream server, or null when the text is not in keygate's form. */
-export interface UpstreamName {
-  server: string;
-  name: string;
-}
+export type { UpstreamName };
 
 export function namespacedUri(server: string, uri: string): string {
   return `${SCHEME}${server}/${uri}`;

@@ -1,26 +1,10 @@
-import { namespacedPrompt, namespacedUri, splitPrompt, splitUri, UpstreamName } from './upstream-names';
+import type { UpstreamName, UpstreamView } from '../../../ports/upstream-view.port';
+import { namespacedPrompt, namespacedUri, splitPrompt, splitUri } from './upstream-names';
 import { SERVER_NAME } from './mcp-server-policy';
 
-const TOOL_SEPARATOR = '__';
+export type { UpstreamView };
 
-/**
- * How one MCP endpoint shows the owner's upstream servers: which of them,
- * whether keygate's built-in tools are beside them, and how an upstream's
- * tool, resource URI and prompt are named there (and each name routed back).
- * The directories and use-cases are the same for every endpoint; only the
- * view they are handed differs.
- */
-export interface UpstreamView {
-  /** The one server shown, or null: every server of the owner. */
-  readonly server: string | null;
-  readonly builtIns: boolean;
-  toolName(server: string, tool: string): string;
-  splitTool(name: string): UpstreamName | null;
-  uri(server: string, uri: string): string;
-  splitUri(uri: string): UpstreamName | null;
-  promptName(server: string, prompt: string): string;
-  splitPrompt(name: string): UpstreamName | null;
-}
+const TOOL_SEPARATOR = '__';
 
 /** /mcp: built-in tools and every upstream, namespaced (upstream-names.ts) so two upstreams cannot collide. */
 export const NAMESPACED_VIEW: UpstreamView = Object.freeze({
