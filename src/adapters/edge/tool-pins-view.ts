@@ -1,4 +1,4 @@
-import { jsonBytes } from '../../application/use-cases/tools/built-in/data-limits';
+import { jsonBytes } from '../../application/use-cases/gateway/built-in/data-limits';
 import { ToolPin } from '../../domain/tool';
 
 /**

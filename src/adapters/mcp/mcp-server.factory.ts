@@ -1,12 +1,12 @@
 import { JSONRPCMessage, Server } from '@modelcontextprotocol/server';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
 import { UpstreamContext } from '../../application/ports/upstream-mcp.port';
-import { CallTool } from '../../application/use-cases/tools/call-tool.use-case';
-import { ListTools } from '../../application/use-cases/list-tools/list-tools.use-case';
+import { CallTool } from '../../application/use-cases/gateway/tools/call-tool.use-case';
+import { ListTools } from '../../application/use-cases/gateway/list-tools/list-tools.use-case';
 import { KeyPrincipal } from '../../application/use-cases/validate-key/validate-key.use-case';
-import { UpstreamView } from '../../application/use-cases/tools/external/upstream-view';
-import { EndpointCapabilities, KEYGATE_CAPABILITIES } from '../../application/use-cases/upstream-view/endpoint-capabilities';
-import { FindEndpointCapabilities } from '../../application/use-cases/upstream-view/find-endpoint-capabilities.use-case';
+import { UpstreamView } from '../../application/use-cases/gateway/external/upstream-view';
+import { EndpointCapabilities, KEYGATE_CAPABILITIES } from '../../application/use-cases/gateway/upstream-view/endpoint-capabilities';
+import { FindEndpointCapabilities } from '../../application/use-cases/gateway/upstream-view/find-endpoint-capabilities.use-case';
 import { AuditOrigin, NO_ORIGIN } from '../../domain/audit';
 import { ANY_PARAMS } from './any-params';
 import { tracedRequest } from './modern/forwarded-meta';

@@ -1,5 +1,5 @@
 import { Request, RequestHandler, Response, Router } from 'express';
-import { AuthorizeToolCall } from '../../application/use-cases/tools/authorize-tool-call.use-case';
+import { AuthorizeToolCall } from '../../application/use-cases/gateway/tools/authorize-tool-call.use-case';
 import { ValidateKey } from '../../application/use-cases/validate-key/validate-key.use-case';
 import { AuditOrigin, NO_ORIGIN } from '../../domain/audit';
 import { apiKeyAuth, principalOf } from '../edge/api-key-auth';
@@ -16,7 +16,7 @@ import { ToolsCallFastPath } from './tools-call-fast-path';
 import { ToolsListFastPath } from './tools-list-fast-path';
 import { UsageGate } from '../edge/usage-gate';
 import { acceptsEventStream, McpSessionEdge, sessionOf } from './sessions/mcp-session-edge';
-import { FindServerView } from '../../application/use-cases/upstream-view/find-server-view.use-case';
+import { FindServerView } from '../../application/use-cases/gateway/upstream-view/find-server-view.use-case';
 import { serverView, viewOf } from './server-view';
 import { McpOAuth } from './oauth/mcp-oauth';
 import { eraOf, EraVerdict } from './era/era-gate';

@@ -1,6 +1,6 @@
 import { RequestHandler } from 'express';
-import { UpstreamView } from '../../application/use-cases/tools/external/upstream-view';
-import { FindServerView } from '../../application/use-cases/upstream-view/find-server-view.use-case';
+import { UpstreamView } from '../../application/use-cases/gateway/external/upstream-view';
+import { FindServerView } from '../../application/use-cases/gateway/upstream-view/find-server-view.use-case';
 import { principalOf } from '../edge/api-key-auth';
 import { RPC, RpcId, sendRpcError } from './json-rpc';
 import { jsonRpcBody, messagesOf } from './json-rpc-body';

@@ -8,7 +8,7 @@ import { KeyHasher } from '../../application/ports/key-hasher.port';
 import { KeyPolicy } from '../../application/ports/key-policy.port';
 import { SecretBox } from '../../application/ports/secret-box.port';
 import { CreateKey } from '../../application/use-cases/create-key/create-key.use-case';
-import { FilterTools } from '../../application/use-cases/filter-tools/filter-tools.use-case';
+import { FilterTools } from '../../application/use-cases/gateway/filter-tools/filter-tools.use-case';
 import { ListKeys } from '../../application/use-cases/list-keys/list-keys.use-case';
 import { RevokeKey } from '../../application/use-cases/revoke-key/revoke-key.use-case';
 import { RollKey } from '../../application/use-cases/roll-key/roll-key.use-case';

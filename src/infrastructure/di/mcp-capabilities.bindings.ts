@@ -1,7 +1,7 @@
 import { Container } from 'inversify';
-import { UpstreamListings } from '../../application/use-cases/tools/external/upstream-listings';
-import { EndpointCapabilities } from '../../application/use-cases/upstream-view/endpoint-capabilities';
-import { FindEndpointCapabilities } from '../../application/use-cases/upstream-view/find-endpoint-capabilities.use-case';
+import { UpstreamListings } from '../../application/use-cases/gateway/external/upstream-listings';
+import { EndpointCapabilities } from '../../application/use-cases/gateway/upstream-view/endpoint-capabilities';
+import { FindEndpointCapabilities } from '../../application/use-cases/gateway/upstream-view/find-endpoint-capabilities.use-case';
 import { LruLoadingCache } from '../../adapters/mcp/upstream/lru-loading-cache';
 import { Config } from '../config/config';
 import { TOKENS } from './tokens';

@@ -2,7 +2,7 @@ import { Container } from 'inversify';
 import { ResourceStore } from '../../application/ports/resource-store.port';
 import { ResourceSubscriptionStore } from '../../application/ports/resource-subscription-store.port';
 import { ItemListCache, ItemListing } from '../../application/ports/upstream-content.port';
-import { UpstreamListings } from '../../application/use-cases/tools/external/upstream-listings';
+import { UpstreamListings } from '../../application/use-cases/gateway/external/upstream-listings';
 import { UpstreamContentUseCases, upstreamContentUseCases } from '../../adapters/mcp/upstream-content-handlers';
 import { LruLoadingCache } from '../../adapters/mcp/upstream/lru-loading-cache';
 import { SdkUpstreamMcp } from '../../adapters/mcp/upstream/sdk-upstream-mcp';

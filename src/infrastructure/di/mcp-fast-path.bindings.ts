@@ -1,5 +1,5 @@
 import { Container } from 'inversify';
-import { CallTool } from '../../application/use-cases/tools/call-tool.use-case';
+import { CallTool } from '../../application/use-cases/gateway/tools/call-tool.use-case';
 import { ToolCallRecorder } from '../../adapters/mcp/tool-call-recorder';
 import { ToolCallRunner } from '../../adapters/mcp/tool-call-runner';
 import { ToolsCallFastPath } from '../../adapters/mcp/tools-call-fast-path';
@@ -8,7 +8,7 @@ import { ModernToolsListFastPath } from '../../adapters/mcp/modern/modern-tools-
 import { ModernUpstreamCallFastPath } from '../../adapters/mcp/modern/modern-upstream-call-fast-path';
 import { InputRequiredRounds } from '../../adapters/mcp/modern/input-required-rounds';
 import { SealedRequestState } from '../../adapters/mcp/modern/sealed-request-state';
-import { ListTools } from '../../application/use-cases/list-tools/list-tools.use-case';
+import { ListTools } from '../../application/use-cases/gateway/list-tools/list-tools.use-case';
 import { TOKENS } from './tokens';
 
 /**

@@ -5,7 +5,7 @@ import { ResourceStore } from '../../application/ports/resource-store.port';
 import { SessionBus } from '../../application/ports/session-bus.port';
 import { UpstreamMcp } from '../../application/ports/upstream-mcp.port';
 import { UpstreamSessionStore } from '../../application/ports/upstream-session-store.port';
-import { CloseUpstreamSessions } from '../../application/use-cases/mcp-sessions/close-upstream-sessions.use-case';
+import { CloseUpstreamSessions } from '../../application/use-cases/gateway/mcp-sessions/close-upstream-sessions.use-case';
 import { SessionRelays } from '../../adapters/mcp/relay/session-relays';
 import { NotifiedCache } from '../../adapters/persistence/hot-path/change-listener';
 import { CachedUpstreamSessionStore } from '../../adapters/persistence/mcp-sessions/cached-upstream-session-store';

@@ -11,7 +11,7 @@ import { GetAgentRole } from '../../application/use-cases/agent-roles/get-agent-
 import { ListAgentRoles } from '../../application/use-cases/agent-roles/list-agent-roles.use-case';
 import { UpdateAgentRole } from '../../application/use-cases/agent-roles/update-agent-role.use-case';
 import { BuildAgentToolSet } from '../../application/use-cases/build-agent-tool-set/build-agent-tool-set.use-case';
-import { FilterTools } from '../../application/use-cases/filter-tools/filter-tools.use-case';
+import { FilterTools } from '../../application/use-cases/gateway/filter-tools/filter-tools.use-case';
 import { EndModeSession } from '../../application/use-cases/mode-sessions/end-mode-session.use-case';
 import { GetModeSession } from '../../application/use-cases/mode-sessions/get-mode-session.use-case';
 import { StartModeSession } from '../../application/use-cases/mode-sessions/start-mode-session.use-case';

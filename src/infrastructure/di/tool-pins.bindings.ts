@@ -2,7 +2,7 @@ import { Container } from 'inversify';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../application/ports/clock.port';
 import { UnitOfWork } from '../../application/ports/unit-of-work.port';
-import { ToolPins } from '../../application/use-cases/tools/external/tool-pins';
+import { ToolPins } from '../../application/use-cases/gateway/external/tool-pins';
 import { Sha256ContentDigest } from '../../adapters/crypto/sha256-content-digest';
 import { TypeormToolPinStore } from '../../adapters/persistence/typeorm-tool-pin-store';
 import { Config } from '../config/config';

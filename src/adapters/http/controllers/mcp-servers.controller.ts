@@ -1,6 +1,6 @@
 import { Request, Response, Router } from 'express';
-import { McpServerCaller } from '../../../application/use-cases/mcp-servers/mcp-server-caller';
-import { McpServerUseCases } from '../../../application/use-cases/mcp-servers/mcp-server-use-cases';
+import { McpServerCaller } from '../../../application/use-cases/gateway/mcp-servers/mcp-server-caller';
+import { McpServerUseCases } from '../../../application/use-cases/gateway/mcp-servers/mcp-server-use-cases';
 import { ValidationError } from '../../../domain/errors';
 import { unchecked } from '../../unchecked';
 import { allowedFields } from '../dto/body-fields';

@@ -1,4 +1,4 @@
-import { McpServerView } from '../../../application/use-cases/mcp-servers/mcp-server-record';
+import { McpServerView } from '../../../application/use-cases/gateway/mcp-servers/mcp-server-record';
 import { pinView } from '../../edge/tool-pins-view';
 
 /**
