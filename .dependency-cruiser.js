@@ -46,6 +46,27 @@ module.exports = {
       to: { path: '^src/application/use-cases/' },
     },
     {
+      name: 'gateway-mcp-servers-not-to-tools',
+      comment:
+        'The mcp_servers tool (gateway/tools/call-tool) calls the server-record use-cases, never the other way: ' +
+        'what both need (record policy, audit events, pins, data limits) sits below them in gateway/built-in and gateway/external.',
+      severity: 'error',
+      from: { path: '^src/application/use-cases/gateway/mcp-servers/' },
+      to: { path: '^src/application/use-cases/gateway/tools/' },
+    },
+    {
+      name: 'gateway-tool-pieces-below-use-cases',
+      comment:
+        'gateway/built-in and gateway/external are the pieces the gateway use-cases share; ' +
+        'they import no gateway use-case folder, so no two of those can reach each other through them.',
+      severity: 'error',
+      from: { path: '^src/application/use-cases/gateway/(built-in|external)/' },
+      to: {
+        path: '^src/application/use-cases/gateway/',
+        pathNot: '^src/application/use-cases/gateway/(built-in/|external/|tool-outcome[.]ts$)',
+      },
+    },
+    {
       name: 'mcp-edge-not-to-http',
       comment:
         'The /mcp edge and the REST edge are siblings: what both need (key and token auth, problem bodies, ' +
