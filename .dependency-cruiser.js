@@ -92,11 +92,11 @@ module.exports = {
     {
       name: 'one-composition-root',
       comment:
-        'The *.bindings.ts files are parts of src/infrastructure/di/container.ts, the one composition ' +
+        'The *.module.ts files (one per area) are parts of src/infrastructure/di/container.ts, the one composition ' +
         'root: entry points call buildContainer and take what they need from the container.',
       severity: 'error',
       from: { pathNot: '^src/infrastructure/di/container[.]ts$' },
-      to: { path: '^src/infrastructure/di/[^/]+[.]bindings[.]ts$' },
+      to: { path: '^src/infrastructure/di/[^/]+[.]module[.]ts$' },
     },
     {
       name: 'no-circular',

@@ -44,7 +44,7 @@ plant src/domain/planted-outward.ts "export type { Clock } from '../application/
 plant src/application/planted-express.ts "import type { Request } from 'express'; export type R = Request;"
 plant src/application/planted-adapter.ts "export { SystemClock } from '../adapters/crypto/system-clock';"
 plant src/adapters/planted-config.ts "export { loadConfig } from '../infrastructure/config/config';"
-plant src/infrastructure/server/planted-bindings.ts "export { bindMcp } from '../di/mcp.bindings';"
+plant src/infrastructure/server/planted-bindings.ts "export { bindGateway } from '../di/gateway.module';"
 plant src/application/ports/planted-use-case.ts "export type { ValidateKey } from '../use-cases/validate-key/validate-key.use-case';"
 plant src/application/use-cases/gateway/mcp-servers/planted-tools.ts "export type { CallTool } from '../tools/call-tool.use-case';"
 plant src/application/use-cases/gateway/external/planted-mcp-servers.ts "export type { McpServerView } from '../mcp-servers/mcp-server-record';"
