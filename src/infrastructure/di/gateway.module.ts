@@ -129,7 +129,7 @@ function bindMcp(c: Container): void {
   );
   c.bind(McpServerFactory).toResolvedValue(
     (list: ListTools, call: CallTool, log: Log, recorder: ToolCallRecorder, content: UpstreamContentUseCases, relays: SessionRelays, capabilities: FindEndpointCapabilities) =>
-      new McpServerFactory(list, call, log, recorder, content, relays, capabilities),
+      new McpServerFactory({ listTools: list, callTool: call, log, recorder, content, relays, capabilities }),
     [ListTools, CallTool, TOKENS.McpLog, ToolCallRecorder, TOKENS.UpstreamContentUseCases, SessionRelays, FindEndpointCapabilities],
   );
   c.bind(SealedRequestState).toResolvedValue(
@@ -153,7 +153,10 @@ function bindMcp(c: Container): void {
   c.bind(McpController).toResolvedValue(
     (validate: ValidateKey, authorize: AuthorizeToolCall, servers: McpServerFactory, config: Config, list: ListTools, recorder: ToolCallRecorder,
       calls: ToolsCallFastPath, usage: UsageGate, sessions: McpSessionEdge, views: FindServerView, modern: ModernHttp, oauth: McpOAuth | undefined) =>
-      new McpController(validate, authorize, servers, config.mcp, new ToolsListFastPath(list), recorder, calls, usage, sessions, views, modern, oauth),
+      new McpController({
+        validateKey: validate, authorize, servers, guard: config.mcp, listFastPath: new ToolsListFastPath(list), recorder,
+        callFastPath: calls, usage, sessions, findView: views, modern, oauth,
+      }),
     [ValidateKey, AuthorizeToolCall, McpServerFactory, TOKENS.Config, ListTools, ToolCallRecorder, ToolsCallFastPath, UsageGate, McpSessionEdge, FindServerView, ModernHttp,
       { serviceIdentifier: McpOAuth, optional: true }],
   );

@@ -30,8 +30,15 @@ async function makeSut(calls: AllowedCalls, store = new InMemoryResourceStore())
   const clock = new FixedClock();
   const recorder = new ToolCallRecorder(audit, clock);
   const content = makeUpstreamContent(store);
-  const factory = new McpServerFactory(new ListTools(new FilterTools(), external), makeCallTool(store, {}, external).sut, (error) => logged.push(error), recorder,
-    content.useCases, new SessionRelays(new InMemorySessionBus(new InMemorySessionBusHub()), new InMemoryUpstreamSessionStore(), RELAY_LIMITS), content.capabilities);
+  const factory = new McpServerFactory({
+    listTools: new ListTools(new FilterTools(), external),
+    callTool: makeCallTool(store, {}, external).sut,
+    log: (error) => logged.push(error),
+    recorder,
+    content: content.useCases,
+    relays: new SessionRelays(new InMemorySessionBus(new InMemorySessionBusHub()), new InMemoryUpstreamSessionStore(), RELAY_LIMITS),
+    capabilities: content.capabilities,
+  });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await factory.create(principal, calls, 1, origin).connect(serverSide);
   const client = new Client({ name: 'spec', version: '1' });
