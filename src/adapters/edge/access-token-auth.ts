@@ -4,6 +4,7 @@ import { InvalidAccessTokenError } from '../../domain/errors';
 import { AccessTokenRefusedError } from '../auth/access-token-refused.error';
 import { AccessTokenVerifier } from '../auth/access-token-verifier';
 import { logOf, requestIdOf } from './request-logging';
+import { ResponseLocals } from './response-locals';
 
 /**
  * Puts the verified user, with the request's id and client address for the
@@ -28,8 +29,10 @@ export function accessTokenAuth(verifier: AccessTokenVerifier): RequestHandler {
   };
 }
 
-export function actorOf(locals: Record<string, unknown>): Actor {
-  return locals.actor as Actor;
+/** The actor accessTokenAuth put on the request; only what runs after it asks. */
+export function actorOf(locals: ResponseLocals): Actor {
+  if (locals.actor === undefined) throw new Error('No actor on this request: the access token check must run first');
+  return locals.actor;
 }
 
 export function bearerToken(header: string | undefined): string | null {

@@ -3,6 +3,7 @@ import { ValidateKey, KeyPrincipal } from '../../application/use-cases/validate-
 import { InvalidApiKeyError } from '../../domain/errors';
 import { bearerToken } from './access-token-auth';
 import { reportKeyValidation } from './key-validation-events';
+import { ResponseLocals } from './response-locals';
 
 /**
  * Reads the key from `Authorization: Bearer` or `X-API-Key` (both present and
@@ -24,8 +25,10 @@ export function apiKeyAuth(validateKey: ValidateKey): RequestHandler {
   };
 }
 
-export function principalOf(locals: Record<string, unknown>): KeyPrincipal {
-  return locals.principal as KeyPrincipal;
+/** The principal apiKeyAuth (or mcp-oauth) put on the request; only what runs after it asks. */
+export function principalOf(locals: ResponseLocals): KeyPrincipal {
+  if (locals.principal === undefined) throw new Error('No principal on this request: the key check must run first');
+  return locals.principal;
 }
 
 /** The key a request presents, or null when it presents none or two that differ. */

@@ -8,6 +8,7 @@ import { KeyPrincipal } from '../../../application/use-cases/validate-key/valida
 import { ValidationError } from '../../../domain/errors';
 import { McpSession } from '../../../domain/mcp-session';
 import { principalOf } from '../../edge/api-key-auth';
+import { ResponseLocals } from '../../edge/response-locals';
 import { unchecked } from '../../unchecked';
 import { RPC, sendRpcError } from '../json-rpc';
 import { endpointOf, viewOf } from '../server-view';
@@ -22,8 +23,8 @@ export const SESSION_HEADER = 'mcp-session-id';
 /** The SDK's code for an unknown session. */
 const SESSION_NOT_FOUND = -32001;
 
-export function sessionOf(locals: Record<string, unknown>): McpSession | undefined {
-  return locals.session as McpSession | undefined;
+export function sessionOf(locals: ResponseLocals): McpSession | undefined {
+  return locals.session;
 }
 
 /**
