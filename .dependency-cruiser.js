@@ -37,13 +37,66 @@ module.exports = {
       to: { path: '^src/infrastructure/' },
     },
     {
+      name: 'ports-not-to-use-cases',
+      comment:
+        'A port names what the application needs from outside; a use-case implements the rules over ports. ' +
+        'A shape both use (UpstreamView) lives in the port, so a port never depends on a use-case module.',
+      severity: 'error',
+      from: { path: '^src/application/ports/' },
+      to: { path: '^src/application/use-cases/' },
+    },
+    {
+      name: 'gateway-mcp-servers-not-to-tools',
+      comment:
+        'The mcp_servers tool (gateway/tools/call-tool) calls the server-record use-cases, never the other way: ' +
+        'what both need (record policy, audit events, pins, data limits) sits below them in gateway/built-in and gateway/external.',
+      severity: 'error',
+      from: { path: '^src/application/use-cases/gateway/mcp-servers/' },
+      to: { path: '^src/application/use-cases/gateway/tools/' },
+    },
+    {
+      name: 'gateway-tool-pieces-below-use-cases',
+      comment:
+        'gateway/built-in and gateway/external are the pieces the gateway use-cases share; ' +
+        'they import no gateway use-case folder, so no two of those can reach each other through them.',
+      severity: 'error',
+      from: { path: '^src/application/use-cases/gateway/(built-in|external)/' },
+      to: {
+        path: '^src/application/use-cases/gateway/',
+        pathNot: '^src/application/use-cases/gateway/(built-in/|external/|tool-outcome[.]ts$)',
+      },
+    },
+    {
+      name: 'mcp-edge-not-to-http',
+      comment:
+        'The /mcp edge and the REST edge are siblings: what both need (key and token auth, problem bodies, ' +
+        'error bounds, the bearer challenge, RateLimit headers, the usage gate) lives in src/adapters/edge.',
+      severity: 'error',
+      from: { path: '^src/adapters/mcp/' },
+      to: { path: '^src/adapters/http/' },
+    },
+    {
+      name: 'http-edge-not-to-mcp',
+      comment: 'The other half of mcp-edge-not-to-http: the REST edge takes shared pieces from src/adapters/edge.',
+      severity: 'error',
+      from: { path: '^src/adapters/http/' },
+      to: { path: '^src/adapters/mcp/' },
+    },
+    {
+      name: 'shared-edge-below-http-and-mcp',
+      comment: 'src/adapters/edge is what the REST and /mcp edges share, so it imports neither of them.',
+      severity: 'error',
+      from: { path: '^src/adapters/edge/' },
+      to: { path: '^src/adapters/(http|mcp)/' },
+    },
+    {
       name: 'one-composition-root',
       comment:
-        'The *.bindings.ts files are parts of src/infrastructure/di/container.ts, the one composition ' +
+        'The *.module.ts files (one per area) are parts of src/infrastructure/di/container.ts, the one composition ' +
         'root: entry points call buildContainer and take what they need from the container.',
       severity: 'error',
       from: { pathNot: '^src/infrastructure/di/container[.]ts$' },
-      to: { path: '^src/infrastructure/di/[^/]+[.]bindings[.]ts$' },
+      to: { path: '^src/infrastructure/di/[^/]+[.]module[.]ts$' },
     },
     {
       name: 'no-circular',

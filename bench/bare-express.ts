@@ -1,6 +1,6 @@
 import express from 'express';
 import { Pool } from 'pg';
-import { BUILT_IN_TOOLS } from '../src/application/use-cases/tools/built-in/built-in-tools';
+import { BUILT_IN_TOOLS } from '../src/application/use-cases/gateway/built-in/built-in-tools';
 import { toMcpTool } from '../src/adapters/mcp/tool-presenter';
 import { modernResultBody } from '../src/adapters/mcp/era/modern-answer';
 import { serverInfoFor } from '../src/adapters/mcp/mcp-server.factory';

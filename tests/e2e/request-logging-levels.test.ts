@@ -4,7 +4,7 @@ import { Writable } from 'node:stream';
 import express from 'express';
 import pino from 'pino';
 import request from 'supertest';
-import { logOf, requestIdOf, requestLogging } from '../../src/adapters/http/middleware/request-logging';
+import { logOf, requestIdOf, requestLogging } from '../../src/adapters/edge/request-logging';
 
 function appLoggingAt(level: string) {
   const lines: string[] = [];

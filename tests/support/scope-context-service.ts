@@ -4,7 +4,7 @@ import { GetAgentRole } from '../../src/application/use-cases/agent-roles/get-ag
 import { ListAgentRoles } from '../../src/application/use-cases/agent-roles/list-agent-roles.use-case';
 import { UpdateAgentRole } from '../../src/application/use-cases/agent-roles/update-agent-role.use-case';
 import { BuildAgentToolSet } from '../../src/application/use-cases/build-agent-tool-set/build-agent-tool-set.use-case';
-import { FilterTools } from '../../src/application/use-cases/filter-tools/filter-tools.use-case';
+import { FilterTools } from '../../src/application/use-cases/gateway/filter-tools/filter-tools.use-case';
 import { EndModeSession } from '../../src/application/use-cases/mode-sessions/end-mode-session.use-case';
 import { GetModeSession } from '../../src/application/use-cases/mode-sessions/get-mode-session.use-case';
 import { StartModeSession } from '../../src/application/use-cases/mode-sessions/start-mode-session.use-case';

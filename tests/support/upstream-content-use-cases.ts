@@ -2,9 +2,9 @@ import { upstreamContentUseCases } from '../../src/adapters/mcp/upstream-content
 import { ItemListing } from '../../src/application/ports/upstream-content.port';
 import { ResourceStore } from '../../src/application/ports/resource-store.port';
 import { LoadingCache } from '../../src/application/ports/loading-cache.port';
-import { UpstreamListings } from '../../src/application/use-cases/tools/external/upstream-listings';
-import { EndpointCapabilities } from '../../src/application/use-cases/upstream-view/endpoint-capabilities';
-import { FindEndpointCapabilities } from '../../src/application/use-cases/upstream-view/find-endpoint-capabilities.use-case';
+import { UpstreamListings } from '../../src/application/use-cases/gateway/external/upstream-listings';
+import { EndpointCapabilities } from '../../src/application/use-cases/gateway/upstream-view/endpoint-capabilities';
+import { FindEndpointCapabilities } from '../../src/application/use-cases/gateway/upstream-view/find-endpoint-capabilities.use-case';
 import { FakeUpstreamContent } from '../fakes/fake-upstream-content';
 import { InMemoryResourceSubscriptions } from '../fakes/in-memory-resource-subscriptions';
 

@@ -1,5 +1,5 @@
 import { Request, Response } from 'express';
-import { logOf } from './middleware/request-logging';
+import { logOf } from '../edge/request-logging';
 
 /**
  * Streams batches as NDJSON (one JSON value per line), waiting for 'drain'

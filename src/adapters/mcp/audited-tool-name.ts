@@ -1,5 +1,5 @@
-import { ToolTarget } from '../../application/use-cases/tools/authorize-tool-call.use-case';
-import { NAMESPACED_VIEW } from '../../application/use-cases/tools/external/upstream-view';
+import { ToolTarget } from '../../application/use-cases/gateway/tools/authorize-tool-call.use-case';
+import { NAMESPACED_VIEW } from '../../application/use-cases/gateway/external/upstream-view';
 
 /**
  * The name a tool-call event records: an upstream tool as /mcp names it

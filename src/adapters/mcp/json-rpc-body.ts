@@ -3,6 +3,7 @@ import { JSONRPCMessageSchema } from '@modelcontextprotocol/core';
 import { JSONRPCMessage, RELATED_TASK_META_KEY } from '@modelcontextprotocol/server';
 import { MAX_ECHO_LENGTH } from '../../domain/errors';
 import { findJsonProblem } from '../../domain/json-value';
+import { ResponseLocals } from '../edge/response-locals';
 import { RPC, RpcId, sendRpcError } from './json-rpc';
 import { hasBody, mediaTypeVerdict, readUtf8Json } from './utf8-json-body';
 
@@ -84,8 +85,9 @@ function acceptMessages(req: Request, res: Response, next: NextFunction): void {
   next();
 }
 
-export function messagesOf(locals: Record<string, unknown>): JSONRPCMessage[] {
-  return locals.messages as JSONRPCMessage[];
+export function messagesOf(locals: ResponseLocals): JSONRPCMessage[] {
+  if (locals.messages === undefined) throw new Error('No messages on this request: jsonRpcBody must run first');
+  return locals.messages;
 }
 
 function asMessages(body: unknown): JSONRPCMessage[] | null {

@@ -1,6 +1,6 @@
 import { Response } from 'express';
 import { clipMessage } from '../../domain/errors';
-import { boundData, MAX_ERROR_BODY_BYTES, withinBudget } from '../http/error-limits';
+import { boundData, MAX_ERROR_BODY_BYTES, withinBudget } from '../edge/error-limits';
 
 /** JSON-RPC error codes keygate sends: at the HTTP edge, before the SDK server sees a message, and from its handlers. */
 export const RPC = {

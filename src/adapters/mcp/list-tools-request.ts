@@ -1,7 +1,7 @@
-import { ListTools } from '../../application/use-cases/list-tools/list-tools.use-case';
+import { ListTools } from '../../application/use-cases/gateway/list-tools/list-tools.use-case';
 import { KeyPrincipal } from '../../application/use-cases/validate-key/validate-key.use-case';
 import { ToolDescriptor } from '../../domain/tool';
-import { UpstreamView } from '../../application/use-cases/tools/external/upstream-view';
+import { UpstreamView } from '../../application/use-cases/gateway/external/upstream-view';
 import { unchecked } from '../unchecked';
 import { ValidationError } from '../../domain/errors';
 

@@ -1,12 +1,12 @@
 import { JSONRPCMessage, Server } from '@modelcontextprotocol/server';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
 import { UpstreamContext } from '../../application/ports/upstream-mcp.port';
-import { CallTool } from '../../application/use-cases/tools/call-tool.use-case';
-import { ListTools } from '../../application/use-cases/list-tools/list-tools.use-case';
+import { CallTool } from '../../application/use-cases/gateway/tools/call-tool.use-case';
+import { ListTools } from '../../application/use-cases/gateway/list-tools/list-tools.use-case';
 import { KeyPrincipal } from '../../application/use-cases/validate-key/validate-key.use-case';
-import { UpstreamView } from '../../application/use-cases/tools/external/upstream-view';
-import { EndpointCapabilities, KEYGATE_CAPABILITIES } from '../../application/use-cases/upstream-view/endpoint-capabilities';
-import { FindEndpointCapabilities } from '../../application/use-cases/upstream-view/find-endpoint-capabilities.use-case';
+import { UpstreamView } from '../../application/use-cases/gateway/external/upstream-view';
+import { EndpointCapabilities, KEYGATE_CAPABILITIES } from '../../application/use-cases/gateway/upstream-view/endpoint-capabilities';
+import { FindEndpointCapabilities } from '../../application/use-cases/gateway/upstream-view/find-endpoint-capabilities.use-case';
 import { AuditOrigin, NO_ORIGIN } from '../../domain/audit';
 import { ANY_PARAMS } from './any-params';
 import { tracedRequest } from './modern/forwarded-meta';
@@ -51,6 +51,17 @@ const SHARED_VALIDATOR = new AjvJsonSchemaValidator();
 /** RFC 5424 severities, as MCP names them. */
 const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
 
+/** What McpServerFactory is built from (the container builds it, gateway.module.ts). */
+export interface McpServerFactoryOptions {
+  listTools: ListTools;
+  callTool: CallTool;
+  log: (error: unknown) => void;
+  recorder: ToolCallRecorder;
+  content: UpstreamContentUseCases;
+  relays: SessionRelays;
+  capabilities: FindEndpointCapabilities;
+}
+
 /**
  * One SDK server per HTTP request (stateless: replicas share nothing), bound
  * to the validated key. initialize, version negotiation, ping and unknown
@@ -60,16 +71,8 @@ const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', '
 export class McpServerFactory {
   private readonly calls: ToolCallRunner;
 
-  constructor(
-    private readonly listTools: ListTools,
-    callTool: CallTool,
-    private readonly log: (error: unknown) => void,
-    recorder: ToolCallRecorder,
-    private readonly content: UpstreamContentUseCases,
-    private readonly relays: SessionRelays,
-    private readonly capabilities: FindEndpointCapabilities,
-  ) {
-    this.calls = new ToolCallRunner(callTool, recorder, log);
+  constructor(private readonly options: McpServerFactoryOptions) {
+    this.calls = new ToolCallRunner(options.callTool, options.recorder, options.log);
   }
 
   /**
@@ -80,7 +83,7 @@ export class McpServerFactory {
    */
   async declaredFor(principal: KeyPrincipal, messages: readonly unknown[], view?: UpstreamView): Promise<EndpointCapabilities> {
     if (!view?.server || messages.length !== 1 || (messages[0] as { method?: unknown }).method !== 'initialize') return KEYGATE_CAPABILITIES;
-    return this.capabilities.execute({ userId: principal.userId, view });
+    return this.options.capabilities.execute({ userId: principal.userId, view });
   }
 
   /**
@@ -104,16 +107,16 @@ export class McpServerFactory {
     const recordBytes = Math.floor(MAX_RESULT_RECORD_BYTES / messages);
     server.setRequestHandler('tools/list', { params: ANY_PARAMS }, async (params) => {
       try {
-        const tools = await listToolsFor(this.listTools, principal, params as ToolsListParams, view);
+        const tools = await listToolsFor(this.options.listTools, principal, params as ToolsListParams, view);
         return { tools: tools.map(toMcpTool) } as never;
       } catch (error) {
-        throw toMcpError(error, this.log);
+        throw toMcpError(error, this.options.log);
       }
     });
     server.setRequestHandler('tools/call', { params: ANY_PARAMS }, async (raw, ctx) => {
       const params = raw as unknown as ToolCallParams & { _meta?: { progressToken?: unknown } };
       const { id, signal } = ctx.mcpReq;
-      const relay = session?.relay ? this.relays.open({
+      const relay = session?.relay ? this.options.relays.open({
         sessionId: session.id, callRequestId: id, progressToken: tokenOf(params._meta?.progressToken), signal,
         send: (message) => server.transport!.send(message as unknown as JSONRPCMessage, { relatedRequestId: id }),
       }) : undefined;
@@ -129,10 +132,10 @@ export class McpServerFactory {
     if (declared.logging) server.setRequestHandler('logging/setLevel', { params: ANY_PARAMS }, async (params) => {
       const level = params.level;
       if (typeof level !== 'string' || !LOG_LEVELS.includes(level)) throw new RpcError(RPC.INVALID_PARAMS, `MCP error -32602: level must be one of ${LOG_LEVELS.join(', ')}`);
-      if (session) await this.relays.setLogLevel(session.id, level);
+      if (session) await this.options.relays.setLogLevel(session.id, level);
       return {};
     });
-    serveUpstreamContent(server, this.content, principal, messages, this.log, session?.id, view, declared);
+    serveUpstreamContent(server, this.options.content, principal, messages, this.options.log, session?.id, view, declared);
     return server;
   }
 }

@@ -1,9 +1,9 @@
 import { Request, RequestHandler, Response, Router } from 'express';
-import { AuthorizeToolCall } from '../../application/use-cases/tools/authorize-tool-call.use-case';
+import { AuthorizeToolCall } from '../../application/use-cases/gateway/tools/authorize-tool-call.use-case';
 import { ValidateKey } from '../../application/use-cases/validate-key/validate-key.use-case';
 import { AuditOrigin, NO_ORIGIN } from '../../domain/audit';
-import { apiKeyAuth, principalOf } from '../http/middleware/api-key-auth';
-import { requestIdOf } from '../http/middleware/request-logging';
+import { apiKeyAuth, principalOf } from '../edge/api-key-auth';
+import { requestIdOf } from '../edge/request-logging';
 import { RPC, sendRpcError } from './json-rpc';
 import { jsonRpcBody, messagesOf } from './json-rpc-body';
 import { McpServerFactory } from './mcp-server.factory';
@@ -14,9 +14,9 @@ import { ToolCallRecorder } from './tool-call-recorder';
 import { AllowedCalls, authorizeToolCalls } from './tool-gate';
 import { ToolsCallFastPath } from './tools-call-fast-path';
 import { ToolsListFastPath } from './tools-list-fast-path';
-import { UsageGate } from './usage-gate';
+import { UsageGate } from '../edge/usage-gate';
 import { acceptsEventStream, McpSessionEdge, sessionOf } from './sessions/mcp-session-edge';
-import { FindServerView } from '../../application/use-cases/upstream-view/find-server-view.use-case';
+import { FindServerView } from '../../application/use-cases/gateway/upstream-view/find-server-view.use-case';
 import { serverView, viewOf } from './server-view';
 import { McpOAuth } from './oauth/mcp-oauth';
 import { eraOf, EraVerdict } from './era/era-gate';
@@ -25,6 +25,25 @@ import { sendModernError } from './era/modern-answer';
 import { retryParamsRefusal } from './era/retry-params';
 import { logLevelOf } from './modern/forwarded-meta';
 import { ModernHttp } from './modern/modern-http';
+
+/** What McpController is built from (the container builds it, gateway.module.ts). */
+export interface McpControllerOptions {
+  validateKey: ValidateKey;
+  authorize: AuthorizeToolCall;
+  servers: McpServerFactory;
+  /** The Origin and Host checks. */
+  guard: RequestGuardOptions;
+  listFastPath: ToolsListFastPath;
+  recorder: ToolCallRecorder;
+  callFastPath: ToolsCallFastPath;
+  usage: UsageGate;
+  sessions: McpSessionEdge;
+  findView: FindServerView;
+  /** The 2026-07-28 leg: stateless, the SDK v2's entry after keygate's own gates. */
+  modern: ModernHttp;
+  /** With MCP_RESOURCE_URL: access tokens besides keys, and the resource metadata URL in every challenge. */
+  oauth?: McpOAuth;
+}
 
 /**
  * /mcp over MCP Streamable HTTP: stateless without Mcp-Session-Id, as ever;
@@ -41,22 +60,7 @@ import { ModernHttp } from './modern/modern-http';
  * session and is answered by the SDK v2 (modern/modern-http.ts).
  */
 export class McpController {
-  constructor(
-    private readonly validateKey: ValidateKey,
-    private readonly authorize: AuthorizeToolCall,
-    private readonly servers: McpServerFactory,
-    private readonly config: RequestGuardOptions,
-    private readonly fastPath: ToolsListFastPath,
-    private readonly recorder: ToolCallRecorder,
-    private readonly callFastPath: ToolsCallFastPath,
-    private readonly usage: UsageGate,
-    private readonly sessions: McpSessionEdge,
-    private readonly findView: FindServerView,
-    /** The 2026-07-28 leg: stateless, the SDK v2's entry after keygate's own gates. */
-    private readonly modern: ModernHttp,
-    /** With MCP_RESOURCE_URL: access tokens besides keys, and the resource metadata URL in every challenge. */
-    private readonly oauth?: McpOAuth,
-  ) {}
+  constructor(private readonly options: McpControllerOptions) {}
 
   /**
    * Mounts /mcp on `app` as a single route (no nested router to walk on the
@@ -65,14 +69,14 @@ export class McpController {
    * (its 404 after the key and the rate limit, before any session).
    */
   mount(app: Router, ...first: RequestHandler[]): void {
-    const credentials = this.oauth?.authenticate ?? apiKeyAuth(this.validateKey);
-    const before = [...first, requestGuard(this.config), credentials, this.usage.admitRequest];
+    const credentials = this.options.oauth?.authenticate ?? apiKeyAuth(this.options.validateKey);
+    const before = [...first, requestGuard(this.options.guard), credentials, this.options.usage.admitRequest];
     this.route(app, '/mcp', before);
-    this.route(app, '/mcp/servers/:name', [...before, serverView(this.findView)]);
+    this.route(app, '/mcp/servers/:name', [...before, serverView(this.options.findView)]);
   }
 
   private route(app: Router, path: string, before: RequestHandler[]): void {
-    const sessions = this.sessions;
+    const sessions = this.options.sessions;
     // The session (404) is looked up after the key, and only when the request names one.
     app
       .route(path)
@@ -85,7 +89,7 @@ export class McpController {
 
   /** A challenge names the metadata of the endpoint asked: /mcp's, or /mcp/servers/<name>'s own. */
   private challengeFor(view: ReturnType<typeof viewOf>): ((value: string) => string) | undefined {
-    const oauth = this.oauth;
+    const oauth = this.options.oauth;
     return oauth && ((value: string): string => oauth.challenge(value, view?.server ?? undefined));
   }
 
@@ -96,7 +100,7 @@ export class McpController {
    * session up then, as before.
    */
   private readonly resolveUnlessModern: RequestHandler = (req, res, next) => {
-    if (!namesModernRevision(req.headers)) return this.sessions.resolve(req, res, next);
+    if (!namesModernRevision(req.headers)) return this.options.sessions.resolve(req, res, next);
     res.locals.sessionDeferred = true;
     next();
   };
@@ -108,7 +112,7 @@ export class McpController {
     if (verdict.era === 'modern') return this.postModern(req, res, verdict);
     if (res.locals.sessionDeferred === true) {
       let passed = false;
-      await this.sessions.resolve(req, res, () => void (passed = true));
+      await this.options.sessions.resolve(req, res, () => void (passed = true));
       if (!passed) return;
     }
     return this.post(req, res);
@@ -131,13 +135,13 @@ export class McpController {
     const retry = kind === 'request' ? retryParamsRefusal(id, (req.body as { params?: unknown }).params) : undefined;
     if (retry) return sendModernError(res, retry);
     const view = viewOf(res.locals);
-    const calls = await authorizeToolCalls(this.authorize, principal, messages, res, (call) => this.recorder.denied(principal, originOf(req), call), view, this.challengeFor(view));
+    const calls = await authorizeToolCalls(this.options.authorize, principal, messages, res, (call) => this.options.recorder.denied(principal, originOf(req), call), view, this.challengeFor(view));
     if (calls === null) return;
-    if (calls.size > 0) await this.usage.chargeToolCalls(principal, messages);
+    if (calls.size > 0) await this.options.usage.chargeToolCalls(principal, messages);
     const origin = calls.size > 0 ? originOf(req) : NO_ORIGIN;
     const streams = acceptsEventStream(req.headers.accept);
     const logLevel = logLevelOf((req.body as { params?: { _meta?: Record<string, unknown> } }).params?._meta);
-    await this.modern.serve(req, res, { principal, method, calls, origin, view, streams, ...(logLevel !== undefined && { logLevel }) }, format);
+    await this.options.modern.serve(req, res, { principal, method, calls, origin, view, streams, ...(logLevel !== undefined && { logLevel }) }, format);
   }
 
   private async post(req: Request, res: Response): Promise<void> {
@@ -148,25 +152,25 @@ export class McpController {
     const principal = principalOf(res.locals);
     const messages = messagesOf(res.locals);
     if (refuseInvalidParams(messages, res)) return;
-    if (this.sessions.concerns(res, messages) && (await this.sessions.tryServe(req, res, messages))) return;
+    if (this.options.sessions.concerns(res, messages) && (await this.options.sessions.tryServe(req, res, messages))) return;
     const view = viewOf(res.locals);
     const session = sessionOf(res.locals);
-    const calls = await authorizeToolCalls(this.authorize, principal, messages, res, (call) => this.recorder.denied(principal, originOf(req), call), view, this.challengeFor(view));
+    const calls = await authorizeToolCalls(this.options.authorize, principal, messages, res, (call) => this.options.recorder.denied(principal, originOf(req), call), view, this.challengeFor(view));
     if (calls === null) return;
-    if (calls.size > 0) await this.usage.chargeToolCalls(principal, messages);
+    if (calls.size > 0) await this.options.usage.chargeToolCalls(principal, messages);
     // The fast paths answer /mcp's view (built-in tools, namespaced upstreams); a single server's endpoint has its own names.
     // An SSE answer in a session is the SDK transport's: it starts with the priming event and lands in the session's log.
     const fast = view === undefined && !(session !== undefined && format === 'sse');
-    if (fast && (await this.fastPath.tryServe(req, res, principal, messages, format))) return;
+    if (fast && (await this.options.listFastPath.tryServe(req, res, principal, messages, format))) return;
     // Only a POST that calls tools needs its origin (req.ip walks the proxy settings).
     const origin = calls.size > 0 ? originOf(req) : NO_ORIGIN;
-    if (fast && (await this.callFastPath.tryServe(req, res, principal, messages, format, calls, origin))) return;
+    if (fast && (await this.options.callFastPath.tryServe(req, res, principal, messages, format, calls, origin))) return;
     // In a session, a call of an upstream tool is answered as a stream whenever the client takes one, to carry what the upstream sends meanwhile.
     const relay = session !== undefined && callsUpstream(calls) && acceptsEventStream(req.headers.accept);
-    const declared = await this.servers.declaredFor(principal, messages, view);
-    const server = this.servers.create(principal, calls, messages.length, origin, session ? { id: session.id, relay } : undefined, view, declared);
+    const declared = await this.options.servers.declaredFor(principal, messages, view);
+    const server = this.options.servers.create(principal, calls, messages.length, origin, session ? { id: session.id, relay } : undefined, view, declared);
     const answer = relay ? 'sse' : format;
-    await serveStreamableHttp(server, req, res, req.body, answer, session !== undefined && answer === 'sse' ? this.sessions.resumablePost(session, messages) : undefined);
+    await serveStreamableHttp(server, req, res, req.body, answer, session !== undefined && answer === 'sse' ? this.options.sessions.resumablePost(session, messages) : undefined);
   }
 }
 

@@ -1,8 +1,8 @@
-import { jsonBytes } from '../../application/use-cases/tools/built-in/data-limits';
-import { ToolValue } from '../../application/use-cases/tools/tool-outcome';
+import { jsonBytes } from '../../application/use-cases/gateway/built-in/data-limits';
+import { ToolValue } from '../../application/use-cases/gateway/tool-outcome';
 import { ResourceRecord } from '../../domain/resource/resource-record';
 import { ToolPin } from '../../domain/tool';
-import { withToolPins } from './tool-pins-view';
+import { withToolPins } from '../edge/tool-pins-view';
 
 /**
  * The most bytes of records' JSON one tool result holds. A result carries its

@@ -1,17 +1,18 @@
 import { RequestHandler } from 'express';
-import { UpstreamView } from '../../application/use-cases/tools/external/upstream-view';
-import { FindServerView } from '../../application/use-cases/upstream-view/find-server-view.use-case';
-import { principalOf } from '../http/middleware/api-key-auth';
+import { UpstreamView } from '../../application/use-cases/gateway/external/upstream-view';
+import { FindServerView } from '../../application/use-cases/gateway/upstream-view/find-server-view.use-case';
+import { principalOf } from '../edge/api-key-auth';
+import { ResponseLocals } from '../edge/response-locals';
 import { RPC, RpcId, sendRpcError } from './json-rpc';
 import { jsonRpcBody, messagesOf } from './json-rpc-body';
 
 /** The view of the endpoint a request came to; undefined on /mcp, whose view the use-cases take by default. */
-export function viewOf(locals: Record<string, unknown>): UpstreamView | undefined {
-  return locals.view as UpstreamView | undefined;
+export function viewOf(locals: ResponseLocals): UpstreamView | undefined {
+  return locals.view;
 }
 
 /** What a session is bound to (sessionTokenKey): nothing on /mcp, `servers/<name>` on a single server's endpoint. */
-export function endpointOf(locals: Record<string, unknown>): string | undefined {
+export function endpointOf(locals: ResponseLocals): string | undefined {
   const server = viewOf(locals)?.server;
   return server ? `servers/${server}` : undefined;
 }

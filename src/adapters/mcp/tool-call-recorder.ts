@@ -1,6 +1,6 @@
 import { AuditQueue } from '../../application/ports/audit-log.port';
 import { Clock } from '../../application/ports/clock.port';
-import { ToolCallResult, toolCallEvent } from '../../application/use-cases/tools/tool-call-audit';
+import { ToolCallResult, toolCallEvent } from '../../application/use-cases/gateway/tools/tool-call-audit';
 import { AuditOrigin, AuditRecord } from '../../domain/audit';
 import { argumentsSha256 } from '../audit/arguments-digest';
 import { RPC } from './json-rpc';

@@ -1,7 +1,7 @@
 import { CallToolResult } from '@modelcontextprotocol/server';
-import { requiredScopes, ToolTarget } from '../../application/use-cases/tools/authorize-tool-call.use-case';
-import { CallTool } from '../../application/use-cases/tools/call-tool.use-case';
-import { resultOf } from '../../application/use-cases/tools/tool-call-audit';
+import { requiredScopes, ToolTarget } from '../../application/use-cases/gateway/tools/authorize-tool-call.use-case';
+import { CallTool } from '../../application/use-cases/gateway/tools/call-tool.use-case';
+import { resultOf } from '../../application/use-cases/gateway/tools/tool-call-audit';
 import { auditedToolName } from './audited-tool-name';
 import { KeyPrincipal } from '../../application/use-cases/validate-key/validate-key.use-case';
 import { UpstreamContext } from '../../application/ports/upstream-mcp.port';

@@ -1,4 +1,4 @@
-import { BUILT_IN_TOOLS } from '../../application/use-cases/tools/built-in/built-in-tools';
+import { BUILT_IN_TOOLS } from '../../application/use-cases/gateway/built-in/built-in-tools';
 import { ToolDescriptor } from '../../domain/tool';
 import { toMcpTool } from './tool-presenter';
 

@@ -1,7 +1,7 @@
 import { CallToolResult, Tool } from '@modelcontextprotocol/server';
-import { ToolOutcome } from '../../application/use-cases/tools/tool-outcome';
+import { ToolOutcome } from '../../application/use-cases/gateway/tool-outcome';
 import { ToolDescriptor } from '../../domain/tool';
-import { clipToBytes, MAX_ERROR_BODY_BYTES } from '../http/error-limits';
+import { clipToBytes, MAX_ERROR_BODY_BYTES } from '../edge/error-limits';
 import { MAX_RESULT_RECORD_BYTES, toolValueView } from './record-view';
 
 /** A tool as MCP lists it; the scopes it needs stay on our side. */

@@ -1,6 +1,6 @@
 import { Request, Response } from 'express';
 import { JSONRPCMessage, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
-import { ListTools } from '../../application/use-cases/list-tools/list-tools.use-case';
+import { ListTools } from '../../application/use-cases/gateway/list-tools/list-tools.use-case';
 import { KeyPrincipal } from '../../application/use-cases/validate-key/validate-key.use-case';
 import { listToolsFor, ToolsListParams } from './list-tools-request';
 import { ResponseFormat } from './streamable-http';

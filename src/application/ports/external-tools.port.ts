@@ -1,8 +1,8 @@
 import { ResourceRecord } from '../../domain/resource/resource-record';
 import { ScopeSet } from '../../domain/scope';
 import { ToolDescriptor } from '../../domain/tool';
-import type { UpstreamView } from '../use-cases/tools/external/upstream-view';
 import { UpstreamContext } from './upstream-mcp.port';
+import type { UpstreamView } from './upstream-view.port';
 
 /** A tool of one of the user's upstream MCP servers, found by its name in an endpoint's view (`<server>__<tool>` on /mcp). */
 export interface ExternalTool {

@@ -56,11 +56,11 @@ export const TOKENS = {
   ResourceStore: Symbol.for('keygate.ResourceStore'),
   UpstreamMcp: Symbol.for('keygate.UpstreamMcp'),
   McpLog: Symbol.for('keygate.McpLog'),
-  /** The upstreams' resources, prompts and completion use-cases, as McpServerFactory takes them (mcp-content.bindings.ts). */
+  /** The upstreams' resources, prompts and completion use-cases, as McpServerFactory takes them (gateway.module.ts). */
   UpstreamContentUseCases: Symbol.for('keygate.UpstreamContentUseCases'),
   ToolListCache: Symbol.for('keygate.ToolListCache'),
   ExternalTools: Symbol.for('keygate.ExternalTools'),
-  /** `McpServerUseCases`: the rules of mcp_servers records, for the tool and the REST API (mcp-servers.bindings.ts). */
+  /** `McpServerUseCases`: the rules of mcp_servers records, for the tool and the REST API (gateway.module.ts). */
   McpServerUseCases: Symbol.for('keygate.McpServerUseCases'),
   /** Whether a registered server's host may be contacted at all (MCP_UPSTREAM_ALLOWLIST), asked by the REST API. */
   UpstreamAddressCheck: Symbol.for('keygate.UpstreamAddressCheck'),

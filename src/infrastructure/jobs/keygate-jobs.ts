@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { BuildAgentToolSet } from '../../application/use-cases/build-agent-tool-set/build-agent-tool-set.use-case';
 import { CreateKey } from '../../application/use-cases/create-key/create-key.use-case';
-import { FilterTools } from '../../application/use-cases/filter-tools/filter-tools.use-case';
+import { FilterTools } from '../../application/use-cases/gateway/filter-tools/filter-tools.use-case';
 import { EndModeSession } from '../../application/use-cases/mode-sessions/end-mode-session.use-case';
 import { StartModeSession } from '../../application/use-cases/mode-sessions/start-mode-session.use-case';
 import { ResolveAgentScopes } from '../../application/use-cases/resolve-agent-scopes/resolve-agent-scopes.use-case';

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import express, { Request, Router } from 'express';
 import helmet from 'helmet';
-import { problemType, sendProblem } from '../problem';
+import { problemType, sendProblem } from '../../edge/problem';
 
 export interface ConsoleOptions {
   /** The built console: index.html and hashed files under assets/. */

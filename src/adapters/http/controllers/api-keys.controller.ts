@@ -11,7 +11,7 @@ import { presentCreatedKey, presentKey } from '../dto/api-key.presenter';
 import { allowedFields } from '../dto/body-fields';
 import { CreateApiKeyDto } from '../dto/create-api-key.dto';
 import { RollApiKeyDto, UpdateApiKeyDto } from '../dto/update-api-key.dto';
-import { actorOf } from '../middleware/access-token-auth';
+import { actorOf } from '../../edge/access-token-auth';
 import { jsonBody } from '../middleware/json-body';
 
 export interface ApiKeyUseCases {

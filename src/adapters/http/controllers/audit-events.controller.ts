@@ -4,7 +4,7 @@ import { ListAuditEvents } from '../../../application/use-cases/audit-events/lis
 import { ValidationError } from '../../../domain/errors';
 import { unchecked } from '../../unchecked';
 import { presentAuditEvent } from '../dto/audit-event.presenter';
-import { actorOf } from '../middleware/access-token-auth';
+import { actorOf } from '../../edge/access-token-auth';
 import { streamNdjson } from '../ndjson-stream';
 
 const FILTER_PARAMETERS = ['action', 'key_id', 'user_id', 'since', 'until'];

@@ -1,7 +1,7 @@
 import { Request, Router } from 'express';
 import { Actor } from '../../../domain/actor';
 import { allowedFields } from '../dto/body-fields';
-import { actorOf } from '../middleware/access-token-auth';
+import { actorOf } from '../../edge/access-token-auth';
 import { jsonBody } from '../middleware/json-body';
 
 /** The five operations of an admin-managed catalog (agent roles, mode tool configs). */

@@ -2,12 +2,12 @@ import { RequestHandler, Response, Router } from 'express';
 import { AuthorizeForwardedMcpRequest } from '../../../application/use-cases/forward-auth/authorize-forwarded-mcp-request.use-case';
 import { AuthorizeForwardedRequest } from '../../../application/use-cases/forward-auth/authorize-forwarded-request.use-case';
 import { ValidateKey } from '../../../application/use-cases/validate-key/validate-key.use-case';
-import { UsageGate } from '../../mcp/usage-gate';
+import { UsageGate } from '../../edge/usage-gate';
 import { bodilessErrors } from '../forward-auth/bodiless-errors';
-import { ForwardedMcpRequest, forwardedMcpRequestOf } from '../forward-auth/forwarded-mcp-request';
+import { forwardedMcpRequestOf } from '../forward-auth/forwarded-mcp-request';
 import { requiredScopeOf } from '../forward-auth/required-scope';
-import { apiKeyAuth, principalOf } from '../middleware/api-key-auth';
-import { logOf } from '../middleware/request-logging';
+import { apiKeyAuth, principalOf } from '../../edge/api-key-auth';
+import { logOf } from '../../edge/request-logging';
 
 export const FORWARD_AUTH_PATH = '/authz';
 
@@ -53,8 +53,8 @@ export class ForwardAuthController {
 
   private async allow(res: Response): Promise<void> {
     const principal = principalOf(res.locals);
-    const identity = this.authorize.execute({ principal, requiredScope: res.locals.requiredScope });
-    const mcp = res.locals.mcpRequest as ForwardedMcpRequest | null;
+    const identity = this.authorize.execute({ principal, requiredScope: res.locals.requiredScope ?? null });
+    const mcp = res.locals.mcpRequest ?? null;
     if (mcp !== null) await this.authorizeMcp.execute({ principal, ...mcp });
     res.setHeader('X-Keygate-User-Id', identity.userId);
     res.setHeader('X-Keygate-Key-Id', identity.keyId);

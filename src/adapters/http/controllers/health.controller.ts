@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { problemType, sendProblem } from '../problem';
+import { problemType, sendProblem } from '../../edge/problem';
 
 /** Answers whether the database can be reached right now. */
 export type ReadinessCheck = () => Promise<void>;

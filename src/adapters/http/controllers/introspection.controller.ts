@@ -2,9 +2,9 @@ import { Request, Response, Router } from 'express';
 import { IntrospectKey } from '../../../application/use-cases/introspect-key/introspect-key.use-case';
 import { unchecked } from '../../unchecked';
 import { presentIntrospection } from '../dto/introspection.presenter';
-import { actorOf } from '../middleware/access-token-auth';
+import { actorOf } from '../../edge/access-token-auth';
 import { formBody } from '../middleware/form-body';
-import { problemType, sendProblem } from '../problem';
+import { problemType, sendProblem } from '../../edge/problem';
 
 export const INTROSPECTION_PATH = '/oauth/introspect';
 

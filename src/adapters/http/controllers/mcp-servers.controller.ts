@@ -1,12 +1,12 @@
 import { Request, Response, Router } from 'express';
-import { McpServerCaller } from '../../../application/use-cases/mcp-servers/mcp-server-caller';
-import { McpServerUseCases } from '../../../application/use-cases/mcp-servers/mcp-server-use-cases';
+import { McpServerCaller } from '../../../application/use-cases/gateway/mcp-servers/mcp-server-caller';
+import { McpServerUseCases } from '../../../application/use-cases/gateway/mcp-servers/mcp-server-use-cases';
 import { ValidationError } from '../../../domain/errors';
 import { unchecked } from '../../unchecked';
 import { allowedFields } from '../dto/body-fields';
 import { ApproveToolsDto, CreateMcpServerDto, UpdateMcpServerDto } from '../dto/mcp-server.dto';
 import { presentMcpServer } from '../dto/mcp-server.presenter';
-import { actorOf } from '../middleware/access-token-auth';
+import { actorOf } from '../../edge/access-token-auth';
 import { jsonBody } from '../middleware/json-body';
 import { bodyFieldsOf } from './mcp-server-fields';
 

@@ -6,7 +6,7 @@ import { unchecked } from '../../unchecked';
 import { allowedFields } from '../dto/body-fields';
 import { StartModeSessionDto } from '../dto/mode-session.dto';
 import { presentSession } from '../dto/scope-context.presenter';
-import { actorOf } from '../middleware/access-token-auth';
+import { actorOf } from '../../edge/access-token-auth';
 import { jsonBody } from '../middleware/json-body';
 
 /** /api/v1/mode-sessions: start (201), show, end (204). */

@@ -2,7 +2,7 @@ import { Request, Response, Router } from 'express';
 import { ReportLeakedKeys } from '../../../application/use-cases/report-leaked-keys/report-leaked-keys.use-case';
 import { presentLeakVerdict } from '../dto/leak-verdict.presenter';
 import { rawBody } from '../middleware/raw-body';
-import { requestIdOf } from '../middleware/request-logging';
+import { requestIdOf } from '../../edge/request-logging';
 
 /** 1000 reports of bounded fields fit with room to spare. */
 export const MAX_REPORT_BYTES = 1024 * 1024;

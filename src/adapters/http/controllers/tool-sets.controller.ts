@@ -5,7 +5,7 @@ import { unchecked } from '../../unchecked';
 import { allowedFields } from '../dto/body-fields';
 import { ToolSetDto } from '../dto/mode-session.dto';
 import { presentScopes, presentTool } from '../dto/scope-context.presenter';
-import { actorOf } from '../middleware/access-token-auth';
+import { actorOf } from '../../edge/access-token-auth';
 import { jsonBody } from '../middleware/json-body';
 
 /** POST /api/v1/tool-sets for workers that are not in-process, and GET /api/v1/scopes. */

@@ -1,5 +1,5 @@
-import { McpServerView } from '../../../application/use-cases/mcp-servers/mcp-server-record';
-import { pinView } from '../../mcp/tool-pins-view';
+import { McpServerView } from '../../../application/use-cases/gateway/mcp-servers/mcp-server-record';
+import { pinView } from '../../edge/tool-pins-view';
 
 /**
  * An allow-list of a server record's fields. Header values arrive masked

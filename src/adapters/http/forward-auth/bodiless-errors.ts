@@ -1,5 +1,5 @@
 import { ErrorRequestHandler, Request } from 'express';
-import { toProblem } from '../error-map';
+import { toProblem } from '../../edge/error-map';
 
 /**
  * Forward-auth answers carry status and headers only. Proxies read no more

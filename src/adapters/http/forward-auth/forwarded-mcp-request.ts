@@ -1,6 +1,6 @@
 import { Request } from 'express';
 import { ValidationError } from '../../../domain/errors';
-import { decodeMcpName } from '../../mcp/era/mcp-name-header';
+import { decodeMcpName } from '../../edge/mcp-name-header';
 
 export const MCP_SERVER_HEADER = 'x-keygate-mcp-server';
 

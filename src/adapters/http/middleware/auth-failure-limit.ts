@@ -1,10 +1,10 @@
 import { RequestHandler } from 'express';
-import { TooManyRequestsError } from '../too-many-requests.error';
-import { presentedKey } from './api-key-auth';
+import { TooManyRequestsError } from '../../edge/too-many-requests.error';
+import { presentedKey } from '../../edge/api-key-auth';
 import { AuthFailureLimiter } from './auth-failure-limiter';
 import { clientBucket } from './client-address';
-import { onKeyValidation } from './key-validation-events';
-import type { KeyValidationListener } from './key-validation-listener';
+import { onKeyValidation } from '../../edge/key-validation-events';
+import type { KeyValidationListener } from '../../edge/key-validation-listener';
 
 /** Whether a raw key validates without a database lookup (a key cache hit); never throws. */
 export type KnownKey = (rawKey: string) => boolean;

@@ -1,5 +1,5 @@
 import express, { RequestHandler } from 'express';
-import { problemType, sendProblem } from '../problem';
+import { problemType, sendProblem } from '../../edge/problem';
 
 /** A token request is one key (68 characters) and a hint: 4 KiB leaves room for encoding and nothing for abuse. */
 export const MAX_FORM_BYTES = 4 * 1024;

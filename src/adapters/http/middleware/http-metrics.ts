@@ -1,8 +1,8 @@
 import { Request, RequestHandler, Response } from 'express';
 import { Metrics } from '../../observability/metrics';
-import { onKeyValidation } from './key-validation-events';
-import { stateOf } from './request-state';
-import { routePatternOf } from './route-pattern';
+import { onKeyValidation } from '../../edge/key-validation-events';
+import { stateOf } from '../../edge/request-state';
+import { routePatternOf } from '../../edge/route-pattern';
 
 /**
  * Counts and times every response by method, route pattern and status, and

@@ -1,7 +1,7 @@
 import express, { RequestHandler } from 'express';
 import { ValidationError } from '../../../domain/errors';
 import { findBodyProblem } from '../../../domain/json-value';
-import { problemType, sendProblem } from '../problem';
+import { problemType, sendProblem } from '../../edge/problem';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 

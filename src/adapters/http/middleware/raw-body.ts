@@ -1,5 +1,5 @@
 import express, { RequestHandler } from 'express';
-import { problemType, sendProblem } from '../problem';
+import { problemType, sendProblem } from '../../edge/problem';
 
 /**
  * The body as bytes (req.body a Buffer; none: an empty one), for routes whose

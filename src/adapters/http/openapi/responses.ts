@@ -1,5 +1,5 @@
 import { MAX_FIELD_ERRORS, MAX_MESSAGE_LENGTH } from '../../../domain/errors';
-import { PROBLEM_CONTENT_TYPE } from '../problem';
+import { PROBLEM_CONTENT_TYPE } from '../../edge/problem';
 import { object, ref, Schema } from './schema-parts';
 
 export type ProblemStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 503;

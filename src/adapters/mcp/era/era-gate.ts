@@ -17,7 +17,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { clipInput } from '../../../domain/errors';
 import { RpcId } from '../json-rpc';
-import { decodeMcpName, nameSourceOf } from './mcp-name-header';
+import { decodeMcpName, nameSourceOf } from '../../edge/mcp-name-header';
 
 /**
  * The stateless revisions keygate serves. The SDK keeps its own list

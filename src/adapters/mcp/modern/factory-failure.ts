@@ -1,6 +1,6 @@
 import { Response } from 'express';
 import { DomainError } from '../../../domain/errors';
-import { toProblem } from '../../http/error-map';
+import { toProblem } from '../../edge/error-map';
 import { RPC, RpcId } from '../json-rpc';
 import { sendModernError } from '../era/modern-answer';
 

@@ -1,9 +1,9 @@
-import { UpstreamView } from '../../../application/use-cases/tools/external/upstream-view';
-import { UpstreamListings } from '../../../application/use-cases/tools/external/upstream-listings';
-import { toServer } from '../../../application/use-cases/tools/external/upstream-servers';
+import { UpstreamView } from '../../../application/use-cases/gateway/external/upstream-view';
+import { UpstreamListings } from '../../../application/use-cases/gateway/external/upstream-listings';
+import { toServer } from '../../../application/use-cases/gateway/external/upstream-servers';
 import {
   EndpointCapabilities, KEYGATE_CAPABILITIES, narrowedTo, UNKNOWN_UPSTREAM_CAPABILITIES,
-} from '../../../application/use-cases/upstream-view/endpoint-capabilities';
+} from '../../../application/use-cases/gateway/upstream-view/endpoint-capabilities';
 import { ProfileSource } from './listen-upstream';
 
 /**

@@ -1,6 +1,6 @@
-import { mayShowAny } from '../../../application/use-cases/tools/external/upstream-item-scopes';
-import { toServer } from '../../../application/use-cases/tools/external/upstream-servers';
-import { UpstreamView } from '../../../application/use-cases/tools/external/upstream-view';
+import { mayShowAny } from '../../../application/use-cases/gateway/external/upstream-item-scopes';
+import { toServer } from '../../../application/use-cases/gateway/external/upstream-servers';
+import { UpstreamView } from '../../../application/use-cases/gateway/external/upstream-view';
 import { KeyPrincipal } from '../../../application/use-cases/validate-key/validate-key.use-case';
 import { ResourceRecord } from '../../../domain/resource/resource-record';
 import { withoutSecrets } from '../../../domain/resource/without-secrets';

@@ -1,5 +1,5 @@
-import { MAX_URI_CHARS } from '../../../application/use-cases/upstream-content/content-input';
-import { EndpointCapabilities } from '../../../application/use-cases/upstream-view/endpoint-capabilities';
+import { MAX_URI_CHARS } from '../../../application/use-cases/gateway/upstream-content/content-input';
+import { EndpointCapabilities } from '../../../application/use-cases/gateway/upstream-view/endpoint-capabilities';
 
 /** The `notifications` of a subscriptions/listen request, as keygate keeps it: only what was asked for. */
 export interface ListenFilter {

@@ -1,8 +1,8 @@
 import { Response } from 'express';
-import { ToolChange } from '../../../application/use-cases/mcp-sessions/announce-tool-changes.use-case';
-import { allows, mayShowAny, resourceScopes } from '../../../application/use-cases/tools/external/upstream-item-scopes';
-import { NAMESPACED_VIEW, singleServerView, UpstreamView } from '../../../application/use-cases/tools/external/upstream-view';
-import { EndpointCapabilities } from '../../../application/use-cases/upstream-view/endpoint-capabilities';
+import { ToolChange } from '../../../application/use-cases/gateway/mcp-sessions/announce-tool-changes.use-case';
+import { allows, mayShowAny, resourceScopes } from '../../../application/use-cases/gateway/external/upstream-item-scopes';
+import { NAMESPACED_VIEW, singleServerView, UpstreamView } from '../../../application/use-cases/gateway/external/upstream-view';
+import { EndpointCapabilities } from '../../../application/use-cases/gateway/upstream-view/endpoint-capabilities';
 import { KeyPrincipal } from '../../../application/use-cases/validate-key/validate-key.use-case';
 import { ResourceRecord } from '../../../domain/resource/resource-record';
 import { ScopeSet } from '../../../domain/scope';

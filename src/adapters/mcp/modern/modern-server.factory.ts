@@ -1,10 +1,10 @@
 import { Server, ServerCapabilities } from '@modelcontextprotocol/server';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
-import { CallTool } from '../../../application/use-cases/tools/call-tool.use-case';
-import { ListTools } from '../../../application/use-cases/list-tools/list-tools.use-case';
+import { CallTool } from '../../../application/use-cases/gateway/tools/call-tool.use-case';
+import { ListTools } from '../../../application/use-cases/gateway/list-tools/list-tools.use-case';
 import { KeyPrincipal } from '../../../application/use-cases/validate-key/validate-key.use-case';
-import { UpstreamView } from '../../../application/use-cases/tools/external/upstream-view';
-import { EndpointCapabilities, KEYGATE_CAPABILITIES } from '../../../application/use-cases/upstream-view/endpoint-capabilities';
+import { UpstreamView } from '../../../application/use-cases/gateway/external/upstream-view';
+import { EndpointCapabilities, KEYGATE_CAPABILITIES } from '../../../application/use-cases/gateway/upstream-view/endpoint-capabilities';
 import { ClientRelay, UpstreamRelay } from '../../../application/ports/upstream-mcp.port';
 import { AuditOrigin } from '../../../domain/audit';
 import { ANY_PARAMS } from '../any-params';

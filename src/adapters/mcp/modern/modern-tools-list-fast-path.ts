@@ -1,5 +1,5 @@
 import { Request, Response } from 'express';
-import { ListTools } from '../../../application/use-cases/list-tools/list-tools.use-case';
+import { ListTools } from '../../../application/use-cases/gateway/list-tools/list-tools.use-case';
 import { ToolDescriptor } from '../../../domain/tool';
 import { modernResultBody } from '../era/modern-answer';
 import { RpcId } from '../json-rpc';

@@ -1,7 +1,7 @@
 import { Agent } from 'undici';
 import { UpstreamServer } from '../../../application/ports/upstream-mcp.port';
-import { toServer } from '../../../application/use-cases/tools/external/upstream-servers';
-import { UpstreamView } from '../../../application/use-cases/tools/external/upstream-view';
+import { toServer } from '../../../application/use-cases/gateway/external/upstream-servers';
+import { UpstreamView } from '../../../application/use-cases/gateway/external/upstream-view';
 import { ResourceRecord } from '../../../domain/resource/resource-record';
 import { UpstreamListen, UpstreamListenLimits, upstreamOffers } from '../modern/listen-upstream';
 import { openModernListen } from '../modern/listen-upstream-modern';

@@ -1,7 +1,7 @@
 import { Agent } from 'undici';
 import { UpstreamServer } from '../../../application/ports/upstream-mcp.port';
-import { RelayUpstreamNotificationInput } from '../../../application/use-cases/mcp-sessions/relay-upstream-notification.use-case';
-import { UpstreamView } from '../../../application/use-cases/tools/external/upstream-view';
+import { RelayUpstreamNotificationInput } from '../../../application/use-cases/gateway/mcp-sessions/relay-upstream-notification.use-case';
+import { UpstreamView } from '../../../application/use-cases/gateway/external/upstream-view';
 import { EventStreamLimits, UpstreamEventStream } from './upstream-event-stream';
 
 /** The client session whose GET stream this replica holds, and the endpoint it was opened on. */

@@ -3,12 +3,12 @@ import { ValidateKey } from '../../../application/use-cases/validate-key/validat
 import { InvalidAccessTokenError, InvalidApiKeyError } from '../../../domain/errors';
 import { AccessTokenRefusedError } from '../../auth/access-token-refused.error';
 import { McpAccessTokenVerifier } from '../../auth/mcp-access-token-verifier';
-import { toProblem } from '../../http/error-map';
-import { bearerToken } from '../../http/middleware/access-token-auth';
-import { apiKeyAuth } from '../../http/middleware/api-key-auth';
-import { reportKeyValidation } from '../../http/middleware/key-validation-events';
-import { logOf } from '../../http/middleware/request-logging';
-import { sendProblem } from '../../http/problem';
+import { toProblem } from '../../edge/error-map';
+import { bearerToken } from '../../edge/access-token-auth';
+import { apiKeyAuth } from '../../edge/api-key-auth';
+import { reportKeyValidation } from '../../edge/key-validation-events';
+import { logOf } from '../../edge/request-logging';
+import { sendProblem } from '../../edge/problem';
 import { resourceMetadataUrl, serverResourceUrl } from './protected-resource';
 
 /**

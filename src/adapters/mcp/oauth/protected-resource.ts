@@ -1,5 +1,5 @@
 import { Response, Router } from 'express';
-import { SERVER_NAME } from '../../../application/use-cases/tools/external/mcp-server-policy';
+import { SERVER_NAME } from '../../../application/use-cases/gateway/external/mcp-server-policy';
 import { SCOPE_CATALOG } from '../../../domain/scope';
 
 const WELL_KNOWN = '/.well-known/oauth-protected-resource';

@@ -2,17 +2,18 @@ import { Request, RequestHandler, Response } from 'express';
 import { InitializeRequestSchema, JSONRPCRequestSchema } from '@modelcontextprotocol/core';
 import { JSONRPCMessage, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
 import { RpcMessage, SessionBus } from '../../../application/ports/session-bus.port';
-import { EndMcpSession } from '../../../application/use-cases/mcp-sessions/end-mcp-session.use-case';
-import { OpenMcpSession } from '../../../application/use-cases/mcp-sessions/open-mcp-session.use-case';
-import { ResumeMcpSession } from '../../../application/use-cases/mcp-sessions/resume-mcp-session.use-case';
+import { EndMcpSession } from '../../../application/use-cases/gateway/mcp-sessions/end-mcp-session.use-case';
+import { OpenMcpSession } from '../../../application/use-cases/gateway/mcp-sessions/open-mcp-session.use-case';
+import { ResumeMcpSession } from '../../../application/use-cases/gateway/mcp-sessions/resume-mcp-session.use-case';
 import { KeyPrincipal } from '../../../application/use-cases/validate-key/validate-key.use-case';
 import { ValidationError } from '../../../domain/errors';
 import { McpSession } from '../../../domain/mcp-session';
-import { principalOf } from '../../http/middleware/api-key-auth';
+import { principalOf } from '../../edge/api-key-auth';
+import { ResponseLocals } from '../../edge/response-locals';
 import { unchecked } from '../../unchecked';
 import { RPC, sendRpcError } from '../json-rpc';
 import { endpointOf, viewOf } from '../server-view';
-import { NAMESPACED_VIEW } from '../../../application/use-cases/tools/external/upstream-view';
+import { NAMESPACED_VIEW } from '../../../application/use-cases/gateway/external/upstream-view';
 import { StreamHolder } from '../notifications/upstream-notification-streams';
 import { toMcpError } from '../mcp-error-map';
 import { parseLastEventId } from './post-stream-event-id';
@@ -23,8 +24,8 @@ export const SESSION_HEADER = 'mcp-session-id';
 /** The SDK's code for an unknown session. */
 const SESSION_NOT_FOUND = -32001;
 
-export function sessionOf(locals: Record<string, unknown>): McpSession | undefined {
-  return locals.session as McpSession | undefined;
+export function sessionOf(locals: ResponseLocals): McpSession | undefined {
+  return locals.session;
 }
 
 /**

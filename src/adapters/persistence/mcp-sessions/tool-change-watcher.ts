@@ -1,4 +1,4 @@
-import { ToolChange } from '../../../application/use-cases/mcp-sessions/announce-tool-changes.use-case';
+import { ToolChange } from '../../../application/use-cases/gateway/mcp-sessions/announce-tool-changes.use-case';
 import { KEY_CHANGES_CHANNEL, MCP_SERVERS_CHANNEL, NotifiedCache } from '../hot-path/change-listener';
 
 /** Changes heard within this long of each other are looked at once. */

@@ -1,7 +1,7 @@
 import { Actor } from '../../../domain/actor';
 import { ScopeSet } from '../../../domain/scope';
 import { ToolDescriptor } from '../../../domain/tool';
-import { FilterTools } from '../filter-tools/filter-tools.use-case';
+import { FilterTools } from '../gateway/filter-tools/filter-tools.use-case';
 import { ResolveAgentScopes } from '../resolve-agent-scopes/resolve-agent-scopes.use-case';
 
 export interface BuildAgentToolSetInput {

@@ -1,9 +1,9 @@
 import { ForbiddenError, InsufficientScopeError, NotFoundError } from '../../../domain/errors';
 import { ScopeSet } from '../../../domain/scope';
 import { awaitsApproval } from '../../../domain/tool';
-import { AuthorizeToolCall } from '../tools/authorize-tool-call.use-case';
-import { changedMessage, ToolPins } from '../tools/external/tool-pins';
-import { FindServerView } from '../upstream-view/find-server-view.use-case';
+import { AuthorizeToolCall } from '../gateway/tools/authorize-tool-call.use-case';
+import { changedMessage, ToolPins } from '../gateway/external/tool-pins';
+import { FindServerView } from '../gateway/upstream-view/find-server-view.use-case';
 
 export interface AuthorizeForwardedMcpRequestInput {
   /** The validated key's owner and scopes. */

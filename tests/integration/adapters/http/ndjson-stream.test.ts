@@ -2,7 +2,7 @@ import http from 'node:http';
 import { AddressInfo } from 'node:net';
 import express from 'express';
 import pino from 'pino';
-import { requestLogging } from '../../../../src/adapters/http/middleware/request-logging';
+import { requestLogging } from '../../../../src/adapters/edge/request-logging';
 import { streamNdjson } from '../../../../src/adapters/http/ndjson-stream';
 
 const BATCHES = 100;

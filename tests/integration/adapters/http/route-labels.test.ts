@@ -1,6 +1,6 @@
 import express, { Request, Router } from 'express';
 import request from 'supertest';
-import { routePatternOf, trackRoutePatterns } from '../../../../src/adapters/http/middleware/route-pattern';
+import { routePatternOf, trackRoutePatterns } from '../../../../src/adapters/edge/route-pattern';
 
 /**
  * The labels depend on Express assigning req.baseUrl on entering a mount and

@@ -7,8 +7,8 @@ import { createHash } from 'node:crypto';
 import { McpServerFactory } from '../../../../src/adapters/mcp/mcp-server.factory';
 import { ToolCallRecorder } from '../../../../src/adapters/mcp/tool-call-recorder';
 import { AllowedCalls } from '../../../../src/adapters/mcp/tool-gate';
-import { FilterTools } from '../../../../src/application/use-cases/filter-tools/filter-tools.use-case';
-import { ListTools } from '../../../../src/application/use-cases/list-tools/list-tools.use-case';
+import { FilterTools } from '../../../../src/application/use-cases/gateway/filter-tools/filter-tools.use-case';
+import { ListTools } from '../../../../src/application/use-cases/gateway/list-tools/list-tools.use-case';
 import { DatabaseUnavailableError } from '../../../../src/domain/errors';
 import { FakeExternalTools } from '../../../fakes/fake-external-tools';
 import { FixedClock } from '../../../fakes/fixed-clock';
@@ -30,8 +30,15 @@ async function makeSut(calls: AllowedCalls, store = new InMemoryResourceStore())
   const clock = new FixedClock();
   const recorder = new ToolCallRecorder(audit, clock);
   const content = makeUpstreamContent(store);
-  const factory = new McpServerFactory(new ListTools(new FilterTools(), external), makeCallTool(store, {}, external).sut, (error) => logged.push(error), recorder,
-    content.useCases, new SessionRelays(new InMemorySessionBus(new InMemorySessionBusHub()), new InMemoryUpstreamSessionStore(), RELAY_LIMITS), content.capabilities);
+  const factory = new McpServerFactory({
+    listTools: new ListTools(new FilterTools(), external),
+    callTool: makeCallTool(store, {}, external).sut,
+    log: (error) => logged.push(error),
+    recorder,
+    content: content.useCases,
+    relays: new SessionRelays(new InMemorySessionBus(new InMemorySessionBusHub()), new InMemoryUpstreamSessionStore(), RELAY_LIMITS),
+    capabilities: content.capabilities,
+  });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await factory.create(principal, calls, 1, origin).connect(serverSide);
   const client = new Client({ name: 'spec', version: '1' });

@@ -4,7 +4,7 @@ import { ToolCall } from '../../../../src/adapters/mcp/tool-call-recorder';
 import { authorizeToolCalls, NO_CALLS } from '../../../../src/adapters/mcp/tool-gate';
 import {
   AuthorizeToolCallInput, ToolCallDecision, ToolTarget,
-} from '../../../../src/application/use-cases/tools/authorize-tool-call.use-case';
+} from '../../../../src/application/use-cases/gateway/tools/authorize-tool-call.use-case';
 import { KeyPrincipal } from '../../../../src/application/use-cases/validate-key/validate-key.use-case';
 import { ScopeSetMother } from '../../../mothers/scope-set.mother';
 

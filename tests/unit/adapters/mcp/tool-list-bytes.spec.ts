@@ -1,7 +1,7 @@
 import { ToolListBytes } from '../../../../src/adapters/mcp/tool-list-bytes';
 import { toMcpTool } from '../../../../src/adapters/mcp/tool-presenter';
-import { BUILT_IN_TOOLS } from '../../../../src/application/use-cases/tools/built-in/built-in-tools';
-import { FilterTools } from '../../../../src/application/use-cases/filter-tools/filter-tools.use-case';
+import { BUILT_IN_TOOLS } from '../../../../src/application/use-cases/gateway/built-in/built-in-tools';
+import { FilterTools } from '../../../../src/application/use-cases/gateway/filter-tools/filter-tools.use-case';
 import { ToolDescriptor } from '../../../../src/domain/tool';
 import { ScopeSetMother } from '../../../mothers/scope-set.mother';
 

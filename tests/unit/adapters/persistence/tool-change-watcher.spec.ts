@@ -1,4 +1,4 @@
-import { ToolChange } from '../../../../src/application/use-cases/mcp-sessions/announce-tool-changes.use-case';
+import { ToolChange } from '../../../../src/application/use-cases/gateway/mcp-sessions/announce-tool-changes.use-case';
 import { KEY_CHANGES_CHANNEL, MCP_SERVERS_CHANNEL } from '../../../../src/adapters/persistence/hot-path/change-listener';
 import { ToolChangeWatcher } from '../../../../src/adapters/persistence/mcp-sessions/tool-change-watcher';
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { BUILT_IN_TOOLS } from '../../../../src/application/use-cases/tools/built-in/built-in-tools';
+import { BUILT_IN_TOOLS } from '../../../../src/application/use-cases/gateway/built-in/built-in-tools';
 import { NotFoundError } from '../../../../src/domain/errors';
 import { ToolDescriptor } from '../../../../src/domain/tool';
 import { ActorMother } from '../../../mothers/actor.mother';

@@ -1,5 +1,5 @@
 import { honouredFlags, listenFilterOf } from '../../../../../src/adapters/mcp/modern/listen-filter';
-import { KEYGATE_CAPABILITIES, UNKNOWN_UPSTREAM_CAPABILITIES } from '../../../../../src/application/use-cases/upstream-view/endpoint-capabilities';
+import { KEYGATE_CAPABILITIES, UNKNOWN_UPSTREAM_CAPABILITIES } from '../../../../../src/application/use-cases/gateway/upstream-view/endpoint-capabilities';
 
 describe('listenFilterOf', () => {
   it('keeps only what was asked for: true flags and each URI once', () => {

@@ -4,8 +4,8 @@ import { MAX_REOPENS } from '../../../../../src/adapters/mcp/modern/listen-conta
 import { UpstreamListen, UpstreamListenRequest } from '../../../../../src/adapters/mcp/modern/listen-upstream';
 import { UpstreamListener } from '../../../../../src/adapters/mcp/modern/upstream-listener';
 import { StreamPlaces } from '../../../../../src/adapters/mcp/sessions/stream-places';
-import { SERVERS } from '../../../../../src/application/use-cases/tools/external/upstream-servers';
-import { KEYGATE_CAPABILITIES } from '../../../../../src/application/use-cases/upstream-view/endpoint-capabilities';
+import { SERVERS } from '../../../../../src/application/use-cases/gateway/external/upstream-servers';
+import { KEYGATE_CAPABILITIES } from '../../../../../src/application/use-cases/gateway/upstream-view/endpoint-capabilities';
 import { KeyPrincipal } from '../../../../../src/application/use-cases/validate-key/validate-key.use-case';
 import { ResourceRecord } from '../../../../../src/domain/resource/resource-record';
 import { ScopeSet } from '../../../../../src/domain/scope';

@@ -1,8 +1,8 @@
 import { Agent } from 'undici';
 import { modernListens, ModernListenSources } from '../../../../../src/adapters/mcp/notifications/modern-upstream-listens';
 import { UpstreamProfile } from '../../../../../src/adapters/mcp/upstream/upstream-profile';
-import { SERVERS } from '../../../../../src/application/use-cases/tools/external/upstream-servers';
-import { NAMESPACED_VIEW, singleServerView } from '../../../../../src/application/use-cases/tools/external/upstream-view';
+import { SERVERS } from '../../../../../src/application/use-cases/gateway/external/upstream-servers';
+import { NAMESPACED_VIEW, singleServerView } from '../../../../../src/application/use-cases/gateway/external/upstream-view';
 import { ResourceRecord } from '../../../../../src/domain/resource/resource-record';
 
 const record = (name: string, extra: Partial<ResourceRecord> = {}): ResourceRecord => ({

@@ -1,8 +1,8 @@
 import { AuthorizeForwardedMcpRequest } from '../../../../../src/application/use-cases/forward-auth/authorize-forwarded-mcp-request.use-case';
-import { AuthorizeToolCall } from '../../../../../src/application/use-cases/tools/authorize-tool-call.use-case';
-import { UpstreamToolDirectory } from '../../../../../src/application/use-cases/tools/external/upstream-tool-directory';
-import { singleServerView } from '../../../../../src/application/use-cases/tools/external/upstream-view';
-import { FindServerView } from '../../../../../src/application/use-cases/upstream-view/find-server-view.use-case';
+import { AuthorizeToolCall } from '../../../../../src/application/use-cases/gateway/tools/authorize-tool-call.use-case';
+import { UpstreamToolDirectory } from '../../../../../src/application/use-cases/gateway/external/upstream-tool-directory';
+import { singleServerView } from '../../../../../src/application/use-cases/gateway/external/upstream-view';
+import { FindServerView } from '../../../../../src/application/use-cases/gateway/upstream-view/find-server-view.use-case';
 import { LruLoadingCache } from '../../../../../src/adapters/mcp/upstream/lru-loading-cache';
 import { ToolListing } from '../../../../../src/application/ports/upstream-mcp.port';
 import { ForbiddenError, InsufficientScopeError, NotFoundError } from '../../../../../src/domain/errors';

@@ -1,0 +1,265 @@
+import { Container } from 'inversify';
+import { randomBytes } from 'node:crypto';
+import { Logger } from 'pino';
+import { DataSource } from 'typeorm';
+import { Clock } from '../../application/ports/clock.port';
+import { ExternalTools } from '../../application/ports/external-tools.port';
+import { ResourceStore } from '../../application/ports/resource-store.port';
+import { ResourceSubscriptionStore } from '../../application/ports/resource-subscription-store.port';
+import { SecretBox } from '../../application/ports/secret-box.port';
+import { SessionBus } from '../../application/ports/session-bus.port';
+import { UnitOfWork } from '../../application/ports/unit-of-work.port';
+import { UpstreamAddressCheck } from '../../application/ports/upstream-address-check.port';
+import { ItemListCache, ItemListing } from '../../application/ports/upstream-content.port';
+import { ToolListCache, ToolListing, UpstreamMcp } from '../../application/ports/upstream-mcp.port';
+import { UpstreamSessionStore } from '../../application/ports/upstream-session-store.port';
+import { mcpServerPolicy } from '../../application/use-cases/gateway/external/mcp-server-policy';
+import { ToolPins } from '../../application/use-cases/gateway/external/tool-pins';
+import { UpstreamListings } from '../../application/use-cases/gateway/external/upstream-listings';
+import { UpstreamToolDirectory } from '../../application/use-cases/gateway/external/upstream-tool-directory';
+import { FilterTools } from '../../application/use-cases/gateway/filter-tools/filter-tools.use-case';
+import { ListTools } from '../../application/use-cases/gateway/list-tools/list-tools.use-case';
+import { CreateMcpServer } from '../../application/use-cases/gateway/mcp-servers/create-mcp-server.use-case';
+import { DeleteMcpServer } from '../../application/use-cases/gateway/mcp-servers/delete-mcp-server.use-case';
+import { GetMcpServer } from '../../application/use-cases/gateway/mcp-servers/get-mcp-server.use-case';
+import { ListMcpServers } from '../../application/use-cases/gateway/mcp-servers/list-mcp-servers.use-case';
+import { McpServerUseCases } from '../../application/use-cases/gateway/mcp-servers/mcp-server-use-cases';
+import { UpdateMcpServer } from '../../application/use-cases/gateway/mcp-servers/update-mcp-server.use-case';
+import { AuthorizeToolCall } from '../../application/use-cases/gateway/tools/authorize-tool-call.use-case';
+import { CallTool } from '../../application/use-cases/gateway/tools/call-tool.use-case';
+import { EndpointCapabilities } from '../../application/use-cases/gateway/upstream-view/endpoint-capabilities';
+import { FindEndpointCapabilities } from '../../application/use-cases/gateway/upstream-view/find-endpoint-capabilities.use-case';
+import { FindServerView } from '../../application/use-cases/gateway/upstream-view/find-server-view.use-case';
+import { ValidateKey } from '../../application/use-cases/validate-key/validate-key.use-case';
+import { AesGcmSecretBox } from '../../adapters/crypto/aes-gcm-secret-box';
+import { Sha256ContentDigest } from '../../adapters/crypto/sha256-content-digest';
+import { UsageGate } from '../../adapters/edge/usage-gate';
+import { McpServersController } from '../../adapters/http/controllers/mcp-servers.controller';
+import { McpServerFactory } from '../../adapters/mcp/mcp-server.factory';
+import { McpController } from '../../adapters/mcp/mcp.controller';
+import { InputRequiredRounds } from '../../adapters/mcp/modern/input-required-rounds';
+import { ListenCapabilities } from '../../adapters/mcp/modern/listen-capabilities';
+import { ListenStreams } from '../../adapters/mcp/modern/listen-streams';
+import { ModernHttp } from '../../adapters/mcp/modern/modern-http';
+import { ModernServerFactory } from '../../adapters/mcp/modern/modern-server.factory';
+import { ModernToolsCallFastPath } from '../../adapters/mcp/modern/modern-tools-call-fast-path';
+import { ModernToolsListFastPath } from '../../adapters/mcp/modern/modern-tools-list-fast-path';
+import { ModernUpstreamCallFastPath } from '../../adapters/mcp/modern/modern-upstream-call-fast-path';
+import { ParkedCalls } from '../../adapters/mcp/modern/parked-calls';
+import { SealedRequestState } from '../../adapters/mcp/modern/sealed-request-state';
+import { McpOAuth } from '../../adapters/mcp/oauth/mcp-oauth';
+import { SessionRelays } from '../../adapters/mcp/relay/session-relays';
+import { McpSessionEdge } from '../../adapters/mcp/sessions/mcp-session-edge';
+import { ToolCallRecorder } from '../../adapters/mcp/tool-call-recorder';
+import { ToolCallRunner } from '../../adapters/mcp/tool-call-runner';
+import { ToolsCallFastPath } from '../../adapters/mcp/tools-call-fast-path';
+import { ToolsListFastPath } from '../../adapters/mcp/tools-list-fast-path';
+import { UpstreamContentUseCases, upstreamContentUseCases } from '../../adapters/mcp/upstream-content-handlers';
+import { GuardedAddressCheck } from '../../adapters/mcp/upstream/guarded-address-check';
+import { LruLoadingCache } from '../../adapters/mcp/upstream/lru-loading-cache';
+import { SdkUpstreamMcp } from '../../adapters/mcp/upstream/sdk-upstream-mcp';
+import { UpstreamAddressGuard } from '../../adapters/mcp/upstream/upstream-address-guard';
+import { UpstreamProfile } from '../../adapters/mcp/upstream/upstream-profile';
+import { TypeormToolPinStore } from '../../adapters/persistence/typeorm-tool-pin-store';
+import { Config } from '../config/config';
+import { TOKENS } from './tokens';
+
+/**
+ * The MCP gateway: the upstream MCP client and the external tools behind it,
+ * tool listing, authorization and calls, the /mcp controller and its SDK
+ * server, upstream server records (the mcp_servers tool and REST), their
+ * resources and prompts, pins, per-server views and capabilities, and the
+ * answers given without an SDK server.
+ */
+export function bindGateway(c: Container): void {
+  c.bind(FilterTools).toConstantValue(new FilterTools());
+  bindMcp(c);
+  bindMcpServers(c);
+  bindMcpContent(c);
+  bindToolPins(c);
+  bindMcpServerViews(c);
+  bindMcpCapabilities(c);
+  bindMcpFastPaths(c);
+}
+
+/**
+ * Bounds of the upstream tool-list cache. A listing may reach MCP_UPSTREAM_MAX_BYTES
+ * per page, so its JSON size bounds the heap, not the count: 16 M characters of
+ * tool JSON took 26 MB of heap once parsed (measured), well within the 192 MB
+ * the service runs with.
+ */
+const UPSTREAM_LIST_CACHE = { maxEntries: 10_000, maxChars: 16 * 1024 * 1024 };
+/** Upstream profiles (revision, capabilities, discover result), one per server version: bounded and kept as capabilities are (bindMcpCapabilities). */
+const PROFILE_CACHE_ENTRIES = 10_000;
+
+type Log = (error: unknown) => void;
+
+/** The MCP gateway: tool use-cases, the upstream client behind them, the /mcp edge (the resource store is bound with the hot path). */
+function bindMcp(c: Container): void {
+  c.bind<Log>(TOKENS.McpLog).toResolvedValue(
+    (logger: Logger) => (error) => (typeof error === 'string' ? logger.warn(error) : logger.error({ err: error }, 'MCP request failed')),
+    [TOKENS.Logger],
+  );
+  // By its class too: the same client (one connection pool) serves UpstreamContent (bindMcpContent).
+  c.bind(SdkUpstreamMcp).toResolvedValue(
+    ({ mcp }: Config, store: UpstreamSessionStore | undefined) => new SdkUpstreamMcp(new UpstreamAddressGuard(mcp.upstreamAllowlist), {
+      timeoutMs: mcp.upstreamTimeoutMs, maxBytes: mcp.upstreamMaxBytes, maxPages: mcp.upstreamMaxPages, maxTools: mcp.upstreamMaxTools,
+      relayedTimeoutMs: mcp.relayCallTimeoutMs,
+    }, store, new LruLoadingCache<UpstreamProfile>({ maxEntries: PROFILE_CACHE_ENTRIES, ttlMs: mcp.upstreamListTtlSeconds * 1000 })),
+    [TOKENS.Config, { serviceIdentifier: TOKENS.UpstreamSessionStore, optional: true }],
+  );
+  c.bind<UpstreamMcp>(TOKENS.UpstreamMcp).toService(SdkUpstreamMcp);
+  c.bind<ToolListCache>(TOKENS.ToolListCache).toResolvedValue(
+    ({ mcp }: Config) => new LruLoadingCache<ToolListing>({ ...UPSTREAM_LIST_CACHE, ttlMs: mcp.upstreamListTtlSeconds * 1000 }),
+    [TOKENS.Config],
+  );
+  c.bind<ExternalTools>(TOKENS.ExternalTools).toResolvedValue(
+    (store: ResourceStore, upstream: UpstreamMcp, lists: ToolListCache, log: Log, pins: ToolPins) => new UpstreamToolDirectory(store, upstream, lists, log, pins),
+    [TOKENS.ResourceStore, TOKENS.UpstreamMcp, TOKENS.ToolListCache, TOKENS.McpLog, ToolPins],
+  );
+  c.bind(AuthorizeToolCall).toResolvedValue((external: ExternalTools) => new AuthorizeToolCall(external), [TOKENS.ExternalTools]);
+  c.bind(ListTools).toResolvedValue(
+    (filter: FilterTools, external: ExternalTools) => new ListTools(filter, external),
+    [FilterTools, TOKENS.ExternalTools],
+  );
+  c.bind(CallTool).toResolvedValue(
+    (store: ResourceStore, external: ExternalTools, config: Config, servers: McpServerUseCases) =>
+      new CallTool(store, { mcp_servers: mcpServerPolicy(config.mcp.maxServersPerUser) }, external, servers),
+    [TOKENS.ResourceStore, TOKENS.ExternalTools, TOKENS.Config, TOKENS.McpServerUseCases],
+  );
+  c.bind(McpServerFactory).toResolvedValue(
+    (list: ListTools, call: CallTool, log: Log, recorder: ToolCallRecorder, content: UpstreamContentUseCases, relays: SessionRelays, capabilities: FindEndpointCapabilities) =>
+      new McpServerFactory({ listTools: list, callTool: call, log, recorder, content, relays, capabilities }),
+    [ListTools, CallTool, TOKENS.McpLog, ToolCallRecorder, TOKENS.UpstreamContentUseCases, SessionRelays, FindEndpointCapabilities],
+  );
+  c.bind(SealedRequestState).toResolvedValue(
+    // Internal jobs may run without SECRETS_KEY; the service always has one (withSecretsKey), so every replica opens every state.
+    (box: SecretBox | undefined, clock: Clock) => new SealedRequestState(box ?? new AesGcmSecretBox(randomBytes(32)), clock),
+    [{ serviceIdentifier: TOKENS.SecretBox, optional: true }, TOKENS.Clock],
+  );
+  c.bind(ParkedCalls).toResolvedValue(
+    (bus: SessionBus, { mcp }: Config) => new ParkedCalls(bus, {
+      callTimeoutMs: mcp.relayCallTimeoutMs, maxPerReplica: mcp.maxParkedCallsPerReplica, maxPerKey: mcp.maxParkedCallsPerKey,
+    }),
+    [TOKENS.SessionBus, TOKENS.Config],
+  );
+  c.bind(ModernHttp).toResolvedValue(
+    (list: ListTools, call: CallTool, log: Log, recorder: ToolCallRecorder, capabilities: ListenCapabilities, content: UpstreamContentUseCases, states: SealedRequestState,
+      parked: ParkedCalls, toolsList: ModernToolsListFastPath, toolsCall: ModernToolsCallFastPath, listens: ListenStreams, upstreamCall: ModernUpstreamCallFastPath) =>
+      new ModernHttp(new ModernServerFactory(list, call, log, recorder, capabilities, content, states, parked), [toolsList, toolsCall, upstreamCall], listens),
+    [ListTools, CallTool, TOKENS.McpLog, ToolCallRecorder, ListenCapabilities, TOKENS.UpstreamContentUseCases, SealedRequestState, ParkedCalls,
+      ModernToolsListFastPath, ModernToolsCallFastPath, ListenStreams, ModernUpstreamCallFastPath],
+  );
+  c.bind(McpController).toResolvedValue(
+    (validate: ValidateKey, authorize: AuthorizeToolCall, servers: McpServerFactory, config: Config, list: ListTools, recorder: ToolCallRecorder,
+      calls: ToolsCallFastPath, usage: UsageGate, sessions: McpSessionEdge, views: FindServerView, modern: ModernHttp, oauth: McpOAuth | undefined) =>
+      new McpController({
+        validateKey: validate, authorize, servers, guard: config.mcp, listFastPath: new ToolsListFastPath(list), recorder,
+        callFastPath: calls, usage, sessions, findView: views, modern, oauth,
+      }),
+    [ValidateKey, AuthorizeToolCall, McpServerFactory, TOKENS.Config, ListTools, ToolCallRecorder, ToolsCallFastPath, UsageGate, McpSessionEdge, FindServerView, ModernHttp,
+      { serviceIdentifier: McpOAuth, optional: true }],
+  );
+}
+
+/** The most a REST registration waits on DNS before leaving the address to the connection-time check. */
+const ADDRESS_CHECK_TIMEOUT_MS = 5000;
+
+/**
+ * Upstream MCP server records: one set of use-cases, called by the
+ * mcp_servers tool (CallTool, bindMcp) and by /api/v1/mcp-servers.
+ * A registration's address is checked by the rule every connection uses
+ * (MCP_UPSTREAM_ALLOWLIST), with a guard of its own.
+ */
+function bindMcpServers(c: Container): void {
+  c.bind<UpstreamAddressCheck>(TOKENS.UpstreamAddressCheck).toResolvedValue(
+    ({ mcp }: Config, logger: Logger) => new GuardedAddressCheck(
+      new UpstreamAddressGuard(mcp.upstreamAllowlist), Math.min(mcp.upstreamTimeoutMs, ADDRESS_CHECK_TIMEOUT_MS), (message) => logger.warn(message),
+    ),
+    [TOKENS.Config, TOKENS.Logger],
+  );
+  c.bind<McpServerUseCases>(TOKENS.McpServerUseCases).toResolvedValue(
+    (store: ResourceStore, work: UnitOfWork, clock: Clock, pins: ToolPins, addresses: UpstreamAddressCheck, { mcp }: Config) => {
+      const policy = mcpServerPolicy(mcp.maxServersPerUser);
+      return {
+        list: new ListMcpServers(store, policy, pins),
+        get: new GetMcpServer(store, policy, pins),
+        create: new CreateMcpServer(work, clock, policy, addresses),
+        update: new UpdateMcpServer(work, clock, policy, pins, addresses),
+        remove: new DeleteMcpServer(work, clock),
+      };
+    },
+    [TOKENS.ResourceStore, TOKENS.UnitOfWork, TOKENS.Clock, ToolPins, TOKENS.UpstreamAddressCheck, TOKENS.Config],
+  );
+  c.bind(McpServersController).toResolvedValue((useCases: McpServerUseCases) => new McpServersController(useCases), [TOKENS.McpServerUseCases]);
+}
+
+/**
+ * Bounds of the upstream resource, template and prompt list cache: as the
+ * tool list cache's (bindMcp), a list's JSON size bounds the heap.
+ */
+const ITEM_LIST_CACHE = { maxEntries: 10_000, maxChars: 16 * 1024 * 1024 };
+
+/** The upstream servers' resources, prompts and completion on /mcp: their listings, use-cases, and the object McpServerFactory takes. */
+function bindMcpContent(c: Container): void {
+  c.bind(UpstreamListings).toResolvedValue(
+    (store: ResourceStore, upstream: SdkUpstreamMcp, config: Config, log: (message: string) => void) => {
+      const cache: ItemListCache = new LruLoadingCache<ItemListing>({ ...ITEM_LIST_CACHE, ttlMs: config.mcp.upstreamListTtlSeconds * 1000 });
+      return new UpstreamListings(store, upstream, cache, log);
+    },
+    [TOKENS.ResourceStore, SdkUpstreamMcp, TOKENS.Config, TOKENS.McpLog],
+  );
+  c.bind<UpstreamContentUseCases>(TOKENS.UpstreamContentUseCases).toResolvedValue(
+    (listings: UpstreamListings, store: ResourceSubscriptionStore, { mcp }: Config) =>
+      upstreamContentUseCases(listings, { store, maxPerSession: mcp.maxSubscriptionsPerSession }),
+    [UpstreamListings, TOKENS.ResourceSubscriptionStore, TOKENS.Config],
+  );
+}
+
+/** Pinned upstream tool definitions: a server holds at most as many pins as one listing may name (MCP_UPSTREAM_MAX_TOOLS). */
+function bindToolPins(c: Container): void {
+  c.bind(ToolPins).toResolvedValue(
+    (ds: DataSource, work: UnitOfWork, clock: Clock, config: Config) =>
+      new ToolPins(new TypeormToolPinStore(ds.manager), work, new Sha256ContentDigest(), clock, config.mcp.upstreamMaxTools),
+    [TOKENS.DataSource, TOKENS.UnitOfWork, TOKENS.Clock, TOKENS.Config],
+  );
+}
+
+/** /mcp/servers/<name>: one upstream server's view, over the same directories as /mcp. */
+function bindMcpServerViews(c: Container): void {
+  c.bind(FindServerView).toResolvedValue((store: ResourceStore) => new FindServerView(store), [TOKENS.ResourceStore]);
+}
+
+/** One entry per upstream server version, a few booleans each: the count alone bounds the heap. */
+const CAPABILITY_CACHE_ENTRIES = 10_000;
+
+/** What /mcp/servers/<name> declares at initialize: the upstream's capabilities, kept as long as its lists (MCP_UPSTREAM_LIST_TTL_SECONDS). */
+function bindMcpCapabilities(c: Container): void {
+  c.bind(FindEndpointCapabilities).toResolvedValue(
+    (listings: UpstreamListings, { mcp }: Config) =>
+      new FindEndpointCapabilities(listings, new LruLoadingCache<EndpointCapabilities>({ maxEntries: CAPABILITY_CACHE_ENTRIES, ttlMs: mcp.upstreamListTtlSeconds * 1000 })),
+    [UpstreamListings, TOKENS.Config],
+  );
+}
+
+/**
+ * The /mcp answers given without an SDK server: a lone tools/call of a
+ * built-in tool (2025), and on 2026-07-28 a lone tools/list, built-in call
+ * or plain call of an upstream tool.
+ */
+function bindMcpFastPaths(c: Container): void {
+  c.bind(ToolsCallFastPath).toResolvedValue(
+    (call: CallTool, recorder: ToolCallRecorder, log: (error: unknown) => void) => new ToolsCallFastPath(new ToolCallRunner(call, recorder, log)),
+    [CallTool, ToolCallRecorder, TOKENS.McpLog],
+  );
+  c.bind(ModernToolsListFastPath).toResolvedValue((list: ListTools) => new ModernToolsListFastPath(list), [ListTools]);
+  c.bind(ModernToolsCallFastPath).toResolvedValue(
+    (call: CallTool, recorder: ToolCallRecorder, log: (error: unknown) => void) => new ModernToolsCallFastPath(new ToolCallRunner(call, recorder, log)),
+    [CallTool, ToolCallRecorder, TOKENS.McpLog],
+  );
+  c.bind(ModernUpstreamCallFastPath).toResolvedValue(
+    (call: CallTool, recorder: ToolCallRecorder, log: (error: unknown) => void, states: SealedRequestState) =>
+      new ModernUpstreamCallFastPath(new ToolCallRunner(call, recorder, log), new InputRequiredRounds(states)),
+    [CallTool, ToolCallRecorder, TOKENS.McpLog, SealedRequestState],
+  );
+}
