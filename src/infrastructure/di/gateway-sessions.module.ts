@@ -135,7 +135,10 @@ function bindMcpSessions(c: Container): void {
   );
   c.bind(McpSessionEdge).toResolvedValue(
     (resume: ResumeMcpSession, open: OpenMcpSession, end: EndMcpSession, bus: SessionBus, streams: SessionStreams, posts: PostStreams, upstream: UpstreamNotificationStreams, logger: Logger) =>
-      new McpSessionEdge(resume, open, end, bus, streams, posts, upstream, (error) => logger.error({ err: error }, 'MCP session request failed')),
+      new McpSessionEdge({
+        resume, openSession: open, endSession: end, bus, streams, posts, upstreamStreams: upstream,
+        log: (error) => logger.error({ err: error }, 'MCP session request failed'),
+      }),
     [ResumeMcpSession, OpenMcpSession, EndMcpSession, TOKENS.SessionBus, SessionStreams, PostStreams, UpstreamNotificationStreams, TOKENS.Logger],
   );
 }

@@ -146,7 +146,7 @@ function bindMcp(c: Container): void {
   c.bind(ModernHttp).toResolvedValue(
     (list: ListTools, call: CallTool, log: Log, recorder: ToolCallRecorder, capabilities: ListenCapabilities, content: UpstreamContentUseCases, states: SealedRequestState,
       parked: ParkedCalls, toolsList: ModernToolsListFastPath, toolsCall: ModernToolsCallFastPath, listens: ListenStreams, upstreamCall: ModernUpstreamCallFastPath) =>
-      new ModernHttp(new ModernServerFactory(list, call, log, recorder, capabilities, content, states, parked), [toolsList, toolsCall, upstreamCall], listens),
+      new ModernHttp(new ModernServerFactory({ listTools: list, callTool: call, log, recorder, capabilities, content, states, parkedCalls: parked }), [toolsList, toolsCall, upstreamCall], listens),
     [ListTools, CallTool, TOKENS.McpLog, ToolCallRecorder, ListenCapabilities, TOKENS.UpstreamContentUseCases, SealedRequestState, ParkedCalls,
       ModernToolsListFastPath, ModernToolsCallFastPath, ListenStreams, ModernUpstreamCallFastPath],
   );

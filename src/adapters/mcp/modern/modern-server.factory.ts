@@ -56,26 +56,36 @@ export interface ModernCall {
  * and recorder for calls (one audit event each). server/discover, resultType,
  * the caching hints and serverInfo in _meta are the SDK's.
  */
+/** What ModernServerFactory is built from (the gateway module builds it). */
+export interface ModernServerFactoryOptions {
+  listTools: ListTools;
+  callTool: CallTool;
+  log: (error: unknown) => void;
+  recorder: ToolCallRecorder;
+  /** What discover declares: what subscriptions/listen honours on the endpoint (listen-capabilities.ts). */
+  capabilities: { execute(input: { userId: string; view: UpstreamView }): Promise<EndpointCapabilities> };
+  content: UpstreamContentUseCases;
+  /** Input-required results carry keygate's sealed state (increments 6 and 8 of docs/design/mcp-2026-07-28.md). */
+  states: SealedRequestState;
+  parkedCalls: ParkedCalls;
+}
+
 export class ModernServerFactory {
+  private readonly listTools: ListTools;
+  private readonly log: (error: unknown) => void;
+  private readonly capabilities: ModernServerFactoryOptions['capabilities'];
+  private readonly content: UpstreamContentUseCases;
+  protected readonly states: SealedRequestState;
   private readonly calls: ToolCallRunner;
   private readonly rounds: InputRequiredRounds;
   private readonly parked: ParkedToolCalls;
 
-  constructor(
-    private readonly listTools: ListTools,
-    callTool: CallTool,
-    private readonly log: (error: unknown) => void,
-    recorder: ToolCallRecorder,
-    /** What discover declares: what subscriptions/listen honours on the endpoint (listen-capabilities.ts). */
-    private readonly capabilities: { execute(input: { userId: string; view: UpstreamView }): Promise<EndpointCapabilities> },
-    private readonly content: UpstreamContentUseCases,
-    // Input-required results carry keygate's sealed state (increments 6 and 8 of docs/design/mcp-2026-07-28.md).
-    protected readonly states: SealedRequestState,
-    parkedCalls: ParkedCalls,
-  ) {
-    this.calls = new ToolCallRunner(callTool, recorder, log);
-    this.rounds = new InputRequiredRounds(states);
-    this.parked = new ParkedToolCalls(parkedCalls, states);
+  constructor(options: ModernServerFactoryOptions) {
+    const { callTool, recorder, parkedCalls } = options;
+    ({ listTools: this.listTools, log: this.log, capabilities: this.capabilities, content: this.content, states: this.states } = options);
+    this.calls = new ToolCallRunner(callTool, recorder, this.log);
+    this.rounds = new InputRequiredRounds(this.states);
+    this.parked = new ParkedToolCalls(parkedCalls, this.states);
   }
 
   async create(call: ModernCall): Promise<Server> {

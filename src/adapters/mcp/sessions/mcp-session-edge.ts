@@ -36,18 +36,21 @@ export function sessionOf(locals: ResponseLocals): McpSession | undefined {
  * A session belongs to the endpoint that opened it (/mcp or one
  * /mcp/servers/<name>) and is 404 on every other.
  */
+/** What McpSessionEdge is built from (the gateway-sessions module builds it). */
+export interface McpSessionEdgeOptions {
+  resume: ResumeMcpSession;
+  openSession: OpenMcpSession;
+  endSession: EndMcpSession;
+  bus: SessionBus;
+  streams: SessionStreams;
+  posts: PostStreams;
+  /** While this replica holds a session's stream, it also holds that session's upstream streams. */
+  upstreamStreams: { attach(holder: StreamHolder): () => void };
+  log: (error: unknown) => void;
+}
+
 export class McpSessionEdge {
-  constructor(
-    private readonly resume: ResumeMcpSession,
-    private readonly openSession: OpenMcpSession,
-    private readonly endSession: EndMcpSession,
-    private readonly bus: SessionBus,
-    private readonly streams: SessionStreams,
-    private readonly posts: PostStreams,
-    /** While this replica holds a session's stream, it also holds that session's upstream streams. */
-    private readonly upstreamStreams: { attach(holder: StreamHolder): () => void },
-    private readonly log: (error: unknown) => void,
-  ) {}
+  constructor(private readonly deps: McpSessionEdgeOptions) {}
 
   /** After the key: puts the request's session on res.locals, or answers 404 (malformed, unknown, another key's, ended, idle alike). */
   readonly resolve: RequestHandler = (req, res, next) => {
@@ -66,7 +69,7 @@ export class McpSessionEdge {
   async delete(res: Response): Promise<boolean> {
     const session = sessionOf(res.locals);
     if (!session) return false;
-    await this.endSession.execute({ session });
+    await this.deps.endSession.execute({ session });
     res.status(204).end();
     return true;
   }
@@ -87,18 +90,18 @@ export class McpSessionEdge {
     // A malformed Last-Event-ID replays nothing: the standalone stream starts with what comes next.
     const last = parseLastEventId(req.headers['last-event-id']);
     if (last?.stream != null) {
-      await this.streams.resume(res, session, last.stream, last.seq);
+      await this.deps.streams.resume(res, session, last.stream, last.seq);
       return true;
     }
     // While this replica holds the stream, it also holds the session's upstream streams, whose notifications it relays.
     const holder = { sessionId: session.id, keyId: session.keyId, userId: session.userId, view: viewOf(res.locals) ?? NAMESPACED_VIEW };
-    await this.streams.serve(res, session, last?.seq ?? null, () => this.upstreamStreams.attach(holder));
+    await this.deps.streams.serve(res, session, last?.seq ?? null, () => this.deps.upstreamStreams.attach(holder));
     return true;
   }
 
   /** What makes the SSE answer to a POST in `session` resumable (its own stream in the session's log). */
   resumablePost(session: McpSession, messages: JSONRPCMessage[]): ResumablePost {
-    return this.posts.open(session, messages);
+    return this.deps.posts.open(session, messages);
   }
 
   /**
@@ -125,7 +128,7 @@ export class McpSessionEdge {
     }
     if (!session) return false;
     const fromClient = messages.filter((m) => !('method' in m && 'id' in m));
-    if (fromClient.length > 0) await Promise.all(fromClient.map((m) => this.bus.deliver(session.id, m as unknown as RpcMessage)));
+    if (fromClient.length > 0) await Promise.all(fromClient.map((m) => this.deps.bus.deliver(session.id, m as unknown as RpcMessage)));
     if (fromClient.length < messages.length) return false;
     res.status(202).end();
     return true;
@@ -138,7 +141,7 @@ export class McpSessionEdge {
       return sendRpcError(res, 400, null, RPC.SERVER_ERROR, `Bad Request: unsupported MCP-Protocol-Version (supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`);
     }
     const { keyId, accessToken } = principalOf(res.locals);
-    const session = typeof token === 'string' ? await this.resume.execute({ token, keyId, endpoint: endpointOf(res.locals), expiresAt: accessToken?.expiresAt }) : null;
+    const session = typeof token === 'string' ? await this.deps.resume.execute({ token, keyId, endpoint: endpointOf(res.locals), expiresAt: accessToken?.expiresAt }) : null;
     if (session === null) return sendRpcError(res, 404, null, SESSION_NOT_FOUND, 'Session not found');
     res.locals.session = session;
     next();
@@ -150,7 +153,7 @@ export class McpSessionEdge {
     const params = request.params as Record<string, unknown>;
     const requested = params.protocolVersion as string;
     try {
-      const { token } = await this.openSession.execute({
+      const { token } = await this.deps.openSession.execute({
         keyId: principal.keyId, userId: principal.userId, scopes: principal.scopes,
         protocolVersion: SUPPORTED_PROTOCOL_VERSIONS.includes(requested) ? requested : LATEST_PROTOCOL_VERSION,
         clientCapabilities: unchecked(params.capabilities), clientInfo: unchecked(params.clientInfo), endpoint, expiresAt: principal.accessToken?.expiresAt,
@@ -159,7 +162,7 @@ export class McpSessionEdge {
     } catch (error) {
       // Faults (the database away) go to the edge's error map like any other request's.
       if (!(error instanceof ValidationError)) throw error;
-      const rpc = toMcpError(error, this.log);
+      const rpc = toMcpError(error, this.deps.log);
       sendRpcError(res, 400, request.id, rpc.code, rpc.message, rpc.data);
       return true;
     }
