@@ -88,33 +88,33 @@ function serverFor(label: string, era: string, seen: string[], capabilities: unk
     const answer = inputResponse(ctx.mcpReq.inputResponses, 'input');
     if (name === 'ask') {
       if (answer.kind === 'elicit') return { content: [{ type: 'text', text: `${label}: ${answer.action} ${JSON.stringify(answer.content ?? {})}` }] };
-      return inputRequired({ inputRequests: { input: inputRequired.elicit({ message: 'Your name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } }) } }) as never;
+      return inputRequired({ inputRequests: { input: inputRequired.elicit({ message: 'Your name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } }) } });
     }
     if (name === 'think') {
       if (answer.kind === 'sampling') return { content: [{ type: 'text', text: `${label}: the model said ${JSON.stringify(answer.result.content)}` }] };
-      return inputRequired({ inputRequests: { input: inputRequired.createMessage({ messages: [{ role: 'user', content: { type: 'text', text: '2 + 2?' } }], maxTokens: 5 }) } }) as never;
+      return inputRequired({ inputRequests: { input: inputRequired.createMessage({ messages: [{ role: 'user', content: { type: 'text', text: '2 + 2?' } }], maxTokens: 5 }) } });
     }
     if (name === 'where') {
       if (answer.kind === 'roots') return { content: [{ type: 'text', text: `${label}: roots ${answer.roots.map((root) => root.uri).join(' ')}` }] };
-      return inputRequired({ inputRequests: { input: inputRequired.listRoots() } }) as never;
+      return inputRequired({ inputRequests: { input: inputRequired.listRoots() } });
     }
     if (name === 'steps') {
       const state = ctx.mcpReq.requestState();
       if (state === UPSTREAM_STATES[0] && answer.kind === 'elicit') {
-        return inputRequired({ inputRequests: { model: inputRequired.createMessage({ messages: [{ role: 'user', content: { type: 'text', text: 'Hi?' } }], maxTokens: 5 }) }, requestState: UPSTREAM_STATES[1] }) as never;
+        return inputRequired({ inputRequests: { model: inputRequired.createMessage({ messages: [{ role: 'user', content: { type: 'text', text: 'Hi?' } }], maxTokens: 5 }) }, requestState: UPSTREAM_STATES[1] });
       }
       const model = inputResponse(ctx.mcpReq.inputResponses, 'model');
       if (state === UPSTREAM_STATES[1] && model.kind === 'sampling') return { content: [{ type: 'text', text: `${label}: two rounds, the model said ${JSON.stringify(model.result.content)}` }] };
-      return inputRequired({ inputRequests: { input: ASK_NAME }, requestState: UPSTREAM_STATES[0] }) as never;
+      return inputRequired({ inputRequests: { input: ASK_NAME }, requestState: UPSTREAM_STATES[0] });
     }
     if (name === 'both') {
       const declared = ((ctx.mcpReq as { envelope?: Record<string, unknown> }).envelope?.['io.modelcontextprotocol/clientCapabilities'] ?? {}) as Record<string, unknown>;
       const model = inputResponse(ctx.mcpReq.inputResponses, 'model');
       if (model.kind === 'sampling') return { content: [{ type: 'text', text: `${label}: answered ${Object.keys(ctx.mcpReq.inputResponses ?? {}).sort().join(' ')}` }] };
       const sampling = inputRequired.createMessage({ messages: [{ role: 'user', content: { type: 'text', text: 'Hi?' } }], maxTokens: 5 });
-      return inputRequired({ inputRequests: { model: sampling, ...('elicitation' in declared && { input: ASK_NAME }) } }) as never;
+      return inputRequired({ inputRequests: { model: sampling, ...('elicitation' in declared && { input: ASK_NAME }) } });
     }
-    if (name === 'forever') return inputRequired({ inputRequests: { input: ASK_NAME }, requestState: 'again' }) as never;
+    if (name === 'forever') return inputRequired({ inputRequests: { input: ASK_NAME }, requestState: 'again' });
     if (name === 'log') {
       await ctx.mcpReq.log('debug', `${label}: a debug line`);
       await ctx.mcpReq.log('warning', `${label}: a warning`);
@@ -131,7 +131,7 @@ function serverFor(label: string, era: string, seen: string[], capabilities: unk
     const { uri } = request.params;
     if (uri === 'file:///notes/asked') {
       const answer = inputResponse(ctx.mcpReq.inputResponses, 'input');
-      if (answer.kind !== 'elicit') return inputRequired({ inputRequests: { input: ASK_NAME }, requestState: 'read-state' }) as never;
+      if (answer.kind !== 'elicit') return inputRequired({ inputRequests: { input: ASK_NAME }, requestState: 'read-state' });
       return { contents: [{ uri, mimeType: 'text/plain', text: `${label}: for ${JSON.stringify(answer.content ?? {})}` }] };
     }
     if (!uri.startsWith('file:///notes/')) throw new ProtocolError(-32602, `Resource ${uri} not found`);
@@ -148,7 +148,7 @@ function serverFor(label: string, era: string, seen: string[], capabilities: unk
     receive('prompts/get', request.params._meta, ctx);
     if (request.params.name === 'interview') {
       const answer = inputResponse(ctx.mcpReq.inputResponses, 'input');
-      if (answer.kind !== 'elicit') return inputRequired({ inputRequests: { input: ASK_NAME }, requestState: 'prompt-state' }) as never;
+      if (answer.kind !== 'elicit') return inputRequired({ inputRequests: { input: ASK_NAME }, requestState: 'prompt-state' });
       return { messages: [{ role: 'user', content: { type: 'text', text: `${label} interviews ${JSON.stringify(answer.content ?? {})}` } }] };
     }
     return { messages: [{ role: 'user', content: { type: 'text', text: `${label} greets ${request.params.arguments?.who ?? 'nobody'}` } }] };

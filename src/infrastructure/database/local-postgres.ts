@@ -48,8 +48,8 @@ export class LocalPostgres {
       if (output.length > 50) output.shift();
       options.log?.(chunk.toString().trimEnd());
     };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
     const url = `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
     await waitUntilReady(url, child, output);
     const server = new LocalPostgres(child, options, url);

@@ -1,6 +1,5 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { EmptyResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Agent } from 'undici';
 import { withoutSecrets } from '../../../domain/resource/without-secrets';
@@ -25,7 +24,7 @@ export async function openLegacyListen(request: UpstreamListenRequest, capabilit
   const client = new Client({ name: SERVER_INFO.name, version: SERVER_INFO.version }, { capabilities: {} });
   const transport = new StreamableHTTPClientTransport(new URL(server.url), {
     requestInit: { headers: server.headers },
-    fetch: listenFetch(agent, limits.maxBytes, stop.signal) as FetchLike,
+    fetch: listenFetch(agent, limits.maxBytes, stop.signal),
   });
   let stream: UpstreamEventStream | undefined;
   let ended!: () => void;

@@ -8,7 +8,7 @@ import { EndpointCapabilities, KEYGATE_CAPABILITIES } from '../../../application
 import { UpstreamContext } from '../../../application/ports/upstream-mcp.port';
 import { AuditOrigin } from '../../../domain/audit';
 import { ANY_PARAMS } from '../any-params';
-import { listToolsFor, ToolsListParams } from '../list-tools-request';
+import { listToolsFor } from '../list-tools-request';
 import { toModernMcpError } from '../mcp-error-map';
 import { instructionsFor, serverInfoFor } from '../mcp-server.factory';
 import { MAX_RESULT_RECORD_BYTES } from '../record-view';
@@ -20,7 +20,7 @@ import { upstreamContentAnswers, UpstreamContentUseCases } from '../upstream-con
 import { InputMethod, InputRequiredRounds, InputRound } from './input-required-rounds';
 import { modernRelay, progressTokenOf } from './modern-relay';
 import { ParkedCalls } from './parked-calls';
-import { invalidState, ParkedToolCalls } from './parked-tool-calls';
+import { ParkedToolCalls } from './parked-tool-calls';
 import { RequestStateBinding, SealedRequestState } from './sealed-request-state';
 
 const CLIENT_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
@@ -95,8 +95,8 @@ export class ModernServerFactory {
     // ANY_PARAMS: a cursor of the wrong type is listToolsFor's -32602, not the SDK schema's -32603.
     server.setRequestHandler('tools/list', { params: ANY_PARAMS }, async (params) => {
       try {
-        const tools = await listToolsFor(this.listTools, principal, params as ToolsListParams, view);
-        return { tools: tools.map(toMcpTool) } as never;
+        const tools = await listToolsFor(this.listTools, principal, params, view);
+        return { tools: tools.map(toMcpTool) };
       } catch (error) {
         throw toModernMcpError(error, this.log);
       }
@@ -113,13 +113,13 @@ export class ModernServerFactory {
       // No session: the upstream is called as a stateless request, its progress and (with a logLevel) log messages relayed on this request's stream.
       const relay = call.streams ? modernRelay({
         progressToken: progressTokenOf(params._meta), logLevel: call.logLevel, signal: ctx.mcpReq.signal,
-        notify: (notification) => ctx.mcpReq.notify(notification as never),
+        notify: (notification) => ctx.mcpReq.notify(notification),
       }) : undefined;
       // A 2026 upstream's input_required is sealed as it comes back; a parked call's rounds are sealed by parked-tool-calls.ts.
       const run = async (upstream?: UpstreamContext) => round.answer(
-        await this.calls.run(principal, call.origin, call.calls, params, MAX_RESULT_RECORD_BYTES, { ...upstream, forwarded: round.forwarded }) as Record<string, unknown>);
+        await this.calls.run(principal, call.origin, call.calls, params, MAX_RESULT_RECORD_BYTES, { ...upstream, forwarded: round.forwarded }));
       // A first call may park when its 2025 upstream asks for input the client declared; a 2026 upstream asks in its answer instead.
-      if (state !== undefined) return (await run(relay && { relay })) as never;
+      if (state !== undefined) return (await run(relay && { relay }));
       return (await this.parked.first({
         binding: bindingOf(call, 'tools/call', params.name), clientCapabilities: ctx.mcpReq.envelope?.[CLIENT_CAPABILITIES as never],
         firstRound: relay, signal: ctx.mcpReq.signal, run,
@@ -131,7 +131,7 @@ export class ModernServerFactory {
         const round = method === 'resources/read' || method === 'prompts/get' ? this.round(call, method, params[method === 'resources/read' ? 'uri' : 'name'], ctx) : undefined;
         try {
           const result = await answer(params, round?.forwarded);
-          return (round ? round.answer(result) : result) as never;
+          return (round ? round.answer(result) : result);
         } catch (error) {
           throw toModernMcpError(round ? round.failure(error) : error, this.log);
         }

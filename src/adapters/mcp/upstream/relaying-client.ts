@@ -1,6 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
-  ClientCapabilities, CreateMessageRequestSchema, ElicitRequestSchema, ErrorCode, ListRootsRequestSchema, LoggingMessageNotificationSchema, McpError,
+  CreateMessageRequestSchema, ElicitRequestSchema, ErrorCode, ListRootsRequestSchema, LoggingMessageNotificationSchema, McpError,
 } from '@modelcontextprotocol/sdk/types.js';
 import { UpstreamRelay } from '../../../application/ports/upstream-mcp.port';
 import { SERVER_INFO } from '../mcp-server.factory';
@@ -29,7 +29,7 @@ export function relayedCapabilities(client: Record<string, unknown>): Record<str
  */
 export function relayingClient(capabilities: Record<string, unknown>, relay: () => UpstreamRelay | undefined): Client {
   const client = new Client({ name: SERVER_INFO.name, version: SERVER_INFO.version }, {
-    capabilities: capabilities as ClientCapabilities, jsonSchemaValidator: new LazySchemaValidator(),
+    capabilities: capabilities, jsonSchemaValidator: new LazySchemaValidator(),
   });
   const forward = (method: string) => async (request: { params?: unknown }) => {
     const to = relay();
@@ -42,7 +42,7 @@ export function relayingClient(capabilities: Record<string, unknown>, relay: () 
   if (capabilities.elicitation) client.setRequestHandler(ElicitRequestSchema, forward('elicitation/create'));
   if (capabilities.roots) client.setRequestHandler(ListRootsRequestSchema, forward('roots/list'));
   client.setNotificationHandler(LoggingMessageNotificationSchema, async (notification) => {
-    await relay()?.notify(notification.method, notification.params as Record<string, unknown>);
+    await relay()?.notify(notification.method, notification.params);
   });
   return client;
 }

@@ -22,7 +22,7 @@ export async function listItems(client: Client, kind: ItemKind, server: string, 
   options: { signal: AbortSignal; timeout: number }, refuse: (shown: string, detail: string) => UpstreamRefusal): Promise<UpstreamItem[]> {
   const { schema } = LISTS[kind];
   return listPages(client.getServerCapabilities() ?? {}, kind, server, limits, refuse,
-    (method, params) => client.request({ method, params }, schema, options) as Promise<Record<string, unknown>>);
+    (method, params) => client.request({ method, params }, schema, options));
 }
 
 /** listItems over any client: `ask` asks the upstream for one page; `capabilities` are what it declared. */

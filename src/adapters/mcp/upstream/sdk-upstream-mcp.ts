@@ -1,4 +1,3 @@
-import { FetchLike } from '@modelcontextprotocol/client';
 import { Agent } from 'undici';
 import { LoadingCache } from '../../../application/ports/loading-cache.port';
 import { UpstreamContent } from '../../../application/ports/upstream-content.port';
@@ -100,7 +99,7 @@ export class SdkUpstreamMcp implements UpstreamMcp, UpstreamContent {
   private async learn(server: UpstreamServer): Promise<UpstreamProfile> {
     const signal = AbortSignal.timeout(this.limits.timeoutMs);
     let refusal: UpstreamRefusal | undefined;
-    const fetch = upstreamFetch(this.agent, this.limits.maxBytes, signal, (refused) => void (refusal ??= refused)) as FetchLike;
+    const fetch = upstreamFetch(this.agent, this.limits.maxBytes, signal, (refused) => void (refusal ??= refused));
     try {
       return await learnProfile(server, fetch, { signal, timeout: this.limits.timeoutMs });
     } catch (error) {

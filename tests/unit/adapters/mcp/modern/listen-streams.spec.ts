@@ -14,7 +14,7 @@ import { FakeResponse } from '../../../../fakes/fake-response';
 const record = (name: string): ResourceRecord => ({
   id: `id-${name}`, ownerId: 'u1', resource: SERVERS.resource, parentId: null, subresource: null,
   data: { name, url: `http://${name}.test/mcp` }, createdAt: new Date(0), updatedAt: new Date(0),
-} as ResourceRecord);
+});
 const principal = (keyId = 'k1'): KeyPrincipal => ({ keyId, userId: 'u1', scopes: ScopeSet.fromTrusted(['mcp_servers:read']), budgetId: keyId, rateLimit: null, hasQuota: false });
 const messages = (res: FakeResponse) => res.chunks.filter((c) => c.startsWith('event: message')).map((c) => JSON.parse(c.slice(c.indexOf('data: ') + 6)));
 const flush = () => new Promise((resolve) => setImmediate(resolve));

@@ -49,7 +49,7 @@ afterEach(() => jest.restoreAllMocks());
 const LIMITS = { timeoutMs: 2000, maxBytes: 4096, maxPages: 5, maxTools: 100 };
 const PROFILE: ModernProfile = {
   era: 'modern', protocolVersion: '2026-07-28', capabilities: { tools: {} },
-  discover: { supportedVersions: ['2026-07-28'], capabilities: { tools: {} }, serverInfo: { name: 'up', version: '1' }, resultType: 'complete' } as never,
+  discover: { supportedVersions: ['2026-07-28'], capabilities: { tools: {} }, serverInfo: { name: 'up', version: '1' }, resultType: 'complete' },
 };
 const allowed = pinnedAgent(new UpstreamAddressGuard(['127.0.0.0/8']), 2000);
 
@@ -114,7 +114,7 @@ describe('a plain 2026 tools/call sent as one direct POST', () => {
     }],
     ['an input_required answer', json(200, { jsonrpc: '2.0', id: 0, result: { resultType: 'input_required', inputRequests: { a: { method: 'roots/list' } }, requestState: 'st' } })],
   ])('%s: the outcome the SDK client gives, from one request', async (_case, scripted) => {
-    answer = scripted as Answer;
+    answer = scripted;
     // An answer for another id never answers the call: each leg waits out the contact's timeout, 250 ms here rather than 2 s.
     const limits = _case === 'an answer for another id' ? { ...LIMITS, timeoutMs: 250 } : LIMITS;
     const { direct, sdk, directSeen, sdkSeen } = await bothLegs({ text: 'hi' }, () => session(undefined, limits));
@@ -148,7 +148,7 @@ describe('a plain 2026 tools/call sent as one direct POST', () => {
       res.end(`${'x'.repeat(3000)}\n\n`);
     }],
   ])('refuses a reply over the byte limit (%s) with the SDK leg\'s refusal', async (_case, scripted) => {
-    answer = scripted as Answer;
+    answer = scripted;
     const { direct, sdk } = await bothLegs();
     expect(direct).toEqual({ error: 'UpstreamRefusal: upstream reply over MCP_UPSTREAM_MAX_BYTES (4096 bytes)' });
     expect(direct).toEqual(sdk);
