@@ -69,7 +69,7 @@ export class TypeormApiKeyRepository implements ApiKeyRepository {
       where: { user_id: userId, revoked_at: IsNull() },
       order: { created_at: 'DESC', id: 'DESC' },
     }));
-    return rows.map(ApiKeyMapper.toDomain);
+    return rows.map((row) => ApiKeyMapper.toDomain(row));
   }
 
   async revoke(id: string, at: Date): Promise<boolean> {

@@ -90,7 +90,7 @@ function ensureCluster(dir: string, pgData: string, initdb: string, runAs?: RunA
     );
   } catch (error) {
     rmSync(pgData, { recursive: true, force: true });
-    throw new Error(`initdb failed: ${(error as { stderr?: Buffer }).stderr?.toString() ?? error}`);
+    throw new Error(`initdb failed: ${(error as { stderr?: Buffer }).stderr?.toString() ?? String(error)}`, { cause: error });
   } finally {
     rmSync(pwFile, { force: true });
   }

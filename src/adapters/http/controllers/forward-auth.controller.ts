@@ -1,6 +1,7 @@
 import { RequestHandler, Response, Router } from 'express';
 import { AuthorizeForwardedMcpRequest } from '../../../application/use-cases/forward-auth/authorize-forwarded-mcp-request.use-case';
 import { AuthorizeForwardedRequest } from '../../../application/use-cases/forward-auth/authorize-forwarded-request.use-case';
+import { Scope } from '../../../domain/scope';
 import { ValidateKey } from '../../../application/use-cases/validate-key/validate-key.use-case';
 import { UsageGate } from '../../mcp/usage-gate';
 import { bodilessErrors } from '../forward-auth/bodiless-errors';
@@ -53,7 +54,7 @@ export class ForwardAuthController {
 
   private async allow(res: Response): Promise<void> {
     const principal = principalOf(res.locals);
-    const identity = this.authorize.execute({ principal, requiredScope: res.locals.requiredScope });
+    const identity = this.authorize.execute({ principal, requiredScope: res.locals.requiredScope as Scope | null });
     const mcp = res.locals.mcpRequest as ForwardedMcpRequest | null;
     if (mcp !== null) await this.authorizeMcp.execute({ principal, ...mcp });
     res.setHeader('X-Keygate-User-Id', identity.userId);

@@ -162,7 +162,7 @@ function webResponse(status: number, headers: Dispatcher.ResponseData['headers']
       discard(body);
     },
   });
-  const iterator = (body as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
+  const iterator = (body as AsyncIterable<Buffer, undefined>)[Symbol.asyncIterator]();
   return new Response(stream, { status, headers: webHeaders(headers) });
 }
 

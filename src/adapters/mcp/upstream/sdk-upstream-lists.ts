@@ -83,6 +83,7 @@ export async function listToolPages(server: string, limits: { maxPages: number; 
  */
 export function asReplyError(error: unknown): unknown {
   if (!(error instanceof McpError)) return error;
-  if (error.code === ErrorCode.RequestTimeout || error.code === ErrorCode.ConnectionClosed) return error;
+  const code = error.code as ErrorCode;
+  if (code === ErrorCode.RequestTimeout || code === ErrorCode.ConnectionClosed) return error;
   return new UpstreamReplyError(error.code, error.message);
 }
