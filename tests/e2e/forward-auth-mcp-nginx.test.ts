@@ -99,11 +99,11 @@ beforeAll(async () => {
     return server;
   }, { legacy: 'reject' });
   const serve = toNodeHandler(handler);
-  mcp = http.createServer(async (req, res) => {
+  mcp = http.createServer((req, res) => void (async () => {
     const body = await readBody(req);
     atServer.push({ url: req.url ?? '', headers: { ...req.headers }, body });
     await serve(req, res, body === '' ? undefined : JSON.parse(body));
-  });
+  })());
   const [keygatePort, mcpPort] = await Promise.all([listen(keygate), listen(mcp)]);
   owner = await makeKey(t);
   reader = await makeKey(t, ['chat:read'], owner.user);

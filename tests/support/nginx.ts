@@ -76,7 +76,7 @@ ${servers(port)}
   } catch (error) {
     const log = readLog();
     await running.stop();
-    throw new Error(`${(error as Error).message}\n${log}`);
+    throw new Error(`${(error as Error).message}\n${log}`, { cause: error });
   }
   return running;
 }

@@ -73,7 +73,7 @@ export async function startNotifyingUpstream(options: NotifyingOptions = {}): Pr
     await server.connect(transport);
     return transport;
   };
-  const httpServer = http.createServer(async (req, res) => {
+  const httpServer = http.createServer((req, res) => void (async () => {
     const id = req.headers['mcp-session-id'];
     if (req.method === 'GET') state.streamsOpened += 1;
     if (req.method === 'DELETE') state.sessionsEnded += 1;
@@ -81,7 +81,7 @@ export async function startNotifyingUpstream(options: NotifyingOptions = {}): Pr
     if (id !== undefined && !transport) return void res.writeHead(404).end();
     transport ??= await open();
     await transport.handleRequest(req, res);
-  });
+  })());
   await new Promise<void>((resolve) => httpServer.listen(0, '127.0.0.1', resolve));
   state.url = `http://127.0.0.1:${(httpServer.address() as AddressInfo).port}/mcp`;
   state.stop = async () => {

@@ -42,7 +42,7 @@ export async function startRelayUpstream(): Promise<RelayUpstream> {
   const state: RelayUpstream = {
     url: '', initializes: 0, declared: [], deletes: [], levels: [], cancelled: 0, aborted: [], sessions: new Map(), seenHeaders: [], stop: async () => undefined,
   };
-  const httpServer = http.createServer(async (req, res) => {
+  const httpServer = http.createServer((req, res) => void (async () => {
     state.seenHeaders.push({ ...req.headers });
     const id = req.headers['mcp-session-id'];
     if (req.method === 'DELETE' && typeof id === 'string') state.deletes.push(id);
@@ -50,7 +50,7 @@ export async function startRelayUpstream(): Promise<RelayUpstream> {
     if (id !== undefined && !transport) return void res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Session not found' } }));
     if (!transport) transport = await openSession(state);
     await transport.handleRequest(req, res);
-  });
+  })());
   await new Promise<void>((resolve) => httpServer.listen(0, '127.0.0.1', resolve));
   state.url = `http://127.0.0.1:${(httpServer.address() as AddressInfo).port}/mcp`;
   state.stop = async () => {

@@ -170,7 +170,7 @@ export async function startV2Upstream(mode: V2UpstreamMode, label: string = mode
   state.notify = handler.notify;
   const modern = toNodeHandler(handler);
   const sessions = new Map<string, NodeStreamableHTTPServerTransport>();
-  const httpServer = http.createServer(async (req, res) => {
+  const httpServer = http.createServer((req, res) => void (async () => {
     let raw = '';
     for await (const chunk of req) raw += chunk;
     if (state.silent) return; // the socket stays open until keygate gives up
@@ -191,7 +191,7 @@ export async function startV2Upstream(mode: V2UpstreamMode, label: string = mode
       transport = opened;
     }
     await transport.handleRequest(req, res, body);
-  });
+  })());
   await new Promise<void>((resolve) => httpServer.listen(0, '127.0.0.1', resolve));
   state.url = `http://127.0.0.1:${(httpServer.address() as AddressInfo).port}/mcp`;
   state.stop = () => new Promise<void>((resolve) => {

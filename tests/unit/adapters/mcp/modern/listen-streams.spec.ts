@@ -75,7 +75,8 @@ describe('ListenStreams', () => {
     const { opened, listen } = makeSut();
     const res = await listen({ resourceSubscriptions: ['keygate://a/note://1'] }, 2);
     expect(opened).toHaveLength(1);
-    const { onNotice } = opened[0].request;
+    const { request } = opened[0];
+    const onNotice = (notice: Parameters<typeof request.onNotice>[0]) => request.onNotice(notice);
     onNotice({ method: 'notifications/resources/updated', params: { uri: 'note://2' } });
     onNotice({ method: 'notifications/message', params: { level: 'info', data: 'x' } });
     onNotice({ method: 'notifications/progress', params: { progressToken: 1, progress: 1 } });

@@ -27,12 +27,12 @@ let url: string;
 let seen: Seen[] = [];
 let answer: Answer;
 beforeAll(async () => {
-  server = http.createServer(async (req, res) => {
+  server = http.createServer((req, res) => void (async () => {
     let body = '';
     for await (const chunk of req) body += chunk;
     seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
     answer(req, res, body);
-  });
+  })());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
 });
