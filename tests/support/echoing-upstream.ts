@@ -1,5 +1,5 @@
 import http from 'node:http';
-import { AddressInfo } from 'node:net';
+import { listenLoopback } from './listen-loopback';
 
 /**
  * How an echoing upstream fails. Each one puts the request's headers (the
@@ -37,12 +37,6 @@ export async function startEchoingUpstream(mode: EchoingMode, oversizeBytes = 2 
           .end(JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32000, message: `${echo}${' '.repeat(oversizeBytes)}${echo}` } }));
     }
   })());
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`,
-    stop: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
-  };
+  const loopback = await listenLoopback(server);
+  return { url: `${loopback.url}/mcp`, stop: loopback.close };
 }

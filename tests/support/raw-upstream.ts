@@ -1,5 +1,5 @@
 import http from 'node:http';
-import { AddressInfo } from 'node:net';
+import { listenLoopback } from './listen-loopback';
 
 /**
  * How a raw upstream answers. `plain` is a well-behaved MCP server with two
@@ -70,12 +70,9 @@ export async function startRawUpstream(mode: RawUpstreamMode): Promise<RawUpstre
         return reply({});
     }
   })());
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
-  state.stop = () => new Promise<void>((resolve) => {
-    server.closeAllConnections();
-    server.close(() => resolve());
-  });
+  const loopback = await listenLoopback(server);
+  state.url = `${loopback.url}/mcp`;
+  state.stop = loopback.close;
   return state;
 }
 

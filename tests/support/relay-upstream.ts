@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
-import { AddressInfo } from 'node:net';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import {
   CallToolRequestSchema, CreateMessageResultSchema, ElicitResultSchema, ListResourcesRequestSchema, ListRootsResultSchema, ListToolsRequestSchema,
   ReadResourceRequestSchema, SetLevelRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
+import { listenLoopback } from './listen-loopback';
 
 /** What the relay upstream saw, for tests to assert on. */
 export interface RelayUpstream {
@@ -51,12 +51,11 @@ export async function startRelayUpstream(): Promise<RelayUpstream> {
     if (!transport) transport = await openSession(state);
     await transport.handleRequest(req, res);
   })());
-  await new Promise<void>((resolve) => httpServer.listen(0, '127.0.0.1', resolve));
-  state.url = `http://127.0.0.1:${(httpServer.address() as AddressInfo).port}/mcp`;
+  const loopback = await listenLoopback(httpServer);
+  state.url = `${loopback.url}/mcp`;
   state.stop = async () => {
     await Promise.all([...state.sessions.values()].map((t) => t.close()));
-    httpServer.closeAllConnections();
-    await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+    await loopback.close();
   };
   return state;
 }

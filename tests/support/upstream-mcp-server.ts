@@ -1,11 +1,11 @@
 import http from 'node:http';
-import { AddressInfo } from 'node:net';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import {
   CallToolRequestSchema, CompleteRequestSchema, GetPromptRequestSchema, ListPromptsRequestSchema, ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema, ListToolsRequestSchema, McpError, ReadResourceRequestSchema, Tool,
 } from '@modelcontextprotocol/sdk/types.js';
+import { listenLoopback } from './listen-loopback';
 
 export interface UpstreamMcpServer {
   url: string;
@@ -81,11 +81,8 @@ export async function startUpstream(label = 'upstream'): Promise<UpstreamMcpServ
     await server.connect(transport);
     await transport.handleRequest(req, res);
   })());
-  await new Promise<void>((resolve) => httpServer.listen(0, '127.0.0.1', resolve));
-  state.url = `http://127.0.0.1:${(httpServer.address() as AddressInfo).port}/mcp`;
-  state.stop = () => new Promise<void>((resolve) => {
-    httpServer.closeAllConnections();
-    httpServer.close(() => resolve());
-  });
+  const loopback = await listenLoopback(httpServer);
+  state.url = `${loopback.url}/mcp`;
+  state.stop = loopback.close;
   return state;
 }

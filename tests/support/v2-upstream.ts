@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
-import { AddressInfo } from 'node:net';
 import { NodeStreamableHTTPServerTransport, toNodeHandler } from '@modelcontextprotocol/node';
 import { classifyInboundRequest, createMcpHandler, inputRequired, inputResponse, ProtocolError, Server, ServerNotifier } from '@modelcontextprotocol/server';
 import { startUpstream } from './upstream-mcp-server';
+import { listenLoopback } from './listen-loopback';
 
 /**
  * How an SDK v2 test upstream serves: `modern` 2026-07-28 only
@@ -192,11 +192,8 @@ export async function startV2Upstream(mode: V2UpstreamMode, label: string = mode
     }
     await transport.handleRequest(req, res, body);
   })());
-  await new Promise<void>((resolve) => httpServer.listen(0, '127.0.0.1', resolve));
-  state.url = `http://127.0.0.1:${(httpServer.address() as AddressInfo).port}/mcp`;
-  state.stop = () => new Promise<void>((resolve) => {
-    httpServer.closeAllConnections();
-    httpServer.close(() => resolve());
-  });
+  const loopback = await listenLoopback(httpServer);
+  state.url = `${loopback.url}/mcp`;
+  state.stop = loopback.close;
   return state;
 }

@@ -1,11 +1,11 @@
 import http from 'node:http';
-import { AddressInfo } from 'node:net';
 import { UpstreamRefusal } from '../../../../../src/application/ports/upstream-refusal';
 import { InputPassthrough } from '../../../../../src/application/ports/upstream-mcp.port';
 import { ModernUpstreamSession } from '../../../../../src/adapters/mcp/upstream/modern-upstream-session';
 import { pinnedAgent } from '../../../../../src/adapters/mcp/upstream/pinned-agent';
 import { UpstreamAddressGuard } from '../../../../../src/adapters/mcp/upstream/upstream-address-guard';
 import { ModernProfile } from '../../../../../src/adapters/mcp/upstream/upstream-profile';
+import { listenLoopback, Loopback } from '../../../../support/listen-loopback';
 
 /**
  * A plain 2026 tools/call goes to a 2026 upstream as one direct POST
@@ -22,24 +22,23 @@ interface Seen {
 }
 type Answer = (req: http.IncomingMessage, res: http.ServerResponse, body: string) => void;
 
-let server: http.Server;
+let server: Loopback;
 let url: string;
 let seen: Seen[] = [];
 let answer: Answer;
 beforeAll(async () => {
-  server = http.createServer((req, res) => void (async () => {
+  const upstream = http.createServer((req, res) => void (async () => {
     let body = '';
     for await (const chunk of req) body += chunk;
     seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
     answer(req, res, body);
   })());
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+  server = await listenLoopback(upstream);
+  url = `${server.url}/mcp`;
 });
 afterAll(async () => {
   await allowed.close();
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
+  await server.close();
 });
 beforeEach(() => {
   seen = [];
