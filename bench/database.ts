@@ -23,7 +23,7 @@ export interface BenchPlace {
   /** The environment every service of the run starts with. */
   env: NodeJS.ProcessEnv;
   /** Stops the throwaway PostgreSQL and removes the scratch directory. */
-  remove(): Promise<void>;
+  remove: () => Promise<void>;
 }
 
 /**

@@ -47,7 +47,7 @@ const CLIENT = path.resolve(__dirname, 'fixed-rate-client.js');
  */
 export function fixedRate(spec: FixedRateSpec): Promise<FixedRateReport> {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [CLIENT, JSON.stringify(spec)], { maxBuffer: 256 * 1024 * 1024 }, (error, stdout) => {
+    execFile(process.execPath, [CLIENT, JSON.stringify(spec)], { maxBuffer: 256 * 1024 * 1024 }, (error: Error | null, stdout: string) => {
       if (error) return reject(error);
       resolve(JSON.parse(stdout) as FixedRateReport);
     });

@@ -1,6 +1,15 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 
+/** The part of autocannon's -j report read here. */
+interface AutocannonReport {
+  requests: { total: number; average: number };
+  latency: { p50: number; p99: number };
+  statusCodeStats?: Record<string, { count: number }>;
+  errors?: number;
+  timeouts?: number;
+}
+
 export interface LoadResult {
   requests: number;
   requestsPerSecond: number;
@@ -33,11 +42,11 @@ export function load(spec: LoadSpec): Promise<LoadResult> {
   for (const [name, value] of Object.entries(spec.headers)) args.push('-H', `${name}=${value}`);
   args.push(spec.url);
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, args, { maxBuffer: 64 * 1024 * 1024 }, (error, stdout) => {
+    execFile(process.execPath, args, { maxBuffer: 64 * 1024 * 1024 }, (error: Error | null, stdout: string) => {
       if (error) return reject(error);
-      const r = JSON.parse(stdout);
+      const r = JSON.parse(stdout) as AutocannonReport;
       const statusCounts: Record<string, number> = {};
-      for (const [k, v] of Object.entries(r.statusCodeStats ?? {})) statusCounts[k] = (v as { count: number }).count;
+      for (const [k, v] of Object.entries(r.statusCodeStats ?? {})) statusCounts[k] = v.count;
       resolve({ requests: r.requests.total, requestsPerSecond: r.requests.average, p50Ms: r.latency.p50, p99Ms: r.latency.p99, statusCounts, errors: r.errors ?? 0, timeouts: r.timeouts ?? 0 });
     });
   });

@@ -21,18 +21,18 @@ export async function startListening(script: string, env: NodeJS.ProcessEnv, nod
       const match = /listening on (http:\/\/localhost:\d+)/.exec(output);
       if (!match) return;
       // From here on only a bounded tail of its output is kept, as a log shipper would take it.
-      child.stdout!.off('data', onData);
-      child.stderr!.off('data', onData);
+      child.stdout.off('data', onData);
+      child.stderr.off('data', onData);
       output = output.slice(-TAIL_CHARS);
       const keepTail = (more: Buffer) => {
         output = (output + more.toString()).slice(-TAIL_CHARS);
       };
-      child.stdout!.on('data', keepTail);
-      child.stderr!.on('data', keepTail);
+      child.stdout.on('data', keepTail);
+      child.stderr.on('data', keepTail);
       resolve(match[1]);
     };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
     child.once('exit', (code) => reject(new Error(`${script} exited with ${code}:\n${output}`)));
   });
   const exited = new Promise((resolve) => child.once('exit', resolve));

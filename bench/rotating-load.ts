@@ -7,6 +7,7 @@ interface RawRequest {
 }
 
 /** autocannon ships no types: the little of its API used here. */
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- an untyped module: require() lets the cast below give it its type
 const autocannon = require('autocannon') as (options: Record<string, unknown>) => Promise<{
   requests: { total: number; average: number };
   latency: { p50: number; p99: number };

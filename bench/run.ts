@@ -245,8 +245,8 @@ async function databaseActivity(url: string) {
   const client = new Client({ connectionString: url });
   await client.connect();
   try {
-    const [{ commits }] = (await client.query(`SELECT xact_commit::bigint AS commits FROM pg_stat_database WHERE datname = current_database()`)).rows;
-    const rows = (await client.query(`SELECT relname, coalesce(seq_scan,0) + coalesce(idx_scan,0) AS reads, n_tup_ins AS ins, n_tup_upd AS upd, n_tup_del AS del FROM pg_stat_user_tables`)).rows;
+    const [{ commits }] = (await client.query<{ commits: string }>(`SELECT xact_commit::bigint AS commits FROM pg_stat_database WHERE datname = current_database()`)).rows;
+    const rows = (await client.query<{ relname: string; reads: string; ins: string; upd: string; del: string }>(`SELECT relname, coalesce(seq_scan,0) + coalesce(idx_scan,0) AS reads, n_tup_ins AS ins, n_tup_upd AS upd, n_tup_del AS del FROM pg_stat_user_tables`)).rows;
     const tables: Record<string, { reads: number; ins: number; upd: number; del: number }> = {};
     for (const r of rows) tables[r.relname] = { reads: Number(r.reads), ins: Number(r.ins), upd: Number(r.upd), del: Number(r.del) };
     return { commits: Number(commits), tables };
@@ -283,7 +283,7 @@ async function toolCallEvents(url: string): Promise<number> {
   const client = new Client({ connectionString: url });
   await client.connect();
   try {
-    const [{ n }] = (await client.query(`SELECT count(*)::int AS n FROM audit_events WHERE action = 'tool.called' AND details->>'action' = 'get'`)).rows;
+    const [{ n }] = (await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM audit_events WHERE action = 'tool.called' AND details->>'action' = 'get'`)).rows;
     return n;
   } finally {
     await client.end();

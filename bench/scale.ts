@@ -185,7 +185,7 @@ async function countRows(url: string, sql: string, params: unknown[]): Promise<n
   const client = new Client({ connectionString: url });
   await client.connect();
   try {
-    return (await client.query(sql, params)).rows[0].n as number;
+    return (await client.query<{ n: number }>(sql, params)).rows[0].n;
   } finally {
     await client.end();
   }

@@ -31,13 +31,16 @@ export async function seedKeys(url: string, count: number): Promise<number> {
   await client.connect();
   try {
     const createdAt = new Date().toISOString();
-    await client.query(new CopyIn('COPY api_keys (id, name, key_prefix, key_hash, user_id, scopes, created_at) FROM STDIN', function* () {
+    const copy = new CopyIn('COPY api_keys (id, name, key_prefix, key_hash, user_id, scopes, created_at) FROM STDIN', function* () {
       for (let from = 0; from < count; from += ROWS_PER_CHUNK) {
         let chunk = '';
         for (let i = from; i < Math.min(count, from + ROWS_PER_CHUNK); i += 1) chunk += row(i, createdAt);
         yield Buffer.from(chunk);
       }
-    }) as never);
+    });
+    // node-postgres hands a submittable back from query(); CopyIn is thenable and settles when the COPY ends.
+    client.query(copy as never);
+    await copy;
     await client.query('ANALYZE api_keys');
   } finally {
     await client.end();

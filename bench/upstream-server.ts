@@ -22,7 +22,7 @@ function serverFor(): Server {
 
 const modern = toNodeHandler(createMcpHandler(() => serverFor(), { legacy: 'reject' }));
 const sessions = new Map<string, NodeStreamableHTTPServerTransport>();
-const httpServer = http.createServer(async (req, res) => {
+const httpServer = http.createServer((req, res) => void (async () => {
   let raw = '';
   for await (const chunk of req) raw += chunk;
   let body: unknown;
@@ -48,7 +48,7 @@ const httpServer = http.createServer(async (req, res) => {
     transport = opened;
   }
   await transport.handleRequest(req, res, body);
-});
+})());
 httpServer.listen(0, '127.0.0.1', () => {
   process.stdout.write(`listening on http://localhost:${(httpServer.address() as AddressInfo).port}\n`);
 });

@@ -36,6 +36,6 @@ async function main(): Promise<void> {
 
 main().catch((error: unknown) => {
   const known = error instanceof ConfigError || error instanceof SecretBoxError;
-  process.stderr.write(`secrets:rotate failed: ${known ? (error as Error).message : (error as Error)?.stack ?? error}\n`);
+  process.stderr.write(`secrets:rotate failed: ${known ? (error).message : (error as Error)?.stack ?? String(error)}\n`);
   process.exit(1);
 });

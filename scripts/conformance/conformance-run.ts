@@ -57,7 +57,7 @@ export function conformanceMain(legs: readonly Leg[], body: (run: Run) => Promis
     green = await body(run);
   })()
     .catch((error: unknown) => {
-      console.error(`conformance: ${error instanceof ConformanceFetchError ? error.message : ((error as Error)?.stack ?? error)}`);
+      console.error(`conformance: ${error instanceof ConformanceFetchError ? error.message : ((error as Error)?.stack ?? String(error))}`);
     })
     .finally(() => {
       summarize(run.outcomes);

@@ -50,4 +50,4 @@ export const ENUMS_FORM: RequestedSchema = {
     titledMulti: { type: 'array', description: 'Select multiple options with titles', minItems: 1, maxItems: 3, items: { anyOf: CHOICES } },
   },
   required: [],
-} as RequestedSchema;
+};

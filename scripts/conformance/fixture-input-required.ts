@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
-  acceptedContent, ClientCapabilities, CLIENT_CAPABILITIES_META_KEY, createRequestStateCodec, inputRequired, InputRequests, McpServer, ProtocolError, ProtocolErrorCode, ServerContext,
+  acceptedContent, ClientCapabilities, CLIENT_CAPABILITIES_META_KEY, createRequestStateCodec, inputRequired, InputRequests, McpServer, ProtocolError, ProtocolErrorCode,
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 
@@ -120,7 +120,7 @@ export function registerInputRequiredTools(server: McpServer): void {
 
   // A prompt registered without arguments gets the context as its only argument.
   server.registerPrompt('test_input_required_result_prompt', { title: 'MRTR prompt', description: 'MRTR: asks for context (elicitation) before rendering' }, async (raw) => {
-    const ctx = raw as unknown as ServerContext;
+    const ctx = raw;
     const context = acceptedContent<{ context: string }>(ctx.mcpReq.inputResponses, 'user_context')?.context;
     if (typeof context !== 'string') {
       return inputRequired({ inputRequests: { user_context: inputRequired.elicit({ message: 'What context should the prompt use?', requestedSchema: form('context', 'string') }) } });

@@ -89,7 +89,7 @@ function fixtureServer(era: 'legacy' | 'modern', modernChanges?: ListChanges): M
     {
       // `logging` is deprecated in 2026-07-28 but still what a 2025 session negotiates logging/setLevel with.
       capabilities: { tools: { listChanged: true }, resources: { subscribe: true, listChanged: true }, prompts: { listChanged: true }, logging: {}, completions: {} },
-      requestState: { verify: requestStateCodec.verify },
+      requestState: { verify: requestStateCodec.verify.bind(requestStateCodec) },
     },
   );
   const changes = modernChanges ?? { toolsChanged: () => server.sendToolListChanged(), promptsChanged: () => server.sendPromptListChanged() };
@@ -172,5 +172,9 @@ if (require.main === module) {
     const stop = () => void fixture.stop().then(() => process.exit(0));
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
+  }).catch((error: unknown) => {
+    // A fixture that cannot start exits failed, so the run that spawned it does not wait on it.
+    console.error(`fixture-upstream: ${String(error)}`);
+    process.exit(1);
   });
 }

@@ -49,8 +49,8 @@ export class KeygateUnderTest {
       logFile.write(chunk);
       output = (output + chunk.toString()).slice(-20_000);
     };
-    child.stdout!.on('data', keep);
-    child.stderr!.on('data', keep);
+    child.stdout.on('data', keep);
+    child.stderr.on('data', keep);
     child.once('close', () => logFile.end());
     try {
       const port = await listeningPort(child, () => output);

@@ -53,7 +53,7 @@ function orderedArray(value: unknown[]): unknown {
 }
 
 function orderedObject(value: Record<string, unknown>): unknown {
-  const prototype = Object.getPrototypeOf(value);
+  const prototype: unknown = Object.getPrototypeOf(value);
   if (prototype !== Object.prototype && prototype !== null) return NOT_PLAIN;
   const keys = Object.keys(value);
   let sorted = true;

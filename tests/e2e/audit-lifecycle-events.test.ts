@@ -18,7 +18,7 @@ const as = (token: string) => ({
   delete: (path: string) => request(t.app).delete(path).set('Authorization', `Bearer ${token}`),
 });
 const rows = async (where = 'TRUE', params: unknown[] = []) =>
-  (await t.db.dataSource.query(`SELECT ${AUDIT_COLUMNS} FROM audit_events WHERE ${where} ORDER BY seq`, params) as AuditEventRow[]).map(toAuditEvent);
+  (await t.db.dataSource.query<AuditEventRow[]>(`SELECT ${AUDIT_COLUMNS} FROM audit_events WHERE ${where} ORDER BY seq`, params)).map(toAuditEvent);
 const structured = (res: request.Response) => res.body.result.structuredContent as { record: { id: string } };
 
 describe('lifecycle audit events', () => {

@@ -96,7 +96,7 @@ describeWithProgram('chromium', installedAt([CHROMIUM_PATH]), 'apt-get install c
     expect(csp).toContain("frame-ancestors 'none'");
     expect(csp).not.toContain('unsafe-inline');
     expect(html).not.toMatch(/<script(?![^>]*\ssrc=)[^>]*>/);
-    const asset = /src="(\/console\/assets\/[^"]+\.js)"/.exec(html)![1]!;
+    const asset = /src="(\/console\/assets\/[^"]+\.js)"/.exec(html)![1];
     const js = await fetch(`${service.baseUrl}${asset}`);
     await js.arrayBuffer();
     expect(js.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
@@ -144,7 +144,7 @@ describeWithProgram('chromium', installedAt([CHROMIUM_PATH]), 'apt-get install c
     await page.getByRole('link', { name: 'browser key' }).click();
     await page.getByRole('heading', { name: 'Key "browser key"' }).waitFor();
     await page.getByText('key.created').waitFor();
-    const id = /#\/keys\/([0-9a-f-]{36})$/.exec(page.url())![1]!;
+    const id = /#\/keys\/([0-9a-f-]{36})$/.exec(page.url())![1];
     await check('key-detail');
 
     // Edit: the API's refusal is shown as an alert and changes nothing; then the name and rate limit change.

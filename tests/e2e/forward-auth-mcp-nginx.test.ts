@@ -99,11 +99,11 @@ beforeAll(async () => {
     return server;
   }, { legacy: 'reject' });
   const serve = toNodeHandler(handler);
-  mcp = http.createServer(async (req, res) => {
+  mcp = http.createServer((req, res) => void (async () => {
     const body = await readBody(req);
     atServer.push({ url: req.url ?? '', headers: { ...req.headers }, body });
     await serve(req, res, body === '' ? undefined : JSON.parse(body));
-  });
+  })());
   const [keygatePort, mcpPort] = await Promise.all([listen(keygate), listen(mcp)]);
   owner = await makeKey(t);
   reader = await makeKey(t, ['chat:read'], owner.user);
@@ -138,7 +138,7 @@ function callTool(key: TestKey, name: string, id: number): Promise<Response> {
 
 async function resultOf(res: Response): Promise<Record<string, unknown>> {
   const text = await res.text();
-  const json = res.headers.get('content-type')?.startsWith('text/event-stream') ? /^data: (.*)$/m.exec(text)![1]! : text;
+  const json = res.headers.get('content-type')?.startsWith('text/event-stream') ? /^data: (.*)$/m.exec(text)![1] : text;
   return JSON.parse(json) as Record<string, unknown>;
 }
 
@@ -152,13 +152,13 @@ describeWithProgram('nginx', installedAt(NGINX_CANDIDATES), 'apt-get install ngi
     const authz = atKeygate.slice(authzBefore);
     expect(authz).toHaveLength(1);
     expect(authz[0]).toMatchObject({ url: '/authz', body: '', headers: { 'mcp-method': 'tools/call', 'mcp-name': 'echo', 'x-keygate-mcp-server': 'files' } });
-    expect(authz[0]!.headers['content-length']).toBeUndefined();
-    expect(authz[0]!.headers['transfer-encoding']).toBeUndefined();
+    expect(authz[0].headers['content-length']).toBeUndefined();
+    expect(authz[0].headers['transfer-encoding']).toBeUndefined();
     const reached = atServer.slice(serverBefore);
     expect(reached).toHaveLength(1);
-    expect(JSON.parse(reached[0]!.body)).toMatchObject({ method: 'tools/call', params: { name: 'echo' } });
-    expect(reached[0]!.headers['x-keygate-user-id']).toBe(owner.user);
-    expect(reached[0]!.headers.authorization).toBeUndefined();
+    expect(JSON.parse(reached[0].body)).toMatchObject({ method: 'tools/call', params: { name: 'echo' } });
+    expect(reached[0].headers['x-keygate-user-id']).toBe(owner.user);
+    expect(reached[0].headers.authorization).toBeUndefined();
   });
 
   it('refuses a forbidden tools/call with 403 at NGINX: the server never sees it, and keygate decided from the headers alone', async () => {
@@ -169,7 +169,7 @@ describeWithProgram('nginx', installedAt(NGINX_CANDIDATES), 'apt-get install ngi
     const authz = atKeygate.slice(authzBefore);
     expect(authz).toHaveLength(1);
     expect(authz[0]).toMatchObject({ body: '', headers: { 'mcp-name': 'secret' } });
-    expect(authz[0]!.headers['content-length']).toBeUndefined();
+    expect(authz[0].headers['content-length']).toBeUndefined();
     // The key that may call it passes the same request.
     expect((await callTool(owner, 'secret', 9)).status).toBe(200);
   });

@@ -27,8 +27,7 @@ const mcpStatus = async (raw: string) => (await rpc(t, { id: '', raw, user: '' }
 const toolNames = async (raw: string) =>
   ((await rpc(t, { id: '', raw, user: '' }, { jsonrpc: '2.0', id: 1, method: 'tools/list' })).body.result.tools as { name: string }[]).map((x) => x.name);
 const events = async (keyId: string) =>
-  (await t.db.dataSource.query('SELECT action, actor_type, actor_id, user_id, details FROM audit_events WHERE key_id = $1 ORDER BY seq', [keyId])) as
-    { action: string; actor_type: string; actor_id: string; user_id: string; details: Record<string, unknown> }[];
+  await t.db.dataSource.query<{ action: string; actor_type: string; actor_id: string; user_id: string; details: Record<string, unknown> }[]>('SELECT action, actor_type, actor_id, user_id, details FROM audit_events WHERE key_id = $1 ORDER BY seq', [keyId]);
 const keyRows = async (user: string) =>
   (await t.db.dataSource.query('SELECT count(*)::int AS n FROM api_keys WHERE user_id = $1', [user]))[0].n as number;
 

@@ -67,7 +67,7 @@ describe('MCP over Streamable HTTP with the official SDK client', () => {
   it('narrows the list with agent_scopes, and never widens it', async () => {
     const client = await clientFor(await makeKey(t, ['projects:write', 'agents:read']));
     const list = async (agentScopes: string[]) =>
-      (await client.request({ method: 'tools/list', params: { agent_scopes: agentScopes } } as never, ListToolsResultSchema))
+      (await client.request({ method: 'tools/list', params: { agent_scopes: agentScopes } }, ListToolsResultSchema))
         .tools.map((tool) => tool.name).sort();
     expect(await list(['projects:read'])).toEqual(['projects']);
     expect(await list(['projects:read', 'chat:write'])).toEqual(['projects']);

@@ -72,7 +72,7 @@ async function clientOf(kind: ClientKind, path: string, asked: string[]): Promis
     client.setRequestHandler(CreateMessageRequestSchema, async () => (asked.push('sampling'), SAMPLED));
     await client.connect(new StreamableHTTPClientTransport(url, { requestInit }));
     closers.push(client);
-    return client as unknown as AskedClient;
+    return client;
   }
   const client = new ClientV2({ name: 'matrix-v2', version: '1.0.0' }, {
     capabilities: { elicitation: {}, sampling: {} },
@@ -83,7 +83,7 @@ async function clientOf(kind: ClientKind, path: string, asked: string[]): Promis
   await client.connect(new TransportV2(url, { requestInit }));
   expect(client.getProtocolEra()).toBe('modern');
   closers.push(client);
-  return client as unknown as AskedClient;
+  return client;
 }
 
 const textOf = (result: unknown) => (result as { content: { text: string }[] }).content.map((c) => c.text).join('\n');

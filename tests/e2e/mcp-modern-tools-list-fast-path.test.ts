@@ -64,7 +64,7 @@ describe('a 2026-07-28 tools/list answered without the SDK v2', () => {
     ['/mcp/servers/files', ['chat:read'], 'x', {}],
     ['/mcp/servers/files', ['projects:read'], 9, {}],
   ])('on %s, scopes %j, id %j, params %j: the same status, headers and bytes as the SDK leg', async (path, scopes, id, params) => {
-    const key = await makeKey(t, scopes as string[], owner.user);
+    const key = await makeKey(t, scopes, owner.user);
     const meta = { _meta: envelope({ traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' }) };
     const { first, sdk, served } = await bothPaths(path, key, id, { ...params, ...meta });
     expect(served).toBe(true);

@@ -75,15 +75,15 @@ async function modernClient(path: string, capabilities: Record<string, unknown> 
   const client = new ClientV2({ name: 'parked-test', version: '1.0.0' }, { capabilities, versionNegotiation: { mode: { pin: V } } });
   if ('sampling' in capabilities) client.setRequestHandler('sampling/createMessage', async () => ({ role: 'assistant', content: { type: 'text', text: '4' }, model: 'test' }) as never);
   if ('elicitation' in capabilities) client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { name: 'Ada' } }) as never);
-  if ('roots' in capabilities) client.setRequestHandler('roots/list', async () => ({ roots: [{ uri: 'file:///work', name: 'work' }] }) as never);
-  await client.connect(new TransportV2(new URL(`${r.aUrl}${path}`), { fetch: split as never, requestInit: { headers: { Authorization: `Bearer ${owner.raw}` } } }));
+  if ('roots' in capabilities) client.setRequestHandler('roots/list', async () => ({ roots: [{ uri: 'file:///work', name: 'work' }] }));
+  await client.connect(new TransportV2(new URL(`${r.aUrl}${path}`), { fetch: split, requestInit: { headers: { Authorization: `Bearer ${owner.raw}` } } }));
   return { client, routed };
 }
 
 const textOf = (result: unknown) => JSON.parse((result as { content: { text: string }[] }).content[0].text);
 
-const calledEvents = async (tool: string) => (await r.a.db.dataSource.query(
-  `SELECT details FROM audit_events WHERE user_id = $1 AND action = 'tool.called' AND details->>'tool' = $2 ORDER BY seq`, [owner.user, tool])) as { details: Record<string, unknown> }[];
+const calledEvents = async (tool: string) => await r.a.db.dataSource.query<{ details: Record<string, unknown> }[]>(
+  `SELECT details FROM audit_events WHERE user_id = $1 AND action = 'tool.called' AND details->>'tool' = $2 ORDER BY seq`, [owner.user, tool]);
 
 async function until(check: () => boolean | Promise<boolean>, ms: number): Promise<void> {
   const end = Date.now() + ms;

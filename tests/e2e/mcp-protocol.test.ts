@@ -40,7 +40,7 @@ describe('POST /mcp lifecycle and transport', () => {
 
   it('streams the answer as SSE when the client accepts only an event stream', async () => {
     const res = await rpc(t, full, { jsonrpc: '2.0', id: 3, method: 'tools/list' }, { Accept: 'text/event-stream' })
-      .buffer(true).parse((r, done) => { let s = ''; r.on('data', (c: Buffer) => (s += c)); r.on('end', () => done(null, s)); })
+      .buffer(true).parse((r, done) => { let s = ''; r.on('data', (c: Buffer) => (s += c.toString())); r.on('end', () => done(null, s)); })
       .expect(200);
     expect(res.headers['content-type']).toMatch(/^text\/event-stream/);
     const data = JSON.parse(/^data: (.*)$/m.exec(res.body as string)![1]);

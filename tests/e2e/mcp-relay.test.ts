@@ -61,8 +61,8 @@ async function sdkClient(base: string, capabilities: Record<string, unknown> = F
 }
 
 /** The tool.called events of relay__sample, oldest first. */
-const sampleEvents = async () => (await r.a.db.dataSource.query(
-  `SELECT details FROM audit_events WHERE user_id = $1 AND action = 'tool.called' AND details->>'tool' = 'relay__sample' ORDER BY seq`, [user])) as { details: { duration_ms: number } }[];
+const sampleEvents = async () => await r.a.db.dataSource.query<{ details: { duration_ms: number } }[]>(
+  `SELECT details FROM audit_events WHERE user_id = $1 AND action = 'tool.called' AND details->>'tool' = 'relay__sample' ORDER BY seq`, [user]);
 
 const textOf = (result: unknown) => JSON.parse(((result as CallToolResult).content[0] as { text: string }).text);
 

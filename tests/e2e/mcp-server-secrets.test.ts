@@ -77,7 +77,7 @@ describe('upstream header values', () => {
   it('never follow a redirect to another origin, whichever revision keygate tries', async () => {
     // A 2025-only server (it refuses the 2026 probe as SDK v1 does, then passes everything on to `upstream`) that answers a
     // tools/call with a 307 to `elsewhere`, path kept: a record whose server moved, or one planted to harvest headers.
-    const redirector = http.createServer(async (req, res) => {
+    const redirector = http.createServer((req, res) => void (async () => {
       const chunks: Buffer[] = [];
       for await (const chunk of req) chunks.push(chunk as Buffer);
       const body = Buffer.concat(chunks).toString();
@@ -89,7 +89,7 @@ describe('upstream header values', () => {
       const passed = await fetch(upstream.url, { method: req.method, headers, body: req.method === 'POST' ? body : undefined });
       res.writeHead(passed.status, Object.fromEntries(passed.headers));
       res.end(Buffer.from(await passed.arrayBuffer()));
-    });
+    })());
     await new Promise<void>((resolve) => redirector.listen(0, '127.0.0.1', resolve));
     try {
       const url = `http://127.0.0.1:${(redirector.address() as AddressInfo).port}/mcp`;

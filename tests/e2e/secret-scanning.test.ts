@@ -35,10 +35,10 @@ function report(body: unknown, headers?: Record<string, string>) {
 }
 const mcpStatus = async (key: TestKey) => (await rpc(t, key, { jsonrpc: '2.0', id: 1, method: 'tools/list' })).status;
 const leakEvents = async (keyId: string) =>
-  (await t.db.dataSource.query(
+  await t.db.dataSource.query<Record<string, unknown>[]>(
     `SELECT actor_type, actor_id, user_id, key_id, target_type, target_id, details, request_id FROM audit_events WHERE action = 'key.leaked' AND key_id = $1`,
     [keyId],
-  )) as Record<string, unknown>[];
+  );
 const isRevoked = async (keyId: string) =>
   (await t.db.dataSource.query('SELECT revoked_at FROM api_keys WHERE id = $1', [keyId]))[0].revoked_at !== null;
 /** Lets the next unknown identifier fetch the list again. */
@@ -89,7 +89,7 @@ describe('POST /api/v1/secret-scanning/reports', () => {
     const signedBody = (key: TestKey) => JSON.stringify([leak(key.raw)]);
     it.each([
       ['no identifier header', (body: string) => ({ 'Github-Public-Key-Signature': scanner.headers(body)['Github-Public-Key-Signature'] })],
-      ['no signature header', (body: string) => ({ 'Github-Public-Key-Identifier': scanner.current.identifier })],
+      ['no signature header', (_body: string) => ({ 'Github-Public-Key-Identifier': scanner.current.identifier })],
       ['a signature that is not base64', (body: string) => ({ ...scanner.headers(body), 'Github-Public-Key-Signature': 'not base64!' })],
       ['a base64 signature that is not DER', (body: string) => ({ ...scanner.headers(body), 'Github-Public-Key-Signature': Buffer.from('junk').toString('base64') })],
       ['a signature of another body', (body: string) => scanner.headers(`${body} `)],

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { AddressInfo } from 'node:net';
 import http from 'node:http';
 import { Express } from 'express';
 import request from 'supertest';
@@ -10,6 +9,7 @@ import { Lifecycle } from '../../src/infrastructure/di/lifecycle';
 import { createLogger } from '../../src/infrastructure/logging/logger';
 import { checkedApp } from '../support/openapi-drift';
 import { FixedClock } from '../fakes/fixed-clock';
+import { listenLoopback } from '../support/listen-loopback';
 import { eventually } from '../support/replica';
 import { startTestApp, TestApp } from '../support/test-app';
 import { TEST_AUDIENCE, TEST_ISSUER } from '../support/test-identity-provider';
@@ -23,10 +23,8 @@ interface Replica {
 
 /** An app listening on a port of its own, so requests to it run concurrently. */
 async function listen(app: Express): Promise<{ url: string; close(): Promise<void> }> {
-  const server = http.createServer(app);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { url, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  const { url, close } = await listenLoopback(http.createServer(app));
+  return { url, close };
 }
 
 /** A second whole app (own pool, caches, leases, listener) on the first one's database. */

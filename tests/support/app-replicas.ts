@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
-import { AddressInfo } from 'node:net';
 import { Express } from 'express';
 import { Container } from 'inversify';
 import { loadConfig } from '../../src/infrastructure/config/config';
@@ -11,6 +10,7 @@ import { createLogger } from '../../src/infrastructure/logging/logger';
 import { checkedApp } from './openapi-drift';
 import { startTestApp, TestApp } from './test-app';
 import { TEST_AUDIENCE, TEST_ISSUER } from './test-identity-provider';
+import { listenLoopback } from './listen-loopback';
 
 export interface Served {
   /** Base URL, no path. */
@@ -33,14 +33,8 @@ export interface TwoReplicas {
 /** An app on a loopback port of its own, so requests to it run concurrently and streams stay open. */
 export async function serve(app: Express): Promise<Served> {
   const server = http.createServer(app);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
-  };
+  const { url, close } = await listenLoopback(server);
+  return { url, close };
 }
 
 /** A second whole app (own pool, caches, listener, streams) on the first one's database, with the same settings. */

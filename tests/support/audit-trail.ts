@@ -32,7 +32,7 @@ export function firstUnchained(events: Record<string, unknown>[], previous = GEN
   for (const event of events) {
     const { hash, ...rest } = event;
     if (createHash('sha256').update(previous).update(canonicalJson(rest)).digest('hex') !== hash) return event.seq as number;
-    previous = hash as string;
+    previous = hash;
   }
   return null;
 }

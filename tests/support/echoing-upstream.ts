@@ -1,5 +1,5 @@
 import http from 'node:http';
-import { AddressInfo } from 'node:net';
+import { listenLoopback } from './listen-loopback';
 
 /**
  * How an echoing upstream fails. Each one puts the request's headers (the
@@ -16,7 +16,7 @@ export interface EchoingUpstream {
 
 /** A loopback HTTP server that fails every POST in one way, quoting the headers it received. */
 export async function startEchoingUpstream(mode: EchoingMode, oversizeBytes = 2 * 1024 * 1024): Promise<EchoingUpstream> {
-  const server = http.createServer(async (req, res) => {
+  const server = http.createServer((req, res) => void (async () => {
     let body = '';
     for await (const chunk of req) body += chunk;
     if (mode === 'silent') return; // the socket stays open until keygate gives up
@@ -36,13 +36,7 @@ export async function startEchoingUpstream(mode: EchoingMode, oversizeBytes = 2 
         return void res.writeHead(200, { 'Content-Type': 'application/json' })
           .end(JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32000, message: `${echo}${' '.repeat(oversizeBytes)}${echo}` } }));
     }
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`,
-    stop: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
-  };
+  })());
+  const loopback = await listenLoopback(server);
+  return { url: `${loopback.url}/mcp`, stop: loopback.close };
 }

@@ -1,21 +1,14 @@
 import http from 'node:http';
-import { AddressInfo } from 'node:net';
 import { Express } from 'express';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { listenLoopback } from './listen-loopback';
 
 /** The app on a real loopback port, as MCP clients reach it. */
 export async function listen(app: Express): Promise<{ url: string; close(): Promise<void> }> {
   const server = http.createServer(app);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/mcp`,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
-  };
+  const { url, close } = await listenLoopback(server);
+  return { url: `${url}/mcp`, close };
 }
 
 /** An official SDK client connected (initialize + initialized) with the key in a header. */

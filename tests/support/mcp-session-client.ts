@@ -94,5 +94,4 @@ export class SseReader {
 }
 
 /** A JSON-RPC answer's body, loosely typed for assertions. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export const rpcBody = async (res: Response): Promise<{ result: any; error: { code: number; message: string } }> => (await res.json()) as never;

@@ -61,7 +61,7 @@ ${servers(port)}
 `);
   const child = spawn(binary, ['-p', `${dir}/`, '-c', `${dir}/nginx.conf`, '-e', errorLog], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => void (stderr += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => void (stderr += chunk.toString()));
   const readLog = () => (existsSync(errorLog) ? readFileSync(errorLog, 'utf8') : '') + stderr;
   const running: RunningNginx = {
     url: `http://127.0.0.1:${port}`,
@@ -76,7 +76,7 @@ ${servers(port)}
   } catch (error) {
     const log = readLog();
     await running.stop();
-    throw new Error(`${(error as Error).message}\n${log}`);
+    throw new Error(`${(error as Error).message}\n${log}`, { cause: error });
   }
   return running;
 }

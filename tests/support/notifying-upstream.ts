@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
-import { AddressInfo } from 'node:net';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import {
   CallToolRequestSchema, ListResourcesRequestSchema, ListToolsRequestSchema, ReadResourceRequestSchema, SubscribeRequestSchema, Tool, UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
+import { listenLoopback } from './listen-loopback';
 
 /** What the notifying upstream saw, and how a test makes it speak outside a call. */
 export interface NotifyingUpstream {
@@ -81,7 +81,7 @@ export async function startNotifyingUpstream(options: NotifyingOptions = {}): Pr
     await server.connect(transport);
     return transport;
   };
-  const httpServer = http.createServer(async (req, res) => {
+  const httpServer = http.createServer((req, res) => void (async () => {
     const id = req.headers['mcp-session-id'];
     if (req.method === 'GET') state.streamsOpened += 1;
     if (req.method === 'DELETE') state.sessionsEnded += 1;
@@ -89,13 +89,12 @@ export async function startNotifyingUpstream(options: NotifyingOptions = {}): Pr
     if (id !== undefined && !transport) return void res.writeHead(404).end();
     transport ??= await open();
     await transport.handleRequest(req, res);
-  });
-  await new Promise<void>((resolve) => httpServer.listen(0, '127.0.0.1', resolve));
-  state.url = `http://127.0.0.1:${(httpServer.address() as AddressInfo).port}/mcp`;
+  })());
+  const loopback = await listenLoopback(httpServer);
+  state.url = `${loopback.url}/mcp`;
   state.stop = async () => {
     await Promise.all([...transports.values()].map((t) => t.close()));
-    httpServer.closeAllConnections();
-    await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+    await loopback.close();
   };
   return state;
 }

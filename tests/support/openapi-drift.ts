@@ -39,6 +39,8 @@ export const checkResponses: RequestHandler = (req, res, next) => {
     if (typeof chunk === 'string') chunks.push(Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8'));
     else if (chunk instanceof Uint8Array) chunks.push(Buffer.from(chunk));
   };
+  // The originals, re-applied to res with .call(this) below.
+  // eslint-disable-next-line @typescript-eslint/unbound-method
   const { write, end } = res;
   let ended = false;
   res.write = function (this: typeof res, chunk: unknown, ...rest: unknown[]) {

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
-import { AddressInfo } from 'node:net';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { EventStore, StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, JSONRPCMessage, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { listenLoopback } from './listen-loopback';
 
 export const RECONNECTION_TEXT = 'Reconnection test completed successfully.';
 
@@ -67,7 +67,7 @@ export async function startPollingUpstream(retryMs = 5000): Promise<PollingUpstr
     return transport;
   };
   const state: PollingUpstream = { url: '', resumptions: 0, stop: async () => undefined };
-  const httpServer = http.createServer(async (req, res) => {
+  const httpServer = http.createServer((req, res) => void (async () => {
     const id = req.headers['mcp-session-id'];
     const known = typeof id === 'string' ? transports.get(id) : undefined;
     if (req.method === 'GET') {
@@ -76,13 +76,12 @@ export async function startPollingUpstream(retryMs = 5000): Promise<PollingUpstr
     }
     if (id !== undefined && known === undefined) return void res.writeHead(404).end();
     await (known ?? (await open())).handleRequest(req, res);
-  });
-  await new Promise<void>((resolve) => httpServer.listen(0, '127.0.0.1', resolve));
-  state.url = `http://127.0.0.1:${(httpServer.address() as AddressInfo).port}/mcp`;
+  })());
+  const loopback = await listenLoopback(httpServer);
+  state.url = `${loopback.url}/mcp`;
   state.stop = async () => {
     await Promise.all([...transports.values()].map((t) => t.close()));
-    httpServer.closeAllConnections();
-    await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+    await loopback.close();
   };
   return state;
 }

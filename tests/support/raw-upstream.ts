@@ -1,5 +1,5 @@
 import http from 'node:http';
-import { AddressInfo } from 'node:net';
+import { listenLoopback } from './listen-loopback';
 
 /**
  * How a raw upstream answers. `plain` is a well-behaved MCP server with two
@@ -31,7 +31,7 @@ const tool = (name: string) => ({ name, description: `${name} tool`, inputSchema
 /** An MCP server written by hand on a loopback port, to play upstreams the SDK would not let us write. */
 export async function startRawUpstream(mode: RawUpstreamMode): Promise<RawUpstream> {
   const state: RawUpstream = { url: '', requests: {}, hugeBytesSent: 0, stop: async () => undefined };
-  const server = http.createServer(async (req, res) => {
+  const server = http.createServer((req, res) => void (async () => {
     if (req.method !== 'POST') {
       state.requests.GET = (state.requests.GET ?? 0) + 1;
       return void res.writeHead(405).end();
@@ -69,13 +69,10 @@ export async function startRawUpstream(mode: RawUpstreamMode): Promise<RawUpstre
       default:
         return reply({});
     }
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
-  state.stop = () => new Promise<void>((resolve) => {
-    server.closeAllConnections();
-    server.close(() => resolve());
-  });
+  })());
+  const loopback = await listenLoopback(server);
+  state.url = `${loopback.url}/mcp`;
+  state.stop = loopback.close;
   return state;
 }
 

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
-import { AddressInfo } from 'node:net';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import {
   CallToolRequestSchema, CreateMessageResultSchema, ElicitResultSchema, GetPromptRequestSchema, ListPromptsRequestSchema, ListResourcesRequestSchema,
   ListRootsResultSchema, ListToolsRequestSchema, ReadResourceRequestSchema, SetLevelRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
+import { listenLoopback } from './listen-loopback';
 
 /** What the relay upstream saw, for tests to assert on. */
 export interface RelayUpstream {
@@ -54,7 +54,7 @@ export async function startRelayUpstream(options: RelayUpstreamOptions = {}): Pr
   const state: RelayUpstream = {
     url: '', initializes: 0, declared: [], deletes: [], levels: [], cancelled: 0, aborted: [], sessions: new Map(), seenHeaders: [], stop: async () => undefined,
   };
-  const httpServer = http.createServer(async (req, res) => {
+  const httpServer = http.createServer((req, res) => void (async () => {
     state.seenHeaders.push({ ...req.headers });
     const id = req.headers['mcp-session-id'];
     if (req.method === 'DELETE' && typeof id === 'string') state.deletes.push(id);
@@ -62,13 +62,12 @@ export async function startRelayUpstream(options: RelayUpstreamOptions = {}): Pr
     if (id !== undefined && !transport) return void res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Session not found' } }));
     if (!transport) transport = await openSession(state, options);
     await transport.handleRequest(req, res);
-  });
-  await new Promise<void>((resolve) => httpServer.listen(0, '127.0.0.1', resolve));
-  state.url = `http://127.0.0.1:${(httpServer.address() as AddressInfo).port}/mcp`;
+  })());
+  const loopback = await listenLoopback(httpServer);
+  state.url = `${loopback.url}/mcp`;
   state.stop = async () => {
     await Promise.all([...state.sessions.values()].map((t) => t.close()));
-    httpServer.closeAllConnections();
-    await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+    await loopback.close();
   };
   return state;
 }

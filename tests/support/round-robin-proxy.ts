@@ -1,5 +1,5 @@
 import http from 'node:http';
-import { AddressInfo } from 'node:net';
+import { listenLoopback } from './listen-loopback';
 
 export interface RoundRobinProxy {
   url: string;
@@ -24,13 +24,6 @@ export async function startRoundRobinProxy(backends: string[]): Promise<RoundRob
     res.on('close', () => upstream.destroy());
     req.pipe(upstream);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    routed,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
-  };
+  const { url, close } = await listenLoopback(server);
+  return { url, routed, close };
 }

@@ -33,8 +33,8 @@ export function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
 export function startService(env: Record<string, string>): ServiceProcess {
   const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, MAIN], { cwd: ROOT, env: cleanEnv({ PORT: '0', ...env }), stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
-  child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
-  child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+  child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (output += c.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return { child, baseUrl: '', output: () => output, exited };
 }

@@ -6,7 +6,7 @@ export interface BusPair {
   /** A live session both replicas know. */
   session: string;
   /** Ends the session the way the adapter learns of it. */
-  end(session: string): Promise<void>;
+  end: (session: string) => Promise<void>;
 }
 
 /** How the contract lets time go by: real sleeps by default; the in-memory fake's spec moves jest's fake clock instead. */

@@ -1,11 +1,11 @@
 import http from 'node:http';
-import { AddressInfo } from 'node:net';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import {
   CallToolRequestSchema, CompleteRequestSchema, GetPromptRequestSchema, ListPromptsRequestSchema, ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema, ListToolsRequestSchema, McpError, ReadResourceRequestSchema, Tool,
 } from '@modelcontextprotocol/sdk/types.js';
+import { listenLoopback } from './listen-loopback';
 
 export interface UpstreamMcpServer {
   url: string;
@@ -49,7 +49,7 @@ const COMPLETIONS: Record<string, string[]> = { who: ['world', 'wendy', 'bob'], 
  */
 export async function startUpstream(label = 'upstream'): Promise<UpstreamMcpServer> {
   const state: UpstreamMcpServer = { url: '', seenHeaders: [], delayMs: 0, tools: structuredClone(TOOLS), seenMethods: [], seenMeta: [], stop: async () => undefined };
-  const httpServer = http.createServer(async (req, res) => {
+  const httpServer = http.createServer((req, res) => void (async () => {
     state.seenHeaders.push({ ...req.headers });
     await new Promise((r) => setTimeout(r, state.delayMs));
     const server = new Server({ name: 'upstream', version: '1.0.0' }, { capabilities: { tools: {}, resources: {}, prompts: {}, completions: {} } });
@@ -80,12 +80,9 @@ export async function startUpstream(label = 'upstream'): Promise<UpstreamMcpServ
     res.on('close', () => void server.close());
     await server.connect(transport);
     await transport.handleRequest(req, res);
-  });
-  await new Promise<void>((resolve) => httpServer.listen(0, '127.0.0.1', resolve));
-  state.url = `http://127.0.0.1:${(httpServer.address() as AddressInfo).port}/mcp`;
-  state.stop = () => new Promise<void>((resolve) => {
-    httpServer.closeAllConnections();
-    httpServer.close(() => resolve());
-  });
+  })());
+  const loopback = await listenLoopback(httpServer);
+  state.url = `${loopback.url}/mcp`;
+  state.stop = loopback.close;
   return state;
 }

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
-import { AddressInfo } from 'node:net';
 import { NodeStreamableHTTPServerTransport, toNodeHandler } from '@modelcontextprotocol/node';
 import { classifyInboundRequest, createMcpHandler, inputRequired, inputResponse, ProtocolError, Server, ServerNotifier } from '@modelcontextprotocol/server';
 import { startUpstream } from './upstream-mcp-server';
+import { listenLoopback } from './listen-loopback';
 
 /**
  * How an SDK v2 test upstream serves: `modern` 2026-07-28 only
@@ -88,33 +88,33 @@ function serverFor(label: string, era: string, seen: string[], capabilities: unk
     const answer = inputResponse(ctx.mcpReq.inputResponses, 'input');
     if (name === 'ask') {
       if (answer.kind === 'elicit') return { content: [{ type: 'text', text: `${label}: ${answer.action} ${JSON.stringify(answer.content ?? {})}` }] };
-      return inputRequired({ inputRequests: { input: inputRequired.elicit({ message: 'Your name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } }) } }) as never;
+      return inputRequired({ inputRequests: { input: inputRequired.elicit({ message: 'Your name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } }) } });
     }
     if (name === 'think') {
       if (answer.kind === 'sampling') return { content: [{ type: 'text', text: `${label}: the model said ${JSON.stringify(answer.result.content)}` }] };
-      return inputRequired({ inputRequests: { input: inputRequired.createMessage({ messages: [{ role: 'user', content: { type: 'text', text: '2 + 2?' } }], maxTokens: 5 }) } }) as never;
+      return inputRequired({ inputRequests: { input: inputRequired.createMessage({ messages: [{ role: 'user', content: { type: 'text', text: '2 + 2?' } }], maxTokens: 5 }) } });
     }
     if (name === 'where') {
       if (answer.kind === 'roots') return { content: [{ type: 'text', text: `${label}: roots ${answer.roots.map((root) => root.uri).join(' ')}` }] };
-      return inputRequired({ inputRequests: { input: inputRequired.listRoots() } }) as never;
+      return inputRequired({ inputRequests: { input: inputRequired.listRoots() } });
     }
     if (name === 'steps') {
       const state = ctx.mcpReq.requestState();
       if (state === UPSTREAM_STATES[0] && answer.kind === 'elicit') {
-        return inputRequired({ inputRequests: { model: inputRequired.createMessage({ messages: [{ role: 'user', content: { type: 'text', text: 'Hi?' } }], maxTokens: 5 }) }, requestState: UPSTREAM_STATES[1] }) as never;
+        return inputRequired({ inputRequests: { model: inputRequired.createMessage({ messages: [{ role: 'user', content: { type: 'text', text: 'Hi?' } }], maxTokens: 5 }) }, requestState: UPSTREAM_STATES[1] });
       }
       const model = inputResponse(ctx.mcpReq.inputResponses, 'model');
       if (state === UPSTREAM_STATES[1] && model.kind === 'sampling') return { content: [{ type: 'text', text: `${label}: two rounds, the model said ${JSON.stringify(model.result.content)}` }] };
-      return inputRequired({ inputRequests: { input: ASK_NAME }, requestState: UPSTREAM_STATES[0] }) as never;
+      return inputRequired({ inputRequests: { input: ASK_NAME }, requestState: UPSTREAM_STATES[0] });
     }
     if (name === 'both') {
       const declared = ((ctx.mcpReq as { envelope?: Record<string, unknown> }).envelope?.['io.modelcontextprotocol/clientCapabilities'] ?? {}) as Record<string, unknown>;
       const model = inputResponse(ctx.mcpReq.inputResponses, 'model');
       if (model.kind === 'sampling') return { content: [{ type: 'text', text: `${label}: answered ${Object.keys(ctx.mcpReq.inputResponses ?? {}).sort().join(' ')}` }] };
       const sampling = inputRequired.createMessage({ messages: [{ role: 'user', content: { type: 'text', text: 'Hi?' } }], maxTokens: 5 });
-      return inputRequired({ inputRequests: { model: sampling, ...('elicitation' in declared && { input: ASK_NAME }) } }) as never;
+      return inputRequired({ inputRequests: { model: sampling, ...('elicitation' in declared && { input: ASK_NAME }) } });
     }
-    if (name === 'forever') return inputRequired({ inputRequests: { input: ASK_NAME }, requestState: 'again' }) as never;
+    if (name === 'forever') return inputRequired({ inputRequests: { input: ASK_NAME }, requestState: 'again' });
     if (name === 'log') {
       await ctx.mcpReq.log('debug', `${label}: a debug line`);
       await ctx.mcpReq.log('warning', `${label}: a warning`);
@@ -131,7 +131,7 @@ function serverFor(label: string, era: string, seen: string[], capabilities: unk
     const { uri } = request.params;
     if (uri === 'file:///notes/asked') {
       const answer = inputResponse(ctx.mcpReq.inputResponses, 'input');
-      if (answer.kind !== 'elicit') return inputRequired({ inputRequests: { input: ASK_NAME }, requestState: 'read-state' }) as never;
+      if (answer.kind !== 'elicit') return inputRequired({ inputRequests: { input: ASK_NAME }, requestState: 'read-state' });
       return { contents: [{ uri, mimeType: 'text/plain', text: `${label}: for ${JSON.stringify(answer.content ?? {})}` }] };
     }
     if (!uri.startsWith('file:///notes/')) throw new ProtocolError(-32602, `Resource ${uri} not found`);
@@ -148,7 +148,7 @@ function serverFor(label: string, era: string, seen: string[], capabilities: unk
     receive('prompts/get', request.params._meta, ctx);
     if (request.params.name === 'interview') {
       const answer = inputResponse(ctx.mcpReq.inputResponses, 'input');
-      if (answer.kind !== 'elicit') return inputRequired({ inputRequests: { input: ASK_NAME }, requestState: 'prompt-state' }) as never;
+      if (answer.kind !== 'elicit') return inputRequired({ inputRequests: { input: ASK_NAME }, requestState: 'prompt-state' });
       return { messages: [{ role: 'user', content: { type: 'text', text: `${label} interviews ${JSON.stringify(answer.content ?? {})}` } }] };
     }
     return { messages: [{ role: 'user', content: { type: 'text', text: `${label} greets ${request.params.arguments?.who ?? 'nobody'}` } }] };
@@ -170,7 +170,7 @@ export async function startV2Upstream(mode: V2UpstreamMode, label: string = mode
   state.notify = handler.notify;
   const modern = toNodeHandler(handler);
   const sessions = new Map<string, NodeStreamableHTTPServerTransport>();
-  const httpServer = http.createServer(async (req, res) => {
+  const httpServer = http.createServer((req, res) => void (async () => {
     let raw = '';
     for await (const chunk of req) raw += chunk;
     if (state.silent) return; // the socket stays open until keygate gives up
@@ -191,12 +191,9 @@ export async function startV2Upstream(mode: V2UpstreamMode, label: string = mode
       transport = opened;
     }
     await transport.handleRequest(req, res, body);
-  });
-  await new Promise<void>((resolve) => httpServer.listen(0, '127.0.0.1', resolve));
-  state.url = `http://127.0.0.1:${(httpServer.address() as AddressInfo).port}/mcp`;
-  state.stop = () => new Promise<void>((resolve) => {
-    httpServer.closeAllConnections();
-    httpServer.close(() => resolve());
-  });
+  })());
+  const loopback = await listenLoopback(httpServer);
+  state.url = `${loopback.url}/mcp`;
+  state.stop = loopback.close;
   return state;
 }

@@ -29,7 +29,7 @@ function useHash(): string {
 function Page({ hash, admin }: { hash: string; admin: boolean | null }) {
   if (hash === '#/keys/new') return <CreateKeyPage />;
   const detail = /^#\/keys\/([0-9a-f-]{36})$/.exec(hash);
-  if (detail) return <KeyDetailPage id={detail[1]!} />;
+  if (detail) return <KeyDetailPage id={detail[1]} />;
   if (hash === '#/servers') return <ServersPage />;
   if (hash === '#/admins') return admin ? <AdminsPage /> : <p class="muted">{admin === null ? 'Loading…' : 'Agent roles and modes are managed by admins.'}</p>;
   return <KeysPage />;

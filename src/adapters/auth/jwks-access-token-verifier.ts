@@ -35,7 +35,7 @@ export class JwksAccessTokenVerifier implements AccessTokenVerifier {
   async verify(token: string): Promise<Actor> {
     const payload = await this.verifyClaims(token, this.options);
     const roles = Array.isArray(payload.roles) ? payload.roles : [];
-    return { userId: (payload.sub as string).toLowerCase(), isAdmin: roles.includes(this.options.adminRole) };
+    return { userId: (payload.sub).toLowerCase(), isAdmin: roles.includes(this.options.adminRole) };
   }
 
   /**

@@ -11,7 +11,7 @@ import { AuditOrigin, NO_ORIGIN } from '../../domain/audit';
 import { ANY_PARAMS } from './any-params';
 import { tracedRequest } from './modern/forwarded-meta';
 import { RPC } from './json-rpc';
-import { listToolsFor, ToolsListParams } from './list-tools-request';
+import { listToolsFor } from './list-tools-request';
 import { RpcError } from './rpc-error';
 import { toMcpError } from './mcp-error-map';
 import { MAX_RESULT_RECORD_BYTES } from './record-view';
@@ -107,8 +107,8 @@ export class McpServerFactory {
     const recordBytes = Math.floor(MAX_RESULT_RECORD_BYTES / messages);
     server.setRequestHandler('tools/list', { params: ANY_PARAMS }, async (params) => {
       try {
-        const tools = await listToolsFor(this.options.listTools, principal, params as ToolsListParams, view);
-        return { tools: tools.map(toMcpTool) } as never;
+        const tools = await listToolsFor(this.options.listTools, principal, params, view);
+        return { tools: tools.map(toMcpTool) };
       } catch (error) {
         throw toMcpError(error, this.options.log);
       }
@@ -123,7 +123,7 @@ export class McpServerFactory {
       const forwarded = tracedRequest(params._meta);
       const upstream: UpstreamContext | undefined = session ? { clientSessionId: session.id, relay, forwarded } : forwarded && { forwarded };
       try {
-        return (await this.calls.run(principal, origin, calls, params, recordBytes, upstream)) as never;
+        return (await this.calls.run(principal, origin, calls, params, recordBytes, upstream));
       } finally {
         relay?.close();
       }

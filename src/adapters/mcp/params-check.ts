@@ -28,7 +28,7 @@ export function refuseInvalidParams(messages: readonly JSONRPCMessage[], res: Re
       : method === 'initialize' ? initializeProblems(message) : method === 'tools/call' ? toolCallProblems(params) : [];
     if (problems.length === 0) continue;
     const summary = problems.map((p) => `${p.field}: ${p.message}`).join('; ');
-    sendRpcError(res, 200, id, RPC.INVALID_PARAMS, `Invalid ${method} params: ${summary}`, problems);
+    sendRpcError(res, 200, id, RPC.INVALID_PARAMS, `Invalid ${String(method)} params: ${summary}`, problems);
     return true;
   }
   return false;

@@ -1,6 +1,5 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { Request as ExpressRequest, Response as ExpressResponse } from 'express';
 import { Server, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import { headerMemo } from './header-memo';
@@ -74,7 +73,7 @@ export async function serveStreamableHttp(
   answer.headers.forEach((value, name) => res.setHeader(name, value));
   if (answer.body === null) return void res.end();
   // pipeline, not pipe: a client gone cancels the web stream, which tells the transport to store what follows instead of writing it.
-  await pipeline(Readable.fromWeb(answer.body as WebReadableStream), res).catch(() => undefined);
+  await pipeline(Readable.fromWeb(answer.body), res).catch(() => undefined);
 }
 
 /** Settles when the POST's last response is stored, or after `maxMs` at the latest. */

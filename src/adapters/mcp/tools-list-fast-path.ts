@@ -2,7 +2,7 @@ import { Request, Response } from 'express';
 import { JSONRPCMessage, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
 import { ListTools } from '../../application/use-cases/gateway/list-tools/list-tools.use-case';
 import { KeyPrincipal } from '../../application/use-cases/validate-key/validate-key.use-case';
-import { listToolsFor, ToolsListParams } from './list-tools-request';
+import { listToolsFor } from './list-tools-request';
 import { ResponseFormat } from './streamable-http';
 import { ToolListBytes } from './tool-list-bytes';
 
@@ -28,7 +28,7 @@ export class ToolsListFastPath {
     if (message.params !== undefined && (typeof message.params !== 'object' || message.params === null)) return false;
     let tools;
     try {
-      tools = await listToolsFor(this.listTools, principal, (message.params ?? {}) as ToolsListParams);
+      tools = await listToolsFor(this.listTools, principal, (message.params ?? {}));
     } catch {
       return false;
     }

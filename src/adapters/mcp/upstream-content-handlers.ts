@@ -84,7 +84,7 @@ export function serveUpstreamContent(server: Server, useCases: UpstreamContentUs
     // ANY_PARAMS: the use-cases check the params (-32602), not the SDK's schemas (-32603).
     server.setRequestHandler(method, { params: ANY_PARAMS }, async (params, ctx) => {
       try {
-        return (await answer(params, tracedRequest(params._meta))) as never;
+        return (await answer(params, tracedRequest(params._meta)));
       } catch (error) {
         const answered = toMcpError(error, log);
         if (answered.code === RPC.RESOURCE_NOT_FOUND) keepResourceNotFound(server, ctx.mcpReq.id);

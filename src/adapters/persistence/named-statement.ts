@@ -26,5 +26,5 @@ interface NamedStatementPool {
 export async function queryNamed<T>(manager: EntityManager, statement: NamedStatement, values: unknown[]): Promise<T[]> {
   const pool = manager.queryRunner ? undefined : (manager.connection.driver as unknown as { master?: NamedStatementPool }).master;
   if (pool) return (await pool.query({ ...statement, values })).rows as T[];
-  return (await manager.query(statement.text, values)) as T[];
+  return await manager.query<T[]>(statement.text, values);
 }

@@ -33,7 +33,7 @@ export class PostgresResourceStore implements ResourceStore {
     const rows = await this.guarded(() => this.manager.transaction(async (manager) => {
       // Serialises creates per owner and location, so two concurrent ones cannot both pass the count.
       await manager.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`resource_records:${ownerId}:${at.resource}:${at.parentId}:${at.subresource}`]);
-      const [{ held }] = await manager.query(`SELECT count(*)::int AS held FROM resource_records WHERE ${AT}`, where(ownerId, at));
+      const [{ held }] = await manager.query<{ held: number }[]>(`SELECT count(*)::int AS held FROM resource_records WHERE ${AT}`, where(ownerId, at));
       return held >= limit ? [] : this.run(INSERT, [...where(ownerId, at), data, id ?? null], manager);
     }));
     return rows.length > 0 ? ResourceRecordMapper.toDomain(rows[0]) : null;
@@ -64,7 +64,7 @@ export class PostgresResourceStore implements ResourceStore {
     }
     params.push(limit, offset);
     const rows = await this.run(`${sql} ORDER BY created_at, id LIMIT $${params.length - 1} OFFSET $${params.length}`, params);
-    return rows.map(ResourceRecordMapper.toDomain);
+    return rows.map((row) => ResourceRecordMapper.toDomain(row));
   }
 
   async update(ownerId: string, at: RecordLocation, id: string, data: Record<string, unknown>): Promise<ResourceRecord | null> {

@@ -62,7 +62,7 @@ export class RecordSecrets {
     for (const field of secretFieldsAt(at)) {
       const values = data[field];
       if (typeof values !== 'object' || values === null || Array.isArray(values)) continue;
-      const changed = Object.entries(values).map(([name, value]) => [name, typeof value === 'string' ? change(value, {
+      const changed = Object.entries(values as Data).map(([name, value]): [string, unknown] => [name, typeof value === 'string' ? change(value, {
         bound: JSON.stringify([owner.ownerId, at.resource, owner.id, field, name]),
         older: JSON.stringify([owner.ownerId, at.resource, field, name]),
       }) : value]);

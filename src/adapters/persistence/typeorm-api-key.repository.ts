@@ -19,11 +19,11 @@ export class TypeormApiKeyRepository implements ApiKeyRepository {
       // Serialises creates per user so two concurrent requests cannot both pass the count.
       await manager.query('SELECT pg_advisory_xact_lock(hashtext($1))', [key.userId]);
       // ApiKey.countsTowardLimitAt in SQL: a rolled key past its overlap no longer counts.
-      const [{ held }] = await manager.query(
+      const [{ held }] = await manager.query<{ held: number }[]>(
         `SELECT count(*)::int AS held FROM api_keys WHERE user_id = $1 AND revoked_at IS NULL
            AND (replaced_by IS NULL OR expires_at IS NULL OR expires_at > $2)`,
         [key.userId, key.createdAt],
-      ) as { held: number }[];
+      );
       if (held >= limit) return null;
       return ApiKeyMapper.toDomain(await manager.save(ApiKeyRowSchema, newRow(manager, key)));
     }));
@@ -69,7 +69,7 @@ export class TypeormApiKeyRepository implements ApiKeyRepository {
       where: { user_id: userId, revoked_at: IsNull() },
       order: { created_at: 'DESC', id: 'DESC' },
     }));
-    return rows.map(ApiKeyMapper.toDomain);
+    return rows.map((row) => ApiKeyMapper.toDomain(row));
   }
 
   async revoke(id: string, at: Date): Promise<boolean> {

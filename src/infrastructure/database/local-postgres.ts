@@ -48,8 +48,8 @@ export class LocalPostgres {
       if (output.length > 50) output.shift();
       options.log?.(chunk.toString().trimEnd());
     };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
     const url = `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
     await waitUntilReady(url, child, output);
     const server = new LocalPostgres(child, options, url);
@@ -90,7 +90,7 @@ function ensureCluster(dir: string, pgData: string, initdb: string, runAs?: RunA
     );
   } catch (error) {
     rmSync(pgData, { recursive: true, force: true });
-    throw new Error(`initdb failed: ${(error as { stderr?: Buffer }).stderr?.toString() ?? error}`);
+    throw new Error(`initdb failed: ${(error as { stderr?: Buffer }).stderr?.toString() ?? String(error)}`, { cause: error });
   } finally {
     rmSync(pwFile, { force: true });
   }

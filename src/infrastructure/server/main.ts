@@ -63,7 +63,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`keygate failed to start: ${error instanceof ConfigError ? error.message : (error as Error)?.stack ?? error}\n`);
+  process.stderr.write(`keygate failed to start: ${error instanceof ConfigError ? error.message : (error as Error)?.stack ?? String(error)}\n`);
   process.exit(1);
 });
 

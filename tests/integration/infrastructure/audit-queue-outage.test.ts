@@ -19,7 +19,7 @@ const event = (n: number): AuditRecord => ({
   occurredAt: new Date(), requestId: null, ip: null, details: { n },
 });
 const written = async () =>
-  ((await app().db.dataSource.query('SELECT details FROM audit_events WHERE user_id = $1 ORDER BY seq', [user])) as { details: { n: number } }[])
+  (await app().db.dataSource.query<{ details: { n: number } }[]>('SELECT details FROM audit_events WHERE user_id = $1 ORDER BY seq', [user]))
     .map((row) => row.details.n);
 
 describe('the audit queue when PostgreSQL goes away and comes back', () => {

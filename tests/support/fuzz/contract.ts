@@ -30,7 +30,7 @@ export async function exchange(target: FuzzTarget, request: FuzzRequest, always 
   try {
     response = await sendRaw(target.baseUrl, request);
   } catch (error) {
-    throw new Error(`no answer (${(error as Error).message})\n  request: ${describeRequest(request)}`);
+    throw new Error(`no answer (${(error as Error).message})\n  request: ${describeRequest(request)}`, { cause: error });
   }
   const written = always || (response.status >= 400 && response.status < 500) ? changedTables(before, await target.snapshot()) : [];
   return { request, response, written };

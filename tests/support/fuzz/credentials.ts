@@ -47,7 +47,7 @@ export function restCredentials(idp: TestIdentityProvider, users: { admin: strin
     { label: 'two Authorization values', headers: { Authorization: `Bearer ${userToken}, Bearer ${adminToken}` } },
     bearer('expired JWT', idp.token({ sub: users.a, expiresIn: -60 })),
     bearer('JWT with sub not a UUID', idp.token({ sub: 'not-a-uuid' })),
-    bearer('JWT with numeric sub', jwt.sign({ sub: 12345 } as object, idp.keys[0].privateKey, { algorithm: 'RS256', keyid: 'rs-1', issuer: TEST_ISSUER, audience: TEST_AUDIENCE, expiresIn: 600 })),
+    bearer('JWT with numeric sub', jwt.sign({ sub: 12345 }, idp.keys[0].privateKey, { algorithm: 'RS256', keyid: 'rs-1', issuer: TEST_ISSUER, audience: TEST_AUDIENCE, expiresIn: 600 })),
     bearer('JWT without sub', idp.token({})),
     bearer('JWT with upper-case sub', idp.token({ sub: users.a.toUpperCase() })),
     bearer('JWT with sub holding NUL', idp.token({ sub: `${users.a}\u0000` })),

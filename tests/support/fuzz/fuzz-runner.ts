@@ -124,7 +124,7 @@ export async function fuzz<T>(name: string, baseUrl: string, arbitrary: fc.Arbit
     const cause = (error as Error & { cause?: Error }).cause;
     const test = expect.getState().currentTestName?.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') ?? name;
     const replay = `Replay: FUZZ_SEED=${BASE_SEED} npx jest tests/e2e/fuzz -t '${test}' (property "${name}", seed ${seed}); FUZZ_SURVEY=1 lists every kind of failure.`;
-    throw new Error(`${(error as Error).message}\n${replay}\nError of the counterexample: ${cause?.message ?? 'see above'}`);
+    throw new Error(`${(error as Error).message}\n${replay}\nError of the counterexample: ${cause?.message ?? 'see above'}`, { cause: error });
   } finally {
     await assertAlive(baseUrl);
   }

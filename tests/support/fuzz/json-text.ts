@@ -86,7 +86,7 @@ export const deepText = (depth: number, kind: 'array' | 'object' | 'proto' | 'mi
  */
 export const deep = (minDepth: number, maxDepth: number): fc.Arbitrary<JsonText> =>
   fc
-    .tuple(fc.integer({ min: minDepth, max: maxDepth }), fc.constantFrom('array', 'object', 'proto', 'mixed') as fc.Arbitrary<'array' | 'object' | 'proto' | 'mixed'>, leaf)
+    .tuple(fc.integer({ min: minDepth, max: maxDepth }), fc.constantFrom<'array' | 'object' | 'proto' | 'mixed'>('array', 'object', 'proto', 'mixed'), leaf)
     .map(([depth, kind, inner]) => deepText(depth, kind, inner));
 
 /**

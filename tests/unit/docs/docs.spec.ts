@@ -22,7 +22,7 @@ function variablesTheConfigReads(): string[] {
     .filter((file) => file.endsWith('.ts'))
     .flatMap((file) => envNamesIn(readFileSync(path.join(configDir, file), 'utf8')));
   const read = new Set<string>();
-  const recording = new Proxy({} as NodeJS.ProcessEnv, {
+  const recording = new Proxy({}, {
     get: (_target, name) => {
       if (typeof name === 'string') read.add(name);
       return undefined;

@@ -13,7 +13,7 @@ export function SecretOnce({ title, rawKey, onDone }: { title: string; rawKey: s
       <label for="raw-key">New key</label>
       <div class="secret-row">
         <input id="raw-key" class="mono" readOnly value={rawKey} onFocus={(e) => e.currentTarget.select()} />
-        <button type="button" onClick={copy}>Copy</button>
+        <button type="button" onClick={() => void copy()}>Copy</button>
       </div>
       <p aria-live="polite" class="muted">{copied === 'yes' ? 'Copied to the clipboard.' : copied === 'failed' ? 'Copy failed: select the key and copy it by hand.' : ''}</p>
       <button type="button" class="secondary" onClick={onDone}>I have stored the key</button>

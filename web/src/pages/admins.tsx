@@ -39,7 +39,7 @@ export function AdminsPage() {
                 <td class="actions">
                   <button type="button" class="secondary" aria-label={`Edit role ${r.name}`} onClick={() => setForm({ kind: 'role', item: r })}>Edit</button>
                   {!r.is_system && (
-                    <button type="button" class="danger" aria-label={`Delete role ${r.name}`} onClick={() => api('DELETE', `/agent-roles/${r.id}`).then(load, fail)}>Delete</button>
+                    <button type="button" class="danger" aria-label={`Delete role ${r.name}`} onClick={() => void api('DELETE', `/agent-roles/${r.id}`).then(load, fail)}>Delete</button>
                   )}
                 </td>
               </tr>
@@ -63,7 +63,7 @@ export function AdminsPage() {
                   <td><ScopeChips scopes={m.additional_scopes} /></td>
                   <td class="actions">
                     <button type="button" class="secondary" aria-label={`Edit mode ${m.mode}`} onClick={() => setForm({ kind: 'mode', item: m })}>Edit</button>
-                    <button type="button" class="danger" aria-label={`Delete mode ${m.mode}`} onClick={() => api('DELETE', `/mode-tool-configs/${m.id}`).then(load, fail)}>Delete</button>
+                    <button type="button" class="danger" aria-label={`Delete mode ${m.mode}`} onClick={() => void api('DELETE', `/mode-tool-configs/${m.id}`).then(load, fail)}>Delete</button>
                   </td>
                 </tr>
               ))}

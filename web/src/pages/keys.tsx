@@ -118,7 +118,7 @@ function RevokeDialog({ apiKey, onClose, onRevoked }: { apiKey: ApiKey; onClose:
       <p>Every client using <span class="mono">{apiKey.key_prefix}…</span> is refused at once. This cannot be undone.</p>
       <ErrorNote error={error} />
       <div class="buttons">
-        <button type="button" class="danger" onClick={revoke}>Revoke key</button>
+        <button type="button" class="danger" onClick={() => void revoke()}>Revoke key</button>
         <button type="button" class="secondary" onClick={onClose}>Cancel</button>
       </div>
     </Modal>

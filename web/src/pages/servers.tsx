@@ -62,7 +62,7 @@ export function ServersPage() {
                   <td>{shortDate(s.updated_at)}</td>
                   <td class="actions">
                     <button type="button" class="secondary" onClick={() => setEditing(s)} aria-label={`Edit ${s.name}`}>Edit</button>
-                    <button type="button" class="danger" onClick={() => remove(s)} aria-label={`Delete ${s.name}`}>Delete</button>
+                    <button type="button" class="danger" onClick={() => void remove(s)} aria-label={`Delete ${s.name}`}>Delete</button>
                   </td>
                 </tr>
               ))}
@@ -70,7 +70,7 @@ export function ServersPage() {
           </table>
         </div>
       )}
-      {next && <p><button type="button" class="secondary" onClick={more}>Show more servers</button></p>}
+      {next && <p><button type="button" class="secondary" onClick={() => void more()}>Show more servers</button></p>}
       <h2>Tools awaiting approval</h2>
       {next && <p class="muted">Of the servers shown; more follow.</p>}
       {awaiting.length === 0 ? <p class="muted">None: every pinned tool is as approved.</p> : (
@@ -79,7 +79,7 @@ export function ServersPage() {
             <li key={`${a.server.id}/${a.name}`}>
               <code>{a.server.name}__{a.name}</code> changed its definition: approved <span class="mono small">{a.approved.slice(0, 12)}…</span>,
               now <span class="mono small">{a.seen.slice(0, 12)}…</span>. It is withheld from /mcp until approved.{' '}
-              <button type="button" onClick={() => approve(a)} aria-label={`Approve ${a.name} of ${a.server.name}`}>Approve</button>
+              <button type="button" onClick={() => void approve(a)} aria-label={`Approve ${a.name} of ${a.server.name}`}>Approve</button>
             </li>
           ))}
         </ul>

@@ -27,7 +27,7 @@ export class IntrospectionController {
   }
 
   private async post(req: Request, res: Response): Promise<void> {
-    const result = await this.introspect.execute({ actor: actorOf(res.locals), token: unchecked(req.body.token) });
+    const result = await this.introspect.execute({ actor: actorOf(res.locals), token: unchecked((req.body as { token?: unknown }).token) });
     // RFC 7662 section 4: the answer must not be cached.
     res.setHeader('Cache-Control', 'no-store');
     res.json(presentIntrospection(result));

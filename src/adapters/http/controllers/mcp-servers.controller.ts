@@ -93,5 +93,5 @@ function nextPage(req: Request, cursor: string): string {
   const query = new URLSearchParams();
   for (const name of ['user_id', 'limit']) if (typeof req.query[name] === 'string') query.set(name, req.query[name]);
   query.set('cursor', cursor);
-  return `${req.baseUrl}?${query}`;
+  return `${req.baseUrl}?${query.toString()}`;
 }

@@ -184,7 +184,7 @@ function modernVerdict(route: InboundModernRoute, headers: EraHeaders, id: RpcId
     });
   }
   const { method } = route.message;
-  const params = route.message.params as Record<string, unknown> | undefined;
+  const params = route.message.params;
   // The spec requires the standard headers on requests only.
   if (route.messageKind === 'request') {
     const refusal = headerRefusal(method, params, headers, id);
@@ -204,7 +204,7 @@ function headerRefusal(method: string, params: Record<string, unknown> | undefin
   if (headers.method === undefined) return mismatch(id, 'Mcp-Method', 'is required');
   const source = nameSourceOf(method);
   if (source === undefined) return undefined;
-  const bodyValue = typeof params?.[source] === 'string' ? (params[source] as string) : undefined;
+  const bodyValue = typeof params?.[source] === 'string' ? (params[source]) : undefined;
   if (headers.name === undefined) {
     // Without a name in the body the request is invalid params, which the later checks answer.
     return bodyValue === undefined ? undefined : mismatch(id, 'Mcp-Name', `is required for ${method}`);
@@ -247,7 +247,7 @@ function envelopeOf(params: Record<string, unknown> | undefined): ModernEnvelope
   const logLevel = meta[LOG_LEVEL_META_KEY] as LoggingLevel | undefined;
   return {
     // The classifier has validated these; a notification may carry none.
-    clientCapabilities: (meta[CLIENT_CAPABILITIES_META_KEY] ?? {}) as ClientCapabilities,
+    clientCapabilities: (meta[CLIENT_CAPABILITIES_META_KEY] ?? {}),
     ...(clientInfo !== undefined && { clientInfo }),
     ...(logLevel !== undefined && { logLevel }),
     meta,

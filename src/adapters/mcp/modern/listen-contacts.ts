@@ -75,7 +75,7 @@ export class ListenContacts<T extends ContactHolder> {
       listening.contacts.delete(key);
     }
     await Promise.all([...wanted].filter(([key]) => !listening.contacts.has(key)).map(([key, record]) => {
-      const contact: Contact = { key, record, uris: listening.routed.get(record.id) ?? new Map(), listen: null, closed: false, tools: null };
+      const contact: Contact = { key, record, uris: listening.routed.get(record.id) ?? new Map<string, string>(), listen: null, closed: false, tools: null };
       listening.contacts.set(key, contact);
       return this.connect(listening, contact, 0);
     }));

@@ -1,4 +1,4 @@
-import { Client, FetchLike, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Agent } from 'undici';
 import { withoutSecrets } from '../../../domain/resource/without-secrets';
 import { SERVER_INFO } from '../mcp-server.factory';
@@ -24,7 +24,7 @@ export async function openLegacyListen(request: UpstreamListenRequest, capabilit
   const client = new Client({ name: SERVER_INFO.name, version: SERVER_INFO.version }, { capabilities: {} });
   const transport = new StreamableHTTPClientTransport(new URL(server.url), {
     requestInit: { headers: server.headers },
-    fetch: listenFetch(agent, limits.maxBytes, stop.signal) as FetchLike,
+    fetch: listenFetch(agent, limits.maxBytes, stop.signal),
   });
   let stream: UpstreamEventStream | undefined;
   let ended!: () => void;

@@ -1,4 +1,4 @@
-import { Client, DiscoverResult, FetchLike, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client, DiscoverResult, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Agent } from 'undici';
 import { SERVER_INFO } from '../mcp-server.factory';
 import { listenFetch } from './listen-fetch';
@@ -19,7 +19,7 @@ export async function openModernListen(request: UpstreamListenRequest, discover:
   }
   const transport = new StreamableHTTPClientTransport(new URL(server.url), {
     requestInit: { headers: server.headers },
-    fetch: listenFetch(agent, limits.maxBytes, stop.signal) as FetchLike,
+    fetch: listenFetch(agent, limits.maxBytes, stop.signal),
   });
   try {
     await client.connect(transport, { prior: { kind: 'modern', discover }, timeout: limits.timeoutMs });

@@ -1,6 +1,5 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { createMcpHandler, McpHttpHandler } from '@modelcontextprotocol/server';
 import { Request as ExpressRequest, Response as ExpressResponse } from 'express';
 import { RpcId } from '../json-rpc';
@@ -79,7 +78,7 @@ export class ModernHttp {
     res.status(answer.status);
     answer.headers.forEach((value, name) => res.setHeader(name, value));
     if (answer.body === null) return void res.end();
-    await pipeline(Readable.fromWeb(answer.body as WebReadableStream), res).catch(() => undefined);
+    await pipeline(Readable.fromWeb(answer.body), res).catch(() => undefined);
   }
 
   async close(): Promise<void> {

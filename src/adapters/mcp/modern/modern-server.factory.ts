@@ -8,7 +8,7 @@ import { EndpointCapabilities, KEYGATE_CAPABILITIES } from '../../../application
 import { ClientRelay, UpstreamRelay } from '../../../application/ports/upstream-mcp.port';
 import { AuditOrigin } from '../../../domain/audit';
 import { ANY_PARAMS } from '../any-params';
-import { listToolsFor, ToolsListParams } from '../list-tools-request';
+import { listToolsFor } from '../list-tools-request';
 import { toModernMcpError } from '../mcp-error-map';
 import { instructionsFor, serverInfoFor } from '../mcp-server.factory';
 import { MAX_RESULT_RECORD_BYTES } from '../record-view';
@@ -106,8 +106,8 @@ export class ModernServerFactory {
     // ANY_PARAMS: a cursor of the wrong type is listToolsFor's -32602, not the SDK schema's -32603.
     server.setRequestHandler('tools/list', { params: ANY_PARAMS }, async (params) => {
       try {
-        const tools = await listToolsFor(this.listTools, principal, params as ToolsListParams, view);
-        return { tools: tools.map(toMcpTool) } as never;
+        const tools = await listToolsFor(this.listTools, principal, params, view);
+        return { tools: tools.map(toMcpTool) };
       } catch (error) {
         throw toModernMcpError(error, this.log);
       }
@@ -117,16 +117,16 @@ export class ModernServerFactory {
       // No session: the upstream is called as a stateless request, its progress and (with a logLevel) log messages relayed on this request's stream.
       const relay = call.streams ? modernRelay({
         progressToken: progressTokenOf(params._meta), logLevel: call.logLevel, signal: ctx.mcpReq.signal,
-        notify: (notification) => ctx.mcpReq.notify(notification as never),
+        notify: (notification) => ctx.mcpReq.notify(notification),
       }) : undefined;
       return (await this.withInput(call, 'tools/call', params.name, ctx, relay, async (round, upstream) => round.answer(
-        await this.calls.run(principal, call.origin, call.calls, params, MAX_RESULT_RECORD_BYTES, { ...upstream, forwarded: round.forwarded }) as Record<string, unknown>))) as never;
+        await this.calls.run(principal, call.origin, call.calls, params, MAX_RESULT_RECORD_BYTES, { ...upstream, forwarded: round.forwarded })))) as never;
     });
     // The 2025 handlers' answers over the same use-cases, without a session (a 2025 stateless request's) and without subscribe (gone in 2026).
     for (const [method, answer] of upstreamContentAnswers(this.content, principal, 1, undefined, view, withoutSubscribe(declared))) {
       server.setRequestHandler(method, { params: ANY_PARAMS }, async (params, ctx) => {
         try {
-          if (method !== 'resources/read' && method !== 'prompts/get') return (await answer(params)) as never;
+          if (method !== 'resources/read' && method !== 'prompts/get') return (await answer(params));
           // Mapped inside: a parked read's failure travels to the client as a JSON-RPC error (wireErrorOf).
           const name = params[method === 'resources/read' ? 'uri' : 'name'];
           // The edge's gates do not know content scopes: a parked read's later round asks again what its first one asked.
@@ -137,7 +137,7 @@ export class ModernServerFactory {
             } catch (error) {
               throw toModernMcpError(round.failure(error), this.log);
             }
-          }, access)) as never;
+          }, access));
         } catch (error) {
           throw toModernMcpError(error, this.log);
         }

@@ -36,7 +36,7 @@ export class ModernToolsCallFastPath {
     let body: string;
     try {
       const result = await this.runner.run(call.principal, call.origin, call.calls, { name: params.name, arguments: params.arguments }, MAX_RESULT_RECORD_BYTES);
-      body = modernResultBody(id, 'tools/call', result as unknown as Record<string, unknown>, { serverInfo: serverInfoFor(call.view) });
+      body = modernResultBody(id, 'tools/call', result, { serverInfo: serverInfoFor(call.view) });
     } catch (error) {
       body = thrownErrorBody(id, error as RpcError);
     }

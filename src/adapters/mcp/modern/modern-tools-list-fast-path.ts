@@ -3,7 +3,7 @@ import { ListTools } from '../../../application/use-cases/gateway/list-tools/lis
 import { ToolDescriptor } from '../../../domain/tool';
 import { modernResultBody } from '../era/modern-answer';
 import { RpcId } from '../json-rpc';
-import { listToolsFor, ToolsListParams } from '../list-tools-request';
+import { listToolsFor } from '../list-tools-request';
 import { serverInfoFor } from '../mcp-server.factory';
 import { ResponseFormat } from '../streamable-http';
 import { ToolListBytes } from '../tool-list-bytes';
@@ -45,7 +45,7 @@ export class ModernToolsListFastPath {
     if (typeof params !== 'object' || params === null || Array.isArray(params)) return false;
     let tools: readonly ToolDescriptor[];
     try {
-      tools = await listToolsFor(this.listTools, call.principal, params as ToolsListParams, call.view);
+      tools = await listToolsFor(this.listTools, call.principal, params, call.view);
     } catch {
       return false;
     }

@@ -45,7 +45,7 @@ export class ModernUpstreamCallFastPath {
       // The envelope keys sit in _meta beside the trace context: each reader takes only its own.
       const round = this.rounds.begin({ binding: bindingOf(call, 'tools/call', params.name), meta, envelope: meta, inputResponses: undefined, requestState: undefined });
       const result = round.answer(await this.runner.run(call.principal, call.origin, call.calls, { name: params.name, arguments: params.arguments }, MAX_RESULT_RECORD_BYTES,
-        { forwarded: round.forwarded }) as unknown as Record<string, unknown>);
+        { forwarded: round.forwarded }));
       body = result.resultType === 'input_required' ? rpcResult(id, withServerInfo(result, serverInfo)) : modernResultBody(id, 'tools/call', result, { serverInfo });
     } catch (error) {
       body = thrownErrorBody(id, error as RpcError);

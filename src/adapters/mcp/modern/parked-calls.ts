@@ -40,7 +40,7 @@ interface StartInput {
   owner: string;
   /** Runs the call with `relay` as its upstream relay. */
   run(relay: UpstreamRelay): Promise<Record<string, unknown>>;
-  errorOf(error: unknown): WireError;
+  errorOf: (error: unknown) => WireError;
   /** The first request's relay (progress on its stream), until the call parks. */
   firstRound?: UpstreamRelay;
   /** The first request's end: a call its client left before it parked is cancelled. */

@@ -80,7 +80,7 @@ export class ParkedToolCalls {
     if (outcome.kind === 'complete') return outcome.result;
     if (outcome.kind === 'failed') throw new RpcError(outcome.error.code, outcome.error.message, outcome.error.data);
     const state: ParkedState = { k: id, r: outcome.round, d: deadline };
-    return inputRequired({ inputRequests: outcome.inputRequests as never, requestState: this.states.mint(state, binding) }) as unknown as Record<string, unknown>;
+    return inputRequired({ inputRequests: outcome.inputRequests as never, requestState: this.states.mint(state, binding) });
   }
 }
 

@@ -45,7 +45,7 @@ interface OpenStream {
   lastSeq: number;
   pumping: boolean;
   again: boolean;
-  close(): void;
+  close: () => void;
 }
 
 /**

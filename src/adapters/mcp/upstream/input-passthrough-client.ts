@@ -13,7 +13,7 @@ import { SERVER_INFO } from '../mcp-server.factory';
  */
 export function inputPassthroughClient(input: InputPassthrough, relay: UpstreamRelay | undefined): Client {
   const client = new Client({ name: SERVER_INFO.name, version: SERVER_INFO.version }, {
-    capabilities: input.clientCapabilities as never,
+    capabilities: input.clientCapabilities,
     inputRequired: { autoFulfill: false },
   });
   if (relay !== undefined && input.logLevel !== undefined) {

@@ -148,12 +148,12 @@ function webResponse(status: number, headers: Dispatcher.ResponseData['headers']
       try {
         const { value, done } = await iterator.next();
         if (done) return controller.close();
-        seen += (value as Buffer).byteLength;
+        seen += (value).byteLength;
         if (seen > maxBytes) {
           discard(body);
           return controller.error(overLimit());
         }
-        controller.enqueue(new Uint8Array(value as Buffer));
+        controller.enqueue(new Uint8Array(value));
       } catch (error) {
         controller.error(error);
       }
@@ -162,7 +162,7 @@ function webResponse(status: number, headers: Dispatcher.ResponseData['headers']
       discard(body);
     },
   });
-  const iterator = (body as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
+  const iterator = (body as AsyncIterable<Buffer, undefined>)[Symbol.asyncIterator]();
   return new Response(stream, { status, headers: webHeaders(headers) });
 }
 

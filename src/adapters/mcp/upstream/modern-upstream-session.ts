@@ -83,7 +83,7 @@ export class ModernUpstreamSession implements UpstreamSession, UpstreamContentSe
   }
 
   list(kind: ItemKind): Promise<UpstreamItem[]> {
-    return this.guarded((client) => listPages(this.profile.capabilities, kind, this.server.name, this.limits, this.stop.refusing(LISTS[kind].method), (method, params) => client.request({ method: method as 'tools/list', params }, this.options) as Promise<Record<string, unknown>>));
+    return this.guarded((client) => listPages(this.profile.capabilities, kind, this.server.name, this.limits, this.stop.refusing(LISTS[kind].method), (method, params) => client.request({ method: method as 'tools/list', params }, this.options)));
   }
 
   readResource(uri: string): Promise<Record<string, unknown>> {
@@ -242,7 +242,7 @@ export class ModernUpstreamSession implements UpstreamSession, UpstreamContentSe
     this.relaying = input === undefined && relay !== undefined && Object.keys(capabilities).length > 0;
     const transport = new StreamableHTTPClientTransport(new URL(this.server.url), {
       requestInit: { headers: this.server.headers },
-      fetch: answeredFirst(upstreamFetch(this.agent, this.limits.maxBytes, this.options.signal, (refusal) => this.stop.stopWith(refusal)) as FetchLike, firstAnswer),
+      fetch: answeredFirst(upstreamFetch(this.agent, this.limits.maxBytes, this.options.signal, (refusal) => this.stop.stopWith(refusal)), firstAnswer),
     });
     await client.connect(transport, { ...this.options, prior: { kind: 'modern', discover: this.profile.discover } });
     return client;

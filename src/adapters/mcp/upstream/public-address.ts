@@ -27,7 +27,7 @@ export function refusedRange(address: string): string | null {
   if (embedded.carried.length === 0) return embedded.form;
   const refused = embedded.carried.flatMap((v4) => {
     const why = ipv4Refusal(v4);
-    return why === null ? [] : [`${v4} (${why})`];
+    return why === null ? [] : [`${v4.toString()} (${why})`];
   });
   return refused.length === 0 ? null : `${embedded.form} of ${refused.join(' and ')}`;
 }

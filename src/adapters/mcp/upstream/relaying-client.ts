@@ -1,4 +1,4 @@
-import { Client, ClientCapabilities, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client';
+import { Client, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client';
 import { UpstreamRelay } from '../../../application/ports/upstream-mcp.port';
 import { SERVER_INFO } from '../mcp-server.factory';
 
@@ -25,7 +25,7 @@ export function relayedCapabilities(client: Record<string, unknown>): Record<str
  */
 export function relayingClient(capabilities: Record<string, unknown>, relay: () => UpstreamRelay | undefined): Client {
   // No JSON Schema validator is passed: the SDK's default builds its Ajv on first use only, and keygate's never validates a schema (it calls request(), not callTool()).
-  const client = new Client({ name: SERVER_INFO.name, version: SERVER_INFO.version }, { capabilities: capabilities as ClientCapabilities });
+  const client = new Client({ name: SERVER_INFO.name, version: SERVER_INFO.version }, { capabilities: capabilities });
   const forward = (method: string) => (async (request: { params?: unknown }) => {
     const to = relay();
     if (to === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, `keygate relays ${method} to its client only during a tools/call of a session whose client accepts text/event-stream`);
@@ -37,7 +37,7 @@ export function relayingClient(capabilities: Record<string, unknown>, relay: () 
   if (capabilities.elicitation) client.setRequestHandler('elicitation/create', forward('elicitation/create'));
   if (capabilities.roots) client.setRequestHandler('roots/list', forward('roots/list'));
   client.setNotificationHandler('notifications/message', async (notification) => {
-    await relay()?.notify(notification.method, notification.params as Record<string, unknown>);
+    await relay()?.notify(notification.method, notification.params);
   });
   return client;
 }

@@ -18,7 +18,7 @@ export const LISTS = {
 export async function listItems(client: Client, kind: ItemKind, server: string, limits: { maxPages: number; maxTools: number },
   options: { signal: AbortSignal; timeout: number }, refuse: (shown: string, detail: string) => UpstreamRefusal): Promise<UpstreamItem[]> {
   return listPages(client.getServerCapabilities() ?? {}, kind, server, limits, refuse,
-    (method, params) => client.request({ method: method as (typeof LISTS)[ItemKind]['method'], params }, options) as Promise<Record<string, unknown>>);
+    (method, params) => client.request({ method: method as (typeof LISTS)[ItemKind]['method'], params }, options));
 }
 
 /** listItems over any client: `ask` asks the upstream for one page; `capabilities` are what it declared. */

@@ -1,4 +1,4 @@
-import { FetchLike, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Agent } from 'undici';
 import { LoadingCache } from '../../../application/ports/loading-cache.port';
 import { UpstreamContent } from '../../../application/ports/upstream-content.port';
@@ -43,17 +43,17 @@ export class SdkUpstreamMcp implements UpstreamMcp, UpstreamContent {
     if (this.profiles === undefined || id === undefined || version === undefined) return this.legacy(server, context);
     const profiles = this.profiles;
     return new ProfiledUpstreamSession(async (): Promise<ChosenContact> => {
-      let failure: unknown;
+      let failure: { error: unknown } | undefined;
       const profile = await profiles.get(profileKey({ id, version }), async () => {
         try {
           return await this.learn(server);
         } catch (error) {
-          failure = error;
+          failure = { error };
           return { era: 'unknown' };
         }
       });
       // This contact's own probe failed: it fails with that, as its 2025 contact would have, without waiting on the upstream twice.
-      if (failure !== undefined) throw failure;
+      if (failure) throw failure.error;
       if (profile.era !== 'modern' || (profile.dual && context.clientSessionId !== undefined)) return { session: this.legacy(server, context) };
       const session = new ModernUpstreamSession(server, this.agent, this.limitsFor(context), profile, context, this.relayable(server, context));
       return profile.dual ? { session, declared: profile.capabilities } : { session };
@@ -99,7 +99,7 @@ export class SdkUpstreamMcp implements UpstreamMcp, UpstreamContent {
   private async learn(server: UpstreamServer): Promise<UpstreamProfile> {
     const signal = AbortSignal.timeout(this.limits.timeoutMs);
     let refusal: UpstreamRefusal | undefined;
-    const fetch = upstreamFetch(this.agent, this.limits.maxBytes, signal, (refused) => void (refusal ??= refused)) as FetchLike;
+    const fetch = upstreamFetch(this.agent, this.limits.maxBytes, signal, (refused) => void (refusal ??= refused));
     try {
       return await learnProfile(server, fetch, { signal, timeout: this.limits.timeoutMs });
     } catch (error) {

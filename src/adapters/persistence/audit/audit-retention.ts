@@ -46,7 +46,7 @@ export class AuditRetention {
   private async prune(): Promise<number> {
     try {
       // The database's clock, not this replica's: every replica then agrees on the cutoff.
-      const [row] = await this.dataSource.query('SELECT keygate_audit_prune(now() - make_interval(days => $1)) AS removed', [this.options.days]);
+      const [row] = await this.dataSource.query<{ removed: string }[]>('SELECT keygate_audit_prune(now() - make_interval(days => $1)) AS removed', [this.options.days]);
       const removed = Number(row.removed);
       if (removed > 0) this.options.onPruned?.(removed);
       return removed;

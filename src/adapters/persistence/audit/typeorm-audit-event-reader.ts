@@ -22,7 +22,7 @@ export class TypeormAuditEventReader implements AuditEventReader {
   }
 
   async chain(): Promise<AuditChainState> {
-    const [row] = await databaseCall(this.manager.query('SELECT head_seq, head_hash, anchor_seq, anchor_hash FROM audit_chain WHERE id = 1'));
+    const [row] = await databaseCall(this.manager.query<{ head_seq: string; head_hash: string; anchor_seq: string; anchor_hash: string }[]>('SELECT head_seq, head_hash, anchor_seq, anchor_hash FROM audit_chain WHERE id = 1'));
     return {
       anchorSeq: Number(row.anchor_seq),
       anchorHash: String(row.anchor_hash).trim(),

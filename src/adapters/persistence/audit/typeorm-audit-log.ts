@@ -37,7 +37,7 @@ export class TypeormAuditLog implements AuditLog {
   /** append, telling the head it left: the next batch may start from it (appendAtHead). */
   async appendLocked(records: readonly AuditRecord[]): Promise<ChainHead | null> {
     if (records.length === 0) return null;
-    const [head] = await databaseCall(this.manager.query('SELECT head_seq, head_hash FROM audit_chain WHERE id = 1 FOR UPDATE'));
+    const [head] = await databaseCall(this.manager.query<{ head_seq: string; head_hash: string }[]>('SELECT head_seq, head_hash FROM audit_chain WHERE id = 1 FOR UPDATE'));
     const chained = chainRows(records, { seq: Number(head.head_seq), hash: String(head.head_hash).trim() });
     // The canonical JSON the hash covers is also the row: one serialization per event, and the engine's JSON parser reads it back.
     await databaseCall(this.manager.query(`INSERT INTO audit_events (${EVENT_COLUMNS}) ${EVENTS_FROM_ROWS} FROM jsonb_array_elements($1::jsonb) AS r, LATERAL (SELECT r->0 AS e) AS event`, [chained.rows]));
@@ -77,7 +77,7 @@ export async function appendAtHead(manager: EntityManager, records: readonly Aud
 function chainRows(records: readonly AuditRecord[], head: ChainHead): { rows: string; head: ChainHead } {
   let seq = head.seq;
   let previous = head.hash;
-  const rows: string[] = new Array(records.length);
+  const rows = new Array<string>(records.length);
   for (let i = 0; i < records.length; i++) {
     seq += 1;
     const json = storedEventJson(records[i], randomUUID(), seq);

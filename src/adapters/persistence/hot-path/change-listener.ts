@@ -77,7 +77,10 @@ export class ChangeListener {
   }
 
   private setListening(on: boolean): void {
-    for (const cache of this.caches) (on ? cache.enable() : cache.disable());
+    for (const cache of this.caches) {
+      if (on) cache.enable();
+      else cache.disable();
+    }
   }
 
   private lost(client: Client, error?: unknown): void {

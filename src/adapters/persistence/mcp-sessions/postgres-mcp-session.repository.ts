@@ -34,12 +34,12 @@ export class PostgresMcpSessionRepository implements McpSessionRepository {
            ORDER BY last_seen_at DESC, created_at DESC OFFSET $4)`,
         [session.keyId, session.now, idleCutoff, maxPerKey - 1],
       );
-      const rows = (await manager.query(
+      const rows = await manager.query<SessionRow[]>(
         `INSERT INTO mcp_sessions (token_hash, key_id, user_id, protocol_version, client_capabilities, client_info, created_at, last_seen_at, tools_digest, expires_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $7, $8, $9) RETURNING ${COLUMNS}`,
         [session.tokenHash, session.keyId, session.userId, session.protocolVersion, JSON.stringify(session.clientCapabilities),
           JSON.stringify(session.clientInfo), session.now, session.toolsDigest, session.expiresAt ?? null],
-      )) as SessionRow[];
+      );
       return toSession(rows[0]);
     });
   }
@@ -58,27 +58,27 @@ export class PostgresMcpSessionRepository implements McpSessionRepository {
   }
 
   async end(id: string, at: Date): Promise<boolean> {
-    const [, count] = (await this.dataSource.query('UPDATE mcp_sessions SET ended_at = $2 WHERE id = $1 AND ended_at IS NULL', [id, at])) as [unknown, number];
+    const [, count] = await this.dataSource.query<[unknown, number]>('UPDATE mcp_sessions SET ended_at = $2 WHERE id = $1 AND ended_at IS NULL', [id, at]);
     return count > 0;
   }
 
   async keysWithLiveSessions(filter: { keyId: string } | { userId: string }, idleCutoff: Date): Promise<SessionKey[]> {
     const [column, value] = 'keyId' in filter ? ['k.id', filter.keyId] : ['k.user_id', filter.userId];
-    const rows = (await this.dataSource.query(
+    const rows = await this.dataSource.query<{ id: string; user_id: string; scopes: string[] }[]>(
       `SELECT k.id, k.user_id, k.scopes FROM api_keys k
        WHERE ${column} = $1 AND k.revoked_at IS NULL
          AND EXISTS (SELECT 1 FROM mcp_sessions s WHERE s.key_id = k.id AND s.ended_at IS NULL AND s.last_seen_at > $2)`,
       [value, idleCutoff],
-    )) as { id: string; user_id: string; scopes: string[] }[];
+    );
     return rows.map((r) => ({ keyId: r.id, userId: r.user_id, scopes: ScopeSet.fromTrusted(r.scopes) }));
   }
 
   async recordToolsDigest(keyId: string, digest: string, idleCutoff: Date): Promise<string[]> {
-    const [rows] = (await this.dataSource.query(
+    const [rows] = await this.dataSource.query<[{ id: string }[], number]>(
       `UPDATE mcp_sessions SET tools_digest = $2
        WHERE key_id = $1 AND ended_at IS NULL AND last_seen_at > $3 AND tools_digest IS DISTINCT FROM $2 RETURNING id`,
       [keyId, digest, idleCutoff],
-    )) as [{ id: string }[], number];
+    );
     return rows.map((r) => r.id);
   }
 }

@@ -44,20 +44,20 @@ export class PostgresSessionEvents {
 
   /** Events after `afterSeq` of one stream: the standalone one (`stream` null) or a POST's. */
   async readAfter(sessionId: string, afterSeq: number, limit: number, stream: number | null = null): Promise<StoredEvent[]> {
-    const rows = (await this.dataSource.query(
+    const rows = await this.dataSource.query<{ seq: string; message: string; ends_stream: boolean }[]>(
       `SELECT seq::text AS seq, message, ends_stream FROM mcp_session_events
        WHERE session_id = $1 AND seq > $2 AND stream IS NOT DISTINCT FROM $4::bigint ORDER BY seq LIMIT $3`,
       [sessionId, afterSeq, limit, stream],
-    )) as { seq: string; message: string; ends_stream: boolean }[];
+    );
     return rows.map((r) => ({ seq: Number(r.seq), message: r.message, endsStream: r.ends_stream }));
   }
 
   /** When a POST stream's priming event was written (epoch ms); null once it is no longer kept, or never was. */
   async postStreamOpenedAt(sessionId: string, stream: number): Promise<number | null> {
-    const rows = (await this.dataSource.query(
+    const rows = await this.dataSource.query<{ at: number }[]>(
       'SELECT (extract(epoch FROM created_at) * 1000)::float8 AS at FROM mcp_session_events WHERE session_id = $1 AND seq = $2 AND stream = $2',
       [sessionId, stream],
-    )) as { at: number }[];
+    );
     return rows.length === 0 ? null : Number(rows[0].at);
   }
 
@@ -66,13 +66,13 @@ export class PostgresSessionEvents {
    * activity); false when it ended or its key is no longer usable.
    */
   async touchSession(sessionId: string): Promise<boolean> {
-    const [, count] = (await this.dataSource.query(
+    const [, count] = await this.dataSource.query<[unknown, number]>(
       `UPDATE mcp_sessions s SET last_seen_at = greatest(s.last_seen_at, now())
        FROM api_keys k
        WHERE s.id = $1 AND s.ended_at IS NULL
          AND k.id = s.key_id AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now())`,
       [sessionId],
-    )) as [unknown, number];
+    );
     return count > 0;
   }
 
@@ -82,14 +82,14 @@ export class PostgresSessionEvents {
    * a second round trip here was a second transaction per append).
    */
   private async insert(sessionId: string, message: string, stream: number | 'new' | null, endsStream: boolean): Promise<number | null> {
-    const rows = (await this.dataSource.query(
+    const rows = await this.dataSource.query<{ seq: string }[]>(
       `WITH s AS (UPDATE mcp_sessions SET event_seq = event_seq + 1 WHERE id = $1 AND ended_at IS NULL RETURNING id, event_seq),
        e AS (INSERT INTO mcp_session_events (session_id, seq, message, created_at, stream, ends_stream)
              SELECT id, event_seq, $2, now(), CASE WHEN $6::boolean THEN event_seq ELSE $4::bigint END, $5 FROM s RETURNING seq),
        d AS (DELETE FROM mcp_session_events o USING s WHERE o.session_id = s.id AND s.event_seq > $7 AND o.seq <= s.event_seq - $7)
        SELECT seq::text AS seq, pg_notify($3, $1::text) FROM e`,
       [sessionId, message, STREAM_CHANNEL, stream === 'new' ? null : stream, endsStream, stream === 'new', this.options.maxEventsPerSession],
-    )) as { seq: string }[];
+    );
     return rows.length === 0 ? null : Number(rows[0].seq);
   }
 
@@ -100,12 +100,12 @@ export class PostgresSessionEvents {
    * the claim is held elsewhere or the session is gone.
    */
   async claimStream(sessionId: string, replica: string, staleMs: number): Promise<number | null> {
-    const [rows] = (await this.dataSource.query(
+    const [rows] = await this.dataSource.query<[{ seq: string }[], number]>(
       `UPDATE mcp_sessions SET stream_replica = $2, stream_seen_at = now(), last_seen_at = greatest(last_seen_at, now())
        WHERE id = $1 AND ended_at IS NULL AND (stream_replica IS NULL OR stream_seen_at < now() - make_interval(secs => $3::float8 / 1000))
        RETURNING event_seq::text AS seq`,
       [sessionId, replica, staleMs],
-    )) as [{ seq: string }[], number];
+    );
     return rows.length === 0 ? null : Number(rows[0].seq);
   }
 
@@ -115,13 +115,13 @@ export class PostgresSessionEvents {
    * was lost: the stream should close.
    */
   async refreshStream(sessionId: string, replica: string): Promise<boolean> {
-    const [, count] = (await this.dataSource.query(
+    const [, count] = await this.dataSource.query<[unknown, number]>(
       `UPDATE mcp_sessions s SET stream_seen_at = now(), last_seen_at = greatest(s.last_seen_at, now())
        WHERE s.id = $1 AND s.stream_replica = $2 AND s.ended_at IS NULL
          AND CASE WHEN s.expires_at IS NOT NULL THEN s.expires_at > now()
                   ELSE EXISTS (SELECT 1 FROM api_keys k WHERE k.id = s.key_id AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now())) END`,
       [sessionId, replica],
-    )) as [unknown, number];
+    );
     return count > 0;
   }
 

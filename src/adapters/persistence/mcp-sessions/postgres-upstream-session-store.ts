@@ -23,7 +23,7 @@ export class PostgresUpstreamSessionStore implements UpstreamSessionStore {
   constructor(private readonly dataSource: DataSource) {}
 
   async find(clientSessionId: string, serverId: string): Promise<ClientSessionView | null> {
-    const rows = (await this.dataSource.query(
+    const rows = await this.dataSource.query<ViewRow[]>(
       `SELECT s.client_capabilities, s.log_level AS session_log_level, s.user_id::text AS user_id,
               u.upstream_session_id, u.protocol_version, u.server_capabilities,
               u.client_capabilities AS held_client_capabilities, u.log_level AS held_log_level
@@ -31,7 +31,7 @@ export class PostgresUpstreamSessionStore implements UpstreamSessionStore {
          LEFT JOIN mcp_upstream_sessions u ON u.client_session_id = s.id AND u.server_id = $2
         WHERE s.id = $1 AND s.ended_at IS NULL`,
       [clientSessionId, serverId],
-    )) as ViewRow[];
+    );
     if (rows.length === 0) return null;
     const [row] = rows;
     const held: HeldUpstreamSession | null = row.upstream_session_id === null ? null : {
@@ -46,14 +46,14 @@ export class PostgresUpstreamSessionStore implements UpstreamSessionStore {
 
   async save(clientSessionId: string, serverId: string, userId: string, held: HeldUpstreamSession): Promise<boolean> {
     // A client session that ended meanwhile stores nothing (the INSERT … SELECT finds no live row).
-    const rows = (await this.dataSource.query(
+    const rows = await this.dataSource.query<unknown[]>(
       `INSERT INTO mcp_upstream_sessions (client_session_id, server_id, user_id, upstream_session_id, protocol_version, server_capabilities, client_capabilities, log_level)
        SELECT id, $2, $3, $4, $5, $6, $7, $8 FROM mcp_sessions WHERE id = $1 AND ended_at IS NULL
        ON CONFLICT (client_session_id, server_id) DO NOTHING
        RETURNING 1 AS saved, pg_notify($9, $1::text)`,
       [clientSessionId, serverId, userId, held.upstreamSessionId, held.protocolVersion,
         JSON.stringify(held.serverCapabilities), JSON.stringify(held.clientCapabilities), held.logLevel, UPSTREAM_SESSIONS_CHANNEL],
-    )) as unknown[];
+    );
     return rows.length > 0;
   }
 
@@ -73,19 +73,19 @@ export class PostgresUpstreamSessionStore implements UpstreamSessionStore {
   }
 
   async setClientLogLevel(clientSessionId: string, level: string): Promise<boolean> {
-    const [, count] = (await this.dataSource.query(
+    const [, count] = await this.dataSource.query<[unknown, number]>(
       'UPDATE mcp_sessions SET log_level = $2 WHERE id = $1 AND ended_at IS NULL RETURNING pg_notify($3, $1::text)',
       [clientSessionId, level, UPSTREAM_SESSIONS_CHANNEL],
-    )) as [unknown, number];
+    );
     return count > 0;
   }
 
   async take(clientSessionId: string): Promise<TakenUpstreamSession[]> {
-    const rows = (await this.dataSource.query(
+    const rows = await this.dataSource.query<[{ server_id: string; user_id: string; upstream_session_id: string; protocol_version: string }[], number]>(
       `DELETE FROM mcp_upstream_sessions WHERE client_session_id = $1
        RETURNING server_id::text AS server_id, user_id::text AS user_id, upstream_session_id, protocol_version, pg_notify($2, $1::text)`,
       [clientSessionId, UPSTREAM_SESSIONS_CHANNEL],
-    )) as [{ server_id: string; user_id: string; upstream_session_id: string; protocol_version: string }[], number];
+    );
     return rows[0].map((row) => ({ serverId: row.server_id, userId: row.user_id, upstreamSessionId: row.upstream_session_id, protocolVersion: row.protocol_version }));
   }
 }

@@ -141,7 +141,7 @@ export class QuotaLeases {
   }
 
   private async acquire(budgetId: string, need: number, now: Date): Promise<Grant> {
-    const [row] = (await databaseCall(this.dataSource.query(
+    const [row] = await databaseCall(this.dataSource.query<{ present: number; granted: string | null; generation: string | null; refill_interval: RefillInterval | null }[]>(
       `WITH cur AS (
          SELECT budget_id, refill_interval,
            (refill_amount IS NOT NULL AND refilled_at < date_trunc(refill_interval, $2::timestamptz, 'UTC')) AS due,
@@ -161,7 +161,7 @@ export class QuotaLeases {
        SELECT (SELECT count(*) FROM cur)::int AS present, upd.granted, upd.generation, upd.refill_interval
        FROM (SELECT 1) AS one LEFT JOIN upd ON true`,
       [budgetId, now.toISOString(), need, MAX_GRANT],
-    ))) as { present: number; granted: string | null; generation: string | null; refill_interval: RefillInterval | null }[];
+    ));
     return {
       present: row.present > 0,
       granted: Number(row.granted ?? 0),

@@ -92,12 +92,12 @@ export class RateWindows {
 
   private async takeShare(budgetId: string, window: Window): Promise<void> {
     const share = Math.max(1, Math.floor(window.limit / SHARE_DIVISOR));
-    const [row] = (await databaseCall(this.dataSource.query(
+    const [row] = await databaseCall(this.dataSource.query<{ granted: string }[]>(
       `INSERT INTO key_rate_windows AS w (budget_id, window_seconds, window_start, granted) VALUES ($1, $2, $3, $4)
        ON CONFLICT (budget_id, window_seconds, window_start) DO UPDATE SET granted = w.granted + EXCLUDED.granted
        RETURNING w.granted`,
       [budgetId, window.windowSeconds, window.start, share],
-    ))) as { granted: string }[];
+    ));
     const total = Number(row.granted);
     const grant = Math.min(share, Math.max(0, window.limit - (total - share)));
     window.unspent += grant;

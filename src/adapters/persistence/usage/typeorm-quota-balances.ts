@@ -38,10 +38,10 @@ export class TypeormQuotaBalances implements QuotaBalances {
 
   async read(budgetIds: readonly string[], at: Date): Promise<Map<string, number>> {
     if (budgetIds.length === 0) return new Map();
-    const rows = (await databaseCall(this.manager.query(
+    const rows = await databaseCall(this.manager.query<{ budget_id: string; balance: string }[]>(
       `SELECT q.budget_id, ${BALANCE_SQL} AS balance FROM key_quotas q WHERE q.budget_id = ANY($1::uuid[])`,
       [budgetIds, at.toISOString()],
-    ))) as { budget_id: string; balance: string }[];
+    ));
     return new Map(rows.map((row) => [row.budget_id, Number(row.balance)]));
   }
 }

@@ -36,7 +36,7 @@ async function authorize(agent: ReturnType<typeof request>, host: string) {
   };
   const res = await agent.post('/dev-oidc/authorize').set('Host', host).type('form').send(params);
   expect(res.status).toBe(303);
-  const location = new URL(res.headers.location!);
+  const location = new URL(res.headers.location);
   expect(location.origin + location.pathname).toBe(`http://${host}/console/`);
   expect(location.searchParams.get('state')).toBe('s-1');
   return location.searchParams.get('code')!;

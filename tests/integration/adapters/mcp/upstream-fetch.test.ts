@@ -1,19 +1,19 @@
 import http from 'node:http';
-import { AddressInfo } from 'node:net';
 import { UpstreamRefusal } from '../../../../src/application/ports/upstream-refusal';
 import { pinnedAgent } from '../../../../src/adapters/mcp/upstream/pinned-agent';
 import { Resolve, UpstreamAddressGuard } from '../../../../src/adapters/mcp/upstream/upstream-address-guard';
 import { upstreamFetch } from '../../../../src/adapters/mcp/upstream/upstream-fetch';
+import { listenLoopback, Loopback } from '../../../support/listen-loopback';
 
 const MiB = 1024 * 1024;
 
 /** A loopback server that records what reaches it; `/huge` streams 150 MB, with or without a Content-Length. */
-let server: http.Server;
+let server: Loopback;
 let port: number;
 const seen: { method: string; host: string }[] = [];
 let hugeBytesWritten = 0;
 beforeAll(async () => {
-  server = http.createServer((req, res) => {
+  const upstream = http.createServer((req, res) => {
     seen.push({ method: req.method!, host: req.headers.host! });
     if (!req.url!.startsWith('/huge')) return void res.end('{"ok":true}');
     res.writeHead(200, { 'Content-Type': 'application/json', ...(req.url === '/huge-declared' && { 'Content-Length': String(150 * MiB) }) });
@@ -28,13 +28,10 @@ beforeAll(async () => {
     res.write('{"tools":[');
     pump();
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  port = (server.address() as AddressInfo).port;
+  server = await listenLoopback(upstream);
+  port = server.port;
 });
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-});
+afterAll(() => server.close());
 beforeEach(() => {
   seen.length = 0;
   hugeBytesWritten = 0;

@@ -80,7 +80,7 @@ describe('fetchBounded', () => {
 
   it.each([
     ['said by its length', answer('x'.repeat(2000))],
-    ['sent without a length', ((_req, res) => { res.write('x'.repeat(600)); res.write('x'.repeat(600)); res.end(); }) as Handler],
+    ['sent without a length', ((_req, res) => { res.write('x'.repeat(600)); res.write('x'.repeat(600)); res.end(); })],
   ])('refuses a document larger than maxBytes, %s', async (_case, handler) => {
     routes.set('/big', handler);
     await expect(fetchBounded(`${httpsBase}/big`, BOUNDS)).rejects.toThrow('the document is larger than 1024 bytes');

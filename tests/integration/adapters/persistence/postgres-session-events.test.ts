@@ -20,7 +20,7 @@ async function session(): Promise<string> {
 }
 
 const seqsOf = async (id: string) =>
-  ((await db.dataSource.query('SELECT seq::int AS seq FROM mcp_session_events WHERE session_id = $1 ORDER BY seq', [id])) as { seq: number }[]).map((r) => r.seq);
+  (await db.dataSource.query<{ seq: number }[]>('SELECT seq::int AS seq FROM mcp_session_events WHERE session_id = $1 ORDER BY seq', [id])).map((r) => r.seq);
 
 it('keeps the newest events of a session past its bound, each append one statement (one transaction)', async () => {
   const id = await session();

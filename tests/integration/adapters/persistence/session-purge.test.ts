@@ -21,7 +21,7 @@ async function session(lastSeen: Date): Promise<string> {
   }, 10, new Date(0));
   return opened.id;
 }
-const ids = async () => ((await db.dataSource.query('SELECT id, ended_at FROM mcp_sessions')) as { id: string; ended_at: Date | null }[]);
+const ids = async () => (await db.dataSource.query<{ id: string; ended_at: Date | null }[]>('SELECT id, ended_at FROM mcp_sessions'));
 
 it('ends idle sessions, deletes ended ones, aged events and spent bus rows, in bounded batches', async () => {
   const now = Date.now();

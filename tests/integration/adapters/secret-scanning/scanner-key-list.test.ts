@@ -1,26 +1,26 @@
 import http from 'node:http';
-import { AddressInfo } from 'node:net';
 import { generateKeyPairSync, sign } from 'node:crypto';
 import { EcdsaReportSignatureVerifier } from '../../../../src/adapters/secret-scanning/ecdsa-report-signature-verifier';
 import { ScannerKeyList, ScannerKeyListOptions } from '../../../../src/adapters/secret-scanning/scanner-key-list';
+import { listenLoopback, Loopback } from '../../../support/listen-loopback';
 import { scannerKey } from '../../../support/test-secret-scanner';
 
 type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
 
-let server: http.Server;
+let server: Loopback;
 let url: string;
 let handler: Handler;
 let requests = 0;
 
 beforeAll(async () => {
-  server = http.createServer((req, res) => {
+  const keys = http.createServer((req, res) => {
     requests += 1;
     handler(req, res);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/keys`;
+  server = await listenLoopback(keys);
+  url = `${server.url}/keys`;
 });
-afterAll(() => new Promise((resolve) => server.close(resolve)));
+afterAll(() => server.close());
 
 const pem = (key = scannerKey()) => key.publicKey.export({ type: 'spki', format: 'pem' }) as string;
 const serve = (body: unknown) => {

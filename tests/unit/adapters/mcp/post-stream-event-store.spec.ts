@@ -54,7 +54,7 @@ describe('PostStreamEventStore', () => {
     await run(store.storeEvent('x', {} as JSONRPCMessage));
     await run(store.storeEvent('x', result(1)));
     expect(await settled(store.finished)).toBe(false);
-    await run(store.storeEvent('x', { jsonrpc: '2.0', id: 2, error: { code: -1, message: 'no' } } as JSONRPCMessage));
+    await run(store.storeEvent('x', { jsonrpc: '2.0', id: 2, error: { code: -1, message: 'no' } }));
     expect(await settled(store.finished)).toBe(true);
     expect(rows.map((r) => r.ends)).toEqual([false, false, true]);
   });

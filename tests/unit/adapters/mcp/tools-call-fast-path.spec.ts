@@ -33,7 +33,7 @@ function makeSut() {
   const external = new FakeExternalTools();
   const runner = new ToolCallRunner(makeCallTool(new InMemoryResourceStore(), {}, external).sut, recorder, (e) => logged.push(e));
   const sut = new ToolsCallFastPath(runner);
-  const serve = async (body: unknown, { format = 'json' as ResponseFormat, calls = projects, headers = {} as Record<string, string> } = {}) => {
+  const serve = async (body: unknown, { format = 'json', calls = projects, headers = {} }: { format?: ResponseFormat; calls?: AllowedCalls; headers?: Record<string, string> } = {}) => {
     const res = new SpyResponse();
     const messages = (Array.isArray(body) ? body : [body]) as JSONRPCMessage[];
     const served = await sut.tryServe({ body, headers } as unknown as Request, res as unknown as Response, principal, messages, format, calls, origin);

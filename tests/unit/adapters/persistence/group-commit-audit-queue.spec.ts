@@ -10,7 +10,7 @@ const numbers = (batch: readonly AuditRecord[]) => batch.map((r) => r.details.n 
 
 /** A writer whose writes stay in flight until the test ends each one, with success or an error. */
 function gatedWriter() {
-  const writes: { batch: number[]; end: (error?: unknown) => void }[] = [];
+  const writes: { batch: number[]; end: (error?: Error) => void }[] = [];
   const write = (batch: readonly AuditRecord[]) =>
     new Promise<void>((resolve, reject) => writes.push({ batch: numbers(batch), end: (error) => (error ? reject(error) : resolve()) }));
   return { writes, write, batches: () => writes.map((w) => w.batch) };
@@ -29,7 +29,7 @@ function makeSut(options: Partial<GroupCommitAuditQueueOptions> = {}) {
   /** What became of each append: the numbers whose promise resolved, and those rejected with their error. */
   const settled: number[] = [];
   const rejected: [number, unknown][] = [];
-  const append = (...ns: number[]) => ns.forEach((n) => sut.append(event(n)).then(() => settled.push(n), (error) => rejected.push([n, error])));
+  const append = (...ns: number[]) => ns.forEach((n) => void sut.append(event(n)).then(() => settled.push(n), (error) => rejected.push([n, error])));
   return { sut, writer, warnings, dropped, append, settled, rejected, written: () => written };
 }
 

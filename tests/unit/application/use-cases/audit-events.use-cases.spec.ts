@@ -16,7 +16,7 @@ const at = (seconds: number) => new Date(AUDIT_EPOCH.getTime() + seconds * 1000)
 
 /** 1 created, 2 updated (alice, aliceKey), 3 created (bob), 4 revoked (alice, aliceKey), 5 created (alice), at 0..4 s. */
 function trail(): AuditEvent[] {
-  const r = AuditEventMother.record;
+  const r = (overrides: Parameters<typeof AuditEventMother.record>[0]) => AuditEventMother.record(overrides);
   return AuditEventMother.chain([
     r({ userId: alice, keyId: aliceKey, occurredAt: at(0) }),
     r({ userId: alice, keyId: aliceKey, action: 'key.updated', occurredAt: at(1) }),

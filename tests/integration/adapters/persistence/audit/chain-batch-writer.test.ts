@@ -17,7 +17,7 @@ const record = (tool: string): AuditRecord => ({
 });
 
 const stored = async () =>
-  (await db.dataSource.query('SELECT seq::int AS seq, target_id FROM audit_events ORDER BY seq')) as { seq: number; target_id: string }[];
+  await db.dataSource.query<{ seq: number; target_id: string }[]>('SELECT seq::int AS seq, target_id FROM audit_events ORDER BY seq');
 const verify = () => new AuditChainVerifier(new TypeormAuditEventReader(db.dataSource.manager)).verify();
 
 describe('ChainBatchWriter', () => {

@@ -8,7 +8,7 @@ const field = (fn: () => unknown): string | undefined => {
   try {
     fn();
   } catch (error) {
-    if (error instanceof ValidationError) return error.errors[0]!.field;
+    if (error instanceof ValidationError) return error.errors[0].field;
     throw error;
   }
   return undefined;

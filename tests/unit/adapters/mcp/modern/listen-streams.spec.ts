@@ -15,7 +15,7 @@ import { FakeResponse } from '../../../../fakes/fake-response';
 const record = (name: string): ResourceRecord => ({
   id: `id-${name}`, ownerId: 'u1', resource: SERVERS.resource, parentId: null, subresource: null,
   data: { name, url: `http://${name}.test/mcp` }, createdAt: new Date(0), updatedAt: new Date(0),
-} as ResourceRecord);
+});
 const principal = (keyId = 'k1'): KeyPrincipal => ({ keyId, userId: 'u1', scopes: ScopeSet.fromTrusted(['mcp_servers:read']), budgetId: keyId, rateLimit: null, hasQuota: false });
 const messages = (res: FakeResponse) => res.chunks.filter((c) => c.startsWith('event: message')).map((c) => JSON.parse(c.slice(c.indexOf('data: ') + 6)));
 const flush = () => new Promise((resolve) => setImmediate(resolve));
@@ -87,7 +87,8 @@ describe('ListenStreams', () => {
     const { opened, listen } = makeSut();
     const res = await listen({ resourceSubscriptions: ['keygate://a/note://1'] }, 2);
     expect(opened).toHaveLength(1);
-    const { onNotice } = opened[0].request;
+    const { request } = opened[0];
+    const onNotice = (notice: Parameters<typeof request.onNotice>[0]) => request.onNotice(notice);
     onNotice({ method: 'notifications/resources/updated', params: { uri: 'note://2' } });
     onNotice({ method: 'notifications/message', params: { level: 'info', data: 'x' } });
     onNotice({ method: 'notifications/progress', params: { progressToken: 1, progress: 1 } });

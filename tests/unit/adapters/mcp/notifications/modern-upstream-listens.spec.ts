@@ -8,7 +8,7 @@ import { ResourceRecord } from '../../../../../src/domain/resource/resource-reco
 const record = (name: string, extra: Partial<ResourceRecord> = {}): ResourceRecord => ({
   id: `id-${name}`, ownerId: 'u1', resource: SERVERS.resource, parentId: null, subresource: null,
   data: { name, url: `http://${name}.test/mcp` }, createdAt: new Date(0), updatedAt: new Date(0), ...extra,
-} as ResourceRecord);
+});
 
 const modern = (capabilities: Record<string, unknown>): UpstreamProfile => ({ era: 'modern', protocolVersion: '2026-07-28', capabilities, discover: {} as never });
 // Never connected: no target is opened here.

@@ -1,11 +1,11 @@
 import http from 'node:http';
-import { AddressInfo } from 'node:net';
 import { UpstreamRefusal } from '../../../../../src/application/ports/upstream-refusal';
 import { InputPassthrough } from '../../../../../src/application/ports/upstream-mcp.port';
 import { ModernUpstreamSession } from '../../../../../src/adapters/mcp/upstream/modern-upstream-session';
 import { pinnedAgent } from '../../../../../src/adapters/mcp/upstream/pinned-agent';
 import { UpstreamAddressGuard } from '../../../../../src/adapters/mcp/upstream/upstream-address-guard';
 import { ModernProfile } from '../../../../../src/adapters/mcp/upstream/upstream-profile';
+import { listenLoopback, Loopback } from '../../../../support/listen-loopback';
 
 /**
  * A plain 2026 tools/call goes to a 2026 upstream as one direct POST
@@ -22,24 +22,23 @@ interface Seen {
 }
 type Answer = (req: http.IncomingMessage, res: http.ServerResponse, body: string) => void;
 
-let server: http.Server;
+let server: Loopback;
 let url: string;
 let seen: Seen[] = [];
 let answer: Answer;
 beforeAll(async () => {
-  server = http.createServer(async (req, res) => {
+  const upstream = http.createServer((req, res) => void (async () => {
     let body = '';
     for await (const chunk of req) body += chunk;
     seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
     answer(req, res, body);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+  })());
+  server = await listenLoopback(upstream);
+  url = `${server.url}/mcp`;
 });
 afterAll(async () => {
   await allowed.close();
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
+  await server.close();
 });
 beforeEach(() => {
   seen = [];
@@ -49,7 +48,7 @@ afterEach(() => jest.restoreAllMocks());
 const LIMITS = { timeoutMs: 2000, maxBytes: 4096, maxPages: 5, maxTools: 100 };
 const PROFILE: ModernProfile = {
   era: 'modern', protocolVersion: '2026-07-28', capabilities: { tools: {} },
-  discover: { supportedVersions: ['2026-07-28'], capabilities: { tools: {} }, serverInfo: { name: 'up', version: '1' }, resultType: 'complete' } as never,
+  discover: { supportedVersions: ['2026-07-28'], capabilities: { tools: {} }, serverInfo: { name: 'up', version: '1' }, resultType: 'complete' },
 };
 const allowed = pinnedAgent(new UpstreamAddressGuard(['127.0.0.0/8']), 2000);
 
@@ -114,7 +113,7 @@ describe('a plain 2026 tools/call sent as one direct POST', () => {
     }],
     ['an input_required answer', json(200, { jsonrpc: '2.0', id: 0, result: { resultType: 'input_required', inputRequests: { a: { method: 'roots/list' } }, requestState: 'st' } })],
   ])('%s: the outcome the SDK client gives, from one request', async (_case, scripted) => {
-    answer = scripted as Answer;
+    answer = scripted;
     // An answer for another id never answers the call: each leg waits out the contact's timeout, 250 ms here rather than 2 s.
     const limits = _case === 'an answer for another id' ? { ...LIMITS, timeoutMs: 250 } : LIMITS;
     const { direct, sdk, directSeen, sdkSeen } = await bothLegs({ text: 'hi' }, () => session(undefined, limits));
@@ -148,7 +147,7 @@ describe('a plain 2026 tools/call sent as one direct POST', () => {
       res.end(`${'x'.repeat(3000)}\n\n`);
     }],
   ])('refuses a reply over the byte limit (%s) with the SDK leg\'s refusal', async (_case, scripted) => {
-    answer = scripted as Answer;
+    answer = scripted;
     const { direct, sdk } = await bothLegs();
     expect(direct).toEqual({ error: 'UpstreamRefusal: upstream reply over MCP_UPSTREAM_MAX_BYTES (4096 bytes)' });
     expect(direct).toEqual(sdk);

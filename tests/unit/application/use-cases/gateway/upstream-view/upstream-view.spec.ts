@@ -58,7 +58,7 @@ describe('the views', () => {
     const files = singleServerView('files')!;
     expect([files.server, files.builtIns]).toEqual(['files', false]);
     expect([files.toolName('files', 'echo'), files.uri('files', 'file:///a'), files.promptName('files', 'greet')]).toEqual(['echo', 'file:///a', 'greet']);
-    for (const split of [files.splitTool, files.splitUri, files.splitPrompt]) {
+    for (const split of [(n: string) => files.splitTool(n), (n: string) => files.splitUri(n), (n: string) => files.splitPrompt(n)]) {
       expect(split('docs__echo')).toEqual({ server: 'files', name: 'docs__echo' });
       expect(split('keygate://docs/x')).toEqual({ server: 'files', name: 'keygate://docs/x' });
       expect(split('')).toBeNull();
