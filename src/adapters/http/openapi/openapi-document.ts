@@ -1,6 +1,7 @@
 import { apiKeyPaths } from './api-keys.paths';
 import { auditEventPaths } from './audit-events.paths';
 import { documentPaths, introspectionPaths, secretScanningPaths } from './edge-paths';
+import { dtoSchemas } from './dto-schemas';
 import { mcpServerPaths } from './mcp-servers.paths';
 import { problemResponseComponents, problemResponses } from './responses';
 import { scopeContextPaths } from './scope-contexts.paths';
@@ -78,7 +79,7 @@ export const openApiDocument: Schema = {
     responses: problemResponses([400, 401, 404]),
   },
   components: {
-    schemas,
+    schemas: { ...dtoSchemas(), ...schemas },
     responses: { ...problemResponseComponents, NotModified: NOT_MODIFIED },
     securitySchemes: {
       userJwt: {

@@ -1,0 +1,23 @@
+import { validationMetadatasToSchemas } from 'class-validator-jsonschema';
+import { schemaName } from '../dto/wire-decorators';
+import { Schema } from './schema-parts';
+
+/**
+ * components.schemas generated from the DTO classes' class-validator
+ * metadata: the decorators that check a request body also describe it, and
+ * a response DTO's describe what its presenter sends. Every DTO is closed
+ * (no field beyond its own), so a field the code adds without its DTO fails
+ * the drift check. The paths files import the DTOs they name, which loads
+ * every class before this runs.
+ */
+export function dtoSchemas(): Record<string, Schema> {
+  const generated = validationMetadatasToSchemas({ refPointerPrefix: '#/components/schemas/' }) as Record<string, Schema>;
+  return Object.fromEntries(
+    Object.entries(generated).map(([name, schema]) => [schemaName({ name }), { ...schema, additionalProperties: false }]),
+  );
+}
+
+/** A reference to a DTO's generated schema, by its class: a renamed class cannot leave a dangling name. */
+export function schemaRef(Dto: Function): Schema {
+  return { $ref: `#/components/schemas/${schemaName(Dto)}` };
+}
