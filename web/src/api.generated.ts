@@ -479,6 +479,91 @@ export interface components {
             /** @default 0 */
             grace_seconds: number;
         };
+        McpServerInput: {
+            name: string;
+            /** Format: uri */
+            url: string;
+            /** @description Sending the mask `********` back keeps the stored value. */
+            headers?: {
+                [key: string]: string;
+            };
+            /** @description Upstream tool name → every scope needed. */
+            tool_scopes?: {
+                [key: string]: components["schemas"]["Scope"][];
+            };
+            /** @description Resource URI or URI template → every scope needed. */
+            resource_scopes?: {
+                [key: string]: components["schemas"]["Scope"][];
+            };
+            /** @description Prompt name → every scope needed. */
+            prompt_scopes?: {
+                [key: string]: components["schemas"]["Scope"][];
+            };
+        };
+        McpServerUpdate: {
+            name?: string;
+            /** Format: uri */
+            url?: string;
+            approve_tools?: (string | components["schemas"]["ToolApproval"])[];
+            /** @description Sending the mask `********` back keeps the stored value. */
+            headers?: {
+                [key: string]: string;
+            };
+            /** @description Upstream tool name → every scope needed. */
+            tool_scopes?: {
+                [key: string]: components["schemas"]["Scope"][];
+            };
+            /** @description Resource URI or URI template → every scope needed. */
+            resource_scopes?: {
+                [key: string]: components["schemas"]["Scope"][];
+            };
+            /** @description Prompt name → every scope needed. */
+            prompt_scopes?: {
+                [key: string]: components["schemas"]["Scope"][];
+            };
+        };
+        ApproveTools: {
+            tools: (string | components["schemas"]["ToolApproval"])[];
+        };
+        ToolApproval: {
+            name: string;
+            sha256: string;
+        };
+        ToolPin: {
+            sha256: string;
+            /** @enum {string} */
+            status: "approved" | "changed";
+            seen_sha256?: string;
+        };
+        McpServer: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            url: string;
+            /** @description Values are always `********`. */
+            headers: {
+                [key: string]: string;
+            };
+            /** @description Upstream tool name → every scope needed. */
+            tool_scopes: {
+                [key: string]: components["schemas"]["Scope"][];
+            };
+            /** @description Resource URI or URI template → every scope needed. */
+            resource_scopes: {
+                [key: string]: components["schemas"]["Scope"][];
+            };
+            /** @description Prompt name → every scope needed. */
+            prompt_scopes: {
+                [key: string]: components["schemas"]["Scope"][];
+            };
+            tool_pins: {
+                [key: string]: components["schemas"]["ToolPin"];
+            };
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
         Problem: {
             /** @description A stable slug per kind of failure. */
             type: string;
@@ -612,87 +697,6 @@ export interface components {
             /** @enum {unknown} */
             label: "true_positive" | "false_positive";
         };
-        McpServer: {
-            /** Format: uuid */
-            id: string;
-            name: string;
-            url: string;
-            /** @description Values are always `********`. */
-            headers: {
-                [key: string]: string;
-            };
-            /** @description Upstream tool name → every scope needed. */
-            tool_scopes: {
-                [key: string]: components["schemas"]["Scope"][];
-            };
-            /** @description Resource URI or URI template → every scope needed. */
-            resource_scopes: {
-                [key: string]: components["schemas"]["Scope"][];
-            };
-            /** @description Prompt name → every scope needed. */
-            prompt_scopes: {
-                [key: string]: components["schemas"]["Scope"][];
-            };
-            tool_pins: {
-                [key: string]: {
-                    sha256: string;
-                    /** @enum {unknown} */
-                    status: "approved" | "changed";
-                    seen_sha256?: string;
-                };
-            };
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-        };
-        McpServerInput: {
-            name: string;
-            /** Format: uri */
-            url: string;
-            /** @description Sending the mask `********` back keeps the stored value. */
-            headers?: {
-                [key: string]: string;
-            };
-            /** @description Upstream tool name → every scope needed. */
-            tool_scopes?: {
-                [key: string]: components["schemas"]["Scope"][];
-            };
-            /** @description Resource URI or URI template → every scope needed. */
-            resource_scopes?: {
-                [key: string]: components["schemas"]["Scope"][];
-            };
-            /** @description Prompt name → every scope needed. */
-            prompt_scopes?: {
-                [key: string]: components["schemas"]["Scope"][];
-            };
-        };
-        McpServerUpdate: {
-            name?: string;
-            /** Format: uri */
-            url?: string;
-            /** @description Sending the mask `********` back keeps the stored value. */
-            headers?: {
-                [key: string]: string;
-            };
-            /** @description Upstream tool name → every scope needed. */
-            tool_scopes?: {
-                [key: string]: components["schemas"]["Scope"][];
-            };
-            /** @description Resource URI or URI template → every scope needed. */
-            resource_scopes?: {
-                [key: string]: components["schemas"]["Scope"][];
-            };
-            /** @description Prompt name → every scope needed. */
-            prompt_scopes?: {
-                [key: string]: components["schemas"]["Scope"][];
-            };
-            approve_tools?: components["schemas"]["ToolApprovals"];
-        };
-        ToolApprovals: (string | {
-            name: string;
-            sha256: string;
-        })[];
         Introspection: {
             /** @constant */
             active: false;
@@ -1649,9 +1653,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    tools: components["schemas"]["ToolApprovals"];
-                };
+                "application/json": components["schemas"]["ApproveTools"];
             };
         };
         responses: {

@@ -5,21 +5,6 @@ import { arrayOf, nullable, object, ref, Schema, sha256Hex, timestamp, uuid } fr
 
 const scopes: Schema = arrayOf(ref('Scope'), { description: '`[]` means full access.' });
 
-const scopeMap = (what: string): Schema => ({
-  type: 'object',
-  description: `${what} → every scope needed.`,
-  additionalProperties: arrayOf(ref('Scope')),
-});
-
-const serverInputFields = {
-  name: { type: 'string' },
-  url: { type: 'string', format: 'uri' },
-  headers: { type: 'object', additionalProperties: { type: 'string' }, description: 'Sending the mask `********` back keeps the stored value.' },
-  tool_scopes: scopeMap('Upstream tool name'),
-  resource_scopes: scopeMap('Resource URI or URI template'),
-  prompt_scopes: scopeMap('Prompt name'),
-};
-
 const idAndType = object({ type: { type: 'string' }, id: nullable({ type: 'string' }) });
 
 /** components.schemas not yet generated from a DTO class (dto-schemas.ts), each an allow-list of what the presenters in ../dto send. */
@@ -85,24 +70,6 @@ export const schemas: Record<string, Schema> = {
     { maxItems: 1000 },
   ),
   LeakVerdict: object({ token_hash: sha256Hex, token_type: { type: 'string' }, label: { enum: ['true_positive', 'false_positive'] } }),
-  McpServer: object({
-    id: uuid,
-    name: { type: 'string' },
-    url: { type: 'string' },
-    headers: { type: 'object', additionalProperties: { type: 'string' }, description: 'Values are always `********`.' },
-    tool_scopes: scopeMap('Upstream tool name'),
-    resource_scopes: scopeMap('Resource URI or URI template'),
-    prompt_scopes: scopeMap('Prompt name'),
-    tool_pins: {
-      type: 'object',
-      additionalProperties: object({ sha256: sha256Hex, status: { enum: ['approved', 'changed'] }, seen_sha256: sha256Hex }, ['seen_sha256']),
-    },
-    created_at: timestamp,
-    updated_at: timestamp,
-  }),
-  McpServerInput: object(serverInputFields, ['headers', 'tool_scopes', 'resource_scopes', 'prompt_scopes']),
-  McpServerUpdate: object({ ...serverInputFields, approve_tools: ref('ToolApprovals') }, [...Object.keys(serverInputFields), 'approve_tools']),
-  ToolApprovals: arrayOf({ oneOf: [{ type: 'string' }, object({ name: { type: 'string' }, sha256: sha256Hex })] }),
   Introspection: {
     oneOf: [
       object({ active: { const: false } }),
