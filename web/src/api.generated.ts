@@ -564,26 +564,17 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
-        Problem: {
-            /** @description A stable slug per kind of failure. */
-            type: string;
-            title: string;
-            status: number;
-            detail: string;
-            /** @description On a 400 (validation-failed): each field or parameter at fault. Values are never quoted. */
-            errors?: {
-                field: string;
-                message: string;
-            }[];
+        AgentRoleInput: {
+            name: string;
+            description?: string | null;
+            /** @description `[]` means full access. */
+            platform_scopes: components["schemas"]["Scope"][];
         };
-        /** @enum {unknown} */
-        Scope: "agents:read" | "agents:write" | "projects:read" | "projects:write" | "routines:read" | "routines:write" | "mcp_servers:read" | "mcp_servers:write" | "chat:read" | "chat:write" | "models:read" | "models:write";
-        ScopeCatalogEntry: {
-            scope: components["schemas"]["Scope"];
-            resource: string;
-            /** @enum {unknown} */
-            permission: "read" | "write";
-            covers: string;
+        AgentRoleUpdate: {
+            name?: string;
+            /** @description `[]` means full access. */
+            platform_scopes?: components["schemas"]["Scope"][];
+            description?: string | null;
         };
         AgentRole: {
             /** Format: uuid */
@@ -598,11 +589,15 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
-        AgentRoleInput: {
-            name: string;
-            description?: string;
-            /** @description `[]` means full access. */
-            platform_scopes: components["schemas"]["Scope"][];
+        ModeToolConfigInput: {
+            mode: string;
+            /** @description Added to the role's scopes while a session of this mode is active. */
+            additional_scopes: components["schemas"]["Scope"][];
+        };
+        ModeToolConfigUpdate: {
+            mode?: string;
+            /** @description Added to the role's scopes while a session of this mode is active. */
+            additional_scopes?: components["schemas"]["Scope"][];
         };
         ModeToolConfig: {
             /** Format: uuid */
@@ -615,10 +610,10 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
-        ModeToolConfigInput: {
+        StartModeSession: {
+            /** Format: uuid */
+            agent_role_id: string;
             mode: string;
-            /** @description `[]` means full access. */
-            additional_scopes: components["schemas"]["Scope"][];
         };
         ModeSession: {
             /** Format: uuid */
@@ -634,28 +629,44 @@ export interface components {
             effective_scopes: components["schemas"]["Scope"][];
             full_access: boolean;
         };
-        StartModeSession: {
-            /** Format: uuid */
-            agent_role_id: string;
-            mode: string;
-        };
         ToolSetRequest: {
             /** Format: uuid */
             agent_role_id: string;
-            /** Format: uuid */
-            mode_session_id?: string;
+            mode_session_id?: string | null;
+        };
+        Tool: {
+            name: string;
+            title?: string;
+            description: string;
+            input_schema: Record<string, never>;
         };
         ToolSet: {
             /** @description `[]` means full access. */
             effective_scopes: components["schemas"]["Scope"][];
             full_access: boolean;
-            tools: {
-                name: string;
-                title?: string;
-                description: string;
-                input_schema: Record<string, never>;
+            tools: components["schemas"]["Tool"][];
+        };
+        ScopeCatalogEntry: {
+            scope: components["schemas"]["Scope"];
+            resource: string;
+            /** @enum {string} */
+            permission: "read" | "write";
+            covers: string;
+        };
+        Problem: {
+            /** @description A stable slug per kind of failure. */
+            type: string;
+            title: string;
+            status: number;
+            detail: string;
+            /** @description On a 400 (validation-failed): each field or parameter at fault. Values are never quoted. */
+            errors?: {
+                field: string;
+                message: string;
             }[];
         };
+        /** @enum {unknown} */
+        Scope: "agents:read" | "agents:write" | "projects:read" | "projects:write" | "routines:read" | "routines:write" | "mcp_servers:read" | "mcp_servers:write" | "chat:read" | "chat:write" | "models:read" | "models:write";
         AuditEvent: {
             /** Format: uuid */
             id: string;
@@ -1146,7 +1157,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["AgentRoleInput"];
+                "application/json": components["schemas"]["AgentRoleUpdate"];
             };
         };
         responses: {
@@ -1290,7 +1301,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["ModeToolConfigInput"];
+                "application/json": components["schemas"]["ModeToolConfigUpdate"];
             };
         };
         responses: {

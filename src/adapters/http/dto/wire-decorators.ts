@@ -9,7 +9,7 @@ type Schema = Record<string, unknown>;
 export type DtoClass = new () => object;
 
 /** The nested DTO class of each field that holds one, by the class that declares it. */
-const nestedTypes = new Map<Function, Map<string, () => DtoClass>>();
+const nestedTypes = new Map<object, Map<string, () => DtoClass>>();
 
 /** The name of a DTO's schema in components.schemas: its class name without the `Dto` suffix. */
 export function schemaName(Dto: { name: string }): string {
@@ -17,8 +17,8 @@ export function schemaName(Dto: { name: string }): string {
 }
 
 /** The nested DTO class a field holds, looked up along the class chain (an update DTO may extend a create DTO). */
-export function nestedTypeOf(Dto: Function, field: string): DtoClass | undefined {
-  for (let type = Dto; type && type !== Object; type = Object.getPrototypeOf(type)) {
+export function nestedTypeOf(Dto: DtoClass, field: string): DtoClass | undefined {
+  for (let type: object | null = Dto; type !== null && type !== Object; type = Object.getPrototypeOf(type) as object | null) {
     const found = nestedTypes.get(type)?.get(field);
     if (found) return found();
   }

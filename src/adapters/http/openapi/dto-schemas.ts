@@ -1,5 +1,5 @@
 import { validationMetadatasToSchemas } from 'class-validator-jsonschema';
-import { schemaName } from '../dto/wire-decorators';
+import { DtoClass, schemaName } from '../dto/wire-decorators';
 import { Schema } from './schema-parts';
 
 /**
@@ -18,6 +18,6 @@ export function dtoSchemas(): Record<string, Schema> {
 }
 
 /** A reference to a DTO's generated schema, by its class: a renamed class cannot leave a dangling name. */
-export function schemaRef(Dto: Function): Schema {
+export function schemaRef(Dto: DtoClass): Schema {
   return { $ref: `#/components/schemas/${schemaName(Dto)}` };
 }
