@@ -391,6 +391,19 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        FieldError: {
+            field: string;
+            message: string;
+        };
+        Problem: {
+            /** @description A stable slug per kind of failure. */
+            type: string;
+            title: string;
+            status: number;
+            detail: string;
+            /** @description On a 400 (validation-failed): each field or parameter at fault. Values are never quoted. */
+            errors?: components["schemas"]["FieldError"][];
+        };
         RateLimit: {
             limit: number;
             window_seconds: number;
@@ -478,6 +491,76 @@ export interface components {
         RollApiKey: {
             /** @default 0 */
             grace_seconds: number;
+        };
+        AuditActor: {
+            /** @enum {string} */
+            type: "user" | "key" | "scanner" | "system";
+            id: string | null;
+        };
+        AuditTarget: {
+            type: string;
+            id: string | null;
+        };
+        AuditEvent: {
+            /** Format: uuid */
+            id: string;
+            seq: number;
+            /** Format: date-time */
+            occurred_at: string;
+            /** @enum {unknown} */
+            action: "key.created" | "key.updated" | "key.rolled" | "key.revoked" | "key.leaked" | "agent_role.created" | "agent_role.updated" | "agent_role.deleted" | "mode_tool_config.created" | "mode_tool_config.updated" | "mode_tool_config.deleted" | "mode_session.started" | "mode_session.ended" | "mcp_server.created" | "mcp_server.updated" | "mcp_server.deleted" | "mcp_server.tool_changed" | "tool.called" | "tool.denied";
+            actor: components["schemas"]["AuditActor"];
+            user_id: string | null;
+            key_id: string | null;
+            target: components["schemas"]["AuditTarget"];
+            request_id: string | null;
+            ip: string | null;
+            details: Record<string, never>;
+            /** @description SHA-256 over the previous event's hash and this event's canonical JSON. */
+            hash: string;
+        };
+        AuditPage: {
+            events: components["schemas"]["AuditEvent"][];
+            next_cursor: string | null;
+        };
+        IntrospectionForm: {
+            token: string;
+            /** @description Accepted and ignored. */
+            token_type_hint?: string;
+        };
+        InactiveIntrospection: {
+            /** @constant */
+            active: false;
+        };
+        ActiveIntrospection: {
+            /** @constant */
+            active: true;
+            /** @constant */
+            token_type: "api_key";
+            /** @description Every scope granted, space-separated. */
+            scope: string;
+            /** Format: uuid */
+            sub: string;
+            /** Format: uuid */
+            jti: string;
+            iat: number;
+            /** @description Absent when the key never expires. */
+            exp?: number;
+        };
+        /** @description Other fields are ignored, so the scanner can extend its format. */
+        LeakReportEntry: {
+            token: string;
+            type: string;
+            url?: string;
+            source?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        LeakVerdict: {
+            token_hash: string;
+            token_type: string;
+            /** @enum {string} */
+            label: "true_positive" | "false_positive";
         };
         McpServerInput: {
             name: string;
@@ -653,79 +736,8 @@ export interface components {
             permission: "read" | "write";
             covers: string;
         };
-        Problem: {
-            /** @description A stable slug per kind of failure. */
-            type: string;
-            title: string;
-            status: number;
-            detail: string;
-            /** @description On a 400 (validation-failed): each field or parameter at fault. Values are never quoted. */
-            errors?: {
-                field: string;
-                message: string;
-            }[];
-        };
         /** @enum {unknown} */
         Scope: "agents:read" | "agents:write" | "projects:read" | "projects:write" | "routines:read" | "routines:write" | "mcp_servers:read" | "mcp_servers:write" | "chat:read" | "chat:write" | "models:read" | "models:write";
-        AuditEvent: {
-            /** Format: uuid */
-            id: string;
-            seq: number;
-            /** Format: date-time */
-            occurred_at: string;
-            /** @enum {unknown} */
-            action: "key.created" | "key.updated" | "key.rolled" | "key.revoked" | "key.leaked" | "agent_role.created" | "agent_role.updated" | "agent_role.deleted" | "mode_tool_config.created" | "mode_tool_config.updated" | "mode_tool_config.deleted" | "mode_session.started" | "mode_session.ended" | "mcp_server.created" | "mcp_server.updated" | "mcp_server.deleted" | "mcp_server.tool_changed" | "tool.called" | "tool.denied";
-            actor: {
-                /** @enum {unknown} */
-                type: "user" | "key" | "scanner" | "system";
-                id: string | null;
-            };
-            user_id: string | null;
-            key_id: string | null;
-            target: {
-                type: string;
-                id: string | null;
-            };
-            request_id: string | null;
-            ip: string | null;
-            details: Record<string, never>;
-            /** @description SHA-256 over the previous event's hash and this event's canonical JSON. */
-            hash: string;
-        };
-        AuditPage: {
-            events: components["schemas"]["AuditEvent"][];
-            next_cursor: string | null;
-        };
-        LeakReport: {
-            token: string;
-            type: string;
-            url?: string;
-            source?: string;
-        }[];
-        LeakVerdict: {
-            token_hash: string;
-            token_type: string;
-            /** @enum {unknown} */
-            label: "true_positive" | "false_positive";
-        };
-        Introspection: {
-            /** @constant */
-            active: false;
-        } | {
-            /** @constant */
-            active: true;
-            /** @constant */
-            token_type: "api_key";
-            /** @description Every scope granted, space-separated. */
-            scope: string;
-            /** Format: uuid */
-            sub: string;
-            /** Format: uuid */
-            jti: string;
-            iat: number;
-            /** @description Absent when the key never expires. */
-            exp?: number;
-        };
     };
     responses: {
         /** @description `validation-failed` (with `errors` naming each field or parameter), `malformed-json`, `malformed-path` (a bad percent-encoding) or `bad-request` (a body that could not be read). */
@@ -1701,7 +1713,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["LeakReport"];
+                "application/json": components["schemas"]["LeakReportEntry"][];
             };
         };
         responses: {
@@ -1759,11 +1771,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/x-www-form-urlencoded": {
-                    token: string;
-                    /** @description Accepted and ignored. */
-                    token_type_hint?: string;
-                };
+                "application/x-www-form-urlencoded": components["schemas"]["IntrospectionForm"];
             };
         };
         responses: {
@@ -1775,7 +1783,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Introspection"];
+                    "application/json": components["schemas"]["InactiveIntrospection"] | components["schemas"]["ActiveIntrospection"];
                 };
             };
             400: components["responses"]["BadRequest"];

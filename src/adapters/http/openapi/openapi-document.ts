@@ -6,7 +6,6 @@ import { mcpServerPaths } from './mcp-servers.paths';
 import { problemResponseComponents, problemResponses } from './responses';
 import { scopeContextPaths } from './scope-contexts.paths';
 import { Schema } from './schema-parts';
-import { schemas } from './schemas';
 
 const DESCRIPTION = `
 keygate issues user-scoped API keys and gates MCP tools by their scopes. This document describes every
@@ -79,7 +78,7 @@ export const openApiDocument: Schema = {
     responses: problemResponses([400, 401, 404]),
   },
   components: {
-    schemas: { ...dtoSchemas(), ...schemas },
+    schemas: dtoSchemas(),
     responses: { ...problemResponseComponents, NotModified: NOT_MODIFIED },
     securitySchemes: {
       userJwt: {
