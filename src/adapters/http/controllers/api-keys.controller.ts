@@ -7,7 +7,7 @@ import { RollKey } from '../../../application/use-cases/roll-key/roll-key.use-ca
 import { UpdateKey } from '../../../application/use-cases/update-key/update-key.use-case';
 import { ValidationError } from '../../../domain/errors';
 import { unchecked } from '../../unchecked';
-import { presentCreatedKey, presentKey } from '../dto/api-key.presenter';
+import { presentCreatedKey, presentKey, presentRolledKey } from '../dto/api-key.presenter';
 import { allowedFields } from '../dto/body-fields';
 import { CreateApiKeyDto } from '../dto/create-api-key.dto';
 import { RollApiKeyDto, UpdateApiKeyDto } from '../dto/update-api-key.dto';
@@ -74,7 +74,7 @@ export class ApiKeysController {
       ...body.toInput(),
     });
     res.status(201).setHeader('Cache-Control', 'no-store');
-    res.json({ ...presentCreatedKey(key, rawKey, quotaRemaining), replaces });
+    res.json(presentRolledKey(key, rawKey, replaces, quotaRemaining));
   }
 
   async revoke(req: Request<{ id: string }>, res: Response): Promise<void> {

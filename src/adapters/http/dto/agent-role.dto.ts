@@ -1,6 +1,6 @@
 import { IsArray, IsBoolean, IsString, MaxLength } from 'class-validator';
 import { MAX_DESCRIPTION_LENGTH, MAX_ROLE_NAME_LENGTH } from '../../../domain/agent-role';
-import { NAME_REQUIRED, SCOPE_LIST } from './create-api-key.dto';
+import { NAME_REQUIRED, SCOPE_LIST } from './common-fields';
 import { Optional, OptionalNullable, SchemaOf, Timestamp, Uuid } from './wire-decorators';
 
 const scopesRequired = ({ value }: { value: unknown }) =>

@@ -1,6 +1,6 @@
 import { IsArray, IsString, Matches } from 'class-validator';
 import { RAW_KEY_PREFIX } from '../../../domain/api-key';
-import { SCOPE_LIST } from './create-api-key.dto';
+import { SCOPE_LIST } from './common-fields';
 import { RateLimitDto, ShownQuotaDto } from './usage-limits.dto';
 import { Described, Nested, NullableSchema, SchemaOf, Timestamp, Uuid } from './wire-decorators';
 

@@ -1,5 +1,5 @@
 import { ApiKey } from '../../../domain/api-key';
-import { ApiKeyDto, CreatedApiKeyDto } from './api-key.dto';
+import { ApiKeyDto, CreatedApiKeyDto, RolledApiKeyDto } from './api-key.dto';
 
 /** Allow-lists of response fields: key_hash never leaves the service. `quotaRemaining`: the budget's balance. */
 export function presentKey(key: ApiKey, quotaRemaining: number | null = null): ApiKeyDto {
@@ -29,6 +29,11 @@ export function presentCreatedKey(key: ApiKey, rawKey: string, quotaRemaining: n
     created_at: key.createdAt.toISOString(),
     ...presentLimits(key, quotaRemaining),
   };
+}
+
+/** A roll's new key, naming the one it replaces. */
+export function presentRolledKey(key: ApiKey, rawKey: string, replaces: string, quotaRemaining: number | null): RolledApiKeyDto {
+  return { ...presentCreatedKey(key, rawKey, quotaRemaining), replaces };
 }
 
 function presentLimits(key: ApiKey, quotaRemaining: number | null): Pick<ApiKeyDto, 'rate_limit' | 'quota'> {

@@ -1,8 +1,7 @@
 import { IsIn, IsInt, IsObject, IsString, Matches, Min, ValidateNested } from 'class-validator';
 import { AUDIT_ACTIONS, AuditAction, AuditActorType, AuditValue } from '../../../domain/audit';
+import { SHA256_HEX } from './common-fields';
 import { componentRef, Described, Nested, NullableSchema, SchemaOf, Timestamp, Uuid } from './wire-decorators';
-
-export const SHA256_HEX = /^[0-9a-f]{64}$/;
 
 export class AuditActorDto {
   @IsIn(['user', 'key', 'scanner', 'system']) type!: AuditActorType;

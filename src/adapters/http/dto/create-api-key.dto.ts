@@ -1,12 +1,10 @@
 import { IsArray, IsString, MaxLength } from 'class-validator';
 import { CreateKeyInput } from '../../../application/use-cases/create-key/create-key.use-case';
 import { MAX_KEY_NAME_LENGTH } from '../../../domain/api-key';
+import { NAME_REQUIRED, SCOPE_LIST } from './common-fields';
 import { objectOrNull, QuotaDto, RateLimitDto } from './usage-limits.dto';
-import { componentRef, Nested, OptionalNullable, SchemaOf, Timestamp, Uuid } from './wire-decorators';
+import { Nested, OptionalNullable, SchemaOf, Timestamp, Uuid } from './wire-decorators';
 
-/** `[]` and, where a body allows it, null are full access; each scope is checked against the catalog by the use-case. */
-export const SCOPE_LIST = { type: 'array', items: componentRef('Scope'), description: '`[]` means full access.' };
-export const NAME_REQUIRED = 'is required and must be a string';
 export const NAME_TOO_LONG = `must be at most ${MAX_KEY_NAME_LENGTH} characters`;
 export const EXPIRY = 'must be an ISO-8601 timestamp with a time zone, or null';
 

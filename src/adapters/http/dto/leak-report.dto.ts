@@ -1,7 +1,7 @@
 import { IsIn, IsString, Matches, MaxLength, MinLength } from 'class-validator';
 import { JSONSchema } from 'class-validator-jsonschema';
 import { MAX_SOURCE, MAX_TOKEN, MAX_TYPE, MAX_URL } from '../../../application/use-cases/report-leaked-keys/leak-report';
-import { SHA256_HEX } from './audit-event.dto';
+import { SHA256_HEX } from './common-fields';
 import { Optional } from './wire-decorators';
 
 /**

@@ -1,7 +1,7 @@
 import { Allow, IsIn, IsObject, IsString, Matches, ValidateBy } from 'class-validator';
+import { SHA256_HEX } from './common-fields';
 import { componentRef, Optional, SchemaOf, Timestamp, Uuid } from './wire-decorators';
 
-const SHA256_HEX = /^[0-9a-f]{64}$/;
 const sha256Hex = { type: 'string', pattern: SHA256_HEX.source };
 
 const scopeMap = (what: string) => ({ type: 'object', description: `${what} → every scope needed.`, additionalProperties: { type: 'array', items: componentRef('Scope') } });

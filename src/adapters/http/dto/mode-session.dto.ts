@@ -1,6 +1,6 @@
 import { IsArray, IsBoolean, IsString, MaxLength } from 'class-validator';
 import { MAX_MODE_NAME_LENGTH } from '../../../domain/mode';
-import { NAME_REQUIRED, SCOPE_LIST } from './create-api-key.dto';
+import { NAME_REQUIRED, SCOPE_LIST } from './common-fields';
 import { MODE_TOO_LONG } from './mode-tool-config.dto';
 import { SchemaOf, Timestamp, Uuid } from './wire-decorators';
 

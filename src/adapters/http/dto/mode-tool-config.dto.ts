@@ -1,6 +1,6 @@
 import { ArrayMinSize, IsArray, IsString, MaxLength } from 'class-validator';
 import { MAX_MODE_NAME_LENGTH } from '../../../domain/mode';
-import { NAME_REQUIRED, SCOPE_LIST } from './create-api-key.dto';
+import { NAME_REQUIRED, SCOPE_LIST } from './common-fields';
 import { Optional, SchemaOf, Timestamp, Uuid } from './wire-decorators';
 
 const AT_LEAST_ONE = 'must list at least one scope (an empty array would mean full access)';

@@ -1,5 +1,5 @@
 import { IsArray, IsBoolean, IsIn, IsObject, IsString, ValidateNested } from 'class-validator';
-import { SCOPE_LIST } from './create-api-key.dto';
+import { SCOPE_LIST } from './common-fields';
 import { componentRef, Optional, OptionalNullable, SchemaOf, Uuid } from './wire-decorators';
 
 /** POST /api/v1/tool-sets. */

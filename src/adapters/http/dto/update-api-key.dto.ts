@@ -2,7 +2,8 @@ import { IsArray, IsInt, IsString, Max, MaxLength, Min } from 'class-validator';
 import { MAX_GRACE_SECONDS, RollKeyInput } from '../../../application/use-cases/roll-key/roll-key.use-case';
 import { UpdateKeyInput } from '../../../application/use-cases/update-key/update-key.use-case';
 import { MAX_KEY_NAME_LENGTH } from '../../../domain/api-key';
-import { EXPIRY, NAME_REQUIRED, NAME_TOO_LONG, SCOPE_LIST } from './create-api-key.dto';
+import { NAME_REQUIRED, SCOPE_LIST } from './common-fields';
+import { EXPIRY, NAME_TOO_LONG } from './create-api-key.dto';
 import { objectOrNull, QuotaDto, RateLimitDto } from './usage-limits.dto';
 import { Described, Nested, Optional, OptionalNullable, SchemaOf, Timestamp } from './wire-decorators';
 
