@@ -391,44 +391,45 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        FieldError: {
-            field: string;
-            message: string;
+        ActiveIntrospection: {
+            /** @constant */
+            active: true;
+            /** @constant */
+            token_type: "api_key";
+            /** @description Every scope granted, space-separated. */
+            scope: string;
+            /** Format: uuid */
+            sub: string;
+            /** Format: uuid */
+            jti: string;
+            iat: number;
+            /** @description Absent when the key never expires. */
+            exp?: number;
         };
-        Problem: {
-            /** @description A stable slug per kind of failure. */
-            type: string;
-            title: string;
-            status: number;
-            detail: string;
-            /** @description On a 400 (validation-failed): each field or parameter at fault. Values are never quoted. */
-            errors?: components["schemas"]["FieldError"][];
-        };
-        RateLimit: {
-            limit: number;
-            window_seconds: number;
-        };
-        Refill: {
-            amount: number;
-            /** @enum {string} */
-            interval: "hour" | "day" | "month";
-        };
-        Quota: {
-            remaining: number;
-            refill?: components["schemas"]["Refill"] | null;
-        };
-        /** @description `remaining` is the balance now, credits held by replicas included. */
-        ShownQuota: {
-            remaining: number;
-            refill: components["schemas"]["Refill"] | null;
-        };
-        CreateApiKey: {
+        AgentRole: {
+            /** Format: uuid */
+            id: string;
             name: string;
-            user_id?: string | null;
-            expires_at?: string | null;
-            scopes?: components["schemas"]["Scope"][] | null;
-            rate_limit?: components["schemas"]["RateLimit"] | null;
-            quota?: components["schemas"]["Quota"] | null;
+            description: string;
+            /** @description `[]` means full access. */
+            platform_scopes: components["schemas"]["Scope"][];
+            is_system: boolean;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        AgentRoleInput: {
+            name: string;
+            description?: string | null;
+            /** @description `[]` means full access. */
+            platform_scopes: components["schemas"]["Scope"][];
+        };
+        AgentRoleUpdate: {
+            name?: string;
+            /** @description `[]` means full access. */
+            platform_scopes?: components["schemas"]["Scope"][];
+            description?: string | null;
         };
         ApiKey: {
             /** Format: uuid */
@@ -448,57 +449,12 @@ export interface components {
             rate_limit: components["schemas"]["RateLimit"] | null;
             quota: components["schemas"]["ShownQuota"] | null;
         };
-        CreatedApiKey: {
-            /** Format: uuid */
-            id: string;
-            name: string;
-            key_prefix: string;
-            /** @description Shown once, here only. */
-            raw_key: string;
-            /** @description `[]` means full access. */
-            scopes: components["schemas"]["Scope"][];
-            expires_at: string | null;
-            /** Format: date-time */
-            created_at: string;
-            rate_limit: components["schemas"]["RateLimit"] | null;
-            quota: components["schemas"]["ShownQuota"] | null;
-        };
-        RolledApiKey: {
-            /** Format: uuid */
-            replaces: string;
-            /** Format: uuid */
-            id: string;
-            name: string;
-            key_prefix: string;
-            /** @description Shown once, here only. */
-            raw_key: string;
-            /** @description `[]` means full access. */
-            scopes: components["schemas"]["Scope"][];
-            expires_at: string | null;
-            /** Format: date-time */
-            created_at: string;
-            rate_limit: components["schemas"]["RateLimit"] | null;
-            quota: components["schemas"]["ShownQuota"] | null;
-        };
-        UpdateApiKey: {
-            name?: string;
-            /** @description `[]` means full access. */
-            scopes?: components["schemas"]["Scope"][];
-            expires_at?: string | null;
-            rate_limit?: components["schemas"]["RateLimit"] | null;
-            quota?: components["schemas"]["Quota"] | null;
-        };
-        RollApiKey: {
-            /** @default 0 */
-            grace_seconds: number;
+        ApproveTools: {
+            tools: (string | components["schemas"]["ToolApproval"])[];
         };
         AuditActor: {
             /** @enum {string} */
             type: "user" | "key" | "scanner" | "system";
-            id: string | null;
-        };
-        AuditTarget: {
-            type: string;
             id: string | null;
         };
         AuditEvent: {
@@ -523,29 +479,45 @@ export interface components {
             events: components["schemas"]["AuditEvent"][];
             next_cursor: string | null;
         };
-        IntrospectionForm: {
-            token: string;
-            /** @description Accepted and ignored. */
-            token_type_hint?: string;
+        AuditTarget: {
+            type: string;
+            id: string | null;
+        };
+        CreateApiKey: {
+            name: string;
+            user_id?: string | null;
+            expires_at?: string | null;
+            scopes?: components["schemas"]["Scope"][] | null;
+            rate_limit?: components["schemas"]["RateLimit"] | null;
+            quota?: components["schemas"]["Quota"] | null;
+        };
+        CreatedApiKey: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            key_prefix: string;
+            /** @description Shown once, here only. */
+            raw_key: string;
+            /** @description `[]` means full access. */
+            scopes: components["schemas"]["Scope"][];
+            expires_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            rate_limit: components["schemas"]["RateLimit"] | null;
+            quota: components["schemas"]["ShownQuota"] | null;
+        };
+        FieldError: {
+            field: string;
+            message: string;
         };
         InactiveIntrospection: {
             /** @constant */
             active: false;
         };
-        ActiveIntrospection: {
-            /** @constant */
-            active: true;
-            /** @constant */
-            token_type: "api_key";
-            /** @description Every scope granted, space-separated. */
-            scope: string;
-            /** Format: uuid */
-            sub: string;
-            /** Format: uuid */
-            jti: string;
-            iat: number;
-            /** @description Absent when the key never expires. */
-            exp?: number;
+        IntrospectionForm: {
+            token: string;
+            /** @description Accepted and ignored. */
+            token_type_hint?: string;
         };
         /** @description Other fields are ignored, so the scanner can extend its format. */
         LeakReportEntry: {
@@ -561,6 +533,35 @@ export interface components {
             token_type: string;
             /** @enum {string} */
             label: "true_positive" | "false_positive";
+        };
+        McpServer: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            url: string;
+            /** @description Values are always `********`. */
+            headers: {
+                [key: string]: string;
+            };
+            /** @description Upstream tool name → every scope needed. */
+            tool_scopes: {
+                [key: string]: components["schemas"]["Scope"][];
+            };
+            /** @description Resource URI or URI template → every scope needed. */
+            resource_scopes: {
+                [key: string]: components["schemas"]["Scope"][];
+            };
+            /** @description Prompt name → every scope needed. */
+            prompt_scopes: {
+                [key: string]: components["schemas"]["Scope"][];
+            };
+            tool_pins: {
+                [key: string]: components["schemas"]["ToolPin"];
+            };
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
         };
         McpServerInput: {
             name: string;
@@ -605,68 +606,26 @@ export interface components {
                 [key: string]: components["schemas"]["Scope"][];
             };
         };
-        ApproveTools: {
-            tools: (string | components["schemas"]["ToolApproval"])[];
-        };
-        ToolApproval: {
-            name: string;
-            sha256: string;
-        };
-        ToolPin: {
-            sha256: string;
-            /** @enum {string} */
-            status: "approved" | "changed";
-            seen_sha256?: string;
-        };
-        McpServer: {
+        ModeSession: {
             /** Format: uuid */
             id: string;
-            name: string;
-            url: string;
-            /** @description Values are always `********`. */
-            headers: {
-                [key: string]: string;
-            };
-            /** @description Upstream tool name → every scope needed. */
-            tool_scopes: {
-                [key: string]: components["schemas"]["Scope"][];
-            };
-            /** @description Resource URI or URI template → every scope needed. */
-            resource_scopes: {
-                [key: string]: components["schemas"]["Scope"][];
-            };
-            /** @description Prompt name → every scope needed. */
-            prompt_scopes: {
-                [key: string]: components["schemas"]["Scope"][];
-            };
-            tool_pins: {
-                [key: string]: components["schemas"]["ToolPin"];
-            };
+            /** Format: uuid */
+            agent_role_id: string;
+            mode: string;
+            /** Format: uuid */
+            user_id: string;
             /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-        };
-        AgentRoleInput: {
-            name: string;
-            description?: string | null;
+            started_at: string;
             /** @description `[]` means full access. */
-            platform_scopes: components["schemas"]["Scope"][];
+            effective_scopes: components["schemas"]["Scope"][];
+            full_access: boolean;
         };
-        AgentRoleUpdate: {
-            name?: string;
-            /** @description `[]` means full access. */
-            platform_scopes?: components["schemas"]["Scope"][];
-            description?: string | null;
-        };
-        AgentRole: {
+        ModeToolConfig: {
             /** Format: uuid */
             id: string;
-            name: string;
-            description: string;
+            mode: string;
             /** @description `[]` means full access. */
-            platform_scopes: components["schemas"]["Scope"][];
-            is_system: boolean;
+            additional_scopes: components["schemas"]["Scope"][];
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -682,53 +641,51 @@ export interface components {
             /** @description Added to the role's scopes while a session of this mode is active. */
             additional_scopes?: components["schemas"]["Scope"][];
         };
-        ModeToolConfig: {
+        Problem: {
+            /** @description A stable slug per kind of failure. */
+            type: string;
+            title: string;
+            status: number;
+            detail: string;
+            /** @description On a 400 (validation-failed): each field or parameter at fault. Values are never quoted. */
+            errors?: components["schemas"]["FieldError"][];
+        };
+        Quota: {
+            remaining: number;
+            refill?: components["schemas"]["Refill"] | null;
+        };
+        RateLimit: {
+            limit: number;
+            window_seconds: number;
+        };
+        Refill: {
+            amount: number;
+            /** @enum {string} */
+            interval: "hour" | "day" | "month";
+        };
+        RollApiKey: {
+            /** @default 0 */
+            grace_seconds: number;
+        };
+        RolledApiKey: {
+            /** Format: uuid */
+            replaces: string;
             /** Format: uuid */
             id: string;
-            mode: string;
+            name: string;
+            key_prefix: string;
+            /** @description Shown once, here only. */
+            raw_key: string;
             /** @description `[]` means full access. */
-            additional_scopes: components["schemas"]["Scope"][];
+            scopes: components["schemas"]["Scope"][];
+            expires_at: string | null;
             /** Format: date-time */
             created_at: string;
-            /** Format: date-time */
-            updated_at: string;
+            rate_limit: components["schemas"]["RateLimit"] | null;
+            quota: components["schemas"]["ShownQuota"] | null;
         };
-        StartModeSession: {
-            /** Format: uuid */
-            agent_role_id: string;
-            mode: string;
-        };
-        ModeSession: {
-            /** Format: uuid */
-            id: string;
-            /** Format: uuid */
-            agent_role_id: string;
-            mode: string;
-            /** Format: uuid */
-            user_id: string;
-            /** Format: date-time */
-            started_at: string;
-            /** @description `[]` means full access. */
-            effective_scopes: components["schemas"]["Scope"][];
-            full_access: boolean;
-        };
-        ToolSetRequest: {
-            /** Format: uuid */
-            agent_role_id: string;
-            mode_session_id?: string | null;
-        };
-        Tool: {
-            name: string;
-            title?: string;
-            description: string;
-            input_schema: Record<string, never>;
-        };
-        ToolSet: {
-            /** @description `[]` means full access. */
-            effective_scopes: components["schemas"]["Scope"][];
-            full_access: boolean;
-            tools: components["schemas"]["Tool"][];
-        };
+        /** @enum {unknown} */
+        Scope: "agents:read" | "agents:write" | "projects:read" | "projects:write" | "routines:read" | "routines:write" | "mcp_servers:read" | "mcp_servers:write" | "chat:read" | "chat:write" | "models:read" | "models:write";
         ScopeCatalogEntry: {
             scope: components["schemas"]["Scope"];
             resource: string;
@@ -736,8 +693,51 @@ export interface components {
             permission: "read" | "write";
             covers: string;
         };
-        /** @enum {unknown} */
-        Scope: "agents:read" | "agents:write" | "projects:read" | "projects:write" | "routines:read" | "routines:write" | "mcp_servers:read" | "mcp_servers:write" | "chat:read" | "chat:write" | "models:read" | "models:write";
+        /** @description `remaining` is the balance now, credits held by replicas included. */
+        ShownQuota: {
+            remaining: number;
+            refill: components["schemas"]["Refill"] | null;
+        };
+        StartModeSession: {
+            /** Format: uuid */
+            agent_role_id: string;
+            mode: string;
+        };
+        Tool: {
+            name: string;
+            title?: string;
+            description: string;
+            input_schema: Record<string, never>;
+        };
+        ToolApproval: {
+            name: string;
+            sha256: string;
+        };
+        ToolPin: {
+            sha256: string;
+            /** @enum {string} */
+            status: "approved" | "changed";
+            seen_sha256?: string;
+        };
+        ToolSet: {
+            /** @description `[]` means full access. */
+            effective_scopes: components["schemas"]["Scope"][];
+            full_access: boolean;
+            tools: components["schemas"]["Tool"][];
+        };
+        ToolSetRequest: {
+            /** Format: uuid */
+            agent_role_id: string;
+            mode_session_id?: string | null;
+        };
+        UpdateApiKey: {
+            name?: string;
+            /** @description `[]` means full access. */
+            scopes?: components["schemas"]["Scope"][];
+            expires_at?: string | null;
+            rate_limit?: components["schemas"]["RateLimit"] | null;
+            quota?: components["schemas"]["Quota"] | null;
+        };
     };
     responses: {
         /** @description `validation-failed` (with `errors` naming each field or parameter), `malformed-json`, `malformed-path` (a bad percent-encoding) or `bad-request` (a body that could not be read). */

@@ -13,11 +13,13 @@ import { Schema } from './schema-parts';
  */
 export function dtoSchemas(): Record<string, Schema> {
   const generated = validationMetadatasToSchemas({ refPointerPrefix: '#/components/schemas/' }) as Record<string, Schema>;
-  return {
-    ...Object.fromEntries(Object.entries(generated).map(([name, schema]) => [schemaName({ name }), { additionalProperties: false, ...schema }])),
+  const schemas: [string, Schema][] = [
+    ...Object.entries(generated).map(([name, schema]): [string, Schema] => [schemaName({ name }), { additionalProperties: false, ...schema }]),
     // The one wire shape that is not an object: a scope of the catalog, which the DTOs' scope lists name.
-    Scope: { enum: SCOPE_CATALOG.map(({ scope }) => scope) },
-  };
+    ['Scope', { enum: SCOPE_CATALOG.map(({ scope }) => scope) }],
+  ];
+  // By name, not by the order modules happen to load in: the generated console types stay put when imports move.
+  return Object.fromEntries(schemas.sort(([a], [b]) => a.localeCompare(b)));
 }
 
 /** A reference to a DTO's generated schema, by its class: a renamed class cannot leave a dangling name. */
