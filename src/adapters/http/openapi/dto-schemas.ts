@@ -19,7 +19,7 @@ export function dtoSchemas(): Record<string, Schema> {
     ['Scope', { enum: SCOPE_CATALOG.map(({ scope }) => scope) }],
   ];
   // By name, not by the order modules happen to load in: the generated console types stay put when imports move.
-  return Object.fromEntries(schemas.sort(([a], [b]) => a.localeCompare(b)));
+  return Object.fromEntries(schemas.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
 /** A reference to a DTO's generated schema, by its class: a renamed class cannot leave a dangling name. */
