@@ -39,7 +39,8 @@ function all(...decorators: PropertyDecorator[]): PropertyDecorator {
 function schemaStep(step: (schema: Schema) => Schema): PropertyDecorator {
   return (target, property) => {
     const before = getMetadataSchema(target, property) as Schema | ((schema: Schema, options: never) => Schema);
-    JSONSchema(((schema: Schema, options: never) => step(typeof before === 'function' ? before(schema, options) : { ...schema, ...before })) as never)(target, property);
+    const wrapped = (schema: Schema, options: never) => step(typeof before === 'function' ? before(schema, options) : { ...schema, ...before });
+    JSONSchema(wrapped as never)(target, property);
   };
 }
 
