@@ -17,6 +17,10 @@ export type ApiKey = Schemas['ApiKey'];
 /** A new key, or a rolled one's successor (with `replaces`). */
 export type CreatedKey = Schemas['CreatedApiKey'] & Partial<Pick<Schemas['RolledApiKey'], 'replaces'>>;
 export type ScopeInfo = Schemas['ScopeCatalogEntry'];
+export type Scope = Schemas['Scope'];
+export type CreateKeyBody = Schemas['CreateApiKey'];
+export type UpdateKeyBody = Schemas['UpdateApiKey'];
+export type AuditPage = Schemas['AuditPage'];
 export type AuditEvent = Schemas['AuditEvent'];
 export type McpServer = Schemas['McpServer'];
 export type AgentRole = Schemas['AgentRole'];
