@@ -6,7 +6,7 @@ import { defineConfig } from 'eslint/config';
 import tseslint from 'typescript-eslint';
 
 export default defineConfig(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'bench/results/**', '.data/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'bench/results/**', '.data/**', 'web/src/api.generated.ts'] },
   js.configs.recommended,
   tseslint.configs.recommendedTypeChecked,
   {

@@ -1,3 +1,4 @@
+import type { components } from './api.generated';
 import { currentSession, signOut } from './auth';
 
 /** A REST error as the API's problem body says it, cut short for the screen. */
@@ -7,56 +8,23 @@ export class ApiError extends Error {
   }
 }
 
-export interface RateLimit { limit: number; window_seconds: number }
-export interface Quota { remaining: number; refill: { amount: number; interval: 'hour' | 'day' | 'month' } | null }
+type Schemas = components['schemas'];
 
-export interface ApiKey {
-  id: string;
-  name: string;
-  key_prefix: string;
-  scopes: string[];
-  expires_at: string | null;
-  last_used_at: string | null;
-  created_at: string;
-  rate_limit: RateLimit | null;
-  quota: Quota | null;
-  user_id?: string;
-  revoked_at?: string | null;
-  /** Set on a rolled key: its successor. It keeps working until `expires_at` (the grace period). */
-  replaced_by?: string | null;
-}
-
-export interface CreatedKey extends Omit<ApiKey, 'last_used_at'> { raw_key: string; replaces?: string }
-
-export interface ScopeInfo { scope: string; resource: string; permission: 'read' | 'write'; covers: string }
-
-export interface AuditEvent {
-  seq?: number;
-  id?: string;
-  action: string;
-  occurred_at?: string;
-  created_at?: string;
-  key_id?: string | null;
-  details?: Record<string, unknown>;
-  [field: string]: unknown;
-}
-
-export interface ToolPin { sha256: string; status: 'approved' | 'changed'; seen_sha256?: string }
-export interface McpServer {
-  id: string;
-  name: string;
-  url: string;
-  headers: Record<string, string>;
-  tool_scopes: Record<string, string[]>;
-  resource_scopes: Record<string, string[]>;
-  prompt_scopes: Record<string, string[]>;
-  tool_pins: Record<string, ToolPin>;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface AgentRole { id: string; name: string; description: string | null; platform_scopes: string[]; is_system: boolean }
-export interface ModeToolConfig { id: string; mode: string; additional_scopes: string[] }
+/** The wire shapes, generated from the OpenAPI document (npm run openapi:types). */
+export type RateLimit = Schemas['RateLimit'];
+export type Quota = Schemas['ShownQuota'];
+export type ApiKey = Schemas['ApiKey'];
+/** A new key, or a rolled one's successor (with `replaces`). */
+export type CreatedKey = Schemas['CreatedApiKey'] & Partial<Pick<Schemas['RolledApiKey'], 'replaces'>>;
+export type ScopeInfo = Schemas['ScopeCatalogEntry'];
+export type Scope = Schemas['Scope'];
+export type CreateKeyBody = Schemas['CreateApiKey'];
+export type UpdateKeyBody = Schemas['UpdateApiKey'];
+export type AuditPage = Schemas['AuditPage'];
+export type AuditEvent = Schemas['AuditEvent'];
+export type McpServer = Schemas['McpServer'];
+export type AgentRole = Schemas['AgentRole'];
+export type ModeToolConfig = Schemas['ModeToolConfig'];
 
 export async function api<T>(method: string, path: string, body?: unknown): Promise<{ data: T; headers: Headers }> {
   const session = currentSession();

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { api, ApiKey } from '../api';
+import { api, ApiKey, UpdateKeyBody } from '../api';
 import { shortDate } from '../format';
 import { ErrorNote, messageOf } from './error-note';
 import { quotaBody, quotaChoiceOf, QuotaFields, rateBody, rateChoiceOf, RateLimitFields } from './limit-fields';
@@ -29,8 +29,8 @@ export function EditKeyForm({ apiKey, onSaved, onCancel }: { apiKey: ApiKey; onS
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
-  const changes = (): Record<string, unknown> => {
-    const body: Record<string, unknown> = {};
+  const changes = (): UpdateKeyBody => {
+    const body: UpdateKeyBody = {};
     if (name.trim() !== apiKey.name) body.name = name.trim();
     if (!same(sorted(scopesOf(scopes)), sorted(scopesOf(choiceOf(apiKey.scopes))))) body.scopes = scopesOf(scopes);
     if (expiry === 'never' && apiKey.expires_at !== null) body.expires_at = null;

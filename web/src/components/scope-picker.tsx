@@ -1,12 +1,13 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, ScopeInfo } from '../api';
+import { api, Scope, ScopeInfo } from '../api';
 import { ErrorNote, messageOf } from './error-note';
 
 export type Access = 'none' | 'read' | 'write';
 
 /** The smallest scope list for the choice: a resource's `:write` already grants its `:read` (spec 4.5). */
-export function scopesOf(choice: Record<string, Access>): string[] {
-  return Object.entries(choice).filter(([, a]) => a !== 'none').map(([resource, a]) => `${resource}:${a}`);
+export function scopesOf(choice: Record<string, Access>): Scope[] {
+  // The picker offers the catalog's resources only, so each pair is a catalog scope.
+  return Object.entries(choice).filter(([, a]) => a !== 'none').map(([resource, a]) => `${resource}:${a}` as Scope);
 }
 
 /** The picker's choice for a stored scope list (the inverse of scopesOf): a resource's `:write` wins over its `:read`; anything else is skipped. */

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { api, CreatedKey } from '../api';
+import { api, CreatedKey, CreateKeyBody } from '../api';
 import { ErrorNote, messageOf } from '../components/error-note';
 import { NO_QUOTA, NO_RATE, QuotaFields, quotaBody, RateLimitFields, rateBody } from '../components/limit-fields';
 import { Access, ScopePicker, scopesOf } from '../components/scope-picker';
@@ -27,13 +27,14 @@ export function CreateKeyPage() {
   const submit = (event: Event) => {
     event.preventDefault();
     setError(null);
-    api<CreatedKey>('POST', '/api-keys', {
+    const body: CreateKeyBody = {
       name: name.trim(),
       scopes: scopesOf(scopes),
       ...(days > 0 ? { expires_at: new Date(Date.now() + days * 86400_000).toISOString() } : {}),
       rate_limit: rateBody(rate),
       quota: quotaBody(quota),
-    }).then(({ data }) => setCreated(data), (e) => setError(messageOf(e)));
+    };
+    api<CreatedKey>('POST', '/api-keys', body).then(({ data }) => setCreated(data), (e) => setError(messageOf(e)));
   };
   return (
     <section aria-labelledby="create-title">

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, ApiError, ApiKey, AuditEvent } from '../api';
+import { api, ApiError, ApiKey, AuditEvent, AuditPage } from '../api';
 import { EditKeyForm } from '../components/edit-key-form';
 import { ErrorNote, messageOf } from '../components/error-note';
 import { ScopeChips } from '../components/scope-chips';
@@ -67,7 +67,7 @@ function KeyEvents({ id }: { id: string }) {
   const [error, setError] = useState<string | null>(null);
   const more = (after: string | null) => {
     const query = new URLSearchParams({ key_id: id, limit: String(PAGE), ...(after ? { cursor: after } : {}) });
-    api<{ events: AuditEvent[]; next_cursor: string | null }>('GET', `/audit-events?${query}`).then(({ data }) => {
+    api<AuditPage>('GET', `/audit-events?${query}`).then(({ data }) => {
       setEvents((old) => (after && old ? [...old, ...data.events] : data.events));
       setCursor(data.next_cursor);
     }, (e) => setError(messageOf(e)));

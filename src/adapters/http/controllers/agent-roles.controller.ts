@@ -4,8 +4,7 @@ import { DeleteAgentRole } from '../../../application/use-cases/agent-roles/dele
 import { GetAgentRole } from '../../../application/use-cases/agent-roles/get-agent-role.use-case';
 import { ListAgentRoles } from '../../../application/use-cases/agent-roles/list-agent-roles.use-case';
 import { UpdateAgentRole } from '../../../application/use-cases/agent-roles/update-agent-role.use-case';
-import { unchecked } from '../../unchecked';
-import { AgentRoleDto } from '../dto/agent-role.dto';
+import { AgentRoleInputDto, AgentRoleUpdateDto } from '../dto/agent-role.dto';
 import { presentRole } from '../dto/scope-context.presenter';
 import { catalogRouter } from './catalog.router';
 
@@ -23,12 +22,11 @@ export class AgentRolesController {
 
   router(): Router {
     const { list, get, create, update, remove } = this.useCases;
-    return catalogRouter(AgentRoleDto, {
+    return catalogRouter({ create: AgentRoleInputDto, update: AgentRoleUpdateDto }, {
       list: () => list.execute(),
       get: (id) => get.execute({ id }),
-      create: (actor, b) => create.execute({ actor, name: unchecked(b.name), description: unchecked(b.description), platformScopes: unchecked(b.platform_scopes) }),
-      update: (actor, id, b) =>
-        update.execute({ actor, id, name: unchecked(b.name), description: unchecked(b.description), platformScopes: unchecked(b.platform_scopes) }),
+      create: (actor, b) => create.execute({ actor, name: b.name, description: b.description, platformScopes: b.platform_scopes }),
+      update: (actor, id, b) => update.execute({ actor, id, name: b.name, description: b.description, platformScopes: b.platform_scopes }),
       remove: (actor, id) => remove.execute({ actor, id }),
       present: presentRole,
     });

@@ -7,7 +7,7 @@ import { RollKey } from '../../../application/use-cases/roll-key/roll-key.use-ca
 import { UpdateKey } from '../../../application/use-cases/update-key/update-key.use-case';
 import { ValidationError } from '../../../domain/errors';
 import { unchecked } from '../../unchecked';
-import { presentCreatedKey, presentKey } from '../dto/api-key.presenter';
+import { presentCreatedKey, presentKey, presentRolledKey } from '../dto/api-key.presenter';
 import { allowedFields } from '../dto/body-fields';
 import { CreateApiKeyDto } from '../dto/create-api-key.dto';
 import { RollApiKeyDto, UpdateApiKeyDto } from '../dto/update-api-key.dto';
@@ -54,30 +54,14 @@ export class ApiKeysController {
 
   async create(req: Request, res: Response): Promise<void> {
     const body = allowedFields(CreateApiKeyDto, req.body);
-    const { key, rawKey, quotaRemaining } = await this.useCases.create.execute({
-      actor: actorOf(res.locals),
-      name: unchecked(body.name),
-      userId: unchecked(body.user_id),
-      expiresAt: unchecked(body.expires_at),
-      scopes: unchecked(body.scopes),
-      rateLimit: unchecked(body.rate_limit),
-      quota: unchecked(body.quota),
-    });
+    const { key, rawKey, quotaRemaining } = await this.useCases.create.execute({ actor: actorOf(res.locals), ...body.toInput() });
     res.status(201).setHeader('Cache-Control', 'no-store');
     res.json(presentCreatedKey(key, rawKey, quotaRemaining));
   }
 
   async update(req: Request<{ id: string }>, res: Response): Promise<void> {
     const body = allowedFields(UpdateApiKeyDto, req.body);
-    const { key, quotaRemaining } = await this.useCases.update.execute({
-      actor: actorOf(res.locals),
-      id: req.params.id,
-      name: unchecked(body.name),
-      scopes: unchecked(body.scopes),
-      expiresAt: unchecked(body.expires_at),
-      rateLimit: unchecked(body.rate_limit),
-      quota: unchecked(body.quota),
-    });
+    const { key, quotaRemaining } = await this.useCases.update.execute({ actor: actorOf(res.locals), id: req.params.id, ...body.toInput() });
     res.json(presentKey(key, quotaRemaining));
   }
 
@@ -87,10 +71,10 @@ export class ApiKeysController {
     const { key, rawKey, replaces, quotaRemaining } = await this.useCases.roll.execute({
       actor: actorOf(res.locals),
       id: req.params.id,
-      graceSeconds: unchecked(body.grace_seconds),
+      ...body.toInput(),
     });
     res.status(201).setHeader('Cache-Control', 'no-store');
-    res.json({ ...presentCreatedKey(key, rawKey, quotaRemaining), replaces });
+    res.json(presentRolledKey(key, rawKey, replaces, quotaRemaining));
   }
 
   async revoke(req: Request<{ id: string }>, res: Response): Promise<void> {

@@ -4,7 +4,7 @@ import { McpServerUseCases } from '../../../application/use-cases/gateway/mcp-se
 import { ValidationError } from '../../../domain/errors';
 import { unchecked } from '../../unchecked';
 import { allowedFields } from '../dto/body-fields';
-import { ApproveToolsDto, CreateMcpServerDto, UpdateMcpServerDto } from '../dto/mcp-server.dto';
+import { ApproveToolsDto, McpServerInputDto, McpServerUpdateDto } from '../dto/mcp-server.dto';
 import { presentMcpServer } from '../dto/mcp-server.presenter';
 import { actorOf } from '../../edge/access-token-auth';
 import { jsonBody } from '../middleware/json-body';
@@ -43,7 +43,7 @@ export class McpServersController {
 
   async create(req: Request, res: Response): Promise<void> {
     const caller = callerOf(req, res);
-    const data = given(allowedFields(CreateMcpServerDto, req.body));
+    const data = given(allowedFields(McpServerInputDto, req.body));
     const record = await bodyFieldsOf(() => this.useCases.create.execute({ caller, data, checkAddress: true }));
     res.status(201).setHeader('Location', `${req.baseUrl}/${record.id}`);
     res.json(presentMcpServer({ record, pins: [] }));
@@ -55,7 +55,7 @@ export class McpServersController {
 
   async update(req: IdRequest, res: Response): Promise<void> {
     const caller = callerOf(req, res);
-    const data = given(allowedFields(UpdateMcpServerDto, req.body));
+    const data = given(allowedFields(McpServerUpdateDto, req.body));
     if (Object.keys(data).length === 0) {
       throw ValidationError.single('body', 'name, url, headers, tool_scopes, resource_scopes, prompt_scopes or approve_tools is required');
     }

@@ -2,7 +2,6 @@ import { Router } from 'express';
 import { EndModeSession } from '../../../application/use-cases/mode-sessions/end-mode-session.use-case';
 import { GetModeSession } from '../../../application/use-cases/mode-sessions/get-mode-session.use-case';
 import { StartModeSession } from '../../../application/use-cases/mode-sessions/start-mode-session.use-case';
-import { unchecked } from '../../unchecked';
 import { allowedFields } from '../dto/body-fields';
 import { StartModeSessionDto } from '../dto/mode-session.dto';
 import { presentSession } from '../dto/scope-context.presenter';
@@ -21,7 +20,7 @@ export class ModeSessionsController {
     const router = Router();
     router.post('/', jsonBody, async (req, res) => {
       const body = allowedFields(StartModeSessionDto, req.body);
-      const view = await this.start.execute({ actor: actorOf(res.locals), agentRoleId: unchecked(body.agent_role_id), mode: unchecked(body.mode) });
+      const view = await this.start.execute({ actor: actorOf(res.locals), agentRoleId: body.agent_role_id, mode: body.mode });
       res.status(201).json(presentSession(view));
     });
     router.get('/:id', async (req, res) => {

@@ -4,8 +4,7 @@ import { DeleteModeToolConfig } from '../../../application/use-cases/mode-tool-c
 import { GetModeToolConfig } from '../../../application/use-cases/mode-tool-configs/get-mode-tool-config.use-case';
 import { ListModeToolConfigs } from '../../../application/use-cases/mode-tool-configs/list-mode-tool-configs.use-case';
 import { UpdateModeToolConfig } from '../../../application/use-cases/mode-tool-configs/update-mode-tool-config.use-case';
-import { unchecked } from '../../unchecked';
-import { ModeToolConfigDto } from '../dto/mode-tool-config.dto';
+import { ModeToolConfigInputDto, ModeToolConfigUpdateDto } from '../dto/mode-tool-config.dto';
 import { presentMode } from '../dto/scope-context.presenter';
 import { catalogRouter } from './catalog.router';
 
@@ -23,11 +22,11 @@ export class ModeToolConfigsController {
 
   router(): Router {
     const { list, get, create, update, remove } = this.useCases;
-    return catalogRouter(ModeToolConfigDto, {
+    return catalogRouter({ create: ModeToolConfigInputDto, update: ModeToolConfigUpdateDto }, {
       list: () => list.execute(),
       get: (id) => get.execute({ id }),
-      create: (actor, b) => create.execute({ actor, mode: unchecked(b.mode), additionalScopes: unchecked(b.additional_scopes) }),
-      update: (actor, id, b) => update.execute({ actor, id, mode: unchecked(b.mode), additionalScopes: unchecked(b.additional_scopes) }),
+      create: (actor, b) => create.execute({ actor, mode: b.mode, additionalScopes: b.additional_scopes }),
+      update: (actor, id, b) => update.execute({ actor, id, mode: b.mode, additionalScopes: b.additional_scopes }),
       remove: (actor, id) => remove.execute({ actor, id }),
       present: presentMode,
     });

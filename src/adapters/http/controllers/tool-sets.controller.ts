@@ -1,9 +1,8 @@
 import { Router } from 'express';
 import { BuildAgentToolSet } from '../../../application/use-cases/build-agent-tool-set/build-agent-tool-set.use-case';
 import { SCOPE_CATALOG } from '../../../domain/scope';
-import { unchecked } from '../../unchecked';
 import { allowedFields } from '../dto/body-fields';
-import { ToolSetDto } from '../dto/mode-session.dto';
+import { ScopeCatalogEntryDto, ToolSetDto, ToolSetRequestDto } from '../dto/tool-set.dto';
 import { presentScopes, presentTool } from '../dto/scope-context.presenter';
 import { actorOf } from '../../edge/access-token-auth';
 import { jsonBody } from '../middleware/json-body';
@@ -15,13 +14,14 @@ export class ToolSetsController {
   toolSets(): Router {
     const router = Router();
     router.post('/', jsonBody, async (req, res) => {
-      const body = allowedFields(ToolSetDto, req.body);
+      const body = allowedFields(ToolSetRequestDto, req.body);
       const set = await this.build.execute({
         actor: actorOf(res.locals),
-        agentRoleId: unchecked(body.agent_role_id),
-        modeSessionId: unchecked(body.mode_session_id),
+        agentRoleId: body.agent_role_id,
+        modeSessionId: body.mode_session_id,
       });
-      res.json({ ...presentScopes(set.effectiveScopes), tools: set.tools.map(presentTool) });
+      const answer: ToolSetDto = { ...presentScopes(set.effectiveScopes), tools: set.tools.map(presentTool) };
+      res.json(answer);
     });
     return router;
   }
@@ -29,7 +29,7 @@ export class ToolSetsController {
   scopes(): Router {
     const router = Router();
     router.get('/', (_req, res) => {
-      res.json(SCOPE_CATALOG.map(({ scope, resource, permission, covers }) => ({ scope, resource, permission, covers })));
+      res.json(SCOPE_CATALOG.map(({ scope, resource, permission, covers }): ScopeCatalogEntryDto => ({ scope, resource, permission, covers })));
     });
     return router;
   }

@@ -1,5 +1,6 @@
 import { McpServerView } from '../../../application/use-cases/gateway/mcp-servers/mcp-server-record';
 import { pinView } from '../../edge/tool-pins-view';
+import { McpServerDto, McpServerInputDto } from './mcp-server.dto';
 
 /**
  * An allow-list of a server record's fields. Header values arrive masked
@@ -7,8 +8,9 @@ import { pinView } from '../../edge/tool-pins-view';
  * a map the record lacks is shown empty. `tool_pins` has every pin
  * (at most MCP_UPSTREAM_MAX_TOOLS), changed ones with the sha256 now served.
  */
-export function presentMcpServer({ record, pins }: McpServerView) {
-  const data = record.data;
+export function presentMcpServer({ record, pins }: McpServerView): McpServerDto {
+  // Stored data passed the mcp_servers policy when written: it has the input's shape.
+  const data = record.data as unknown as McpServerInputDto;
   return {
     id: record.id,
     name: data.name,

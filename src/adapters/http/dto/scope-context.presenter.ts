@@ -3,8 +3,12 @@ import { ModeToolConfig } from '../../../domain/mode';
 import { ScopeSet } from '../../../domain/scope';
 import { ToolDescriptor } from '../../../domain/tool';
 import { ModeSessionView } from '../../../application/use-cases/mode-sessions/start-mode-session.use-case';
+import { AgentRoleDto } from './agent-role.dto';
+import { ModeSessionDto } from './mode-session.dto';
+import { ModeToolConfigDto } from './mode-tool-config.dto';
+import { ToolDto, ToolSetDto } from './tool-set.dto';
 
-export function presentRole(role: AgentRole) {
+export function presentRole(role: AgentRole): AgentRoleDto {
   return {
     id: role.id,
     name: role.name,
@@ -16,7 +20,7 @@ export function presentRole(role: AgentRole) {
   };
 }
 
-export function presentMode(mode: ModeToolConfig) {
+export function presentMode(mode: ModeToolConfig): ModeToolConfigDto {
   return {
     id: mode.id,
     mode: mode.mode,
@@ -27,11 +31,11 @@ export function presentMode(mode: ModeToolConfig) {
 }
 
 /** `effective_scopes` keeps the spec's array form (empty = full access); `full_access` says so plainly. */
-export function presentScopes(scopes: ScopeSet) {
+export function presentScopes(scopes: ScopeSet): Pick<ToolSetDto, 'effective_scopes' | 'full_access'> {
   return { effective_scopes: scopes.toArray(), full_access: scopes.isFullAccess };
 }
 
-export function presentSession({ session, effectiveScopes }: ModeSessionView) {
+export function presentSession({ session, effectiveScopes }: ModeSessionView): ModeSessionDto {
   return {
     id: session.id,
     agent_role_id: session.agentRoleId,
@@ -42,6 +46,6 @@ export function presentSession({ session, effectiveScopes }: ModeSessionView) {
   };
 }
 
-export function presentTool(tool: ToolDescriptor) {
+export function presentTool(tool: ToolDescriptor): ToolDto {
   return { name: tool.name, title: tool.title, description: tool.description, input_schema: tool.inputSchema };
 }

@@ -1,5 +1,7 @@
 import { noStore, operation, queryParameter } from './operation';
-import { ref, Schema, timestamp, uuid } from './schema-parts';
+import { AuditEventDto, AuditPageDto } from '../dto/audit-event.dto';
+import { schemaRef } from './dto-schemas';
+import { Schema, timestamp, uuid } from './schema-parts';
 
 const filters = [
   queryParameter('action', 'One action (as events name them).', { type: 'string' }),
@@ -29,8 +31,8 @@ export const auditEventPaths: Record<string, Schema> = {
           description: 'A page (JSON), or the export (NDJSON: each line an `AuditEvent`).',
           headers: noStore,
           content: {
-            'application/json': { schema: ref('AuditPage') },
-            'application/x-ndjson': { schema: ref('AuditEvent') },
+            'application/json': { schema: schemaRef(AuditPageDto) },
+            'application/x-ndjson': { schema: schemaRef(AuditEventDto) },
           },
         },
       },

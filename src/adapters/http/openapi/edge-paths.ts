@@ -1,6 +1,10 @@
 import { MAX_FORM_BYTES } from '../middleware/form-body';
 import { json, noContent, noStore, operation } from './operation';
-import { object, ref, Schema } from './schema-parts';
+import { MAX_REPORTS } from '../../../application/use-cases/report-leaked-keys/leak-report';
+import { ActiveIntrospectionDto, InactiveIntrospectionDto, IntrospectionFormDto } from '../dto/introspection.dto';
+import { LeakReportEntryDto, LeakVerdictDto } from '../dto/leak-report.dto';
+import { schemaRef } from './dto-schemas';
+import { Schema } from './schema-parts';
 
 const signatureHeaders: Schema[] = [
   { name: 'Github-Public-Key-Identifier', in: 'header', required: true, description: "Names the scanner's key.", schema: { type: 'string' } },
@@ -19,8 +23,8 @@ export const secretScanningPaths: Record<string, Schema> = {
         'The body is at most 1 MiB (413 before the signature is checked) and never inflated (415 for a compressed one).',
       security: [{ scannerSignature: [] }],
       parameters: signatureHeaders,
-      requestBody: { required: true, content: { 'application/json': { schema: ref('LeakReport') } } },
-      ok: { 200: json('One verdict per reported token, in request order.', { type: 'array', items: ref('LeakVerdict') }, noStore) },
+      requestBody: { required: true, content: { 'application/json': { schema: { type: 'array', items: schemaRef(LeakReportEntryDto), maxItems: MAX_REPORTS } } } },
+      ok: { 200: json('One verdict per reported token, in request order.', { type: 'array', items: schemaRef(LeakVerdictDto) }, noStore) },
       errors: [400, 401, 404, 413, 415, 503],
     }),
   },
@@ -48,12 +52,10 @@ export const introspectionPaths: Record<string, Schema> = {
       requestBody: {
         required: true,
         content: {
-          'application/x-www-form-urlencoded': {
-            schema: object({ token: { type: 'string' }, token_type_hint: { type: 'string', description: 'Accepted and ignored.' } }, ['token_type_hint']),
-          },
+          'application/x-www-form-urlencoded': { schema: schemaRef(IntrospectionFormDto) },
         },
       },
-      ok: { 200: json('The key, or only `active: false`.', ref('Introspection'), noStore) },
+      ok: { 200: json('The key, or only `active: false`.', { oneOf: [schemaRef(InactiveIntrospectionDto), schemaRef(ActiveIntrospectionDto)] }, noStore) },
       errors: [400, 401, 403, 413, 415, 503],
     }),
     get: methodNotAllowed('get'),

@@ -1,5 +1,7 @@
 import { idParameter, json, jsonBody, noContent, operation, queryParameter } from './operation';
-import { arrayOf, object, ref, Schema, uuid } from './schema-parts';
+import { ApproveToolsDto, McpServerDto, McpServerInputDto, McpServerUpdateDto } from '../dto/mcp-server.dto';
+import { schemaRef } from './dto-schemas';
+import { arrayOf, Schema, uuid } from './schema-parts';
 
 const tag = 'Upstream MCP servers';
 const BODY_ERRORS = [400, 401, 403, 413, 415, 503] as const;
@@ -23,7 +25,7 @@ export const mcpServerPaths: Record<string, Schema> = {
         queryParameter('cursor', "From the `Link` header's next page.", { type: 'string' }),
       ],
       ok: {
-        200: json('A page of servers.', arrayOf(ref('McpServer')), {
+        200: json('A page of servers.', arrayOf(schemaRef(McpServerDto)), {
           Link: { description: '`<…>; rel="next"` when more follow.', schema: { type: 'string' } },
         }),
       },
@@ -35,8 +37,8 @@ export const mcpServerPaths: Record<string, Schema> = {
       summary: 'Register an upstream MCP server',
       description: 'The host is checked against the upstream address rule at once (`upstream address not allowed` is a 400). 409 for a name the user already has or past `MAX_MCP_SERVERS_PER_USER`.',
       parameters: [actFor],
-      requestBody: jsonBody(ref('McpServerInput')),
-      ok: { 201: json('The server.', ref('McpServer'), { Location: { description: 'The new server.', schema: { type: 'string' } } }) },
+      requestBody: jsonBody(schemaRef(McpServerInputDto)),
+      ok: { 201: json('The server.', schemaRef(McpServerDto), { Location: { description: 'The new server.', schema: { type: 'string' } } }) },
       errors: [...BODY_ERRORS, 409],
     }),
   },
@@ -44,14 +46,14 @@ export const mcpServerPaths: Record<string, Schema> = {
     parameters: [idParameter, actForById],
     get: operation({
       tag, operationId: 'getMcpServer', summary: 'Show a server and its tool pins',
-      ok: { 200: json('The server.', ref('McpServer')) }, errors: [400, 401, 403, 404, 503],
+      ok: { 200: json('The server.', schemaRef(McpServerDto)) }, errors: [400, 401, 403, 404, 503],
     }),
     patch: operation({
       tag,
       operationId: 'updateMcpServer',
       summary: 'Change any field, or approve changed tools; a PATCH that fails writes nothing',
-      requestBody: jsonBody(ref('McpServerUpdate')),
-      ok: { 200: json('The server.', ref('McpServer')) },
+      requestBody: jsonBody(schemaRef(McpServerUpdateDto)),
+      ok: { 200: json('The server.', schemaRef(McpServerDto)) },
       errors: [...BODY_ERRORS, 404, 409],
     }),
     delete: operation({
@@ -65,8 +67,8 @@ export const mcpServerPaths: Record<string, Schema> = {
       tag,
       operationId: 'approveMcpServerTools',
       summary: 'Approve the changed definitions of these tools (all or nothing)',
-      requestBody: jsonBody(object({ tools: ref('ToolApprovals') })),
-      ok: { 200: json('The server.', ref('McpServer')) },
+      requestBody: jsonBody(schemaRef(ApproveToolsDto)),
+      ok: { 200: json('The server.', schemaRef(McpServerDto)) },
       errors: [...BODY_ERRORS, 404, 409],
     }),
   },

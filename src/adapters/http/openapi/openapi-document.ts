@@ -1,11 +1,11 @@
 import { apiKeyPaths } from './api-keys.paths';
 import { auditEventPaths } from './audit-events.paths';
 import { documentPaths, introspectionPaths, secretScanningPaths } from './edge-paths';
+import { dtoSchemas } from './dto-schemas';
 import { mcpServerPaths } from './mcp-servers.paths';
 import { problemResponseComponents, problemResponses } from './responses';
 import { scopeContextPaths } from './scope-contexts.paths';
 import { Schema } from './schema-parts';
-import { schemas } from './schemas';
 
 const DESCRIPTION = `
 keygate issues user-scoped API keys and gates MCP tools by their scopes. This document describes every
@@ -78,7 +78,7 @@ export const openApiDocument: Schema = {
     responses: problemResponses([400, 401, 404]),
   },
   components: {
-    schemas,
+    schemas: dtoSchemas(),
     responses: { ...problemResponseComponents, NotModified: NOT_MODIFIED },
     securitySchemes: {
       userJwt: {

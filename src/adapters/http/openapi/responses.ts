@@ -1,25 +1,9 @@
-import { MAX_FIELD_ERRORS, MAX_MESSAGE_LENGTH } from '../../../domain/errors';
 import { PROBLEM_CONTENT_TYPE } from '../../edge/problem';
-import { object, ref, Schema } from './schema-parts';
+import { ProblemDto } from '../dto/problem.dto';
+import { schemaRef } from './dto-schemas';
+import { Schema } from './schema-parts';
 
 export type ProblemStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 503;
-
-/** RFC 9457, as src/adapters/http/problem.ts sends it (bounded by error-limits.ts). */
-export const problemSchema: Schema = object(
-  {
-    type: { type: 'string', pattern: '^urn:keygate:problem:[a-z-]+$', description: 'A stable slug per kind of failure.' },
-    title: { type: 'string', maxLength: MAX_MESSAGE_LENGTH },
-    status: { type: 'integer', minimum: 400, maximum: 599 },
-    detail: { type: 'string', maxLength: MAX_MESSAGE_LENGTH },
-    errors: {
-      type: 'array',
-      maxItems: MAX_FIELD_ERRORS,
-      description: 'On a 400 (validation-failed): each field or parameter at fault. Values are never quoted.',
-      items: object({ field: { type: 'string' }, message: { type: 'string' } }),
-    },
-  },
-  ['errors'],
-);
 
 const retryAfter: Schema = { description: 'Seconds to wait before trying again.', schema: { type: 'string', pattern: '^[0-9]+$' } };
 
@@ -55,7 +39,7 @@ const ANSWERS: Record<ProblemStatus, ProblemAnswer> = {
 };
 
 function problemResponse({ description, headers }: ProblemAnswer): Schema {
-  return { description, ...(headers && { headers }), content: { [PROBLEM_CONTENT_TYPE]: { schema: ref('Problem') } } };
+  return { description, ...(headers && { headers }), content: { [PROBLEM_CONTENT_TYPE]: { schema: schemaRef(ProblemDto) } } };
 }
 
 /** components.responses: one shared answer per error status. */

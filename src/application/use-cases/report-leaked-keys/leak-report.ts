@@ -3,10 +3,10 @@ import { textProblem } from '../../../domain/text-field';
 
 /** At most this many tokens per report (GitHub sends up to 1000). */
 export const MAX_REPORTS = 1000;
-const MAX_TOKEN = 1024;
-const MAX_TYPE = 255;
-const MAX_URL = 2048;
-const MAX_SOURCE = 255;
+export const MAX_TOKEN = 1024;
+export const MAX_TYPE = 255;
+export const MAX_URL = 2048;
+export const MAX_SOURCE = 255;
 
 /** One token a scanner found: where (url) and in what (source, e.g. "commit"). */
 export interface LeakReport {
