@@ -19,7 +19,9 @@ import { serverInfoFor } from '../src/adapters/mcp/mcp-server.factory';
  *   would.
  */
 const body = { jsonrpc: '2.0', id: 1, result: { tools: BUILT_IN_TOOLS.map(toMcpTool) } };
-const modernBody: unknown = JSON.parse(modernResultBody(1, 'tools/list', { tools: BUILT_IN_TOOLS.map(toMcpTool) }, { serverInfo: serverInfoFor() }));
+const modernBody: unknown = JSON.parse(
+  modernResultBody(1, 'tools/list', { tools: BUILT_IN_TOOLS.map(toMcpTool) }, { serverInfo: serverInfoFor() }),
+);
 const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
 const app = express();
 app.disable('x-powered-by');
@@ -34,7 +36,10 @@ app.post('/row', async (req, res) => {
   const call = req.body as { id?: unknown; params?: { arguments?: { id?: unknown } } } | undefined;
   const id = call?.params?.arguments?.id;
   if (typeof id !== 'string') return void res.status(400).json({ error: 'params.arguments.id must be a string' });
-  const { rows } = await pool.query<Record<string, unknown>>('SELECT id, data, created_at, updated_at FROM resource_records WHERE id = $1', [id]);
+  const { rows } = await pool.query<Record<string, unknown>>(
+    'SELECT id, data, created_at, updated_at FROM resource_records WHERE id = $1',
+    [id],
+  );
   if (rows.length === 0) return void res.status(404).json({ error: 'not found' });
   res.json({ jsonrpc: '2.0', id: call?.id ?? null, result: { record: rows[0] } });
 });

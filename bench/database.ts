@@ -38,7 +38,15 @@ export async function benchPlace(name: string, logLevel: string): Promise<BenchP
   const url = process.env.BENCH_DATABASE_URL ?? (await freshDatabase(pg!.url, name));
   const dataDir = path.join(scratch, 'data');
   mkdirSync(dataDir);
-  const env = { ...process.env, DATABASE_URL: url, DATA_DIR: dataDir, PORT: '0', NODE_ENV: 'development', LOG_LEVEL: logLevel, AUTH_FAILURE_LIMIT: '1000000' };
+  const env = {
+    ...process.env,
+    DATABASE_URL: url,
+    DATA_DIR: dataDir,
+    PORT: '0',
+    NODE_ENV: 'development',
+    LOG_LEVEL: logLevel,
+    AUTH_FAILURE_LIMIT: '1000000',
+  };
   return {
     url,
     dataDir,

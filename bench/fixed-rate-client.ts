@@ -30,7 +30,12 @@ async function run(pool: Pool, path: string, spec: FixedRateSpec, total: number,
   const pending: Promise<void>[] = [];
   const send = async (n: number, planned: number): Promise<void> => {
     try {
-      const { statusCode, body } = await pool.request({ path, method: 'POST', headers: spec.headers, body: spec.body.replaceAll('[<id>]', `${idPrefix}${n}`) });
+      const { statusCode, body } = await pool.request({
+        path,
+        method: 'POST',
+        headers: spec.headers,
+        body: spec.body.replaceAll('[<id>]', `${idPrefix}${n}`),
+      });
       const text = await body.text();
       latenciesMs.push(performance.now() - planned);
       statusCounts[statusCode] = (statusCounts[statusCode] ?? 0) + 1;

@@ -60,7 +60,12 @@ export function fixedRate(spec: FixedRateSpec): Promise<FixedRateReport> {
  * throughput; each side's rounds are pooled before the percentiles are taken,
  * and `added` is the figure's percentile minus the reference's.
  */
-export async function alternateFixedRate(reference: (seconds: number) => Promise<FixedRateReport>, figure: (seconds: number) => Promise<FixedRateReport>, seconds: number, rounds: number) {
+export async function alternateFixedRate(
+  reference: (seconds: number) => Promise<FixedRateReport>,
+  figure: (seconds: number) => Promise<FixedRateReport>,
+  seconds: number,
+  rounds: number,
+) {
   const references: FixedRateReport[] = [];
   const figures: FixedRateReport[] = [];
   for (let round = 0; round < rounds; round++) {

@@ -38,7 +38,18 @@ const AUTOCANNON = path.resolve(__dirname, '..', '..', 'node_modules', 'autocann
 /** Runs autocannon in its own process, so the load generator never shares a core's event loop with the target. */
 export function load(spec: LoadSpec): Promise<LoadResult> {
   const bound = spec.amount === undefined ? ['-d', String(spec.seconds)] : ['-a', String(spec.amount)];
-  const args = [AUTOCANNON, '-j', ...bound, '-c', String(spec.connections), '-m', 'POST', '-b', spec.body, ...(spec.idReplacement ? ['-I'] : [])];
+  const args = [
+    AUTOCANNON,
+    '-j',
+    ...bound,
+    '-c',
+    String(spec.connections),
+    '-m',
+    'POST',
+    '-b',
+    spec.body,
+    ...(spec.idReplacement ? ['-I'] : []),
+  ];
   for (const [name, value] of Object.entries(spec.headers)) args.push('-H', `${name}=${value}`);
   args.push(spec.url);
   return new Promise((resolve, reject) => {
@@ -47,7 +58,15 @@ export function load(spec: LoadSpec): Promise<LoadResult> {
       const r = JSON.parse(stdout) as AutocannonReport;
       const statusCounts: Record<string, number> = {};
       for (const [k, v] of Object.entries(r.statusCodeStats ?? {})) statusCounts[k] = v.count;
-      resolve({ requests: r.requests.total, requestsPerSecond: r.requests.average, p50Ms: r.latency.p50, p99Ms: r.latency.p99, statusCounts, errors: r.errors ?? 0, timeouts: r.timeouts ?? 0 });
+      resolve({
+        requests: r.requests.total,
+        requestsPerSecond: r.requests.average,
+        p50Ms: r.latency.p50,
+        p99Ms: r.latency.p99,
+        statusCounts,
+        errors: r.errors ?? 0,
+        timeouts: r.timeouts ?? 0,
+      });
     });
   });
 }

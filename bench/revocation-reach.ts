@@ -35,7 +35,10 @@ export async function revocationReach(baseUrls: string[], indices: number[], tok
       if (status !== 200) throw new Error(`key ${i} was refused by ${url} before its revocation (${status})`);
     }
     const sent = performance.now();
-    const deleted = fetch(`${writer}/api/v1/api-keys/${keyIdOf(i)}`, { method: 'DELETE', headers: { Authorization: `Bearer ${tokenFor(ownerOf(i))}` } }).then(async (res) => {
+    const deleted = fetch(`${writer}/api/v1/api-keys/${keyIdOf(i)}`, {
+      method: 'DELETE',
+      headers: { Authorization: `Bearer ${tokenFor(ownerOf(i))}` },
+    }).then(async (res) => {
       await res.arrayBuffer();
       if (res.status !== 204) throw new Error(`revoking key ${i} answered ${res.status}`);
       return performance.now();

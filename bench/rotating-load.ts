@@ -57,7 +57,15 @@ async function run(spec: RotatingLoadSpec): Promise<LoadResult> {
   });
   const statusCounts: Record<string, number> = {};
   for (const [k, v] of Object.entries(result.statusCodeStats ?? {})) statusCounts[k] = v.count;
-  return { requests: result.requests.total, requestsPerSecond: result.requests.average, p50Ms: result.latency.p50, p99Ms: result.latency.p99, statusCounts, errors: result.errors ?? 0, timeouts: result.timeouts ?? 0 };
+  return {
+    requests: result.requests.total,
+    requestsPerSecond: result.requests.average,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    statusCounts,
+    errors: result.errors ?? 0,
+    timeouts: result.timeouts ?? 0,
+  };
 }
 
 if (require.main === module) {

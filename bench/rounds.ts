@@ -32,7 +32,13 @@ export async function alternate(ceiling: Side, figure: Side, seconds: number, ro
   }
   const c = combined(pairs.map((p) => p.ceiling));
   const f = combined(pairs.map((p) => p.figure));
-  return { ceiling: c, figure: f, figureRounds: pairs.map((p) => p.figure), ratio: round3(f.requests / c.requests), roundRatios: pairs.map((p) => round3(p.figure.requests / p.ceiling.requests)) };
+  return {
+    ceiling: c,
+    figure: f,
+    figureRounds: pairs.map((p) => p.figure),
+    ratio: round3(f.requests / c.requests),
+    roundRatios: pairs.map((p) => round3(p.figure.requests / p.ceiling.requests)),
+  };
 }
 
 /** Rounds of equal length as one run: mean req/s, median p50, worst p99. */

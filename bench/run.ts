@@ -32,7 +32,9 @@ const TOOLS_LIST = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list',
 /** (b26): the same tools/list as a 2026-07-28 client sends it, stateless, with its envelope and standard headers. */
 const MODERN = '2026-07-28';
 const MODERN_TOOLS_LIST = JSON.stringify({
-  jsonrpc: '2.0', id: 1, method: 'tools/list',
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'tools/list',
   params: { _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': {} } },
 });
 const MODERN_HEADERS = { 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/list' };
@@ -42,14 +44,19 @@ const UPSTREAM_ERAS = (process.env.BENCH_UPSTREAM_ERAS ?? '2025,2026').split(','
 /** A built-in tool call: one PostgreSQL read by primary key, and one tool.called event queued for the batch writer. */
 /** BENCH_ONLY=j runs only (j) (with its PostgreSQL transaction count per call), for quick comparisons while working on it. */
 const ONLY = process.env.BENCH_ONLY;
-const toolsCall = (args: Record<string, unknown>) => JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'projects', arguments: args } });
+const toolsCall = (args: Record<string, unknown>) =>
+  JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'projects', arguments: args } });
 
 async function main(): Promise<void> {
   const { url, dataDir, env, remove } = await benchPlace('keygate_bench', LOG_LEVEL);
   const bare = await startListening(path.join(ROOT, 'dist', 'bench', 'bare-express.js'), env);
   const upstream = await startListening(path.join(ROOT, 'dist', 'bench', 'upstream-server.js'), env);
   // (j)'s upstream listens on loopback, which the service refuses to contact unless allowed.
-  const service = await startListening(path.join(ROOT, 'dist', 'src', 'infrastructure', 'server', 'main.js'), { ...env, MCP_UPSTREAM_ALLOWLIST: '127.0.0.0/8' }, NODE_FLAGS);
+  const service = await startListening(
+    path.join(ROOT, 'dist', 'src', 'infrastructure', 'server', 'main.js'),
+    { ...env, MCP_UPSTREAM_ALLOWLIST: '127.0.0.0/8' },
+    NODE_FLAGS,
+  );
   try {
     const token = DevTokenIssuer.loadOrCreate(dataDir).mint({ sub: crypto.randomUUID() });
     const key = await createBenchKey(service.baseUrl, token, 'bench', keyLimitsMode());
@@ -63,11 +70,19 @@ async function main(): Promise<void> {
     });
     if (ONLY === 'j') {
       return await onlyUpstreamCalls(service, upstream, url, rawKey).catch((error) => {
-        console.log(`service ${service.child.pid} output:\n${service.outputTail()}\nupstream ${upstream.child.pid} output:\n${upstream.outputTail()}`);
+        console.log(
+          `service ${service.child.pid} output:\n${service.outputTail()}\nupstream ${upstream.child.pid} output:\n${upstream.outputTail()}`,
+        );
         throw error;
       });
     }
-    const bareLoad = (route: string, body: string, seconds: number) => ({ url: `${bare.baseUrl}${route}`, headers: { 'content-type': 'application/json' }, body, seconds, connections: CONNECTIONS });
+    const bareLoad = (route: string, body: string, seconds: number) => ({
+      url: `${bare.baseUrl}${route}`,
+      headers: { 'content-type': 'application/json' },
+      body,
+      seconds,
+      connections: CONNECTIONS,
+    });
     await load(bareLoad('/bare', TOOLS_LIST, WARM_UP_SECONDS));
     await load(mcp(rawKey, WARM_UP_SECONDS));
     const ab = await alternate(
@@ -102,18 +117,45 @@ async function main(): Promise<void> {
     await createUpstreamRecord(service.baseUrl, rawKey, `${upstream.baseUrl.replace('localhost', '127.0.0.1')}/mcp`);
     const j: UpstreamCall[] = [];
     for (const era of UPSTREAM_ERAS) {
-      j.push(await measureUpstreamCall({
-        era, gatewayUrl: `${service.baseUrl}/mcp/servers/${UPSTREAM_NAME}`, rawKey, directUrl: `${upstream.baseUrl}/mcp`,
-        servicePid: service.child.pid!, upstreamPid: upstream.child.pid!, rate: RATE, seconds: SECONDS, rounds: ROUNDS, warmUpSeconds: WARM_UP_SECONDS, connections: CONNECTIONS,
-      }));
+      j.push(
+        await measureUpstreamCall({
+          era,
+          gatewayUrl: `${service.baseUrl}/mcp/servers/${UPSTREAM_NAME}`,
+          rawKey,
+          directUrl: `${upstream.baseUrl}/mcp`,
+          servicePid: service.child.pid!,
+          upstreamPid: upstream.child.pid!,
+          rate: RATE,
+          seconds: SECONDS,
+          rounds: ROUNDS,
+          warmUpSeconds: WARM_UP_SECONDS,
+          connections: CONNECTIONS,
+        }),
+      );
     }
     const rounds = [...ab.figureRounds, ...ae.figureRounds, ...abModern.figureRounds, ...j.flatMap((call) => call.throughput.figureRounds)];
     if (rounds.some((r) => r.requests === 0 || r.errors + r.timeouts > 0)) {
-      console.log(`a round of the service answered nothing or had connection errors; its last output:\n${service.outputTail() || '(none)'}`);
+      console.log(
+        `a round of the service answered nothing or had connection errors; its last output:\n${service.outputTail() || '(none)'}`,
+      );
     }
     const d = await validateInProcess(url);
     const rss = { serviceMb, serviceAfterUpstreamCallsMb: peakRssMb(service.child.pid!), benchProcessMb: peakRssMb(process.pid) };
-    report({ a: ab.ceiling, b: ab.figure, c, d, aPrime: ae.ceiling, e: ae.figure, aModern: abModern.ceiling, bModern: abModern.figure, j, audited, rss, ratios: { b: ab, e: ae, bModern: abModern }, key });
+    report({
+      a: ab.ceiling,
+      b: ab.figure,
+      c,
+      d,
+      aPrime: ae.ceiling,
+      e: ae.figure,
+      aModern: abModern.ceiling,
+      bModern: abModern.figure,
+      j,
+      audited,
+      rss,
+      ratios: { b: ab, e: ae, bModern: abModern },
+      key,
+    });
   } finally {
     await service.stop();
     await upstream.stop();
@@ -154,11 +196,15 @@ function report(figures: {
   }
   const line = (name: string, r: Measured) =>
     `${name.padEnd(38)} ${r.requestsPerSecond.toFixed(0).padStart(8)} req/s  p50 ${r.p50Ms} ms  p99 ${r.p99Ms} ms  cpu ${r.cpuMicrosPerRequest} us/req  statuses ${JSON.stringify(r.statusCounts)}${r.errors + r.timeouts > 0 ? `  errors ${r.errors} timeouts ${r.timeouts}` : ''}`;
-  console.log(`\nkeygate benchmark (${SECONDS} s per figure, (a)/(b) and (a')/(e) alternating in ${ROUNDS} rounds; ${CONNECTIONS} connections; autocannon in its own process)`);
+  console.log(
+    `\nkeygate benchmark (${SECONDS} s per figure, (a)/(b) and (a')/(e) alternating in ${ROUNDS} rounds; ${CONNECTIONS} connections; autocannon in its own process)`,
+  );
   console.log(line('(a) bare Express JSON', a));
   console.log(line('(b) /mcp tools/list, valid key', b));
   console.log(line('(c) /mcp unknown key (401)', c));
-  console.log(`${'(d) ValidateKey.execute, cached'.padEnd(38)} ${String(d.opsPerSecond).padStart(8)} ops/s  median ${d.medianMicros} us  p99 ${d.p99Micros} us`);
+  console.log(
+    `${'(d) ValidateKey.execute, cached'.padEnd(38)} ${String(d.opsPerSecond).padStart(8)} ops/s  median ${d.medianMicros} us  p99 ${d.p99Micros} us`,
+  );
   console.log(line("(a') bare Express, one PostgreSQL row", aPrime));
   console.log(line('(e) /mcp tools/call get, audited', e));
   console.log(`    tool.called events in audit_events 2 s later: ${audited.events} of ${audited.calls} answered calls`);
@@ -169,20 +215,48 @@ function report(figures: {
   console.log(line('(b26) /mcp tools/list, 2026-07-28', bModern));
   console.log(`ratio (b26)/(a): ${ratios.bModern.ratio} (rounds: ${ratios.bModern.roundRatios.join(', ')})  target >= 0.9`);
   for (const call of j) printUpstreamCall(call, line);
-  console.log(`peak RSS: service ${rss.serviceMb} MB before (j), ${rss.serviceAfterUpstreamCallsMb} MB after; bench process ${rss.benchProcessMb} MB`);
+  console.log(
+    `peak RSS: service ${rss.serviceMb} MB before (j), ${rss.serviceAfterUpstreamCallsMb} MB after; bench process ${rss.benchProcessMb} MB`,
+  );
   for (const [name, ok] of Object.entries(targets)) console.log(`${ok ? 'PASS' : 'MISS'}  ${name}`);
   const out = path.join(ROOT, 'bench', 'results');
   mkdirSync(out, { recursive: true });
   const serviceNodeFlags = NODE_FLAGS.join(' ');
   const result = {
-    date: new Date().toISOString(), machine: machine(), seconds: SECONDS, rounds: ROUNDS, connections: CONNECTIONS, serviceNodeFlags, logLevel: LOG_LEVEL,
-    bareExpress: a, toolsList: b, unknownKey: c, validateKeyInProcess: d, bareExpressRow: aPrime, toolsCallAudited: e, toolCallEvents: audited, toolsCallKeyLimits: key.limits,
-    ratio: ratios.b.ratio, roundRatios: ratios.b.roundRatios, toolsCallRatio: ratios.e.ratio, toolsCallRoundRatios: ratios.e.roundRatios,
-    bareExpressModern: aModern, toolsListModern: bModern, modernRatio: ratios.bModern.ratio, modernRoundRatios: ratios.bModern.roundRatios,
+    date: new Date().toISOString(),
+    machine: machine(),
+    seconds: SECONDS,
+    rounds: ROUNDS,
+    connections: CONNECTIONS,
+    serviceNodeFlags,
+    logLevel: LOG_LEVEL,
+    bareExpress: a,
+    toolsList: b,
+    unknownKey: c,
+    validateKeyInProcess: d,
+    bareExpressRow: aPrime,
+    toolsCallAudited: e,
+    toolCallEvents: audited,
+    toolsCallKeyLimits: key.limits,
+    ratio: ratios.b.ratio,
+    roundRatios: ratios.b.roundRatios,
+    toolsCallRatio: ratios.e.ratio,
+    toolsCallRoundRatios: ratios.e.roundRatios,
+    bareExpressModern: aModern,
+    toolsListModern: bModern,
+    modernRatio: ratios.bModern.ratio,
+    modernRoundRatios: ratios.bModern.roundRatios,
     upstreamCall: j.map(({ era, rate, latency, throughput }) => ({
-      era, rate, latency, direct: throughput.ceiling, gateway: throughput.figure, ratio: throughput.ratio, roundRatios: throughput.roundRatios,
+      era,
+      rate,
+      latency,
+      direct: throughput.ceiling,
+      gateway: throughput.figure,
+      ratio: throughput.ratio,
+      roundRatios: throughput.roundRatios,
     })),
-    peakRss: rss, targets,
+    peakRss: rss,
+    targets,
   };
   writeFileSync(path.join(out, 'latest.json'), JSON.stringify(result, null, 2) + '\n');
   console.log(`written to bench/results/latest.json`);
@@ -220,22 +294,39 @@ async function onlyUpstreamCalls(service: Started, upstream: Started, url: strin
   await createUpstreamRecord(service.baseUrl, rawKey, `${upstream.baseUrl.replace('localhost', '127.0.0.1')}/mcp`);
   for (const era of UPSTREAM_ERAS) {
     const setup = {
-      era, gatewayUrl: `${service.baseUrl}/mcp/servers/${UPSTREAM_NAME}`, rawKey, directUrl: `${upstream.baseUrl}/mcp`,
-      servicePid: service.child.pid!, upstreamPid: upstream.child.pid!, rate: RATE, seconds: SECONDS, rounds: ROUNDS, warmUpSeconds: WARM_UP_SECONDS, connections: CONNECTIONS,
+      era,
+      gatewayUrl: `${service.baseUrl}/mcp/servers/${UPSTREAM_NAME}`,
+      rawKey,
+      directUrl: `${upstream.baseUrl}/mcp`,
+      servicePid: service.child.pid!,
+      upstreamPid: upstream.child.pid!,
+      rate: RATE,
+      seconds: SECONDS,
+      rounds: ROUNDS,
+      warmUpSeconds: WARM_UP_SECONDS,
+      connections: CONNECTIONS,
     };
     const calls = 200;
     const before = await databaseActivity(url);
     await callsOneAtATime(setup, calls);
     const after = await databaseActivity(url);
     const per = (n: number) => (n / calls).toFixed(2);
-    console.log(`(j) ${era}: PostgreSQL per call through keygate, ${calls} calls one at a time: ${per(after.commits - before.commits)} commits`);
+    console.log(
+      `(j) ${era}: PostgreSQL per call through keygate, ${calls} calls one at a time: ${per(after.commits - before.commits)} commits`,
+    );
     for (const [table, n] of Object.entries(after.tables)) {
       const b = before.tables[table] ?? { reads: 0, ins: 0, upd: 0, del: 0 };
       if (n.reads + n.ins + n.upd + n.del === b.reads + b.ins + b.upd + b.del) continue;
-      console.log(`      ${table.padEnd(24)} reads ${per(n.reads - b.reads)}  inserts ${per(n.ins - b.ins)}  updates ${per(n.upd - b.upd)}  deletes ${per(n.del - b.del)}`);
+      console.log(
+        `      ${table.padEnd(24)} reads ${per(n.reads - b.reads)}  inserts ${per(n.ins - b.ins)}  updates ${per(n.upd - b.upd)}  deletes ${per(n.del - b.del)}`,
+      );
     }
     const call = await measureUpstreamCall(setup);
-    printUpstreamCall(call, (name, r) => `${name.padEnd(38)} ${r.requestsPerSecond.toFixed(0).padStart(8)} req/s  p50 ${r.p50Ms} ms  p99 ${r.p99Ms} ms  cpu ${r.cpuMicrosPerRequest} us/req`);
+    printUpstreamCall(
+      call,
+      (name, r) =>
+        `${name.padEnd(38)} ${r.requestsPerSecond.toFixed(0).padStart(8)} req/s  p50 ${r.p50Ms} ms  p99 ${r.p99Ms} ms  cpu ${r.cpuMicrosPerRequest} us/req`,
+    );
   }
 }
 
@@ -245,8 +336,16 @@ async function databaseActivity(url: string) {
   const client = new Client({ connectionString: url });
   await client.connect();
   try {
-    const [{ commits }] = (await client.query<{ commits: string }>(`SELECT xact_commit::bigint AS commits FROM pg_stat_database WHERE datname = current_database()`)).rows;
-    const rows = (await client.query<{ relname: string; reads: string; ins: string; upd: string; del: string }>(`SELECT relname, coalesce(seq_scan,0) + coalesce(idx_scan,0) AS reads, n_tup_ins AS ins, n_tup_upd AS upd, n_tup_del AS del FROM pg_stat_user_tables`)).rows;
+    const [{ commits }] = (
+      await client.query<{ commits: string }>(
+        `SELECT xact_commit::bigint AS commits FROM pg_stat_database WHERE datname = current_database()`,
+      )
+    ).rows;
+    const rows = (
+      await client.query<{ relname: string; reads: string; ins: string; upd: string; del: string }>(
+        `SELECT relname, coalesce(seq_scan,0) + coalesce(idx_scan,0) AS reads, n_tup_ins AS ins, n_tup_upd AS upd, n_tup_del AS del FROM pg_stat_user_tables`,
+      )
+    ).rows;
     const tables: Record<string, { reads: number; ins: number; upd: number; del: number }> = {};
     for (const r of rows) tables[r.relname] = { reads: Number(r.reads), ins: Number(r.ins), upd: Number(r.upd), del: Number(r.del) };
     return { commits: Number(commits), tables };
@@ -260,10 +359,16 @@ async function createUpstreamRecord(baseUrl: string, rawKey: string, upstreamUrl
   const res = await fetch(`${baseUrl}/mcp`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json', 'x-api-key': rawKey },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'mcp_servers', arguments: { action: 'create', data: { name: UPSTREAM_NAME, url: upstreamUrl } } } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'mcp_servers', arguments: { action: 'create', data: { name: UPSTREAM_NAME, url: upstreamUrl } } },
+    }),
   });
   const text = await res.text();
-  if (res.status !== 200 || text.includes('"isError":true')) throw new Error(`creating the upstream record answered ${res.status}: ${text.slice(0, 500)}`);
+  if (res.status !== 200 || text.includes('"isError":true'))
+    throw new Error(`creating the upstream record answered ${res.status}: ${text.slice(0, 500)}`);
 }
 
 /** A project record for (e) to read, made through /mcp (itself one tool.called event, left out of the count). */
@@ -283,7 +388,11 @@ async function toolCallEvents(url: string): Promise<number> {
   const client = new Client({ connectionString: url });
   await client.connect();
   try {
-    const [{ n }] = (await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM audit_events WHERE action = 'tool.called' AND details->>'action' = 'get'`)).rows;
+    const [{ n }] = (
+      await client.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM audit_events WHERE action = 'tool.called' AND details->>'action' = 'get'`,
+      )
+    ).rows;
     return n;
   } finally {
     await client.end();

@@ -75,7 +75,16 @@ async function main(): Promise<void> {
   console.log(`seconds per part: ${JSON.stringify(timings)}`);
   const out = path.join(ROOT, 'bench', 'results');
   mkdirSync(out, { recursive: true });
-  const result = { date: new Date().toISOString(), machine: machine(), keys: KEYS, serviceNodeFlags: NODE_FLAGS.join(' '), logLevel: LOG_LEVEL, ...results, secondsPerPart: timings, targets };
+  const result = {
+    date: new Date().toISOString(),
+    machine: machine(),
+    keys: KEYS,
+    serviceNodeFlags: NODE_FLAGS.join(' '),
+    logLevel: LOG_LEVEL,
+    ...results,
+    secondsPerPart: timings,
+    targets,
+  };
   writeFileSync(path.join(out, 'scale.json'), JSON.stringify(result, null, 2) + '\n');
   console.log('written to bench/results/scale.json');
   if (Object.values(targets).some((ok) => !ok)) process.exitCode = 1;
@@ -95,16 +104,29 @@ async function partF(start: Start, results: Record<string, unknown>, targets: Re
   const allAnswered = Object.keys(f.statusCounts).every((status) => status === '200');
   targets['(f) uncached validation p99 < 5 ms'] = f.p99Ms < 5 && allAnswered;
   targets['(f) uncached validation >= 1,500 req/s'] = f.requestsPerSecond >= 1500 && allAnswered;
-  results.uncachedValidationServerListsUncachedToo = await uncached(start, { KEY_CACHE_MAX_ENTRIES: '0', SERVER_LIST_CACHE_MAX_ENTRIES: '0' }, 'both caches off, for comparison');
+  results.uncachedValidationServerListsUncachedToo = await uncached(
+    start,
+    { KEY_CACHE_MAX_ENTRIES: '0', SERVER_LIST_CACHE_MAX_ENTRIES: '0' },
+    'both caches off, for comparison',
+  );
 }
 
 async function uncached(start: Start, caches: Record<string, string>, label: string) {
   const service = await start(caches);
   try {
-    const spec = (seconds: number) => ({ url: `${service.baseUrl}/mcp`, body: TOOLS_LIST, from: F_FROM, count: F_ROTATION, connections: F_CONNECTIONS, seconds });
+    const spec = (seconds: number) => ({
+      url: `${service.baseUrl}/mcp`,
+      body: TOOLS_LIST,
+      from: F_FROM,
+      count: F_ROTATION,
+      connections: F_CONNECTIONS,
+      seconds,
+    });
     await rotatingLoad(spec(2));
     const f = await measured(service.child.pid!, () => rotatingLoad(spec(SECONDS)));
-    console.log(`(f) tools/list, ${label}, ${F_ROTATION} keys in rotation, ${F_CONNECTIONS} connections: ${f.requestsPerSecond} req/s  p50 ${f.p50Ms} ms  p99 ${f.p99Ms} ms  cpu ${f.cpuMicrosPerRequest} us/req  statuses ${JSON.stringify(f.statusCounts)}`);
+    console.log(
+      `(f) tools/list, ${label}, ${F_ROTATION} keys in rotation, ${F_CONNECTIONS} connections: ${f.requestsPerSecond} req/s  p50 ${f.p50Ms} ms  p99 ${f.p99Ms} ms  cpu ${f.cpuMicrosPerRequest} us/req  statuses ${JSON.stringify(f.statusCounts)}`,
+    );
     return { ...f, ...caches, connections: F_CONNECTIONS, keysInRotation: F_ROTATION, seconds: SECONDS };
   } finally {
     await service.stop();
@@ -115,7 +137,8 @@ async function uncached(start: Start, caches: Record<string, string>, label: str
 async function partH(start: Start, results: Record<string, unknown>, targets: Record<string, boolean>): Promise<void> {
   const service = await start({ KEY_CACHE_MAX_ENTRIES: String(H_CACHED) });
   try {
-    const pass = () => rotatingLoad({ url: `${service.baseUrl}/mcp`, body: TOOLS_LIST, from: H_FROM, count: H_CACHED, connections: 16, amount: H_CACHED });
+    const pass = () =>
+      rotatingLoad({ url: `${service.baseUrl}/mcp`, body: TOOLS_LIST, from: H_FROM, count: H_CACHED, connections: 16, amount: H_CACHED });
     const first = await pass();
     const before = await cacheLookups(service.baseUrl);
     const second = await pass();
@@ -123,7 +146,9 @@ async function partH(start: Start, results: Record<string, unknown>, targets: Re
     const secondPass = { hits: after.hit - before.hit, misses: after.miss - before.miss };
     const rssMb = peakRssMb(service.child.pid!);
     results.cachedKeysRss = { cachedKeys: H_CACHED, firstPass: first, secondPass: { ...second, ...secondPass }, peakRssMb: rssMb };
-    console.log(`(h) ${H_CACHED} keys cached: first pass ${first.requestsPerSecond} req/s ${JSON.stringify(first.statusCounts)}; second pass ${secondPass.hits} hits, ${secondPass.misses} misses; service peak RSS ${rssMb} MB`);
+    console.log(
+      `(h) ${H_CACHED} keys cached: first pass ${first.requestsPerSecond} req/s ${JSON.stringify(first.statusCounts)}; second pass ${secondPass.hits} hits, ${secondPass.misses} misses; service peak RSS ${rssMb} MB`,
+    );
     targets['(h) all 100,000 keys cached (second pass all hits)'] = secondPass.hits === H_CACHED && secondPass.misses === 0;
     targets['(h) service peak RSS with 100,000 cached keys < 400 MB'] = rssMb < 400;
   } finally {
@@ -137,9 +162,15 @@ async function partG(start: Start, dataDir: string, results: Record<string, unkn
   try {
     for (let i = 0; i < 3; i += 1) replicas.push(await start());
     const issuer = DevTokenIssuer.loadOrCreate(dataDir);
-    const reach = await revocationReach(replicas.map((r) => r.baseUrl), G_INDICES, (sub) => issuer.mint({ sub }));
+    const reach = await revocationReach(
+      replicas.map((r) => r.baseUrl),
+      G_INDICES,
+      (sub) => issuer.mint({ sub }),
+    );
     results.revocationReach = reach;
-    console.log(`(g) ${reach.revoked} keys revoked through replica 1, replicas 2 and 3 polled: until both refuse, from the DELETE's send p50 ${reach.fromSendMs.p50} ms p99 ${reach.fromSendMs.p99} ms max ${reach.fromSendMs.max} ms; from its 204 p50 ${reach.from204Ms.p50} ms p99 ${reach.from204Ms.p99} ms; the DELETE itself p50 ${reach.deleteMs.p50} ms; never reached: ${reach.notReached}`);
+    console.log(
+      `(g) ${reach.revoked} keys revoked through replica 1, replicas 2 and 3 polled: until both refuse, from the DELETE's send p50 ${reach.fromSendMs.p50} ms p99 ${reach.fromSendMs.p99} ms max ${reach.fromSendMs.max} ms; from its 204 p50 ${reach.from204Ms.p50} ms p99 ${reach.from204Ms.p99} ms; the DELETE itself p50 ${reach.deleteMs.p50} ms; never reached: ${reach.notReached}`,
+    );
     // From the 204: the revocation is committed and acknowledged; how long the DELETE takes is the REST write path's, not the reach's.
     targets['(g) revocation reach p99 < 25 ms (from the DELETE answered 204)'] = reach.notReached === 0 && reach.from204Ms.p99 < 25;
   } finally {
@@ -153,7 +184,13 @@ async function partG(start: Start, dataDir: string, results: Record<string, unkn
  * answered calls, summed over both, must be exactly 5,000, the rest 429
  * quota-exhausted, and the trail must hold 5,000 tool.called events.
  */
-async function partI(start: Start, dataDir: string, url: string, results: Record<string, unknown>, targets: Record<string, boolean>): Promise<void> {
+async function partI(
+  start: Start,
+  dataDir: string,
+  url: string,
+  results: Record<string, unknown>,
+  targets: Record<string, boolean>,
+): Promise<void> {
   const replicas: Started[] = [];
   try {
     for (let i = 0; i < 2; i += 1) replicas.push(await start());
@@ -161,21 +198,41 @@ async function partI(start: Start, dataDir: string, url: string, results: Record
     const created = await fetch(`${replicas[0].baseUrl}/api/v1/api-keys`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ name: 'bench (i)', rate_limit: { limit: 1_000_000, window_seconds: 1 }, quota: { remaining: I_QUOTA, refill: null } }),
+      body: JSON.stringify({
+        name: 'bench (i)',
+        rate_limit: { limit: 1_000_000, window_seconds: 1 },
+        quota: { remaining: I_QUOTA, refill: null },
+      }),
     });
     if (created.status !== 201) throw new Error(`(i) creating the limited key answered ${created.status}: ${await created.text()}`);
     const { id, raw_key: rawKey } = (await created.json()) as { id: string; raw_key: string };
-    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'projects', arguments: { action: 'list' } } });
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'projects', arguments: { action: 'list' } },
+    });
     const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-api-key': rawKey };
-    const loads = await Promise.all(replicas.map((r) =>
-      load({ url: `${r.baseUrl}/mcp`, headers, body, seconds: 0, connections: 16, amount: I_CALLS_PER_REPLICA })));
+    const loads = await Promise.all(
+      replicas.map((r) => load({ url: `${r.baseUrl}/mcp`, headers, body, seconds: 0, connections: 16, amount: I_CALLS_PER_REPLICA })),
+    );
     const admitted = loads.reduce((sum, l) => sum + (l.statusCounts['200'] ?? 0), 0);
     const refused = loads.reduce((sum, l) => sum + (l.statusCounts['429'] ?? 0), 0);
     await new Promise((resolve) => setTimeout(resolve, 2000));
     const events = await countRows(url, `SELECT count(*)::int AS n FROM audit_events WHERE action = 'tool.called' AND key_id = $1`, [id]);
-    results.quotaAcrossReplicas = { quota: I_QUOTA, callsPerReplica: I_CALLS_PER_REPLICA, perReplica: loads.map((l) => l.statusCounts), admitted, refused, toolCalledEvents: events };
-    console.log(`(i) quota ${I_QUOTA} on two replicas, ${I_CALLS_PER_REPLICA} tools/call each: ${admitted} admitted, ${refused} refused with 429, ${events} tool.called events`);
-    targets[`(i) a quota of ${I_QUOTA} across two replicas admits exactly ${I_QUOTA}`] = admitted === I_QUOTA && events === I_QUOTA && admitted + refused === 2 * I_CALLS_PER_REPLICA;
+    results.quotaAcrossReplicas = {
+      quota: I_QUOTA,
+      callsPerReplica: I_CALLS_PER_REPLICA,
+      perReplica: loads.map((l) => l.statusCounts),
+      admitted,
+      refused,
+      toolCalledEvents: events,
+    };
+    console.log(
+      `(i) quota ${I_QUOTA} on two replicas, ${I_CALLS_PER_REPLICA} tools/call each: ${admitted} admitted, ${refused} refused with 429, ${events} tool.called events`,
+    );
+    targets[`(i) a quota of ${I_QUOTA} across two replicas admits exactly ${I_QUOTA}`] =
+      admitted === I_QUOTA && events === I_QUOTA && admitted + refused === 2 * I_CALLS_PER_REPLICA;
   } finally {
     for (const r of replicas) await r.stop();
   }
@@ -194,7 +251,8 @@ async function countRows(url: string, sql: string, params: unknown[]): Promise<n
 /** keygate_key_cache_lookups_total by result, from /metrics. */
 async function cacheLookups(baseUrl: string): Promise<{ hit: number; miss: number }> {
   const text = await (await fetch(`${baseUrl}/metrics`)).text();
-  const count = (result: string) => Number(new RegExp(`keygate_key_cache_lookups_total\\{result="${result}"\\} (\\d+)`).exec(text)?.[1] ?? NaN);
+  const count = (result: string) =>
+    Number(new RegExp(`keygate_key_cache_lookups_total\\{result="${result}"\\} (\\d+)`).exec(text)?.[1] ?? NaN);
   return { hit: count('hit'), miss: count('miss') };
 }
 

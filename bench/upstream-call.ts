@@ -43,20 +43,30 @@ export async function measureUpstreamCall(setup: UpstreamCallSetup) {
   const gateway = await sideOf(setup.era, setup.gatewayUrl, { 'x-api-key': setup.rawKey });
   const direct = await sideOf(setup.era, setup.directUrl, {});
   const spec = (side: Side, seconds: number, warmUpSeconds = 0): FixedRateSpec => ({
-    url: side.url, headers: side.headers, body: side.body, rate: setup.rate, seconds, warmUpSeconds, connections: 64, expect: EXPECT,
+    url: side.url,
+    headers: side.headers,
+    body: side.body,
+    rate: setup.rate,
+    seconds,
+    warmUpSeconds,
+    connections: 64,
+    expect: EXPECT,
   });
   await fixedRate(spec(direct, setup.warmUpSeconds));
   await fixedRate(spec(gateway, setup.warmUpSeconds));
   const latency = await alternateFixedRate(
     (seconds) => fixedRate(spec(direct, seconds, setup.warmUpSeconds / 4)),
     (seconds) => fixedRate(spec(gateway, seconds, setup.warmUpSeconds / 4)),
-    setup.seconds, setup.rounds,
+    setup.seconds,
+    setup.rounds,
   );
-  const saturated = (side: Side, seconds: number) => load({ url: side.url, headers: side.headers, body: side.body, seconds, connections: setup.connections, idReplacement: true });
+  const saturated = (side: Side, seconds: number) =>
+    load({ url: side.url, headers: side.headers, body: side.body, seconds, connections: setup.connections, idReplacement: true });
   const throughput = await alternate(
     { pid: setup.upstreamPid, run: (seconds) => saturated(direct, seconds) },
     { pid: setup.servicePid, run: (seconds) => saturated(gateway, seconds) },
-    setup.seconds, setup.rounds,
+    setup.seconds,
+    setup.rounds,
   );
   return { era: setup.era, rate: setup.rate, latency, throughput };
 }
@@ -99,16 +109,24 @@ async function sideOf(era: ClientEra, url: string, auth: Record<string, string>)
 
 async function openSession(url: string, headers: Record<string, string>): Promise<string> {
   const init = await fetch(url, {
-    method: 'POST', headers,
-    body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: LEGACY_VERSION, capabilities: {}, clientInfo: { name: 'keygate-bench', version: '1.0.0' } } }),
+    method: 'POST',
+    headers,
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: LEGACY_VERSION, capabilities: {}, clientInfo: { name: 'keygate-bench', version: '1.0.0' } },
+    }),
   });
   const sessionId = init.headers.get('mcp-session-id');
   const text = await init.text();
   if (init.status !== 200 || sessionId === null) throw new Error(`initialize at ${url} answered ${init.status}: ${text.slice(0, 500)}`);
   const initialized = await fetch(url, {
-    method: 'POST', headers: { ...headers, 'mcp-session-id': sessionId, 'mcp-protocol-version': LEGACY_VERSION },
+    method: 'POST',
+    headers: { ...headers, 'mcp-session-id': sessionId, 'mcp-protocol-version': LEGACY_VERSION },
     body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
   });
-  if (initialized.status !== 202) throw new Error(`notifications/initialized at ${url} answered ${initialized.status}: ${await initialized.text()}`);
+  if (initialized.status !== 202)
+    throw new Error(`notifications/initialized at ${url} answered ${initialized.status}: ${await initialized.text()}`);
   return sessionId;
 }

@@ -25,7 +25,9 @@ async function main(): Promise<void> {
       process.stdout.write(`re-encrypted the secrets of ${changed} records; every stored secret is now under key ${keyId}\n`);
       return;
     }
-    process.stdout.write(`re-encrypted the secrets of ${changed} records under key ${keyId}; ${unreadable.length} could not be read and are left as they are\n`);
+    process.stdout.write(
+      `re-encrypted the secrets of ${changed} records under key ${keyId}; ${unreadable.length} could not be read and are left as they are\n`,
+    );
     // Record ids and the box's reason (a key id at most), never a value: the owner sets those headers again, or the record is deleted.
     for (const { id, reason } of unreadable) process.stderr.write(`secrets:rotate: MCP server ${id} not rotated: ${reason}\n`);
     process.exitCode = 1;
@@ -36,6 +38,6 @@ async function main(): Promise<void> {
 
 main().catch((error: unknown) => {
   const known = error instanceof ConfigError || error instanceof SecretBoxError;
-  process.stderr.write(`secrets:rotate failed: ${known ? (error).message : (error as Error)?.stack ?? String(error)}\n`);
+  process.stderr.write(`secrets:rotate failed: ${known ? error.message : ((error as Error)?.stack ?? String(error))}\n`);
   process.exit(1);
 });

@@ -18,8 +18,13 @@ const EXPECTED_TOOLS = ['chat', 'projects'];
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'keygate-smoke-'));
   chmodSync(dataDir, 0o755); // as root, PostgreSQL runs as `postgres` and must reach its directory
-  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(DATABASE_URL|TEST_DATABASE_URL|JWT_|PORT$|DATA_DIR$)/.test(name)));
-  const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, MAIN], { env: { ...env, PORT: '0', DATA_DIR: dataDir }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !/^(DATABASE_URL|TEST_DATABASE_URL|JWT_|PORT$|DATA_DIR$)/.test(name)),
+  );
+  const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, MAIN], {
+    env: { ...env, PORT: '0', DATA_DIR: dataDir },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout.on('data', (c: Buffer) => (output += c.toString()));
   child.stderr.on('data', (c: Buffer) => (output += c.toString()));
@@ -56,13 +61,16 @@ async function main(): Promise<void> {
     // A JSON answer, or the one message of an SSE answer.
     const json = body.trimStart().startsWith('{') ? body : (/^data: (.*)$/m.exec(body)?.[1] ?? fail(`tools/list: no message in ${body}`));
     const tools = ((JSON.parse(json) as { result?: { tools?: { name: string }[] } }).result?.tools ?? []).map((t) => t.name).sort();
-    if (tools.join() !== EXPECTED_TOOLS.join()) fail(`tools/list for ${SCOPES.join(' ')}: expected ${EXPECTED_TOOLS.join(', ')}, got ${tools.join(', ') || 'none'}`);
+    if (tools.join() !== EXPECTED_TOOLS.join())
+      fail(`tools/list for ${SCOPES.join(' ')}: expected ${EXPECTED_TOOLS.join(', ')}, got ${tools.join(', ') || 'none'}`);
 
     const stopping = Date.now();
     child.kill('SIGTERM');
     const code = await Promise.race([exited, new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), 30_000).unref())]);
     if (code !== 0) fail(`after SIGTERM: ${code === 'timeout' ? 'still running after 30 s' : `exit ${code}`}`);
-    process.stdout.write(`smoke test passed on Node ${process.version}: started in ${startSeconds} s, created a key, tools/list gave ${tools.join(', ')}, stopped with exit 0 in ${((Date.now() - stopping) / 1000).toFixed(1)} s\n`);
+    process.stdout.write(
+      `smoke test passed on Node ${process.version}: started in ${startSeconds} s, created a key, tools/list gave ${tools.join(', ')}, stopped with exit 0 in ${((Date.now() - stopping) / 1000).toFixed(1)} s\n`,
+    );
   } finally {
     if (child.exitCode === null) {
       // SIGTERM first, so that the service stops its PostgreSQL too.

@@ -59,7 +59,9 @@ export function parseExpectedFailures(text: string, file: string): ExpectedFailu
     // No space after the colon: `- a: b` is a YAML mapping, which the suite rejects.
     const entry = /^\s+-\s+([\w/.-]+)(?::([\w/.-]+))?\s*(?:#\s*(.*\S))?\s*$/.exec(line);
     if (!entry || empty) {
-      throw new Error(`${file}:${index + 1}: expected "  - <scenario>[:<check-id>]  # <reason>" under "${section}:", found ${JSON.stringify(line)}`);
+      throw new Error(
+        `${file}:${index + 1}: expected "  - <scenario>[:<check-id>]  # <reason>" under "${section}:", found ${JSON.stringify(line)}`,
+      );
     }
     if (section !== 'server') continue;
     const label = entry[2] ? `${entry[1]}:${entry[2]}` : entry[1];
@@ -68,7 +70,9 @@ export function parseExpectedFailures(text: string, file: string): ExpectedFailu
   }
   for (const entry of entries) {
     if (entry.check && entries.some((other) => other.scenario === entry.scenario && !other.check)) {
-      throw new Error(`${file}: ${entry.scenario} is expected to fail whole, so ${entry.scenario}:${entry.check} contradicts it (the suite rejects the pair)`);
+      throw new Error(
+        `${file}: ${entry.scenario} is expected to fail whole, so ${entry.scenario}:${entry.check} contradicts it (the suite rejects the pair)`,
+      );
     }
   }
   return entries;
@@ -111,7 +115,13 @@ export function worstPerCheck(checks: readonly Check[]): Map<string, Check> {
  */
 export function judge(scenarios: readonly string[], results: ReadonlyMap<string, Check[]>, baseline: readonly ExpectedFailure[]): Verdict {
   const verdict: Verdict = {
-    passed: [], failedAsExpected: [], expectedFailures: [], notReached: [], unexpectedFailures: [], unexpectedPasses: [], unknownEntries: [],
+    passed: [],
+    failedAsExpected: [],
+    expectedFailures: [],
+    notReached: [],
+    unexpectedFailures: [],
+    unexpectedPasses: [],
+    unknownEntries: [],
   };
   for (const scenario of scenarios) {
     const checks = results.get(scenario) ?? [];

@@ -53,7 +53,18 @@ export class ConformanceCli {
 
   /** The suite's server scenarios against `url`; each one's checks land in `outputDir`. Resolves with the exit code (null: timed out). */
   async runServer(url: string, expectedFailuresFile: string, outputDir: string, logFile: string, echo: boolean): Promise<number | null> {
-    const args = ['--', 'conformance', 'server', '--url', url, ...this.suite.selection, '--expected-failures', expectedFailuresFile, '-o', outputDir];
+    const args = [
+      '--',
+      'conformance',
+      'server',
+      '--url',
+      url,
+      ...this.suite.selection,
+      '--expected-failures',
+      expectedFailuresFile,
+      '-o',
+      outputDir,
+    ];
     const log = createWriteStream(logFile);
     const run = await npx(this.suite, args, this.workDir, 600_000, (chunk) => {
       log.write(chunk);
@@ -74,10 +85,20 @@ export function scoredServerScenarios(listing: string): string[] {
   return block ? [...block[1].matchAll(/^[ \t]+- (\S+)/gm)].map((m) => m[1]) : [];
 }
 
-function npx(suite: Suite, args: string[], cwd: string, timeoutMs: number, onOutput?: (chunk: Buffer) => void): Promise<{ code: number | null; output: string }> {
+function npx(
+  suite: Suite,
+  args: string[],
+  cwd: string,
+  timeoutMs: number,
+  onOutput?: (chunk: Buffer) => void,
+): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
     // Its own process group, so that a timeout ends npx and the suite it started together.
-    const child = spawn('npx', ['--yes', '-p', NODE_PACKAGE, '-p', suite.package, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn('npx', ['--yes', '-p', NODE_PACKAGE, '-p', suite.package, ...args], {
+      cwd,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
     let output = '';
     const collect = (chunk: Buffer) => {
       output = (output + chunk.toString()).slice(-200_000);
@@ -104,5 +125,10 @@ function npx(suite: Suite, args: string[], cwd: string, timeoutMs: number, onOut
 }
 
 function tail(text: string, lines: number): string {
-  return text.trimEnd().split('\n').slice(-lines).map((line) => `  ${line}`).join('\n');
+  return text
+    .trimEnd()
+    .split('\n')
+    .slice(-lines)
+    .map((line) => `  ${line}`)
+    .join('\n');
 }

@@ -62,7 +62,10 @@ export function conformanceMain(legs: readonly Leg[], body: (run: Run) => Promis
     .finally(() => {
       summarize(run.outcomes);
       if (green && !keepAlways) rmSync(work, { recursive: true, force: true });
-      else console.log(`conformance: kept ${work}: per leg, conformance.log (the suite's output) and results/ (checks per scenario); service.log when keygate ran`);
+      else
+        console.log(
+          `conformance: kept ${work}: per leg, conformance.log (the suite's output) and results/ (checks per scenario); service.log when keygate ran`,
+        );
       process.exit(green ? 0 : 1);
     });
 }
@@ -92,7 +95,8 @@ async function runLeg(run: Run, leg: Leg, url: string): Promise<boolean> {
   const verdict = judge(scenarios, results, baseline);
   const elapsedMs = Date.now() - started;
   report(leg, url, verdict, results);
-  if (isGreen(verdict) && code !== 0) console.log(`conformance [${name(leg)}]: the suite exited ${code ?? '(timed out)'} although every result matched the baseline`);
+  if (isGreen(verdict) && code !== 0)
+    console.log(`conformance [${name(leg)}]: the suite exited ${code ?? '(timed out)'} although every result matched the baseline`);
   const green = isGreen(verdict) && code === 0;
   run.outcomes.push({ leg, scored: scenarios.length, verdict, green, elapsedMs });
   return green;
@@ -110,17 +114,21 @@ function report(leg: Leg, url: string, verdict: Verdict, results: ReadonlyMap<st
   const file = leg.expectedFailures;
   console.log(`conformance [${name(leg)}]: ${describe(leg.suite)} against ${url}, expected failures from ${file}`);
   for (const scenario of verdict.passed) console.log(`  pass      ${scenario}`);
-  for (const entry of verdict.expectedFailures) console.log(`  expected  ${entry.check ? `${entry.scenario}:${entry.check}` : entry.scenario}: ${entry.reason}`);
+  for (const entry of verdict.expectedFailures)
+    console.log(`  expected  ${entry.check ? `${entry.scenario}:${entry.check}` : entry.scenario}: ${entry.reason}`);
   for (const entry of verdict.notReached) console.log(`  expected  ${entry.scenario}:${entry.check} (not reached): ${entry.reason}`);
   for (const label of verdict.unexpectedFailures) {
     const [scenario, check] = label.split(':');
     const checks = results.get(scenario);
     const failed = checks ? failedChecks(check ? [worstPerCheck(checks).get(check)!] : checks) : [];
-    const why = checks ? failed.map((c) => `${c.id} (${c.status}): ${c.errorMessage ?? 'no message'}`) : ['no results: the scenario did not run'];
+    const why = checks
+      ? failed.map((c) => `${c.id} (${c.status}): ${c.errorMessage ?? 'no message'}`)
+      : ['no results: the scenario did not run'];
     console.log(`  FAIL      ${label}: not in ${file}\n            ${why.join('\n            ')}`);
   }
   for (const label of verdict.unexpectedPasses) console.log(`  PASS?     ${label}: passes now; remove it from ${file}`);
-  for (const label of verdict.unknownEntries) console.log(`  UNKNOWN   ${label}: in ${file} but not a scored scenario of ${describe(leg.suite)}`);
+  for (const label of verdict.unknownEntries)
+    console.log(`  UNKNOWN   ${label}: in ${file} but not a scored scenario of ${describe(leg.suite)}`);
 }
 
 /** One line per leg, whatever the scenarios said above it. */

@@ -15,26 +15,47 @@ const startingWith = (candidates: string[]) => (typed: string) => candidates.fil
  * session's GET stream, or stored for it until it is opened).
  */
 export function registerFixtureResources(server: McpServer, log: FixtureLog): void {
-  server.registerResource('static-text', 'test://static-text', { title: 'Static text', description: 'A static text resource', mimeType: 'text/plain' }, async (uri) => ({
-    contents: [{ uri: uri.href, mimeType: 'text/plain', text: 'This is the content of the static text resource.' }],
-  }));
-  server.registerResource('static-binary', 'test://static-binary', { title: 'Static binary', description: 'A PNG image', mimeType: 'image/png' }, async (uri) => ({
-    contents: [{ uri: uri.href, mimeType: 'image/png', blob: PNG_BASE64 }],
-  }));
+  server.registerResource(
+    'static-text',
+    'test://static-text',
+    { title: 'Static text', description: 'A static text resource', mimeType: 'text/plain' },
+    async (uri) => ({
+      contents: [{ uri: uri.href, mimeType: 'text/plain', text: 'This is the content of the static text resource.' }],
+    }),
+  );
+  server.registerResource(
+    'static-binary',
+    'test://static-binary',
+    { title: 'Static binary', description: 'A PNG image', mimeType: 'image/png' },
+    async (uri) => ({
+      contents: [{ uri: uri.href, mimeType: 'image/png', blob: PNG_BASE64 }],
+    }),
+  );
   server.registerResource(
     'template',
     new ResourceTemplate('test://template/{id}/data', { list: undefined, complete: { id: startingWith(['123', '456', '789']) } }),
     { title: 'Template', description: 'JSON data for the id in its URI', mimeType: 'application/json' },
     async (uri, { id }) => ({
-      contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify({ id, templateTest: true, data: `Data for ID: ${String(id)}` }) }],
+      contents: [
+        {
+          uri: uri.href,
+          mimeType: 'application/json',
+          text: JSON.stringify({ id, templateTest: true, data: `Data for ID: ${String(id)}` }),
+        },
+      ],
     }),
   );
 
   let revision = 0;
   const subscribed = new Set<string>();
-  server.registerResource('watched-resource', WATCHED, { title: 'Watched', description: 'Changes once on every subscription', mimeType: 'text/plain' }, async (uri) => ({
-    contents: [{ uri: uri.href, mimeType: 'text/plain', text: `Watched resource content, revision ${revision}` }],
-  }));
+  server.registerResource(
+    'watched-resource',
+    WATCHED,
+    { title: 'Watched', description: 'Changes once on every subscription', mimeType: 'text/plain' },
+    async (uri) => ({
+      contents: [{ uri: uri.href, mimeType: 'text/plain', text: `Watched resource content, revision ${revision}` }],
+    }),
+  );
   server.server.setRequestHandler('resources/subscribe', async ({ params: { uri } }, ctx) => {
     subscribed.add(uri);
     await log.send(ctx, 'info', `Subscribed to ${uri}`);
@@ -69,22 +90,38 @@ export function registerFixturePrompts(server: McpServer): void {
         arg2: z.string().describe('Second test argument'),
       }),
     },
-    async ({ arg1, arg2 }) => ({ messages: [{ role: 'user', content: { type: 'text', text: `Prompt with arguments: arg1='${arg1}', arg2='${arg2}'` } }] }),
+    async ({ arg1, arg2 }) => ({
+      messages: [{ role: 'user', content: { type: 'text', text: `Prompt with arguments: arg1='${arg1}', arg2='${arg2}'` } }],
+    }),
   );
   server.registerPrompt(
     'test_prompt_with_embedded_resource',
-    { title: 'Prompt with an embedded resource', description: 'Embeds the resource named by resourceUri', argsSchema: z.object({ resourceUri: z.string().describe('URI of the resource to embed') }) },
+    {
+      title: 'Prompt with an embedded resource',
+      description: 'Embeds the resource named by resourceUri',
+      argsSchema: z.object({ resourceUri: z.string().describe('URI of the resource to embed') }),
+    },
     async ({ resourceUri }) => ({
       messages: [
-        { role: 'user' as const, content: { type: 'resource' as const, resource: { uri: resourceUri, mimeType: 'text/plain', text: 'Embedded resource content for testing.' } } },
+        {
+          role: 'user' as const,
+          content: {
+            type: 'resource' as const,
+            resource: { uri: resourceUri, mimeType: 'text/plain', text: 'Embedded resource content for testing.' },
+          },
+        },
         { role: 'user', content: { type: 'text', text: 'Please process the embedded resource above.' } },
       ],
     }),
   );
-  server.registerPrompt('test_prompt_with_image', { title: 'Prompt with an image', description: 'A prompt with PNG image content' }, async () => ({
-    messages: [
-      { role: 'user', content: { type: 'image', data: PNG_BASE64, mimeType: 'image/png' } },
-      { role: 'user', content: { type: 'text', text: 'Please analyze the image above.' } },
-    ],
-  }));
+  server.registerPrompt(
+    'test_prompt_with_image',
+    { title: 'Prompt with an image', description: 'A prompt with PNG image content' },
+    async () => ({
+      messages: [
+        { role: 'user', content: { type: 'image', data: PNG_BASE64, mimeType: 'image/png' } },
+        { role: 'user', content: { type: 'text', text: 'Please analyze the image above.' } },
+      ],
+    }),
+  );
 }

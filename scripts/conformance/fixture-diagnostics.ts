@@ -20,26 +20,49 @@ export interface ListChanges {
  */
 export function registerDiagnosticTools(server: McpServer, log: FixtureLog, changes: ListChanges): void {
   // Needs the client's `sampling`: the scenario declares none and expects -32021 on HTTP 400 (the SDK's seam answers it).
-  server.registerTool('test_missing_capability', { description: 'SEP-2575: requires the sampling client capability', inputSchema: NO_ARGS }, async (_args, ctx) => {
-    if (ctx.mcpReq.inputResponses?.['llm_answer'] !== undefined) return text('sampling round-trip complete');
-    return inputRequired({
-      inputRequests: { llm_answer: inputRequired.createMessage({ messages: [{ role: 'user', content: { type: 'text', text: 'Reply with the single word: pong' } }], maxTokens: 16 }) },
-    });
-  });
-  // A plain result: the check asserts that the response stream carries no independent request.
-  server.registerTool('test_streaming_elicitation', { description: 'SEP-2575: a response stream with no independent requests', inputSchema: NO_ARGS }, async () =>
-    text('stream observed: result frames only, no top-level requests'),
+  server.registerTool(
+    'test_missing_capability',
+    { description: 'SEP-2575: requires the sampling client capability', inputSchema: NO_ARGS },
+    async (_args, ctx) => {
+      if (ctx.mcpReq.inputResponses?.['llm_answer'] !== undefined) return text('sampling round-trip complete');
+      return inputRequired({
+        inputRequests: {
+          llm_answer: inputRequired.createMessage({
+            messages: [{ role: 'user', content: { type: 'text', text: 'Reply with the single word: pong' } }],
+            maxTokens: 16,
+          }),
+        },
+      });
+    },
   );
-  server.registerTool('test_logging_tool', { description: 'SEP-2575: logs only when the request named a logLevel', inputSchema: NO_ARGS }, async (_args, ctx) => {
-    await log.send(ctx, 'info', 'test_logging_tool ran (delivered only when the request set _meta.logLevel)');
-    return text('logged through the request-scoped, logLevel-gated channel');
-  });
-  server.registerTool('test_trigger_tool_change', { description: 'Listen diagnostic: publishes tools/list_changed', inputSchema: NO_ARGS }, async () => {
-    changes.toolsChanged();
-    return text('tools_list_changed published');
-  });
-  server.registerTool('test_trigger_prompt_change', { description: 'Listen diagnostic: publishes prompts/list_changed', inputSchema: NO_ARGS }, async () => {
-    changes.promptsChanged();
-    return text('prompts_list_changed published');
-  });
+  // A plain result: the check asserts that the response stream carries no independent request.
+  server.registerTool(
+    'test_streaming_elicitation',
+    { description: 'SEP-2575: a response stream with no independent requests', inputSchema: NO_ARGS },
+    async () => text('stream observed: result frames only, no top-level requests'),
+  );
+  server.registerTool(
+    'test_logging_tool',
+    { description: 'SEP-2575: logs only when the request named a logLevel', inputSchema: NO_ARGS },
+    async (_args, ctx) => {
+      await log.send(ctx, 'info', 'test_logging_tool ran (delivered only when the request set _meta.logLevel)');
+      return text('logged through the request-scoped, logLevel-gated channel');
+    },
+  );
+  server.registerTool(
+    'test_trigger_tool_change',
+    { description: 'Listen diagnostic: publishes tools/list_changed', inputSchema: NO_ARGS },
+    async () => {
+      changes.toolsChanged();
+      return text('tools_list_changed published');
+    },
+  );
+  server.registerTool(
+    'test_trigger_prompt_change',
+    { description: 'Listen diagnostic: publishes prompts/list_changed', inputSchema: NO_ARGS },
+    async () => {
+      changes.promptsChanged();
+      return text('prompts_list_changed published');
+    },
+  );
 }

@@ -29,7 +29,10 @@ const JSON_SCHEMA_2020_12_INPUT = {
 
 const X_MCP_HEADER_INPUT = {
   type: 'object',
-  properties: { region: { type: 'string', description: 'mirrored into Mcp-Param-Region', 'x-mcp-header': 'Region' }, level: { type: 'integer', description: 'not mirrored' } },
+  properties: {
+    region: { type: 'string', description: 'mirrored into Mcp-Param-Region', 'x-mcp-header': 'Region' },
+    level: { type: 'integer', description: 'not mirrored' },
+  },
 };
 
 /**
@@ -51,42 +54,72 @@ export function registerFixtureTools(server: McpServer, log: FixtureLog): void {
     content: [{ type: 'audio' as const, data: WAV_BASE64, mimeType: 'audio/wav' }],
   }));
   server.registerTool('test_embedded_resource', { description: 'Returns an embedded text resource', inputSchema: NO_ARGS }, async () => ({
-    content: [{ type: 'resource' as const, resource: { uri: 'test://embedded-resource', mimeType: 'text/plain', text: 'This is an embedded resource content.' } }],
-  }));
-  server.registerTool('test_multiple_content_types', { description: 'Returns text, image and resource content', inputSchema: NO_ARGS }, async () => ({
     content: [
-      { type: 'text' as const, text: 'Multiple content types test:' },
-      { type: 'image' as const, data: PNG_BASE64, mimeType: 'image/png' },
-      { type: 'resource' as const, resource: { uri: 'test://mixed-content-resource', mimeType: 'application/json', text: '{"test":"data","value":123}' } },
+      {
+        type: 'resource' as const,
+        resource: { uri: 'test://embedded-resource', mimeType: 'text/plain', text: 'This is an embedded resource content.' },
+      },
     ],
   }));
-  server.registerTool('test_error_handling', { description: 'Always fails with a tool error (isError)', inputSchema: NO_ARGS }, async () => {
-    throw new Error('This tool intentionally returns an error for testing');
-  });
+  server.registerTool(
+    'test_multiple_content_types',
+    { description: 'Returns text, image and resource content', inputSchema: NO_ARGS },
+    async () => ({
+      content: [
+        { type: 'text' as const, text: 'Multiple content types test:' },
+        { type: 'image' as const, data: PNG_BASE64, mimeType: 'image/png' },
+        {
+          type: 'resource' as const,
+          resource: { uri: 'test://mixed-content-resource', mimeType: 'application/json', text: '{"test":"data","value":123}' },
+        },
+      ],
+    }),
+  );
+  server.registerTool(
+    'test_error_handling',
+    { description: 'Always fails with a tool error (isError)', inputSchema: NO_ARGS },
+    async () => {
+      throw new Error('This tool intentionally returns an error for testing');
+    },
+  );
 
-  server.registerTool('test_tool_with_logging', { description: 'Sends three log messages while it runs', inputSchema: NO_ARGS }, async (_args, ctx) => {
-    for (const [index, message] of ['Tool execution started', 'Tool processing data', 'Tool execution completed'].entries()) {
-      if (index > 0) await pause(50);
-      await log.send(ctx, 'info', message);
-    }
-    return text('Tool with logging executed successfully');
-  });
-
-  server.registerTool('test_tool_with_progress', { description: 'Reports progress 0, 50 and 100 of 100', inputSchema: NO_ARGS }, async (_args, ctx) => {
-    const progressToken = ctx.mcpReq._meta?.progressToken;
-    for (const progress of [0, 50, 100]) {
-      if (progress > 0) await pause(50);
-      // Progress goes only to a caller that asked for it with a token.
-      if (progressToken !== undefined) {
-        await ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken, progress, total: 100, message: `Completed step ${progress} of 100` } });
+  server.registerTool(
+    'test_tool_with_logging',
+    { description: 'Sends three log messages while it runs', inputSchema: NO_ARGS },
+    async (_args, ctx) => {
+      for (const [index, message] of ['Tool execution started', 'Tool processing data', 'Tool execution completed'].entries()) {
+        if (index > 0) await pause(50);
+        await log.send(ctx, 'info', message);
       }
-    }
-    return text(`progress token: ${String(progressToken ?? 'none')}`);
-  });
+      return text('Tool with logging executed successfully');
+    },
+  );
+
+  server.registerTool(
+    'test_tool_with_progress',
+    { description: 'Reports progress 0, 50 and 100 of 100', inputSchema: NO_ARGS },
+    async (_args, ctx) => {
+      const progressToken = ctx.mcpReq._meta?.progressToken;
+      for (const progress of [0, 50, 100]) {
+        if (progress > 0) await pause(50);
+        // Progress goes only to a caller that asked for it with a token.
+        if (progressToken !== undefined) {
+          await ctx.mcpReq.notify({
+            method: 'notifications/progress',
+            params: { progressToken, progress, total: 100, message: `Completed step ${progress} of 100` },
+          });
+        }
+      }
+      return text(`progress token: ${String(progressToken ?? 'none')}`);
+    },
+  );
 
   server.registerTool(
     'test_reconnection',
-    { description: 'Closes its SSE response mid-call; the result arrives when the client resumes with Last-Event-ID (SEP-1699)', inputSchema: NO_ARGS },
+    {
+      description: 'Closes its SSE response mid-call; the result arrives when the client resumes with Last-Event-ID (SEP-1699)',
+      inputSchema: NO_ARGS,
+    },
     async (_args, ctx) => {
       // The SDK offers this only to clients that can resume (2025-11-25 and later); the others get the result on the open stream.
       ctx.http?.closeSSE?.();
@@ -97,25 +130,49 @@ export function registerFixtureTools(server: McpServer, log: FixtureLog): void {
 
   server.registerTool(
     'test_sampling',
-    { description: 'Asks the client for an LLM completion (sampling/createMessage)', inputSchema: z.object({ prompt: z.string().describe('The prompt to send to the LLM') }) },
+    {
+      description: 'Asks the client for an LLM completion (sampling/createMessage)',
+      inputSchema: z.object({ prompt: z.string().describe('The prompt to send to the LLM') }),
+    },
     async ({ prompt }, ctx) => {
-      const result = await ctx.mcpReq.send({ method: 'sampling/createMessage', params: { messages: [{ role: 'user', content: { type: 'text', text: prompt } }], maxTokens: 100 } });
+      const result = await ctx.mcpReq.send({
+        method: 'sampling/createMessage',
+        params: { messages: [{ role: 'user', content: { type: 'text', text: prompt } }], maxTokens: 100 },
+      });
       const content = Array.isArray(result.content) ? result.content[0] : result.content;
       return text(`LLM response: ${content?.type === 'text' ? content.text : `(${String(content?.type)})`}`);
     },
   );
 
-  const elicit = (name: string, description: string, message: (args: { message?: string }) => string, requestedSchema: typeof RESPONSE_FORM) =>
+  const elicit = (
+    name: string,
+    description: string,
+    message: (args: { message?: string }) => string,
+    requestedSchema: typeof RESPONSE_FORM,
+  ) =>
     server.registerTool(
       name,
       { description, inputSchema: z.object({ message: z.string().optional().describe('The message to show the user') }) },
       async (args, ctx: ServerContext) => {
-        const result = await ctx.mcpReq.send({ method: 'elicitation/create', params: { mode: 'form', message: message(args), requestedSchema } });
+        const result = await ctx.mcpReq.send({
+          method: 'elicitation/create',
+          params: { mode: 'form', message: message(args), requestedSchema },
+        });
         return text(`User response: action=${result.action}, content=${JSON.stringify(result.content ?? {})}`);
       },
     );
-  elicit('test_elicitation', 'Asks the user for input (elicitation/create)', (args) => args.message ?? 'Please provide a response', RESPONSE_FORM);
-  elicit('test_elicitation_sep1034_defaults', 'Elicitation with a default for each primitive type (SEP-1034)', () => 'Please review the defaults', DEFAULTS_FORM);
+  elicit(
+    'test_elicitation',
+    'Asks the user for input (elicitation/create)',
+    (args) => args.message ?? 'Please provide a response',
+    RESPONSE_FORM,
+  );
+  elicit(
+    'test_elicitation_sep1034_defaults',
+    'Elicitation with a default for each primitive type (SEP-1034)',
+    () => 'Please review the defaults',
+    DEFAULTS_FORM,
+  );
   elicit('test_elicitation_sep1330_enums', 'Elicitation with every enum schema form (SEP-1330)', () => 'Please select options', ENUMS_FORM);
 
   // SEP-2243 (scenario http-custom-header-server-validation, run but not scored yet): an argument mirrored into Mcp-Param-Region.
@@ -130,7 +187,10 @@ export function registerFixtureTools(server: McpServer, log: FixtureLog): void {
 
   server.registerTool(
     'json_schema_2020_12_tool',
-    { description: 'Has a JSON Schema 2020-12 input schema with $schema, $defs and additionalProperties (SEP-1613, SEP-2106)', inputSchema: fromJsonSchema(JSON_SCHEMA_2020_12_INPUT) },
+    {
+      description: 'Has a JSON Schema 2020-12 input schema with $schema, $defs and additionalProperties (SEP-1613, SEP-2106)',
+      inputSchema: fromJsonSchema(JSON_SCHEMA_2020_12_INPUT),
+    },
     async (args) => text(`JSON Schema 2020-12 tool called with: ${JSON.stringify(args)}`),
   );
 }

@@ -3,7 +3,13 @@ import http from 'node:http';
 import { AddressInfo } from 'node:net';
 import express, { NextFunction, Request, Response } from 'express';
 import { localhostHostValidation, NodeStreamableHTTPServerTransport, toNodeHandler } from '@modelcontextprotocol/node';
-import { classifyInboundRequest, createMcpHandler, isInitializeRequest, McpServer, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
+import {
+  classifyInboundRequest,
+  createMcpHandler,
+  isInitializeRequest,
+  McpServer,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from '@modelcontextprotocol/server';
 import { registerFixturePrompts, registerFixtureResources } from './fixture-content';
 import { ListChanges, registerDiagnosticTools } from './fixture-diagnostics';
 import { FixtureEventStore } from './fixture-event-store';
@@ -51,7 +57,9 @@ export class FixtureUpstream {
 
   static async start(port = 0): Promise<FixtureUpstream> {
     const sessions = new Map<string, Session>();
-    const modern = createMcpHandler(() => fixtureServer('modern', modern.notify), { onerror: (error) => console.error('fixture-upstream (2026):', error) });
+    const modern = createMcpHandler(() => fixtureServer('modern', modern.notify), {
+      onerror: (error) => console.error('fixture-upstream (2026):', error),
+    });
     const serveModern = toNodeHandler(modern);
     const app = express();
     const validHost = localhostHostValidation();
@@ -60,7 +68,11 @@ export class FixtureUpstream {
     app.all('/mcp', async (req, res) => {
       const header = (name: string) => req.header(name);
       const route = classifyInboundRequest({
-        httpMethod: req.method, protocolVersionHeader: header('mcp-protocol-version'), mcpMethodHeader: header('mcp-method'), mcpNameHeader: header('mcp-name'), body: req.body,
+        httpMethod: req.method,
+        protocolVersionHeader: header('mcp-protocol-version'),
+        mcpMethodHeader: header('mcp-method'),
+        mcpNameHeader: header('mcp-name'),
+        body: req.body,
       });
       if (route.kind !== 'legacy') return serveModern(req, res, req.body);
       return serveLegacy(sessions, req, res);
@@ -88,11 +100,20 @@ function fixtureServer(era: 'legacy' | 'modern', modernChanges?: ListChanges): M
     { name: 'keygate-conformance-fixture', version: '2.0.0' },
     {
       // `logging` is deprecated in 2026-07-28 but still what a 2025 session negotiates logging/setLevel with.
-      capabilities: { tools: { listChanged: true }, resources: { subscribe: true, listChanged: true }, prompts: { listChanged: true }, logging: {}, completions: {} },
+      capabilities: {
+        tools: { listChanged: true },
+        resources: { subscribe: true, listChanged: true },
+        prompts: { listChanged: true },
+        logging: {},
+        completions: {},
+      },
       requestState: { verify: requestStateCodec.verify.bind(requestStateCodec) },
     },
   );
-  const changes = modernChanges ?? { toolsChanged: () => server.sendToolListChanged(), promptsChanged: () => server.sendPromptListChanged() };
+  const changes = modernChanges ?? {
+    toolsChanged: () => server.sendToolListChanged(),
+    promptsChanged: () => server.sendPromptListChanged(),
+  };
   const log = new FixtureLog(server, era);
   registerFixtureTools(server, log);
   registerDiagnosticTools(server, log, changes);
@@ -109,7 +130,8 @@ async function serveLegacy(sessions: Map<string, Session>, req: Request, res: Re
   try {
     let transport = session?.transport;
     if (session) useNegotiatedVersion(req, session.protocolVersion);
-    else if (req.method === 'POST' && isInitializeRequest(req.body)) transport = await openSession(sessions, negotiate(req.body.params.protocolVersion));
+    else if (req.method === 'POST' && isInitializeRequest(req.body))
+      transport = await openSession(sessions, negotiate(req.body.params.protocolVersion));
     if (!transport) return void res.status(400).json(rpcError(-32000, 'Bad Request: initialize first, then send its Mcp-Session-Id'));
     await transport.handleRequest(req, res, req.body);
   } catch (error) {
@@ -167,14 +189,16 @@ function rpcError(code: number, message: string) {
 }
 
 if (require.main === module) {
-  FixtureUpstream.start(Number(process.argv[2] ?? 0)).then((fixture) => {
-    console.log(`fixture-upstream: ${fixture.url}`);
-    const stop = () => void fixture.stop().then(() => process.exit(0));
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-  }).catch((error: unknown) => {
-    // A fixture that cannot start exits failed, so the run that spawned it does not wait on it.
-    console.error(`fixture-upstream: ${String(error)}`);
-    process.exit(1);
-  });
+  FixtureUpstream.start(Number(process.argv[2] ?? 0))
+    .then((fixture) => {
+      console.log(`fixture-upstream: ${fixture.url}`);
+      const stop = () => void fixture.stop().then(() => process.exit(0));
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    })
+    .catch((error: unknown) => {
+      // A fixture that cannot start exits failed, so the run that spawned it does not wait on it.
+      console.error(`fixture-upstream: ${String(error)}`);
+      process.exit(1);
+    });
 }

@@ -8,7 +8,8 @@ import { LocalPostgres } from '../../src/infrastructure/database/local-postgres'
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const MAIN = path.join(ROOT, 'dist', 'src', 'infrastructure', 'server', 'main.js');
 // Whatever the caller's shell points the service at is not what this run tests.
-const INHERITED = /^(DATABASE_URL|TEST_DATABASE_URL|JWT_|PORT$|HOST$|DATA_DIR$|NODE_ENV$|MAX_KEYS|MCP_|LOG_LEVEL$|AUTH_FAILURE|TRUST_PROXY$|MAX_HEADER)/;
+const INHERITED =
+  /^(DATABASE_URL|TEST_DATABASE_URL|JWT_|PORT$|HOST$|DATA_DIR$|NODE_ENV$|MAX_KEYS|MCP_|LOG_LEVEL$|AUTH_FAILURE|TRUST_PROXY$|MAX_HEADER)/;
 
 /**
  * The compiled service (`npm run build` first) on a throwaway PostgreSQL in
@@ -75,19 +76,29 @@ export class KeygateUnderTest {
     if (created.isError) throw new Error(`registering upstream ${name} failed: ${JSON.stringify(created)}`);
     const listed = await this.mcp('tools/list', {});
     const names = (listed.tools as { name: string }[]).map((tool) => tool.name);
-    if (!names.includes(`${name}__${probeTool}`)) throw new Error(`/mcp does not list ${name}__${probeTool} after registering ${url}; it lists ${names.join(', ')}`);
+    if (!names.includes(`${name}__${probeTool}`))
+      throw new Error(`/mcp does not list ${name}__${probeTool} after registering ${url}; it lists ${names.join(', ')}`);
   }
 
   /** One stateless JSON-RPC request to /mcp with the full-access key; its result, or throws with its error. */
   private async mcp(method: string, params: Record<string, unknown>): Promise<Record<string, unknown>> {
     const response = await fetch(new URL('/mcp', this.baseUrl), {
       method: 'POST',
-      headers: { authorization: `Bearer ${this.fullAccessKey}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      headers: {
+        authorization: `Bearer ${this.fullAccessKey}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
     });
     const text = await response.text();
     // An SSE answer carries the response as the data of its last event.
-    const json = response.headers.get('content-type')?.includes('text/event-stream') ? text.match(/^data: (.+)$/gm)?.pop()?.slice(6) : text;
+    const json = response.headers.get('content-type')?.includes('text/event-stream')
+      ? text
+          .match(/^data: (.+)$/gm)
+          ?.pop()
+          ?.slice(6)
+      : text;
     const message = JSON.parse(json ?? 'null') as { result?: Record<string, unknown>; error?: unknown } | null;
     if (!message?.result) throw new Error(`/mcp ${method} answered ${response.status}: ${text.slice(0, 500)}`);
     return message.result;

@@ -1,16 +1,25 @@
 import { Suite } from './conformance-cli';
 
 export const SUITE_0_1_16: Suite = {
-  name: '0.1.16', package: '@modelcontextprotocol/conformance@0.1.16', selection: ['--suite', 'all'], listing: [],
+  name: '0.1.16',
+  package: '@modelcontextprotocol/conformance@0.1.16',
+  selection: ['--suite', 'all'],
+  listing: [],
 };
 /** A pre-release (plan docs/design/mcp-2026-07-28.md, R12): the only one with the 2026-07-28 scenarios. */
 const ALPHA_12 = '@modelcontextprotocol/conformance@0.2.0-alpha.12';
 /** Exactly what a revision requires (its frozen requirements/<revision>.yaml), run at that revision's wire. */
 export const SUITE_ALPHA_12_2025: Suite = {
-  name: 'alpha12-2025', package: ALPHA_12, selection: ['--requirements', '2025-11-25'], listing: ['--requirements', '2025-11-25'],
+  name: 'alpha12-2025',
+  package: ALPHA_12,
+  selection: ['--requirements', '2025-11-25'],
+  listing: ['--requirements', '2025-11-25'],
 };
 export const SUITE_ALPHA_12_2026: Suite = {
-  name: 'alpha12-2026', package: ALPHA_12, selection: ['--requirements', '2026-07-28'], listing: ['--requirements', '2026-07-28'],
+  name: 'alpha12-2026',
+  package: ALPHA_12,
+  selection: ['--requirements', '2026-07-28'],
+  listing: ['--requirements', '2026-07-28'],
 };
 
 /** What the suite runs against: the fixture upstream itself, or keygate's endpoint for it, or keygate's /mcp. */

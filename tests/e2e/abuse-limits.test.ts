@@ -18,8 +18,12 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const mcpFrom = (client: string, rawKey: string, app = t.app) =>
-  request(app).post('/mcp').set('X-Forwarded-For', client).set('Accept', 'application/json, text/event-stream')
-    .set('X-API-Key', rawKey).send(TOOLS_LIST);
+  request(app)
+    .post('/mcp')
+    .set('X-Forwarded-For', client)
+    .set('Accept', 'application/json, text/event-stream')
+    .set('X-API-Key', rawKey)
+    .send(TOOLS_LIST);
 
 const validations = async (outcome: string) => {
   const metrics = await request(t.app).get('/metrics').expect(200);
@@ -46,14 +50,21 @@ describe('failed key validations per client address on /mcp', () => {
     const revoked = await makeKey(t);
     await mcpFrom('198.51.100.5', valid.raw).expect(200);
     await mcpFrom('198.51.100.5', revoked.raw).expect(200);
-    await request(t.app).delete(`/api/v1/api-keys/${revoked.id}`).set('Authorization', `Bearer ${t.userToken(revoked.user)}`).expect(204);
+    await request(t.app)
+      .delete(`/api/v1/api-keys/${revoked.id}`)
+      .set('Authorization', `Bearer ${t.userToken(revoked.user)}`)
+      .expect(204);
     for (let i = 0; i < 3; i++) await mcpFrom('198.51.100.5', UNKNOWN_KEY).expect(401);
     const invalidBefore = await validations('invalid');
 
     await mcpFrom('198.51.100.5', valid.raw).expect(200);
-    const withBearer = request(t.app).post('/mcp').set('X-Forwarded-For', '198.51.100.5').set('Accept', 'application/json, text/event-stream');
+    const withBearer = request(t.app)
+      .post('/mcp')
+      .set('X-Forwarded-For', '198.51.100.5')
+      .set('Accept', 'application/json, text/event-stream');
     await withBearer.set('Authorization', `Bearer ${valid.raw}`).send(TOOLS_LIST).expect(200);
-    for (const other of [UNKNOWN_KEY, revoked.raw, `${valid.raw.slice(0, -1)}0`, 'not-a-key']) await mcpFrom('198.51.100.5', other).expect(429);
+    for (const other of [UNKNOWN_KEY, revoked.raw, `${valid.raw.slice(0, -1)}0`, 'not-a-key'])
+      await mcpFrom('198.51.100.5', other).expect(429);
     expect(await validations('invalid')).toBe(invalidBefore);
   });
 
@@ -131,8 +142,11 @@ describe('request size limits', () => {
   });
 
   it('answers 413 to a REST body over 64 KiB', async () => {
-    const res = await request(t.app).post('/api/v1/api-keys').set('Authorization', `Bearer ${t.userToken()}`)
-      .send({ name: 'x'.repeat(70 * 1024) }).expect(413);
+    const res = await request(t.app)
+      .post('/api/v1/api-keys')
+      .set('Authorization', `Bearer ${t.userToken()}`)
+      .send({ name: 'x'.repeat(70 * 1024) })
+      .expect(413);
     expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
   });
 });

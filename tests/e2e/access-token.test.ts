@@ -98,7 +98,9 @@ describe('identity-provider JWTs on /api/v1/api-keys', () => {
     expect(await detail(t.idp.token({ sub: randomUUID(), expiresIn: -10 }))).toBe('token expired');
     expect(await detail(t.idp.tokenFromStranger({ sub: randomUUID() }))).toBe('token signature invalid');
     expect(await detail('not.a.jwt')).toBe('token malformed');
-    expect(await detail(jwt.sign({ sub: randomUUID(), iss: TEST_ISSUER, aud: TEST_AUDIENCE }, 'shared-secret', { algorithm: 'HS256' }))).toBe('token algorithm not accepted');
+    expect(
+      await detail(jwt.sign({ sub: randomUUID(), iss: TEST_ISSUER, aud: TEST_AUDIENCE }, 'shared-secret', { algorithm: 'HS256' })),
+    ).toBe('token algorithm not accepted');
     expect(await detail(t.idp.token({ sub: 'alice' }))).toBe('token subject must be a UUID');
   });
 
@@ -107,7 +109,11 @@ describe('identity-provider JWTs on /api/v1/api-keys', () => {
     const from = logs.length;
     expect401(await list(`Bearer ${token}`));
     const written = logs.slice(from);
-    const refusal = written.split('\n').filter(Boolean).map((line) => JSON.parse(line)).find((line) => line.msg === 'access token refused');
+    const refusal = written
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line))
+      .find((line) => line.msg === 'access token refused');
     expect(refusal).toMatchObject({ level: 40, reason: 'token audience not accepted' });
     expect(refusal.detail).toContain(TEST_AUDIENCE);
     expect(refusal.req.id).toEqual(expect.any(String));

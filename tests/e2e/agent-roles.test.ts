@@ -81,16 +81,16 @@ describe('agent role names', () => {
 });
 
 describe('agent role platform_scopes at creation', () => {
-  it.each([['left out', { name: 'no-scopes' }], ['null', { name: 'null-scopes', platform_scopes: null }]])(
-    'is required: %s is a 400 naming it, and no role is created',
-    async (_what, body) => {
-      const admin = call(t.adminToken());
-      const before = (await admin.get('/api/v1/agent-roles').expect(200)).body;
-      const res = await admin.post('/api/v1/agent-roles', body).expect(400);
-      expect(res.body.errors).toEqual([{ field: 'platform_scopes', message: expect.stringContaining('required') }]);
-      expect((await admin.get('/api/v1/agent-roles').expect(200)).body).toEqual(before);
-    },
-  );
+  it.each([
+    ['left out', { name: 'no-scopes' }],
+    ['null', { name: 'null-scopes', platform_scopes: null }],
+  ])('is required: %s is a 400 naming it, and no role is created', async (_what, body) => {
+    const admin = call(t.adminToken());
+    const before = (await admin.get('/api/v1/agent-roles').expect(200)).body;
+    const res = await admin.post('/api/v1/agent-roles', body).expect(400);
+    expect(res.body.errors).toEqual([{ field: 'platform_scopes', message: expect.stringContaining('required') }]);
+    expect((await admin.get('/api/v1/agent-roles').expect(200)).body).toEqual(before);
+  });
 
   it('still means full access when given as []', async () => {
     const res = await call(t.adminToken()).post('/api/v1/agent-roles', { name: 'everything', platform_scopes: [] }).expect(201);
@@ -119,7 +119,12 @@ describe('GET /api/v1/scopes', () => {
   it('returns the 12-scope catalog with what each covers, to any authenticated user', async () => {
     const res = await call(t.userToken()).get('/api/v1/scopes').expect(200);
     expect(res.body).toHaveLength(12);
-    expect(res.body[0]).toEqual({ scope: 'agents:read', resource: 'agents', permission: 'read', covers: expect.stringContaining('prompt') });
+    expect(res.body[0]).toEqual({
+      scope: 'agents:read',
+      resource: 'agents',
+      permission: 'read',
+      covers: expect.stringContaining('prompt'),
+    });
     await request(t.app).get('/api/v1/scopes').expect(401);
   });
 });

@@ -12,12 +12,17 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const create = (token: string, body: unknown) =>
-  request(t.app).post('/api/v1/api-keys').set('Authorization', `Bearer ${token}`).send(body as object);
+  request(t.app)
+    .post('/api/v1/api-keys')
+    .set('Authorization', `Bearer ${token}`)
+    .send(body as object);
 
 function expectProblem(res: request.Response, status: number) {
   expect(res.status).toBe(status);
   expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
-  expect(res.body).toEqual(expect.objectContaining({ type: expect.any(String), title: expect.any(String), status, detail: expect.any(String) }));
+  expect(res.body).toEqual(
+    expect.objectContaining({ type: expect.any(String), title: expect.any(String), status, detail: expect.any(String) }),
+  );
 }
 
 describe('POST /api/v1/api-keys', () => {
@@ -26,7 +31,17 @@ describe('POST /api/v1/api-keys', () => {
     const res = await create(t.userToken(user), { name: 'ci', scopes: ['projects:read'], expires_at: '2099-01-01T00:00:00Z' });
     expect(res.status).toBe(201);
     expect(res.headers['cache-control']).toBe('no-store');
-    expect(Object.keys(res.body).sort()).toEqual(['created_at', 'expires_at', 'id', 'key_prefix', 'name', 'quota', 'rate_limit', 'raw_key', 'scopes']);
+    expect(Object.keys(res.body).sort()).toEqual([
+      'created_at',
+      'expires_at',
+      'id',
+      'key_prefix',
+      'name',
+      'quota',
+      'rate_limit',
+      'raw_key',
+      'scopes',
+    ]);
     expect(res.body.raw_key).toMatch(/^svc_[0-9a-f]{64}$/);
     expect(res.body.key_prefix).toBe(res.body.raw_key.slice(0, 8));
     expect(res.body.expires_at).toBe('2099-01-01T00:00:00.000Z');
@@ -57,14 +72,20 @@ describe('POST /api/v1/api-keys', () => {
   });
 
   it('answers 400 for malformed JSON', async () => {
-    const res = await request(t.app).post('/api/v1/api-keys').set('Authorization', `Bearer ${t.userToken()}`)
-      .set('Content-Type', 'application/json').send('{"name":');
+    const res = await request(t.app)
+      .post('/api/v1/api-keys')
+      .set('Authorization', `Bearer ${t.userToken()}`)
+      .set('Content-Type', 'application/json')
+      .send('{"name":');
     expectProblem(res, 400);
   });
 
   it('answers 415 for a body that is not JSON', async () => {
-    const res = await request(t.app).post('/api/v1/api-keys').set('Authorization', `Bearer ${t.userToken()}`)
-      .set('Content-Type', 'text/plain').send('name=k');
+    const res = await request(t.app)
+      .post('/api/v1/api-keys')
+      .set('Authorization', `Bearer ${t.userToken()}`)
+      .set('Content-Type', 'text/plain')
+      .send('name=k');
     expectProblem(res, 415);
   });
 
@@ -78,7 +99,9 @@ describe('POST /api/v1/api-keys', () => {
     expectProblem(await create(t.userToken(), { name: 'k', user_id: other }), 403);
     const res = await create(t.adminToken(), { name: 'k', user_id: other });
     expect(res.status).toBe(201);
-    const listed = await request(t.app).get('/api/v1/api-keys').set('Authorization', `Bearer ${t.userToken(other)}`);
+    const listed = await request(t.app)
+      .get('/api/v1/api-keys')
+      .set('Authorization', `Bearer ${t.userToken(other)}`);
     expect(listed.body.map((k: { id: string }) => k.id)).toEqual([res.body.id]);
   });
 
@@ -103,9 +126,20 @@ describe('GET /api/v1/api-keys', () => {
     const res = await request(t.app).get('/api/v1/api-keys').set('Authorization', `Bearer ${token}`);
     expect(res.status).toBe(200);
     expect(res.body.map((k: { id: string }) => k.id)).toEqual([b.body.id, a.body.id]);
-    expect(Object.keys(res.body[0]).sort()).toEqual(
-      ['created_at', 'expires_at', 'id', 'key_prefix', 'last_used_at', 'name', 'quota', 'rate_limit', 'replaced_by', 'revoked_at', 'scopes', 'user_id'],
-    );
+    expect(Object.keys(res.body[0]).sort()).toEqual([
+      'created_at',
+      'expires_at',
+      'id',
+      'key_prefix',
+      'last_used_at',
+      'name',
+      'quota',
+      'rate_limit',
+      'replaced_by',
+      'revoked_at',
+      'scopes',
+      'user_id',
+    ]);
     expect(res.body[0]).toMatchObject({ name: 'b', scopes: ['chat:write'], user_id: user, revoked_at: null });
   });
 
@@ -125,12 +159,22 @@ describe('GET /api/v1/api-keys/:id', () => {
   it('answers the key as the list shows it, with its quota balance, and a revoked one with revoked_at', async () => {
     const user = randomUUID();
     const token = t.userToken(user);
-    const key = await create(token, { name: 'one', scopes: ['chat:read'], rate_limit: { limit: 5, window_seconds: 60 }, quota: { remaining: 9 } });
+    const key = await create(token, {
+      name: 'one',
+      scopes: ['chat:read'],
+      rate_limit: { limit: 5, window_seconds: 60 },
+      quota: { remaining: 9 },
+    });
     const res = await get(key.body.id, token);
     expect(res.status).toBe(200);
     const [listed] = (await request(t.app).get('/api/v1/api-keys').set('Authorization', `Bearer ${token}`)).body;
     expect(res.body).toEqual(listed);
-    expect(res.body).toMatchObject({ name: 'one', user_id: user, quota: { remaining: 9, refill: null }, rate_limit: { limit: 5, window_seconds: 60 } });
+    expect(res.body).toMatchObject({
+      name: 'one',
+      user_id: user,
+      quota: { remaining: 9, refill: null },
+      rate_limit: { limit: 5, window_seconds: 60 },
+    });
     await request(t.app).delete(`/api/v1/api-keys/${key.body.id}`).set('Authorization', `Bearer ${token}`).expect(204);
     const revoked = await get(key.body.id, token);
     expect(revoked.status).toBe(200);
@@ -143,7 +187,10 @@ describe('GET /api/v1/api-keys/:id', () => {
     expectProblem(await get(key.body.id, t.userToken()), 404);
     expect((await get(key.body.id, t.adminToken())).body.id).toBe(key.body.id);
     expectProblem(await get('not-a-uuid', t.userToken()), 400);
-    expectProblem(await request(t.app).get(`/api/v1/api-keys/${key.body.id}?user_id=x`).set('Authorization', `Bearer ${t.adminToken()}`), 400);
+    expectProblem(
+      await request(t.app).get(`/api/v1/api-keys/${key.body.id}?user_id=x`).set('Authorization', `Bearer ${t.adminToken()}`),
+      400,
+    );
   });
 });
 

@@ -25,15 +25,22 @@ const events = async (user: string, query: Record<string, string> = {}) => {
   return res.body.events as Event[];
 };
 const exportOf = async (user: string, query: Record<string, string> = {}) => {
-  const res = await get(user, query).set('Accept', 'application/x-ndjson').buffer(true).parse((stream, done) => {
-    let body = '';
-    stream.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    stream.on('end', () => done(null, body));
-  }).expect(200);
+  const res = await get(user, query)
+    .set('Accept', 'application/x-ndjson')
+    .buffer(true)
+    .parse((stream, done) => {
+      let body = '';
+      stream.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      stream.on('end', () => done(null, body));
+    })
+    .expect(200);
   expect(res.headers['content-type']).toMatch(/^application\/x-ndjson/);
   const body = res.body as string;
   expect(body === '' || body.endsWith('\n')).toBe(true);
-  return body.split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as Event);
+  return body
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as Event);
 };
 const step = async <T>(action: () => Promise<T>): Promise<T> => {
   const result = await action();
@@ -45,7 +52,8 @@ beforeAll(async () => {
   t = await startTestApp({}, clock);
   const api = (user: string) => ({
     create: (name: string) => request(t.app).post('/api/v1/api-keys').set('Authorization', bearer(user)).send({ name }).expect(201),
-    patch: (id: string, body: object) => request(t.app).patch(`/api/v1/api-keys/${id}`).set('Authorization', bearer(user)).send(body).expect(200),
+    patch: (id: string, body: object) =>
+      request(t.app).patch(`/api/v1/api-keys/${id}`).set('Authorization', bearer(user)).send(body).expect(200),
     roll: (id: string) => request(t.app).post(`/api/v1/api-keys/${id}/roll`).set('Authorization', bearer(user)).expect(201),
     revoke: (id: string) => request(t.app).delete(`/api/v1/api-keys/${id}`).set('Authorization', bearer(user)).expect(204),
   });
@@ -62,16 +70,41 @@ afterAll(() => t.close());
 describe('GET /api/v1/audit-events', () => {
   it('lists every event newest first for an admin, in the documented shape, each hash chaining to the one before', async () => {
     expect(all.map((e) => e.seq)).toEqual([7, 6, 5, 4, 3, 2, 1]);
-    expect(all.map((e) => e.action)).toEqual(['key.revoked', 'key.revoked', 'key.rolled', 'key.created', 'key.created', 'key.updated', 'key.created']);
+    expect(all.map((e) => e.action)).toEqual([
+      'key.revoked',
+      'key.revoked',
+      'key.rolled',
+      'key.created',
+      'key.created',
+      'key.updated',
+      'key.created',
+    ]);
     for (const event of all) {
-      expect(Object.keys(event)).toEqual(['id', 'seq', 'occurred_at', 'action', 'actor', 'user_id', 'key_id', 'target', 'request_id', 'ip', 'details', 'hash']);
+      expect(Object.keys(event)).toEqual([
+        'id',
+        'seq',
+        'occurred_at',
+        'action',
+        'actor',
+        'user_id',
+        'key_id',
+        'target',
+        'request_id',
+        'ip',
+        'details',
+        'hash',
+      ]);
       expect(event.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
       expect(event.hash).toMatch(/^[0-9a-f]{64}$/);
       expect(typeof event.request_id).toBe('string');
     }
     expect(all[6]).toMatchObject({
-      occurred_at: '2026-03-01T10:00:00.000Z', actor: { type: 'user', id: alice }, user_id: alice, key_id: aliceKey,
-      target: { type: 'api_key', id: aliceKey }, details: { name: 'deploy', scopes: [] },
+      occurred_at: '2026-03-01T10:00:00.000Z',
+      actor: { type: 'user', id: alice },
+      user_id: alice,
+      key_id: aliceKey,
+      target: { type: 'api_key', id: aliceKey },
+      details: { name: 'deploy', scopes: [] },
     });
     expect(all[0]).toMatchObject({ actor: { type: 'user', id: admin }, user_id: bob, key_id: bobKey });
     expect(firstUnchained([...all].reverse())).toBeNull();
@@ -89,7 +122,11 @@ describe('GET /api/v1/audit-events', () => {
     ['user_id', () => ({ user_id: bob }), (e) => e.user_id === bob],
     ['since (inclusive)', () => ({ since: '2026-03-01T10:00:03.000Z' }), (e) => e.seq >= 4],
     ['until (inclusive, any zone)', () => ({ until: '2026-03-01T11:00:02+01:00' }), (e) => e.seq <= 3],
-    ['several at once', () => ({ user_id: alice, action: 'key.created', since: '2026-03-01T10:00:01Z', until: '2026-03-01T10:00:05Z' }), (e) => e.seq === 4],
+    [
+      'several at once',
+      () => ({ user_id: alice, action: 'key.created', since: '2026-03-01T10:00:01Z', until: '2026-03-01T10:00:05Z' }),
+      (e) => e.seq === 4,
+    ],
   ])('filters by %s', async (_name, query, keep) => {
     const expected = all.filter(keep).map((e) => e.seq);
     expect(expected.length).toBeGreaterThan(0);
@@ -97,7 +134,12 @@ describe('GET /api/v1/audit-events', () => {
   });
 
   it('pages through with limit and next_cursor until it is null: every event once, in order', async () => {
-    for (const [limit, query] of [[1, {}], [2, {}], [3, {}], [2, { user_id: alice }]] as const) {
+    for (const [limit, query] of [
+      [1, {}],
+      [2, {}],
+      [3, {}],
+      [2, { user_id: alice }],
+    ] as const) {
       const seen: number[] = [];
       let cursor: string | null = null;
       let pages = 0;
@@ -177,7 +219,9 @@ describe('the NDJSON export (Accept: application/x-ndjson)', () => {
     ['an unknown action', 'admin', { action: 'nope' }, 400],
     ["another user's events", 'alice', { user_id: bob }, 403],
   ])('refuses %s with a problem body, not a stream', async (_name, who, query, status) => {
-    const res = await get(who === 'admin' ? admin : alice, query).set('Accept', 'application/x-ndjson').expect(status);
+    const res = await get(who === 'admin' ? admin : alice, query)
+      .set('Accept', 'application/x-ndjson')
+      .expect(status);
     expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
   });
 });

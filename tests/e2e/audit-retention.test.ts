@@ -19,8 +19,14 @@ let t: TestApp;
 
 const bearer = () => `Bearer ${t.userToken(alice)}`;
 const createKey = (name: string) =>
-  request(t.app).post('/api/v1/api-keys').set('Authorization', bearer()).send({ name }).expect(201).then((r) => r.body.id as string);
-const seqs = async () => (await t.db.dataSource.query('SELECT seq FROM audit_events ORDER BY seq')).map((r: { seq: string }) => Number(r.seq));
+  request(t.app)
+    .post('/api/v1/api-keys')
+    .set('Authorization', bearer())
+    .send({ name })
+    .expect(201)
+    .then((r) => r.body.id as string);
+const seqs = async () =>
+  (await t.db.dataSource.query('SELECT seq FROM audit_events ORDER BY seq')).map((r: { seq: string }) => Number(r.seq));
 const chainRow = async () => (await t.db.dataSource.query('SELECT head_seq::int, anchor_seq::int, anchor_hash FROM audit_chain'))[0];
 const moveClockTo = (daysAgo: number) => clock.advance(now - daysAgo * DAY - clock.now().getTime());
 
@@ -66,12 +72,18 @@ describe('audit retention (AUDIT_RETENTION_DAYS)', () => {
     await createKey('e'); // seq 6
     expect(await auditVerify(t.db.url)).toMatchObject({ code: 0, stdout: 'audit chain intact: 3 events\n' });
 
-    await tamper((sql) => t.db.dataSource.query(sql), "UPDATE audit_events SET occurred_at = occurred_at + interval '1 second' WHERE seq = 5");
+    await tamper(
+      (sql) => t.db.dataSource.query(sql),
+      "UPDATE audit_events SET occurred_at = occurred_at + interval '1 second' WHERE seq = 5",
+    );
     expect(await auditVerify(t.db.url)).toEqual({ code: 1, stdout: 'audit chain broken at seq 5\n', stderr: '' });
   }, 60_000);
 
   it('is a step of the Lifecycle, stopped before the pool closes', () => {
-    const names = t.container.get(Lifecycle).stopSteps().map((s) => s.name);
+    const names = t.container
+      .get(Lifecycle)
+      .stopSteps()
+      .map((s) => s.name);
     expect(names.indexOf('audit retention')).toBeGreaterThanOrEqual(0);
     expect(names.indexOf('audit retention')).toBeLessThan(names.indexOf('database pool'));
   });
@@ -90,8 +102,14 @@ describe('the chain over text PostgreSQL stores otherwise', () => {
     await db.query("UPDATE audit_chain SET head_seq = 0, head_hash = repeat('0', 64), anchor_seq = 0, anchor_hash = repeat('0', 64)");
     const odd = 'q"\\\n\u2028é😀\uDC00\u0000\uD800x';
     const records: AuditRecord[] = [
-      AuditEventMother.record({ userId: alice, requestId: odd, ip: odd, actor: { type: 'user', id: odd }, target: { type: `t${odd}`, id: odd.repeat(200) },
-        details: { [odd]: [odd, { b: odd, a: -0, n: 1e21, f: 1.5e-7 }], long: 'y'.repeat(1500) } }),
+      AuditEventMother.record({
+        userId: alice,
+        requestId: odd,
+        ip: odd,
+        actor: { type: 'user', id: odd },
+        target: { type: `t${odd}`, id: odd.repeat(200) },
+        details: { [odd]: [odd, { b: odd, a: -0, n: 1e21, f: 1.5e-7 }], long: 'y'.repeat(1500) },
+      }),
       AuditEventMother.record({ userId: alice, occurredAt: new Date(now + 0.9) }),
     ];
     await db.transaction((manager) => new TypeormAuditLog(manager).append(records));
@@ -107,18 +125,27 @@ describe('audit retention, verification and export over more events than one bat
     const old = now - 100 * DAY;
     // Through the real writer, as the unit of work appends them.
     const records: AuditRecord[] = Array.from({ length: 1400 }, (_, i) =>
-      AuditEventMother.record({ userId: alice, occurredAt: new Date((i < 300 ? old : now) + i) }));
+      AuditEventMother.record({ userId: alice, occurredAt: new Date((i < 300 ? old : now) + i) }),
+    );
     await db.transaction((manager) => new TypeormAuditLog(manager).append(records));
     expect(await t.container.get(AuditRetention).runOnce()).toBe(300);
     expect(await auditVerify(t.db.url)).toMatchObject({ code: 0, stdout: 'audit chain intact: 1100 events\n' });
 
-    const res = await request(t.app).get('/api/v1/audit-events').set('Authorization', bearer()).set('Accept', 'application/x-ndjson')
-      .buffer(true).parse((stream, done) => {
+    const res = await request(t.app)
+      .get('/api/v1/audit-events')
+      .set('Authorization', bearer())
+      .set('Accept', 'application/x-ndjson')
+      .buffer(true)
+      .parse((stream, done) => {
         let body = '';
         stream.on('data', (chunk: Buffer) => (body += chunk.toString()));
         stream.on('end', () => done(null, body));
-      }).expect(200);
-    const lines = (res.body as string).trimEnd().split('\n').map((line) => JSON.parse(line));
+      })
+      .expect(200);
+    const lines = (res.body as string)
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(lines.map((e) => e.seq)).toEqual(Array.from({ length: 1100 }, (_, i) => 301 + i));
     expect(firstUnchained(lines, (await chainRow()).anchor_hash.trim())).toBeNull();
   }, 30_000);

@@ -29,7 +29,9 @@ async function openPage(): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const opened = await context.newPage();
   opened.setDefaultTimeout(10_000);
-  opened.on('console', (m) => { if (/Content.Security.Policy/i.test(m.text())) cspViolations.push(m.text()); });
+  opened.on('console', (m) => {
+    if (/Content.Security.Policy/i.test(m.text())) cspViolations.push(m.text());
+  });
   return opened;
 }
 
@@ -38,11 +40,17 @@ beforeAll(async () => {
   db = await createTestDatabase();
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'keygate-console-admin-'));
   upstream = await startUpstream();
-  service = await waitForListening(startService({
-    DATABASE_URL: db.url, DATA_DIR: dataDir, LOG_LEVEL: 'warn', MCP_UPSTREAM_ALLOWLIST: '127.0.0.0/8', MCP_UPSTREAM_TIMEOUT_MS: '5000',
-    // Room for more than the console's page of 50.
-    MAX_MCP_SERVERS_PER_USER: '60',
-  }));
+  service = await waitForListening(
+    startService({
+      DATABASE_URL: db.url,
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      MCP_UPSTREAM_ALLOWLIST: '127.0.0.0/8',
+      MCP_UPSTREAM_TIMEOUT_MS: '5000',
+      // Room for more than the console's page of 50.
+      MAX_MCP_SERVERS_PER_USER: '60',
+    }),
+  );
   browser = await launchChromium();
   page = await openPage();
   answersChecked = checkConsoleAnswers(page);
@@ -62,10 +70,19 @@ const check = (name: string, on: Page = page, shot = true) => checkPage(on, name
 /** The signed-in user's access token, as the console keeps it. */
 const sessionToken = (): Promise<string> => page.evaluate<string>("JSON.parse(sessionStorage.getItem('keygate.session')).accessToken");
 
-async function rest<T = Record<string, unknown>>(method: string, apiPath: string, token: string, body?: unknown): Promise<{ status: number; body: T }> {
+async function rest<T = Record<string, unknown>>(
+  method: string,
+  apiPath: string,
+  token: string,
+  body?: unknown,
+): Promise<{ status: number; body: T }> {
   const res = await fetch(`${service.baseUrl}/api/v1${apiPath}`, {
     method,
-    headers: { Authorization: `Bearer ${token}`, Accept: 'application/json', ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+    headers: {
+      Authorization: `Bearer ${token}`,
+      Accept: 'application/json',
+      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   return { status: res.status, body: (res.status === 204 ? null : await res.json()) as T };
@@ -74,9 +91,14 @@ async function rest<T = Record<string, unknown>>(method: string, apiPath: string
 /** One MCP exchange with the official SDK client: what tools/list shows of the upstream, and a call of its echo tool. */
 async function useEcho(rawKey: string, text: string): Promise<{ listed: string[]; isError: boolean; text: string }> {
   const client = new Client({ name: 'console-admin-test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${service.baseUrl}/mcp`), { requestInit: { headers: { 'X-API-Key': rawKey } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${service.baseUrl}/mcp`), { requestInit: { headers: { 'X-API-Key': rawKey } } }),
+  );
   try {
-    const listed = (await client.listTools()).tools.map((t) => t.name).filter((n) => n.startsWith('files__')).sort();
+    const listed = (await client.listTools()).tools
+      .map((t) => t.name)
+      .filter((n) => n.startsWith('files__'))
+      .sort();
     const result = await client.callTool({ name: 'files__echo', arguments: { text } });
     return { listed, isError: result.isError === true, text: (result.content as { text: string }[])[0].text };
   } finally {
@@ -86,8 +108,12 @@ async function useEcho(rawKey: string, text: string): Promise<{ listed: string[]
 
 const form = (name: string) => page.getByRole('form', { name });
 
-describeWithProgram('chromium', installedAt([CHROMIUM_PATH]), 'apt-get install chromium')('the console\'s MCP servers and admin pages in Chromium', () => {
-  it('edits a live upstream\'s tool scopes and approves its changed tool definition', async () => {
+describeWithProgram(
+  'chromium',
+  installedAt([CHROMIUM_PATH]),
+  'apt-get install chromium',
+)("the console's MCP servers and admin pages in Chromium", () => {
+  it("edits a live upstream's tool scopes and approves its changed tool definition", async () => {
     await page.goto(`${service.baseUrl}/console/`);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('button', { name: 'Sign in as the development user' }).click();
@@ -130,7 +156,10 @@ describeWithProgram('chromium', installedAt([CHROMIUM_PATH]), 'apt-get install c
     await page.getByLabel('Scopes of tool 2', { exact: true }).fill('projects:write');
     await form('Edit files').getByRole('button', { name: 'Save' }).click();
     await page.getByRole('cell', { name: '2 tools', exact: true }).waitFor();
-    expect((await rest('GET', `/mcp-servers/${server.id}`, admin)).body.tool_scopes).toEqual({ echo: ['projects:read'], secret: ['projects:write'] });
+    expect((await rest('GET', `/mcp-servers/${server.id}`, admin)).body.tool_scopes).toEqual({
+      echo: ['projects:read'],
+      secret: ['projects:write'],
+    });
 
     const withheld = await useEcho(raw, 'second');
     expect(withheld).toMatchObject({ listed: [], isError: true });
@@ -165,8 +194,10 @@ describeWithProgram('chromium', installedAt([CHROMIUM_PATH]), 'apt-get install c
     await roleForm.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('cell', { name: 'reads projects and chat' }).waitFor();
     const edited = (await rest<{ description: string; platform_scopes: string[] }>('GET', `/agent-roles/${role.body.id}`, admin)).body;
-    expect({ description: edited.description, scopes: [...edited.platform_scopes].sort() })
-      .toEqual({ description: 'reads projects and chat', scopes: ['chat:read', 'projects:read'] });
+    expect({ description: edited.description, scopes: [...edited.platform_scopes].sort() }).toEqual({
+      description: 'reads projects and chat',
+      scopes: ['chat:read', 'projects:read'],
+    });
 
     await page.getByRole('button', { name: 'Edit mode build' }).click();
     const modeForm = form('Edit mode build');
@@ -224,7 +255,11 @@ describeWithProgram('chromium', installedAt([CHROMIUM_PATH]), 'apt-get install c
     await other.context().close();
 
     // The admin still sees the admin section.
-    expect(await page.getByRole('navigation', { name: 'Main' }).getByRole('link').allInnerTexts()).toEqual(['Keys', 'MCP servers', 'Admins']);
+    expect(await page.getByRole('navigation', { name: 'Main' }).getByRole('link').allInnerTexts()).toEqual([
+      'Keys',
+      'MCP servers',
+      'Admins',
+    ]);
     expect(cspViolations).toEqual([]);
   });
 });

@@ -11,7 +11,6 @@ import { describeWithProgram, installedAt } from '../support/system-program';
 
 jest.setTimeout(120_000);
 
-
 let db: TestDatabase;
 let dataDir: string;
 let service: ServiceProcess;
@@ -32,7 +31,9 @@ beforeAll(async () => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: service.baseUrl });
   page = await context.newPage();
   page.setDefaultTimeout(10_000);
-  page.on('console', (m) => { if (/Content.Security.Policy/i.test(m.text())) cspViolations.push(m.text()); });
+  page.on('console', (m) => {
+    if (/Content.Security.Policy/i.test(m.text())) cspViolations.push(m.text());
+  });
   page.on('request', (r) => requested.push(r.url()));
 });
 
@@ -48,7 +49,9 @@ const check = (name: string, on: Page = page, shot = true) => checkPage(on, name
 
 /** Origins other than the service's among these URLs (data: URLs never leave the machine). */
 function foreignOrigins(urls: string[]): string[] {
-  return [...new Set(urls.filter((url) => !url.startsWith('data:')).map((url) => new URL(url).origin))].filter((o) => o !== service.baseUrl);
+  return [...new Set(urls.filter((url) => !url.startsWith('data:')).map((url) => new URL(url).origin))].filter(
+    (o) => o !== service.baseUrl,
+  );
 }
 
 /** A key as the API reports it, read with the console's own access token. */
@@ -61,7 +64,9 @@ async function keyFromApi(id: string): Promise<Record<string, unknown>> {
 
 async function toolsOf(rawKey: string): Promise<string[]> {
   const client = new Client({ name: 'console-test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${service.baseUrl}/mcp`), { requestInit: { headers: { 'X-API-Key': rawKey } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${service.baseUrl}/mcp`), { requestInit: { headers: { 'X-API-Key': rawKey } } }),
+  );
   try {
     return (await client.listTools()).tools.map((t) => t.name).sort();
   } finally {
@@ -85,7 +90,11 @@ async function shownKey(): Promise<string> {
   return raw;
 }
 
-describeWithProgram('chromium', installedAt([CHROMIUM_PATH]), 'apt-get install chromium')('the key console in Chromium', () => {
+describeWithProgram(
+  'chromium',
+  installedAt([CHROMIUM_PATH]),
+  'apt-get install chromium',
+)('the key console in Chromium', () => {
   it('is served with a strict CSP, long cache for hashed assets and none for index.html', async () => {
     const index = await fetch(`${service.baseUrl}/console/`);
     const html = await index.text();
@@ -114,8 +123,10 @@ describeWithProgram('chromium', installedAt([CHROMIUM_PATH]), 'apt-get install c
     await page.getByRole('heading', { name: 'API keys' }).waitFor();
     expect(page.url()).toBe(`${service.baseUrl}/console/#/keys`);
     // Strings, not functions: the service's tsconfig has no DOM types.
-    expect(await page.evaluate("({ local: localStorage.length, session: sessionStorage.getItem('keygate.session') !== null })"))
-      .toEqual({ local: 0, session: true });
+    expect(await page.evaluate("({ local: localStorage.length, session: sessionStorage.getItem('keygate.session') !== null })")).toEqual({
+      local: 0,
+      session: true,
+    });
 
     // Create: write implies read, shown as such.
     await page.getByRole('link', { name: 'Create key' }).click();
@@ -180,7 +191,12 @@ describeWithProgram('chromium', installedAt([CHROMIUM_PATH]), 'apt-get install c
     await page.getByRole('button', { name: 'I have stored the key' }).click();
     const oldRow = page.getByRole('row').filter({ hasText: raw.slice(0, 8) });
     await oldRow.getByText(/^rolled, stops in (60 minutes|1 hour)$/).waitFor();
-    expect(await page.getByRole('row').filter({ hasText: rolled.slice(0, 8) }).innerText()).toContain('250 per 1 min');
+    expect(
+      await page
+        .getByRole('row')
+        .filter({ hasText: rolled.slice(0, 8) })
+        .innerText(),
+    ).toContain('250 per 1 min');
     await check('keys');
 
     await page.getByRole('button', { name: 'Revoke edited key (rolled)', exact: true }).click();
@@ -201,7 +217,12 @@ describeWithProgram('chromium', installedAt([CHROMIUM_PATH]), 'apt-get install c
     await page.getByText(/^Revoked /).waitFor();
     const trail = page.getByRole('table', { name: 'Audit events, newest first' });
     await trail.getByText('key.revoked').waitFor();
-    expect(await trail.locator('tbody td:nth-child(2)').allInnerTexts()).toEqual(['key.revoked', 'key.rolled', 'key.updated', 'key.created']);
+    expect(await trail.locator('tbody td:nth-child(2)').allInnerTexts()).toEqual([
+      'key.revoked',
+      'key.rolled',
+      'key.updated',
+      'key.created',
+    ]);
     await check('revoked-key-detail', page, false);
     expect(foreignOrigins(requested)).toEqual([]);
   });
@@ -234,9 +255,13 @@ describeWithProgram('chromium', installedAt([CHROMIUM_PATH]), 'apt-get install c
     const requests: string[] = [];
     const problems: string[] = [];
     docs.on('request', (r) => requests.push(r.url()));
-    docs.on('console', (m) => { if (m.type() === 'error' || /Content.Security.Policy/i.test(m.text())) problems.push(m.text()); });
+    docs.on('console', (m) => {
+      if (m.type() === 'error' || /Content.Security.Policy/i.test(m.text())) problems.push(m.text());
+    });
     docs.on('pageerror', (e) => problems.push(e.message));
-    const document = (await (await fetch(`${service.baseUrl}/api/v1/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
+    const document = (await (await fetch(`${service.baseUrl}/api/v1/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, unknown>>;
+    };
     const operations = Object.values(document.paths).flatMap((item) => Object.keys(item).filter((method) => method !== 'parameters'));
     await docs.goto(`${service.baseUrl}/docs`);
     await docs.locator('.opblock').first().waitFor();

@@ -35,7 +35,9 @@ describe('the service on its embedded database (no DATABASE_URL, no JWT_JWKS_URI
     const auth = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
     const keys = `${service.baseUrl}/api/v1/api-keys`;
 
-    const kept = await json(await fetch(keys, { method: 'POST', headers: auth, body: JSON.stringify({ name: 'kept', scopes: ['chat:read'] }) }));
+    const kept = await json(
+      await fetch(keys, { method: 'POST', headers: auth, body: JSON.stringify({ name: 'kept', scopes: ['chat:read'] }) }),
+    );
     expect(kept.status).toBe(201);
     const gone = await json(await fetch(keys, { method: 'POST', headers: auth, body: JSON.stringify({ name: 'gone' }) }));
     const listed = await json(await fetch(keys, { headers: auth }));
@@ -68,7 +70,9 @@ describe('the service on its embedded database (no DATABASE_URL, no JWT_JWKS_URI
     const sub = randomUUID();
     const minted = execFileSync(process.execPath, [path.join(ROOT, 'dist', 'scripts', 'token.js'), '--sub', sub], {
       env: cleanEnv({ DATA_DIR: dataDir }),
-    }).toString().trim();
+    })
+      .toString()
+      .trim();
     const mine = await fetch(`${service.baseUrl}/api/v1/api-keys`, { headers: { Authorization: `Bearer ${minted}` } });
     expect(mine.status).toBe(200);
     expect(await mine.json()).toEqual([]);
@@ -81,8 +85,12 @@ describe('the service on its embedded database (no DATABASE_URL, no JWT_JWKS_URI
     const token = /export TOKEN=(\S+)/.exec(service.output())![1];
     expect((await fetch(`${service.baseUrl}/api/v1/api-keys`, { headers: { Authorization: `Bearer ${token}` } })).status).toBe(200);
     const script = path.join(ROOT, 'dist', 'scripts', 'token.js');
-    expect(() => execFileSync(process.execPath, [script, '--ttl', '7200'], { env: cleanEnv({ DATA_DIR: dataDir, JWT_MAX_LIFETIME_SECONDS: '3600' }), stdio: 'pipe' }))
-      .toThrow(/JWT_MAX_LIFETIME_SECONDS/);
+    expect(() =>
+      execFileSync(process.execPath, [script, '--ttl', '7200'], {
+        env: cleanEnv({ DATA_DIR: dataDir, JWT_MAX_LIFETIME_SECONDS: '3600' }),
+        stdio: 'pipe',
+      }),
+    ).toThrow(/JWT_MAX_LIFETIME_SECONDS/);
     await stop(service);
   });
 

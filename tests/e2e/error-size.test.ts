@@ -60,16 +60,26 @@ describe('POST /mcp with a 1 MiB body', () => {
   });
 
   it('refuses a string id longer than 64 characters (-32600), which every answer would repeat', async () => {
-    const res = await rpc(t, full, { jsonrpc: '2.0', id: 'i'.repeat(500_000), method: 'tools/list', params: { agent_scopes: 5 } }).expect(400);
+    const res = await rpc(t, full, { jsonrpc: '2.0', id: 'i'.repeat(500_000), method: 'tools/list', params: { agent_scopes: 5 } }).expect(
+      400,
+    );
     expect(res.body).toMatchObject({ id: null, error: { code: -32600 } });
     expectSmall(res, undefined);
   });
 
   it('refuses an initialize with 500,000 icons before its schema builds an issue for each', async () => {
     const icons = new Array(500_000).fill(0);
-    const body = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1', icons } } };
+    const body = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1', icons } },
+    };
     const res = await rpc(t, full, body).expect(200);
-    expect(res.body.error).toMatchObject({ code: -32602, data: [{ field: 'params.clientInfo.icons', message: 'must hold at most 100 items' }] });
+    expect(res.body.error).toMatchObject({
+      code: -32602,
+      data: [{ field: 'params.clientInfo.icons', message: 'must hold at most 100 items' }],
+    });
     expectSmall(res, res.body.error.data);
   });
 });
@@ -78,7 +88,11 @@ describe('names a caller chose, quoted in an error', () => {
   it('a refused call of a long upstream tool name quotes 64 characters of it', async () => {
     const user = crypto.randomUUID();
     const writer = await makeKey(t, [], user);
-    const created = await rpc(t, writer, call(1, 'mcp_servers', { action: 'create', data: { name: 'files', url: 'https://files.example.com/mcp' } }));
+    const created = await rpc(
+      t,
+      writer,
+      call(1, 'mcp_servers', { action: 'create', data: { name: 'files', url: 'https://files.example.com/mcp' } }),
+    );
     expect(created.body.result.isError).toBeUndefined();
     const reader = await makeKey(t, ['mcp_servers:read'], user);
     const res = await rpc(t, reader, call(2, `files__${'t'.repeat(5_000)}`, {})).expect(403);
@@ -87,7 +101,9 @@ describe('names a caller chose, quoted in an error', () => {
   });
 
   it('an unknown route quotes 64 characters of its path', async () => {
-    const res = await request(t.app).get(`/${'p'.repeat(5_000)}`).expect(404);
+    const res = await request(t.app)
+      .get(`/${'p'.repeat(5_000)}`)
+      .expect(404);
     expect(res.body.detail).toBe(`No route for GET /${'p'.repeat(62)}…`);
   });
 });

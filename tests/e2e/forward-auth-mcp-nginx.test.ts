@@ -81,7 +81,11 @@ function readBody(req: http.IncomingMessage): Promise<string> {
 }
 
 beforeAll(async () => {
-  t = await startTestApp({ TRUST_PROXY: 'loopback', MCP_UPSTREAM_ALLOWLIST: '127.0.0.0/8', SECRETS_KEY: randomBytes(32).toString('base64') });
+  t = await startTestApp({
+    TRUST_PROXY: 'loopback',
+    MCP_UPSTREAM_ALLOWLIST: '127.0.0.0/8',
+    SECRETS_KEY: randomBytes(32).toString('base64'),
+  });
   // keygate as deployed, with a tap that notes each /authz request as it came: headers, and any body bytes on the wire.
   keygate = http.createServer((req, res) => {
     if (req.url?.startsWith('/authz')) {
@@ -92,25 +96,38 @@ beforeAll(async () => {
     t.app(req, res);
   });
   // A 2026-07-28 MCP server of the SDK v2, 2025 clients refused; keygate never contacts it.
-  handler = createMcpHandler(() => {
-    const server = new McpServer({ name: 'files', version: '1.0.0' }, { capabilities: { tools: {} } });
-    server.registerTool('echo', { description: 'Echoes' }, async () => ({ content: [{ type: 'text', text: 'echoed' }] }));
-    server.registerTool('secret', { description: 'Guarded by tool_scopes' }, async () => ({ content: [{ type: 'text', text: 'the secret' }] }));
-    return server;
-  }, { legacy: 'reject' });
+  handler = createMcpHandler(
+    () => {
+      const server = new McpServer({ name: 'files', version: '1.0.0' }, { capabilities: { tools: {} } });
+      server.registerTool('echo', { description: 'Echoes' }, async () => ({ content: [{ type: 'text', text: 'echoed' }] }));
+      server.registerTool('secret', { description: 'Guarded by tool_scopes' }, async () => ({
+        content: [{ type: 'text', text: 'the secret' }],
+      }));
+      return server;
+    },
+    { legacy: 'reject' },
+  );
   const serve = toNodeHandler(handler);
-  mcp = http.createServer((req, res) => void (async () => {
-    const body = await readBody(req);
-    atServer.push({ url: req.url ?? '', headers: { ...req.headers }, body });
-    await serve(req, res, body === '' ? undefined : JSON.parse(body));
-  })());
+  mcp = http.createServer(
+    (req, res) =>
+      void (async () => {
+        const body = await readBody(req);
+        atServer.push({ url: req.url ?? '', headers: { ...req.headers }, body });
+        await serve(req, res, body === '' ? undefined : JSON.parse(body));
+      })(),
+  );
   const [keygatePort, mcpPort] = await Promise.all([listen(keygate), listen(mcp)]);
   owner = await makeKey(t);
   reader = await makeKey(t, ['chat:read'], owner.user);
   // The record names the server and its tools' scopes; its URL is never used here.
-  await rpc(t, owner, call(1, 'mcp_servers', {
-    action: 'create', data: { name: 'files', url: `http://127.0.0.1:${mcpPort}/mcp`, tool_scopes: { echo: ['chat:read'], secret: ['chat:write'] } },
-  })).expect(200);
+  await rpc(
+    t,
+    owner,
+    call(1, 'mcp_servers', {
+      action: 'create',
+      data: { name: 'files', url: `http://127.0.0.1:${mcpPort}/mcp`, tool_scopes: { echo: ['chat:read'], secret: ['chat:write'] } },
+    }),
+  ).expect(200);
   nginx = await startNginx(nginxServer(keygatePort, mcpPort));
 });
 
@@ -129,8 +146,12 @@ function callTool(key: TestKey, name: string, id: number): Promise<Response> {
   return fetch(`${nginx!.url}/mcp`, {
     method: 'POST',
     headers: {
-      Authorization: `Bearer ${key.raw}`, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream',
-      'MCP-Protocol-Version': V, 'Mcp-Method': 'tools/call', 'Mcp-Name': name,
+      Authorization: `Bearer ${key.raw}`,
+      'Content-Type': 'application/json',
+      Accept: 'application/json, text/event-stream',
+      'MCP-Protocol-Version': V,
+      'Mcp-Method': 'tools/call',
+      'Mcp-Name': name,
     },
     body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: {}, _meta: meta } }),
   });
@@ -142,7 +163,11 @@ async function resultOf(res: Response): Promise<Record<string, unknown>> {
   return JSON.parse(json) as Record<string, unknown>;
 }
 
-describeWithProgram('nginx', installedAt(NGINX_CANDIDATES), 'apt-get install nginx')('keygate in front of a 2026-07-28 MCP server it does not proxy (NGINX auth_request)', () => {
+describeWithProgram(
+  'nginx',
+  installedAt(NGINX_CANDIDATES),
+  'apt-get install nginx',
+)('keygate in front of a 2026-07-28 MCP server it does not proxy (NGINX auth_request)', () => {
   it('lets a permitted tools/call through to the server, which alone reads the body; keygate gets no body', async () => {
     const [authzBefore, serverBefore] = [atKeygate.length, atServer.length];
     const res = await callTool(reader, 'echo', 7);
@@ -151,7 +176,11 @@ describeWithProgram('nginx', installedAt(NGINX_CANDIDATES), 'apt-get install ngi
 
     const authz = atKeygate.slice(authzBefore);
     expect(authz).toHaveLength(1);
-    expect(authz[0]).toMatchObject({ url: '/authz', body: '', headers: { 'mcp-method': 'tools/call', 'mcp-name': 'echo', 'x-keygate-mcp-server': 'files' } });
+    expect(authz[0]).toMatchObject({
+      url: '/authz',
+      body: '',
+      headers: { 'mcp-method': 'tools/call', 'mcp-name': 'echo', 'x-keygate-mcp-server': 'files' },
+    });
     expect(authz[0].headers['content-length']).toBeUndefined();
     expect(authz[0].headers['transfer-encoding']).toBeUndefined();
     const reached = atServer.slice(serverBefore);
@@ -176,7 +205,9 @@ describeWithProgram('nginx', installedAt(NGINX_CANDIDATES), 'apt-get install ngi
 
   it('serves the SDK v2 client pinned to 2026-07-28 through NGINX: discovery and a permitted call pass, a forbidden call fails', async () => {
     const client = new Client({ name: 'e2e', version: '1.0.0' }, { versionNegotiation: { mode: { pin: V } } });
-    const transport = new StreamableHTTPClientTransport(new URL(`${nginx!.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${reader.raw}` } } });
+    const transport = new StreamableHTTPClientTransport(new URL(`${nginx!.url}/mcp`), {
+      requestInit: { headers: { Authorization: `Bearer ${reader.raw}` } },
+    });
     await client.connect(transport);
     try {
       expect(client.getNegotiatedProtocolVersion()).toBe(V);
@@ -194,7 +225,13 @@ describeWithProgram('nginx', installedAt(NGINX_CANDIDATES), 'apt-get install ngi
     const serverBefore = atServer.length;
     const res = await fetch(`${nginx!.url}/mcp`, {
       method: 'POST',
-      headers: { Authorization: `Bearer ${reader.raw}`, 'Content-Type': 'application/json', 'MCP-Protocol-Version': '2025-11-25', 'Mcp-Method': 'tools/call', 'Mcp-Name': 'echo' },
+      headers: {
+        Authorization: `Bearer ${reader.raw}`,
+        'Content-Type': 'application/json',
+        'MCP-Protocol-Version': '2025-11-25',
+        'Mcp-Method': 'tools/call',
+        'Mcp-Name': 'echo',
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 10, method: 'tools/call', params: { name: 'secret', arguments: {} } }),
     });
     expect(res.status).toBe(500);

@@ -7,7 +7,13 @@ import { startUpstream, UpstreamMcpServer } from '../support/upstream-mcp-server
 jest.setTimeout(60_000);
 
 // The listing cache keeps a listing a minute: a definition change is seen through a new record version, never an expiry.
-const ENV = { TRUST_PROXY: 'loopback', MCP_UPSTREAM_ALLOWLIST: '127.0.0.0/8', MCP_UPSTREAM_TIMEOUT_MS: '2000', MCP_UPSTREAM_LIST_TTL_SECONDS: '60', SECRETS_KEY: randomBytes(32).toString('base64') };
+const ENV = {
+  TRUST_PROXY: 'loopback',
+  MCP_UPSTREAM_ALLOWLIST: '127.0.0.0/8',
+  MCP_UPSTREAM_TIMEOUT_MS: '2000',
+  MCP_UPSTREAM_LIST_TTL_SECONDS: '60',
+  SECRETS_KEY: randomBytes(32).toString('base64'),
+};
 const MODERN = { 'MCP-Protocol-Version': '2026-07-28' };
 const LIST = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
 
@@ -21,9 +27,14 @@ beforeAll(async () => {
   upstream = await startUpstream();
   owner = await makeKey(t);
   reader = await makeKey(t, ['chat:read'], owner.user);
-  const created = await rpc(t, owner, call(1, 'mcp_servers', {
-    action: 'create', data: { name: 'files', url: upstream.url, tool_scopes: { echo: ['chat:read'], secret: ['chat:write'] } },
-  })).expect(200);
+  const created = await rpc(
+    t,
+    owner,
+    call(1, 'mcp_servers', {
+      action: 'create',
+      data: { name: 'files', url: upstream.url, tool_scopes: { echo: ['chat:read'], secret: ['chat:write'] } },
+    }),
+  ).expect(200);
   serverId = created.body.result.structuredContent.record.id;
 });
 afterAll(async () => {
@@ -50,7 +61,7 @@ function expectNoIdentity(res: request.Response): void {
 }
 
 describe('GET /authz?server=: forward auth for an MCP server', () => {
-  it('lets a tools/call through that the record\'s tool_scopes allow, naming the user, key and scopes', async () => {
+  it("lets a tools/call through that the record's tool_scopes allow, naming the user, key and scopes", async () => {
     const res = await authz({ ...bearer(reader), ...toolCall('echo') }).expect(200);
     expectBodiless(res);
     expect(res.headers['x-keygate-user-id']).toBe(owner.user);
@@ -58,21 +69,26 @@ describe('GET /authz?server=: forward auth for an MCP server', () => {
     expect(res.headers['x-keygate-scopes']).toBe('chat:read');
   });
 
-  it('refuses a tools/call the key may not make with 403 and /mcp\'s insufficient_scope challenge', async () => {
+  it("refuses a tools/call the key may not make with 403 and /mcp's insufficient_scope challenge", async () => {
     const res = await authz({ ...bearer(reader), ...toolCall('secret') }).expect(403);
     expectBodiless(res);
     expectNoIdentity(res);
     expect(res.headers['www-authenticate']).toBe('Bearer error="insufficient_scope", scope="chat:write"');
     // The same decision on /mcp/servers/files, for the same key and tool.
-    const onMcp = await request(t.app).post('/mcp/servers/files').set(bearer(reader)).set('Content-Type', 'application/json')
-      .set('Accept', 'application/json, text/event-stream').send(call(2, 'secret'));
+    const onMcp = await request(t.app)
+      .post('/mcp/servers/files')
+      .set(bearer(reader))
+      .set('Content-Type', 'application/json')
+      .set('Accept', 'application/json, text/event-stream')
+      .send(call(2, 'secret'));
     expect(onMcp.status).toBe(403);
     expect(onMcp.headers['www-authenticate']).toBe(res.headers['www-authenticate']);
   });
 
   it('needs mcp_servers:write for a tool without tool_scopes, as /mcp does', async () => {
-    expect((await authz({ ...bearer(reader), ...toolCall('other') }).expect(403)).headers['www-authenticate'])
-      .toBe('Bearer error="insufficient_scope", scope="mcp_servers:write"');
+    expect((await authz({ ...bearer(reader), ...toolCall('other') }).expect(403)).headers['www-authenticate']).toBe(
+      'Bearer error="insufficient_scope", scope="mcp_servers:write"',
+    );
     await authz({ ...bearer(owner), ...toolCall('other') }).expect(200);
   });
 
@@ -90,7 +106,7 @@ describe('GET /authz?server=: forward auth for an MCP server', () => {
     await authz({ ...bearer(reader), ...MODERN, 'Mcp-Method': 'tools/list' }, '/authz?server=files&scope=chat:write').expect(403);
   });
 
-  it('answers 404 for a server the key\'s owner does not have: unknown, another user\'s or malformed alike, and only after the key', async () => {
+  it("answers 404 for a server the key's owner does not have: unknown, another user's or malformed alike, and only after the key", async () => {
     const stranger = await makeKey(t);
     await rpc(t, stranger, call(3, 'mcp_servers', { action: 'create', data: { name: 'docs', url: upstream.url } })).expect(200);
     await authz({ ...bearer(stranger), ...toolCall('echo') }, '/authz?server=docs').expect(200);
@@ -122,7 +138,10 @@ describe('GET /authz?server=: forward auth for an MCP server', () => {
   });
 
   it('is /authz as before without a server: the Mcp-* headers are not read', async () => {
-    const res = await authz({ ...bearer(reader), 'MCP-Protocol-Version': '2025-03-26', 'Mcp-Method': 'tools/call', 'Mcp-Name': 'secret' }, '/authz').expect(200);
+    const res = await authz(
+      { ...bearer(reader), 'MCP-Protocol-Version': '2025-03-26', 'Mcp-Method': 'tools/call', 'Mcp-Name': 'secret' },
+      '/authz',
+    ).expect(200);
     expectBodiless(res);
     expect(res.headers['x-keygate-key-id']).toBe(reader.id);
   });

@@ -114,7 +114,11 @@ function viaNginx(path: string, headers: Record<string, string> = {}, method = '
 
 const lastSeen = () => seen[seen.length - 1];
 
-describeWithProgram('nginx', installedAt(NGINX_CANDIDATES), 'apt-get install nginx')('keygate behind a real NGINX (auth_request)', () => {
+describeWithProgram(
+  'nginx',
+  installedAt(NGINX_CANDIDATES),
+  'apt-get install nginx',
+)('keygate behind a real NGINX (auth_request)', () => {
   let reader: TestKey;
   beforeAll(async () => {
     reader = await makeKey(t, ['projects:read']);
@@ -132,22 +136,29 @@ describeWithProgram('nginx', installedAt(NGINX_CANDIDATES), 'apt-get install ngi
   });
 
   it('passes X-API-Key too, and a POST with its body still reaches the app', async () => {
-    const res = await fetch(`${nginx!.url}/projects/`, { method: 'POST', headers: { 'X-API-Key': reader.raw, 'Content-Type': 'application/json' }, body: '{"name":"x"}' });
+    const res = await fetch(`${nginx!.url}/projects/`, {
+      method: 'POST',
+      headers: { 'X-API-Key': reader.raw, 'Content-Type': 'application/json' },
+      body: '{"name":"x"}',
+    });
     expect(res.status).toBe(200);
     expect(lastSeen().method).toBe('POST');
     expect(lastSeen().headers['x-keygate-user-id']).toBe(reader.user);
     expect(lastSeen().headers['x-api-key']).toBeUndefined();
   });
 
-  it('puts keygate\'s user id in place of one the client sent', async () => {
+  it("puts keygate's user id in place of one the client sent", async () => {
     const res = await viaNginx('/any-key/me', { Authorization: `Bearer ${reader.raw}`, 'X-Keygate-User-Id': randomUUID() });
     expect(res.status).toBe(200);
     expect(((await res.json()) as { userId: string }).userId).toBe(reader.user);
   });
 
-  it('answers 401 with keygate\'s Bearer challenge for no key, an unknown key and a revoked key, and the app sees nothing', async () => {
+  it("answers 401 with keygate's Bearer challenge for no key, an unknown key and a revoked key, and the app sees nothing", async () => {
     const revoked = await makeKey(t, ['projects:read']);
-    await request(t.app).delete(`/api/v1/api-keys/${revoked.id}`).set('Authorization', `Bearer ${t.userToken(revoked.user)}`).expect(204);
+    await request(t.app)
+      .delete(`/api/v1/api-keys/${revoked.id}`)
+      .set('Authorization', `Bearer ${t.userToken(revoked.user)}`)
+      .expect(204);
     const before = seen.length;
     const none = await viaNginx('/projects/7');
     expect(none.status).toBe(401);
@@ -160,22 +171,25 @@ describeWithProgram('nginx', installedAt(NGINX_CANDIDATES), 'apt-get install ngi
     expect(seen).toHaveLength(before);
   });
 
-  it('answers 403 for a valid key without the location\'s scope, and the app sees nothing', async () => {
+  it("answers 403 for a valid key without the location's scope, and the app sees nothing", async () => {
     const before = seen.length;
     const res = await viaNginx('/chat/send', { Authorization: `Bearer ${reader.raw}` });
     expect(res.status).toBe(403);
     expect(seen).toHaveLength(before);
   });
 
-  it('cannot be talked out of the location\'s scope by a header the client sends', async () => {
+  it("cannot be talked out of the location's scope by a header the client sends", async () => {
     const res = await viaNginx('/chat/send', { Authorization: `Bearer ${reader.raw}`, 'X-Keygate-Required-Scope': 'projects:read' });
     expect(res.status).toBe(403);
   });
 
-  it('lets a rate-limited key\'s 429 and Retry-After through', async () => {
+  it("lets a rate-limited key's 429 and Retry-After through", async () => {
     const user = randomUUID();
-    const created = await request(t.app).post('/api/v1/api-keys').set('Authorization', `Bearer ${t.userToken(user)}`)
-      .send({ name: 'limited', scopes: ['projects:read'], rate_limit: { limit: 1, window_seconds: 86400 } }).expect(201);
+    const created = await request(t.app)
+      .post('/api/v1/api-keys')
+      .set('Authorization', `Bearer ${t.userToken(user)}`)
+      .send({ name: 'limited', scopes: ['projects:read'], rate_limit: { limit: 1, window_seconds: 86400 } })
+      .expect(201);
     const headers = { Authorization: `Bearer ${created.body.raw_key}` };
     expect((await viaNginx('/projects/1', headers)).status).toBe(200);
     const limited = await viaNginx('/projects/1', headers);
@@ -184,7 +198,10 @@ describeWithProgram('nginx', installedAt(NGINX_CANDIDATES), 'apt-get install ngi
   });
 
   it('logged no error of its own but the 429 it always reports (a broken auth location would)', () => {
-    const errors = nginx!.errorLog().split('\n').filter((line) => /\[(error|crit|alert|emerg)\]/.test(line));
+    const errors = nginx!
+      .errorLog()
+      .split('\n')
+      .filter((line) => /\[(error|crit|alert|emerg)\]/.test(line));
     expect(errors.filter((line) => !line.includes('auth request unexpected status: 429'))).toEqual([]);
   });
 });

@@ -29,8 +29,11 @@ function expectNoIdentity(res: request.Response): void {
 }
 
 async function createKey(fields: Record<string, unknown>, user = randomUUID()): Promise<TestKey> {
-  const res = await request(t.app).post('/api/v1/api-keys').set('Authorization', `Bearer ${t.userToken(user)}`)
-    .send({ name: 'forward auth', ...fields }).expect(201);
+  const res = await request(t.app)
+    .post('/api/v1/api-keys')
+    .set('Authorization', `Bearer ${t.userToken(user)}`)
+    .send({ name: 'forward auth', ...fields })
+    .expect(201);
   return { id: res.body.id, raw: res.body.raw_key, user };
 }
 
@@ -84,7 +87,12 @@ describe('GET /authz', () => {
   it('refuses a missing, unknown, malformed or doubled key with 401 and a Bearer challenge', async () => {
     const missing = await authz().expect(401);
     expect(missing.headers['www-authenticate']).toBe('Bearer realm="keygate"');
-    for (const headers of [bearer(UNKNOWN_KEY), bearer('svc_short'), { 'X-API-Key': 'nonsense' }, { ...bearer(reader), 'X-API-Key': full.raw }]) {
+    for (const headers of [
+      bearer(UNKNOWN_KEY),
+      bearer('svc_short'),
+      { 'X-API-Key': 'nonsense' },
+      { ...bearer(reader), 'X-API-Key': full.raw },
+    ]) {
       const res = await authz(headers).expect(401);
       expect(res.headers['www-authenticate']).toBe('Bearer realm="keygate", error="invalid_token"');
       expect(res.text).toBe('');
@@ -99,7 +107,10 @@ describe('GET /authz', () => {
   it('refuses a revoked key with 401 at once', async () => {
     const key = await makeKey(t, ['projects:read']);
     await authz(bearer(key)).expect(200); // now cached
-    await request(t.app).delete(`/api/v1/api-keys/${key.id}`).set('Authorization', `Bearer ${t.userToken(key.user)}`).expect(204);
+    await request(t.app)
+      .delete(`/api/v1/api-keys/${key.id}`)
+      .set('Authorization', `Bearer ${t.userToken(key.user)}`)
+      .expect(204);
     const res = await authz(bearer(key)).expect(401);
     expectNoIdentity(res);
   });
@@ -110,7 +121,8 @@ describe('GET /authz', () => {
     const post = await request(t.app).post('/authz').set(bearer(reader)).send('ignored body').expect(200);
     const envoy = await request(t.app).delete('/authz/api/projects/7?x=1').set(bearer(reader)).expect(200);
     for (const res of [head, post, envoy]) {
-      for (const name of ['x-keygate-user-id', 'x-keygate-key-id', 'x-keygate-scopes', 'cache-control']) expect(res.headers[name]).toBe(get.headers[name]);
+      for (const name of ['x-keygate-user-id', 'x-keygate-key-id', 'x-keygate-scopes', 'cache-control'])
+        expect(res.headers[name]).toBe(get.headers[name]);
       expect(res.text ?? '').toBe('');
     }
     const headDenied = await request(t.app).head('/authz?scope=chat:write').set(bearer(reader)).expect(403);
@@ -141,7 +153,7 @@ describe('GET /authz', () => {
     });
   });
 
-  it('counts each call against the key\'s rate limit, 403s included, and answers 429 with Retry-After past it', async () => {
+  it("counts each call against the key's rate limit, 403s included, and answers 429 with Retry-After past it", async () => {
     const key = await createKey({ scopes: ['projects:read'], rate_limit: { limit: 3, window_seconds: 86400 } });
     const first = await authz(bearer(key)).expect(200);
     expect(first.headers['ratelimit-policy']).toBe('"key";q=3;w=86400');
@@ -190,7 +202,8 @@ describe('GET /authz', () => {
   it('serves a cached key without reading PostgreSQL, and is counted in /metrics', async () => {
     const key = await makeKey(t, ['projects:read']);
     await authz(bearer(key)).expect(200);
-    const hits = async () => Number(/keygate_key_cache_lookups_total\{result="hit"\} (\d+)/.exec((await request(t.app).get('/metrics')).text)![1]);
+    const hits = async () =>
+      Number(/keygate_key_cache_lookups_total\{result="hit"\} (\d+)/.exec((await request(t.app).get('/metrics')).text)![1]);
     const before = await hits();
     await authz(bearer(key)).expect(200);
     expect(await hits()).toBe(before + 1);

@@ -8,21 +8,33 @@ const fixture = serviceFixture('sigterm');
 
 describe('SIGTERM', () => {
   it('finishes in-flight requests, writes the coalesced last_used_at and exits 0', async () => {
-    const service = await waitForListening(
-      startService(fixture.env({ LAST_USED_FLUSH_MS: '60000', LOG_LEVEL: 'warn' })),
-    );
+    const service = await waitForListening(startService(fixture.env({ LAST_USED_FLUSH_MS: '60000', LOG_LEVEL: 'warn' })));
     const auth = { Authorization: `Bearer ${fixture.idp.token({ sub: crypto.randomUUID() })}`, 'Content-Type': 'application/json' };
-    const key = (await (await fetch(`${service.baseUrl}/api/v1/api-keys`, { method: 'POST', headers: auth, body: '{"name":"k"}' })).json()) as { id: string; raw_key: string };
+    const key = (await (
+      await fetch(`${service.baseUrl}/api/v1/api-keys`, { method: 'POST', headers: auth, body: '{"name":"k"}' })
+    ).json()) as { id: string; raw_key: string };
     const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} });
     const before = Date.now();
     // A request whose body is still arriving when SIGTERM lands: the key was validated from its headers.
     const { port } = new URL(service.baseUrl);
     const req = http.request({
-      host: '127.0.0.1', port, path: '/mcp', method: 'POST', agent: false,
-      headers: { 'X-API-Key': key.raw_key, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'Content-Length': Buffer.byteLength(body) },
+      host: '127.0.0.1',
+      port,
+      path: '/mcp',
+      method: 'POST',
+      agent: false,
+      headers: {
+        'X-API-Key': key.raw_key,
+        'Content-Type': 'application/json',
+        Accept: 'application/json, text/event-stream',
+        'Content-Length': Buffer.byteLength(body),
+      },
     });
     const response = new Promise<number>((resolve, reject) => {
-      req.on('response', (res) => { res.resume(); resolve(res.statusCode!); });
+      req.on('response', (res) => {
+        res.resume();
+        resolve(res.statusCode!);
+      });
       req.on('error', reject);
     });
     req.write(body.slice(0, 10));

@@ -13,17 +13,29 @@ afterAll(() => t.close());
 describe('an internal job building an agent tool set in-process', () => {
   it('gets the same answer as POST /api/v1/tool-sets, without HTTP', async () => {
     const admin = `Bearer ${t.adminToken()}`;
-    const role = await request(t.app).post('/api/v1/agent-roles').set('Authorization', admin)
-      .send({ name: 'triage', platform_scopes: ['chat:read', 'agents:read'] }).expect(201);
-    await request(t.app).post('/api/v1/mode-tool-configs').set('Authorization', admin)
-      .send({ mode: 'incident', additional_scopes: ['routines:write'] }).expect(201);
+    const role = await request(t.app)
+      .post('/api/v1/agent-roles')
+      .set('Authorization', admin)
+      .send({ name: 'triage', platform_scopes: ['chat:read', 'agents:read'] })
+      .expect(201);
+    await request(t.app)
+      .post('/api/v1/mode-tool-configs')
+      .set('Authorization', admin)
+      .send({ mode: 'incident', additional_scopes: ['routines:write'] })
+      .expect(201);
     const user = `Bearer ${t.userToken()}`;
-    const session = await request(t.app).post('/api/v1/mode-sessions').set('Authorization', user)
-      .send({ agent_role_id: role.body.id, mode: 'incident' }).expect(201);
+    const session = await request(t.app)
+      .post('/api/v1/mode-sessions')
+      .set('Authorization', user)
+      .send({ agent_role_id: role.body.id, mode: 'incident' })
+      .expect(201);
 
     for (const sessionId of [undefined, session.body.id]) {
-      const viaHttp = await request(t.app).post('/api/v1/tool-sets').set('Authorization', user)
-        .send({ agent_role_id: role.body.id, mode_session_id: sessionId }).expect(200);
+      const viaHttp = await request(t.app)
+        .post('/api/v1/tool-sets')
+        .set('Authorization', user)
+        .send({ agent_role_id: role.body.id, mode_session_id: sessionId })
+        .expect(200);
       const inProcess = await agentToolSet(t.db.url, role.body.id, sessionId);
       expect(inProcess.scopes).toEqual(viaHttp.body.effective_scopes);
       expect(inProcess.tools).toEqual(viaHttp.body.tools.map((tool: { name: string }) => tool.name));

@@ -24,8 +24,11 @@ function introspect(form: string, jwt = t.adminToken(), type = FORM) {
 
 async function createKey(fields: Record<string, unknown>): Promise<TestKey & { createdAt: string }> {
   const user = randomUUID();
-  const res = await request(t.app).post('/api/v1/api-keys').set('Authorization', `Bearer ${t.userToken(user)}`)
-    .send({ name: 'introspected', ...fields }).expect(201);
+  const res = await request(t.app)
+    .post('/api/v1/api-keys')
+    .set('Authorization', `Bearer ${t.userToken(user)}`)
+    .send({ name: 'introspected', ...fields })
+    .expect(201);
   return { id: res.body.id, raw: res.body.raw_key, user, createdAt: res.body.created_at };
 }
 
@@ -66,7 +69,10 @@ describe('POST /oauth/introspect', () => {
   it('answers only {"active":false} for a revoked key', async () => {
     const key = await createKey({});
     await introspect(`token=${key.raw}`).expect(200); // cached now
-    await request(t.app).delete(`/api/v1/api-keys/${key.id}`).set('Authorization', `Bearer ${t.userToken(key.user)}`).expect(204);
+    await request(t.app)
+      .delete(`/api/v1/api-keys/${key.id}`)
+      .set('Authorization', `Bearer ${t.userToken(key.user)}`)
+      .expect(204);
     expect((await introspect(`token=${key.raw}`).expect(200)).body).toEqual({ active: false });
   });
 
@@ -126,8 +132,12 @@ describe('POST /oauth/introspect', () => {
     });
 
     it('ignores a token in the query string', async () => {
-      const res = await request(t.app).post(`/oauth/introspect?token=${key.raw}`).set('Authorization', `Bearer ${t.adminToken()}`)
-        .set('Content-Type', FORM).send('').expect(400);
+      const res = await request(t.app)
+        .post(`/oauth/introspect?token=${key.raw}`)
+        .set('Authorization', `Bearer ${t.adminToken()}`)
+        .set('Content-Type', FORM)
+        .send('')
+        .expect(400);
       expect(res.body.errors[0].field).toBe('token');
     });
   });

@@ -20,12 +20,18 @@ beforeEach(async () => {
 afterEach(() => t.close());
 
 const rest = (token: string) => request(t.app).get('/api/v1/api-keys').set('Authorization', `Bearer ${token}`);
-const mcp = (token: string) => request(t.app).post('/mcp').set('Authorization', `Bearer ${token}`)
-  .set('Accept', 'application/json, text/event-stream').send({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+const mcp = (token: string) =>
+  request(t.app)
+    .post('/mcp')
+    .set('Authorization', `Bearer ${token}`)
+    .set('Accept', 'application/json, text/event-stream')
+    .send({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
 
-describe('the identity provider\'s keys', () => {
+describe("the identity provider's keys", () => {
   it('keep working for REST and /mcp tokens while tokens with made-up kids flood in', async () => {
-    const flood = await Promise.all(Array.from({ length: 30 }, (_, i) => rest(t.userToken(randomUUID(), { header: { kid: `made-up-${i}` } }))));
+    const flood = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => rest(t.userToken(randomUUID(), { header: { kid: `made-up-${i}` } }))),
+    );
     expect(flood.map((res) => res.status)).toEqual(Array(30).fill(401));
     expect(flood[0].body.detail).toBe('token signing key not found');
     // Keys no request has named before: the flood's one fetch brought the whole set.

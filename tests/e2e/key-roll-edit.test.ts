@@ -14,20 +14,36 @@ afterAll(() => t.close());
 
 const auth = (user: string, admin = false) => `Bearer ${admin ? t.adminToken(user) : t.userToken(user)}`;
 const create = (user: string, body: object) =>
-  request(t.app).post('/api/v1/api-keys').set('Authorization', auth(user)).send(body).expect(201).then((r) => r.body);
+  request(t.app)
+    .post('/api/v1/api-keys')
+    .set('Authorization', auth(user))
+    .send(body)
+    .expect(201)
+    .then((r) => r.body);
 const roll = (user: string, id: string, body?: object, admin = false) => {
   const req = request(t.app).post(`/api/v1/api-keys/${id}/roll`).set('Authorization', auth(user, admin));
   return body === undefined ? req : req.send(body);
 };
 const patch = (user: string, id: string, body: unknown) =>
-  request(t.app).patch(`/api/v1/api-keys/${id}`).set('Authorization', auth(user)).send(body as object);
+  request(t.app)
+    .patch(`/api/v1/api-keys/${id}`)
+    .set('Authorization', auth(user))
+    .send(body as object);
 const list = async (user: string) =>
-  (await request(t.app).get('/api/v1/api-keys').set('Authorization', auth(user)).expect(200)).body as { id: string; replaced_by: string | null; expires_at: string | null }[];
+  (await request(t.app).get('/api/v1/api-keys').set('Authorization', auth(user)).expect(200)).body as {
+    id: string;
+    replaced_by: string | null;
+    expires_at: string | null;
+  }[];
 const mcpStatus = async (raw: string) => (await rpc(t, { id: '', raw, user: '' }, { jsonrpc: '2.0', id: 1, method: 'tools/list' })).status;
 const toolNames = async (raw: string) =>
-  ((await rpc(t, { id: '', raw, user: '' }, { jsonrpc: '2.0', id: 1, method: 'tools/list' })).body.result.tools as { name: string }[]).map((x) => x.name);
+  ((await rpc(t, { id: '', raw, user: '' }, { jsonrpc: '2.0', id: 1, method: 'tools/list' })).body.result.tools as { name: string }[]).map(
+    (x) => x.name,
+  );
 const events = async (keyId: string) =>
-  await t.db.dataSource.query<{ action: string; actor_type: string; actor_id: string; user_id: string; details: Record<string, unknown> }[]>('SELECT action, actor_type, actor_id, user_id, details FROM audit_events WHERE key_id = $1 ORDER BY seq', [keyId]);
+  await t.db.dataSource.query<
+    { action: string; actor_type: string; actor_id: string; user_id: string; details: Record<string, unknown> }[]
+  >('SELECT action, actor_type, actor_id, user_id, details FROM audit_events WHERE key_id = $1 ORDER BY seq', [keyId]);
 const keyRows = async (user: string) =>
   (await t.db.dataSource.query('SELECT count(*)::int AS n FROM api_keys WHERE user_id = $1', [user]))[0].n as number;
 
@@ -39,7 +55,18 @@ describe('POST /api/v1/api-keys/:id/roll', () => {
     const res = await roll(user, old.id);
     expect(res.status).toBe(201);
     expect(res.headers['cache-control']).toBe('no-store');
-    expect(Object.keys(res.body).sort()).toEqual(['created_at', 'expires_at', 'id', 'key_prefix', 'name', 'quota', 'rate_limit', 'raw_key', 'replaces', 'scopes']);
+    expect(Object.keys(res.body).sort()).toEqual([
+      'created_at',
+      'expires_at',
+      'id',
+      'key_prefix',
+      'name',
+      'quota',
+      'rate_limit',
+      'raw_key',
+      'replaces',
+      'scopes',
+    ]);
     expect(res.body).toMatchObject({ name: 'deploy', scopes: ['projects:read'], expires_at: expiresAt, replaces: old.id });
     expect(res.body.raw_key).toMatch(/^svc_[0-9a-f]{64}$/);
     expect(res.body.id).not.toBe(old.id);
@@ -60,7 +87,10 @@ describe('POST /api/v1/api-keys/:id/roll', () => {
     expect(await mcpStatus(old.raw_key)).toBe(200);
     expect(await mcpStatus(res.body.raw_key)).toBe(200);
     const listed = await list(user);
-    expect(listed.map((k) => [k.id, k.replaced_by])).toEqual([[res.body.id, null], [old.id, res.body.id]]);
+    expect(listed.map((k) => [k.id, k.replaced_by])).toEqual([
+      [res.body.id, null],
+      [old.id, res.body.id],
+    ]);
     expect(listed[1].expires_at).toBe(new Date(clock.now().getTime() + 60_000).toISOString());
     clock.advance(60_001);
     try {
@@ -81,7 +111,7 @@ describe('POST /api/v1/api-keys/:id/roll', () => {
     expect(new Date(row.expires_at).toISOString()).toBe(soon);
   });
 
-  it('refuses a roll with a grace at MAX_KEYS_PER_USER as a create is, allows one without, and lets an admin roll anyone\'s key', async () => {
+  it("refuses a roll with a grace at MAX_KEYS_PER_USER as a create is, allows one without, and lets an admin roll anyone's key", async () => {
     const user = randomUUID();
     const a = await create(user, { name: 'a' });
     await create(user, { name: 'b' });
@@ -111,7 +141,7 @@ describe('POST /api/v1/api-keys/:id/roll', () => {
 
   it.each([
     ['an unknown id', async () => randomUUID(), 404],
-    ['another user\'s key', async () => (await create(randomUUID(), { name: 'theirs' })).id, 404],
+    ["another user's key", async () => (await create(randomUUID(), { name: 'theirs' })).id, 404],
     ['a malformed id', async () => 'nope', 400],
   ])('answers %s with its status', async (_case, idOf, status) => {
     const res = await roll(randomUUID(), await idOf());
@@ -166,14 +196,26 @@ describe('POST /api/v1/api-keys/:id/roll', () => {
     const old = await create(user, { name: 'audited', scopes: ['chat:read'] });
     const res = await roll(user, old.id, { grace_seconds: 5 }).expect(201);
     expect(await events(old.id)).toEqual([
-      { action: 'key.created', actor_type: 'user', actor_id: user, user_id: user, details: { name: 'audited', scopes: ['chat:read'], expires_at: null } },
       {
-        action: 'key.rolled', actor_type: 'user', actor_id: user, user_id: user,
+        action: 'key.created',
+        actor_type: 'user',
+        actor_id: user,
+        user_id: user,
+        details: { name: 'audited', scopes: ['chat:read'], expires_at: null },
+      },
+      {
+        action: 'key.rolled',
+        actor_type: 'user',
+        actor_id: user,
+        user_id: user,
         details: { replaced_by: res.body.id, grace_seconds: 5, old_key_ends_at: new Date(clock.now().getTime() + 5000).toISOString() },
       },
     ]);
     expect(await events(res.body.id)).toEqual([
-      expect.objectContaining({ action: 'key.created', details: { name: 'audited', scopes: ['chat:read'], expires_at: null, replaces: old.id } }),
+      expect.objectContaining({
+        action: 'key.created',
+        details: { name: 'audited', scopes: ['chat:read'], expires_at: null, replaces: old.id },
+      }),
     ]);
     expect(JSON.stringify(await t.db.dataSource.query('SELECT * FROM audit_events'))).not.toContain(res.body.raw_key);
   });
@@ -187,9 +229,20 @@ describe('PATCH /api/v1/api-keys/:id', () => {
     const expiresAt = new Date(clock.now().getTime() + 3_600_000).toISOString();
     const res = await patch(user, key.id, { name: 'narrow', scopes: ['chat:read'], expires_at: expiresAt });
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body).sort()).toEqual(
-      ['created_at', 'expires_at', 'id', 'key_prefix', 'last_used_at', 'name', 'quota', 'rate_limit', 'replaced_by', 'revoked_at', 'scopes', 'user_id'],
-    );
+    expect(Object.keys(res.body).sort()).toEqual([
+      'created_at',
+      'expires_at',
+      'id',
+      'key_prefix',
+      'last_used_at',
+      'name',
+      'quota',
+      'rate_limit',
+      'replaced_by',
+      'revoked_at',
+      'scopes',
+      'user_id',
+    ]);
     expect(res.body).toMatchObject({ id: key.id, name: 'narrow', scopes: ['chat:read'], expires_at: expiresAt });
     expect(await toolNames(key.raw_key)).toEqual(['chat']);
     const cleared = await patch(user, key.id, { expires_at: null }).expect(200);
@@ -201,7 +254,13 @@ describe('PATCH /api/v1/api-keys/:id', () => {
     const key = await create(user, { name: 'before', scopes: ['chat:read'] });
     await patch(user, key.id, { name: 'after', scopes: ['chat:read'] }).expect(200);
     const [, updated] = await events(key.id);
-    expect(updated).toEqual({ action: 'key.updated', actor_type: 'user', actor_id: user, user_id: user, details: { changed: { name: 'after' } } });
+    expect(updated).toEqual({
+      action: 'key.updated',
+      actor_type: 'user',
+      actor_id: user,
+      user_id: user,
+      details: { changed: { name: 'after' } },
+    });
   });
 
   it.each([
@@ -235,7 +294,10 @@ describe('PATCH /api/v1/api-keys/:id', () => {
     clock.advance(60_001);
     try {
       expect((await patch(owner, k.id, { expires_at: null })).status).toBe(409);
-      const admin = await request(t.app).patch(`/api/v1/api-keys/${k.id}`).set('Authorization', auth(randomUUID(), true)).send({ expires_at: null });
+      const admin = await request(t.app)
+        .patch(`/api/v1/api-keys/${k.id}`)
+        .set('Authorization', auth(randomUUID(), true))
+        .send({ expires_at: null });
       expect(admin.status).toBe(409);
       expect(await mcpStatus(k.raw_key)).toBe(401);
     } finally {
@@ -247,7 +309,7 @@ describe('PATCH /api/v1/api-keys/:id', () => {
     expect((await events(k.id)).map((e) => e.action)).toEqual(['key.created', 'key.rolled']);
   });
 
-  it('answers 404 for a revoked, unknown or other user\'s key', async () => {
+  it("answers 404 for a revoked, unknown or other user's key", async () => {
     const user = randomUUID();
     const key = await create(user, { name: 'k' });
     expect((await patch(randomUUID(), key.id, { name: 'mine' })).status).toBe(404);

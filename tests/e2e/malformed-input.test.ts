@@ -17,11 +17,15 @@ afterAll(() => t.close());
 
 const as = (token: string) => ({
   get: (path: string) => request(t.app).get(path).set('Authorization', `Bearer ${token}`).expect(200),
-  post: (path: string, body: string) => request(t.app).post(path).set('Authorization', `Bearer ${token}`).set('Content-Type', 'application/json').send(body),
+  post: (path: string, body: string) =>
+    request(t.app).post(path).set('Authorization', `Bearer ${token}`).set('Content-Type', 'application/json').send(body),
 });
 
 /** JSON text in which `\u0000` and `\ud800` stay escapes, as a client would send them. */
-const UNSTORABLE = [['a NUL', 'a\\u0000b'], ['a lone surrogate', 'a\\ud800b']];
+const UNSTORABLE = [
+  ['a NUL', 'a\\u0000b'],
+  ['a lone surrogate', 'a\\ud800b'],
+];
 const nested = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
 
 describe.each(UNSTORABLE)('REST text with %s', (_what, text) => {
@@ -63,26 +67,44 @@ describe.each(UNSTORABLE)('MCP tools/call with %s', (_what, text) => {
 
   it('in a key of data is -32602 naming it, writing nothing', async () => {
     const res = await rpc(t, key, callWith(`{"${text}":1}`)).expect(200);
-    expect(res.body.error).toMatchObject({ code: -32602, data: [{ field: expect.stringMatching(/^arguments\.data\.a.*b$/), message: expect.stringMatching(/^its name/) }] });
+    expect(res.body.error).toMatchObject({
+      code: -32602,
+      data: [{ field: expect.stringMatching(/^arguments\.data\.a.*b$/), message: expect.stringMatching(/^its name/) }],
+    });
     expect(await recordCount(t, key.user)).toBe(0);
   });
 
   it.each([
     ['resources/read', `{"uri":"keygate://projects/${text}"}`, 'uri'],
     ['prompts/get', `{"name":"p","arguments":{"${text}":"x"}}`, /^arguments\.a.*b$/],
-    ['initialize', `{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"${text}"}}`, 'clientInfo.version'],
+    [
+      'initialize',
+      `{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"${text}"}}`,
+      'clientInfo.version',
+    ],
   ])('in %s params is -32602 naming the field: every message gets the same check', async (method, params, field) => {
     const res = await rpc(t, key, `{"jsonrpc":"2.0","id":3,"method":"${method}","params":${params}}`).expect(200);
-    expect(res.body).toMatchObject({ id: 3, error: { code: -32602, data: [{ field, message: expect.stringMatching(/NUL|unpaired surrogate/) }] } });
+    expect(res.body).toMatchObject({
+      id: 3,
+      error: { code: -32602, data: [{ field, message: expect.stringMatching(/NUL|unpaired surrogate/) }] },
+    });
   });
 
-  it('in a notification\'s params is an HTTP 400 with -32602 naming the field', async () => {
-    const res = await rpc(t, key, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1,"reason":"${text}"}}`).expect(400);
+  it("in a notification's params is an HTTP 400 with -32602 naming the field", async () => {
+    const res = await rpc(
+      t,
+      key,
+      `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1,"reason":"${text}"}}`,
+    ).expect(400);
     expect(res.body).toMatchObject({ id: null, error: { code: -32602, data: [{ field: 'reason' }] } });
   });
 
   it('in the tool name is -32602 naming it', async () => {
-    const res = await rpc(t, key, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"s${text}__tool","arguments":{}}}`).expect(200);
+    const res = await rpc(
+      t,
+      key,
+      `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"s${text}__tool","arguments":{}}}`,
+    ).expect(200);
     expect(res.body.error).toMatchObject({ code: -32602, data: [{ field: 'name', message: expect.any(String) }] });
   });
 });
@@ -90,15 +112,21 @@ describe.each(UNSTORABLE)('MCP tools/call with %s', (_what, text) => {
 describe('JSON nested deeper than 32 levels', () => {
   it('is a 400 naming the field in a REST body, even 30,000 deep, creating nothing', async () => {
     const before = (await as(admin).get('/api/v1/api-keys')).body;
-    const res = await as(admin).post('/api/v1/api-keys', `{"name":"deep","scopes":${nested(30_000)}}`).expect(400);
+    const res = await as(admin)
+      .post('/api/v1/api-keys', `{"name":"deep","scopes":${nested(30_000)}}`)
+      .expect(400);
     expect(res.body.errors).toEqual([{ field: expect.stringMatching(/^scopes\[0\]/), message: 'is nested deeper than 32 levels' }]);
     expect((await as(admin).get('/api/v1/api-keys')).body).toEqual(before);
   });
 
   it('counts from the body: 32 levels pass to the field checks, 33 do not', async () => {
-    const at32 = await as(admin).post('/api/v1/api-keys', `{"name":"deep","scopes":${nested(31)}}`).expect(400);
+    const at32 = await as(admin)
+      .post('/api/v1/api-keys', `{"name":"deep","scopes":${nested(31)}}`)
+      .expect(400);
     expect(at32.body.errors).toEqual([{ field: 'scopes[0]', message: 'scope must be a string, got an array' }]);
-    const at33 = await as(admin).post('/api/v1/api-keys', `{"name":"deep","scopes":${nested(32)}}`).expect(400);
+    const at33 = await as(admin)
+      .post('/api/v1/api-keys', `{"name":"deep","scopes":${nested(32)}}`)
+      .expect(400);
     expect(at33.body.errors[0].message).toBe('is nested deeper than 32 levels');
   });
 
@@ -106,7 +134,10 @@ describe('JSON nested deeper than 32 levels', () => {
     const key = await makeKey(t);
     const body = `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"projects","arguments":{"action":"create","data":{"x":${nested(30_000)}}}}}`;
     const res = await rpc(t, key, body).expect(400);
-    expect(res.body).toMatchObject({ id: 7, error: { code: -32602, data: [{ field: expect.stringMatching(/^params\.arguments\.data\.x\[0\]/) }] } });
+    expect(res.body).toMatchObject({
+      id: 7,
+      error: { code: -32602, data: [{ field: expect.stringMatching(/^params\.arguments\.data\.x\[0\]/) }] },
+    });
     expect(await recordCount(t, key.user)).toBe(0);
   });
 

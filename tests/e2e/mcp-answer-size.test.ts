@@ -29,13 +29,21 @@ describe('tools/call data over 8 KiB', () => {
     const own = await makeKey(t);
     for (const data of [dataOf(8193), { items: Array.from({ length: 125_905 }, () => 1) }]) {
       const res = await rpc(t, own, call(1, 'projects', { action: 'create', data })).expect(200);
-      expect(result(res)).toEqual({ isError: true, content: [{ type: 'text', text: expect.stringMatching(/^data: must be at most 8192 bytes as JSON \(MAX_RECORD_DATA_BYTES\)/) }] });
+      expect(result(res)).toEqual({
+        isError: true,
+        content: [{ type: 'text', text: expect.stringMatching(/^data: must be at most 8192 bytes as JSON \(MAX_RECORD_DATA_BYTES\)/) }],
+      });
       expect(bytes(res)).toBeLessThan(1024);
     }
     expect(await recordCount(t, own.user)).toBe(0);
-    const { record } = result(await rpc(t, own, call(2, 'projects', { action: 'create', data: dataOf(8192) })).expect(200)).structuredContent;
+    const { record } = result(
+      await rpc(t, own, call(2, 'projects', { action: 'create', data: dataOf(8192) })).expect(200),
+    ).structuredContent;
     const update = await rpc(t, own, call(3, 'projects', { action: 'update', id: record.id, data: { more: 'y' } })).expect(200);
-    expect(result(update)).toMatchObject({ isError: true, content: [{ text: expect.stringMatching(/^data: must be at most 8192 bytes/) }] });
+    expect(result(update)).toMatchObject({
+      isError: true,
+      content: [{ text: expect.stringMatching(/^data: must be at most 8192 bytes/) }],
+    });
     const execute = await rpc(t, own, call(4, 'projects', { action: 'execute', id: record.id, data: dataOf(8192) })).expect(200);
     expect(result(execute)).toMatchObject({ isError: true });
     const [row] = await t.db.dataSource.query('SELECT data FROM resource_records WHERE user_id = $1', [own.user]);
@@ -75,7 +83,9 @@ describe('tools/call listings', () => {
   });
 
   it('share the 64 KiB in a batch of 10', async () => {
-    const batch = Array.from({ length: 10 }, (_, i) => call(i, 'routines', { action: i % 2 === 0 ? 'list' : 'get', ...(i % 2 === 1 && { id: ids[i] }) }));
+    const batch = Array.from({ length: 10 }, (_, i) =>
+      call(i, 'routines', { action: i % 2 === 0 ? 'list' : 'get', ...(i % 2 === 1 && { id: ids[i] }) }),
+    );
     const res = await rpc(t, lister, batch).expect(200);
     expect(bytes(res)).toBeLessThan(MAX_RESPONSE_BYTES);
     expect(res.body).toHaveLength(10);
@@ -87,7 +97,9 @@ describe('tools/call listings', () => {
   });
 
   it('show whole records in a batch of two', async () => {
-    const res = await rpc(t, lister, [call(1, 'routines', { action: 'get', id: ids[0] }), call(2, 'routines', { action: 'list' })]).expect(200);
+    const res = await rpc(t, lister, [call(1, 'routines', { action: 'get', id: ids[0] }), call(2, 'routines', { action: 'list' })]).expect(
+      200,
+    );
     expect(bytes(res)).toBeLessThan(MAX_RESPONSE_BYTES);
     expect(res.body[0].result.structuredContent.record.data).toEqual(dataOf(8192, { i: 0 }));
     expect(res.body[1].result.structuredContent.records).toHaveLength(1);
@@ -99,15 +111,27 @@ describe('JSON-RPC batches', () => {
 
   it('of 11 messages are refused with 400 and one -32600 naming the limit, before anything runs', async () => {
     const own = await makeKey(t);
-    const res = await rpc(t, own, Array.from({ length: 11 }, (_, i) => call(i, 'projects', { action: 'create', data: { i } }))).expect(400);
+    const res = await rpc(
+      t,
+      own,
+      Array.from({ length: 11 }, (_, i) => call(i, 'projects', { action: 'create', data: { i } })),
+    ).expect(400);
     expect(res.body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringMatching(/at most 10 messages/) } });
     expect(await recordCount(t, own.user)).toBe(0);
-    const lists = await rpc(t, own, Array.from({ length: 100 }, (_, i) => toolsList(i))).expect(400);
+    const lists = await rpc(
+      t,
+      own,
+      Array.from({ length: 100 }, (_, i) => toolsList(i)),
+    ).expect(400);
     expect(bytes(lists)).toBeLessThan(512);
   });
 
   it('of 10 full-access tools/list are answered, under 64 KiB', async () => {
-    const res = await rpc(t, key, Array.from({ length: 10 }, (_, i) => toolsList(i))).expect(200);
+    const res = await rpc(
+      t,
+      key,
+      Array.from({ length: 10 }, (_, i) => toolsList(i)),
+    ).expect(200);
     expect(res.body).toHaveLength(10);
     expect(bytes(res)).toBeLessThan(MAX_RESPONSE_BYTES);
   });
@@ -116,8 +140,14 @@ describe('JSON-RPC batches', () => {
 describe('input echoed into an answer', () => {
   it('initialize answers without echoing the client capabilities or clientInfo', async () => {
     const res = await rpc(t, key, {
-      jsonrpc: '2.0', id: 1, method: 'initialize',
-      params: { protocolVersion: '2025-03-26', capabilities: { experimental: { big: { x: 'c'.repeat(15_000) } } }, clientInfo: { name: 'n'.repeat(15_000), version: 'v'.repeat(1_000) } },
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-03-26',
+        capabilities: { experimental: { big: { x: 'c'.repeat(15_000) } } },
+        clientInfo: { name: 'n'.repeat(15_000), version: 'v'.repeat(1_000) },
+      },
     }).expect(200);
     expect(res.body.result).toMatchObject({ protocolVersion: '2025-03-26', serverInfo: { name: 'keygate' } });
     expect(bytes(res)).toBeLessThan(1024);
@@ -125,8 +155,14 @@ describe('input echoed into an answer', () => {
 
   it('refuses capabilities or clientInfo past what a session stores, with a small answer that echoes neither', async () => {
     const res = await rpc(t, key, {
-      jsonrpc: '2.0', id: 1, method: 'initialize',
-      params: { protocolVersion: '2025-03-26', capabilities: { experimental: { big: { x: 'c'.repeat(400_000) } } }, clientInfo: { name: 'n'.repeat(400_000), version: 'v'.repeat(100_000) } },
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-03-26',
+        capabilities: { experimental: { big: { x: 'c'.repeat(400_000) } } },
+        clientInfo: { name: 'n'.repeat(400_000), version: 'v'.repeat(100_000) },
+      },
     }).expect(400);
     expect(res.body.error.code).toBe(-32602);
     expect(res.headers['mcp-session-id']).toBeUndefined();

@@ -40,7 +40,11 @@ beforeAll(async () => {
   const owner = await makeKey(t);
   const full = await connectClient(app.url, { Authorization: `Bearer ${owner.raw}` });
   closers.push(full);
-  for (const [name, url] of [['modern', modern.url], ['dual', dual.url], ['legacy', legacy.url]] as const) {
+  for (const [name, url] of [
+    ['modern', modern.url],
+    ['dual', dual.url],
+    ['legacy', legacy.url],
+  ] as const) {
     const [elicit, sample] = UPSTREAMS[name];
     const data = { name, url, tool_scopes: { [elicit]: ['chat:read'], [sample]: ['chat:read'] } };
     expect((await full.callTool({ name: 'mcp_servers', arguments: { action: 'create', data } })).isError).toBeFalsy();
@@ -74,10 +78,13 @@ async function clientOf(kind: ClientKind, path: string, asked: string[]): Promis
     closers.push(client);
     return client;
   }
-  const client = new ClientV2({ name: 'matrix-v2', version: '1.0.0' }, {
-    capabilities: { elicitation: {}, sampling: {} },
-    versionNegotiation: { mode: kind === 'auto' ? 'auto' : { pin: V } },
-  });
+  const client = new ClientV2(
+    { name: 'matrix-v2', version: '1.0.0' },
+    {
+      capabilities: { elicitation: {}, sampling: {} },
+      versionNegotiation: { mode: kind === 'auto' ? 'auto' : { pin: V } },
+    },
+  );
   client.setRequestHandler('elicitation/create', async () => (asked.push('elicitation'), ELICITED) as never);
   client.setRequestHandler('sampling/createMessage', async () => (asked.push('sampling'), SAMPLED) as never);
   await client.connect(new TransportV2(url, { requestInit }));
@@ -89,23 +96,25 @@ async function clientOf(kind: ClientKind, path: string, asked: string[]): Promis
 const textOf = (result: unknown) => (result as { content: { text: string }[] }).content.map((c) => c.text).join('\n');
 
 const CLIENTS: ClientKind[] = ['pinned 2026', 'auto', 'v1'];
-const PAIRINGS = CLIENTS.flatMap((kind) => (Object.keys(UPSTREAMS) as UpstreamName[]).flatMap((upstream) => [
-  [kind, upstream, '/mcp'] as const,
-  [kind, upstream, `/mcp/servers/${upstream}`] as const,
-]));
+const PAIRINGS = CLIENTS.flatMap((kind) =>
+  (Object.keys(UPSTREAMS) as UpstreamName[]).flatMap((upstream) => [
+    [kind, upstream, '/mcp'] as const,
+    [kind, upstream, `/mcp/servers/${upstream}`] as const,
+  ]),
+);
 
 describe.each(PAIRINGS)('the %s client, the %s upstream, through %s', (kind, upstream, endpoint) => {
   const [elicit, sample] = UPSTREAMS[upstream];
   const path = endpoint.slice('/mcp'.length);
   const named = (tool: string) => (path === '' ? `${upstream}__${tool}` : tool);
 
-  it('lists exactly the tools the key\'s scopes grant', async () => {
+  it("lists exactly the tools the key's scopes grant", async () => {
     const tools = (await (await clientOf(kind, path, [])).listTools()).tools.map((tool) => tool.name).sort();
     const granted = (Object.keys(UPSTREAMS) as UpstreamName[]).flatMap((name) => UPSTREAMS[name].map((tool) => `${name}__${tool}`));
     expect(tools).toEqual(path === '' ? ['chat', ...granted].sort() : [elicit, sample].sort());
   });
 
-  it('relays the upstream\'s elicitation and sampling to the client, and its answers back', async () => {
+  it("relays the upstream's elicitation and sampling to the client, and its answers back", async () => {
     const asked: string[] = [];
     const client = await clientOf(kind, path, asked);
     expect(textOf(await client.callTool({ name: named(elicit), arguments: {} }))).toContain('Ada');

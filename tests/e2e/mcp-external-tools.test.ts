@@ -40,9 +40,18 @@ describe('external tools from registered upstream MCP servers', () => {
   let serverId: string;
   beforeAll(async () => {
     const full = await clientFor(owner);
-    const created = await full.callTool({ name: 'mcp_servers', arguments: { action: 'create', data: {
-      name: 'files', url: upstream.url, headers: { 'X-Upstream-Token': 'sekrit' }, tool_scopes: { secret: ['projects:write', 'chat:read'] },
-    } } });
+    const created = await full.callTool({
+      name: 'mcp_servers',
+      arguments: {
+        action: 'create',
+        data: {
+          name: 'files',
+          url: upstream.url,
+          headers: { 'X-Upstream-Token': 'sekrit' },
+          tool_scopes: { secret: ['projects:write', 'chat:read'] },
+        },
+      },
+    });
     serverId = structured(created).record.id;
   });
 
@@ -60,7 +69,11 @@ describe('external tools from registered upstream MCP servers', () => {
   it('lists upstream tools as <name>__<tool>, filtered by tool_scopes or mcp_servers:read', async () => {
     expect(await names(await clientFor(owner))).toEqual(expect.arrayContaining(['files__echo', 'files__secret']));
     expect(await names(await clientFor(await makeKey(t, ['mcp_servers:read'], owner.user)))).toEqual(['files__echo', 'mcp_servers']);
-    expect(await names(await clientFor(await makeKey(t, ['projects:write', 'chat:read'], owner.user)))).toEqual(['chat', 'files__secret', 'projects']);
+    expect(await names(await clientFor(await makeKey(t, ['projects:write', 'chat:read'], owner.user)))).toEqual([
+      'chat',
+      'files__secret',
+      'projects',
+    ]);
     expect(await names(await clientFor(await makeKey(t, ['projects:write'], owner.user)))).toEqual(['projects']);
   });
 
@@ -82,7 +95,7 @@ describe('external tools from registered upstream MCP servers', () => {
     expect((await rpc(t, both, call(1, 'files__secret')).expect(200)).body.result.structuredContent).toEqual({ text: 'the secret' });
   });
 
-  it('does not show or run another user\'s upstream tools', async () => {
+  it("does not show or run another user's upstream tools", async () => {
     const stranger = await makeKey(t);
     expect(await names(await clientFor(stranger))).not.toContain('files__echo');
     expect((await rpc(t, stranger, call(1, 'files__echo', {})).expect(200)).body.error.code).toBe(-32602);
@@ -90,7 +103,10 @@ describe('external tools from registered upstream MCP servers', () => {
 
   it('refuses invalid registrations and duplicate names as tool errors', async () => {
     const full = await clientFor(owner);
-    const bad = await full.callTool({ name: 'mcp_servers', arguments: { action: 'create', data: { name: 'Bad Name', url: 'ftp://x', tool_scopes: { a: ['nope'] } } } });
+    const bad = await full.callTool({
+      name: 'mcp_servers',
+      arguments: { action: 'create', data: { name: 'Bad Name', url: 'ftp://x', tool_scopes: { a: ['nope'] } } },
+    });
     expect(bad).toMatchObject({ isError: true });
     expect((bad as CallToolResult).content[0]).toMatchObject({ text: expect.stringMatching(/data.name.*data.url.*tool_scopes.a\[0\]/s) });
     const dup = await full.callTool({ name: 'mcp_servers', arguments: { action: 'create', data: { name: 'files', url: upstream.url } } });
@@ -105,13 +121,19 @@ describe('external tools from registered upstream MCP servers', () => {
       const user = await makeKey(t);
       const client = await clientFor(user);
       slow.delayMs = 3000;
-      for (const [name, url] of [['fast', upstream.url], ['slow', slow.url], ['gone', gone.url]]) {
+      for (const [name, url] of [
+        ['fast', upstream.url],
+        ['slow', slow.url],
+        ['gone', gone.url],
+      ]) {
         await client.callTool({ name: 'mcp_servers', arguments: { action: 'create', data: { name, url } } });
       }
       expect((await names(client)).filter((n) => n.includes('__'))).toEqual(['fast__echo', 'fast__secret']);
       expect(await client.callTool({ name: 'slow__echo', arguments: {} })).toMatchObject({ isError: true });
       expect(await client.callTool({ name: 'gone__echo', arguments: {} })).toMatchObject({ isError: true });
-      expect(await client.callTool({ name: 'fast__echo', arguments: { text: 'still' } })).toMatchObject({ structuredContent: { text: 'still' } });
+      expect(await client.callTool({ name: 'fast__echo', arguments: { text: 'still' } })).toMatchObject({
+        structuredContent: { text: 'still' },
+      });
       expect(logLines.some((line) => /MCP server slow .* left out of tools\/list/.test(line))).toBe(true);
       expect(logLines.some((line) => /MCP server gone .* left out of tools\/list/.test(line))).toBe(true);
     } finally {
@@ -141,7 +163,9 @@ describe('outbound address policy', () => {
       const list = await rpc(strict, key, { jsonrpc: '2.0', id: 3, method: 'tools/list' }).expect(200);
       expect(list.body.result.tools.map((tool: { name: string }) => tool.name).filter((n: string) => n.includes('__'))).toEqual([]);
       expect(upstream.seenHeaders).toEqual([]);
-      expect(lines.some((line) => /MCP server local-5 .*upstream address not allowed.*localhost resolves to (127\.0\.0\.1|::1)/.test(line))).toBe(true);
+      expect(
+        lines.some((line) => /MCP server local-5 .*upstream address not allowed.*localhost resolves to (127\.0\.0\.1|::1)/.test(line)),
+      ).toBe(true);
     } finally {
       await strict.close();
     }

@@ -13,8 +13,11 @@ afterAll(() => t.close());
 const TOOLS_LIST = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} };
 
 async function newKey(body: Record<string, unknown> = {}, user = randomUUID()) {
-  const res = await request(t.app).post('/api/v1/api-keys').set('Authorization', `Bearer ${t.userToken(user)}`)
-    .send({ name: 'mcp', ...body }).expect(201);
+  const res = await request(t.app)
+    .post('/api/v1/api-keys')
+    .set('Authorization', `Bearer ${t.userToken(user)}`)
+    .send({ name: 'mcp', ...body })
+    .expect(201);
   return { id: res.body.id as string, raw: res.body.raw_key as string, user };
 }
 
@@ -38,9 +41,14 @@ describe('API keys on POST /mcp', () => {
   it('shows every built-in tool to a key with no scopes (full access)', async () => {
     const key = await newKey();
     const res = await toolsWith({ 'X-API-Key': key.raw }).expect(200);
-    expect(res.body.result.tools.map((tool: { name: string }) => tool.name).sort()).toEqual(
-      ['agents', 'chat', 'mcp_servers', 'models', 'projects', 'routines'],
-    );
+    expect(res.body.result.tools.map((tool: { name: string }) => tool.name).sort()).toEqual([
+      'agents',
+      'chat',
+      'mcp_servers',
+      'models',
+      'projects',
+      'routines',
+    ]);
   });
 
   it('sets last_used_at to the current time on a successful use', async () => {
@@ -53,7 +61,10 @@ describe('API keys on POST /mcp', () => {
 
   it('answers 401 with one body for missing, malformed, unknown, revoked and expired keys', async () => {
     const revoked = await newKey();
-    await request(t.app).delete(`/api/v1/api-keys/${revoked.id}`).set('Authorization', `Bearer ${t.userToken(revoked.user)}`).expect(204);
+    await request(t.app)
+      .delete(`/api/v1/api-keys/${revoked.id}`)
+      .set('Authorization', `Bearer ${t.userToken(revoked.user)}`)
+      .expect(204);
     const expiring = await newKey({ expires_at: new Date(clock.now().getTime() + 60_000).toISOString() });
     await toolsWith({ 'X-API-Key': expiring.raw }).expect(200);
     clock.advance(120_000);

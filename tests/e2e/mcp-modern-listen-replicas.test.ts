@@ -21,20 +21,35 @@ afterAll(async () => {
   await r?.close();
 });
 
-it('tells tools/list_changed on replica b when the key\'s scopes are edited through replica a, and ends the stream when the key is revoked there', async () => {
+it("tells tools/list_changed on replica b when the key's scopes are edited through replica a, and ends the stream when the key is revoked there", async () => {
   const user = randomUUID();
   const auth = `Bearer ${r.a.userToken(user)}`;
-  const made = await request(r.a.app).post('/api/v1/api-keys').set('Authorization', auth).send({ name: 'listen', scopes: ['projects:read'] }).expect(201);
+  const made = await request(r.a.app)
+    .post('/api/v1/api-keys')
+    .set('Authorization', auth)
+    .send({ name: 'listen', scopes: ['projects:read'] })
+    .expect(201);
   const client = new Client({ name: 'listen-replicas', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
   const heard: string[] = [];
   client.setNotificationHandler('notifications/tools/list_changed', () => void heard.push('tools'));
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${r.b.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${made.body.raw_key}` } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${r.b.url}/mcp`), {
+      requestInit: { headers: { Authorization: `Bearer ${made.body.raw_key}` } },
+    }),
+  );
   closers.push(client);
   const subscription: McpSubscription = await client.listen({ toolsListChanged: true });
   closers.push(subscription);
-  await request(r.a.app).patch(`/api/v1/api-keys/${made.body.id}`).set('Authorization', auth).send({ scopes: ['projects:read', 'chat:read'] }).expect(200);
+  await request(r.a.app)
+    .patch(`/api/v1/api-keys/${made.body.id}`)
+    .set('Authorization', auth)
+    .send({ scopes: ['projects:read', 'chat:read'] })
+    .expect(200);
   await eventually(() => heard.length >= 1, 5000);
   expect(heard).toEqual(['tools']);
-  await request(r.a.app).delete(`/api/v1/api-keys/${made.body.id}`).set('Authorization', auth).expect((res) => expect(res.status).toBeLessThan(300));
+  await request(r.a.app)
+    .delete(`/api/v1/api-keys/${made.body.id}`)
+    .set('Authorization', auth)
+    .expect((res) => expect(res.status).toBeLessThan(300));
   expect(await subscription.closed).toBe('graceful');
 });

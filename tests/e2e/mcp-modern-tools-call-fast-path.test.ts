@@ -24,10 +24,25 @@ beforeAll(async () => {
   t = await startTestApp({ MCP_UPSTREAM_ALLOWLIST: '127.0.0.0/8', MCP_UPSTREAM_TIMEOUT_MS: '2000' });
   upstream = await startUpstream('one');
   key = await makeKey(t);
-  const created = await rpc(t, key, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'projects', arguments: { action: 'create', data: { name: 'fast "path" ü', tags: ['a', 'b'] } } } }).expect(200);
+  const created = await rpc(t, key, {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: { name: 'projects', arguments: { action: 'create', data: { name: 'fast "path" ü', tags: ['a', 'b'] } } },
+  }).expect(200);
   projectId = created.body.result.structuredContent.record.id;
-  await rpc(t, key, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'projects', arguments: { action: 'create', subresource: 'members', id: projectId, data: { user: 'x' } } } }).expect(200);
-  await rpc(t, key, { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'mcp_servers', arguments: { action: 'create', data: { name: 'files', url: upstream.url } } } }).expect(200);
+  await rpc(t, key, {
+    jsonrpc: '2.0',
+    id: 2,
+    method: 'tools/call',
+    params: { name: 'projects', arguments: { action: 'create', subresource: 'members', id: projectId, data: { user: 'x' } } },
+  }).expect(200);
+  await rpc(t, key, {
+    jsonrpc: '2.0',
+    id: 3,
+    method: 'tools/call',
+    params: { name: 'mcp_servers', arguments: { action: 'create', data: { name: 'files', url: upstream.url } } },
+  }).expect(200);
   fast = t.container.get(ModernToolsCallFastPath);
 });
 afterAll(async () => {
@@ -37,15 +52,39 @@ afterAll(async () => {
 afterEach(() => jest.restoreAllMocks());
 
 const envelope = { 'io.modelcontextprotocol/protocolVersion': V, 'io.modelcontextprotocol/clientCapabilities': {} };
-function post(id: unknown, name: string, args: Record<string, unknown> | undefined, accept = 'application/json, text/event-stream', k = key) {
-  return request(t.app).post('/mcp').set('Content-Type', 'application/json').set('Accept', accept).set('X-API-Key', k.raw)
-    .set('MCP-Protocol-Version', V).set('Mcp-Method', 'tools/call').set('Mcp-Name', name)
-    .send(JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, ...(args && { arguments: args }), _meta: envelope } }));
+function post(
+  id: unknown,
+  name: string,
+  args: Record<string, unknown> | undefined,
+  accept = 'application/json, text/event-stream',
+  k = key,
+) {
+  return request(t.app)
+    .post('/mcp')
+    .set('Content-Type', 'application/json')
+    .set('Accept', accept)
+    .set('X-API-Key', k.raw)
+    .set('MCP-Protocol-Version', V)
+    .set('Mcp-Method', 'tools/call')
+    .set('Mcp-Name', name)
+    .send(
+      JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, ...(args && { arguments: args }), _meta: envelope } }),
+    );
 }
-const toolCalledEvents = async () => Number((await t.db.dataSource.query(`SELECT count(*)::int AS n FROM audit_events WHERE action = 'tool.called'`))[0].n);
+const toolCalledEvents = async () =>
+  Number((await t.db.dataSource.query(`SELECT count(*)::int AS n FROM audit_events WHERE action = 'tool.called'`))[0].n);
 
 /** Headers whose values differ from one answer to the next, or only frame the body (the fast path sends a Content-Length where the SDK leg streams). */
-const PER_ANSWER = new Set(['date', 'content-length', 'transfer-encoding', 'x-request-id', 'ratelimit', 'ratelimit-policy', 'ratelimit-remaining', 'ratelimit-reset']);
+const PER_ANSWER = new Set([
+  'date',
+  'content-length',
+  'transfer-encoding',
+  'x-request-id',
+  'ratelimit',
+  'ratelimit-policy',
+  'ratelimit-remaining',
+  'ratelimit-reset',
+]);
 const headersOf = (res: request.Response) => Object.fromEntries(Object.entries(res.headers).filter(([name]) => !PER_ANSWER.has(name)));
 
 /** The call answered by the fast path, then by the SDK leg; whether the fast path served the first. */
@@ -94,9 +133,22 @@ describe('a 2026-07-28 call of a built-in tool answered without the SDK v2', () 
     expect(upstreamCall.body.result.content[0].text).toContain('hi');
     const sse = await post(2, 'projects', { action: 'get', id: projectId }, 'text/event-stream').expect(200);
     expect(sse.headers['content-type']).toMatch(/^text\/event-stream/);
-    const retry = await request(t.app).post('/mcp').set('Content-Type', 'application/json').set('Accept', 'application/json').set('X-API-Key', key.raw)
-      .set('MCP-Protocol-Version', V).set('Mcp-Method', 'tools/call').set('Mcp-Name', 'projects')
-      .send(JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'projects', arguments: { action: 'list' }, inputResponses: {}, _meta: envelope } }));
+    const retry = await request(t.app)
+      .post('/mcp')
+      .set('Content-Type', 'application/json')
+      .set('Accept', 'application/json')
+      .set('X-API-Key', key.raw)
+      .set('MCP-Protocol-Version', V)
+      .set('Mcp-Method', 'tools/call')
+      .set('Mcp-Name', 'projects')
+      .send(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: 3,
+          method: 'tools/call',
+          params: { name: 'projects', arguments: { action: 'list' }, inputResponses: {}, _meta: envelope },
+        }),
+      );
     expect(retry.status).toBeLessThan(500);
     for (const result of spy.mock.results) expect(await result.value).toBe(false);
     expect(spy).toHaveBeenCalledTimes(3);

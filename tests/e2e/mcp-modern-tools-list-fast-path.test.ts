@@ -21,7 +21,15 @@ beforeAll(async () => {
   t = await startTestApp({ MCP_UPSTREAM_ALLOWLIST: '127.0.0.0/8', MCP_UPSTREAM_TIMEOUT_MS: '2000' });
   upstream = await startUpstream('one');
   owner = await makeKey(t);
-  const created = await rpc(t, owner, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'mcp_servers', arguments: { action: 'create', data: { name: 'files', url: upstream.url, tool_scopes: { secret: ['chat:read'] } } } } }).expect(200);
+  const created = await rpc(t, owner, {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: {
+      name: 'mcp_servers',
+      arguments: { action: 'create', data: { name: 'files', url: upstream.url, tool_scopes: { secret: ['chat:read'] } } },
+    },
+  }).expect(200);
   expect(created.text).not.toContain('"isError":true');
   fast = t.container.get(ModernToolsListFastPath);
 });
@@ -31,15 +39,34 @@ afterAll(async () => {
 });
 afterEach(() => jest.restoreAllMocks());
 
-const envelope = (extra: Record<string, unknown> = {}) => ({ 'io.modelcontextprotocol/protocolVersion': V, 'io.modelcontextprotocol/clientCapabilities': {}, ...extra });
+const envelope = (extra: Record<string, unknown> = {}) => ({
+  'io.modelcontextprotocol/protocolVersion': V,
+  'io.modelcontextprotocol/clientCapabilities': {},
+  ...extra,
+});
 function post(path: string, key: TestKey, id: unknown, params: Record<string, unknown>, headers: Record<string, string> = {}) {
-  return request(t.app).post(path).set('Content-Type', 'application/json').set('Accept', 'application/json, text/event-stream')
-    .set('Authorization', `Bearer ${key.raw}`).set('MCP-Protocol-Version', V).set('Mcp-Method', 'tools/list').set(headers)
+  return request(t.app)
+    .post(path)
+    .set('Content-Type', 'application/json')
+    .set('Accept', 'application/json, text/event-stream')
+    .set('Authorization', `Bearer ${key.raw}`)
+    .set('MCP-Protocol-Version', V)
+    .set('Mcp-Method', 'tools/list')
+    .set(headers)
     .send(JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/list', params }));
 }
 
 /** Headers whose values differ from one answer to the next, or only frame the body (the fast path sends a Content-Length where the SDK leg streams). */
-const PER_ANSWER = new Set(['date', 'content-length', 'transfer-encoding', 'x-request-id', 'ratelimit', 'ratelimit-policy', 'ratelimit-remaining', 'ratelimit-reset']);
+const PER_ANSWER = new Set([
+  'date',
+  'content-length',
+  'transfer-encoding',
+  'x-request-id',
+  'ratelimit',
+  'ratelimit-policy',
+  'ratelimit-remaining',
+  'ratelimit-reset',
+]);
 const headersOf = (res: request.Response) => Object.fromEntries(Object.entries(res.headers).filter(([name]) => !PER_ANSWER.has(name)));
 
 /** The request answered by the fast path, then by the SDK leg; whether the fast path served the first. */
@@ -80,7 +107,7 @@ describe('a 2026-07-28 tools/list answered without the SDK v2', () => {
     return answer.result.tools as { name: string }[];
   });
 
-  it('lists what each key may see on an upstream\'s endpoint', async () => {
+  it("lists what each key may see on an upstream's endpoint", async () => {
     const names = async (scopes: string[]) => {
       const key = await makeKey(t, scopes, owner.user);
       const { first, served } = await bothPaths('/mcp/servers/files', key, 1, { _meta: envelope() });
@@ -115,7 +142,13 @@ describe('a 2026-07-28 tools/list answered without the SDK v2', () => {
   it.each([
     ['Mcp-Method naming another method', { 'Mcp-Method': 'tools/call' }, { _meta: envelope() }, 400, -32020],
     ['no clientCapabilities in _meta', {}, { _meta: { 'io.modelcontextprotocol/protocolVersion': V } }, 400, -32602],
-    ['an unsupported revision', { 'MCP-Protocol-Version': '2099-01-01' }, { _meta: envelope({ 'io.modelcontextprotocol/protocolVersion': '2099-01-01' }) }, 400, -32022],
+    [
+      'an unsupported revision',
+      { 'MCP-Protocol-Version': '2099-01-01' },
+      { _meta: envelope({ 'io.modelcontextprotocol/protocolVersion': '2099-01-01' }) },
+      400,
+      -32022,
+    ],
   ])('keeps the era gate first: %s is refused before the fast path', async (_name, headers, params, status, code) => {
     const spy = jest.spyOn(fast, 'tryServe');
     const res = await post('/mcp', owner, 'g', params, headers);

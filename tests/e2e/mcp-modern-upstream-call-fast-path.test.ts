@@ -25,8 +25,16 @@ beforeAll(async () => {
   t = await startTestApp({ MCP_UPSTREAM_ALLOWLIST: '127.0.0.0/8', MCP_UPSTREAM_TIMEOUT_MS: '1500' });
   [modern, mute] = await Promise.all([startV2Upstream('modern'), startV2Upstream('modern', 'mute')]);
   key = await makeKey(t);
-  for (const [name, upstream] of [['modern', modern], ['mute', mute]] as const) {
-    const created = await rpc(t, key, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'mcp_servers', arguments: { action: 'create', data: { name, url: upstream.url } } } }).expect(200);
+  for (const [name, upstream] of [
+    ['modern', modern],
+    ['mute', mute],
+  ] as const) {
+    const created = await rpc(t, key, {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'mcp_servers', arguments: { action: 'create', data: { name, url: upstream.url } } },
+    }).expect(200);
     expect(created.body.result.isError).toBeFalsy();
   }
   // Listed once (and cached) while it answered: its calls then find no one.
@@ -41,18 +49,44 @@ afterAll(async () => {
 afterEach(() => jest.restoreAllMocks());
 
 const envelope = { 'io.modelcontextprotocol/protocolVersion': V, 'io.modelcontextprotocol/clientCapabilities': {} };
-function post(path: string, id: unknown, method: string, name: string | undefined, args: Record<string, unknown> | undefined,
-  { accept = 'application/json, text/event-stream', meta = {}, extra = {} }: { accept?: string; meta?: Record<string, unknown>; extra?: Record<string, unknown> } = {}) {
-  const params = method === 'tools/call' ? { name, ...(args && { arguments: args }), ...extra, _meta: { ...envelope, ...meta } } : { _meta: envelope };
-  const req = request(t.app).post(path).set('Content-Type', 'application/json').set('Accept', accept).set('X-API-Key', key.raw)
-    .set('MCP-Protocol-Version', V).set('Mcp-Method', method);
+function post(
+  path: string,
+  id: unknown,
+  method: string,
+  name: string | undefined,
+  args: Record<string, unknown> | undefined,
+  {
+    accept = 'application/json, text/event-stream',
+    meta = {},
+    extra = {},
+  }: { accept?: string; meta?: Record<string, unknown>; extra?: Record<string, unknown> } = {},
+) {
+  const params =
+    method === 'tools/call' ? { name, ...(args && { arguments: args }), ...extra, _meta: { ...envelope, ...meta } } : { _meta: envelope };
+  const req = request(t.app)
+    .post(path)
+    .set('Content-Type', 'application/json')
+    .set('Accept', accept)
+    .set('X-API-Key', key.raw)
+    .set('MCP-Protocol-Version', V)
+    .set('Mcp-Method', method);
   if (name !== undefined) req.set('Mcp-Name', name);
   return req.send(JSON.stringify({ jsonrpc: '2.0', id, method, params }));
 }
-const toolCalledEvents = async () => Number((await t.db.dataSource.query(`SELECT count(*)::int AS n FROM audit_events WHERE action = 'tool.called'`))[0].n);
+const toolCalledEvents = async () =>
+  Number((await t.db.dataSource.query(`SELECT count(*)::int AS n FROM audit_events WHERE action = 'tool.called'`))[0].n);
 
 /** Headers whose values differ from one answer to the next, or only frame the body (the fast path sends a Content-Length where the SDK leg streams). */
-const PER_ANSWER = new Set(['date', 'content-length', 'transfer-encoding', 'x-request-id', 'ratelimit', 'ratelimit-policy', 'ratelimit-remaining', 'ratelimit-reset']);
+const PER_ANSWER = new Set([
+  'date',
+  'content-length',
+  'transfer-encoding',
+  'x-request-id',
+  'ratelimit',
+  'ratelimit-policy',
+  'ratelimit-remaining',
+  'ratelimit-reset',
+]);
 const headersOf = (res: request.Response) => Object.fromEntries(Object.entries(res.headers).filter(([name]) => !PER_ANSWER.has(name)));
 /** A sealed requestState is new each time it is minted (fresh nonce): the rest of the bytes must match. */
 const unsealed = (text: string) => text.replace(/"requestState":"[^"]*"/g, '"requestState":"<sealed>"');
@@ -68,33 +102,36 @@ async function bothPaths(path: string, id: unknown, name: string, args?: Record<
   return { first, sdk, served };
 }
 
-const CASES: [string, string, unknown, string, (() => Record<string, unknown> | undefined)][] = [
+const CASES: [string, string, unknown, string, () => Record<string, unknown> | undefined][] = [
   ['a complete result, number id', '/mcp/servers/modern', 7, 'echo', () => ({ text: 'hi "ü"' })],
   ['a complete result, string id, on /mcp', '/mcp', 'req-"ü"', 'modern__echo', () => ({ text: 'there' })],
   ['id 0, no arguments', '/mcp/servers/modern', 0, 'echo', () => undefined],
   ['progress not requested', '/mcp/servers/modern', 3, 'count', () => ({})],
   ['logLevel absent', '/mcp/servers/modern', 4, 'log', () => ({})],
-  ['the upstream\'s error (-32021: it wants input the client did not declare)', '/mcp/servers/modern', 5, 'ask', () => ({})],
+  ["the upstream's error (-32021: it wants input the client did not declare)", '/mcp/servers/modern', 5, 'ask', () => ({})],
   ['the same error for a tool that keeps its own state', '/mcp/servers/modern', 6, 'forever', () => ({})],
   ['a tool the upstream does not list (tool error)', '/mcp/servers/modern', 8, 'nope', () => ({})],
   ['an upstream that does not answer (tool error)', '/mcp/servers/mute', 9, 'echo', () => ({ text: 'x' })],
 ];
 
 describe('a 2026-07-28 call of an upstream tool answered without the SDK v2 server', () => {
-  it.each(CASES)('%s: the same status, headers and bytes as the SDK leg, one tool.called event each', async (_case, path, id, tool, args) => {
-    const events = await toolCalledEvents();
-    const { first, sdk, served } = await bothPaths(path, id, tool, args());
-    expect(served).toBe(true);
-    expect(first.status).toBe(sdk.status);
-    expect(headersOf(first)).toEqual(headersOf(sdk));
-    expect(unsealed(first.text)).toBe(unsealed(sdk.text));
-    expect(first.headers['content-type']).toBe('application/json');
-    expect(Number(first.headers['content-length'])).toBe(Buffer.byteLength(first.text));
-    expect(JSON.parse(first.text).id).toBe(id);
-    expect(await toolCalledEvents()).toBe(events + 2);
-  });
+  it.each(CASES)(
+    '%s: the same status, headers and bytes as the SDK leg, one tool.called event each',
+    async (_case, path, id, tool, args) => {
+      const events = await toolCalledEvents();
+      const { first, sdk, served } = await bothPaths(path, id, tool, args());
+      expect(served).toBe(true);
+      expect(first.status).toBe(sdk.status);
+      expect(headersOf(first)).toEqual(headersOf(sdk));
+      expect(unsealed(first.text)).toBe(unsealed(sdk.text));
+      expect(first.headers['content-type']).toBe('application/json');
+      expect(Number(first.headers['content-length'])).toBe(Buffer.byteLength(first.text));
+      expect(JSON.parse(first.text).id).toBe(id);
+      expect(await toolCalledEvents()).toBe(events + 2);
+    },
+  );
 
-  it('answers with the upstream\'s result, and its -32021 as the SDK leg does: on a 400', async () => {
+  it("answers with the upstream's result, and its -32021 as the SDK leg does: on a 400", async () => {
     const echoed = await post('/mcp/servers/modern', 1, 'tools/call', 'echo', { text: 'plain' }).expect(200);
     expect(echoed.body.result.content).toEqual([{ type: 'text', text: 'modern: plain' }]);
     const asked = await post('/mcp/servers/modern', 2, 'tools/call', 'ask', {}).expect(400);
@@ -108,13 +145,34 @@ describe('a 2026-07-28 call of an upstream tool answered without the SDK v2 serv
     const progress = await post('/mcp/servers/modern', 2, 'tools/call', 'count', {}, { meta: { progressToken: 'p' } }).expect(200);
     expect(progress.headers['content-type']).toMatch(/^text\/event-stream/);
     expect(progress.text).toContain('notifications/progress');
-    const logged = await post('/mcp/servers/modern', 3, 'tools/call', 'log', {}, { meta: { 'io.modelcontextprotocol/logLevel': 'warning' } }).expect(200);
+    const logged = await post(
+      '/mcp/servers/modern',
+      3,
+      'tools/call',
+      'log',
+      {},
+      { meta: { 'io.modelcontextprotocol/logLevel': 'warning' } },
+    ).expect(200);
     expect(logged.text).toContain('modern: a warning');
-    const retry = await post('/mcp/servers/modern', 4, 'tools/call', 'ask', {}, { extra: { inputResponses: { input: { action: 'decline' } } } }).expect(200);
+    const retry = await post(
+      '/mcp/servers/modern',
+      4,
+      'tools/call',
+      'ask',
+      {},
+      { extra: { inputResponses: { input: { action: 'decline' } } } },
+    ).expect(200);
     expect(retry.text).toContain('modern: decline');
-    const declaring = await post('/mcp/servers/modern', 5, 'tools/call', 'echo', { text: 'b' }, {
-      meta: { 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } },
-    }).expect(200);
+    const declaring = await post(
+      '/mcp/servers/modern',
+      5,
+      'tools/call',
+      'echo',
+      { text: 'b' },
+      {
+        meta: { 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } },
+      },
+    ).expect(200);
     expect(declaring.text).toContain('modern: b');
     expect(spy).toHaveBeenCalledTimes(5);
     for (const result of spy.mock.results) expect(await result.value).toBe(false);
@@ -149,7 +207,12 @@ describe('a plain call sent to a 2026 upstream as one direct POST', () => {
 
   it('declares what the client declared, as the SDK client does', async () => {
     const caps = modern.clientCapabilities.length;
-    const { direct, sdk } = await bothLegs(14, 'echo', { text: 'c' }, { 'io.modelcontextprotocol/clientCapabilities': { experimental: {} } });
+    const { direct, sdk } = await bothLegs(
+      14,
+      'echo',
+      { text: 'c' },
+      { 'io.modelcontextprotocol/clientCapabilities': { experimental: {} } },
+    );
     expect(direct.text).toBe(sdk.text);
     expect(modern.clientCapabilities.slice(caps)).toEqual([{ experimental: {} }, { experimental: {} }]);
   });

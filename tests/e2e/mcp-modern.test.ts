@@ -36,7 +36,13 @@ beforeAll(async () => {
   owner = await makeKey(t);
   const full = await legacyClient(owner);
   for (const data of [
-    { name: 'files', url: upstream.url, tool_scopes: { secret: ['chat:read'] }, resource_scopes: { 'file:///secret/{name}': ['chat:read'] }, prompt_scopes: { vault: ['chat:read'] } },
+    {
+      name: 'files',
+      url: upstream.url,
+      tool_scopes: { secret: ['chat:read'] },
+      resource_scopes: { 'file:///secret/{name}': ['chat:read'] },
+      prompt_scopes: { vault: ['chat:read'] },
+    },
     { name: 'relay', url: relaying.url },
   ]) {
     const created = await full.callTool({ name: 'mcp_servers', arguments: { action: 'create', data } });
@@ -62,19 +68,39 @@ async function modernClient(key: TestKey, path: string, mode: 'auto' | { pin: st
   closers.push(client);
   return client;
 }
-const names = async (client: { listTools(): Promise<{ tools: { name: string }[] }> }) => (await client.listTools()).tools.map((tool) => tool.name).sort();
+const names = async (client: { listTools(): Promise<{ tools: { name: string }[] }> }) =>
+  (await client.listTools()).tools.map((tool) => tool.name).sort();
 const text = (result: unknown) => (result as { content: { text: string }[] }).content[0].text;
 
 const meta = { 'io.modelcontextprotocol/protocolVersion': V, 'io.modelcontextprotocol/clientCapabilities': {} };
-function post(path: string, key: TestKey, body: { method: string; params?: Record<string, unknown> } & Record<string, unknown>, headers: Record<string, string> = {}) {
-  return request(t.app).post(path).set('Content-Type', 'application/json').set('Accept', 'application/json, text/event-stream')
-    .set('Authorization', `Bearer ${key.raw}`).set('MCP-Protocol-Version', V).set('Mcp-Method', body.method).set(headers)
+function post(
+  path: string,
+  key: TestKey,
+  body: { method: string; params?: Record<string, unknown> } & Record<string, unknown>,
+  headers: Record<string, string> = {},
+) {
+  return request(t.app)
+    .post(path)
+    .set('Content-Type', 'application/json')
+    .set('Accept', 'application/json, text/event-stream')
+    .set('Authorization', `Bearer ${key.raw}`)
+    .set('MCP-Protocol-Version', V)
+    .set('Mcp-Method', body.method)
+    .set(headers)
     .send(JSON.stringify({ jsonrpc: '2.0', ...body, params: { ...body.params, _meta: meta } }));
 }
-const auditedTools = (action: string) => request(t.app).get('/api/v1/audit-events').query({ action })
-  .set('Authorization', `Bearer ${t.userToken(owner.user)}`).expect(200).then((res) => (res.body.events as { details: { tool: string } }[]).map((e) => e.details.tool));
+const auditedTools = (action: string) =>
+  request(t.app)
+    .get('/api/v1/audit-events')
+    .query({ action })
+    .set('Authorization', `Bearer ${t.userToken(owner.user)}`)
+    .expect(200)
+    .then((res) => (res.body.events as { details: { tool: string } }[]).map((e) => e.details.tool));
 
-describe.each([['/mcp', 'files__secret', 'files__echo'], ['/mcp/servers/files', 'secret', 'echo']])('%s with a key scoped to chat:read', (path, allowed, forbidden) => {
+describe.each([
+  ['/mcp', 'files__secret', 'files__echo'],
+  ['/mcp/servers/files', 'secret', 'echo'],
+])('%s with a key scoped to chat:read', (path, allowed, forbidden) => {
   const endpoint = path.slice('/mcp'.length);
   it('lists the same scope-filtered tools to the pinned 2026 client, the auto client and the v1 client', async () => {
     const pinned = await modernClient(chat, endpoint, { pin: V });
@@ -94,34 +120,59 @@ describe.each([['/mcp', 'files__secret', 'files__echo'], ['/mcp/servers/files', 
     const pinned = await modernClient(chat, endpoint, { pin: V });
     expect(text(await pinned.callTool({ name: allowed, arguments: {} }))).toBe('the secret');
     await expect(pinned.callTool({ name: forbidden, arguments: { text: 'x' } })).rejects.toThrow();
-    const modern = await post(path, chat, { id: 'f', method: 'tools/call', params: { name: forbidden, arguments: { text: 'x' } } }, { 'Mcp-Name': forbidden }).expect(403);
-    const legacy = await request(t.app).post(path).set('Content-Type', 'application/json').set('Accept', 'application/json, text/event-stream')
-      .set('Authorization', `Bearer ${chat.raw}`).send({ jsonrpc: '2.0', id: 'f', method: 'tools/call', params: { name: forbidden, arguments: { text: 'x' } } }).expect(403);
+    const modern = await post(
+      path,
+      chat,
+      { id: 'f', method: 'tools/call', params: { name: forbidden, arguments: { text: 'x' } } },
+      { 'Mcp-Name': forbidden },
+    ).expect(403);
+    const legacy = await request(t.app)
+      .post(path)
+      .set('Content-Type', 'application/json')
+      .set('Accept', 'application/json, text/event-stream')
+      .set('Authorization', `Bearer ${chat.raw}`)
+      .send({ jsonrpc: '2.0', id: 'f', method: 'tools/call', params: { name: forbidden, arguments: { text: 'x' } } })
+      .expect(403);
     expect(modern.body).toEqual(legacy.body);
     expect(modern.body).toMatchObject({ id: 'f', error: { code: -32003 } });
     expect(modern.headers['www-authenticate']).toBe(legacy.headers['www-authenticate']);
   });
 
-  it('answers server/discover statelessly, with the endpoint\'s name and what it serves', async () => {
+  it("answers server/discover statelessly, with the endpoint's name and what it serves", async () => {
     const res = await post(path, chat, { id: 1, method: 'server/discover' }, { 'Mcp-Session-Id': 'ignored' }).expect(200);
     expect(res.headers['mcp-session-id']).toBeUndefined();
     expect(res.body.result).toMatchObject({
-      resultType: 'complete', supportedVersions: [V], cacheScope: 'private',
+      resultType: 'complete',
+      supportedVersions: [V],
+      cacheScope: 'private',
       _meta: { 'io.modelcontextprotocol/serverInfo': { name: path === '/mcp' ? 'keygate' : 'keygate/files' } },
     });
     // listChanged and subscribe as subscriptions/listen delivers them (mcp-modern-listen.test.ts), no logging (deprecated).
     // The files upstream declares no subscribe or listChanged: only keygate's own tool changes are delivered there.
-    expect(res.body.result.capabilities).toEqual(path === '/mcp'
-      ? { tools: { listChanged: true }, resources: { subscribe: true, listChanged: true }, prompts: { listChanged: true }, completions: {} }
-      : { tools: { listChanged: true }, resources: {}, prompts: {}, completions: {} });
+    expect(res.body.result.capabilities).toEqual(
+      path === '/mcp'
+        ? {
+            tools: { listChanged: true },
+            resources: { subscribe: true, listChanged: true },
+            prompts: { listChanged: true },
+            completions: {},
+          }
+        : { tools: { listChanged: true }, resources: {}, prompts: {}, completions: {} },
+    );
     const list = await post(path, chat, { id: 2, method: 'tools/list' }).expect(200);
     expect(list.body.result).toMatchObject({ resultType: 'complete', cacheScope: 'private' });
   });
 
   it('takes a 2026 notification with 202 and no body', async () => {
-    const res = await request(t.app).post(path).set('Content-Type', 'application/json').set('Accept', 'application/json, text/event-stream')
-      .set('Authorization', `Bearer ${chat.raw}`).set('MCP-Protocol-Version', V).set('Mcp-Method', 'notifications/cancelled')
-      .send(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'gone', _meta: meta } })).expect(202);
+    const res = await request(t.app)
+      .post(path)
+      .set('Content-Type', 'application/json')
+      .set('Accept', 'application/json, text/event-stream')
+      .set('Authorization', `Bearer ${chat.raw}`)
+      .set('MCP-Protocol-Version', V)
+      .set('Mcp-Method', 'notifications/cancelled')
+      .send(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'gone', _meta: meta } }))
+      .expect(202);
     expect(res.text).toBe('');
   });
 
@@ -133,14 +184,18 @@ describe.each([['/mcp', 'files__secret', 'files__echo'], ['/mcp/servers/files', 
   });
 });
 
-describe.each([['/mcp', 'keygate://files/', 'files__'], ['/mcp/servers/files', '', '']])('%s content over 2026 with a key scoped to chat:read', (path, at, named) => {
+describe.each([
+  ['/mcp', 'keygate://files/', 'files__'],
+  ['/mcp/servers/files', '', ''],
+])('%s content over 2026 with a key scoped to chat:read', (path, at, named) => {
   const endpoint = path.slice('/mcp'.length);
   const read = (uri: string) => post(path, chat, { id: 'r', method: 'resources/read', params: { uri } }, { 'Mcp-Name': uri }).expect(200);
 
   it('lists and reads only the resources resource_scopes grant, as 2025 does', async () => {
     const pinned = await modernClient(chat, endpoint, { pin: V });
     const v1 = await legacyClient(chat, endpoint);
-    const uris = async (client: { listResources(): Promise<{ resources: { uri: string }[] }> }) => (await client.listResources()).resources.map((r) => r.uri);
+    const uris = async (client: { listResources(): Promise<{ resources: { uri: string }[] }> }) =>
+      (await client.listResources()).resources.map((r) => r.uri);
     expect(await uris(pinned)).toEqual([`${at}file:///secret/s.txt`]);
     expect(await uris(pinned)).toEqual(await uris(v1));
     expect((await pinned.listResourceTemplates()).resourceTemplates.map((r) => r.uriTemplate)).toEqual([`${at}file:///secret/{name}`]);
@@ -164,13 +219,23 @@ describe.each([['/mcp', 'keygate://files/', 'files__'], ['/mcp/servers/files', '
     expect((await pinned.listPrompts()).prompts.map((p) => p.name)).toEqual([`${named}vault`]);
     expect((await pinned.getPrompt({ name: `${named}vault` })).messages[0].content).toEqual({ type: 'text', text: 'one vaults nobody' });
     await expect(pinned.getPrompt({ name: `${named}greet`, arguments: { who: 'x' } })).rejects.toMatchObject({ code: -32602 });
-    const byTemplate = await pinned.complete({ ref: { type: 'ref/resource', uri: `${at}file:///secret/{name}` }, argument: { name: 'name', value: 'b' } });
+    const byTemplate = await pinned.complete({
+      ref: { type: 'ref/resource', uri: `${at}file:///secret/{name}` },
+      argument: { name: 'name', value: 'b' },
+    });
     expect(byTemplate.completion.values).toEqual(['one:b.txt']);
-    await expect(pinned.complete({ ref: { type: 'ref/prompt', name: `${named}greet` }, argument: { name: 'who', value: 'w' } })).rejects.toMatchObject({ code: -32602 });
+    await expect(
+      pinned.complete({ ref: { type: 'ref/prompt', name: `${named}greet` }, argument: { name: 'who', value: 'w' } }),
+    ).rejects.toMatchObject({ code: -32602 });
   });
 
   it('marks every list and read private, with no time to live', async () => {
-    for (const [method, params] of [['resources/list', {}], ['resources/templates/list', {}], ['prompts/list', {}], ['resources/read', { uri: `${at}file:///secret/s.txt` }]] as const) {
+    for (const [method, params] of [
+      ['resources/list', {}],
+      ['resources/templates/list', {}],
+      ['prompts/list', {}],
+      ['resources/read', { uri: `${at}file:///secret/s.txt` }],
+    ] as const) {
       const headers: Record<string, string> = 'uri' in params ? { 'Mcp-Name': params.uri } : {};
       const res = await post(path, chat, { id: method, method, params }, headers).expect(200);
       expect(res.body).toMatchObject({ id: method, result: { resultType: 'complete', ttlMs: 0, cacheScope: 'private' } });
@@ -192,7 +257,11 @@ it('answers server/discover 503 with its id when PostgreSQL goes away as the SDK
     expect(spy).toHaveBeenCalledTimes(1);
     expect(res.status).toBe(503);
     expect(res.headers['retry-after']).toBe('1');
-    expect(res.body).toEqual({ jsonrpc: '2.0', id: 'discover-1', error: { code: -32000, message: 'Service Unavailable: The database is not reachable; retry shortly' } });
+    expect(res.body).toEqual({
+      jsonrpc: '2.0',
+      id: 'discover-1',
+      error: { code: -32000, message: 'Service Unavailable: The database is not reachable; retry shortly' },
+    });
   } finally {
     spy.mockRestore();
   }
@@ -208,9 +277,18 @@ it('answers a 2026 tools/list whose cursor is not a string -32602 with its id, a
 describe('the header check comes before any scope decision', () => {
   it('answers a Mcp-Name that disagrees with the body 400 -32020, not the 403 the called tool would get, and records no denial', async () => {
     const before = (await auditedTools('tool.denied')).length;
-    const mismatch = await post('/mcp/servers/files', chat, { id: 7, method: 'tools/call', params: { name: 'echo', arguments: { text: 'x' } } }, { 'Mcp-Name': 'secret' }).expect(400);
+    const mismatch = await post(
+      '/mcp/servers/files',
+      chat,
+      { id: 7, method: 'tools/call', params: { name: 'echo', arguments: { text: 'x' } } },
+      { 'Mcp-Name': 'secret' },
+    ).expect(400);
     expect(mismatch.body).toMatchObject({ id: 7, error: { code: -32020 } });
-    const missing = await post('/mcp/servers/files', chat, { id: 8, method: 'tools/call', params: { name: 'echo', arguments: { text: 'x' } } }).expect(400);
+    const missing = await post('/mcp/servers/files', chat, {
+      id: 8,
+      method: 'tools/call',
+      params: { name: 'echo', arguments: { text: 'x' } },
+    }).expect(400);
     expect(missing.body).toMatchObject({ id: 8, error: { code: -32020 } });
     expect((await auditedTools('tool.denied')).length).toBe(before);
   });
@@ -220,17 +298,29 @@ it('records a 2026 tools/call in the audit trail, as a 2025 one', async () => {
   const before = (await auditedTools('tool.called')).filter((tool) => tool === 'files__secret').length;
   const pinned = await modernClient(chat, '/servers/files', { pin: V });
   await pinned.callTool({ name: 'secret', arguments: {} });
-  await eventually(async () => (await auditedTools('tool.called')).filter((tool) => tool === 'files__secret').length === before + 1, 5000, 50);
+  await eventually(
+    async () => (await auditedTools('tool.called')).filter((tool) => tool === 'files__secret').length === before + 1,
+    5000,
+    50,
+  );
 });
 
 describe('usage limits and malformed retry fields, as on 2025', () => {
   const keyWith = async (limits: Record<string, unknown>): Promise<TestKey> => {
-    const res = await request(t.app).post('/api/v1/api-keys').set('Authorization', `Bearer ${t.userToken(owner.user)}`)
-      .send({ name: 'limited', scopes: ['chat:read'], ...limits }).expect(201);
+    const res = await request(t.app)
+      .post('/api/v1/api-keys')
+      .set('Authorization', `Bearer ${t.userToken(owner.user)}`)
+      .send({ name: 'limited', scopes: ['chat:read'], ...limits })
+      .expect(201);
     return { id: res.body.id, raw: res.body.raw_key, user: owner.user };
   };
   const callSecret = (key: TestKey, id: number, params: Record<string, unknown> = {}) =>
-    post('/mcp/servers/files', key, { id, method: 'tools/call', params: { name: 'secret', arguments: {}, ...params } }, { 'Mcp-Name': 'secret' });
+    post(
+      '/mcp/servers/files',
+      key,
+      { id, method: 'tools/call', params: { name: 'secret', arguments: {}, ...params } },
+      { 'Mcp-Name': 'secret' },
+    );
 
   it('charges a 2026 tools/call to the quota, and refuses the one past it with 429', async () => {
     const key = await keyWith({ quota: { remaining: 1, refill: null } });
@@ -256,7 +346,9 @@ describe('usage limits and malformed retry fields, as on 2025', () => {
 });
 
 it('keeps a v1 client on a 2025 session, answered as before', async () => {
-  const transport = new StreamableHTTPClientTransport(new URL(app.url), { requestInit: { headers: { Authorization: `Bearer ${chat.raw}` } } });
+  const transport = new StreamableHTTPClientTransport(new URL(app.url), {
+    requestInit: { headers: { Authorization: `Bearer ${chat.raw}` } },
+  });
   const client = new Client({ name: 'v1', version: '1.0.0' });
   await client.connect(transport);
   closers.push(client);
@@ -265,23 +357,38 @@ it('keeps a v1 client on a 2025 session, answered as before', async () => {
   expect(text(await client.callTool({ name: 'files__secret', arguments: {} }))).toBe('the secret');
 });
 
-describe('an upstream call\'s progress, on the 2026 request\'s own stream', () => {
+describe("an upstream call's progress, on the 2026 request's own stream", () => {
   async function callProgress(meta: Record<string, unknown>, accept = 'application/json, text/event-stream') {
     const res = await fetch(`${app.url}/servers/relay`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept, authorization: `Bearer ${owner.raw}`, 'mcp-protocol-version': V, 'mcp-method': 'tools/call', 'mcp-name': 'progress' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 'p', method: 'tools/call', params: { name: 'progress', arguments: {}, _meta: { ...metaOf(), ...meta } } }),
+      headers: {
+        'content-type': 'application/json',
+        accept,
+        authorization: `Bearer ${owner.raw}`,
+        'mcp-protocol-version': V,
+        'mcp-method': 'tools/call',
+        'mcp-name': 'progress',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 'p',
+        method: 'tools/call',
+        params: { name: 'progress', arguments: {}, _meta: { ...metaOf(), ...meta } },
+      }),
     });
     const body = await res.text();
     const messages = res.headers.get('content-type')?.startsWith('text/event-stream')
-      ? body.split('\n').filter((line) => line.startsWith('data: ')).map((line) => JSON.parse(line.slice(6)))
+      ? body
+          .split('\n')
+          .filter((line) => line.startsWith('data: '))
+          .map((line) => JSON.parse(line.slice(6)))
       : [JSON.parse(body)];
     return { status: res.status, messages };
   }
   const metaOf = () => ({ 'io.modelcontextprotocol/protocolVersion': V, 'io.modelcontextprotocol/clientCapabilities': {} });
   const methods = (messages: { method?: string }[]) => messages.map((m) => m.method ?? 'result');
 
-  it('relays the progress under the client\'s token, and no log message (the upstream logs one)', async () => {
+  it("relays the progress under the client's token, and no log message (the upstream logs one)", async () => {
     const { status, messages } = await callProgress({ progressToken: 'tok' });
     expect(status).toBe(200);
     expect(methods(messages)).toEqual(['notifications/progress', 'notifications/progress', 'result']);

@@ -14,16 +14,30 @@ const METADATA = 'https://keygate.test/.well-known/oauth-protected-resource/mcp'
 const ANYTHING_METADATA = 'https://keygate.test/.well-known/oauth-protected-resource/mcp/servers/anything';
 const OTHER_ISSUER = 'https://other-idp.keygate.test/';
 const SCOPES = [
-  'agents:read', 'agents:write', 'projects:read', 'projects:write', 'routines:read', 'routines:write',
-  'mcp_servers:read', 'mcp_servers:write', 'chat:read', 'chat:write', 'models:read', 'models:write',
+  'agents:read',
+  'agents:write',
+  'projects:read',
+  'projects:write',
+  'routines:read',
+  'routines:write',
+  'mcp_servers:read',
+  'mcp_servers:write',
+  'chat:read',
+  'chat:write',
+  'models:read',
+  'models:write',
 ];
 
 let t: TestApp;
 let upstream: UpstreamMcpServer;
 beforeAll(async () => {
-  t = await startTestApp({ MCP_RESOURCE_URL: RESOURCE, MCP_AUTHORIZATION_SERVERS: `${TEST_ISSUER}, ${OTHER_ISSUER}`, MCP_UPSTREAM_ALLOWLIST: '127.0.0.0/8',
+  t = await startTestApp({
+    MCP_RESOURCE_URL: RESOURCE,
+    MCP_AUTHORIZATION_SERVERS: `${TEST_ISSUER}, ${OTHER_ISSUER}`,
+    MCP_UPSTREAM_ALLOWLIST: '127.0.0.0/8',
     // Every refusal below counts toward the one test address's failure limit.
-    AUTH_FAILURE_LIMIT: '200' });
+    AUTH_FAILURE_LIMIT: '200',
+  });
   upstream = await startUpstream('files');
 });
 afterAll(async () => {
@@ -36,11 +50,16 @@ function mcpToken(sub: string, options: TokenOptions = {}): string {
   return t.idp.token({ sub, audience: RESOURCE, ...options });
 }
 
-const withScope = (sub: string, scope: string, options: TokenOptions = {}) => mcpToken(sub, { ...options, extra: { scope, ...options.extra } });
+const withScope = (sub: string, scope: string, options: TokenOptions = {}) =>
+  mcpToken(sub, { ...options, extra: { scope, ...options.extra } });
 
 /** One JSON-RPC POST with whatever Authorization is given. */
 function post(authorization: string | undefined, body: unknown, path = '/mcp', headers: Record<string, string> = {}) {
-  const req = request(t.app).post(path).set('Content-Type', 'application/json').set('Accept', 'application/json, text/event-stream').set(headers);
+  const req = request(t.app)
+    .post(path)
+    .set('Content-Type', 'application/json')
+    .set('Accept', 'application/json, text/event-stream')
+    .set(headers);
   if (authorization !== undefined) req.set('Authorization', authorization);
   return req.send(JSON.stringify(body));
 }
@@ -65,10 +84,24 @@ describe('protected resource metadata (RFC 9728)', () => {
 describe('401 challenges on /mcp name the metadata', () => {
   it.each([
     ['no credentials', undefined, `Bearer realm="keygate", resource_metadata="${METADATA}"`, 'invalid-api-key'],
-    ['an unknown key', `Bearer svc_${'0'.repeat(64)}`, `Bearer realm="keygate", error="invalid_token", resource_metadata="${METADATA}"`, 'invalid-api-key'],
-    ['a malformed token', 'Bearer a.b.c', `Bearer realm="keygate", error="invalid_token", resource_metadata="${METADATA}"`, 'invalid-access-token'],
+    [
+      'an unknown key',
+      `Bearer svc_${'0'.repeat(64)}`,
+      `Bearer realm="keygate", error="invalid_token", resource_metadata="${METADATA}"`,
+      'invalid-api-key',
+    ],
+    [
+      'a malformed token',
+      'Bearer a.b.c',
+      `Bearer realm="keygate", error="invalid_token", resource_metadata="${METADATA}"`,
+      'invalid-access-token',
+    ],
   ])('%s', async (_case, authorization, challenge, slug) => {
-    for (const [path, metadata] of [['/mcp', METADATA], ['/mcp/servers/anything', ANYTHING_METADATA], ['/mcp/servers/Not_A_Name', METADATA]]) {
+    for (const [path, metadata] of [
+      ['/mcp', METADATA],
+      ['/mcp/servers/anything', ANYTHING_METADATA],
+      ['/mcp/servers/Not_A_Name', METADATA],
+    ]) {
       const res = await post(authorization, list, path).expect(401);
       expect(res.headers['www-authenticate']).toBe(challenge.replace(METADATA, metadata));
       expect(res.body.type).toBe(`urn:keygate:problem:${slug}`);
@@ -165,7 +198,9 @@ describe('/mcp/servers/<name>, a protected resource of its own', () => {
   async function ownerOfFiles(): Promise<string> {
     const sub = randomUUID();
     const data = { name: 'files', url: upstream.url, tool_scopes: { echo: ['chat:read'], secret: ['chat:write'] } };
-    const created = await post(`Bearer ${withScope(sub, 'mcp_servers:write')}`, call(1, 'mcp_servers', { action: 'create', data })).expect(200);
+    const created = await post(`Bearer ${withScope(sub, 'mcp_servers:write')}`, call(1, 'mcp_servers', { action: 'create', data })).expect(
+      200,
+    );
     expect(created.body.result.isError).toBeUndefined();
     return sub;
   }
@@ -215,7 +250,9 @@ describe('/mcp/servers/<name>, a protected resource of its own', () => {
   it('names its own metadata in a step-up challenge', async () => {
     const sub = await ownerOfFiles();
     const res = await post(`Bearer ${withScope(sub, 'chat:read')}`, call(3, 'secret'), '/mcp/servers/files').expect(403);
-    expect(res.headers['www-authenticate']).toBe(`Bearer error="insufficient_scope", scope="chat:write", resource_metadata="${ANYTHING_METADATA.replace('anything', 'files')}"`);
+    expect(res.headers['www-authenticate']).toBe(
+      `Bearer error="insufficient_scope", scope="chat:write", resource_metadata="${ANYTHING_METADATA.replace('anything', 'files')}"`,
+    );
   });
 });
 
@@ -244,7 +281,12 @@ describe('sessions opened with a token', () => {
 
   it('end when the token that last used them expires', async () => {
     const sub = randomUUID();
-    const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } } };
+    const init = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+    };
     const opened = await post(`Bearer ${withScope(sub, 'projects:read', { expiresIn: 2 })}`, init).expect(200);
     const inSession = { 'Mcp-Session-Id': opened.headers['mcp-session-id'] };
     expect((await post(`Bearer ${withScope(sub, 'projects:read')}`, list, '/mcp', inSession)).status).toBe(200);
@@ -254,7 +296,9 @@ describe('sessions opened with a token', () => {
 
     const short = await post(`Bearer ${withScope(sub, 'projects:read', { expiresIn: 2 })}`, init).expect(200);
     await new Promise((r) => setTimeout(r, 2200));
-    const later = await post(`Bearer ${withScope(sub, 'projects:read')}`, list, '/mcp', { 'Mcp-Session-Id': short.headers['mcp-session-id'] });
+    const later = await post(`Bearer ${withScope(sub, 'projects:read')}`, list, '/mcp', {
+      'Mcp-Session-Id': short.headers['mcp-session-id'],
+    });
     expect(later.status).toBe(404);
   });
 });
@@ -267,7 +311,10 @@ describe('audit and limits for tokens', () => {
     let rows: AuditEventRow[] = [];
     for (let i = 0; i < 80 && rows.length < 2; i++) {
       await new Promise((r) => setTimeout(r, 25));
-      rows = await t.db.dataSource.query(`SELECT ${AUDIT_COLUMNS} FROM audit_events WHERE user_id = $1 AND action LIKE 'tool.%' ORDER BY seq`, [sub]);
+      rows = await t.db.dataSource.query(
+        `SELECT ${AUDIT_COLUMNS} FROM audit_events WHERE user_id = $1 AND action LIKE 'tool.%' ORDER BY seq`,
+        [sub],
+      );
     }
     expect(rows.map((r) => [r.action, r.actor_type, r.actor_id, r.key_id])).toEqual([
       ['tool.called', 'user', sub, null],

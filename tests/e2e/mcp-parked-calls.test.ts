@@ -29,7 +29,11 @@ beforeAll(async () => {
   upstream = await startRelayUpstream({ prompts: true });
   owner = await makeKey(r.a);
   other = await makeKey(r.a, [], owner.user);
-  const res = await rpc(r.aUrl, '/mcp', owner, { id: 1, method: 'tools/call', params: { name: 'mcp_servers', arguments: { action: 'create', data: { name: 'relay', url: upstream.url } } } });
+  const res = await rpc(r.aUrl, '/mcp', owner, {
+    id: 1,
+    method: 'tools/call',
+    params: { name: 'mcp_servers', arguments: { action: 'create', data: { name: 'relay', url: upstream.url } } },
+  });
   expect(res.body.result?.isError).toBeFalsy();
 });
 afterAll(async () => {
@@ -37,7 +41,10 @@ afterAll(async () => {
   await r?.close();
 });
 
-const meta = (capabilities: Record<string, unknown>) => ({ 'io.modelcontextprotocol/protocolVersion': V, 'io.modelcontextprotocol/clientCapabilities': capabilities });
+const meta = (capabilities: Record<string, unknown>) => ({
+  'io.modelcontextprotocol/protocolVersion': V,
+  'io.modelcontextprotocol/clientCapabilities': capabilities,
+});
 
 interface RpcAnswer {
   status: number;
@@ -45,13 +52,23 @@ interface RpcAnswer {
 }
 
 /** One raw 2026 POST (JSON answer), as a client in manual mode sends it. */
-async function rpc(base: string, path: string, key: TestKey, body: { id: unknown; method: string; params: Record<string, unknown> }, capabilities: Record<string, unknown> = FULL): Promise<RpcAnswer> {
+async function rpc(
+  base: string,
+  path: string,
+  key: TestKey,
+  body: { id: unknown; method: string; params: Record<string, unknown> },
+  capabilities: Record<string, unknown> = FULL,
+): Promise<RpcAnswer> {
   const name = (body.params.name ?? body.params.uri) as string | undefined;
   const res = await fetch(`${base}${path}`, {
     method: 'POST',
     headers: {
-      'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${key.raw}`,
-      'mcp-protocol-version': V, 'mcp-method': body.method, ...(name !== undefined && { 'mcp-name': name }),
+      'content-type': 'application/json',
+      accept: 'application/json',
+      authorization: `Bearer ${key.raw}`,
+      'mcp-protocol-version': V,
+      'mcp-method': body.method,
+      ...(name !== undefined && { 'mcp-name': name }),
     },
     body: JSON.stringify({ jsonrpc: '2.0', ...body, params: { ...body.params, _meta: meta(capabilities) } }),
   });
@@ -73,17 +90,27 @@ async function modernClient(path: string, capabilities: Record<string, unknown> 
     return fetch(to, init);
   };
   const client = new ClientV2({ name: 'parked-test', version: '1.0.0' }, { capabilities, versionNegotiation: { mode: { pin: V } } });
-  if ('sampling' in capabilities) client.setRequestHandler('sampling/createMessage', async () => ({ role: 'assistant', content: { type: 'text', text: '4' }, model: 'test' }) as never);
-  if ('elicitation' in capabilities) client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { name: 'Ada' } }) as never);
+  if ('sampling' in capabilities)
+    client.setRequestHandler(
+      'sampling/createMessage',
+      async () => ({ role: 'assistant', content: { type: 'text', text: '4' }, model: 'test' }) as never,
+    );
+  if ('elicitation' in capabilities)
+    client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { name: 'Ada' } }) as never);
   if ('roots' in capabilities) client.setRequestHandler('roots/list', async () => ({ roots: [{ uri: 'file:///work', name: 'work' }] }));
-  await client.connect(new TransportV2(new URL(`${r.aUrl}${path}`), { fetch: split, requestInit: { headers: { Authorization: `Bearer ${owner.raw}` } } }));
+  await client.connect(
+    new TransportV2(new URL(`${r.aUrl}${path}`), { fetch: split, requestInit: { headers: { Authorization: `Bearer ${owner.raw}` } } }),
+  );
   return { client, routed };
 }
 
 const textOf = (result: unknown) => JSON.parse((result as { content: { text: string }[] }).content[0].text);
 
-const calledEvents = async (tool: string) => await r.a.db.dataSource.query<{ details: Record<string, unknown> }[]>(
-  `SELECT details FROM audit_events WHERE user_id = $1 AND action = 'tool.called' AND details->>'tool' = $2 ORDER BY seq`, [owner.user, tool]);
+const calledEvents = async (tool: string) =>
+  await r.a.db.dataSource.query<{ details: Record<string, unknown> }[]>(
+    `SELECT details FROM audit_events WHERE user_id = $1 AND action = 'tool.called' AND details->>'tool' = $2 ORDER BY seq`,
+    [owner.user, tool],
+  );
 
 async function until(check: () => boolean | Promise<boolean>, ms: number): Promise<void> {
   const end = Date.now() + ms;
@@ -93,17 +120,27 @@ async function until(check: () => boolean | Promise<boolean>, ms: number): Promi
   }
 }
 
-describe.each([['/mcp', 'relay__'], ['/mcp/servers/relay', '']])('%s, a 2026 client in front of a 2025 upstream that asks for input', (path, prefix) => {
-  it('fulfils the upstream\'s elicitation, sampling and roots requests through input_required, each retry on the other replica', async () => {
+describe.each([
+  ['/mcp', 'relay__'],
+  ['/mcp/servers/relay', ''],
+])('%s, a 2026 client in front of a 2025 upstream that asks for input', (path, prefix) => {
+  it("fulfils the upstream's elicitation, sampling and roots requests through input_required, each retry on the other replica", async () => {
     const { client, routed } = await modernClient(path);
     expect(client.getProtocolEra()).toBe('modern');
     const declaredBefore = upstream.declared.length;
-    expect(textOf(await client.callTool({ name: `${prefix}elicit`, arguments: {} }))).toEqual({ action: 'accept', content: { name: 'Ada' } });
+    expect(textOf(await client.callTool({ name: `${prefix}elicit`, arguments: {} }))).toEqual({
+      action: 'accept',
+      content: { name: 'Ada' },
+    });
     expect(textOf(await client.callTool({ name: `${prefix}sample`, arguments: {} }))).toEqual({ type: 'text', text: '4' });
-    expect(textOf(await client.callTool({ name: `${prefix}roots`, arguments: {} }))).toEqual({ roots: [{ uri: 'file:///work', name: 'work' }] });
+    expect(textOf(await client.callTool({ name: `${prefix}roots`, arguments: {} }))).toEqual({
+      roots: [{ uri: 'file:///work', name: 'work' }],
+    });
     expect(routed).toEqual(['A', 'B', 'A', 'B', 'A', 'B']);
     // Each call's upstream session was opened declaring what the client declared (and keygate relays).
-    expect(upstream.declared.slice(declaredBefore)).toContainEqual(expect.objectContaining({ sampling: {}, elicitation: { form: {} }, roots: {} }));
+    expect(upstream.declared.slice(declaredBefore)).toContainEqual(
+      expect.objectContaining({ sampling: {}, elicitation: { form: {} }, roots: {} }),
+    );
     await client.close();
   });
 
@@ -117,7 +154,7 @@ describe.each([['/mcp', 'relay__'], ['/mcp/servers/relay', '']])('%s, a 2026 cli
     await client.close();
   });
 
-  it('asks for nothing the client did not declare: the upstream\'s request is refused and the call is a tool error', async () => {
+  it("asks for nothing the client did not declare: the upstream's request is refused and the call is a tool error", async () => {
     const { client, routed } = await modernClient(path, { elicitation: {} });
     const result = await client.callTool({ name: `${prefix}sample`, arguments: {} });
     expect(result.isError).toBe(true);
@@ -127,11 +164,21 @@ describe.each([['/mcp', 'relay__'], ['/mcp/servers/relay', '']])('%s, a 2026 cli
 });
 
 describe('the wire of a parked call (a client in manual mode)', () => {
-  const first = (key: TestKey, base = r.aUrl) => rpc(base, '/mcp', key, { id: 'first', method: 'tools/call', params: { name: 'relay__elicit', arguments: {} } });
+  const first = (key: TestKey, base = r.aUrl) =>
+    rpc(base, '/mcp', key, { id: 'first', method: 'tools/call', params: { name: 'relay__elicit', arguments: {} } });
   const retry = (key: TestKey, state: unknown, base = r.b.url, path = '/mcp', name = 'relay__elicit') =>
-    rpc(base, path, key, { id: 'again', method: 'tools/call', params: { name, arguments: {}, requestState: state, inputResponses: { 'keygate-1': { action: 'accept', content: { name: 'Grace' } } } } });
+    rpc(base, path, key, {
+      id: 'again',
+      method: 'tools/call',
+      params: {
+        name,
+        arguments: {},
+        requestState: state,
+        inputResponses: { 'keygate-1': { action: 'accept', content: { name: 'Grace' } } },
+      },
+    });
 
-  it('answers input_required with the upstream\'s request under keygate\'s key and an opaque state, refused when altered or moved, taken once on the other replica', async () => {
+  it("answers input_required with the upstream's request under keygate's key and an opaque state, refused when altered or moved, taken once on the other replica", async () => {
     const before = (await calledEvents('relay__elicit')).length;
     const asked = await first(owner);
     expect(asked.status).toBe(200);
@@ -145,7 +192,12 @@ describe('the wire of a parked call (a client in manual mode)', () => {
     for (const part of state.split(/[^A-Za-z0-9+/=_-]/)) expect(Buffer.from(part, 'base64').toString('latin1')).not.toMatch(/"[krd]":/);
 
     const tampered = `${state.slice(0, -4)}${state.slice(-4) === 'AAAA' ? 'BBBB' : 'AAAA'}`;
-    for (const refused of [await retry(owner, tampered), await retry(other, state), await retry(owner, state, r.b.url, '/mcp/servers/relay', 'elicit'), await retry(owner, 'not a state')]) {
+    for (const refused of [
+      await retry(owner, tampered),
+      await retry(other, state),
+      await retry(owner, state, r.b.url, '/mcp/servers/relay', 'elicit'),
+      await retry(owner, 'not a state'),
+    ]) {
       expect(refused.body).toMatchObject({ id: 'again', error: { code: -32602, message: 'Invalid or expired requestState' } });
     }
     // Nothing above reached the held call: the rightful retry, on the other replica, still finishes it.
@@ -166,14 +218,20 @@ describe('the wire of a parked call (a client in manual mode)', () => {
     const key = await makeKey(r.a, ['mcp_servers:read', 'mcp_servers:write'], owner.user);
     const asked = await first(key);
     expect(asked.body.result).toMatchObject({ resultType: 'input_required' });
-    await request(r.a.app).patch(`/api/v1/api-keys/${key.id}`).set('Authorization', `Bearer ${r.a.userToken(owner.user)}`)
-      .send({ scopes: ['mcp_servers:read'] }).expect(200);
+    await request(r.a.app)
+      .patch(`/api/v1/api-keys/${key.id}`)
+      .set('Authorization', `Bearer ${r.a.userToken(owner.user)}`)
+      .send({ scopes: ['mcp_servers:read'] })
+      .expect(200);
     let refused: RpcAnswer | undefined;
     await until(async () => (refused = await retry(key, asked.body.result!.requestState)).status === 403, 5000);
     expect(refused!.body).toMatchObject({ id: 'again', error: { code: -32003 } });
     // The refused round took nothing: widened again, the key's retry finishes the call.
-    await request(r.a.app).patch(`/api/v1/api-keys/${key.id}`).set('Authorization', `Bearer ${r.a.userToken(owner.user)}`)
-      .send({ scopes: ['mcp_servers:read', 'mcp_servers:write'] }).expect(200);
+    await request(r.a.app)
+      .patch(`/api/v1/api-keys/${key.id}`)
+      .set('Authorization', `Bearer ${r.a.userToken(owner.user)}`)
+      .send({ scopes: ['mcp_servers:read', 'mcp_servers:write'] })
+      .expect(200);
     let done: RpcAnswer | undefined;
     await until(async () => (done = await retry(key, asked.body.result!.requestState)).status === 200, 5000);
     expect(textOf(done!.body.result)).toEqual({ action: 'accept', content: { name: 'Grace' } });
@@ -198,7 +256,7 @@ describe('the wire of a parked resources/read', () => {
   const retry = (state: unknown, method = 'resources/read', params: Record<string, unknown> = { uri }) =>
     rpc(r.b.url, '/mcp', owner, { id: 'again', method, params: { ...params, requestState: state, inputResponses: answers } });
 
-  it('answers input_required with the upstream\'s request, its state bound to the URI, and reads on the other replica', async () => {
+  it("answers input_required with the upstream's request, its state bound to the URI, and reads on the other replica", async () => {
     const asked = await rpc(r.aUrl, '/mcp', owner, { id: 'first', method: 'resources/read', params: { uri } });
     expect(asked.status).toBe(200);
     expect(asked.body.result).toMatchObject({
@@ -206,7 +264,10 @@ describe('the wire of a parked resources/read', () => {
       inputRequests: { 'keygate-1': { method: 'elicitation/create', params: { mode: 'form', message: 'Your name?' } } },
     });
     const state = asked.body.result!.requestState as string;
-    for (const refused of [await retry(state, 'resources/read', { uri: 'keygate://relay/note://a' }), await retry(state, 'prompts/get', { name: 'relay__ask' })]) {
+    for (const refused of [
+      await retry(state, 'resources/read', { uri: 'keygate://relay/note://a' }),
+      await retry(state, 'prompts/get', { name: 'relay__ask' }),
+    ]) {
       expect(refused.body).toMatchObject({ id: 'again', error: { code: -32602, message: 'Invalid or expired requestState' } });
     }
     const done = await retry(state);
@@ -214,16 +275,39 @@ describe('the wire of a parked resources/read', () => {
     expect(JSON.parse(done.body.result!.contents[0].text)).toEqual({ action: 'accept', content: { name: 'Grace' } });
   });
 
-  it('asks the URI\'s resource_scopes again on each retry: a key narrowed meanwhile is refused, the call still held for it widened again', async () => {
-    const guarded = await rpc(r.aUrl, '/mcp', owner, { id: 1, method: 'tools/call', params: { name: 'mcp_servers', arguments: { action: 'create', data: {
-      name: 'guarded', url: upstream.url, resource_scopes: { 'ask://name': ['chat:read'] } } } } });
+  it("asks the URI's resource_scopes again on each retry: a key narrowed meanwhile is refused, the call still held for it widened again", async () => {
+    const guarded = await rpc(r.aUrl, '/mcp', owner, {
+      id: 1,
+      method: 'tools/call',
+      params: {
+        name: 'mcp_servers',
+        arguments: {
+          action: 'create',
+          data: {
+            name: 'guarded',
+            url: upstream.url,
+            resource_scopes: { 'ask://name': ['chat:read'] },
+          },
+        },
+      },
+    });
     expect(guarded.body.result?.isError).toBeFalsy();
     const key = await makeKey(r.a, ['chat:read'], owner.user);
     const at = 'keygate://guarded/ask://name';
     const asked = await rpc(r.aUrl, '/mcp', key, { id: 'first', method: 'resources/read', params: { uri: at } });
     expect(asked.body.result).toMatchObject({ resultType: 'input_required' });
-    const again = () => rpc(r.b.url, '/mcp', key, { id: 'again', method: 'resources/read', params: { uri: at, requestState: asked.body.result!.requestState, inputResponses: answers } });
-    const scopes = (list: string[]) => request(r.a.app).patch(`/api/v1/api-keys/${key.id}`).set('Authorization', `Bearer ${r.a.userToken(owner.user)}`).send({ scopes: list }).expect(200);
+    const again = () =>
+      rpc(r.b.url, '/mcp', key, {
+        id: 'again',
+        method: 'resources/read',
+        params: { uri: at, requestState: asked.body.result!.requestState, inputResponses: answers },
+      });
+    const scopes = (list: string[]) =>
+      request(r.a.app)
+        .patch(`/api/v1/api-keys/${key.id}`)
+        .set('Authorization', `Bearer ${r.a.userToken(owner.user)}`)
+        .send({ scopes: list })
+        .expect(200);
     await scopes(['mcp_servers:read']);
     let refused: RpcAnswer | undefined;
     await until(async () => (refused = await again()).body.error !== undefined, 5000);
@@ -243,10 +327,14 @@ describe('the wire of a parked resources/read', () => {
 });
 
 describe('a 2025 client is unchanged', () => {
-  it('a stateless 2025 request still has no relay: the upstream\'s request is refused, a tool error', async () => {
-    const res = await request(r.a.app).post('/mcp').set('Content-Type', 'application/json').set('Accept', 'application/json')
+  it("a stateless 2025 request still has no relay: the upstream's request is refused, a tool error", async () => {
+    const res = await request(r.a.app)
+      .post('/mcp')
+      .set('Content-Type', 'application/json')
+      .set('Accept', 'application/json')
       .set('Authorization', `Bearer ${owner.raw}`)
-      .send({ jsonrpc: '2.0', id: randomUUID(), method: 'tools/call', params: { name: 'relay__elicit', arguments: {} } }).expect(200);
+      .send({ jsonrpc: '2.0', id: randomUUID(), method: 'tools/call', params: { name: 'relay__elicit', arguments: {} } })
+      .expect(200);
     // A stateless 2025 request has no session to carry a request: refused to the upstream, a tool error, as before.
     expect(res.body.result.isError).toBe(true);
   });

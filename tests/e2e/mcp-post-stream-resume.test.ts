@@ -19,11 +19,22 @@ beforeAll(async () => {
   r = await startTwoReplicas({ MCP_UPSTREAM_ALLOWLIST: '127.0.0.0/8' });
   upstream = await startRelayUpstream();
   const user = randomUUID();
-  const create = async (name: string) => (await request(r.a.app).post('/api/v1/api-keys').set('Authorization', `Bearer ${r.a.userToken(user)}`)
-    .send({ name, scopes: ['mcp_servers:read', 'mcp_servers:write'] }).expect(201)).body.raw_key as string;
+  const create = async (name: string) =>
+    (
+      await request(r.a.app)
+        .post('/api/v1/api-keys')
+        .set('Authorization', `Bearer ${r.a.userToken(user)}`)
+        .send({ name, scopes: ['mcp_servers:read', 'mcp_servers:write'] })
+        .expect(201)
+    ).body.raw_key as string;
   raw = await create('post-streams');
   otherRaw = await create('another key');
-  const res = await mcpPost(r.aUrl, raw, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'mcp_servers', arguments: { action: 'create', data: { name: 'relay', url: upstream.url } } } });
+  const res = await mcpPost(r.aUrl, raw, {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: { name: 'mcp_servers', arguments: { action: 'create', data: { name: 'relay', url: upstream.url } } },
+  });
   expect(res.status).toBe(200);
   await res.text();
 });
@@ -36,20 +47,34 @@ afterAll(async () => {
 class EventReader {
   readonly events: SseEvent[] = [];
   ended = false;
-  private constructor(readonly response: Response, private readonly controller: AbortController) {}
+  private constructor(
+    readonly response: Response,
+    private readonly controller: AbortController,
+  ) {}
 
   static async post(base: string, session: string, body: unknown, key = raw): Promise<EventReader> {
     const controller = new AbortController();
     const response = await fetch(`${base}/mcp`, {
-      method: 'POST', signal: controller.signal, body: JSON.stringify(body),
-      headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'Mcp-Session-Id': session },
+      method: 'POST',
+      signal: controller.signal,
+      body: JSON.stringify(body),
+      headers: {
+        Authorization: `Bearer ${key}`,
+        'Content-Type': 'application/json',
+        Accept: 'application/json, text/event-stream',
+        'Mcp-Session-Id': session,
+      },
     });
     return EventReader.start(response, controller);
   }
 
   static async get(base: string, session: string, lastEventId?: string, key = raw): Promise<EventReader> {
     const controller = new AbortController();
-    const headers: Record<string, string> = { Accept: 'text/event-stream', 'Mcp-Session-Id': session, ...(lastEventId ? { 'Last-Event-ID': lastEventId } : {}) };
+    const headers: Record<string, string> = {
+      Accept: 'text/event-stream',
+      'Mcp-Session-Id': session,
+      ...(lastEventId ? { 'Last-Event-ID': lastEventId } : {}),
+    };
     return EventReader.start(await mcpRequest(base, key, 'GET', headers, controller.signal), controller);
   }
 
@@ -83,13 +108,23 @@ async function until(check: () => boolean, ms = 5000): Promise<void> {
 }
 
 async function initialize(base: string, key = raw): Promise<string> {
-  const res = await mcpPost(base, key, { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: CAPABILITIES, clientInfo: { name: 'resume', version: '1' } } });
+  const res = await mcpPost(base, key, {
+    jsonrpc: '2.0',
+    id: 0,
+    method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities: CAPABILITIES, clientInfo: { name: 'resume', version: '1' } },
+  });
   expect(res.status).toBe(200);
   await res.text();
   return res.headers.get('mcp-session-id')!;
 }
 
-const call = (id: number, name: string) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: {}, _meta: { progressToken: `p${id}` } } });
+const call = (id: number, name: string) => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'tools/call',
+  params: { name, arguments: {}, _meta: { progressToken: `p${id}` } },
+});
 const isResult = (id: number) => (m: Record<string, any>) => m.id === id && 'result' in m;
 
 describe('resumable SSE answers to POSTs in a session', () => {
@@ -134,10 +169,17 @@ describe('resumable SSE answers to POSTs in a session', () => {
     const resumed = await EventReader.get(r.b.url, session, priming);
     await until(() => resumed.messages().some((m) => m.method === 'elicitation/create'));
     const asked = resumed.messages().find((m) => m.method === 'elicitation/create')!;
-    const answer = await mcpPost(r.aUrl, raw, { jsonrpc: '2.0', id: asked.id, result: { action: 'accept', content: { name: 'Ada' } } }, { 'Mcp-Session-Id': session });
+    const answer = await mcpPost(
+      r.aUrl,
+      raw,
+      { jsonrpc: '2.0', id: asked.id, result: { action: 'accept', content: { name: 'Ada' } } },
+      { 'Mcp-Session-Id': session },
+    );
     expect(answer.status).toBe(202);
     await until(() => resumed.ended, 10_000);
-    expect(resumed.messages().find(isResult(3))?.result.content[0].text).toBe(JSON.stringify({ action: 'accept', content: { name: 'Ada' } }));
+    expect(resumed.messages().find(isResult(3))?.result.content[0].text).toBe(
+      JSON.stringify({ action: 'accept', content: { name: 'Ada' } }),
+    );
   });
 
   it('keeps POST stream events off the standalone stream, lets a resumption in beside it, and still resumes the standalone stream by its own ids', async () => {
@@ -165,7 +207,8 @@ describe('resumable SSE answers to POSTs in a session', () => {
     // Replica a lets go of the stream's claim when it sees the connection close, a moment after the drop.
     let released = false;
     const claim = async () => {
-      released = (await r.a.db.dataSource.query('SELECT stream_replica FROM mcp_sessions WHERE id = $1', [sessionId]))[0].stream_replica === null;
+      released =
+        (await r.a.db.dataSource.query('SELECT stream_replica FROM mcp_sessions WHERE id = $1', [sessionId]))[0].stream_replica === null;
     };
     for (let tries = 0; tries < 50 && !released; tries += 1) {
       await claim();
@@ -182,7 +225,7 @@ describe('resumable SSE answers to POSTs in a session', () => {
     expect(again.messages()).toEqual([{ jsonrpc: '2.0', method: 'notifications/tools/list_changed', params: { n: 2 } }]);
   });
 
-  it('answers 404 to another key\'s resumption, and replays nothing of a stream the log no longer knows', async () => {
+  it("answers 404 to another key's resumption, and replays nothing of a stream the log no longer knows", async () => {
     const session = await initialize(r.aUrl);
     const post = await EventReader.post(r.aUrl, session, call(5, 'relay__progress'));
     await until(() => post.ended);
@@ -196,7 +239,7 @@ describe('resumable SSE answers to POSTs in a session', () => {
     expect(unknown.events).toEqual([]);
   });
 
-  it('cancels the call on the client\'s notifications/cancelled even after its stream dropped', async () => {
+  it("cancels the call on the client's notifications/cancelled even after its stream dropped", async () => {
     const session = await initialize(r.aUrl);
     const before = upstream.cancelled;
     const post = await EventReader.post(r.aUrl, session, call(6, 'relay__slow'));
@@ -205,7 +248,12 @@ describe('resumable SSE answers to POSTs in a session', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     // Dropping the stream did not cancel it.
     expect(upstream.cancelled).toBe(before);
-    const cancel = await mcpPost(r.b.url, raw, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 6 } }, { 'Mcp-Session-Id': session });
+    const cancel = await mcpPost(
+      r.b.url,
+      raw,
+      { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 6 } },
+      { 'Mcp-Session-Id': session },
+    );
     expect(cancel.status).toBe(202);
     await until(() => upstream.cancelled === before + 1);
   });

@@ -11,7 +11,9 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const init = (protocolVersion: string) => ({
-  jsonrpc: '2.0', id: 1, method: 'initialize',
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
   params: { protocolVersion, capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
 });
 
@@ -35,12 +37,21 @@ describe('POST /mcp lifecycle and transport', () => {
   });
 
   it('answers ping with an empty result', async () => {
-    expect((await rpc(t, full, { jsonrpc: '2.0', id: 'p', method: 'ping' }).expect(200)).body).toEqual({ jsonrpc: '2.0', id: 'p', result: {} });
+    expect((await rpc(t, full, { jsonrpc: '2.0', id: 'p', method: 'ping' }).expect(200)).body).toEqual({
+      jsonrpc: '2.0',
+      id: 'p',
+      result: {},
+    });
   });
 
   it('streams the answer as SSE when the client accepts only an event stream', async () => {
     const res = await rpc(t, full, { jsonrpc: '2.0', id: 3, method: 'tools/list' }, { Accept: 'text/event-stream' })
-      .buffer(true).parse((r, done) => { let s = ''; r.on('data', (c: Buffer) => (s += c.toString())); r.on('end', () => done(null, s)); })
+      .buffer(true)
+      .parse((r, done) => {
+        let s = '';
+        r.on('data', (c: Buffer) => (s += c.toString()));
+        r.on('end', () => done(null, s));
+      })
       .expect(200);
     expect(res.headers['content-type']).toMatch(/^text\/event-stream/);
     const data = JSON.parse(/^data: (.*)$/m.exec(res.body as string)![1]);
@@ -79,15 +90,25 @@ describe('POST /mcp JSON-RPC errors', () => {
     expect(res.body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: expect.any(String) } });
   });
 
-  it.each([['a number', 5], ['a string', '"x"'], ['an array of numbers', [1, 2]], ['an empty batch', []],
-    ['an object without method', { jsonrpc: '2.0', id: 9 }], ['a wrong jsonrpc version', { jsonrpc: '1.0', id: 9, method: 'ping' }],
+  it.each([
+    ['a number', 5],
+    ['a string', '"x"'],
+    ['an array of numbers', [1, 2]],
+    ['an empty batch', []],
+    ['an object without method', { jsonrpc: '2.0', id: 9 }],
+    ['a wrong jsonrpc version', { jsonrpc: '1.0', id: 9, method: 'ping' }],
   ])('-32600 for %s', async (_what, body) => {
     const res = await rpc(t, full, typeof body === 'string' ? body : JSON.stringify(body)).expect(400);
     expect(res.body.error.code).toBe(-32600);
   });
 
   it('-32600 for resources/subscribe without a session, which has nowhere to keep it or send its updates', async () => {
-    const subscribe = await rpc(t, full, { jsonrpc: '2.0', id: 4, method: 'resources/subscribe', params: { uri: 'keygate://files/file:///a' } }).expect(200);
+    const subscribe = await rpc(t, full, {
+      jsonrpc: '2.0',
+      id: 4,
+      method: 'resources/subscribe',
+      params: { uri: 'keygate://files/file:///a' },
+    }).expect(200);
     expect(subscribe.body).toMatchObject({ id: 4, error: { code: -32600 } });
   });
 
@@ -101,11 +122,27 @@ describe('POST /mcp JSON-RPC errors', () => {
   it.each([
     ['an unknown tool', call(5, 'weather', { action: 'get' }), /Unknown tool: weather/],
     ['a call without a name', { jsonrpc: '2.0', id: 5, method: 'tools/call', params: {} }, /name/],
-    ['agent_scopes with a bad scope', { jsonrpc: '2.0', id: 5, method: 'tools/list', params: { agent_scopes: ['agents:admin'] } }, /agents:admin/],
-    ['agent_scopes that is not an array', { jsonrpc: '2.0', id: 5, method: 'tools/list', params: { agent_scopes: 'agents:read' } }, /agent_scopes/],
+    [
+      'agent_scopes with a bad scope',
+      { jsonrpc: '2.0', id: 5, method: 'tools/list', params: { agent_scopes: ['agents:admin'] } },
+      /agents:admin/,
+    ],
+    [
+      'agent_scopes that is not an array',
+      { jsonrpc: '2.0', id: 5, method: 'tools/list', params: { agent_scopes: 'agents:read' } },
+      /agent_scopes/,
+    ],
     ['a cursor that was never issued', { jsonrpc: '2.0', id: 5, method: 'tools/list', params: { cursor: 'abc' } }, /cursor/],
-    ['initialize without a protocol version', { jsonrpc: '2.0', id: 5, method: 'initialize', params: { capabilities: {}, clientInfo: { name: 'x', version: '1' } } }, /protocolVersion/],
-    ['initialize with a clientInfo that is not an object', { ...init('2025-06-18'), id: 5, params: { ...init('2025-06-18').params, clientInfo: 'me' } }, /clientInfo/],
+    [
+      'initialize without a protocol version',
+      { jsonrpc: '2.0', id: 5, method: 'initialize', params: { capabilities: {}, clientInfo: { name: 'x', version: '1' } } },
+      /protocolVersion/,
+    ],
+    [
+      'initialize with a clientInfo that is not an object',
+      { ...init('2025-06-18'), id: 5, params: { ...init('2025-06-18').params, clientInfo: 'me' } },
+      /clientInfo/,
+    ],
   ])('-32602 for %s, with a message that reads as it is', async (_what, body, message) => {
     const res = await rpc(t, full, body).expect(200);
     expect(res.body).toMatchObject({ id: 5, error: { code: -32602, message: expect.stringMatching(message) } });
@@ -147,12 +184,24 @@ describe('tools/call failures inside a tool are results with isError', () => {
   it.each([
     ['a missing action', { data: {} }, /action: is required/],
     ['an unknown action', { action: 'explode' }, /"explode" is not one of/],
-    ['a subresource of another resource', { action: 'list', subresource: 'tasks', id: crypto.randomUUID() }, /"tasks" is not a subresource of agents/],
+    [
+      'a subresource of another resource',
+      { action: 'list', subresource: 'tasks', id: crypto.randomUUID() },
+      /"tasks" is not a subresource of agents/,
+    ],
     ['an unknown argument', { action: 'list', filter: 'x' }, /filter: is not an argument/],
     ['an id that is not a UUID', { action: 'get', id: '42' }, /id: must be a record id/],
-    ['an unknown record id', { action: 'get', id: '00000000-0000-4000-8000-000000000000' }, /agents 00000000-0000-4000-8000-000000000000 was not found/],
+    [
+      'an unknown record id',
+      { action: 'get', id: '00000000-0000-4000-8000-000000000000' },
+      /agents 00000000-0000-4000-8000-000000000000 was not found/,
+    ],
     ['get without an id', { action: 'get' }, /id: is required for get/],
-    ['assign without a subresource', { action: 'assign', id: '00000000-0000-4000-8000-000000000000' }, /subresource: is required for assign/],
+    [
+      'assign without a subresource',
+      { action: 'assign', id: '00000000-0000-4000-8000-000000000000' },
+      /subresource: is required for assign/,
+    ],
     ['search without text', { action: 'search' }, /data.text: is required/],
   ])('%s', async (_what, args, message) => {
     const res = await rpc(t, full, call(8, 'agents', args)).expect(200);

@@ -20,14 +20,29 @@ beforeAll(async () => {
   upstream = await startNotifyingUpstream();
   eager = await startNotifyingUpstream({ updateOnSubscribe: true });
   const user = randomUUID();
-  const res = await request(r.a.app).post('/api/v1/api-keys').set('Authorization', `Bearer ${r.a.userToken(user)}`)
-    .send({ name: 'subscriber', scopes: ['mcp_servers:read', 'mcp_servers:write'] }).expect(201);
+  const res = await request(r.a.app)
+    .post('/api/v1/api-keys')
+    .set('Authorization', `Bearer ${r.a.userToken(user)}`)
+    .send({ name: 'subscriber', scopes: ['mcp_servers:read', 'mcp_servers:write'] })
+    .expect(201);
   raw = res.body.raw_key;
   const setup = await connect(r.aUrl, '/mcp');
-  const created = await setup.client.callTool({ name: 'mcp_servers', arguments: { action: 'create', data: {
-    name: 'notes', url: upstream.url, resource_scopes: { 'secret://s': ['agents:read'] } } } });
+  const created = await setup.client.callTool({
+    name: 'mcp_servers',
+    arguments: {
+      action: 'create',
+      data: {
+        name: 'notes',
+        url: upstream.url,
+        resource_scopes: { 'secret://s': ['agents:read'] },
+      },
+    },
+  });
   expect(created.isError).toBeFalsy();
-  const second = await setup.client.callTool({ name: 'mcp_servers', arguments: { action: 'create', data: { name: 'eager', url: eager.url } } });
+  const second = await setup.client.callTool({
+    name: 'mcp_servers',
+    arguments: { action: 'create', data: { name: 'eager', url: eager.url } },
+  });
   expect(second.isError).toBeFalsy();
   await setup.client.close();
 });
@@ -44,7 +59,9 @@ async function connect(base: string, path: string) {
   let listChanged = 0;
   client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void updated.push(n.params.uri));
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => void (listChanged += 1));
-  const transport = new StreamableHTTPClientTransport(new URL(`${base}${path}`), { requestInit: { headers: { Authorization: `Bearer ${raw}` } } });
+  const transport = new StreamableHTTPClientTransport(new URL(`${base}${path}`), {
+    requestInit: { headers: { Authorization: `Bearer ${raw}` } },
+  });
   await client.connect(transport);
   return { client, transport, updated, listChanged: () => listChanged };
 }
@@ -53,7 +70,12 @@ async function connect(base: string, path: string) {
 async function rpc(base: string, path: string, session: string | undefined, method: string, params: unknown) {
   const res = await fetch(`${base}${path}`, {
     method: 'POST',
-    headers: { Authorization: `Bearer ${raw}`, 'Content-Type': 'application/json', Accept: 'application/json', ...(session && { 'Mcp-Session-Id': session }) },
+    headers: {
+      Authorization: `Bearer ${raw}`,
+      'Content-Type': 'application/json',
+      Accept: 'application/json',
+      ...(session && { 'Mcp-Session-Id': session }),
+    },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
   });
   expect(res.status).toBe(200);
@@ -73,7 +95,11 @@ describe('resources/subscribe across two replicas', () => {
     const holder = await connect(r.b.url, '/mcp');
     const session = holder.transport.sessionId!;
     const opened = upstream.streamsOpened;
-    expect(await rpc(r.aUrl, '/mcp', session, 'resources/subscribe', { uri: 'keygate://notes/note://a' })).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
+    expect(await rpc(r.aUrl, '/mcp', session, 'resources/subscribe', { uri: 'keygate://notes/note://a' })).toEqual({
+      jsonrpc: '2.0',
+      id: 1,
+      result: {},
+    });
     expect(await rpc(r.aUrl, '/mcp', session, 'resources/subscribe', { uri: 'keygate://notes/note://b' })).toMatchObject({ result: {} });
     expect(upstream.follows).toEqual(expect.arrayContaining(['+note://a', '+note://b']));
     // Replica b heard the subscription and opened the upstream's GET stream within keygate's upstream session.
@@ -170,13 +196,24 @@ describe('resources/subscribe across two replicas', () => {
 /** A session opened with raw requests (initialize, initialized) on `base`: its Mcp-Session-Id. */
 async function openSession(base: string, path: string): Promise<string> {
   const headers = { Authorization: `Bearer ${raw}`, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
-  const init = await fetch(`${base}${path}`, { method: 'POST', headers, body: JSON.stringify({
-    jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }) });
+  const init = await fetch(`${base}${path}`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    }),
+  });
   expect(init.status).toBe(200);
   await init.text();
   const session = init.headers.get('mcp-session-id')!;
-  const initialized = await fetch(`${base}${path}`, { method: 'POST', headers: { ...headers, 'Mcp-Session-Id': session },
-    body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
+  const initialized = await fetch(`${base}${path}`, {
+    method: 'POST',
+    headers: { ...headers, 'Mcp-Session-Id': session },
+    body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+  });
   expect(initialized.status).toBe(202);
   return session;
 }
@@ -184,7 +221,10 @@ async function openSession(base: string, path: string): Promise<string> {
 /** The session's GET stream on `base`, open (its headers come only once its claim is taken), collecting the messages it carries. */
 async function openStream(base: string, path: string, session: string) {
   const stop = new AbortController();
-  const res = await fetch(`${base}${path}`, { headers: { Authorization: `Bearer ${raw}`, Accept: 'text/event-stream', 'Mcp-Session-Id': session }, signal: stop.signal });
+  const res = await fetch(`${base}${path}`, {
+    headers: { Authorization: `Bearer ${raw}`, Accept: 'text/event-stream', 'Mcp-Session-Id': session },
+    signal: stop.signal,
+  });
   expect(res.status).toBe(200);
   const messages: { method?: string; params?: { uri?: string } }[] = [];
   const parser = createParser({ onEvent: (event) => void messages.push(JSON.parse(event.data)) });
@@ -201,7 +241,7 @@ describe('an update the upstream sends right after answering resources/subscribe
   it.each([
     ['the replica the subscribe comes to', () => r.aUrl],
     ['another replica', () => r.b.url],
-  ])('reaches the client\'s stream held by %s', async (_case, streamBase) => {
+  ])("reaches the client's stream held by %s", async (_case, streamBase) => {
     const session = await openSession(r.aUrl, '/mcp');
     const stream = await openStream(streamBase(), '/mcp', session);
     try {

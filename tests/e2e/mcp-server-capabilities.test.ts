@@ -20,7 +20,13 @@ jest.setTimeout(60_000);
  * closed port) and `stuck` (accepts, never answers).
  */
 const UPSTREAM_TIMEOUT_MS = 1000;
-const KEYGATE = { tools: { listChanged: true }, logging: {}, resources: { subscribe: true, listChanged: true }, prompts: { listChanged: true }, completions: {} };
+const KEYGATE = {
+  tools: { listChanged: true },
+  logging: {},
+  resources: { subscribe: true, listChanged: true },
+  prompts: { listChanged: true },
+  completions: {},
+};
 const UNKNOWN = { tools: { listChanged: true }, logging: {} };
 
 let t: TestApp;
@@ -33,15 +39,24 @@ let owner: TestKey;
 const clients: Client[] = [];
 
 beforeAll(async () => {
-  t = await startTestApp({ MCP_UPSTREAM_ALLOWLIST: '127.0.0.0/8', MCP_UPSTREAM_TIMEOUT_MS: String(UPSTREAM_TIMEOUT_MS), MCP_UPSTREAM_LIST_TTL_SECONDS: '60' });
+  t = await startTestApp({
+    MCP_UPSTREAM_ALLOWLIST: '127.0.0.0/8',
+    MCP_UPSTREAM_TIMEOUT_MS: String(UPSTREAM_TIMEOUT_MS),
+    MCP_UPSTREAM_LIST_TTL_SECONDS: '60',
+  });
   app = await listen(t.app);
   [plain, notes, files] = await Promise.all([startRawUpstream('plain'), startNotifyingUpstream(), startUpstream('files')]);
   stuck = http.createServer(() => undefined);
   await new Promise<void>((resolve) => stuck.listen(0, '127.0.0.1', resolve));
   owner = await makeKey(t);
   const setup = await clientOn('');
-  for (const [name, url] of [['plain', plain.url], ['notes', notes.url], ['files', files.url], ['down', `http://127.0.0.1:${await closedPort()}/mcp`],
-    ['stuck', `http://127.0.0.1:${(stuck.address() as AddressInfo).port}/mcp`]]) {
+  for (const [name, url] of [
+    ['plain', plain.url],
+    ['notes', notes.url],
+    ['files', files.url],
+    ['down', `http://127.0.0.1:${await closedPort()}/mcp`],
+    ['stuck', `http://127.0.0.1:${(stuck.address() as AddressInfo).port}/mcp`],
+  ]) {
     const created = await setup.callTool({ name: 'mcp_servers', arguments: { action: 'create', data: { name, url } } });
     expect(created.isError).toBeFalsy();
   }
@@ -85,7 +100,8 @@ describe('initialize on /mcp/servers/<name>', () => {
 
   it('asks the upstream once for its capabilities, not at every initialize', async () => {
     const before = plain.requests.initialize ?? 0;
-    for (let i = 0; i < 3; i += 1) expect((await clientOn('/servers/plain')).getServerCapabilities()).toEqual({ tools: { listChanged: true } });
+    for (let i = 0; i < 3; i += 1)
+      expect((await clientOn('/servers/plain')).getServerCapabilities()).toEqual({ tools: { listChanged: true } });
     expect(plain.requests.initialize ?? 0).toBe(before);
   });
 
@@ -119,15 +135,23 @@ describe('initialize on /mcp/servers/<name>', () => {
   });
 
   it('still answers 404, and contacts nothing, for a name the owner has no server of', async () => {
-    const res = await request(t.app).post('/mcp/servers/nothing').set('Authorization', `Bearer ${owner.raw}`)
-      .set('Content-Type', 'application/json').set('Accept', 'application/json, text/event-stream')
-      .send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+    const res = await request(t.app)
+      .post('/mcp/servers/nothing')
+      .set('Authorization', `Bearer ${owner.raw}`)
+      .set('Content-Type', 'application/json')
+      .set('Accept', 'application/json, text/event-stream')
+      .send({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+      });
     expect(res.status).toBe(404);
   });
 });
 
 describe('initialize on /mcp', () => {
-  it('keeps keygate\'s fixed set, whatever the owner\'s upstreams declare: it federates them all', async () => {
+  it("keeps keygate's fixed set, whatever the owner's upstreams declare: it federates them all", async () => {
     const client = await clientOn('');
     expect(client.getServerCapabilities()).toEqual(KEYGATE);
   });

@@ -35,9 +35,11 @@ async function servers(key: TestKey, args: Record<string, unknown>) {
   return (await rpc(t, key, call(1, 'mcp_servers', args)).expect(200)).body.result;
 }
 const register = async (name: string, url = upstream.url) =>
-  (await servers(owner, { action: 'create', data: { name, url, headers: { Authorization: secret } } })).structuredContent.record.id as string;
+  (await servers(owner, { action: 'create', data: { name, url, headers: { Authorization: secret } } })).structuredContent.record
+    .id as string;
 const authorizationsAt = (server: UpstreamMcpServer) => server.seenHeaders.map((h) => h.authorization);
-const unreadableCount = async () => Number(/keygate_stored_secrets_unreadable_total (\d+)/.exec((await request(t.app).get('/metrics').expect(200)).text)?.[1] ?? 0);
+const unreadableCount = async () =>
+  Number(/keygate_stored_secrets_unreadable_total (\d+)/.exec((await request(t.app).get('/metrics').expect(200)).text)?.[1] ?? 0);
 
 describe('upstream header values', () => {
   it('cannot be found by a read-only key through search or query', async () => {
@@ -65,7 +67,11 @@ describe('upstream header values', () => {
     const masked = await register('masked');
     const plain = await servers(owner, { action: 'update', id: moved, data: { url: elsewhere.url } });
     expect(plain.structuredContent.record.data.headers).toBeUndefined();
-    const withMask = await servers(owner, { action: 'update', id: masked, data: { url: elsewhere.url, headers: { Authorization: '********' } } });
+    const withMask = await servers(owner, {
+      action: 'update',
+      id: masked,
+      data: { url: elsewhere.url, headers: { Authorization: '********' } },
+    });
     expect(withMask.structuredContent.record.data.headers).toEqual({});
     for (const [i, name] of ['moved__echo', 'masked__echo'].entries()) {
       expect((await rpc(t, owner, call(3 + i, name, { text: 'x' })).expect(200)).body.result.isError).toBeFalsy();
@@ -77,19 +83,29 @@ describe('upstream header values', () => {
   it('never follow a redirect to another origin, whichever revision keygate tries', async () => {
     // A 2025-only server (it refuses the 2026 probe as SDK v1 does, then passes everything on to `upstream`) that answers a
     // tools/call with a 307 to `elsewhere`, path kept: a record whose server moved, or one planted to harvest headers.
-    const redirector = http.createServer((req, res) => void (async () => {
-      const chunks: Buffer[] = [];
-      for await (const chunk of req) chunks.push(chunk as Buffer);
-      const body = Buffer.concat(chunks).toString();
-      if (req.headers['mcp-protocol-version'] === '2026-07-28') {
-        return void res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Bad Request: Unsupported protocol version' } }));
-      }
-      if (body.includes('"tools/call"')) return void res.writeHead(307, { location: new URL(req.url ?? '/', elsewhere.url).href }).end();
-      const headers = Object.fromEntries(Object.entries(req.headers).filter(([name]) => !['host', 'content-length', 'connection'].includes(name)) as [string, string][]);
-      const passed = await fetch(upstream.url, { method: req.method, headers, body: req.method === 'POST' ? body : undefined });
-      res.writeHead(passed.status, Object.fromEntries(passed.headers));
-      res.end(Buffer.from(await passed.arrayBuffer()));
-    })());
+    const redirector = http.createServer(
+      (req, res) =>
+        void (async () => {
+          const chunks: Buffer[] = [];
+          for await (const chunk of req) chunks.push(chunk as Buffer);
+          const body = Buffer.concat(chunks).toString();
+          if (req.headers['mcp-protocol-version'] === '2026-07-28') {
+            return void res
+              .writeHead(400, { 'content-type': 'application/json' })
+              .end(
+                JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Bad Request: Unsupported protocol version' } }),
+              );
+          }
+          if (body.includes('"tools/call"'))
+            return void res.writeHead(307, { location: new URL(req.url ?? '/', elsewhere.url).href }).end();
+          const headers = Object.fromEntries(
+            Object.entries(req.headers).filter(([name]) => !['host', 'content-length', 'connection'].includes(name)) as [string, string][],
+          );
+          const passed = await fetch(upstream.url, { method: req.method, headers, body: req.method === 'POST' ? body : undefined });
+          res.writeHead(passed.status, Object.fromEntries(passed.headers));
+          res.end(Buffer.from(await passed.arrayBuffer()));
+        })(),
+    );
     await new Promise<void>((resolve) => redirector.listen(0, '127.0.0.1', resolve));
     try {
       const url = `http://127.0.0.1:${(redirector.address() as AddressInfo).port}/mcp`;
@@ -117,15 +133,23 @@ describe('header values that are not HTTP field values', () => {
     /** The JSON-RPC answer of one mcp_servers call: an error here, not a result. */
     const answer = async (args: Record<string, unknown>) => (await rpc(t, user, call(1, 'mcp_servers', args)).expect(200)).body;
     for (const value of [`${bad}\n`, `${bad}\r\nX-Injected: 1`, ` ${bad}`, `${bad}\u0000`]) {
-      const refused = await answer({ action: 'create', data: { name: 'pasted', url: upstream.url, headers: { 'X-Fine': 'ok', Authorization: value } } });
+      const refused = await answer({
+        action: 'create',
+        data: { name: 'pasted', url: upstream.url, headers: { 'X-Fine': 'ok', Authorization: value } },
+      });
       expect(refused.result).toBeUndefined();
       expect(refused.error).toMatchObject({ code: -32602, message: expect.stringMatching(/data\.headers\.Authorization/) });
       expect(JSON.stringify(refused)).not.toContain(bad.slice(7));
     }
     const refusedName = await answer({ action: 'create', data: { name: 'pasted', url: upstream.url, headers: { 'X-Key\nHost': 'v' } } });
-    expect(refusedName.error).toMatchObject({ code: -32602, message: expect.stringMatching(/data\.headers: has a name that is not an HTTP header name/) });
+    expect(refusedName.error).toMatchObject({
+      code: -32602,
+      message: expect.stringMatching(/data\.headers: has a name that is not an HTTP header name/),
+    });
     expect(await recordCount(t, user.user)).toBe(0);
-    const id = (await servers(user, { action: 'create', data: { name: 'fine', url: upstream.url, headers: { Authorization: 'Bearer ok' } } })).structuredContent.record.id;
+    const id = (
+      await servers(user, { action: 'create', data: { name: 'fine', url: upstream.url, headers: { Authorization: 'Bearer ok' } } })
+    ).structuredContent.record.id;
     const update = await answer({ action: 'update', id, data: { headers: { Authorization: `${bad}\n` } } });
     expect(update.error).toMatchObject({ code: -32602, message: expect.stringMatching(/data\.headers\.Authorization/) });
     expect(JSON.stringify(update)).not.toContain(bad.slice(7));
@@ -152,7 +176,10 @@ describe('a stored header value, whatever the upstream or the transport says', (
     const registerWithSecrets = async (name: string, url: string) => {
       const [auth, apiKey] = [`tok-${name}-${randomBytes(8).toString('hex')}`, `key-${name}-${randomBytes(8).toString('hex')}`];
       secrets.push(auth, apiKey);
-      const created = await servers(user, { action: 'create', data: { name, url, headers: { Authorization: `Bearer ${auth}`, 'X-Api-Key': apiKey } } });
+      const created = await servers(user, {
+        action: 'create',
+        data: { name, url, headers: { Authorization: `Bearer ${auth}`, 'X-Api-Key': apiKey } },
+      });
       expect(created.isError).toBeFalsy();
       return { id: created.structuredContent.record.id as string, auth, apiKey };
     };
@@ -179,7 +206,12 @@ describe('a stored header value, whatever the upstream or the transport says', (
     for (const [i, name] of names.entries()) {
       const called = (await rpc(t, user, call(10 + i, `${name}__echo`, {})).expect(200)).body;
       answers.push(called);
-      expect(called.result).toMatchObject({ isError: true, content: [{ text: expect.stringMatching(new RegExp(`^(The MCP server ${name} (did not answer|answered with an error)|upstream)`)) }] });
+      expect(called.result).toMatchObject({
+        isError: true,
+        content: [
+          { text: expect.stringMatching(new RegExp(`^(The MCP server ${name} (did not answer|answered with an error)|upstream)`)) },
+        ],
+      });
     }
     answers.push((await rpc(t, user, { jsonrpc: '2.0', id: 2, method: 'resources/list' }).expect(200)).body);
     const audited: { row: string }[] = await t.db.dataSource.query('SELECT t::text AS row FROM audit_events AS t');
@@ -192,10 +224,11 @@ describe('a stored header value, whatever the upstream or the transport says', (
 });
 
 describe('a header value moved in SQL to another server of the same owner', () => {
-  it('no longer decrypts: that server\'s tools are withheld, the other servers and the built-ins stay listed and callable', async () => {
+  it("no longer decrypts: that server's tools are withheld, the other servers and the built-ins stay listed and callable", async () => {
     const user = await makeKey(t);
     const create = async (name: string, headers?: Record<string, string>) =>
-      (await servers(user, { action: 'create', data: { name, url: upstream.url, ...(headers && { headers }) } })).structuredContent.record.id as string;
+      (await servers(user, { action: 'create', data: { name, url: upstream.url, ...(headers && { headers }) } })).structuredContent.record
+        .id as string;
     const origin = await create('origin', { Authorization: secret });
     const target = await create('target', { Authorization: 'Bearer its-own' });
     await create('plain');
@@ -204,22 +237,31 @@ describe('a header value moved in SQL to another server of the same owner', () =
       [target, origin],
     );
     const unreadableBefore = await unreadableCount();
-    const listed = (await rpc(t, user, { jsonrpc: '2.0', id: 1, method: 'tools/list' }).expect(200)).body.result.tools.map((tool: { name: string }) => tool.name);
+    const listed = (await rpc(t, user, { jsonrpc: '2.0', id: 1, method: 'tools/list' }).expect(200)).body.result.tools.map(
+      (tool: { name: string }) => tool.name,
+    );
     expect(listed).toEqual(expect.arrayContaining(['mcp_servers', 'origin__echo', 'plain__echo']));
     expect(listed.filter((name: string) => name.startsWith('target__'))).toEqual([]);
     upstream.seenHeaders.length = 0;
     const refused = (await rpc(t, user, call(2, 'target__echo', { text: 'x' })).expect(200)).body.result;
-    expect(refused).toMatchObject({ isError: true, content: [{ text: expect.stringMatching(/stored header values of this MCP server do not decrypt/) }] });
+    expect(refused).toMatchObject({
+      isError: true,
+      content: [{ text: expect.stringMatching(/stored header values of this MCP server do not decrypt/) }],
+    });
     expect(authorizationsAt(upstream)).toEqual([]);
     expect((await rpc(t, user, call(3, 'origin__echo', { text: 'x' })).expect(200)).body.result.isError).toBeFalsy();
     expect(new Set(authorizationsAt(upstream))).toEqual(new Set([secret]));
-    expect((await servers(user, { action: 'list' })).structuredContent.records.map((r: { data: { name: string } }) => r.data.name)).toEqual(['origin', 'target', 'plain']);
+    expect((await servers(user, { action: 'list' })).structuredContent.records.map((r: { data: { name: string } }) => r.data.name)).toEqual(
+      ['origin', 'target', 'plain'],
+    );
     expect(logLines.some((line) => line.includes(`MCP server ${target}: its stored header values do not decrypt`))).toBe(true);
     expect(await unreadableCount()).toBeGreaterThan(unreadableBefore);
     expect(logLines.filter((line) => line.includes(token))).toEqual([]);
     // Its owner sets the headers again, and it is back.
     expect((await servers(user, { action: 'update', id: target, data: { description: 'x' } })).isError).toBe(true);
-    expect((await servers(user, { action: 'update', id: target, data: { headers: { Authorization: 'Bearer its-own' } } })).isError).toBeFalsy();
+    expect(
+      (await servers(user, { action: 'update', id: target, data: { headers: { Authorization: 'Bearer its-own' } } })).isError,
+    ).toBeFalsy();
     expect((await rpc(t, user, call(4, 'target__echo', { text: 'x' })).expect(200)).body.result.isError).toBeFalsy();
   });
 });
@@ -231,7 +273,10 @@ describe('MAX_MCP_SERVERS_PER_USER', () => {
     const user = await makeKey(t);
     for (let i = 0; i < 20; i += 1) expect((await create(user, `s${i}`)).isError).toBeFalsy();
     const refused = await create(user, 's20');
-    expect(refused).toMatchObject({ isError: true, content: [{ text: expect.stringMatching(/already have 20 MCP servers.*MAX_MCP_SERVERS_PER_USER/) }] });
+    expect(refused).toMatchObject({
+      isError: true,
+      content: [{ text: expect.stringMatching(/already have 20 MCP servers.*MAX_MCP_SERVERS_PER_USER/) }],
+    });
     expect((await servers(user, { action: 'list' })).structuredContent.records).toHaveLength(20);
     expect((await servers(user, { action: 'query', data: { where: { name: 's20' } } })).structuredContent.records).toEqual([]);
   });

@@ -19,9 +19,13 @@ const logLines: string[] = [];
 let t: TestApp;
 let upstream: UpstreamMcpServer;
 beforeAll(async () => {
-  t = await startTestApp({ MCP_UPSTREAM_ALLOWLIST: '127.0.0.0/8', MCP_UPSTREAM_TIMEOUT_MS: '2000', MAX_MCP_SERVERS_PER_USER: '4' }, undefined, {
-    logger: createLogger('trace', new Writable({ write: (chunk, _enc, done) => (logLines.push(chunk.toString()), done()) })),
-  });
+  t = await startTestApp(
+    { MCP_UPSTREAM_ALLOWLIST: '127.0.0.0/8', MCP_UPSTREAM_TIMEOUT_MS: '2000', MAX_MCP_SERVERS_PER_USER: '4' },
+    undefined,
+    {
+      logger: createLogger('trace', new Writable({ write: (chunk, _enc, done) => (logLines.push(chunk.toString()), done()) })),
+    },
+  );
   upstream = await startUpstream();
 });
 afterAll(async () => {
@@ -31,8 +35,16 @@ afterAll(async () => {
 
 const as = (jwt: string) => ({
   get: (path: string) => request(t.app).get(path).set('Authorization', `Bearer ${jwt}`),
-  post: (path: string, body: unknown) => request(t.app).post(path).set('Authorization', `Bearer ${jwt}`).send(body as object),
-  patch: (path: string, body: unknown) => request(t.app).patch(path).set('Authorization', `Bearer ${jwt}`).send(body as object),
+  post: (path: string, body: unknown) =>
+    request(t.app)
+      .post(path)
+      .set('Authorization', `Bearer ${jwt}`)
+      .send(body as object),
+  patch: (path: string, body: unknown) =>
+    request(t.app)
+      .patch(path)
+      .set('Authorization', `Bearer ${jwt}`)
+      .send(body as object),
   delete: (path: string) => request(t.app).delete(path).set('Authorization', `Bearer ${jwt}`),
 });
 const aUser = () => {
@@ -45,19 +57,34 @@ const events = async (userId: string, action: string) =>
 describe('/api/v1/mcp-servers', () => {
   it('creates (201), reads, lists, updates and deletes (204) a server, header values masked in every answer', async () => {
     const alice = aUser();
-    const created = await alice.post(BASE, { name: 'files', url: upstream.url, headers: { Authorization: secret }, tool_scopes: { secret: ['chat:write'] } }).expect(201);
+    const created = await alice
+      .post(BASE, { name: 'files', url: upstream.url, headers: { Authorization: secret }, tool_scopes: { secret: ['chat:write'] } })
+      .expect(201);
     expect(created.headers.location).toBe(`${BASE}/${created.body.id}`);
     expect(created.body).toEqual({
-      id: expect.any(String), name: 'files', url: upstream.url, headers: { Authorization: '********' },
-      tool_scopes: { secret: ['chat:write'] }, resource_scopes: {}, prompt_scopes: {}, tool_pins: {},
-      created_at: expect.any(String), updated_at: expect.any(String),
+      id: expect.any(String),
+      name: 'files',
+      url: upstream.url,
+      headers: { Authorization: '********' },
+      tool_scopes: { secret: ['chat:write'] },
+      resource_scopes: {},
+      prompt_scopes: {},
+      tool_pins: {},
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
     });
     const { id } = created.body;
     expect((await alice.get(`${BASE}/${id}`).expect(200)).body).toEqual(created.body);
     expect((await alice.get(BASE).expect(200)).body).toEqual([created.body]);
 
-    const updated = await alice.patch(`${BASE}/${id}`, { headers: { Authorization: '********' }, prompt_scopes: { greet: ['chat:read'] } }).expect(200);
-    expect(updated.body).toMatchObject({ headers: { Authorization: '********' }, prompt_scopes: { greet: ['chat:read'] }, tool_scopes: { secret: ['chat:write'] } });
+    const updated = await alice
+      .patch(`${BASE}/${id}`, { headers: { Authorization: '********' }, prompt_scopes: { greet: ['chat:read'] } })
+      .expect(200);
+    expect(updated.body).toMatchObject({
+      headers: { Authorization: '********' },
+      prompt_scopes: { greet: ['chat:read'] },
+      tool_scopes: { secret: ['chat:write'] },
+    });
     expect(Date.parse(updated.body.updated_at)).toBeGreaterThanOrEqual(Date.parse(created.body.updated_at));
 
     // The stored header still reaches the upstream: the mask sent back kept it.
@@ -73,9 +100,7 @@ describe('/api/v1/mcp-servers', () => {
 
   it('keeps the header value out of every answer, log line and table in plaintext', async () => {
     const alice = aUser();
-    const answers = [
-      await alice.post(BASE, { name: 'vault', url: upstream.url, headers: { Authorization: secret } }).expect(201),
-    ];
+    const answers = [await alice.post(BASE, { name: 'vault', url: upstream.url, headers: { Authorization: secret } }).expect(201)];
     const { id } = answers[0].body;
     answers.push(await alice.get(BASE).expect(200), await alice.get(`${BASE}/${id}`).expect(200));
     answers.push(await alice.patch(`${BASE}/${id}`, { headers: { Authorization: secret, 'X-Bad': 7 } }).expect(400));
@@ -89,20 +114,23 @@ describe('/api/v1/mcp-servers', () => {
     const alice = aUser();
     const answers = [];
     for (const value of [`${secret}\n`, `${secret}\r\nX-Injected: 1`, `${secret}\u0000`, `${secret} `]) {
-      const refused = await alice.post(BASE, { name: 'pasted', url: upstream.url, headers: { 'X-Fine': 'ok', Authorization: value } }).expect(400);
+      const refused = await alice
+        .post(BASE, { name: 'pasted', url: upstream.url, headers: { 'X-Fine': 'ok', Authorization: value } })
+        .expect(400);
       expect(JSON.stringify(refused.body)).toMatch(/headers\.Authorization/);
       answers.push(refused);
     }
     answers.push(await alice.post(BASE, { name: 'pasted', url: upstream.url, headers: { 'Bad Name': 'v' } }).expect(400));
     expect(JSON.stringify(answers.at(-1)!.body)).toMatch(/not an HTTP header name/);
     expect((await alice.get(BASE).expect(200)).body).toEqual([]);
-    const { id } = (await alice.post(BASE, { name: 'pasted', url: upstream.url, headers: { Authorization: 'Bearer ok' } }).expect(201)).body;
+    const { id } = (await alice.post(BASE, { name: 'pasted', url: upstream.url, headers: { Authorization: 'Bearer ok' } }).expect(201))
+      .body;
     answers.push(await alice.patch(`${BASE}/${id}`, { headers: { Authorization: `${secret}\n` } }).expect(400));
     expect(JSON.stringify(answers.at(-1)!.body)).toMatch(/headers\.Authorization: is not an HTTP header value/);
     for (const res of answers) expect(JSON.stringify(res.body)).not.toContain(token);
   });
 
-  it('answers 404 for another user\'s server on every route, and changes nothing', async () => {
+  it("answers 404 for another user's server on every route, and changes nothing", async () => {
     const alice = aUser();
     const mallory = aUser();
     const { body } = await alice.post(BASE, { name: 'mine', url: upstream.url }).expect(201);
@@ -133,14 +161,19 @@ describe('/api/v1/mcp-servers', () => {
     await admin.delete(`${BASE}/${created.body.id}?user_id=${bob.id}`).expect(204);
   });
 
-  it('lets an admin read, edit, approve and delete any user\'s server by id without ?user_id=, as with keys', async () => {
+  it("lets an admin read, edit, approve and delete any user's server by id without ?user_id=, as with keys", async () => {
     const carol = aUser();
     const adminId = randomUUID();
     const admin = as(t.adminToken(adminId));
     const { body } = await carol.post(BASE, { name: 'carols', url: upstream.url, headers: { Authorization: secret } }).expect(201);
     expect((await admin.get(`${BASE}/${body.id}`).expect(200)).body).toEqual(body);
     const edited = await admin.patch(`${BASE}/${body.id}`, { tool_scopes: { echo: ['chat:read'] } }).expect(200);
-    expect(edited.body).toMatchObject({ id: body.id, name: 'carols', headers: { Authorization: '********' }, tool_scopes: { echo: ['chat:read'] } });
+    expect(edited.body).toMatchObject({
+      id: body.id,
+      name: 'carols',
+      headers: { Authorization: '********' },
+      tool_scopes: { echo: ['chat:read'] },
+    });
     expect((await carol.get(`${BASE}/${body.id}`).expect(200)).body.tool_scopes).toEqual({ echo: ['chat:read'] });
     await admin.post(`${BASE}/${body.id}/approve-tools`, { tools: ['ghost'] }).expect(400); // found: only the tool is unknown
     // The change is the owner's server's, made by the admin: the event says both.
@@ -170,14 +203,22 @@ describe('/api/v1/mcp-servers', () => {
     const bad = await alice.post(BASE, { name: 'Bad Name', url: 'ftp://x', tool_scopes: { echo: ['nope:read'] } }).expect(400);
     expect(bad.body).toMatchObject({ type: 'urn:keygate:problem:validation-failed', status: 400 });
     expect(bad.body.errors.map((e: { field: string }) => e.field)).toEqual(['name', 'url', 'tool_scopes.echo[0]']);
-    expect((await alice.post(BASE, { name: 'x', url: upstream.url, description: 'no' }).expect(400)).body.errors).toEqual([{ field: 'description', message: 'is not a known field' }]);
+    expect((await alice.post(BASE, { name: 'x', url: upstream.url, description: 'no' }).expect(400)).body.errors).toEqual([
+      { field: 'description', message: 'is not a known field' },
+    ]);
     expect((await alice.post(BASE, [1]).expect(400)).body.errors[0].field).toBe('body');
-    expect((await alice.post(BASE, { name: 'big', url: upstream.url, headers: { X: 'y'.repeat(9000) } }).expect(400)).body.errors[0].field).toBe('body');
-    expect((await alice.get(`${BASE}?page=2`).expect(400)).body.errors).toEqual([{ field: 'page', message: 'is not a known query parameter' }]);
+    expect(
+      (await alice.post(BASE, { name: 'big', url: upstream.url, headers: { X: 'y'.repeat(9000) } }).expect(400)).body.errors[0].field,
+    ).toBe('body');
+    expect((await alice.get(`${BASE}?page=2`).expect(400)).body.errors).toEqual([
+      { field: 'page', message: 'is not a known query parameter' },
+    ]);
     expect((await alice.get(`${BASE}/not-a-uuid`).expect(400)).body.errors[0].field).toBe('id');
     const { body } = await alice.post(BASE, { name: 'ok', url: upstream.url }).expect(201);
     expect((await alice.patch(`${BASE}/${body.id}`, {}).expect(400)).body.errors[0].field).toBe('body');
-    expect((await alice.patch(`${BASE}/${body.id}`, { url: 'https://x.example.com', name: 'NO' }).expect(400)).body.errors[0].field).toBe('name');
+    expect((await alice.patch(`${BASE}/${body.id}`, { url: 'https://x.example.com', name: 'NO' }).expect(400)).body.errors[0].field).toBe(
+      'name',
+    );
     expect((await alice.get(`${BASE}/${body.id}`).expect(200)).body).toEqual(body);
     expect(await events(alice.id, 'mcp_server.created')).toHaveLength(1);
     expect(await events(alice.id, 'mcp_server.updated')).toHaveLength(0);
@@ -186,10 +227,12 @@ describe('/api/v1/mcp-servers', () => {
   it.each([
     ['a NUL', 'a\u0000b', /NUL/],
     ['a lone surrogate', 'a\ud800b', /unpaired surrogate/],
-  ])('answers 400 naming the field for %s in a scope map\'s key on POST and PATCH, and writes nothing', async (_what, key, message) => {
+  ])("answers 400 naming the field for %s in a scope map's key on POST and PATCH, and writes nothing", async (_what, key, message) => {
     const alice = aUser();
     for (const map of ['tool_scopes', 'resource_scopes', 'prompt_scopes']) {
-      const refused = await alice.post(BASE, { name: 'nul-keys', url: upstream.url, [map]: { ok: ['chat:read'], [key]: ['chat:read'] } }).expect(400);
+      const refused = await alice
+        .post(BASE, { name: 'nul-keys', url: upstream.url, [map]: { ok: ['chat:read'], [key]: ['chat:read'] } })
+        .expect(400);
       expect(refused.body.errors).toEqual([{ field: `${map}.${key}`, message: expect.stringMatching(message) }]);
     }
     expect((await alice.get(BASE).expect(200)).body).toEqual([]);
@@ -228,7 +271,7 @@ describe('/api/v1/mcp-servers', () => {
     expect((await alice.get(BASE).expect(200)).body).toHaveLength(4);
   });
 
-  it('pages the list with limit and the Link header\'s cursor', async () => {
+  it("pages the list with limit and the Link header's cursor", async () => {
     const alice = aUser();
     for (const name of ['p1', 'p2', 'p3']) await alice.post(BASE, { name, url: upstream.url }).expect(201);
     const first = await alice.get(`${BASE}?limit=2`).expect(200);
@@ -243,15 +286,23 @@ describe('/api/v1/mcp-servers', () => {
 
   it('records mcp_server.created, .updated and .deleted with the user as actor, the name and URL origin, never the header', async () => {
     const alice = aUser();
-    const { body } = await alice.post(BASE, { name: 'audited', url: `${upstream.url}?token=${token}`, headers: { Authorization: secret } }).expect(201);
+    const { body } = await alice
+      .post(BASE, { name: 'audited', url: `${upstream.url}?token=${token}`, headers: { Authorization: secret } })
+      .expect(201);
     await alice.patch(`${BASE}/${body.id}`, { tool_scopes: { echo: ['chat:read'] } }).expect(200);
     await alice.delete(`${BASE}/${body.id}`).expect(204);
     const trail = [
-      ...(await events(alice.id, 'mcp_server.created')), ...(await events(alice.id, 'mcp_server.updated')), ...(await events(alice.id, 'mcp_server.deleted')),
+      ...(await events(alice.id, 'mcp_server.created')),
+      ...(await events(alice.id, 'mcp_server.updated')),
+      ...(await events(alice.id, 'mcp_server.deleted')),
     ];
     expect(trail.map((e: { action: string }) => e.action)).toEqual(['mcp_server.created', 'mcp_server.updated', 'mcp_server.deleted']);
     for (const event of trail) {
-      expect(event).toMatchObject({ actor: { type: 'user', id: alice.id }, user_id: alice.id, target: { type: 'mcp_server', id: body.id } });
+      expect(event).toMatchObject({
+        actor: { type: 'user', id: alice.id },
+        user_id: alice.id,
+        target: { type: 'mcp_server', id: body.id },
+      });
       expect(event.details).toMatchObject({ name: 'audited', url_origin: new URL(upstream.url).origin });
     }
     expect(trail[1].details.changed).toEqual(['tool_scopes']);
@@ -274,7 +325,11 @@ describe('pinned tools approved over REST', () => {
       const key = await makeKey(t, [], alice.id);
       server = await listen(t.app);
       client = await connectClient(server.url, { Authorization: `Bearer ${key.raw}` });
-      const visible = async () => (await client!.listTools()).tools.map((tool) => tool.name).filter((name) => name.startsWith('pinned__')).sort();
+      const visible = async () =>
+        (await client!.listTools()).tools
+          .map((tool) => tool.name)
+          .filter((name) => name.startsWith('pinned__'))
+          .sort();
 
       const { body } = await alice.post(BASE, { name: 'pinned', url: changing.url }).expect(201);
       expect(await visible()).toEqual(['pinned__echo', 'pinned__secret']);
@@ -296,19 +351,26 @@ describe('pinned tools approved over REST', () => {
       expect(stale.body.errors[0]).toEqual({ field: 'tools[0]', message: expect.stringContaining(changed.seen_sha256) });
       expect(await visible()).toEqual(['pinned__secret']);
 
-      const approved = await alice.post(`${BASE}/${body.id}/approve-tools`, { tools: [{ name: 'echo', sha256: changed.seen_sha256 }] }).expect(200);
+      const approved = await alice
+        .post(`${BASE}/${body.id}/approve-tools`, { tools: [{ name: 'echo', sha256: changed.seen_sha256 }] })
+        .expect(200);
       expect(approved.body.tool_pins.echo).toEqual({ sha256: changed.seen_sha256, status: 'approved' });
       expect(await visible()).toEqual(['pinned__echo', 'pinned__secret']);
       const ran = await client.callTool({ name: 'pinned__echo', arguments: { text: 'hi' } });
       expect(ran.content).toEqual([{ type: 'text', text: 'hi' }]);
 
       const updates = await events(alice.id, 'mcp_server.updated');
-      expect(updates[0]).toMatchObject({ actor: { type: 'user', id: alice.id }, details: { changed: ['approve_tools'], approved_tools: [{ tool: 'echo', sha256: changed.seen_sha256 }] } });
+      expect(updates[0]).toMatchObject({
+        actor: { type: 'user', id: alice.id },
+        details: { changed: ['approve_tools'], approved_tools: [{ tool: 'echo', sha256: changed.seen_sha256 }] },
+      });
       expect(await events(alice.id, 'mcp_server.tool_changed')).toHaveLength(1);
 
       // PATCH takes approve_tools too; an already approved tool changes nothing, so a retry succeeds.
       await alice.patch(`${BASE}/${body.id}`, { approve_tools: ['echo'] }).expect(200);
-      expect((await alice.patch(`${BASE}/${body.id}`, { approve_tools: ['ghost'] }).expect(400)).body.errors[0].field).toBe('approve_tools[0]');
+      expect((await alice.patch(`${BASE}/${body.id}`, { approve_tools: ['ghost'] }).expect(400)).body.errors[0].field).toBe(
+        'approve_tools[0]',
+      );
     } finally {
       await changing.stop();
     }
@@ -320,9 +382,14 @@ describe('pinned tools approved over REST', () => {
     const made = await alice.post(BASE, { name: 'from-rest', url: upstream.url, headers: { Authorization: secret } }).expect(201);
     const got = await rpc(t, key, call(1, 'mcp_servers', { action: 'get', id: made.body.id })).expect(200);
     expect(got.body.result.structuredContent.record.data).toMatchObject({ name: 'from-rest', headers: { Authorization: '********' } });
-    const byTool = await rpc(t, key, call(2, 'mcp_servers', { action: 'create', data: { name: 'from-tool', url: upstream.url } })).expect(200);
+    const byTool = await rpc(t, key, call(2, 'mcp_servers', { action: 'create', data: { name: 'from-tool', url: upstream.url } })).expect(
+      200,
+    );
     const id = byTool.body.result.structuredContent.record.id;
     expect((await alice.get(`${BASE}/${id}`).expect(200)).body).toMatchObject({ name: 'from-tool', url: upstream.url });
-    expect((await events(alice.id, 'mcp_server.created')).map((e: { actor: { type: string } }) => e.actor.type).sort()).toEqual(['key', 'user']);
+    expect((await events(alice.id, 'mcp_server.created')).map((e: { actor: { type: string } }) => e.actor.type).sort()).toEqual([
+      'key',
+      'user',
+    ]);
   });
 });

@@ -21,9 +21,14 @@ afterAll(async () => {
 });
 
 it('serves the official SDK client, which keeps the session id, through a round-robin proxy over two replicas', async () => {
-  const res = await request(r.a.app).post('/api/v1/api-keys').set('Authorization', `Bearer ${r.a.userToken(randomUUID())}`)
-    .send({ name: 'sdk', scopes: ['projects:read', 'projects:write'] }).expect(201);
-  const transport = new StreamableHTTPClientTransport(new URL(`${proxy.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${res.body.raw_key}` } } });
+  const res = await request(r.a.app)
+    .post('/api/v1/api-keys')
+    .set('Authorization', `Bearer ${r.a.userToken(randomUUID())}`)
+    .send({ name: 'sdk', scopes: ['projects:read', 'projects:write'] })
+    .expect(201);
+  const transport = new StreamableHTTPClientTransport(new URL(`${proxy.url}/mcp`), {
+    requestInit: { headers: { Authorization: `Bearer ${res.body.raw_key}` } },
+  });
   const client = new Client({ name: 'sdk-session-test', version: '1.0.0' });
   await client.connect(transport);
   const session = transport.sessionId!;
@@ -42,7 +47,9 @@ it('serves the official SDK client, which keeps the session id, through a round-
   await transport.terminateSession();
   expect(proxy.routed.some((x) => x.method === 'DELETE')).toBe(true);
   for (const base of [r.aUrl, r.b.url]) {
-    expect((await mcpPost(base, res.body.raw_key, { jsonrpc: '2.0', id: 9, method: 'tools/list' }, { 'Mcp-Session-Id': session })).status).toBe(404);
+    expect(
+      (await mcpPost(base, res.body.raw_key, { jsonrpc: '2.0', id: 9, method: 'tools/list' }, { 'Mcp-Session-Id': session })).status,
+    ).toBe(404);
   }
   await client.close();
 });

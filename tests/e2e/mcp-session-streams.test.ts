@@ -25,7 +25,11 @@ afterAll(async () => {
 
 const auth = (user: string) => `Bearer ${r.a.userToken(user)}`;
 async function createKey(scopes: string[], user = randomUUID()): Promise<{ id: string; raw: string; user: string }> {
-  const res = await request(r.a.app).post('/api/v1/api-keys').set('Authorization', auth(user)).send({ name: 'streams', scopes }).expect(201);
+  const res = await request(r.a.app)
+    .post('/api/v1/api-keys')
+    .set('Authorization', auth(user))
+    .send({ name: 'streams', scopes })
+    .expect(201);
   return { id: res.body.id, raw: res.body.raw_key, user };
 }
 const patchKey = (key: { id: string; user: string }, body: object) =>
@@ -39,7 +43,7 @@ const listChanged = (reader: SseReader) => reader.events.filter((e) => JSON.pars
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('GET /mcp: the session stream', () => {
-  it('carries tools/list_changed on replica 2 after the key\'s scopes are edited through replica 1, and only when the tools changed', async () => {
+  it("carries tools/list_changed on replica 2 after the key's scopes are edited through replica 1, and only when the tools changed", async () => {
     const key = await createKey(['projects:read']);
     const session = await initialize(r.aUrl, key.raw);
     const stream = await open(r.b.url, key.raw, session);
@@ -76,8 +80,12 @@ describe('GET /mcp: the session stream', () => {
     const reader = await createKey(['mcp_servers:read'], owner);
     const session = await initialize(r.aUrl, reader.raw);
     const stream = await open(r.b.url, reader.raw, session);
-    const created = await mcpPost(r.aUrl, admin.raw, { jsonrpc: '2.0', id: 1, method: 'tools/call',
-      params: { name: 'mcp_servers', arguments: { action: 'create', data: { name: 'files', url: upstream.url } } } });
+    const created = await mcpPost(r.aUrl, admin.raw, {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'mcp_servers', arguments: { action: 'create', data: { name: 'files', url: upstream.url } } },
+    });
     expect(created.status).toBe(200);
     expect((await rpcBody(created)).result.isError).toBeFalsy();
     await eventually(() => listChanged(stream).length === 1, 5000);
@@ -93,17 +101,33 @@ describe('GET /mcp: the session stream', () => {
     await eventually(() => first.events.length === 1, 3000);
     const lastId = first.events[0].id!;
     first.close();
-    await eventually(async () => (await r.a.db.dataSource.query('SELECT stream_replica FROM mcp_sessions WHERE key_id = $1', [key.id]))[0].stream_replica === null, 3000);
+    await eventually(
+      async () =>
+        (await r.a.db.dataSource.query('SELECT stream_replica FROM mcp_sessions WHERE key_id = $1', [key.id]))[0].stream_replica === null,
+      3000,
+    );
 
     await patchKey(key, { scopes: ['projects:read'] }); // missed while away
-    await eventually(async () => (await r.a.db.dataSource.query(
-      'SELECT count(*)::int AS n FROM mcp_session_events e JOIN mcp_sessions s ON s.id = e.session_id WHERE s.key_id = $1', [key.id]))[0].n === 2, 3000);
+    await eventually(
+      async () =>
+        (
+          await r.a.db.dataSource.query(
+            'SELECT count(*)::int AS n FROM mcp_session_events e JOIN mcp_sessions s ON s.id = e.session_id WHERE s.key_id = $1',
+            [key.id],
+          )
+        )[0].n === 2,
+      3000,
+    );
     const resumed = await open(r.aUrl, key.raw, session, { 'Last-Event-ID': lastId });
     await eventually(() => resumed.events.length === 1, 3000);
     expect(Number(resumed.events[0].id)).toBe(Number(lastId) + 1);
     // Without Last-Event-ID a stream starts with what comes next.
     resumed.close();
-    await eventually(async () => (await r.a.db.dataSource.query('SELECT stream_replica FROM mcp_sessions WHERE key_id = $1', [key.id]))[0].stream_replica === null, 3000);
+    await eventually(
+      async () =>
+        (await r.a.db.dataSource.query('SELECT stream_replica FROM mcp_sessions WHERE key_id = $1', [key.id]))[0].stream_replica === null,
+      3000,
+    );
     const fresh = await open(r.b.url, key.raw, session);
     expect(fresh.response.status).toBe(200);
     await pause(300);
@@ -142,7 +166,11 @@ describe('GET /mcp limits', () => {
     const [key, other] = [await createKey(['projects:read']), await createKey(['projects:read'])];
     const sessions = await Promise.all([1, 2].map(() => initialize(r.aUrl, key.raw)));
     const others = await Promise.all([1, 2].map(() => initialize(r.aUrl, other.raw)));
-    const held = [await open(r.b.url, key.raw, sessions[0]), await open(r.b.url, key.raw, sessions[1]), await open(r.b.url, other.raw, others[0])];
+    const held = [
+      await open(r.b.url, key.raw, sessions[0]),
+      await open(r.b.url, key.raw, sessions[1]),
+      await open(r.b.url, other.raw, others[0]),
+    ];
     expect(held.map((s) => s.response.status)).toEqual([200, 200, 200]);
     const refused = await open(r.b.url, other.raw, others[1]);
     expect(refused.response.status).toBe(503);

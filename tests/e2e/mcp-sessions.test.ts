@@ -18,13 +18,20 @@ afterAll(() => r?.close());
 
 const auth = (user: string) => `Bearer ${r.a.userToken(user)}`;
 async function createKey(user = randomUUID(), scopes: string[] = []): Promise<{ id: string; raw: string; user: string }> {
-  const res = await request(r.a.app).post('/api/v1/api-keys').set('Authorization', auth(user)).send({ name: 'sessions', scopes }).expect(201);
+  const res = await request(r.a.app)
+    .post('/api/v1/api-keys')
+    .set('Authorization', auth(user))
+    .send({ name: 'sessions', scopes })
+    .expect(201);
   return { id: res.body.id, raw: res.body.raw_key, user };
 }
 const toolsList = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} };
 const listProjects = { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'projects', arguments: { action: 'list' } } };
 const sessionRow = async (keyId: string) =>
-  (await r.a.db.dataSource.query('SELECT token_hash, protocol_version, client_info, client_capabilities, ended_at FROM mcp_sessions WHERE key_id = $1', [keyId]));
+  await r.a.db.dataSource.query(
+    'SELECT token_hash, protocol_version, client_info, client_capabilities, ended_at FROM mcp_sessions WHERE key_id = $1',
+    [keyId],
+  );
 
 describe('sessions across two replicas', () => {
   it('opens a session at initialize on one replica and serves it on the other', async () => {
@@ -45,10 +52,15 @@ describe('sessions across two replicas', () => {
     // Only the hash is stored, with what initialize said.
     const [row] = await sessionRow(key.id);
     expect(row.token_hash).not.toContain(session);
-    expect(row).toMatchObject({ protocol_version: '2025-11-25', client_info: INITIALIZE.params.clientInfo, client_capabilities: { sampling: {} }, ended_at: null });
+    expect(row).toMatchObject({
+      protocol_version: '2025-11-25',
+      client_info: INITIALIZE.params.clientInfo,
+      client_capabilities: { sampling: {} },
+      ended_at: null,
+    });
   });
 
-  it('answers 404 to an unknown, a malformed and another key\'s session id, alike', async () => {
+  it("answers 404 to an unknown, a malformed and another key's session id, alike", async () => {
     const key = await createKey();
     const other = await createKey();
     const theirs = await initialize(a, other.raw);
@@ -136,11 +148,19 @@ describe('sessions across two replicas', () => {
     const initialized = await mcpPost(b, key.raw, { jsonrpc: '2.0', method: 'notifications/initialized' }, headers);
     expect(initialized.status).toBe(202);
     expect(await initialized.text()).toBe('');
-    const answers = await mcpPost(b, key.raw, [{ jsonrpc: '2.0', id: 'srv-1', result: {} }, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'srv-2' } }], headers);
+    const answers = await mcpPost(
+      b,
+      key.raw,
+      [
+        { jsonrpc: '2.0', id: 'srv-1', result: {} },
+        { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'srv-2' } },
+      ],
+      headers,
+    );
     expect(answers.status).toBe(202);
   });
 
-  it('ends the key\'s sessions when the key is revoked', async () => {
+  it("ends the key's sessions when the key is revoked", async () => {
     const key = await createKey();
     const session = await initialize(a, key.raw);
     await request(r.a.app).delete(`/api/v1/api-keys/${key.id}`).set('Authorization', auth(key.user)).expect(204);
@@ -149,7 +169,7 @@ describe('sessions across two replicas', () => {
     expect((await mcpPost(b, key.raw, toolsList, { 'Mcp-Session-Id': session })).status).toBe(401);
   });
 
-  it('ends the key\'s sessions when it is rolled without overlap, not with one', async () => {
+  it("ends the key's sessions when it is rolled without overlap, not with one", async () => {
     const key = await createKey();
     const session = await initialize(a, key.raw);
     const rolled = await request(r.a.app).post(`/api/v1/api-keys/${key.id}/roll`).set('Authorization', auth(key.user)).send({}).expect(201);
@@ -159,14 +179,22 @@ describe('sessions across two replicas', () => {
 
     const graced = await createKey();
     const kept = await initialize(a, graced.raw);
-    await request(r.a.app).post(`/api/v1/api-keys/${graced.id}/roll`).set('Authorization', auth(graced.user)).send({ grace_seconds: 60 }).expect(201);
+    await request(r.a.app)
+      .post(`/api/v1/api-keys/${graced.id}/roll`)
+      .set('Authorization', auth(graced.user))
+      .send({ grace_seconds: 60 })
+      .expect(201);
     expect((await mcpPost(b, graced.raw, toolsList, { 'Mcp-Session-Id': kept })).status).toBe(200);
   });
 
   it('holds at most MCP_MAX_SESSIONS_PER_KEY live sessions per key, ending the least recently seen', async () => {
     const limited = await startTwoReplicas({ MCP_MAX_SESSIONS_PER_KEY: '2' });
     try {
-      const res = await request(limited.a.app).post('/api/v1/api-keys').set('Authorization', `Bearer ${limited.a.userToken()}`).send({ name: 'few' }).expect(201);
+      const res = await request(limited.a.app)
+        .post('/api/v1/api-keys')
+        .set('Authorization', `Bearer ${limited.a.userToken()}`)
+        .send({ name: 'few' })
+        .expect(201);
       const raw = res.body.raw_key as string;
       const first = await initialize(limited.aUrl, raw);
       const second = await initialize(limited.b.url, raw);
@@ -186,7 +214,11 @@ describe('idle sessions', () => {
   it('ends a session after MCP_SESSION_IDLE_SECONDS without requests, on every replica', async () => {
     const idle = await startTwoReplicas({ MCP_SESSION_IDLE_SECONDS: '1' });
     try {
-      const res = await request(idle.a.app).post('/api/v1/api-keys').set('Authorization', `Bearer ${idle.a.userToken()}`).send({ name: 'idle' }).expect(201);
+      const res = await request(idle.a.app)
+        .post('/api/v1/api-keys')
+        .set('Authorization', `Bearer ${idle.a.userToken()}`)
+        .send({ name: 'idle' })
+        .expect(201);
       const raw = res.body.raw_key as string;
       const session = await initialize(idle.aUrl, raw);
       expect((await mcpPost(idle.b.url, raw, toolsList, { 'Mcp-Session-Id': session })).status).toBe(200);
@@ -207,7 +239,8 @@ describe('idle sessions', () => {
   it('writes last_seen_at at most once per interval, not on every request', async () => {
     const key = await createKey();
     const session = await initialize(a, key.raw);
-    const seen = async () => (await r.a.db.dataSource.query('SELECT last_seen_at FROM mcp_sessions WHERE key_id = $1', [key.id]))[0].last_seen_at.getTime();
+    const seen = async () =>
+      (await r.a.db.dataSource.query('SELECT last_seen_at FROM mcp_sessions WHERE key_id = $1', [key.id]))[0].last_seen_at.getTime();
     const before = await seen();
     for (let i = 0; i < 5; i++) expect((await mcpPost(b, key.raw, toolsList, { 'Mcp-Session-Id': session })).status).toBe(200);
     // Idle 1800 s: one write per 180 s at most.

@@ -19,7 +19,12 @@ beforeAll(async () => {
   upstream = await startRelayUpstream();
   owner = randomUUID();
   const admin = await createKey(['mcp_servers:read', 'mcp_servers:write']);
-  const created = await post(r.aUrl, '/mcp', admin, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'mcp_servers', arguments: { action: 'create', data: { name: 'relay', url: upstream.url } } } });
+  const created = await post(r.aUrl, '/mcp', admin, {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: { name: 'mcp_servers', arguments: { action: 'create', data: { name: 'relay', url: upstream.url } } },
+  });
   expect(created.status).toBe(200);
   await created.text();
 });
@@ -34,19 +39,35 @@ afterAll(async () => {
 });
 
 async function createKey(scopes: string[]): Promise<string> {
-  const res = await request(r.a.app).post('/api/v1/api-keys').set('Authorization', `Bearer ${r.a.userToken(owner)}`).send({ name: 'shares', scopes }).expect(201);
+  const res = await request(r.a.app)
+    .post('/api/v1/api-keys')
+    .set('Authorization', `Bearer ${r.a.userToken(owner)}`)
+    .send({ name: 'shares', scopes })
+    .expect(201);
   return res.body.raw_key as string;
 }
 
 function post(base: string, path: string, key: string, body: unknown, headers: Record<string, string> = {}, signal?: AbortSignal) {
   return fetch(`${base}${path}`, {
-    method: 'POST', signal, body: JSON.stringify(body),
-    headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers },
+    method: 'POST',
+    signal,
+    body: JSON.stringify(body),
+    headers: {
+      Authorization: `Bearer ${key}`,
+      'Content-Type': 'application/json',
+      Accept: 'application/json, text/event-stream',
+      ...headers,
+    },
   });
 }
 
 async function initialize(base: string, path: string, key: string): Promise<string> {
-  const res = await post(base, path, key, { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'shares', version: '1' } } });
+  const res = await post(base, path, key, {
+    jsonrpc: '2.0',
+    id: 0,
+    method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'shares', version: '1' } },
+  });
   expect(res.status).toBe(200);
   await res.text();
   return res.headers.get('mcp-session-id')!;
@@ -56,7 +77,10 @@ async function initialize(base: string, path: string, key: string): Promise<stri
 class Stream {
   readonly events: SseEvent[] = [];
   ended = false;
-  private constructor(readonly response: Response, private readonly controller: AbortController) {
+  private constructor(
+    readonly response: Response,
+    private readonly controller: AbortController,
+  ) {
     opened.push(this);
     if (response.status === 200) void readSse(response, { event: (event) => this.events.push(event) }).then(() => (this.ended = true));
   }
@@ -65,7 +89,12 @@ class Stream {
     const controller = new AbortController();
     const response = await fetch(`${base}${path}`, {
       signal: controller.signal,
-      headers: { Authorization: `Bearer ${key}`, Accept: 'text/event-stream', 'Mcp-Session-Id': session, ...(lastEventId ? { 'Last-Event-ID': lastEventId } : {}) },
+      headers: {
+        Authorization: `Bearer ${key}`,
+        Accept: 'text/event-stream',
+        'Mcp-Session-Id': session,
+        ...(lastEventId ? { 'Last-Event-ID': lastEventId } : {}),
+      },
     });
     return new Stream(response, controller);
   }
@@ -73,7 +102,14 @@ class Stream {
   /** A tools/call in `session` answered as a stream; its first event is the priming event, whose id resumes it. */
   static async call(base: string, key: string, session: string, tool: string, id: number): Promise<Stream> {
     const controller = new AbortController();
-    const response = await post(base, '/mcp', key, { jsonrpc: '2.0', id, method: 'tools/call', params: { name: tool, arguments: {} } }, { 'Mcp-Session-Id': session }, controller.signal);
+    const response = await post(
+      base,
+      '/mcp',
+      key,
+      { jsonrpc: '2.0', id, method: 'tools/call', params: { name: tool, arguments: {} } },
+      { 'Mcp-Session-Id': session },
+      controller.signal,
+    );
     return new Stream(response, controller);
   }
 
@@ -82,7 +118,7 @@ class Stream {
   }
 }
 
-describe('MCP_MAX_STREAMS_PER_KEY: one key\'s share of a replica\'s streams', () => {
+describe("MCP_MAX_STREAMS_PER_KEY: one key's share of a replica's streams", () => {
   it('refuses a key past its share with 429, standalone, resumed and on /mcp/servers/<name> alike, and another key still gets its stream', async () => {
     const hog = await createKey(['mcp_servers:read', 'mcp_servers:write']);
     const sessions = [await initialize(r.aUrl, '/mcp', hog), await initialize(r.aUrl, '/mcp', hog)];
@@ -95,7 +131,11 @@ describe('MCP_MAX_STREAMS_PER_KEY: one key\'s share of a replica\'s streams', ()
     const refused = await Stream.get(r.b.url, '/mcp/servers/relay', hog, onServer);
     expect(refused.response.status).toBe(429);
     expect(refused.response.headers.get('retry-after')).toBe('5');
-    expect(await refused.response.json()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32000, message: expect.stringContaining('MCP_MAX_STREAMS_PER_KEY') } });
+    expect(await refused.response.json()).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32000, message: expect.stringContaining('MCP_MAX_STREAMS_PER_KEY') },
+    });
     // Resuming a POST's answer is a stream as well.
     expect((await Stream.get(r.b.url, '/mcp', hog, sessions[0], answered.events[0].id)).response.status).toBe(429);
 
@@ -134,7 +174,13 @@ describe('MCP_MAX_STREAMS_PER_KEY: one key\'s share of a replica\'s streams', ()
     await eventually(() => quick.ended, 10_000, 20);
     expect((await Stream.get(r.b.url, '/mcp', key, session, quick.events[0].id)).response.status).toBe(429);
     const cancelled = upstream.cancelled;
-    const cancel = await post(r.aUrl, '/mcp', key, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } }, { 'Mcp-Session-Id': session });
+    const cancel = await post(
+      r.aUrl,
+      '/mcp',
+      key,
+      { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } },
+      { 'Mcp-Session-Id': session },
+    );
     expect(cancel.status).toBe(202);
     await eventually(() => upstream.cancelled === cancelled + 1, 5000, 20);
   });

@@ -12,9 +12,17 @@ beforeAll(async () => {
   t = await startTestApp({ MCP_UPSTREAM_ALLOWLIST: '127.0.0.0/8', MCP_UPSTREAM_TIMEOUT_MS: '2000' });
   upstream = await startUpstream();
   key = await makeKey(t);
-  const created = await post(key, 'application/json', call(1, 'projects', { action: 'create', data: { name: 'fast "path" ü', tags: ['a', 'b'] } }));
+  const created = await post(
+    key,
+    'application/json',
+    call(1, 'projects', { action: 'create', data: { name: 'fast "path" ü', tags: ['a', 'b'] } }),
+  );
   projectId = JSON.parse(created.body).result.structuredContent.record.id;
-  await post(key, 'application/json', call(2, 'projects', { action: 'create', subresource: 'members', id: projectId, data: { user: 'x' } }));
+  await post(
+    key,
+    'application/json',
+    call(2, 'projects', { action: 'create', subresource: 'members', id: projectId, data: { user: 'x' } }),
+  );
 });
 afterAll(async () => {
   await upstream.stop();
@@ -29,8 +37,14 @@ function call(id: string | number, name: string, args?: Record<string, unknown>)
 }
 
 function post(k: TestKey, accept: string, body: unknown, headers: Record<string, string> = {}) {
-  return request(t.app).post('/mcp').set('Content-Type', 'application/json').set('Accept', accept).set('X-API-Key', k.raw).set(headers)
-    .buffer(true).parse((res, done) => {
+  return request(t.app)
+    .post('/mcp')
+    .set('Content-Type', 'application/json')
+    .set('Accept', accept)
+    .set('X-API-Key', k.raw)
+    .set(headers)
+    .buffer(true)
+    .parse((res, done) => {
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => (text += chunk));
@@ -41,7 +55,8 @@ function post(k: TestKey, accept: string, body: unknown, headers: Record<string,
 
 /** The headers that say nothing about the answer: this request's own, and how its length is framed. */
 const FRAMING = new Set(['date', 'x-request-id', 'content-length', 'transfer-encoding']);
-const answerHeaders = (headers: Record<string, string>) => Object.fromEntries(Object.entries(headers).filter(([name]) => !FRAMING.has(name)));
+const answerHeaders = (headers: Record<string, string>) =>
+  Object.fromEntries(Object.entries(headers).filter(([name]) => !FRAMING.has(name)));
 
 /**
  * The same call twice: alone (the fast path) and as a batch of one, which the
@@ -73,7 +88,7 @@ describe('tools/call of a built-in tool answered without the SDK server', () => 
     ['an upstream-style name that does not exist (-32602)', () => call(9, 'nothere__echo', {})],
   ];
 
-  it.each(cases)('gives the SDK server\'s bytes for %s, as JSON and as SSE', async (_name, message) => {
+  it.each(cases)("gives the SDK server's bytes for %s, as JSON and as SSE", async (_name, message) => {
     for (const accept of [JSON_ACCEPT, SSE_ACCEPT]) {
       const { fast, sdk } = await bothPaths(message(), accept);
       expect(fast.status).toBe(sdk.status);
@@ -85,7 +100,9 @@ describe('tools/call of a built-in tool answered without the SDK server', () => 
   it('answers in the JSON the SDK sends: result first, then jsonrpc and id', async () => {
     const { fast } = await bothPaths(call(11, 'projects', { action: 'get', id: projectId }), JSON_ACCEPT);
     expect(fast.headers['content-type']).toBe('application/json');
-    expect(fast.body).toMatch(/^\{"result":\{"content":\[\{"type":"text","text":".*\}\],"structuredContent":\{"record":\{.*\}\},"jsonrpc":"2\.0","id":11\}$/);
+    expect(fast.body).toMatch(
+      /^\{"result":\{"content":\[\{"type":"text","text":".*\}\],"structuredContent":\{"record":\{.*\}\},"jsonrpc":"2\.0","id":11\}$/,
+    );
     const sse = await post(key, SSE_ACCEPT, call(12, 'projects', { action: 'get', id: projectId }));
     expect(sse.headers['content-type']).toBe('text/event-stream');
     expect(sse.headers['cache-control']).toBe('no-cache, no-transform');
@@ -111,7 +128,10 @@ describe('tools/call of a built-in tool answered without the SDK server', () => 
   });
 
   it('leaves params with _meta, batches and notifications to the SDK server', async () => {
-    const withMeta = { ...call(15, 'projects', { action: 'get', id: projectId }), params: { name: 'projects', arguments: { action: 'get', id: projectId }, _meta: { progressToken: 1 } } };
+    const withMeta = {
+      ...call(15, 'projects', { action: 'get', id: projectId }),
+      params: { name: 'projects', arguments: { action: 'get', id: projectId }, _meta: { progressToken: 1 } },
+    };
     const meta = await post(key, JSON_ACCEPT, withMeta);
     expect(meta.headers['transfer-encoding']).toBe('chunked');
     expect(JSON.parse(meta.body).result.structuredContent.record.id).toBe(projectId);
@@ -119,7 +139,7 @@ describe('tools/call of a built-in tool answered without the SDK server', () => 
     expect((await post(key, JSON_ACCEPT, notification)).status).toBe(202);
   });
 
-  it('leaves a call of an upstream server\'s tool to the SDK server', async () => {
+  it("leaves a call of an upstream server's tool to the SDK server", async () => {
     const owner = await makeKey(t);
     await post(owner, JSON_ACCEPT, call(1, 'mcp_servers', { action: 'create', data: { name: 'files', url: upstream.url } })).expect(200);
     const res = await post(owner, JSON_ACCEPT, call(2, 'files__echo', { text: 'hi' })).expect(200);

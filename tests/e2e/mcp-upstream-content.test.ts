@@ -43,7 +43,7 @@ async function clientFor(key: TestKey): Promise<Client> {
   return client;
 }
 const keyOf = (...scopes: string[]) => makeKey(t, scopes, owner.user);
-const texts = (result: { contents: unknown[] }) => result.contents.map((c) => (c as { uri: string; text: string }));
+const texts = (result: { contents: unknown[] }) => result.contents.map((c) => c as { uri: string; text: string });
 const uris = async (client: Client) => (await client.listResources()).resources.map((r) => r.uri);
 const prompts = async (client: Client) => (await client.listPrompts()).prompts.map((p) => p.name);
 const read = (key: TestKey, uri: string) => rpc(t, key, { jsonrpc: '2.0', id: 1, method: 'resources/read', params: { uri } }).expect(200);
@@ -52,22 +52,31 @@ describe('capabilities', () => {
   it('declares resources (subscribe and listChanged), prompts and completions beside tools (list_changed on the session stream) and logging', async () => {
     const client = await clientFor(owner);
     expect(client.getServerCapabilities()).toEqual({
-      tools: { listChanged: true }, logging: {}, resources: { subscribe: true, listChanged: true }, prompts: { listChanged: true }, completions: {},
+      tools: { listChanged: true },
+      logging: {},
+      resources: { subscribe: true, listChanged: true },
+      prompts: { listChanged: true },
+      completions: {},
     });
   });
 });
 
 describe('naming: keygate://<server>/<uri> and <server>__<prompt>', () => {
-  it('lists both upstreams\' resources and templates under their own server, so the same URIs do not collide', async () => {
+  it("lists both upstreams' resources and templates under their own server, so the same URIs do not collide", async () => {
     const client = await clientFor(owner);
     expect(await uris(client)).toEqual([
-      'keygate://files/file:///notes/a.txt', 'keygate://files/file:///secret/s.txt', 'keygate://docs/file:///notes/a.txt', 'keygate://docs/file:///secret/s.txt',
+      'keygate://files/file:///notes/a.txt',
+      'keygate://files/file:///secret/s.txt',
+      'keygate://docs/file:///notes/a.txt',
+      'keygate://docs/file:///secret/s.txt',
     ]);
     const { resourceTemplates } = await client.listResourceTemplates();
-    expect(resourceTemplates).toEqual(expect.arrayContaining([
-      { uriTemplate: 'keygate://docs/file:///notes/{name}', name: 'note', mimeType: 'text/plain' },
-      { uriTemplate: 'keygate://files/file:///secret/{name}', name: 'secret', mimeType: 'text/plain' },
-    ]));
+    expect(resourceTemplates).toEqual(
+      expect.arrayContaining([
+        { uriTemplate: 'keygate://docs/file:///notes/{name}', name: 'note', mimeType: 'text/plain' },
+        { uriTemplate: 'keygate://files/file:///secret/{name}', name: 'secret', mimeType: 'text/plain' },
+      ]),
+    );
     expect(resourceTemplates).toHaveLength(4);
   });
 
@@ -88,10 +97,16 @@ describe('naming: keygate://<server>/<uri> and <server>__<prompt>', () => {
     expect((await client.getPrompt({ name: 'docs__greet', arguments: { who: 'you' } })).messages).toEqual([
       { role: 'user', content: { type: 'text', text: 'two greets you' } },
     ]);
-    expect((await client.getPrompt({ name: 'files__greet', arguments: { who: 'me' } })).messages[0].content).toEqual({ type: 'text', text: 'one greets me' });
+    expect((await client.getPrompt({ name: 'files__greet', arguments: { who: 'me' } })).messages[0].content).toEqual({
+      type: 'text',
+      text: 'one greets me',
+    });
     const byPrompt = await client.complete({ ref: { type: 'ref/prompt', name: 'docs__greet' }, argument: { name: 'who', value: 'w' } });
     expect(byPrompt.completion.values).toEqual(['two:world', 'two:wendy']);
-    const byTemplate = await client.complete({ ref: { type: 'ref/resource', uri: 'keygate://files/file:///notes/{name}' }, argument: { name: 'name', value: 'b' } });
+    const byTemplate = await client.complete({
+      ref: { type: 'ref/resource', uri: 'keygate://files/file:///notes/{name}' },
+      argument: { name: 'name', value: 'b' },
+    });
     expect(byTemplate.completion.values).toEqual(['one:b.txt']);
   });
 });
@@ -101,7 +116,9 @@ describe('scopes: resource_scopes and prompt_scopes, else mcp_servers:read', () 
     const chat = await keyOf('chat:read');
     const client = await clientFor(chat);
     expect(await uris(client)).toEqual(['keygate://files/file:///secret/s.txt']);
-    expect((await client.listResourceTemplates()).resourceTemplates.map((r) => r.uriTemplate)).toEqual(['keygate://files/file:///secret/{name}']);
+    expect((await client.listResourceTemplates()).resourceTemplates.map((r) => r.uriTemplate)).toEqual([
+      'keygate://files/file:///secret/{name}',
+    ]);
     expect(await prompts(client)).toEqual(['files__vault']);
     expect(texts(await client.readResource({ uri: 'keygate://files/file:///secret/x.txt' }))[0].text).toBe('one: file:///secret/x.txt');
     expect((await client.getPrompt({ name: 'files__vault' })).messages[0].content).toEqual({ type: 'text', text: 'one vaults nobody' });
@@ -112,10 +129,18 @@ describe('scopes: resource_scopes and prompt_scopes, else mcp_servers:read', () 
 
   it('hides the guarded items from mcp_servers:read, which sees everything else', async () => {
     const client = await clientFor(await keyOf('mcp_servers:read'));
-    expect(await uris(client)).toEqual(['keygate://files/file:///notes/a.txt', 'keygate://docs/file:///notes/a.txt', 'keygate://docs/file:///secret/s.txt']);
+    expect(await uris(client)).toEqual([
+      'keygate://files/file:///notes/a.txt',
+      'keygate://docs/file:///notes/a.txt',
+      'keygate://docs/file:///secret/s.txt',
+    ]);
     expect(await prompts(client)).toEqual(['files__greet', 'docs__greet', 'docs__vault']);
-    await expect(client.complete({ ref: { type: 'ref/resource', uri: 'keygate://files/file:///secret/{name}' }, argument: { name: 'name', value: '' } }))
-      .rejects.toMatchObject({ code: -32602 });
+    await expect(
+      client.complete({
+        ref: { type: 'ref/resource', uri: 'keygate://files/file:///secret/{name}' },
+        argument: { name: 'name', value: '' },
+      }),
+    ).rejects.toMatchObject({ code: -32602 });
   });
 
   it('sees nothing with neither, and contacts no upstream for it', async () => {
@@ -133,23 +158,37 @@ describe('scopes: resource_scopes and prompt_scopes, else mcp_servers:read', () 
     expect(one.seenMethods).toEqual([]);
     const missing = (await read(reader, 'keygate://files/file:///nowhere')).body;
     expect(one.seenMethods).toEqual(['resources/read']);
-    expect(hidden.error).toEqual({ code: -32002, message: 'Resource not found: keygate://files/file:///secret/s.txt', data: { uri: 'keygate://files/file:///secret/s.txt' } });
-    expect(missing.error).toEqual({ code: -32002, message: 'Resource not found: keygate://files/file:///nowhere', data: { uri: 'keygate://files/file:///nowhere' } });
+    expect(hidden.error).toEqual({
+      code: -32002,
+      message: 'Resource not found: keygate://files/file:///secret/s.txt',
+      data: { uri: 'keygate://files/file:///secret/s.txt' },
+    });
+    expect(missing.error).toEqual({
+      code: -32002,
+      message: 'Resource not found: keygate://files/file:///nowhere',
+      data: { uri: 'keygate://files/file:///nowhere' },
+    });
   });
 });
 
 describe('unknown and foreign names', () => {
-  it.each([
-    'file:///notes/a.txt', 'keygate://nobody/file:///notes/a.txt', 'keygate://files', 'https://files/file:///notes/a.txt',
-  ])('answers a read of %s with -32002', async (uri) => {
-    expect((await read(owner, uri)).body.error).toMatchObject({ code: -32002, data: { uri } });
-  });
+  it.each(['file:///notes/a.txt', 'keygate://nobody/file:///notes/a.txt', 'keygate://files', 'https://files/file:///notes/a.txt'])(
+    'answers a read of %s with -32002',
+    async (uri) => {
+      expect((await read(owner, uri)).body.error).toMatchObject({ code: -32002, data: { uri } });
+    },
+  );
 
-  it('answers another user\'s server names as unknown', async () => {
+  it("answers another user's server names as unknown", async () => {
     const stranger = await clientFor(await makeKey(t));
     await expect(stranger.readResource({ uri: 'keygate://files/file:///notes/a.txt' })).rejects.toMatchObject({ code: -32002 });
-    await expect(stranger.getPrompt({ name: 'files__greet' })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('Unknown prompt: files__greet') });
-    await expect(stranger.complete({ ref: { type: 'ref/prompt', name: 'files__greet' }, argument: { name: 'who', value: '' } })).rejects.toMatchObject({ code: -32602 });
+    await expect(stranger.getPrompt({ name: 'files__greet' })).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('Unknown prompt: files__greet'),
+    });
+    await expect(
+      stranger.complete({ ref: { type: 'ref/prompt', name: 'files__greet' }, argument: { name: 'who', value: '' } }),
+    ).rejects.toMatchObject({ code: -32602 });
     expect(await uris(stranger)).toEqual([]);
   });
 

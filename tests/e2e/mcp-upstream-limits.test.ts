@@ -30,7 +30,10 @@ async function register(key: TestKey, name: string, url: string, extra: Record<s
 const toolsList = (id = 1) => ({ jsonrpc: '2.0', id, method: 'tools/list' });
 async function externalNames(key: TestKey): Promise<string[]> {
   const res = await rpc(t, key, toolsList()).expect(200);
-  return res.body.result.tools.map((tool: { name: string }) => tool.name).filter((name: string) => name.includes('__')).sort();
+  return res.body.result.tools
+    .map((tool: { name: string }) => tool.name)
+    .filter((name: string) => name.includes('__'))
+    .sort();
 }
 async function callText(key: TestKey, name: string): Promise<{ isError?: boolean; text: string }> {
   const res = await rpc(t, key, call(2, name, {})).expect(200);
@@ -63,7 +66,10 @@ describe('upstream replies past a limit', () => {
     expect(await callText(owner, 'json__padding')).toEqual({ isError: true, text: expect.stringMatching(over) });
     expect(await callText(owner, 'sse__padding')).toEqual({ isError: true, text: expect.stringMatching(over) });
     expect(await callText(owner, 'init__t0')).toEqual({ isError: true, text: expect.stringMatching(over) });
-    expect(await callText(owner, 'endless__t0')).toEqual({ isError: true, text: 'upstream tools/list over MCP_UPSTREAM_MAX_PAGES (10 pages)' });
+    expect(await callText(owner, 'endless__t0')).toEqual({
+      isError: true,
+      text: 'upstream tools/list over MCP_UPSTREAM_MAX_PAGES (10 pages)',
+    });
     expect(await callText(owner, 'many__t0')).toEqual({ isError: true, text: 'upstream tools/list over 500 tools' });
     expect(Object.values(hostile).map((server) => server.requests['tools/call'] ?? 0)).toEqual([0, 0, 0, 0, 0]);
     expect(await callText(owner, 'good__echo')).toEqual({ isError: undefined, text: 'echo ran' });
@@ -74,7 +80,10 @@ describe('upstream replies past a limit', () => {
     const server = await upstream('huge-call');
     await register(owner, 'bigcall', server.url);
     expect(await externalNames(owner)).toEqual(['bigcall__echo', 'bigcall__other']);
-    expect(await callText(owner, 'bigcall__echo')).toEqual({ isError: true, text: 'upstream reply over MCP_UPSTREAM_MAX_BYTES (1048576 bytes)' });
+    expect(await callText(owner, 'bigcall__echo')).toEqual({
+      isError: true,
+      text: 'upstream reply over MCP_UPSTREAM_MAX_BYTES (1048576 bytes)',
+    });
     expect(server.hugeBytesSent).toBeLessThan(24 * MiB);
   });
 });
@@ -92,7 +101,8 @@ describe('contacting upstreams', () => {
     expect(res.body).toHaveLength(5);
     expect(res.body.every((reply: { result: { tools: unknown[] } }) => reply.result.tools.length >= 6)).toBe(true);
     await rpc(t, owner, batch).expect(200);
-    for (const server of servers) expect(server.requests).toEqual({ ...PROBE, initialize: 2, 'notifications/initialized': 2, 'tools/list': 1 });
+    for (const server of servers)
+      expect(server.requests).toEqual({ ...PROBE, initialize: 2, 'notifications/initialized': 2, 'tools/list': 1 });
   });
 
   it('a chat:read key does not contact an upstream whose tools it cannot see', async () => {

@@ -29,7 +29,10 @@ beforeAll(async () => {
   [upstream, slow] = await Promise.all([startPollingUpstream(1000), startPollingUpstream(5000)]);
   key = await makeKey(t);
   const setup = await clientOn('');
-  for (const [name, url] of [['polling', upstream.url], ['slow', slow.url]]) {
+  for (const [name, url] of [
+    ['polling', upstream.url],
+    ['slow', slow.url],
+  ]) {
     const created = await setup.callTool({ name: 'mcp_servers', arguments: { action: 'create', data: { name, url } } });
     expect(created.isError).toBeFalsy();
   }
@@ -70,17 +73,25 @@ describe('an upstream that delivers a tools/call result only after a resumption 
 
   it('is resumed for a call without a session, answered as JSON', async () => {
     const before = upstream.resumptions;
-    const res = await request(t.app).post('/mcp/servers/polling').set('Authorization', `Bearer ${key.raw}`)
-      .set('Content-Type', 'application/json').set('Accept', 'application/json, text/event-stream')
-      .send({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'test_reconnection', arguments: {} } }).expect(200);
+    const res = await request(t.app)
+      .post('/mcp/servers/polling')
+      .set('Authorization', `Bearer ${key.raw}`)
+      .set('Content-Type', 'application/json')
+      .set('Accept', 'application/json, text/event-stream')
+      .send({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'test_reconnection', arguments: {} } })
+      .expect(200);
     expect(res.body.result.content[0].text).toBe(RECONNECTION_TEXT);
     expect(upstream.resumptions).toBeGreaterThan(before);
   });
 
   it('stays within MCP_UPSTREAM_TIMEOUT_MS when the upstream asks to wait as long: an error answer, not a hang', async () => {
-    const res = await request(t.app).post('/mcp/servers/slow').set('Authorization', `Bearer ${key.raw}`)
-      .set('Content-Type', 'application/json').set('Accept', 'application/json, text/event-stream')
-      .send({ jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'test_reconnection', arguments: {} } }).expect(200);
+    const res = await request(t.app)
+      .post('/mcp/servers/slow')
+      .set('Authorization', `Bearer ${key.raw}`)
+      .set('Content-Type', 'application/json')
+      .set('Accept', 'application/json, text/event-stream')
+      .send({ jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'test_reconnection', arguments: {} } })
+      .expect(200);
     expect(res.body.result).toMatchObject({ isError: true });
     expect(res.body.result.content[0].text).not.toContain(RECONNECTION_TEXT);
   });

@@ -24,7 +24,11 @@ interface LogLine {
   res?: { statusCode: number };
 }
 
-const logLines = (): LogLine[] => logs.trim().split('\n').map((line) => JSON.parse(line) as LogLine);
+const logLines = (): LogLine[] =>
+  logs
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as LogLine);
 
 describe('request logs', () => {
   let key: TestKey;
@@ -168,7 +172,14 @@ describe('credentials percent-encoded in a path', () => {
       `/api/v1/api-keys/%65${jwt.slice(1)}`,
     ];
     for (const path of paths) await request(t.app).get(path).set('Authorization', `Bearer ${jwt}`).expect(400);
-    const lines = () => logs.slice(from).trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as LogLine).filter((line) => line.req?.method === 'GET');
+    const lines = () =>
+      logs
+        .slice(from)
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as LogLine)
+        .filter((line) => line.req?.method === 'GET');
     while (lines().length < paths.length) await new Promise((r) => setTimeout(r, 5));
 
     const written = logs.slice(from);
@@ -200,7 +211,13 @@ describe('a key secret without svc_ (64 hex digits)', () => {
       request(t.app).get('/api/v1/scopes').set('Authorization', `Bearer ${jwt}`).set('X-Request-Id', secret).expect(200),
     ];
     for (const sent of requests) await sent;
-    const lines = () => logs.slice(from).trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as LogLine);
+    const lines = () =>
+      logs
+        .slice(from)
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as LogLine);
     while (lines().length < requests.length) await new Promise((r) => setTimeout(r, 5));
 
     const written = logs.slice(from);

@@ -19,7 +19,17 @@ beforeAll(async () => {
   idp = await new TestIdentityProvider().start({ https: true });
   db = await createTestDatabase();
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'keygate-replicas-'));
-  const env = { DATABASE_URL: db.url, JWT_JWKS_URI: idp.jwksUri, JWT_ISSUER: TEST_ISSUER, JWT_AUDIENCE: TEST_AUDIENCE, DATA_DIR: dataDir, NODE_ENV: 'production', NODE_EXTRA_CA_CERTS: (await testCa()).caFile, LOG_LEVEL: 'warn', SECRETS_KEY: Buffer.alloc(32, 1).toString('base64') };
+  const env = {
+    DATABASE_URL: db.url,
+    JWT_JWKS_URI: idp.jwksUri,
+    JWT_ISSUER: TEST_ISSUER,
+    JWT_AUDIENCE: TEST_AUDIENCE,
+    DATA_DIR: dataDir,
+    NODE_ENV: 'production',
+    NODE_EXTRA_CA_CERTS: (await testCa()).caFile,
+    LOG_LEVEL: 'warn',
+    SECRETS_KEY: Buffer.alloc(32, 1).toString('base64'),
+  };
   replicas = await Promise.all([startService(env), startService(env)].map((s) => waitForListening(s)));
 });
 afterAll(async () => {
@@ -52,7 +62,9 @@ describe('two replicas on one PostgreSQL', () => {
   it('rejects on one replica, within 100 ms, a key revoked through the other', async () => {
     const [a, b] = replicas;
     const auth = { Authorization: `Bearer ${idp.token({ sub: crypto.randomUUID() })}`, 'Content-Type': 'application/json' };
-    const created = (await (await fetch(`${a.baseUrl}/api/v1/api-keys`, { method: 'POST', headers: auth, body: '{"name":"shared"}' })).json()) as CreatedKey;
+    const created = (await (
+      await fetch(`${a.baseUrl}/api/v1/api-keys`, { method: 'POST', headers: auth, body: '{"name":"shared"}' })
+    ).json()) as CreatedKey;
     expect((await toolsList(b, created.raw_key)).status).toBe(200); // b has it cached now
     expect((await toolsList(b, created.raw_key)).status).toBe(200);
 
@@ -66,7 +78,9 @@ describe('two replicas on one PostgreSQL', () => {
   it('narrows, within 100 ms, the tools a replica that cached the key offers after its scopes change in SQL', async () => {
     const [a, b] = replicas;
     const auth = { Authorization: `Bearer ${idp.token({ sub: crypto.randomUUID() })}`, 'Content-Type': 'application/json' };
-    const created = (await (await fetch(`${a.baseUrl}/api/v1/api-keys`, { method: 'POST', headers: auth, body: '{"name":"narrowed"}' })).json()) as CreatedKey;
+    const created = (await (
+      await fetch(`${a.baseUrl}/api/v1/api-keys`, { method: 'POST', headers: auth, body: '{"name":"narrowed"}' })
+    ).json()) as CreatedKey;
     const toolNames = async () => ((await (await toolsList(b, created.raw_key)).json()) as ToolsList).result.tools.map((t) => t.name);
     expect((await toolNames()).length).toBeGreaterThan(1); // b has it cached now, with full access
     expect(await toolNames()).toContain('projects');
@@ -79,7 +93,9 @@ describe('two replicas on one PostgreSQL', () => {
   it('rejects on a replica that cached the key, within 100 ms, a key whose expiry was moved into the past in SQL', async () => {
     const [a, b] = replicas;
     const auth = { Authorization: `Bearer ${idp.token({ sub: crypto.randomUUID() })}`, 'Content-Type': 'application/json' };
-    const created = (await (await fetch(`${a.baseUrl}/api/v1/api-keys`, { method: 'POST', headers: auth, body: '{"name":"expiring"}' })).json()) as CreatedKey;
+    const created = (await (
+      await fetch(`${a.baseUrl}/api/v1/api-keys`, { method: 'POST', headers: auth, body: '{"name":"expiring"}' })
+    ).json()) as CreatedKey;
     expect((await toolsList(b, created.raw_key)).status).toBe(200);
 
     await db.dataSource.query(`UPDATE api_keys SET expires_at = now() - interval '1 second' WHERE id = $1`, [created.id]);
@@ -90,7 +106,9 @@ describe('two replicas on one PostgreSQL', () => {
   it('rolls a key with no overlap: within 100 ms the old key is refused on the other replica, the new one works', async () => {
     const [a, b] = replicas;
     const auth = { Authorization: `Bearer ${idp.token({ sub: crypto.randomUUID() })}`, 'Content-Type': 'application/json' };
-    const old = (await (await fetch(`${a.baseUrl}/api/v1/api-keys`, { method: 'POST', headers: auth, body: '{"name":"rolled"}' })).json()) as CreatedKey;
+    const old = (await (
+      await fetch(`${a.baseUrl}/api/v1/api-keys`, { method: 'POST', headers: auth, body: '{"name":"rolled"}' })
+    ).json()) as CreatedKey;
     expect((await toolsList(b, old.raw_key)).status).toBe(200); // b has it cached now
 
     const rolled = await fetch(`${a.baseUrl}/api/v1/api-keys/${old.id}/roll`, { method: 'POST', headers: auth, body: '{}' });
@@ -105,10 +123,16 @@ describe('two replicas on one PostgreSQL', () => {
   it('rolls a key with an overlap: both keys work on both replicas until it ends, then the old one is refused on both', async () => {
     const [a, b] = replicas;
     const auth = { Authorization: `Bearer ${idp.token({ sub: crypto.randomUUID() })}`, 'Content-Type': 'application/json' };
-    const old = (await (await fetch(`${a.baseUrl}/api/v1/api-keys`, { method: 'POST', headers: auth, body: '{"name":"overlap"}' })).json()) as CreatedKey;
+    const old = (await (
+      await fetch(`${a.baseUrl}/api/v1/api-keys`, { method: 'POST', headers: auth, body: '{"name":"overlap"}' })
+    ).json()) as CreatedKey;
     expect((await toolsList(b, old.raw_key)).status).toBe(200);
 
-    const rolled = await fetch(`${a.baseUrl}/api/v1/api-keys/${old.id}/roll`, { method: 'POST', headers: auth, body: '{"grace_seconds":2}' });
+    const rolled = await fetch(`${a.baseUrl}/api/v1/api-keys/${old.id}/roll`, {
+      method: 'POST',
+      headers: auth,
+      body: '{"grace_seconds":2}',
+    });
     expect(rolled.status).toBe(201);
     const fresh = (await rolled.json()) as CreatedKey;
     const endsAt = Date.now() + 2000;
@@ -123,14 +147,20 @@ describe('two replicas on one PostgreSQL', () => {
     }
   });
 
-  it('narrows, within 100 ms, the tools the other replica offers after PATCH changes a key\'s scopes', async () => {
+  it("narrows, within 100 ms, the tools the other replica offers after PATCH changes a key's scopes", async () => {
     const [a, b] = replicas;
     const auth = { Authorization: `Bearer ${idp.token({ sub: crypto.randomUUID() })}`, 'Content-Type': 'application/json' };
-    const created = (await (await fetch(`${a.baseUrl}/api/v1/api-keys`, { method: 'POST', headers: auth, body: '{"name":"patched"}' })).json()) as CreatedKey;
+    const created = (await (
+      await fetch(`${a.baseUrl}/api/v1/api-keys`, { method: 'POST', headers: auth, body: '{"name":"patched"}' })
+    ).json()) as CreatedKey;
     const toolNames = async () => ((await (await toolsList(b, created.raw_key)).json()) as ToolsList).result.tools.map((t) => t.name);
     expect(await toolNames()).toContain('projects');
 
-    const patched = await fetch(`${a.baseUrl}/api/v1/api-keys/${created.id}`, { method: 'PATCH', headers: auth, body: '{"scopes":["chat:read"]}' });
+    const patched = await fetch(`${a.baseUrl}/api/v1/api-keys/${created.id}`, {
+      method: 'PATCH',
+      headers: auth,
+      body: '{"scopes":["chat:read"]}',
+    });
     expect(patched.status).toBe(200);
     const elapsed = await eventually(async () => (await toolNames()).join() === 'chat', 100, 1);
     expect(elapsed).toBeLessThanOrEqual(100);
@@ -139,7 +169,9 @@ describe('two replicas on one PostgreSQL', () => {
   it('never moves last_used_at backwards while both replicas use a key', async () => {
     const [a, b] = replicas;
     const auth = { Authorization: `Bearer ${idp.token({ sub: crypto.randomUUID() })}`, 'Content-Type': 'application/json' };
-    const { raw_key: key, id } = (await (await fetch(`${a.baseUrl}/api/v1/api-keys`, { method: 'POST', headers: auth, body: '{"name":"busy"}' })).json()) as CreatedKey;
+    const { raw_key: key, id } = (await (
+      await fetch(`${a.baseUrl}/api/v1/api-keys`, { method: 'POST', headers: auth, body: '{"name":"busy"}' })
+    ).json()) as CreatedKey;
     const seen: number[] = [];
     const deadline = Date.now() + 3000;
     while (Date.now() < deadline) {

@@ -37,14 +37,22 @@ describe('request logging below info', () => {
     const { app, lines } = appLoggingAt('info');
     await request(app).get('/ok?token=abc').expect(200);
     expect(lines).toHaveLength(1);
-    expect(JSON.parse(lines[0])).toMatchObject({ level: 30, msg: 'request completed', req: { method: 'GET', path: '/ok' }, res: { statusCode: 200 } });
+    expect(JSON.parse(lines[0])).toMatchObject({
+      level: 30,
+      msg: 'request completed',
+      req: { method: 'GET', path: '/ok' },
+      res: { statusCode: 200 },
+    });
   });
 
   it('writes a 5xx at error level, after the line logged while handling it', async () => {
     const { app, lines } = appLoggingAt('info');
     const boom = await request(app).get('/boom').expect(500);
     const parsed = lines.map((line) => JSON.parse(line));
-    expect(parsed.map((line) => [line.level, line.msg])).toEqual([[50, 'handled failure'], [50, 'request errored']]);
+    expect(parsed.map((line) => [line.level, line.msg])).toEqual([
+      [50, 'handled failure'],
+      [50, 'request errored'],
+    ]);
     expect(parsed[1].req.id).toBe(boom.headers['x-request-id']);
   });
 

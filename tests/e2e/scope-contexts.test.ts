@@ -29,8 +29,12 @@ describe('agent roles, mode tool configs, mode sessions and tool sets', () => {
   });
 
   it('a mode grants write that the role lacks only while its session is active', async () => {
-    const role = await as(admin).post('/api/v1/agent-roles', { name: 'researcher', platform_scopes: ['projects:read'] }).expect(201);
-    await as(admin).post('/api/v1/mode-tool-configs', { mode: 'build', additional_scopes: ['projects:write', 'chat:write'] }).expect(201);
+    const role = await as(admin)
+      .post('/api/v1/agent-roles', { name: 'researcher', platform_scopes: ['projects:read'] })
+      .expect(201);
+    await as(admin)
+      .post('/api/v1/mode-tool-configs', { mode: 'build', additional_scopes: ['projects:write', 'chat:write'] })
+      .expect(201);
     const user = t.userToken();
     const toolSet = (body: object) => as(user).post('/api/v1/tool-sets', body).expect(200);
 
@@ -54,7 +58,9 @@ describe('agent roles, mode tool configs, mode sessions and tool sets', () => {
 
   it('a role with empty platform_scopes stays full access under any mode', async () => {
     const role = await as(admin).post('/api/v1/agent-roles', { name: 'root-agent', platform_scopes: [] }).expect(201);
-    await as(admin).post('/api/v1/mode-tool-configs', { mode: 'review', additional_scopes: ['chat:read'] }).expect(201);
+    await as(admin)
+      .post('/api/v1/mode-tool-configs', { mode: 'review', additional_scopes: ['chat:read'] })
+      .expect(201);
     const user = t.userToken();
     const session = await as(user).post('/api/v1/mode-sessions', { agent_role_id: role.body.id, mode: 'review' }).expect(201);
     expect(session.body).toMatchObject({ effective_scopes: [], full_access: true });
@@ -64,7 +70,9 @@ describe('agent roles, mode tool configs, mode sessions and tool sets', () => {
 
   it('keeps sessions to their owner: others get 404, admins see them', async () => {
     const [role] = (await as(admin).get('/api/v1/agent-roles')).body;
-    await as(admin).post('/api/v1/mode-tool-configs', { mode: 'owner-test', additional_scopes: ['models:read'] }).expect(201);
+    await as(admin)
+      .post('/api/v1/mode-tool-configs', { mode: 'owner-test', additional_scopes: ['models:read'] })
+      .expect(201);
     const owner = t.userToken();
     const session = await as(owner).post('/api/v1/mode-sessions', { agent_role_id: role.id, mode: 'owner-test' }).expect(201);
     await as(t.userToken()).get(`/api/v1/mode-sessions/${session.body.id}`).expect(404);

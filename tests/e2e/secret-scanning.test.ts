@@ -10,7 +10,13 @@ import { scannerKey, TestSecretScanner } from '../support/test-secret-scanner';
 
 const PATH = '/api/v1/secret-scanning/reports';
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
-const leak = (token: string, extra: object = {}) => ({ token, type: 'keygate_api_key', url: 'https://github.com/acme/app/blob/main/.env', source: 'content', ...extra });
+const leak = (token: string, extra: object = {}) => ({
+  token,
+  type: 'keygate_api_key',
+  url: 'https://github.com/acme/app/blob/main/.env',
+  source: 'content',
+  ...extra,
+});
 const unknownKey = () => `svc_${randomBytes(32).toString('hex')}`;
 
 let t: TestApp;
@@ -20,7 +26,12 @@ const logLines: string[] = [];
 
 beforeAll(async () => {
   scanner = await new TestSecretScanner().start();
-  const sink = new Writable({ write(chunk, _enc, done) { logLines.push(String(chunk)); done(); } });
+  const sink = new Writable({
+    write(chunk, _enc, done) {
+      logLines.push(String(chunk));
+      done();
+    },
+  });
   t = await startTestApp({ SECRET_SCANNING_KEYS_URL: scanner.url }, clock, { logger: pino({ level: 'info' }, sink) });
 });
 afterAll(async () => {
@@ -31,7 +42,11 @@ afterAll(async () => {
 /** A report signed by the scanner's current key (or as `headers` says), sent as the exact bytes signed. */
 function report(body: unknown, headers?: Record<string, string>) {
   const text = typeof body === 'string' ? body : JSON.stringify(body);
-  return request(t.app).post(PATH).set('Content-Type', 'application/json').set(headers ?? scanner.headers(text)).send(text);
+  return request(t.app)
+    .post(PATH)
+    .set('Content-Type', 'application/json')
+    .set(headers ?? scanner.headers(text))
+    .send(text);
 }
 const mcpStatus = async (key: TestKey) => (await rpc(t, key, { jsonrpc: '2.0', id: 1, method: 'tools/list' })).status;
 const leakEvents = async (keyId: string) =>
@@ -54,28 +69,43 @@ describe('POST /api/v1/secret-scanning/reports', () => {
     expect(res.body).toEqual([{ token_hash: sha256(key.raw), token_type: 'keygate_api_key', label: 'true_positive' }]);
     expect(await mcpStatus(key)).toBe(401);
     expect(await isRevoked(key.id)).toBe(true);
-    expect(await leakEvents(key.id)).toEqual([{
-      actor_type: 'scanner', actor_id: scanner.current.identifier, user_id: key.user, key_id: key.id, target_type: 'api_key', target_id: key.id,
-      details: { url: 'https://github.com/acme/app/blob/main/.env', source: 'content', token_type: 'keygate_api_key' },
-      request_id: res.headers['x-request-id'],
-    }]);
+    expect(await leakEvents(key.id)).toEqual([
+      {
+        actor_type: 'scanner',
+        actor_id: scanner.current.identifier,
+        user_id: key.user,
+        key_id: key.id,
+        target_type: 'api_key',
+        target_id: key.id,
+        details: { url: 'https://github.com/acme/app/blob/main/.env', source: 'content', token_type: 'keygate_api_key' },
+        request_id: res.headers['x-request-id'],
+      },
+    ]);
   });
 
-  it('answers in request order with each token\'s SHA-256: active, revoked already, expired, unknown, wrong format, and a repeat', async () => {
+  it("answers in request order with each token's SHA-256: active, revoked already, expired, unknown, wrong format, and a repeat", async () => {
     const active = await makeKey(t);
     const revoked = await makeKey(t);
-    await request(t.app).delete(`/api/v1/api-keys/${revoked.id}`).set('Authorization', `Bearer ${t.userToken(revoked.user)}`).expect(204);
-    const expiring = await request(t.app).post('/api/v1/api-keys').set('Authorization', `Bearer ${t.userToken()}`)
-      .send({ name: 'short', expires_at: new Date(clock.now().getTime() + 1000).toISOString() }).expect(201);
+    await request(t.app)
+      .delete(`/api/v1/api-keys/${revoked.id}`)
+      .set('Authorization', `Bearer ${t.userToken(revoked.user)}`)
+      .expect(204);
+    const expiring = await request(t.app)
+      .post('/api/v1/api-keys')
+      .set('Authorization', `Bearer ${t.userToken()}`)
+      .send({ name: 'short', expires_at: new Date(clock.now().getTime() + 1000).toISOString() })
+      .expect(201);
     clock.advance(2000);
     const tokens = [revoked.raw, active.raw, expiring.body.raw_key, unknownKey(), 'ghp_notours', active.raw];
     const res = await report(tokens.map((token, i) => leak(token, { type: `type-${i}` })));
     expect(res.status).toBe(200);
-    expect(res.body).toEqual(tokens.map((token, i) => ({
-      token_hash: sha256(token),
-      token_type: `type-${i}`,
-      label: token === active.raw ? 'true_positive' : 'false_positive',
-    })));
+    expect(res.body).toEqual(
+      tokens.map((token, i) => ({
+        token_hash: sha256(token),
+        token_type: `type-${i}`,
+        label: token === active.raw ? 'true_positive' : 'false_positive',
+      })),
+    );
     expect(await leakEvents(active.id)).toHaveLength(1);
     expect(await leakEvents(revoked.id)).toEqual([]);
     expect(await isRevoked(expiring.body.id)).toBe(false);
@@ -91,10 +121,15 @@ describe('POST /api/v1/secret-scanning/reports', () => {
       ['no identifier header', (body: string) => ({ 'Github-Public-Key-Signature': scanner.headers(body)['Github-Public-Key-Signature'] })],
       ['no signature header', (_body: string) => ({ 'Github-Public-Key-Identifier': scanner.current.identifier })],
       ['a signature that is not base64', (body: string) => ({ ...scanner.headers(body), 'Github-Public-Key-Signature': 'not base64!' })],
-      ['a base64 signature that is not DER', (body: string) => ({ ...scanner.headers(body), 'Github-Public-Key-Signature': Buffer.from('junk').toString('base64') })],
+      [
+        'a base64 signature that is not DER',
+        (body: string) => ({ ...scanner.headers(body), 'Github-Public-Key-Signature': Buffer.from('junk').toString('base64') }),
+      ],
       ['a signature of another body', (body: string) => scanner.headers(`${body} `)],
-      ['a signature by a key not in the list, under a listed identifier',
-        (body: string) => scanner.headers(body, { ...scannerKey(scanner.current.identifier) })],
+      [
+        'a signature by a key not in the list, under a listed identifier',
+        (body: string) => scanner.headers(body, { ...scannerKey(scanner.current.identifier) }),
+      ],
       ['a signature by a key under an unknown identifier', (body: string) => scanner.headers(body, scannerKey('unknown-identifier'))],
     ])('%s', async (_case, headersFor) => {
       const key = await makeKey(t);
@@ -190,7 +225,11 @@ describe('POST /api/v1/secret-scanning/reports', () => {
   });
 
   it('needs no user token, and a user token does not stand in for the signature', async () => {
-    const res = await request(t.app).post(PATH).set('Authorization', `Bearer ${t.adminToken()}`).set('Content-Type', 'application/json').send('[]');
+    const res = await request(t.app)
+      .post(PATH)
+      .set('Authorization', `Bearer ${t.adminToken()}`)
+      .set('Content-Type', 'application/json')
+      .send('[]');
     expect(res.status).toBe(401);
     expect(res.body.type).toBe('urn:keygate:problem:invalid-signature');
   });
@@ -202,7 +241,15 @@ describe('POST /api/v1/secret-scanning/reports', () => {
       const key = await makeKey(t);
       await other.validateKey.execute({ rawKey: key.raw }); // cached there
       await report([leak(key.raw)]).expect(200);
-      const elapsed = await eventually(() => other!.validateKey.execute({ rawKey: key.raw }).then(() => false, () => true), 100, 1);
+      const elapsed = await eventually(
+        () =>
+          other!.validateKey.execute({ rawKey: key.raw }).then(
+            () => false,
+            () => true,
+          ),
+        100,
+        1,
+      );
       expect(elapsed).toBeLessThanOrEqual(100);
     } finally {
       await other?.close();

@@ -16,7 +16,9 @@ describe('tool-call audit events at SIGTERM', () => {
     const service = await waitForListening(startService(fixture.env({ LOG_LEVEL: 'warn' })));
     running = service;
     const auth = { Authorization: `Bearer ${fixture.idp.token({ sub: crypto.randomUUID() })}`, 'Content-Type': 'application/json' };
-    const key = (await (await fetch(`${service.baseUrl}/api/v1/api-keys`, { method: 'POST', headers: auth, body: '{"name":"k"}' })).json()) as { raw_key: string };
+    const key = (await (
+      await fetch(`${service.baseUrl}/api/v1/api-keys`, { method: 'POST', headers: auth, body: '{"name":"k"}' })
+    ).json()) as { raw_key: string };
     const callTool = async (id: number) => {
       const res = await fetch(`${service.baseUrl}/mcp`, {
         method: 'POST',
@@ -38,7 +40,9 @@ describe('tool-call audit events at SIGTERM', () => {
 
     const answered = burst.length + late.filter((status) => status === 200).length;
     expect(await toolEvents()).toBe(answered);
-    const seqs = (await fixture.db.dataSource.query('SELECT seq FROM audit_events ORDER BY seq')).map((r: { seq: string }) => Number(r.seq));
+    const seqs = (await fixture.db.dataSource.query('SELECT seq FROM audit_events ORDER BY seq')).map((r: { seq: string }) =>
+      Number(r.seq),
+    );
     expect(seqs).toEqual(seqs.map((_: number, i: number) => i + 1));
   });
 });

@@ -23,7 +23,8 @@ const MARKER = 'do-not-keep-7f3a';
 /** A user's tool events, read once: a call is answered only after its event is committed, so they are all there. */
 async function toolEvents(user: string): Promise<{ rows: AuditEventRow[] }> {
   const rows: AuditEventRow[] = await t.db.dataSource.query(
-    `SELECT ${AUDIT_COLUMNS} FROM audit_events WHERE user_id = $1 AND action LIKE 'tool.%' ORDER BY seq`, [user],
+    `SELECT ${AUDIT_COLUMNS} FROM audit_events WHERE user_id = $1 AND action LIKE 'tool.%' ORDER BY seq`,
+    [user],
   );
   return { rows };
 }
@@ -42,12 +43,24 @@ describe('tool.called and tool.denied', () => {
     expect(rows).toHaveLength(1);
     const [row] = rows;
     expect(row).toMatchObject({
-      action: 'tool.called', actor_type: 'key', actor_id: full.id, user_id: full.user, key_id: full.id,
-      target_type: 'tool', target_id: 'projects', request_id: 'audit-e2e-1', ip: expect.stringContaining('127.0.0.1'),
+      action: 'tool.called',
+      actor_type: 'key',
+      actor_id: full.id,
+      user_id: full.user,
+      key_id: full.id,
+      target_type: 'tool',
+      target_id: 'projects',
+      request_id: 'audit-e2e-1',
+      ip: expect.stringContaining('127.0.0.1'),
     });
     expect(row.details).toEqual({
-      tool: 'projects', action: 'create', subresource: null, record_id: null, outcome: 'ok',
-      duration_ms: expect.any(Number), args_sha256: sha256(JSON.stringify({ action: 'create', data: { name: MARKER, note: `${MARKER}-note` } })),
+      tool: 'projects',
+      action: 'create',
+      subresource: null,
+      record_id: null,
+      outcome: 'ok',
+      duration_ms: expect.any(Number),
+      args_sha256: sha256(JSON.stringify({ action: 'create', data: { name: MARKER, note: `${MARKER}-note` } })),
       required_scopes: ['projects:write'],
     });
     expect(row.details.duration_ms as number).toBeGreaterThan(0);
@@ -89,33 +102,61 @@ describe('tool.called and tool.denied', () => {
     expect(res.body.error.data.required_scopes).toEqual(['projects:write']);
     const { rows } = await toolEvents(reader.user);
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ action: 'tool.denied', actor_type: 'key', actor_id: reader.id, key_id: reader.id, target_id: 'projects' });
-    expect(rows[0].details).toMatchObject({ tool: 'projects', action: 'delete', outcome: 'denied', duration_ms: 0, required_scopes: ['projects:write'] });
+    expect(rows[0]).toMatchObject({
+      action: 'tool.denied',
+      actor_type: 'key',
+      actor_id: reader.id,
+      key_id: reader.id,
+      target_id: 'projects',
+    });
+    expect(rows[0].details).toMatchObject({
+      tool: 'projects',
+      action: 'delete',
+      outcome: 'denied',
+      duration_ms: 0,
+      required_scopes: ['projects:write'],
+    });
     expect(JSON.stringify(rows[0])).not.toContain(MARKER);
   });
 
   it('records each call of a batch once, and nothing for tools/list or a call refused as invalid params', async () => {
     const key = await makeKey(t);
     await rpc(t, key, { jsonrpc: '2.0', id: 1, method: 'tools/list' }).expect(200);
-    await rpc(t, key, [call(1, 'projects', { action: 'list' }), call(2, 'chat', { action: 'list' }), { jsonrpc: '2.0', id: 3, method: 'tools/list' }]).expect(200);
+    await rpc(t, key, [
+      call(1, 'projects', { action: 'list' }),
+      call(2, 'chat', { action: 'list' }),
+      { jsonrpc: '2.0', id: 3, method: 'tools/list' },
+    ]).expect(200);
     await rpc(t, key, call(4, 'projects', { action: 'list', data: { text: 'nul\u0000' } })).expect(200); // -32602
     await rpc(t, key, call(5, 'nope__tool')).expect(200); // unknown tool
     // Each answer waited for its events, so a third could not still be on its way; the calls of a batch run concurrently, in no set order.
     const { rows } = await toolEvents(key.user);
-    expect(rows.map((r) => [r.target_id, r.details.outcome]).sort()).toEqual([['chat', 'ok'], ['projects', 'ok']]);
+    expect(rows.map((r) => [r.target_id, r.details.outcome]).sort()).toEqual([
+      ['chat', 'ok'],
+      ['projects', 'ok'],
+    ]);
   });
 
-  it('records an upstream tool call as tool.called, with its server\'s scopes and no built-in facts', async () => {
+  it("records an upstream tool call as tool.called, with its server's scopes and no built-in facts", async () => {
     const owner = await makeKey(t);
-    const created = await rpc(t, owner, call(1, 'mcp_servers', { action: 'create', data: { name: 'files', url: upstream.url, tool_scopes: { secret: ['chat:read'] } } })).expect(200);
+    const created = await rpc(
+      t,
+      owner,
+      call(1, 'mcp_servers', { action: 'create', data: { name: 'files', url: upstream.url, tool_scopes: { secret: ['chat:read'] } } }),
+    ).expect(200);
     expect(created.body.result.isError).toBeUndefined();
     await rpc(t, owner, call(2, 'files__echo', { text: MARKER })).expect(200);
     await rpc(t, owner, call(3, 'files__secret')).expect(200);
     const { rows } = await toolEvents(owner.user);
     expect(rows.map((r) => r.target_id)).toEqual(['mcp_servers', 'files__echo', 'files__secret']);
     expect(rows[1].details).toMatchObject({
-      tool: 'files__echo', action: null, subresource: null, record_id: null, outcome: 'ok',
-      args_sha256: sha256(JSON.stringify({ text: MARKER })), required_scopes: ['mcp_servers:write'],
+      tool: 'files__echo',
+      action: null,
+      subresource: null,
+      record_id: null,
+      outcome: 'ok',
+      args_sha256: sha256(JSON.stringify({ text: MARKER })),
+      required_scopes: ['mcp_servers:write'],
     });
     expect(rows[2].details).toMatchObject({ outcome: 'ok', required_scopes: ['chat:read'], args_sha256: sha256('{}') });
     expect(JSON.stringify(rows)).not.toContain(MARKER);

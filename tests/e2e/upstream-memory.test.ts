@@ -17,10 +17,18 @@ beforeAll(async () => {
   idp = await new TestIdentityProvider().start();
   db = await createTestDatabase();
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'keygate-upstream-memory-'));
-  service = await waitForListening(startService({
-    DATABASE_URL: db.url, JWT_JWKS_URI: idp.jwksUri, JWT_ISSUER: TEST_ISSUER, JWT_AUDIENCE: TEST_AUDIENCE,
-    DATA_DIR: dataDir, LOG_LEVEL: 'warn', MCP_UPSTREAM_ALLOWLIST: '127.0.0.0/8', MCP_UPSTREAM_TIMEOUT_MS: '20000',
-  }));
+  service = await waitForListening(
+    startService({
+      DATABASE_URL: db.url,
+      JWT_JWKS_URI: idp.jwksUri,
+      JWT_ISSUER: TEST_ISSUER,
+      JWT_AUDIENCE: TEST_AUDIENCE,
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      MCP_UPSTREAM_ALLOWLIST: '127.0.0.0/8',
+      MCP_UPSTREAM_TIMEOUT_MS: '20000',
+    }),
+  );
 });
 afterAll(async () => {
   service.child.kill('SIGTERM');
@@ -47,7 +55,11 @@ async function mcp(key: string, body: unknown): Promise<{ result: { tools?: { na
 /** A user with a key and one registered upstream of each given mode. */
 async function userWith(modes: RawUpstreamMode[]): Promise<string> {
   const auth = { Authorization: `Bearer ${idp.token({ sub: crypto.randomUUID() })}`, 'Content-Type': 'application/json' };
-  const key = ((await (await fetch(`${service.baseUrl}/api/v1/api-keys`, { method: 'POST', headers: auth, body: '{"name":"k"}' })).json()) as { raw_key: string }).raw_key;
+  const key = (
+    (await (await fetch(`${service.baseUrl}/api/v1/api-keys`, { method: 'POST', headers: auth, body: '{"name":"k"}' })).json()) as {
+      raw_key: string;
+    }
+  ).raw_key;
   for (const [i, mode] of modes.entries()) {
     const upstream = await startRawUpstream(mode);
     upstreams.push(upstream);
@@ -63,9 +75,16 @@ describe('memory under hostile upstreams', () => {
     const keys = await Promise.all([1, 2, 3].map(() => userWith(modes)));
     const lists = await Promise.all(keys.map((key) => mcp(key, { jsonrpc: '2.0', id: 2, method: 'tools/list' })));
     for (const list of lists) {
-      expect(list.result.tools!.map((tool) => tool.name).filter((name) => name.includes('__')).sort()).toEqual(['u3__echo', 'u3__other', 'u4__echo', 'u4__other']);
+      expect(
+        list.result
+          .tools!.map((tool) => tool.name)
+          .filter((name) => name.includes('__'))
+          .sort(),
+      ).toEqual(['u3__echo', 'u3__other', 'u4__echo', 'u4__other']);
     }
-    const calls = await Promise.all(keys.map((key) => mcp(key, { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'u3__echo', arguments: {} } })));
+    const calls = await Promise.all(
+      keys.map((key) => mcp(key, { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'u3__echo', arguments: {} } })),
+    );
     expect(calls.every((reply) => reply.result.isError === true)).toBe(true);
     expect(upstreams.filter((u) => u.hugeBytesSent > 0)).toHaveLength(12);
 

@@ -32,19 +32,34 @@ async function secondReplica(first: TestApp): Promise<Replica> {
   const dataSource = createDataSource({ url: first.db.url, poolSize: 5 });
   await dataSource.initialize();
   const config = loadConfig({
-    NODE_ENV: 'test', JWT_JWKS_URI: first.idp.jwksUri, JWT_ISSUER: TEST_ISSUER, JWT_AUDIENCE: TEST_AUDIENCE,
-    DATABASE_URL: first.db.url, SECRETS_KEY: Buffer.alloc(32, 7).toString('base64'),
+    NODE_ENV: 'test',
+    JWT_JWKS_URI: first.idp.jwksUri,
+    JWT_ISSUER: TEST_ISSUER,
+    JWT_AUDIENCE: TEST_AUDIENCE,
+    DATABASE_URL: first.db.url,
+    SECRETS_KEY: Buffer.alloc(32, 7).toString('base64'),
   });
   const logger = createLogger('silent');
   const container = buildContainer({ config, database: { dataSource, close: () => dataSource.destroy() }, logger });
   const lifecycle = container.get(Lifecycle);
   await lifecycle.start();
   const served = await listen(checkedApp(container, { logger }));
-  return { url: served.url, close: async () => { await served.close(); await lifecycle.stop(); } };
+  return {
+    url: served.url,
+    close: async () => {
+      await served.close();
+      await lifecycle.stop();
+    },
+  };
 }
 
 const ACCEPT = 'application/json, text/event-stream';
-const listProjects = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'projects', arguments: { action: 'list' } } });
+const listProjects = (id: number) => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'tools/call',
+  params: { name: 'projects', arguments: { action: 'list' } },
+});
 const toolsList = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} };
 
 function post(url: string, raw: string, body: unknown) {
@@ -70,14 +85,23 @@ afterAll(async () => {
   await a?.close();
 });
 
-async function createKey(user: string, fields: Record<string, unknown>): Promise<{ id: string; raw: string; body: Record<string, unknown> }> {
-  const res = await request(a.app).post('/api/v1/api-keys').set('Authorization', `Bearer ${a.userToken(user)}`)
-    .send({ name: 'limited', ...fields }).expect(201);
+async function createKey(
+  user: string,
+  fields: Record<string, unknown>,
+): Promise<{ id: string; raw: string; body: Record<string, unknown> }> {
+  const res = await request(a.app)
+    .post('/api/v1/api-keys')
+    .set('Authorization', `Bearer ${a.userToken(user)}`)
+    .send({ name: 'limited', ...fields })
+    .expect(201);
   return { id: res.body.id, raw: res.body.raw_key, body: res.body };
 }
 
 async function listed(user: string, id: string): Promise<Record<string, unknown>> {
-  const res = await request(a.app).get('/api/v1/api-keys').set('Authorization', `Bearer ${a.userToken(user)}`).expect(200);
+  const res = await request(a.app)
+    .get('/api/v1/api-keys')
+    .set('Authorization', `Bearer ${a.userToken(user)}`)
+    .expect(200);
   return (res.body as Record<string, unknown>[]).find((k) => k.id === id)!;
 }
 
@@ -88,7 +112,9 @@ describe('quota across two replicas', () => {
     const key = await createKey(user, { quota: { remaining: N, refill: null } });
     const replicas = [aServed.url, b.url];
     const answers = await Promise.all(Array.from({ length: 3 * N }, (_, i) => post(replicas[i % 2], key.raw, listProjects(i + 1))));
-    const bodies = await Promise.all(answers.map(async (res) => ({ status: res.status, body: (await res.json()) as Record<string, unknown> })));
+    const bodies = await Promise.all(
+      answers.map(async (res) => ({ status: res.status, body: (await res.json()) as Record<string, unknown> })),
+    );
     const ran = bodies.filter((r) => r.status === 200 && 'result' in r.body);
     const refused = bodies.filter((r) => r.status === 429);
     expect(ran).toHaveLength(N);
@@ -100,8 +126,18 @@ describe('quota across two replicas', () => {
   it('charges nothing for initialize, ping, tools/list and notifications', async () => {
     const user = randomUUID();
     const key = await createKey(user, { quota: { remaining: 1 } });
-    const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } };
-    for (const body of [init, { jsonrpc: '2.0', id: 2, method: 'ping' }, toolsList, { jsonrpc: '2.0', method: 'notifications/initialized' }]) {
+    const init = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+    };
+    for (const body of [
+      init,
+      { jsonrpc: '2.0', id: 2, method: 'ping' },
+      toolsList,
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+    ]) {
       expect((await post(b.url, key.raw, body)).status).toBeLessThan(300);
     }
     expect((await post(b.url, key.raw, listProjects(3))).status).toBe(200);
@@ -123,8 +159,11 @@ describe('quota across two replicas', () => {
     const user = randomUUID();
     const key = await createKey(user, { quota: { remaining: 1000 } });
     expect((await post(aServed.url, key.raw, listProjects(1))).status).toBe(200); // a now holds a lease of ~32 credits
-    await request(a.app).patch(`/api/v1/api-keys/${key.id}`).set('Authorization', `Bearer ${a.userToken(user)}`)
-      .send({ quota: { remaining: 2, refill: null } }).expect(200);
+    await request(a.app)
+      .patch(`/api/v1/api-keys/${key.id}`)
+      .set('Authorization', `Bearer ${a.userToken(user)}`)
+      .send({ quota: { remaining: 2, refill: null } })
+      .expect(200);
     // b's replica hears of it through NOTIFY; a dropped its lease at once, both by the trigger.
     await new Promise((r) => setTimeout(r, 200));
     const statuses = [];
@@ -180,18 +219,29 @@ describe('limit fields through the key API', () => {
     expect(key.body).toMatchObject({ rate_limit: rate, quota });
     expect(await listed(user, key.id)).toMatchObject({ rate_limit: rate, quota });
 
-    const patched = await request(a.app).patch(`/api/v1/api-keys/${key.id}`).set('Authorization', auth)
-      .send({ rate_limit: null, quota: { remaining: 7, refill: null } }).expect(200);
+    const patched = await request(a.app)
+      .patch(`/api/v1/api-keys/${key.id}`)
+      .set('Authorization', auth)
+      .send({ rate_limit: null, quota: { remaining: 7, refill: null } })
+      .expect(200);
     expect(patched.body).toMatchObject({ rate_limit: null, quota: { remaining: 7, refill: null } });
     const events = await a.db.dataSource.query(`SELECT details FROM audit_events WHERE key_id = $1 AND action = 'key.updated'`, [key.id]);
     expect(events).toHaveLength(1);
     expect(events[0].details).toEqual({ changed: { rate_limit: null, quota: { refill: null } }, quota_remaining: 7 });
 
-    const rolled = await request(a.app).post(`/api/v1/api-keys/${key.id}/roll`).set('Authorization', auth).send({ grace_seconds: 60 }).expect(201);
+    const rolled = await request(a.app)
+      .post(`/api/v1/api-keys/${key.id}/roll`)
+      .set('Authorization', auth)
+      .send({ grace_seconds: 60 })
+      .expect(201);
     expect(rolled.body).toMatchObject({ rate_limit: null, quota: { remaining: 7, refill: null } });
     // One budget: a call through the new key shows on the old one too.
     expect((await post(b.url, rolled.body.raw_key, listProjects(1))).status).toBe(200);
-    await request(a.app).patch(`/api/v1/api-keys/${rolled.body.id}`).set('Authorization', auth).send({ quota: { remaining: 1 } }).expect(200);
+    await request(a.app)
+      .patch(`/api/v1/api-keys/${rolled.body.id}`)
+      .set('Authorization', auth)
+      .send({ quota: { remaining: 1 } })
+      .expect(200);
     await new Promise((r) => setTimeout(r, 200));
     expect((await post(aServed.url, key.raw, listProjects(2))).status).toBe(200);
     expect((await post(b.url, rolled.body.raw_key, listProjects(3))).status).toBe(429);
@@ -215,12 +265,19 @@ describe('limit fields through the key API', () => {
   ])('refuses %j with a 400 naming %s, at create and PATCH, writing nothing', async (fields, field) => {
     const user = randomUUID();
     const auth = `Bearer ${a.userToken(user)}`;
-    const created = await request(a.app).post('/api/v1/api-keys').set('Authorization', auth).send({ name: 'bad', ...fields }).expect(400);
+    const created = await request(a.app)
+      .post('/api/v1/api-keys')
+      .set('Authorization', auth)
+      .send({ name: 'bad', ...fields })
+      .expect(400);
     expect(created.body.errors).toEqual([expect.objectContaining({ field })]);
     const key = await createKey(user, {});
     const patched = await request(a.app).patch(`/api/v1/api-keys/${key.id}`).set('Authorization', auth).send(fields).expect(400);
     expect(patched.body.errors).toEqual([expect.objectContaining({ field })]);
-    const [{ count }] = await a.db.dataSource.query(`SELECT count(*)::int AS count FROM audit_events WHERE key_id = $1 AND action = 'key.updated'`, [key.id]);
+    const [{ count }] = await a.db.dataSource.query(
+      `SELECT count(*)::int AS count FROM audit_events WHERE key_id = $1 AND action = 'key.updated'`,
+      [key.id],
+    );
     expect(count).toBe(0);
   });
 });
@@ -231,15 +288,28 @@ describe('refill', () => {
     const t = await startTestApp({}, clock);
     try {
       const user = randomUUID();
-      const res = await request(t.app).post('/api/v1/api-keys').set('Authorization', `Bearer ${t.userToken(user)}`)
-        .send({ name: 'hourly', quota: { remaining: 1, refill: { amount: 3, interval: 'hour' } } }).expect(201);
+      const res = await request(t.app)
+        .post('/api/v1/api-keys')
+        .set('Authorization', `Bearer ${t.userToken(user)}`)
+        .send({ name: 'hourly', quota: { remaining: 1, refill: { amount: 3, interval: 'hour' } } })
+        .expect(201);
       const raw = res.body.raw_key as string;
-      const callOnce = async () => (await request(t.app).post('/mcp').set('Authorization', `Bearer ${raw}`)
-        .set('Content-Type', 'application/json').set('Accept', ACCEPT).send(listProjects(1))).status;
+      const callOnce = async () =>
+        (
+          await request(t.app)
+            .post('/mcp')
+            .set('Authorization', `Bearer ${raw}`)
+            .set('Content-Type', 'application/json')
+            .set('Accept', ACCEPT)
+            .send(listProjects(1))
+        ).status;
       expect(await callOnce()).toBe(200);
       expect(await callOnce()).toBe(429);
       clock.advance(30 * 60_000); // 13:00, a new hour
-      const list = await request(t.app).get('/api/v1/api-keys').set('Authorization', `Bearer ${t.userToken(user)}`).expect(200);
+      const list = await request(t.app)
+        .get('/api/v1/api-keys')
+        .set('Authorization', `Bearer ${t.userToken(user)}`)
+        .expect(200);
       expect(list.body[0].quota).toEqual({ remaining: 3, refill: { amount: 3, interval: 'hour' } });
       await new Promise((r) => setTimeout(r, 150)); // past the memory of the last refusal
       expect([await callOnce(), await callOnce(), await callOnce(), await callOnce()]).toEqual([200, 200, 200, 429]);

@@ -18,8 +18,14 @@ export class FakeExternalTools implements ExternalTools {
     const [server, tool] = name.split('__');
     const now = new Date();
     const record: ResourceRecord = {
-      id: `${server}-id`, ownerId: owner, resource: 'mcp_servers', parentId: null, subresource: null,
-      data: { name: server, url: `https://${server}.example/mcp` }, createdAt: now, updatedAt: now,
+      id: `${server}-id`,
+      ownerId: owner,
+      resource: 'mcp_servers',
+      parentId: null,
+      subresource: null,
+      data: { name: server, url: `https://${server}.example/mcp` },
+      createdAt: now,
+      updatedAt: now,
     };
     const found = { server: record, tool, callScopes };
     this.tools.set(`${owner}/${name}`, found);
@@ -27,9 +33,14 @@ export class FakeExternalTools implements ExternalTools {
   }
 
   async catalog(userId: string, _scopes: ScopeSet): Promise<readonly ToolDescriptor[]> {
-    return [...this.tools.entries()].filter(([key]) => key.startsWith(`${userId}/`)).map(([key, { callScopes }]) => ({
-      name: key.slice(userId.length + 1), description: 'fake', inputSchema: { type: 'object' }, requiredScopes: callScopes,
-    }));
+    return [...this.tools.entries()]
+      .filter(([key]) => key.startsWith(`${userId}/`))
+      .map(([key, { callScopes }]) => ({
+        name: key.slice(userId.length + 1),
+        description: 'fake',
+        inputSchema: { type: 'object' },
+        requiredScopes: callScopes,
+      }));
   }
 
   async resolve(userId: string, name: string): Promise<ExternalTool | null> {

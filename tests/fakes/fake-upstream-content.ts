@@ -1,5 +1,10 @@
 import {
-  ItemKind, UpstreamCompletion, UpstreamContent, UpstreamContentSession, UpstreamItem, UpstreamReplyError,
+  ItemKind,
+  UpstreamCompletion,
+  UpstreamContent,
+  UpstreamContentSession,
+  UpstreamItem,
+  UpstreamReplyError,
 } from '../../src/application/ports/upstream-content.port';
 import { UpstreamServer } from '../../src/application/ports/upstream-mcp.port';
 

@@ -20,8 +20,13 @@ export class InMemoryAgentRoleRepository implements AgentRoleRepository {
   /** What the migration does for system roles; the port cannot create them. */
   seedSystemRole(name: string, scopes: string[], at = new Date('2026-01-01T00:00:00.000Z')): AgentRole {
     const role: AgentRole = {
-      id: randomUUID(), name, description: '', platformScopes: ScopeSet.fromTrusted(scopes),
-      isSystem: true, createdAt: at, updatedAt: at,
+      id: randomUUID(),
+      name,
+      description: '',
+      platformScopes: ScopeSet.fromTrusted(scopes),
+      isSystem: true,
+      createdAt: at,
+      updatedAt: at,
     };
     this.assertNameFree(name, role.id);
     this.rows.set(role.id, role);

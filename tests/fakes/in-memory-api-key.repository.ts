@@ -8,7 +8,9 @@ export class InMemoryApiKeyRepository implements ApiKeyRepository {
   touches = 0;
 
   async insertWithinLimit(key: NewApiKey, limit: number): Promise<ApiKey | null> {
-    const held = [...this.rows.values()].filter((r) => r.userId === key.userId && ApiKey.restore(r).countsTowardLimitAt(key.createdAt)).length;
+    const held = [...this.rows.values()].filter(
+      (r) => r.userId === key.userId && ApiKey.restore(r).countsTowardLimitAt(key.createdAt),
+    ).length;
     if (held >= limit) return null;
     return this.insert(key);
   }

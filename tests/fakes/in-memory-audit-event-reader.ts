@@ -9,16 +9,23 @@ import { AuditEvent } from '../../src/domain/audit';
 export class InMemoryAuditEventReader implements AuditEventReader {
   reads = 0;
 
-  constructor(public events: AuditEvent[] = [], public state?: AuditChainState) {}
+  constructor(
+    public events: AuditEvent[] = [],
+    public state?: AuditChainState,
+  ) {}
 
   async page(filter: AuditFilter, limit: number): Promise<AuditEvent[]> {
     this.reads += 1;
-    return this.matching(filter).sort((a, b) => b.seq - a.seq).slice(0, limit);
+    return this.matching(filter)
+      .sort((a, b) => b.seq - a.seq)
+      .slice(0, limit);
   }
 
   async batch(filter: AuditFilter, limit: number): Promise<AuditEvent[]> {
     this.reads += 1;
-    return this.matching(filter).sort((a, b) => a.seq - b.seq).slice(0, limit);
+    return this.matching(filter)
+      .sort((a, b) => a.seq - b.seq)
+      .slice(0, limit);
   }
 
   async chain(): Promise<AuditChainState> {
@@ -29,14 +36,16 @@ export class InMemoryAuditEventReader implements AuditEventReader {
   }
 
   private matching(f: AuditFilter): AuditEvent[] {
-    return this.events.filter((e) =>
-      (f.action === undefined || e.action === f.action) &&
-      (f.keyId === undefined || e.keyId === f.keyId) &&
-      (f.userId === undefined || e.userId === f.userId) &&
-      (f.since === undefined || e.occurredAt >= f.since) &&
-      (f.until === undefined || e.occurredAt <= f.until) &&
-      (f.beforeSeq === undefined || e.seq < f.beforeSeq) &&
-      (f.afterSeq === undefined || e.seq > f.afterSeq) &&
-      (f.throughSeq === undefined || e.seq <= f.throughSeq));
+    return this.events.filter(
+      (e) =>
+        (f.action === undefined || e.action === f.action) &&
+        (f.keyId === undefined || e.keyId === f.keyId) &&
+        (f.userId === undefined || e.userId === f.userId) &&
+        (f.since === undefined || e.occurredAt >= f.since) &&
+        (f.until === undefined || e.occurredAt <= f.until) &&
+        (f.beforeSeq === undefined || e.seq < f.beforeSeq) &&
+        (f.afterSeq === undefined || e.seq > f.afterSeq) &&
+        (f.throughSeq === undefined || e.seq <= f.throughSeq),
+    );
   }
 }

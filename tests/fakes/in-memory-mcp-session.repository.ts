@@ -22,8 +22,16 @@ export class InMemoryMcpSessionRepository implements McpSessionRepository {
     const live = this.live(session.keyId, idleCutoff).sort((x, y) => y.lastSeenAt.getTime() - x.lastSeenAt.getTime());
     for (const old of live.slice(maxPerKey - 1)) old.endedAt = session.now;
     const row: Stored = {
-      id: randomUUID(), keyId: session.keyId, userId: session.userId, protocolVersion: session.protocolVersion,
-      createdAt: session.now, lastSeenAt: session.now, endedAt: null, expiresAt: session.expiresAt ?? null, tokenHash: session.tokenHash, toolsDigest: session.toolsDigest,
+      id: randomUUID(),
+      keyId: session.keyId,
+      userId: session.userId,
+      protocolVersion: session.protocolVersion,
+      createdAt: session.now,
+      lastSeenAt: session.now,
+      endedAt: null,
+      expiresAt: session.expiresAt ?? null,
+      tokenHash: session.tokenHash,
+      toolsDigest: session.toolsDigest,
     };
     this.rows.push(row);
     return { ...row };

@@ -12,7 +12,11 @@ export class InMemoryQuotaBalances implements QuotaBalances {
   readonly balances = new Map<string, Balance>();
 
   async set(budgetId: string, quota: QuotaSetting, at: Date): Promise<void> {
-    this.balances.set(budgetId, { setting: quota, remaining: quota.remaining, refilledAt: quota.refill ? refillPeriodStart(quota.refill.interval, at) : at });
+    this.balances.set(budgetId, {
+      setting: quota,
+      remaining: quota.remaining,
+      refilledAt: quota.refill ? refillPeriodStart(quota.refill.interval, at) : at,
+    });
   }
 
   async remove(budgetId: string): Promise<void> {

@@ -14,7 +14,13 @@ export class InMemoryResourceStore implements ResourceStore {
     return structuredClone(record);
   }
 
-  async createWithinLimit(ownerId: string, at: RecordLocation, data: Record<string, unknown>, limit: number, id?: string): Promise<ResourceRecord | null> {
+  async createWithinLimit(
+    ownerId: string,
+    at: RecordLocation,
+    data: Record<string, unknown>,
+    limit: number,
+    id?: string,
+  ): Promise<ResourceRecord | null> {
     return this.records.filter((r) => this.at(r, ownerId, at)).length >= limit ? null : this.create(ownerId, at, data, id);
   }
 
@@ -23,11 +29,21 @@ export class InMemoryResourceStore implements ResourceStore {
     return found ? structuredClone(found) : null;
   }
 
-  async list(ownerId: string, at: RecordLocation, filter: RecordFilter = {}, limit = MAX_LISTED_RECORDS, offset = 0): Promise<ResourceRecord[]> {
+  async list(
+    ownerId: string,
+    at: RecordLocation,
+    filter: RecordFilter = {},
+    limit = MAX_LISTED_RECORDS,
+    offset = 0,
+  ): Promise<ResourceRecord[]> {
     return this.records
       .filter((r) => this.at(r, ownerId, at))
       .filter((r) => filter.text === undefined || JSON.stringify(searchable(r)).toLowerCase().includes(filter.text.toLowerCase()))
-      .filter((r) => filter.where === undefined || Object.entries(filter.where).every(([k, v]) => JSON.stringify(searchable(r)[k]) === JSON.stringify(v)))
+      .filter(
+        (r) =>
+          filter.where === undefined ||
+          Object.entries(filter.where).every(([k, v]) => JSON.stringify(searchable(r)[k]) === JSON.stringify(v)),
+      )
       .slice(offset, offset + limit)
       .map((r) => structuredClone(r));
   }
@@ -46,7 +62,11 @@ export class InMemoryResourceStore implements ResourceStore {
     // Cascades like the foreign key: items of removed records go too.
     for (let grew = true; grew;) {
       grew = false;
-      for (const r of this.records) if (r.parentId !== null && removed.has(r.parentId) && !removed.has(r.id)) { removed.add(r.id); grew = true; }
+      for (const r of this.records)
+        if (r.parentId !== null && removed.has(r.parentId) && !removed.has(r.id)) {
+          removed.add(r.id);
+          grew = true;
+        }
     }
     this.records.splice(0, this.records.length, ...this.records.filter((r) => !removed.has(r.id)));
     return true;

@@ -29,7 +29,10 @@ export type InMemoryPorts = Omit<TransactionPorts, 'audit'>;
 export class InMemoryUnitOfWork implements UnitOfWork {
   readonly ports: InMemoryPorts;
 
-  constructor(ports: Partial<InMemoryPorts> = {}, readonly audit: InMemoryAuditLog = new InMemoryAuditLog()) {
+  constructor(
+    ports: Partial<InMemoryPorts> = {},
+    readonly audit: InMemoryAuditLog = new InMemoryAuditLog(),
+  ) {
     const sessions = ports.sessions ?? new InMemoryModeSessionRepository();
     this.ports = {
       keys: ports.keys ?? new InMemoryApiKeyRepository(),

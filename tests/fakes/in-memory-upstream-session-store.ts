@@ -1,4 +1,9 @@
-import { ClientSessionView, HeldUpstreamSession, TakenUpstreamSession, UpstreamSessionStore } from '../../src/application/ports/upstream-session-store.port';
+import {
+  ClientSessionView,
+  HeldUpstreamSession,
+  TakenUpstreamSession,
+  UpstreamSessionStore,
+} from '../../src/application/ports/upstream-session-store.port';
 
 interface ClientSession {
   userId: string;
@@ -20,7 +25,12 @@ export class InMemoryUpstreamSessionStore implements UpstreamSessionStore {
     const session = this.sessions.get(clientSessionId);
     if (!session) return null;
     const held = session.held.get(serverId);
-    return { clientCapabilities: session.clientCapabilities, logLevel: session.logLevel, userId: session.userId, held: held ? { ...held } : null };
+    return {
+      clientCapabilities: session.clientCapabilities,
+      logLevel: session.logLevel,
+      userId: session.userId,
+      held: held ? { ...held } : null,
+    };
   }
 
   async save(clientSessionId: string, serverId: string, _userId: string, held: HeldUpstreamSession): Promise<boolean> {
@@ -49,7 +59,12 @@ export class InMemoryUpstreamSessionStore implements UpstreamSessionStore {
   async take(clientSessionId: string): Promise<TakenUpstreamSession[]> {
     const session = this.sessions.get(clientSessionId);
     if (!session) return [];
-    const taken = [...session.held].map(([serverId, held]) => ({ serverId, userId: session.userId, upstreamSessionId: held.upstreamSessionId, protocolVersion: held.protocolVersion }));
+    const taken = [...session.held].map(([serverId, held]) => ({
+      serverId,
+      userId: session.userId,
+      upstreamSessionId: held.upstreamSessionId,
+      protocolVersion: held.protocolVersion,
+    }));
     session.held.clear();
     return taken;
   }

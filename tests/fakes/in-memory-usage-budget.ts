@@ -15,7 +15,13 @@ export class InMemoryUsageBudget implements UsageBudget {
     const used = (this.counts.get(key) ?? 0) + 1;
     this.counts.set(key, used);
     const admitted = used <= limit;
-    return { admitted, limit, windowSeconds, remaining: Math.max(0, limit - used), resetSeconds: Math.max(1, Math.ceil(start + windowSeconds - seconds)) };
+    return {
+      admitted,
+      limit,
+      windowSeconds,
+      remaining: Math.max(0, limit - used),
+      resetSeconds: Math.max(1, Math.ceil(start + windowSeconds - seconds)),
+    };
   }
 
   async chargeToolCalls(budgetId: string, calls: number, now: Date): Promise<boolean> {

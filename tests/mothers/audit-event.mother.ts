@@ -36,7 +36,9 @@ export const AuditEventMother = {
   /** `count` chained events, one a second from AUDIT_EPOCH. */
   many(count: number, overrides: Partial<AuditRecord> = {}): AuditEvent[] {
     return AuditEventMother.chain(
-      Array.from({ length: count }, (_, i) => AuditEventMother.record({ occurredAt: new Date(AUDIT_EPOCH.getTime() + i * 1000), ...overrides })),
+      Array.from({ length: count }, (_, i) =>
+        AuditEventMother.record({ occurredAt: new Date(AUDIT_EPOCH.getTime() + i * 1000), ...overrides }),
+      ),
     );
   },
 };

@@ -24,7 +24,8 @@ import {
 /** One typical error per code; keyed by ErrorCode, so a new code needs one here before the map tests typecheck. */
 export const DomainErrorMother: { readonly [C in ErrorCode]: () => ErrorWithCode<C> } = {
   'VALIDATION.FAILED': () => ValidationError.single('name', 'must not be blank'),
-  'HEADER_FIELD.INVALID': () => new InvalidHeaderFieldError([{ field: 'data.headers.Authorization', message: 'is not an HTTP header value' }]),
+  'HEADER_FIELD.INVALID': () =>
+    new InvalidHeaderFieldError([{ field: 'data.headers.Authorization', message: 'is not an HTTP header value' }]),
   'ACCESS_TOKEN.INVALID': () => new InvalidAccessTokenError('token expired'),
   'API_KEY.INVALID': () => new InvalidApiKeyError(),
   'ACCESS.FORBIDDEN': () => new ForbiddenError('Only admins may name another user'),

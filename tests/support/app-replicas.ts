@@ -42,15 +42,27 @@ export async function secondReplica(first: TestApp, env: Record<string, string> 
   const dataSource = createDataSource({ url: first.db.url, poolSize: 5 });
   await dataSource.initialize();
   const config = loadConfig({
-    NODE_ENV: 'test', JWT_JWKS_URI: first.idp.jwksUri, JWT_ISSUER: TEST_ISSUER, JWT_AUDIENCE: TEST_AUDIENCE,
-    DATABASE_URL: first.db.url, SECRETS_KEY: Buffer.alloc(32, 7).toString('base64'), ...env,
+    NODE_ENV: 'test',
+    JWT_JWKS_URI: first.idp.jwksUri,
+    JWT_ISSUER: TEST_ISSUER,
+    JWT_AUDIENCE: TEST_AUDIENCE,
+    DATABASE_URL: first.db.url,
+    SECRETS_KEY: Buffer.alloc(32, 7).toString('base64'),
+    ...env,
   });
   const logger = createLogger('silent');
   const container = buildContainer({ config, database: { dataSource, close: () => dataSource.destroy() }, logger });
   const lifecycle = container.get(Lifecycle);
   await lifecycle.start();
   const served = await serve(checkedApp(container, { logger }));
-  return { ...served, container, close: async () => { await served.close(); await lifecycle.stop(); } };
+  return {
+    ...served,
+    container,
+    close: async () => {
+      await served.close();
+      await lifecycle.stop();
+    },
+  };
 }
 
 /** Two replicas of the whole app on one PostgreSQL database, both with `env` and, as a deployment's replicas, one SECRETS_KEY. */
@@ -60,7 +72,9 @@ export async function startTwoReplicas(given: Record<string, string> = {}): Prom
   const aServed = await serve(a.app);
   const b = await secondReplica(a, env);
   return {
-    a, aUrl: aServed.url, b,
+    a,
+    aUrl: aServed.url,
+    b,
     async close() {
       await b.close();
       await aServed.close();

@@ -16,10 +16,15 @@ export interface AuditVerifyRun {
 export function auditVerify(databaseUrl: string): Promise<AuditVerifyRun> {
   const script = path.join(ROOT, 'dist', 'scripts', 'audit-verify.js');
   return new Promise((resolve) => {
-    execFile(process.execPath, [script], { cwd: ROOT, env: cleanEnv({ DATABASE_URL: databaseUrl }), timeout: 30_000 }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
-      resolve({ code, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [script],
+      { cwd: ROOT, env: cleanEnv({ DATABASE_URL: databaseUrl }), timeout: 30_000 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
   });
 }
 

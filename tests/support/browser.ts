@@ -19,7 +19,9 @@ export function buildConsole(): void {
 /** One headless Chromium; missing (only under CI=true does a test get this far without it), the test fails saying how to get it. */
 export async function launchChromium(): Promise<Browser> {
   if (!existsSync(CHROMIUM_PATH)) {
-    throw new Error(`Chromium not found at ${CHROMIUM_PATH}: install Debian's chromium (apt-get install chromium; .ci/run does) or set CHROMIUM_PATH`);
+    throw new Error(
+      `Chromium not found at ${CHROMIUM_PATH}: install Debian's chromium (apt-get install chromium; .ci/run does) or set CHROMIUM_PATH`,
+    );
   }
   // Root in a container has no user namespace for Chromium's sandbox.
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
@@ -27,7 +29,12 @@ export async function launchChromium(): Promise<Browser> {
 
 const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
-export interface AxeViolation { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] }
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: unknown[] }[];
+}
 
 /**
  * The serious and critical axe-core violations of what the page shows now. axe is evaluated over the
@@ -39,7 +46,13 @@ export async function seriousViolations(page: Page): Promise<string[]> {
   const violations = await page.evaluate<AxeViolation[]>("axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations)");
   return violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.slice(0, 3).map((n) => JSON.stringify(n.target)).join(', ')})`);
+    .map(
+      (v) =>
+        `${v.impact} ${v.id}: ${v.help} (${v.nodes
+          .slice(0, 3)
+          .map((n) => JSON.stringify(n.target))
+          .join(', ')})`,
+    );
 }
 
 /** UPDATE_CONSOLE_SCREENSHOTS=1 writes docs/console/*.png (docs/key-console.md links them); otherwise nothing in the tree changes. */
@@ -66,7 +79,8 @@ export function checkConsoleAnswers(page: Page): () => Promise<void> {
     const method = response.request().method();
     // A body the page no longer holds (it navigated away) is not checked rather than checked as empty.
     const check = response.text().then(
-      (body) => recordResponse({ method, path: url.pathname, status: response.status(), contentType: response.headers()['content-type'], body }),
+      (body) =>
+        recordResponse({ method, path: url.pathname, status: response.status(), contentType: response.headers()['content-type'], body }),
       () => undefined,
     );
     pending.add(check);

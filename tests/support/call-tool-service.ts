@@ -28,7 +28,12 @@ export const ANY_ADDRESS: UpstreamAddressCheck = { check: async () => undefined 
 
 /** The MCP server use-cases over `store` and `work`'s transactions, as the container builds them. */
 export function makeMcpServerUseCases(
-  store: ResourceStore, work: InMemoryUnitOfWork, clock: FixedClock, pins: ToolPins, policy: ResourcePolicy, addresses: UpstreamAddressCheck = ANY_ADDRESS,
+  store: ResourceStore,
+  work: InMemoryUnitOfWork,
+  clock: FixedClock,
+  pins: ToolPins,
+  policy: ResourcePolicy,
+  addresses: UpstreamAddressCheck = ANY_ADDRESS,
 ): McpServerUseCases {
   return {
     list: new ListMcpServers(store, policy, pins),
@@ -40,7 +45,12 @@ export function makeMcpServerUseCases(
 }
 
 /** CallTool over `store`, its transactions over the same store; `audit.records` holds what they appended. */
-export function makeCallTool(store: ResourceStore, policies: ResourcePolicies, external: ExternalTools, work = new InMemoryUnitOfWork({ records: store })) {
+export function makeCallTool(
+  store: ResourceStore,
+  policies: ResourcePolicies,
+  external: ExternalTools,
+  work = new InMemoryUnitOfWork({ records: store }),
+) {
   const clock = new FixedClock();
   const { pins } = makeToolPins({ work, clock });
   const servers = makeMcpServerUseCases(store, work, clock, pins, policies.mcp_servers ?? ANY_DATA);

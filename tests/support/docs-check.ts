@@ -103,7 +103,8 @@ export function brokenLinks(file: string, root: string = repoRoot): string[] {
     if (!resolved.startsWith(root + path.sep) && resolved !== root) problems.push(`${where}: leaves the repository`);
     else if (!existsSync(resolved)) problems.push(`${where}: no such file`);
     else if (anchor !== null) {
-      if (statSync(resolved).isDirectory() || !resolved.endsWith('.md')) problems.push(`${where}: an anchor into a file that is not Markdown`);
+      if (statSync(resolved).isDirectory() || !resolved.endsWith('.md'))
+        problems.push(`${where}: an anchor into a file that is not Markdown`);
       else if (!anchors(resolved).has(anchor)) problems.push(`${where}: no heading with that anchor`);
     }
   }

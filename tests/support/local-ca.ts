@@ -26,17 +26,34 @@ export async function makeLocalCa(dir: string): Promise<LocalCa> {
   const notBeforeDate = new Date(Date.now() - 60_000);
   const notAfterDate = new Date(notBeforeDate.getTime() + DAY_MS);
   const ca = await generate([{ name: 'commonName', value: 'keygate test CA' }], {
-    keyType: 'ec', curve: 'P-256', algorithm: 'sha256', notBeforeDate, notAfterDate,
-    extensions: [{ name: 'basicConstraints', cA: true, critical: true }, { name: 'keyUsage', keyCertSign: true, cRLSign: true, critical: true }],
+    keyType: 'ec',
+    curve: 'P-256',
+    algorithm: 'sha256',
+    notBeforeDate,
+    notAfterDate,
+    extensions: [
+      { name: 'basicConstraints', cA: true, critical: true },
+      { name: 'keyUsage', keyCertSign: true, cRLSign: true, critical: true },
+    ],
   });
   const server = await generate([{ name: 'commonName', value: 'localhost' }], {
-    keyType: 'ec', curve: 'P-256', algorithm: 'sha256', notBeforeDate, notAfterDate,
+    keyType: 'ec',
+    curve: 'P-256',
+    algorithm: 'sha256',
+    notBeforeDate,
+    notAfterDate,
     ca: { key: ca.private, cert: ca.cert },
     extensions: [
       { name: 'basicConstraints', cA: false },
       { name: 'keyUsage', digitalSignature: true },
       { name: 'extKeyUsage', serverAuth: true },
-      { name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }, { type: 2, value: 'localhost' }] },
+      {
+        name: 'subjectAltName',
+        altNames: [
+          { type: 7, ip: '127.0.0.1' },
+          { type: 2, value: 'localhost' },
+        ],
+      },
     ],
   });
   const caFile = path.join(dir, 'ca.pem');
@@ -57,7 +74,10 @@ export function testCa(): Promise<LocalCa> {
 }
 
 /** An https server on 127.0.0.1 answering GET paths with the JSON `documents` give, counting requests per path. */
-export async function serveJsonOverHttps(ca: LocalCa, documents: Record<string, () => unknown>): Promise<{ origin: string; hits: Map<string, number>; close(): Promise<void> }> {
+export async function serveJsonOverHttps(
+  ca: LocalCa,
+  documents: Record<string, () => unknown>,
+): Promise<{ origin: string; hits: Map<string, number>; close(): Promise<void> }> {
   const hits = new Map<string, number>();
   const server = https.createServer({ key: ca.serverKey, cert: ca.serverCert }, (req, res) => {
     const pathname = (req.url ?? '/').split('?')[0];
@@ -71,9 +91,10 @@ export async function serveJsonOverHttps(ca: LocalCa, documents: Record<string, 
   return {
     origin: `https://127.0.0.1:${(server.address() as AddressInfo).port}`,
     hits,
-    close: () => new Promise((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

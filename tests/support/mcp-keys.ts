@@ -10,8 +10,11 @@ export interface TestKey {
 
 /** A key made through the REST API, as a user would make it. */
 export async function makeKey(t: TestApp, scopes: string[] = [], user: string = randomUUID()): Promise<TestKey> {
-  const res = await request(t.app).post('/api/v1/api-keys').set('Authorization', `Bearer ${t.userToken(user)}`)
-    .send({ name: `mcp ${scopes.join(' ') || 'full'}`, scopes }).expect(201);
+  const res = await request(t.app)
+    .post('/api/v1/api-keys')
+    .set('Authorization', `Bearer ${t.userToken(user)}`)
+    .send({ name: `mcp ${scopes.join(' ') || 'full'}`, scopes })
+    .expect(201);
   return { id: res.body.id, raw: res.body.raw_key, user };
 }
 
@@ -23,8 +26,12 @@ export function rpc(t: TestApp, key: TestKey | null, body: unknown, headers: Rec
   return req.send(typeof body === 'string' ? body : JSON.stringify(body));
 }
 
-export const call = (id: number, name: string, args?: Record<string, unknown>) =>
-  ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, ...(args && { arguments: args }) } });
+export const call = (id: number, name: string, args?: Record<string, unknown>) => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'tools/call',
+  params: { name, ...(args && { arguments: args }) },
+});
 
 /** How many resource records a user holds, to show that a refused call wrote nothing. */
 export async function recordCount(t: TestApp, user: string): Promise<number> {

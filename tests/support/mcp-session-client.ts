@@ -2,7 +2,9 @@
 export const ACCEPT_BOTH = 'application/json, text/event-stream';
 
 export const INITIALIZE = {
-  jsonrpc: '2.0', id: 0, method: 'initialize',
+  jsonrpc: '2.0',
+  id: 0,
+  method: 'initialize',
   params: { protocolVersion: '2025-11-25', capabilities: { sampling: {} }, clientInfo: { name: 'session-test', version: '1.0.0' } },
 };
 
@@ -14,7 +16,13 @@ export function mcpPost(base: string, raw: string, body: unknown, headers: Recor
   });
 }
 
-export function mcpRequest(base: string, raw: string, method: 'GET' | 'DELETE', headers: Record<string, string> = {}, signal?: AbortSignal) {
+export function mcpRequest(
+  base: string,
+  raw: string,
+  method: 'GET' | 'DELETE',
+  headers: Record<string, string> = {},
+  signal?: AbortSignal,
+) {
   return fetch(`${base}/mcp`, { method, headers: { Authorization: `Bearer ${raw}`, ...headers }, signal });
 }
 
@@ -73,11 +81,20 @@ export class SseReader {
   readonly events: SseEvent[] = [];
   comments = 0;
   ended = false;
-  private constructor(readonly response: Response, private readonly controller: AbortController) {}
+  private constructor(
+    readonly response: Response,
+    private readonly controller: AbortController,
+  ) {}
 
   static async open(base: string, raw: string, session: string, headers: Record<string, string> = {}): Promise<SseReader> {
     const controller = new AbortController();
-    const response = await mcpRequest(base, raw, 'GET', { Accept: 'text/event-stream', 'Mcp-Session-Id': session, ...headers }, controller.signal);
+    const response = await mcpRequest(
+      base,
+      raw,
+      'GET',
+      { Accept: 'text/event-stream', 'Mcp-Session-Id': session, ...headers },
+      controller.signal,
+    );
     const reader = new SseReader(response, controller);
     if (response.status === 200) void reader.read();
     return reader;
@@ -94,4 +111,5 @@ export class SseReader {
 }
 
 /** A JSON-RPC answer's body, loosely typed for assertions. */
-export const rpcBody = async (res: Response): Promise<{ result: any; error: { code: number; message: string } }> => (await res.json()) as never;
+export const rpcBody = async (res: Response): Promise<{ result: any; error: { code: number; message: string } }> =>
+  (await res.json()) as never;

@@ -26,7 +26,9 @@ export async function freePort(): Promise<number> {
 export function nginxBinary(): string {
   const found = NGINX_CANDIDATES.find((candidate) => candidate && existsSync(candidate));
   if (!found) {
-    throw new Error('nginx is not installed: this test runs a real NGINX. Install it (apt-get install -y nginx; .ci/run does) or set NGINX_BIN');
+    throw new Error(
+      'nginx is not installed: this test runs a real NGINX. Install it (apt-get install -y nginx; .ci/run does) or set NGINX_BIN',
+    );
   }
   return found;
 }
@@ -42,7 +44,9 @@ export async function startNginx(servers: (port: number) => string): Promise<Run
   const dir = mkdtempSync(path.join(os.tmpdir(), 'keygate-nginx-'));
   const port = await freePort();
   const errorLog = path.join(dir, 'error.log');
-  writeFileSync(path.join(dir, 'nginx.conf'), `
+  writeFileSync(
+    path.join(dir, 'nginx.conf'),
+    `
 daemon off;
 master_process off;
 worker_processes 1;
@@ -58,7 +62,8 @@ http {
   scgi_temp_path ${dir}/scgi;
 ${servers(port)}
 }
-`);
+`,
+  );
   const child = spawn(binary, ['-p', `${dir}/`, '-c', `${dir}/nginx.conf`, '-e', errorLog], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => void (stderr += chunk.toString()));
@@ -94,7 +99,10 @@ async function untilListening(port: number, child: ChildProcess, timeoutMs = 10_
 function connects(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = net.connect(port, '127.0.0.1');
-    socket.once('connect', () => { socket.destroy(); resolve(true); });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
     socket.once('error', () => resolve(false));
   });
 }

@@ -3,7 +3,13 @@ import http from 'node:http';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import {
-  CallToolRequestSchema, ListResourcesRequestSchema, ListToolsRequestSchema, ReadResourceRequestSchema, SubscribeRequestSchema, Tool, UnsubscribeRequestSchema,
+  CallToolRequestSchema,
+  ListResourcesRequestSchema,
+  ListToolsRequestSchema,
+  ReadResourceRequestSchema,
+  SubscribeRequestSchema,
+  Tool,
+  UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { listenLoopback } from './listen-loopback';
 
@@ -44,8 +50,13 @@ export async function startNotifyingUpstream(options: NotifyingOptions = {}): Pr
   const servers = new Map<string, Server>();
   const transports = new Map<string, StreamableHTTPServerTransport>();
   const state: NotifyingUpstream = {
-    url: '', follows: [], streamsOpened: 0, sessionsEnded: 0, tools: [{ name: 'echo', inputSchema: { type: 'object' } }],
-    updated: async (uri) => void (await Promise.all([...servers.values()].map((s) => s.sendResourceUpdated({ uri }).catch(() => undefined)))),
+    url: '',
+    follows: [],
+    streamsOpened: 0,
+    sessionsEnded: 0,
+    tools: [{ name: 'echo', inputSchema: { type: 'object' } }],
+    updated: async (uri) =>
+      void (await Promise.all([...servers.values()].map((s) => s.sendResourceUpdated({ uri }).catch(() => undefined)))),
     addTool: async (name) => {
       state.tools.push({ name, inputSchema: { type: 'object' } });
       await Promise.all([...servers.values()].map((s) => s.sendToolListChanged().catch(() => undefined)));
@@ -59,7 +70,10 @@ export async function startNotifyingUpstream(options: NotifyingOptions = {}): Pr
     stop: async () => undefined,
   };
   const open = async (): Promise<StreamableHTTPServerTransport> => {
-    const server = new Server({ name: 'notifying', version: '1.0.0' }, { capabilities: { tools: { listChanged: true }, resources: { subscribe: true, listChanged: true } } });
+    const server = new Server(
+      { name: 'notifying', version: '1.0.0' },
+      { capabilities: { tools: { listChanged: true }, resources: { subscribe: true, listChanged: true } } },
+    );
     server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: state.tools }));
     server.setRequestHandler(CallToolRequestSchema, async () => ({ content: [{ type: 'text', text: 'ok' }] }));
     server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: RESOURCES }));
@@ -81,15 +95,18 @@ export async function startNotifyingUpstream(options: NotifyingOptions = {}): Pr
     await server.connect(transport);
     return transport;
   };
-  const httpServer = http.createServer((req, res) => void (async () => {
-    const id = req.headers['mcp-session-id'];
-    if (req.method === 'GET') state.streamsOpened += 1;
-    if (req.method === 'DELETE') state.sessionsEnded += 1;
-    let transport = typeof id === 'string' ? transports.get(id) : undefined;
-    if (id !== undefined && !transport) return void res.writeHead(404).end();
-    transport ??= await open();
-    await transport.handleRequest(req, res);
-  })());
+  const httpServer = http.createServer(
+    (req, res) =>
+      void (async () => {
+        const id = req.headers['mcp-session-id'];
+        if (req.method === 'GET') state.streamsOpened += 1;
+        if (req.method === 'DELETE') state.sessionsEnded += 1;
+        let transport = typeof id === 'string' ? transports.get(id) : undefined;
+        if (id !== undefined && !transport) return void res.writeHead(404).end();
+        transport ??= await open();
+        await transport.handleRequest(req, res);
+      })(),
+  );
   const loopback = await listenLoopback(httpServer);
   state.url = `${loopback.url}/mcp`;
   state.stop = async () => {

@@ -54,12 +54,12 @@ export class OpenApiContract {
     // HEAD is answered by the GET route, without a body.
     const operationMethod = method === 'head' ? 'get' : method;
     const operation = route?.item[operationMethod] as Json | undefined;
-    const where = route && operation
-      ? `${method.toUpperCase()} ${route.template} -> ${observed.status}`
-      : `${method.toUpperCase()} ${observed.path} (no operation; x-unmatched-requests) -> ${observed.status}`;
-    const responsesPointer = route && operation
-      ? ['paths', route.template, operationMethod, 'responses']
-      : ['x-unmatched-requests', 'responses'];
+    const where =
+      route && operation
+        ? `${method.toUpperCase()} ${route.template} -> ${observed.status}`
+        : `${method.toUpperCase()} ${observed.path} (no operation; x-unmatched-requests) -> ${observed.status}`;
+    const responsesPointer =
+      route && operation ? ['paths', route.template, operationMethod, 'responses'] : ['x-unmatched-requests', 'responses'];
     const responses = this.at(responsesPointer) as Json;
     if (!(String(observed.status) in responses)) return [`${where}: status not documented`];
     const [pointer, response] = this.resolve([...responsesPointer, String(observed.status)]);

@@ -74,10 +74,20 @@ export function checkFetchedResponses(): void {
     if (!isDocumentedPath(url.pathname)) return response;
     const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
     const observe = (body: string) =>
-      recordResponse({ method, path: url.pathname, status: response.status, contentType: response.headers.get('Content-Type') ?? undefined, body });
+      recordResponse({
+        method,
+        path: url.pathname,
+        status: response.status,
+        contentType: response.headers.get('Content-Type') ?? undefined,
+        body,
+      });
     if (method === 'HEAD') observe('');
     // A stream is checked when it ends, without making the test wait for it.
-    else if (response.headers.get('Content-Type')?.includes('ndjson')) void response.clone().text().then(observe, () => undefined);
+    else if (response.headers.get('Content-Type')?.includes('ndjson'))
+      void response
+        .clone()
+        .text()
+        .then(observe, () => undefined);
     else observe(await response.clone().text());
     return response;
   };

@@ -67,16 +67,19 @@ export async function startPollingUpstream(retryMs = 5000): Promise<PollingUpstr
     return transport;
   };
   const state: PollingUpstream = { url: '', resumptions: 0, stop: async () => undefined };
-  const httpServer = http.createServer((req, res) => void (async () => {
-    const id = req.headers['mcp-session-id'];
-    const known = typeof id === 'string' ? transports.get(id) : undefined;
-    if (req.method === 'GET') {
-      if (known === undefined) return void res.writeHead(400).end('Invalid or missing session ID');
-      if (req.headers['last-event-id'] !== undefined) state.resumptions += 1;
-    }
-    if (id !== undefined && known === undefined) return void res.writeHead(404).end();
-    await (known ?? (await open())).handleRequest(req, res);
-  })());
+  const httpServer = http.createServer(
+    (req, res) =>
+      void (async () => {
+        const id = req.headers['mcp-session-id'];
+        const known = typeof id === 'string' ? transports.get(id) : undefined;
+        if (req.method === 'GET') {
+          if (known === undefined) return void res.writeHead(400).end('Invalid or missing session ID');
+          if (req.headers['last-event-id'] !== undefined) state.resumptions += 1;
+        }
+        if (id !== undefined && known === undefined) return void res.writeHead(404).end();
+        await (known ?? (await open())).handleRequest(req, res);
+      })(),
+  );
   const loopback = await listenLoopback(httpServer);
   state.url = `${loopback.url}/mcp`;
   state.stop = async () => {

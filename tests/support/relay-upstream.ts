@@ -3,8 +3,16 @@ import http from 'node:http';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import {
-  CallToolRequestSchema, CreateMessageResultSchema, ElicitResultSchema, GetPromptRequestSchema, ListPromptsRequestSchema, ListResourcesRequestSchema,
-  ListRootsResultSchema, ListToolsRequestSchema, ReadResourceRequestSchema, SetLevelRequestSchema,
+  CallToolRequestSchema,
+  CreateMessageResultSchema,
+  ElicitResultSchema,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListRootsResultSchema,
+  ListToolsRequestSchema,
+  ReadResourceRequestSchema,
+  SetLevelRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { listenLoopback } from './listen-loopback';
 
@@ -36,10 +44,17 @@ export interface RelayUpstreamOptions {
 
 const ELICIT_NAME = {
   method: 'elicitation/create' as const,
-  params: { mode: 'form' as const, message: 'Your name?', requestedSchema: { type: 'object' as const, properties: { name: { type: 'string' as const } }, required: ['name'] } },
+  params: {
+    mode: 'form' as const,
+    message: 'Your name?',
+    requestedSchema: { type: 'object' as const, properties: { name: { type: 'string' as const } }, required: ['name'] },
+  },
 };
 
-const TOOLS = ['progress', 'steps', 'sample', 'elicit', 'roots', 'slow', 'echo'].map((name) => ({ name, inputSchema: { type: 'object' as const } }));
+const TOOLS = ['progress', 'steps', 'sample', 'elicit', 'roots', 'slow', 'echo'].map((name) => ({
+  name,
+  inputSchema: { type: 'object' as const },
+}));
 
 /**
  * A real MCP server with sessions, built with the SDK, whose tools send what
@@ -52,17 +67,32 @@ const TOOLS = ['progress', 'steps', 'sample', 'elicit', 'roots', 'slow', 'echo']
  */
 export async function startRelayUpstream(options: RelayUpstreamOptions = {}): Promise<RelayUpstream> {
   const state: RelayUpstream = {
-    url: '', initializes: 0, declared: [], deletes: [], levels: [], cancelled: 0, aborted: [], sessions: new Map(), seenHeaders: [], stop: async () => undefined,
+    url: '',
+    initializes: 0,
+    declared: [],
+    deletes: [],
+    levels: [],
+    cancelled: 0,
+    aborted: [],
+    sessions: new Map(),
+    seenHeaders: [],
+    stop: async () => undefined,
   };
-  const httpServer = http.createServer((req, res) => void (async () => {
-    state.seenHeaders.push({ ...req.headers });
-    const id = req.headers['mcp-session-id'];
-    if (req.method === 'DELETE' && typeof id === 'string') state.deletes.push(id);
-    let transport = typeof id === 'string' ? state.sessions.get(id) : undefined;
-    if (id !== undefined && !transport) return void res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Session not found' } }));
-    if (!transport) transport = await openSession(state, options);
-    await transport.handleRequest(req, res);
-  })());
+  const httpServer = http.createServer(
+    (req, res) =>
+      void (async () => {
+        state.seenHeaders.push({ ...req.headers });
+        const id = req.headers['mcp-session-id'];
+        if (req.method === 'DELETE' && typeof id === 'string') state.deletes.push(id);
+        let transport = typeof id === 'string' ? state.sessions.get(id) : undefined;
+        if (id !== undefined && !transport)
+          return void res
+            .writeHead(404, { 'content-type': 'application/json' })
+            .end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Session not found' } }));
+        if (!transport) transport = await openSession(state, options);
+        await transport.handleRequest(req, res);
+      })(),
+  );
   const loopback = await listenLoopback(httpServer);
   state.url = `${loopback.url}/mcp`;
   state.stop = async () => {
@@ -73,7 +103,10 @@ export async function startRelayUpstream(options: RelayUpstreamOptions = {}): Pr
 }
 
 async function openSession(state: RelayUpstream, options: RelayUpstreamOptions): Promise<StreamableHTTPServerTransport> {
-  const server = new Server({ name: 'relay-upstream', version: '1.0.0' }, { capabilities: { tools: {}, logging: {}, resources: {}, ...(options.prompts && { prompts: {} }) } });
+  const server = new Server(
+    { name: 'relay-upstream', version: '1.0.0' },
+    { capabilities: { tools: {}, logging: {}, resources: {}, ...(options.prompts && { prompts: {} }) } },
+  );
   server.oninitialized = () => {
     state.initializes += 1;
     state.declared.push(server.getClientCapabilities() ?? {});
@@ -102,9 +135,16 @@ async function openSession(state: RelayUpstream, options: RelayUpstreamOptions):
       case 'progress': {
         const progressToken = request.params._meta?.progressToken;
         if (progressToken !== undefined) {
-          for (const progress of [1, 2]) await extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress, total: 2, message: `step ${progress}` } });
+          for (const progress of [1, 2])
+            await extra.sendNotification({
+              method: 'notifications/progress',
+              params: { progressToken, progress, total: 2, message: `step ${progress}` },
+            });
         }
-        await extra.sendNotification({ method: 'notifications/message', params: { level: 'info', logger: 'relay-upstream', data: 'working' } });
+        await extra.sendNotification({
+          method: 'notifications/message',
+          params: { level: 'info', logger: 'relay-upstream', data: 'working' },
+        });
         return text('done');
       }
       case 'steps': {
@@ -113,13 +153,24 @@ async function openSession(state: RelayUpstream, options: RelayUpstreamOptions):
         await extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress: 1, total: 2 } });
         await pause();
         await extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress: 2, total: 2 } });
-        await extra.sendNotification({ method: 'notifications/message', params: { level: 'info', logger: 'relay-upstream', data: 'steps' } });
+        await extra.sendNotification({
+          method: 'notifications/message',
+          params: { level: 'info', logger: 'relay-upstream', data: 'steps' },
+        });
         await pause();
         return text('steps done');
       }
       case 'sample': {
-        const answer = await extra.sendRequest({ method: 'sampling/createMessage', params: {
-          messages: [{ role: 'user', content: { type: 'text', text: 'What is 2+2?' } }], maxTokens: 10 } }, CreateMessageResultSchema);
+        const answer = await extra.sendRequest(
+          {
+            method: 'sampling/createMessage',
+            params: {
+              messages: [{ role: 'user', content: { type: 'text', text: 'What is 2+2?' } }],
+              maxTokens: 10,
+            },
+          },
+          CreateMessageResultSchema,
+        );
         return text(answer.content);
       }
       case 'elicit': {

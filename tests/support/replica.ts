@@ -26,7 +26,13 @@ export interface Replica {
 export async function startReplica(url: string, lastUsedFlushMs = 1000, env: Record<string, string> = {}): Promise<Replica> {
   const dataSource = createDataSource({ url, poolSize: 3 });
   await dataSource.initialize();
-  const config = loadConfig({ NODE_ENV: 'test', DATABASE_URL: url, KEY_CACHE_MAX_ENTRIES: '100', LAST_USED_FLUSH_MS: String(lastUsedFlushMs), ...env });
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATABASE_URL: url,
+    KEY_CACHE_MAX_ENTRIES: '100',
+    LAST_USED_FLUSH_MS: String(lastUsedFlushMs),
+    ...env,
+  });
   const database = {
     dataSource,
     async close() {

@@ -59,7 +59,10 @@ export type ScopeContextService = ReturnType<typeof makeScopeContextService>;
 
 /** The error a promise rejects with, or null when it resolves; for asserting on fields. */
 export async function caught(work: Promise<unknown>): Promise<unknown> {
-  return work.then(() => null, (error: unknown) => error);
+  return work.then(
+    () => null,
+    (error: unknown) => error,
+  );
 }
 
 /** The field names of a ValidationError, in the order reported. */

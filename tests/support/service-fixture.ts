@@ -30,7 +30,12 @@ export function serviceFixture(name: string): ServiceFixture {
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
   fixture.env = (extra = {}) => ({
-    DATABASE_URL: fixture.db.url, JWT_JWKS_URI: fixture.idp.jwksUri, JWT_ISSUER: TEST_ISSUER, JWT_AUDIENCE: TEST_AUDIENCE, DATA_DIR: dataDir, ...extra,
+    DATABASE_URL: fixture.db.url,
+    JWT_JWKS_URI: fixture.idp.jwksUri,
+    JWT_ISSUER: TEST_ISSUER,
+    JWT_AUDIENCE: TEST_AUDIENCE,
+    DATA_DIR: dataDir,
+    ...extra,
   });
   return fixture;
 }

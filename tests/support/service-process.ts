@@ -31,7 +31,11 @@ export function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
 }
 
 export function startService(env: Record<string, string>): ServiceProcess {
-  const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, MAIN], { cwd: ROOT, env: cleanEnv({ PORT: '0', ...env }), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, MAIN], {
+    cwd: ROOT,
+    env: cleanEnv({ PORT: '0', ...env }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout.on('data', (c: Buffer) => (output += c.toString()));
   child.stderr.on('data', (c: Buffer) => (output += c.toString()));

@@ -55,7 +55,7 @@ export function sessionBusContract(name: string, pair: () => Promise<BusPair>, c
       expect((await firstAt) - started).toBeGreaterThanOrEqual(140);
     });
 
-    it('hands notifications to the session\'s handlers on any replica until they unsubscribe', async () => {
+    it("hands notifications to the session's handlers on any replica until they unsubscribe", async () => {
       const { a, b, session } = await pair();
       const heard: unknown[] = [];
       const stop = a.onNotification(session, (m) => heard.push(m));

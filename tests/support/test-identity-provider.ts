@@ -82,9 +82,10 @@ export class TestIdentityProvider {
   }
 
   token(options: TokenOptions = {}): string {
-    const key = options.kid === undefined
-      ? this.keys.find((k) => k.alg === (options.alg ?? 'RS256'))!
-      : this.keys.find((k) => k.kid === options.kid)!;
+    const key =
+      options.kid === undefined
+        ? this.keys.find((k) => k.alg === (options.alg ?? 'RS256'))!
+        : this.keys.find((k) => k.kid === options.kid)!;
     return sign(key, options);
   }
 

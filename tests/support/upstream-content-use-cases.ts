@@ -19,9 +19,20 @@ export class MapLoadingCache<T> implements LoadingCache<T> {
 }
 
 /** The use-cases over one UpstreamListings with an in-memory cache, a fake upstream and in-memory subscriptions (at most `maxSubscriptions` a session). */
-export function makeUpstreamContent(store: ResourceStore, upstream = new FakeUpstreamContent(), logged: string[] = [], maxSubscriptions = 3) {
+export function makeUpstreamContent(
+  store: ResourceStore,
+  upstream = new FakeUpstreamContent(),
+  logged: string[] = [],
+  maxSubscriptions = 3,
+) {
   const listings = new UpstreamListings(store, upstream, new MapLoadingCache<ItemListing>(), (message) => logged.push(message));
   const subscriptions = new InMemoryResourceSubscriptions();
   const capabilities = new FindEndpointCapabilities(listings, new MapLoadingCache<EndpointCapabilities>());
-  return { useCases: upstreamContentUseCases(listings, { store: subscriptions, maxPerSession: maxSubscriptions }), upstream, logged, subscriptions, capabilities };
+  return {
+    useCases: upstreamContentUseCases(listings, { store: subscriptions, maxPerSession: maxSubscriptions }),
+    upstream,
+    logged,
+    subscriptions,
+    capabilities,
+  };
 }

@@ -2,8 +2,16 @@ import http from 'node:http';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import {
-  CallToolRequestSchema, CompleteRequestSchema, GetPromptRequestSchema, ListPromptsRequestSchema, ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema, ListToolsRequestSchema, McpError, ReadResourceRequestSchema, Tool,
+  CallToolRequestSchema,
+  CompleteRequestSchema,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+  Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { listenLoopback } from './listen-loopback';
 
@@ -48,39 +56,61 @@ const COMPLETIONS: Record<string, string[]> = { who: ['world', 'wendy', 'bob'], 
  * so tests tell two of them apart.
  */
 export async function startUpstream(label = 'upstream'): Promise<UpstreamMcpServer> {
-  const state: UpstreamMcpServer = { url: '', seenHeaders: [], delayMs: 0, tools: structuredClone(TOOLS), seenMethods: [], seenMeta: [], stop: async () => undefined };
-  const httpServer = http.createServer((req, res) => void (async () => {
-    state.seenHeaders.push({ ...req.headers });
-    await new Promise((r) => setTimeout(r, state.delayMs));
-    const server = new Server({ name: 'upstream', version: '1.0.0' }, { capabilities: { tools: {}, resources: {}, prompts: {}, completions: {} } });
-    const seen = <T>(method: string, answer: T): T => (state.seenMethods.push(method), answer);
-    server.setRequestHandler(ListResourcesRequestSchema, async () => seen('resources/list', { resources: RESOURCES }));
-    server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => seen('resources/templates/list', { resourceTemplates: TEMPLATES }));
-    server.setRequestHandler(ReadResourceRequestSchema, async ({ params: { uri } }) => {
-      seen('resources/read', null);
-      if (!/^file:\/\/\/(notes|secret)\/[^/]+$/.test(uri)) throw new McpError(-32002, `Resource ${uri} not found`);
-      return { contents: [{ uri, mimeType: 'text/plain', text: `${label}: ${uri}` }] };
-    });
-    server.setRequestHandler(ListPromptsRequestSchema, async () => seen('prompts/list', { prompts: PROMPTS }));
-    server.setRequestHandler(GetPromptRequestSchema, async ({ params: { name, arguments: args } }) => {
-      seen('prompts/get', null);
-      if (!PROMPTS.some((prompt) => prompt.name === name)) throw new McpError(-32602, `Prompt ${name} not found`);
-      return { messages: [{ role: 'user', content: { type: 'text', text: `${label} ${name}s ${args?.who ?? 'nobody'}` } }] };
-    });
-    server.setRequestHandler(CompleteRequestSchema, async ({ params: { argument } }) => seen('completion/complete', {
-      completion: { values: (COMPLETIONS[argument.name] ?? []).filter((value) => value.startsWith(argument.value)).map((value) => `${label}:${value}`) },
-    }));
-    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: state.tools }));
-    server.setRequestHandler(CallToolRequestSchema, async (request) => {
-      state.seenMeta.push(request.params._meta);
-      const text = request.params.name === 'echo' ? String(request.params.arguments?.text ?? '') : 'the secret';
-      return { content: [{ type: 'text', text }], structuredContent: { text } };
-    });
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    res.on('close', () => void server.close());
-    await server.connect(transport);
-    await transport.handleRequest(req, res);
-  })());
+  const state: UpstreamMcpServer = {
+    url: '',
+    seenHeaders: [],
+    delayMs: 0,
+    tools: structuredClone(TOOLS),
+    seenMethods: [],
+    seenMeta: [],
+    stop: async () => undefined,
+  };
+  const httpServer = http.createServer(
+    (req, res) =>
+      void (async () => {
+        state.seenHeaders.push({ ...req.headers });
+        await new Promise((r) => setTimeout(r, state.delayMs));
+        const server = new Server(
+          { name: 'upstream', version: '1.0.0' },
+          { capabilities: { tools: {}, resources: {}, prompts: {}, completions: {} } },
+        );
+        const seen = <T>(method: string, answer: T): T => (state.seenMethods.push(method), answer);
+        server.setRequestHandler(ListResourcesRequestSchema, async () => seen('resources/list', { resources: RESOURCES }));
+        server.setRequestHandler(ListResourceTemplatesRequestSchema, async () =>
+          seen('resources/templates/list', { resourceTemplates: TEMPLATES }),
+        );
+        server.setRequestHandler(ReadResourceRequestSchema, async ({ params: { uri } }) => {
+          seen('resources/read', null);
+          if (!/^file:\/\/\/(notes|secret)\/[^/]+$/.test(uri)) throw new McpError(-32002, `Resource ${uri} not found`);
+          return { contents: [{ uri, mimeType: 'text/plain', text: `${label}: ${uri}` }] };
+        });
+        server.setRequestHandler(ListPromptsRequestSchema, async () => seen('prompts/list', { prompts: PROMPTS }));
+        server.setRequestHandler(GetPromptRequestSchema, async ({ params: { name, arguments: args } }) => {
+          seen('prompts/get', null);
+          if (!PROMPTS.some((prompt) => prompt.name === name)) throw new McpError(-32602, `Prompt ${name} not found`);
+          return { messages: [{ role: 'user', content: { type: 'text', text: `${label} ${name}s ${args?.who ?? 'nobody'}` } }] };
+        });
+        server.setRequestHandler(CompleteRequestSchema, async ({ params: { argument } }) =>
+          seen('completion/complete', {
+            completion: {
+              values: (COMPLETIONS[argument.name] ?? [])
+                .filter((value) => value.startsWith(argument.value))
+                .map((value) => `${label}:${value}`),
+            },
+          }),
+        );
+        server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: state.tools }));
+        server.setRequestHandler(CallToolRequestSchema, async (request) => {
+          state.seenMeta.push(request.params._meta);
+          const text = request.params.name === 'echo' ? String(request.params.arguments?.text ?? '') : 'the secret';
+          return { content: [{ type: 'text', text }], structuredContent: { text } };
+        });
+        const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+        res.on('close', () => void server.close());
+        await server.connect(transport);
+        await transport.handleRequest(req, res);
+      })(),
+  );
   const loopback = await listenLoopback(httpServer);
   state.url = `${loopback.url}/mcp`;
   state.stop = loopback.close;

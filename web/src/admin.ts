@@ -20,7 +20,9 @@ export function useIsAdmin(sub: string): boolean | null {
       () => live && setAdmin(true),
       () => live && setAdmin(false),
     );
-    return () => { live = false; };
+    return () => {
+      live = false;
+    };
   }, [sub]);
   return admin;
 }

@@ -3,7 +3,10 @@ import { currentSession, signOut } from './auth';
 
 /** A REST error as the API's problem body says it, cut short for the screen. */
 export class ApiError extends Error {
-  constructor(readonly status: number, message: string) {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -43,10 +46,18 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
     location.reload();
   }
   if (!res.ok) {
-    const problem = (await res.json().catch(() => ({}))) as { detail?: string; title?: string; errors?: { field?: string; message?: string }[] };
+    const problem = (await res.json().catch(() => ({}))) as {
+      detail?: string;
+      title?: string;
+      errors?: { field?: string; message?: string }[];
+    };
     const summary = problem.detail ?? problem.title ?? `HTTP ${res.status}`;
     // A single field's error is usually the detail already: said once.
-    const fields = (problem.errors ?? []).slice(0, 3).map((e) => `${e.field ?? ''}: ${e.message ?? ''}`).filter((f) => !summary.includes(f)).join('; ');
+    const fields = (problem.errors ?? [])
+      .slice(0, 3)
+      .map((e) => `${e.field ?? ''}: ${e.message ?? ''}`)
+      .filter((f) => !summary.includes(f))
+      .join('; ');
     throw new ApiError(res.status, [summary, fields].filter(Boolean).join(' — ').slice(0, 300));
   }
   const data = (res.status === 204 ? null : await res.json()) as T;

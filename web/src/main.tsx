@@ -31,20 +31,29 @@ function Page({ hash, admin }: { hash: string; admin: boolean | null }) {
   const detail = /^#\/keys\/([0-9a-f-]{36})$/.exec(hash);
   if (detail) return <KeyDetailPage id={detail[1]} />;
   if (hash === '#/servers') return <ServersPage />;
-  if (hash === '#/admins') return admin ? <AdminsPage /> : <p class="muted">{admin === null ? 'Loading…' : 'Agent roles and modes are managed by admins.'}</p>;
+  if (hash === '#/admins')
+    return admin ? <AdminsPage /> : <p class="muted">{admin === null ? 'Loading…' : 'Agent roles and modes are managed by admins.'}</p>;
   return <KeysPage />;
 }
 
 function SignIn({ error }: { error: string | null }) {
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
-  const start = () => { setBusy(true); signIn().catch((e) => { setBusy(false); setFailure(messageOf(e)); }); };
+  const start = () => {
+    setBusy(true);
+    signIn().catch((e) => {
+      setBusy(false);
+      setFailure(messageOf(e));
+    });
+  };
   return (
     <main class="sign-in">
       <h1>keygate console</h1>
       <p>Manage your API keys, upstream MCP servers and agent roles.</p>
       <ErrorNote error={failure ?? error} />
-      <button type="button" onClick={start} disabled={busy}>Sign in</button>
+      <button type="button" onClick={start} disabled={busy}>
+        Sign in
+      </button>
     </main>
   );
 }
@@ -56,23 +65,50 @@ function App() {
   const hash = useHash();
   const admin = useIsAdmin(session?.sub ?? '');
   useEffect(() => {
-    completeSignIn().then((s) => s && setSession(s), (e) => setError(messageOf(e))).finally(() => setReady(true));
+    completeSignIn()
+      .then(
+        (s) => s && setSession(s),
+        (e) => setError(messageOf(e)),
+      )
+      .finally(() => setReady(true));
   }, []);
-  if (!ready) return <main><p class="muted">Loading…</p></main>;
+  if (!ready)
+    return (
+      <main>
+        <p class="muted">Loading…</p>
+      </main>
+    );
   if (!session) return <SignIn error={error} />;
-  const logout = () => { signOut(); setSession(null); };
+  const logout = () => {
+    signOut();
+    setSession(null);
+  };
   const section = hash.startsWith('#/keys') ? '#/keys' : hash;
   return (
     <>
       <header class="top">
         <span class="brand">keygate</span>
         <nav aria-label="Main">
-          <ul>{NAV.filter((n) => admin || !n.adminOnly).map((n) => <li key={n.href}><a href={n.href} aria-current={section === n.href ? 'page' : undefined}>{n.label}</a></li>)}</ul>
+          <ul>
+            {NAV.filter((n) => admin || !n.adminOnly).map((n) => (
+              <li key={n.href}>
+                <a href={n.href} aria-current={section === n.href ? 'page' : undefined}>
+                  {n.label}
+                </a>
+              </li>
+            ))}
+          </ul>
         </nav>
-        <span class="user mono" title="Signed-in user">{session.sub.slice(0, 8)}</span>
-        <button type="button" class="secondary" onClick={logout}>Sign out</button>
+        <span class="user mono" title="Signed-in user">
+          {session.sub.slice(0, 8)}
+        </span>
+        <button type="button" class="secondary" onClick={logout}>
+          Sign out
+        </button>
       </header>
-      <main><Page hash={hash} admin={admin} /></main>
+      <main>
+        <Page hash={hash} admin={admin} />
+      </main>
     </>
   );
 }

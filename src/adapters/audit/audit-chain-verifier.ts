@@ -11,7 +11,10 @@ export type ChainVerdict = { intact: true; events: number } | { intact: false; b
  * a row slipped in after it) shows too. Give it a reader over one snapshot.
  */
 export class AuditChainVerifier {
-  constructor(private readonly reader: AuditEventReader, private readonly batchSize = 500) {}
+  constructor(
+    private readonly reader: AuditEventReader,
+    private readonly batchSize = 500,
+  ) {}
 
   async verify(): Promise<ChainVerdict> {
     const { anchorSeq, anchorHash, headSeq, headHash } = await this.reader.chain();

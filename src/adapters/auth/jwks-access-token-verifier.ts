@@ -35,7 +35,7 @@ export class JwksAccessTokenVerifier implements AccessTokenVerifier {
   async verify(token: string): Promise<Actor> {
     const payload = await this.verifyClaims(token, this.options);
     const roles = Array.isArray(payload.roles) ? payload.roles : [];
-    return { userId: (payload.sub).toLowerCase(), isAdmin: roles.includes(this.options.adminRole) };
+    return { userId: payload.sub.toLowerCase(), isAdmin: roles.includes(this.options.adminRole) };
   }
 
   /**
@@ -77,14 +77,17 @@ export class JwksAccessTokenVerifier implements AccessTokenVerifier {
     const from = typeof iat === 'number' ? Math.min(iat, now) : now;
     const lifetime = exp - from;
     if (lifetime > this.options.maxLifetimeSeconds) {
-      throw new AccessTokenRefusedError('token lifetime too long', `valid for ${lifetime} seconds, more than ${this.options.maxLifetimeSeconds}`);
+      throw new AccessTokenRefusedError(
+        'token lifetime too long',
+        `valid for ${lifetime} seconds, more than ${this.options.maxLifetimeSeconds}`,
+      );
     }
   }
 
   private signingKey(header: JwtHeader, callback: SigningKeyCallback): void {
     // The kid is the caller's text: it stays out of the error, which is logged.
     this.keys.keyFor(header.kid).then(
-      (key) => (key ? callback(null, key.publicKey) : callback(new Error('no key of the JWKS has the token\'s kid'))),
+      (key) => (key ? callback(null, key.publicKey) : callback(new Error("no key of the JWKS has the token's kid"))),
       (error: Error) => callback(error),
     );
   }

@@ -50,7 +50,11 @@ export class JwksKeySet {
     const known = this.held(kid);
     const now = this.options.now();
     if (known) {
-      if (this.fetchedAt !== null && now - this.fetchedAt >= this.options.maxAgeMs && now - this.refreshAt >= this.options.refetchIntervalMs) {
+      if (
+        this.fetchedAt !== null &&
+        now - this.fetchedAt >= this.options.maxAgeMs &&
+        now - this.refreshAt >= this.options.refetchIntervalMs
+      ) {
         this.refreshAt = now;
         void this.fetch();
       }
@@ -74,7 +78,8 @@ export class JwksKeySet {
   private fetch(): Promise<void> {
     if (this.inFlight) return this.inFlight;
     const started = this.options.now();
-    this.inFlight = this.options.load()
+    this.inFlight = this.options
+      .load()
       .then(
         (keys) => {
           this.keys = keys;

@@ -29,14 +29,18 @@ export function refuseUnacceptableHeader(token: string): void {
 
 /** jsonwebtoken's failure in general terms; its own message, which names the expected iss and aud, goes to the log. */
 export function refusalOf(error: JsonWebTokenError | null): AccessTokenRefusedError {
-  if (error instanceof TokenExpiredError) return new AccessTokenRefusedError('token expired', `expired at ${error.expiredAt.toISOString()}`, 'debug');
-  if (error instanceof NotBeforeError) return new AccessTokenRefusedError('token not yet valid', `not before ${error.date.toISOString()}`, 'debug');
+  if (error instanceof TokenExpiredError)
+    return new AccessTokenRefusedError('token expired', `expired at ${error.expiredAt.toISOString()}`, 'debug');
+  if (error instanceof NotBeforeError)
+    return new AccessTokenRefusedError('token not yet valid', `not before ${error.date.toISOString()}`, 'debug');
   const detail = error?.message ?? 'no payload';
   if (detail.startsWith('jwt issuer invalid')) return new AccessTokenRefusedError('token issuer not accepted', detail);
   if (detail.startsWith('jwt audience invalid')) return new AccessTokenRefusedError('token audience not accepted', detail);
-  if (detail.startsWith('error in secret or public key callback')) return new AccessTokenRefusedError('token signing key not found', detail);
+  if (detail.startsWith('error in secret or public key callback'))
+    return new AccessTokenRefusedError('token signing key not found', detail);
   if (detail === 'invalid signature') return new AccessTokenRefusedError('token signature invalid', detail);
-  if (detail === 'invalid algorithm' || detail === 'jwt signature is required') return new AccessTokenRefusedError('token algorithm not accepted', detail);
+  if (detail === 'invalid algorithm' || detail === 'jwt signature is required')
+    return new AccessTokenRefusedError('token algorithm not accepted', detail);
   if (detail === 'jwt malformed' || detail === 'invalid token') return new AccessTokenRefusedError('token malformed', detail, 'debug');
   return new AccessTokenRefusedError('token invalid', detail);
 }

@@ -33,7 +33,10 @@ export class McpAccessTokenVerifier {
   /** At most one set per subset of the 12 scopes: tools/list caches by set, and tokens rarely differ. */
   private readonly scopeSets = new Map<string, ScopeSet>();
 
-  constructor(private readonly claims: Claims, options: McpTokenOptions) {
+  constructor(
+    private readonly claims: Claims,
+    options: McpTokenOptions,
+  ) {
     const [first, ...rest] = options.authorizationServers;
     this.expected = { issuer: [first, ...rest], audience: options.resourceUrl };
     this.resourceUrl = options.resourceUrl;
@@ -52,8 +55,12 @@ export class McpAccessTokenVerifier {
     const userId = payload.sub.toLowerCase();
     const ownerId = subjectId(String(payload.iss), userId);
     return {
-      keyId: ownerId, userId, scopes: this.scopesOf(payload.scope, payload.scp),
-      budgetId: ownerId, rateLimit: null, hasQuota: false,
+      keyId: ownerId,
+      userId,
+      scopes: this.scopesOf(payload.scope, payload.scp),
+      budgetId: ownerId,
+      rateLimit: null,
+      hasQuota: false,
       accessToken: { expiresAt: new Date(payload.exp * 1000) },
     };
   }

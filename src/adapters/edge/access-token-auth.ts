@@ -16,13 +16,17 @@ export function accessTokenAuth(verifier: AccessTokenVerifier): RequestHandler {
   return async (req, res, next) => {
     const token = bearerToken(req.headers.authorization);
     if (!token) {
-      throw new InvalidAccessTokenError('An identity-provider token is required: Authorization: Bearer <token>', req.headers.authorization !== undefined);
+      throw new InvalidAccessTokenError(
+        'An identity-provider token is required: Authorization: Bearer <token>',
+        req.headers.authorization !== undefined,
+      );
     }
     try {
       const actor = await verifier.verify(token);
       res.locals.actor = { ...actor, origin: { requestId: requestIdOf(req) ?? null, ip: req.ip ?? null } } satisfies Actor;
     } catch (error) {
-      if (error instanceof AccessTokenRefusedError) logOf(req)[error.logLevel]({ reason: error.message, detail: error.detail }, 'access token refused');
+      if (error instanceof AccessTokenRefusedError)
+        logOf(req)[error.logLevel]({ reason: error.message, detail: error.detail }, 'access token refused');
       throw error;
     }
     next();

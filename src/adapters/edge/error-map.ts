@@ -31,8 +31,10 @@ export function toProblem(error: unknown): ProblemAnswer {
 
 /** Failures that arise in Express, body-parser or the edge's middleware rather than in a use-case. */
 function edgeProblem(error: unknown): ProblemAnswer | null {
-  const answer = (status: number, slug: string, title: string, detail: string, headers: Record<string, string> = {}) =>
-    ({ problem: make(status, slug, title, detail), headers });
+  const answer = (status: number, slug: string, title: string, detail: string, headers: Record<string, string> = {}) => ({
+    problem: make(status, slug, title, detail),
+    headers,
+  });
   if (error instanceof TooManyRequestsError) {
     return answer(429, 'too-many-requests', 'Too Many Requests', error.message, { 'Retry-After': String(error.retryAfterSeconds) });
   }

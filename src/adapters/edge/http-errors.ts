@@ -17,18 +17,24 @@ export const HTTP_ERRORS: { readonly [C in ErrorCode]: HttpAnswer<ErrorWithCode<
   'VALIDATION.FAILED': { status: 400, slug: 'validation-failed', title: 'Invalid request', errors: (e) => e.errors },
   'HEADER_FIELD.INVALID': { status: 400, slug: 'validation-failed', title: 'Invalid request', errors: (e) => e.errors },
   'ACCESS_TOKEN.INVALID': {
-    status: 401, slug: 'invalid-access-token', title: 'Unauthorized',
+    status: 401,
+    slug: 'invalid-access-token',
+    title: 'Unauthorized',
     headers: (e) => ({ 'WWW-Authenticate': invalidTokenChallenge(e.presented) }),
   },
   'API_KEY.INVALID': {
-    status: 401, slug: 'invalid-api-key', title: 'Unauthorized',
+    status: 401,
+    slug: 'invalid-api-key',
+    title: 'Unauthorized',
     headers: (e) => ({ 'WWW-Authenticate': invalidTokenChallenge(e.presented) }),
   },
   'ACCESS.FORBIDDEN': { status: 403, slug: 'forbidden', title: 'Forbidden' },
   // Only tools/call raises these two, inside the MCP server (mcp-error-map answers them), so no route reaches them
   // today; over HTTP they would be the tool gate's challenge and a missing tool.
   'SCOPE.INSUFFICIENT': {
-    status: 403, slug: 'insufficient-scope', title: 'Forbidden',
+    status: 403,
+    slug: 'insufficient-scope',
+    title: 'Forbidden',
     headers: (e) => ({ 'WWW-Authenticate': insufficientScopeChallenge(e.scopes) }),
   },
   'TOOL.UNKNOWN': { status: 404, slug: 'unknown-tool', title: 'Not Found' },
@@ -41,16 +47,25 @@ export const HTTP_ERRORS: { readonly [C in ErrorCode]: HttpAnswer<ErrorWithCode<
   'RESOURCE.NOT_FOUND': { status: 404, slug: 'not-found', title: 'Not Found' },
   'STATE.CONFLICT': { status: 409, slug: 'conflict', title: 'Conflict' },
   // An outage is brief (the pool reconnects by itself), so clients are told to come back soon.
-  'DATABASE.UNAVAILABLE': { status: 503, slug: 'database-unavailable', title: 'Service Unavailable', headers: () => ({ 'Retry-After': '1' }) },
+  'DATABASE.UNAVAILABLE': {
+    status: 503,
+    slug: 'database-unavailable',
+    title: 'Service Unavailable',
+    headers: () => ({ 'Retry-After': '1' }),
+  },
   // A signature is not a bearer token, so no WWW-Authenticate challenge: the scanner knows how to sign.
   'SIGNATURE.INVALID': { status: 401, slug: 'invalid-signature', title: 'Unauthorized' },
   'SIGNING_KEYS.UNAVAILABLE': {
-    status: 503, slug: 'signing-keys-unavailable', title: 'Service Unavailable',
+    status: 503,
+    slug: 'signing-keys-unavailable',
+    title: 'Service Unavailable',
     headers: (e) => ({ 'Retry-After': String(e.retryAfterSeconds) }),
   },
   // /mcp only, before the SDK server runs: the RateLimit fields say the window is spent and when it ends.
   'RATE_LIMIT.EXCEEDED': {
-    status: 429, slug: 'rate-limited', title: 'Too Many Requests',
+    status: 429,
+    slug: 'rate-limited',
+    title: 'Too Many Requests',
     headers: (e) => ({
       'Retry-After': String(e.retryAfterSeconds),
       ...rateLimitHeaders({ limit: e.limit, windowSeconds: e.windowSeconds, remaining: 0, resetSeconds: e.retryAfterSeconds }),

@@ -29,7 +29,11 @@ export function nameSourceOf(method: string): 'name' | 'uri' | undefined {
 export function decodeMcpName(header: string): string | undefined {
   // Node trims the value already; trimmed again so the function holds on its own, as the SDK's does.
   const value = header.replace(/^[ \t]+|[ \t]+$/g, '');
-  if (!value.startsWith(SENTINEL_PREFIX) || !value.endsWith(SENTINEL_SUFFIX) || value.length < SENTINEL_PREFIX.length + SENTINEL_SUFFIX.length) {
+  if (
+    !value.startsWith(SENTINEL_PREFIX) ||
+    !value.endsWith(SENTINEL_SUFFIX) ||
+    value.length < SENTINEL_PREFIX.length + SENTINEL_SUFFIX.length
+  ) {
     return value;
   }
   const payload = value.slice(SENTINEL_PREFIX.length, value.length - SENTINEL_SUFFIX.length);

@@ -20,7 +20,10 @@ export function problemType(slug: string): string {
 /** Every problem goes out through here, cut to the error bounds whatever built it. */
 export function sendProblem(res: Response, problem: Problem, headers: Record<string, string> = {}): void {
   for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-  res.status(problem.status).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(boundProblem(problem)));
+  res
+    .status(problem.status)
+    .type(PROBLEM_CONTENT_TYPE)
+    .send(JSON.stringify(boundProblem(problem)));
 }
 
 export function boundProblem(problem: Problem): Problem {

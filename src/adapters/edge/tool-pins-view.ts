@@ -36,5 +36,7 @@ function isChanged(pin: ToolPin): boolean {
 
 /** One pin as its owner sees it: the approved sha256, the status and, while changed, the sha256 now served. */
 export function pinView(pin: ToolPin): { sha256: string; status: ToolPin['status']; seen_sha256?: string } {
-  return isChanged(pin) ? { sha256: pin.sha256, status: pin.status, seen_sha256: pin.seenSha256 } : { sha256: pin.sha256, status: pin.status };
+  return isChanged(pin)
+    ? { sha256: pin.sha256, status: pin.status, seen_sha256: pin.seenSha256 }
+    : { sha256: pin.sha256, status: pin.status };
 }

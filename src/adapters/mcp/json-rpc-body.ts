@@ -70,16 +70,28 @@ function tooLarge(res: Response): void {
 function acceptMessages(req: Request, res: Response, next: NextFunction): void {
   // Only an array can be a batch: a lone request pays one type test for this.
   if (Array.isArray(req.body) && req.body.length > MAX_BATCH_MESSAGES) {
-    return sendRpcError(res, 400, null, RPC.INVALID_REQUEST, `Invalid Request: a batch may hold at most ${MAX_BATCH_MESSAGES} messages (MAX_BATCH_MESSAGES)`);
+    return sendRpcError(
+      res,
+      400,
+      null,
+      RPC.INVALID_REQUEST,
+      `Invalid Request: a batch may hold at most ${MAX_BATCH_MESSAGES} messages (MAX_BATCH_MESSAGES)`,
+    );
   }
   const messages = asMessages(req.body);
   if (messages === null) {
-    return sendRpcError(res, 400, idOf(req.body), RPC.INVALID_REQUEST,
-      `Invalid Request: expected a JSON-RPC 2.0 message object, any string id at most ${MAX_ID_LENGTH} characters`);
+    return sendRpcError(
+      res,
+      400,
+      idOf(req.body),
+      RPC.INVALID_REQUEST,
+      `Invalid Request: expected a JSON-RPC 2.0 message object, any string id at most ${MAX_ID_LENGTH} characters`,
+    );
   }
   for (const message of messages) {
     const tooDeep = findJsonProblem(message, '');
-    if (tooDeep) return sendRpcError(res, 400, idOf(message), RPC.INVALID_PARAMS, `Invalid params: ${tooDeep.field} ${tooDeep.message}`, [tooDeep]);
+    if (tooDeep)
+      return sendRpcError(res, 400, idOf(message), RPC.INVALID_PARAMS, `Invalid params: ${tooDeep.field} ${tooDeep.message}`, [tooDeep]);
   }
   res.locals.messages = messages;
   next();
@@ -120,8 +132,10 @@ export function isPlainRequest(body: unknown): body is JSONRPCMessage {
   for (const key in m) if (!REQUEST_KEYS.has(key)) return false;
   const params = m.params;
   return (
-    m.jsonrpc === '2.0' && typeof m.method === 'string' &&
-    (typeof m.id === 'string' || (typeof m.id === 'number' && Number.isSafeInteger(m.id))) && idFits(m.id) &&
+    m.jsonrpc === '2.0' &&
+    typeof m.method === 'string' &&
+    (typeof m.id === 'string' || (typeof m.id === 'number' && Number.isSafeInteger(m.id))) &&
+    idFits(m.id) &&
     (params === undefined || (isPlainObject(params) && (!('_meta' in params) || plainMeta(params._meta))))
   );
 }

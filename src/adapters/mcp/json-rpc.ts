@@ -35,5 +35,8 @@ export function boundRpcError(code: number, message: string, data?: unknown): Rp
 }
 
 export function sendRpcError(res: Response, status: number, id: RpcId, code: number, message: string, data?: unknown): void {
-  res.status(status).type('application/json').send(JSON.stringify({ jsonrpc: '2.0', id, error: boundRpcError(code, message, data) }));
+  res
+    .status(status)
+    .type('application/json')
+    .send(JSON.stringify({ jsonrpc: '2.0', id, error: boundRpcError(code, message, data) }));
 }

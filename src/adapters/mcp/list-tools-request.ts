@@ -14,7 +14,12 @@ export interface ToolsListParams {
  * tools/list as this server answers it: the SDK handler and the fast path
  * both call this, so the two cannot drift apart.
  */
-export async function listToolsFor(listTools: ListTools, principal: KeyPrincipal, params: ToolsListParams, view?: UpstreamView): Promise<readonly ToolDescriptor[]> {
+export async function listToolsFor(
+  listTools: ListTools,
+  principal: KeyPrincipal,
+  params: ToolsListParams,
+  view?: UpstreamView,
+): Promise<readonly ToolDescriptor[]> {
   // Every tool fits on one page, so no cursor was ever handed out.
   if (params.cursor !== undefined) throw ValidationError.single('cursor', 'was never issued: this server does not paginate');
   return listTools.execute({ userId: principal.userId, scopes: principal.scopes, agentScopes: unchecked(params.agent_scopes), view });

@@ -29,7 +29,8 @@ export interface SessionCall {
 }
 
 export const SERVER_INFO = { name: 'keygate', version: '0.1.0' };
-const INSTRUCTIONS = 'Tools are filtered by the scopes of your API key. Each built-in tool takes an action, an optional subresource, an id and data.';
+const INSTRUCTIONS =
+  'Tools are filtered by the scopes of your API key. Each built-in tool takes an action, an optional subresource, an id and data.';
 
 function serverInstructions(server: string): string {
   return `The MCP server ${server} through keygate: its tools, resources and prompts under their own names, filtered by the scopes of your API key.`;
@@ -82,7 +83,8 @@ export class McpServerFactory {
    * but initialize waits on the upstream's capabilities.
    */
   async declaredFor(principal: KeyPrincipal, messages: readonly unknown[], view?: UpstreamView): Promise<EndpointCapabilities> {
-    if (!view?.server || messages.length !== 1 || (messages[0] as { method?: unknown }).method !== 'initialize') return KEYGATE_CAPABILITIES;
+    if (!view?.server || messages.length !== 1 || (messages[0] as { method?: unknown }).method !== 'initialize')
+      return KEYGATE_CAPABILITIES;
     return this.options.capabilities.execute({ userId: principal.userId, view });
   }
 
@@ -96,8 +98,15 @@ export class McpServerFactory {
    * `view` is the endpoint's: /mcp's when left out, else one upstream's (/mcp/servers/<name>).
    * `declared` is what initialize answers (declaredFor); only their handlers are registered.
    */
-  create(principal: KeyPrincipal, calls: AllowedCalls, messages = 1, origin: AuditOrigin = NO_ORIGIN, session?: SessionCall, view?: UpstreamView,
-    declared: EndpointCapabilities = KEYGATE_CAPABILITIES): Server {
+  create(
+    principal: KeyPrincipal,
+    calls: AllowedCalls,
+    messages = 1,
+    origin: AuditOrigin = NO_ORIGIN,
+    session?: SessionCall,
+    view?: UpstreamView,
+    declared: EndpointCapabilities = KEYGATE_CAPABILITIES,
+  ): Server {
     const server = new Server(serverInfoFor(view), {
       // initialize always opens a session, whose GET stream carries list_changed; a client ignoring the session id never opens one.
       capabilities: { ...declared },
@@ -116,25 +125,34 @@ export class McpServerFactory {
     server.setRequestHandler('tools/call', { params: ANY_PARAMS }, async (raw, ctx) => {
       const params = raw as unknown as ToolCallParams & { _meta?: { progressToken?: unknown } };
       const { id, signal } = ctx.mcpReq;
-      const relay = session?.relay ? this.options.relays.open({
-        sessionId: session.id, callRequestId: id, progressToken: tokenOf(params._meta?.progressToken), signal,
-        send: (message) => server.transport!.send(message as unknown as JSONRPCMessage, { relatedRequestId: id }),
-      }) : undefined;
+      const relay = session?.relay
+        ? this.options.relays.open({
+            sessionId: session.id,
+            callRequestId: id,
+            progressToken: tokenOf(params._meta?.progressToken),
+            signal,
+            send: (message) => server.transport!.send(message as unknown as JSONRPCMessage, { relatedRequestId: id }),
+          })
+        : undefined;
       const forwarded = tracedRequest(params._meta);
-      const upstream: UpstreamContext | undefined = session ? { clientSessionId: session.id, relay, forwarded } : forwarded && { forwarded };
+      const upstream: UpstreamContext | undefined = session
+        ? { clientSessionId: session.id, relay, forwarded }
+        : forwarded && { forwarded };
       try {
-        return (await this.calls.run(principal, origin, calls, params, recordBytes, upstream));
+        return await this.calls.run(principal, origin, calls, params, recordBytes, upstream);
       } finally {
         relay?.close();
       }
     });
     // Kept with the session and sent to each upstream session it uses; a stateless request has nothing to keep it in.
-    if (declared.logging) server.setRequestHandler('logging/setLevel', { params: ANY_PARAMS }, async (params) => {
-      const level = params.level;
-      if (typeof level !== 'string' || !LOG_LEVELS.includes(level)) throw new RpcError(RPC.INVALID_PARAMS, `MCP error -32602: level must be one of ${LOG_LEVELS.join(', ')}`);
-      if (session) await this.options.relays.setLogLevel(session.id, level);
-      return {};
-    });
+    if (declared.logging)
+      server.setRequestHandler('logging/setLevel', { params: ANY_PARAMS }, async (params) => {
+        const level = params.level;
+        if (typeof level !== 'string' || !LOG_LEVELS.includes(level))
+          throw new RpcError(RPC.INVALID_PARAMS, `MCP error -32602: level must be one of ${LOG_LEVELS.join(', ')}`);
+        if (session) await this.options.relays.setLogLevel(session.id, level);
+        return {};
+      });
     serveUpstreamContent(server, this.options.content, principal, messages, this.options.log, session?.id, view, declared);
     return server;
   }

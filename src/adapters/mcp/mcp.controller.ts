@@ -82,7 +82,12 @@ export class McpController {
       .route(path)
       .post(...before, this.resolveUnlessModern, jsonRpcBody, (req, res) => this.dispatch(req, res))
       // Without Mcp-Session-Id, GET and DELETE have nothing to serve (405): stateless requests are POSTs.
-      .get(...before, sessions.resolve, async (req, res, next) => ((await sessions.stream(req, res)) ? undefined : next()), methodNotAllowed)
+      .get(
+        ...before,
+        sessions.resolve,
+        async (req, res, next) => ((await sessions.stream(req, res)) ? undefined : next()),
+        methodNotAllowed,
+      )
       .delete(...before, sessions.resolve, async (_req, res, next) => ((await sessions.delete(res)) ? undefined : next()), methodNotAllowed)
       .all(...before, methodNotAllowed);
   }
@@ -126,7 +131,12 @@ export class McpController {
   private async postModern(req: Request, res: Response, { method, id, kind }: ModernVerdict): Promise<void> {
     const format = responseFormat(req.headers.accept);
     if (format === null) {
-      return sendModernError(res, { httpStatus: 406, id, code: RPC.SERVER_ERROR, message: 'Not Acceptable: accept application/json or text/event-stream' });
+      return sendModernError(res, {
+        httpStatus: 406,
+        id,
+        code: RPC.SERVER_ERROR,
+        message: 'Not Acceptable: accept application/json or text/event-stream',
+      });
     }
     const principal = principalOf(res.locals);
     const messages = messagesOf(res.locals);
@@ -135,13 +145,26 @@ export class McpController {
     const retry = kind === 'request' ? retryParamsRefusal(id, (req.body as { params?: unknown }).params) : undefined;
     if (retry) return sendModernError(res, retry);
     const view = viewOf(res.locals);
-    const calls = await authorizeToolCalls(this.options.authorize, principal, messages, res, (call) => this.options.recorder.denied(principal, originOf(req), call), view, this.challengeFor(view));
+    const calls = await authorizeToolCalls(
+      this.options.authorize,
+      principal,
+      messages,
+      res,
+      (call) => this.options.recorder.denied(principal, originOf(req), call),
+      view,
+      this.challengeFor(view),
+    );
     if (calls === null) return;
     if (calls.size > 0) await this.options.usage.chargeToolCalls(principal, messages);
     const origin = calls.size > 0 ? originOf(req) : NO_ORIGIN;
     const streams = acceptsEventStream(req.headers.accept);
     const logLevel = logLevelOf((req.body as { params?: { _meta?: Record<string, unknown> } }).params?._meta);
-    await this.options.modern.serve(req, res, { principal, method, calls, origin, view, streams, ...(logLevel !== undefined && { logLevel }) }, format);
+    await this.options.modern.serve(
+      req,
+      res,
+      { principal, method, calls, origin, view, streams, ...(logLevel !== undefined && { logLevel }) },
+      format,
+    );
   }
 
   private async post(req: Request, res: Response): Promise<void> {
@@ -155,7 +178,15 @@ export class McpController {
     if (this.options.sessions.concerns(res, messages) && (await this.options.sessions.tryServe(req, res, messages))) return;
     const view = viewOf(res.locals);
     const session = sessionOf(res.locals);
-    const calls = await authorizeToolCalls(this.options.authorize, principal, messages, res, (call) => this.options.recorder.denied(principal, originOf(req), call), view, this.challengeFor(view));
+    const calls = await authorizeToolCalls(
+      this.options.authorize,
+      principal,
+      messages,
+      res,
+      (call) => this.options.recorder.denied(principal, originOf(req), call),
+      view,
+      this.challengeFor(view),
+    );
     if (calls === null) return;
     if (calls.size > 0) await this.options.usage.chargeToolCalls(principal, messages);
     // The fast paths answer /mcp's view (built-in tools, namespaced upstreams); a single server's endpoint has its own names.
@@ -168,9 +199,24 @@ export class McpController {
     // In a session, a call of an upstream tool is answered as a stream whenever the client takes one, to carry what the upstream sends meanwhile.
     const relay = session !== undefined && callsUpstream(calls) && acceptsEventStream(req.headers.accept);
     const declared = await this.options.servers.declaredFor(principal, messages, view);
-    const server = this.options.servers.create(principal, calls, messages.length, origin, session ? { id: session.id, relay } : undefined, view, declared);
+    const server = this.options.servers.create(
+      principal,
+      calls,
+      messages.length,
+      origin,
+      session ? { id: session.id, relay } : undefined,
+      view,
+      declared,
+    );
     const answer = relay ? 'sse' : format;
-    await serveStreamableHttp(server, req, res, req.body, answer, session !== undefined && answer === 'sse' ? this.options.sessions.resumablePost(session, messages) : undefined);
+    await serveStreamableHttp(
+      server,
+      req,
+      res,
+      req.body,
+      answer,
+      session !== undefined && answer === 'sse' ? this.options.sessions.resumablePost(session, messages) : undefined,
+    );
   }
 }
 
@@ -187,5 +233,11 @@ function originOf(req: Request): AuditOrigin {
 
 const methodNotAllowed: RequestHandler = (_req, res) => {
   res.setHeader('Allow', 'POST');
-  sendRpcError(res, 405, null, RPC.SERVER_ERROR, 'Method Not Allowed: without Mcp-Session-Id only POST is served; GET streams and DELETE need a session');
+  sendRpcError(
+    res,
+    405,
+    null,
+    RPC.SERVER_ERROR,
+    'Method Not Allowed: without Mcp-Session-Id only POST is served; GET streams and DELETE need a session',
+  );
 };

@@ -20,12 +20,20 @@ export function refuseInvalidParams(messages: readonly JSONRPCMessage[], res: Re
     const { id, method, params } = message as { id?: string | number; method?: unknown; params?: unknown };
     const unstorable = params === undefined ? null : findBodyProblem(params, '');
     if (unstorable !== null && id === undefined) {
-      sendRpcError(res, 400, null, RPC.INVALID_PARAMS, `Invalid ${String(method)} params: ${unstorable.field}: ${unstorable.message}`, [unstorable]);
+      sendRpcError(res, 400, null, RPC.INVALID_PARAMS, `Invalid ${String(method)} params: ${unstorable.field}: ${unstorable.message}`, [
+        unstorable,
+      ]);
       return true;
     }
     if (id === undefined) continue; // a notification gets no answer, an error included
-    const problems = unstorable !== null ? [unstorable]
-      : method === 'initialize' ? initializeProblems(message) : method === 'tools/call' ? toolCallProblems(params) : [];
+    const problems =
+      unstorable !== null
+        ? [unstorable]
+        : method === 'initialize'
+          ? initializeProblems(message)
+          : method === 'tools/call'
+            ? toolCallProblems(params)
+            : [];
     if (problems.length === 0) continue;
     const summary = problems.map((p) => `${p.field}: ${p.message}`).join('; ');
     sendRpcError(res, 200, id, RPC.INVALID_PARAMS, `Invalid ${String(method)} params: ${summary}`, problems);
@@ -63,6 +71,7 @@ function toolCallProblems(params: unknown): FieldError[] {
 export function toolCallShapeProblem(params: unknown): FieldError | null {
   const { name, arguments: args } = (params ?? {}) as { name?: unknown; arguments?: unknown };
   if (typeof name !== 'string' || name === '') return { field: 'name', message: 'must be the name of a tool' };
-  if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) return { field: 'arguments', message: 'must be an object' };
+  if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args)))
+    return { field: 'arguments', message: 'must be an object' };
   return null;
 }

@@ -23,7 +23,11 @@ export function rpcResult(id: RpcId, result: unknown): string {
 
 /** A handler's error as the SDK's Protocol puts it on the wire. */
 export function rpcFailure(id: RpcId, error: RpcError): string {
-  return JSON.stringify({ jsonrpc: '2.0', id, error: { code: error.code, message: error.message, ...(error.data !== undefined && { data: error.data }) } });
+  return JSON.stringify({
+    jsonrpc: '2.0',
+    id,
+    error: { code: error.code, message: error.message, ...(error.data !== undefined && { data: error.data }) },
+  });
 }
 
 /**

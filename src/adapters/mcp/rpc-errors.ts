@@ -11,8 +11,7 @@ export const INTERNAL = 'internal';
 /** How an MCP handler answers one error code: a JSON-RPC error with the error's message, or INTERNAL. */
 export type RpcAnswer<E> =
   // A method, not a function property: toMcpError reads an entry by the error's own code, so the entry always fits the error.
-  | { code: number; data?(error: E): unknown }
-  | typeof INTERNAL;
+  { code: number; data?(error: E): unknown } | typeof INTERNAL;
 
 /** Keyed by every ErrorCode: a code without an answer here fails the typecheck. */
 export const RPC_ERRORS: { readonly [C in ErrorCode]: RpcAnswer<ErrorWithCode<C>> } = {

@@ -20,11 +20,15 @@ const formatOf = headerMemo(negotiate);
 
 function negotiate(accept: string): ResponseFormat | null {
   if (accept.trim() === '') return 'json';
-  const ranges = accept.split(',').map((part) => {
-    const [type, ...params] = part.split(';').map((s) => s.trim().toLowerCase());
-    const q = params.find((p) => p.startsWith('q='));
-    return { type, refused: q !== undefined && Number(q.slice(2)) === 0 };
-  }).filter((r) => !r.refused).map((r) => r.type);
+  const ranges = accept
+    .split(',')
+    .map((part) => {
+      const [type, ...params] = part.split(';').map((s) => s.trim().toLowerCase());
+      const q = params.find((p) => p.startsWith('q='));
+      return { type, refused: q !== undefined && Number(q.slice(2)) === 0 };
+    })
+    .filter((r) => !r.refused)
+    .map((r) => r.type);
   if (ranges.some((t) => t === 'application/json' || t === 'application/*' || t === '*/*')) return 'json';
   if (ranges.some((t) => t === 'text/event-stream' || t === 'text/*')) return 'sse';
   return null;
@@ -51,7 +55,8 @@ export async function serveStreamableHttp(
   resumable?: ResumablePost,
 ): Promise<void> {
   const transport = new WebStandardStreamableHTTPServerTransport({
-    sessionIdGenerator: undefined, enableJsonResponse: format === 'json',
+    sessionIdGenerator: undefined,
+    enableJsonResponse: format === 'json',
     ...(resumable && format === 'sse' ? { eventStore: resumable.store, retryInterval: resumable.retryMs } : {}),
   });
   const close = () => {

@@ -21,7 +21,8 @@ export interface ToolCall {
 }
 
 /** What a call whose event could not be written is answered instead of its result (docs/audit.md, "Audit trail"). */
-export const UNAUDITED_MESSAGE = 'The tool call was made but its audit event could not be written, so its result is withheld; it may have taken effect. Retry shortly';
+export const UNAUDITED_MESSAGE =
+  'The tool call was made but its audit event could not be written, so its result is withheld; it may have taken effect. Retry shortly';
 
 /**
  * Records a tool.called or tool.denied event for each tools/call, and lets
@@ -49,7 +50,13 @@ export class ToolCallRecorder {
    * JSON-RPC server error instead, whatever the tool did: the tool has run,
    * and its result is withheld rather than given without its trail.
    */
-  async run<T>(caller: Caller, origin: AuditOrigin, call: ToolCall, work: () => Promise<T>, resultOf: (value: T) => Exclude<ToolCallResult, 'denied'>): Promise<T> {
+  async run<T>(
+    caller: Caller,
+    origin: AuditOrigin,
+    call: ToolCall,
+    work: () => Promise<T>,
+    resultOf: (value: T) => Exclude<ToolCallResult, 'denied'>,
+  ): Promise<T> {
     const at = this.clock.now();
     const started = performance.now();
     let value: T | undefined;

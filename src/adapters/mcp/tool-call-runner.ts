@@ -31,7 +31,14 @@ export class ToolCallRunner {
     private readonly log: (error: unknown) => void,
   ) {}
 
-  async run(principal: KeyPrincipal, origin: AuditOrigin, calls: AllowedCalls, params: ToolCallParams, recordBytes: number, upstream?: UpstreamContext): Promise<CallToolResult> {
+  async run(
+    principal: KeyPrincipal,
+    origin: AuditOrigin,
+    calls: AllowedCalls,
+    params: ToolCallParams,
+    recordBytes: number,
+    upstream?: UpstreamContext,
+  ): Promise<CallToolResult> {
     const { name, arguments: args } = params;
     const { userId } = principal;
     // An access token's keyId names its subject's sessions, not a key: the trail names the user instead.
@@ -40,7 +47,13 @@ export class ToolCallRunner {
     try {
       const target = targetOf(calls, name);
       const call = { name: auditedToolName(target, name), arguments: args, requiredScopes: requiredScopes(target, args) };
-      const outcome = await this.recorder.run(principal, origin, call, () => this.callTool.execute({ userId, keyId, byUser, origin, target, arguments: args, upstream }), resultOf);
+      const outcome = await this.recorder.run(
+        principal,
+        origin,
+        call,
+        () => this.callTool.execute({ userId, keyId, byUser, origin, target, arguments: args, upstream }),
+        resultOf,
+      );
       return toCallToolResult(outcome, recordBytes);
     } catch (error) {
       throw toMcpError(error, this.log);

@@ -57,7 +57,11 @@ export async function authorizeToolCalls(
     }
     // The audit trail names an upstream tool as /mcp does, whichever endpoint it was called on.
     // The 403 waits for the event; a failure to write it is thrown, and the edge answers it (503 while PostgreSQL is away).
-    await denied({ name: view?.server ? NAMESPACED_VIEW.toolName(view.server, name) : name, arguments: args, requiredScopes: decision.required });
+    await denied({
+      name: view?.server ? NAMESPACED_VIEW.toolName(view.server, name) : name,
+      arguments: args,
+      requiredScopes: decision.required,
+    });
     res.setHeader('WWW-Authenticate', challenge(insufficientScopeChallenge(decision.scopes)));
     const needed = decision.scopes.join(' ');
     sendRpcError(res, 403, id, RPC.INSUFFICIENT_SCOPE, `Insufficient scope: calling ${clipInput(name)} this way needs ${needed}`, {

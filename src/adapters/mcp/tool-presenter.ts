@@ -26,7 +26,10 @@ export function toMcpTool(tool: ToolDescriptor): Tool {
 export function toCallToolResult(outcome: ToolOutcome, recordBytes = MAX_RESULT_RECORD_BYTES): CallToolResult {
   if (outcome.kind === 'relayed') return outcome.result as CallToolResult;
   if (outcome.kind === 'error') {
-    return { content: [{ type: 'text', text: clipToBytes(outcome.message, Math.min(MAX_ERROR_BODY_BYTES / 2, 3 * recordBytes)) }], isError: true };
+    return {
+      content: [{ type: 'text', text: clipToBytes(outcome.message, Math.min(MAX_ERROR_BODY_BYTES / 2, 3 * recordBytes)) }],
+      isError: true,
+    };
   }
   const value = toolValueView(outcome.value, recordBytes);
   return { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value };

@@ -23,7 +23,15 @@ const PARAMS_KEYS = new Set(['name', 'arguments']);
 export class ToolsCallFastPath {
   constructor(private readonly runner: ToolCallRunner) {}
 
-  async tryServe(req: Request, res: Response, principal: KeyPrincipal, messages: JSONRPCMessage[], format: ResponseFormat, calls: AllowedCalls, origin: AuditOrigin): Promise<boolean> {
+  async tryServe(
+    req: Request,
+    res: Response,
+    principal: KeyPrincipal,
+    messages: JSONRPCMessage[],
+    format: ResponseFormat,
+    calls: AllowedCalls,
+    origin: AuditOrigin,
+  ): Promise<boolean> {
     if (Array.isArray(req.body) || messages.length !== 1) return false;
     const message = messages[0] as { method?: unknown; id?: unknown; params?: unknown };
     if (message.method !== 'tools/call' || !isPlainCall(message)) return false;

@@ -19,7 +19,13 @@ export class ToolsListFastPath {
 
   constructor(private readonly listTools: ListTools) {}
 
-  async tryServe(req: Request, res: Response, principal: KeyPrincipal, messages: JSONRPCMessage[], format: ResponseFormat): Promise<boolean> {
+  async tryServe(
+    req: Request,
+    res: Response,
+    principal: KeyPrincipal,
+    messages: JSONRPCMessage[],
+    format: ResponseFormat,
+  ): Promise<boolean> {
     if (format !== 'json' || Array.isArray(req.body) || messages.length !== 1) return false;
     const message = messages[0] as { method?: unknown; id?: unknown; params?: unknown };
     if (message.method !== 'tools/list' || !('id' in message)) return false;
@@ -28,7 +34,7 @@ export class ToolsListFastPath {
     if (message.params !== undefined && (typeof message.params !== 'object' || message.params === null)) return false;
     let tools;
     try {
-      tools = await listToolsFor(this.listTools, principal, (message.params ?? {}));
+      tools = await listToolsFor(this.listTools, principal, message.params ?? {});
     } catch {
       return false;
     }

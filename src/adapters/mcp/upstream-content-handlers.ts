@@ -61,8 +61,15 @@ export function upstreamContentUseCases(listings: UpstreamListings, subscription
 type Params = Record<string, unknown>;
 
 /** The content methods keygate answers from its upstreams. */
-export type ContentMethod = 'resources/list' | 'resources/templates/list' | 'resources/read' | 'resources/subscribe' | 'resources/unsubscribe'
-  | 'prompts/list' | 'prompts/get' | 'completion/complete';
+export type ContentMethod =
+  | 'resources/list'
+  | 'resources/templates/list'
+  | 'resources/read'
+  | 'resources/subscribe'
+  | 'resources/unsubscribe'
+  | 'prompts/list'
+  | 'prompts/get'
+  | 'completion/complete';
 
 /**
  * One content method's answer to its params (and what a 2026 client passes on to the upstream, and its relay of
@@ -78,13 +85,21 @@ export type ContentAnswer = (params: Params, forwarded?: ForwardedRequest, relay
  * A list page holds MAX_PAGE_BYTES of items' JSON, or its share when a batch
  * of `messages` shares the answer.
  */
-export function serveUpstreamContent(server: Server, useCases: UpstreamContentUseCases, principal: KeyPrincipal, messages: number,
-  log: (error: unknown) => void, clientSessionId?: string, view?: UpstreamView, declared: EndpointCapabilities = KEYGATE_CAPABILITIES): void {
+export function serveUpstreamContent(
+  server: Server,
+  useCases: UpstreamContentUseCases,
+  principal: KeyPrincipal,
+  messages: number,
+  log: (error: unknown) => void,
+  clientSessionId?: string,
+  view?: UpstreamView,
+  declared: EndpointCapabilities = KEYGATE_CAPABILITIES,
+): void {
   for (const [method, answer] of upstreamContentAnswers(useCases, principal, messages, clientSessionId, view, declared)) {
     // ANY_PARAMS: the use-cases check the params (-32602), not the SDK's schemas (-32603).
     server.setRequestHandler(method, { params: ANY_PARAMS }, async (params, ctx) => {
       try {
-        return (await answer(params, tracedRequest(params._meta)));
+        return await answer(params, tracedRequest(params._meta));
       } catch (error) {
         const answered = toMcpError(error, log);
         if (answered.code === RPC.RESOURCE_NOT_FOUND) keepResourceNotFound(server, ctx.mcpReq.id);
@@ -100,8 +115,14 @@ export function serveUpstreamContent(server: Server, useCases: UpstreamContentUs
  * register these, so scopes (resource_scopes, prompt_scopes), limits and
  * audit are the same in each.
  */
-export function upstreamContentAnswers(useCases: UpstreamContentUseCases, principal: KeyPrincipal, messages: number,
-  clientSessionId: string | undefined, view: UpstreamView | undefined, declared: EndpointCapabilities): Array<[ContentMethod, ContentAnswer]> {
+export function upstreamContentAnswers(
+  useCases: UpstreamContentUseCases,
+  principal: KeyPrincipal,
+  messages: number,
+  clientSessionId: string | undefined,
+  view: UpstreamView | undefined,
+  declared: EndpointCapabilities,
+): Array<[ContentMethod, ContentAnswer]> {
   const { userId, scopes } = principal;
   const pageBytes = Math.floor(MAX_PAGE_BYTES / messages);
   const page = (params: Params) => ({ userId, scopes, cursor: unchecked<string>(params.cursor), pageBytes, view });
@@ -109,32 +130,75 @@ export function upstreamContentAnswers(useCases: UpstreamContentUseCases, princi
   if (declared.resources) {
     answers.push(
       ['resources/list', async (params) => paged('resources', await useCases.listResources.execute(page(params)))],
-      ['resources/templates/list', async (params) => paged('resourceTemplates', await useCases.listResourceTemplates.execute(page(params)))],
-      ['resources/read', (params, forwarded, relayed) => useCases.readResource.execute({ userId, scopes, uri: unchecked(params.uri), clientSessionId, view, forwarded, relayed })],
+      [
+        'resources/templates/list',
+        async (params) => paged('resourceTemplates', await useCases.listResourceTemplates.execute(page(params))),
+      ],
+      [
+        'resources/read',
+        (params, forwarded, relayed) =>
+          useCases.readResource.execute({ userId, scopes, uri: unchecked(params.uri), clientSessionId, view, forwarded, relayed }),
+      ],
     );
   }
   if (declared.resources?.subscribe) {
     answers.push(
-      ['resources/subscribe', (params) => useCases.subscribe.execute({
-        userId, scopes, uri: unchecked(params.uri), clientSessionId: inSession(clientSessionId, 'resources/subscribe'), view,
-      })],
-      ['resources/unsubscribe', (params) => useCases.unsubscribe.execute({
-        userId, uri: unchecked(params.uri), clientSessionId: inSession(clientSessionId, 'resources/unsubscribe'), view,
-      })],
+      [
+        'resources/subscribe',
+        (params) =>
+          useCases.subscribe.execute({
+            userId,
+            scopes,
+            uri: unchecked(params.uri),
+            clientSessionId: inSession(clientSessionId, 'resources/subscribe'),
+            view,
+          }),
+      ],
+      [
+        'resources/unsubscribe',
+        (params) =>
+          useCases.unsubscribe.execute({
+            userId,
+            uri: unchecked(params.uri),
+            clientSessionId: inSession(clientSessionId, 'resources/unsubscribe'),
+            view,
+          }),
+      ],
     );
   }
   if (declared.prompts) {
     answers.push(
       ['prompts/list', async (params) => paged('prompts', await useCases.listPrompts.execute(page(params)))],
-      ['prompts/get', (params, forwarded, relayed) => useCases.getPrompt.execute({
-        userId, scopes, name: unchecked(params.name), arguments: unchecked(params.arguments), clientSessionId, view, forwarded, relayed,
-      })],
+      [
+        'prompts/get',
+        (params, forwarded, relayed) =>
+          useCases.getPrompt.execute({
+            userId,
+            scopes,
+            name: unchecked(params.name),
+            arguments: unchecked(params.arguments),
+            clientSessionId,
+            view,
+            forwarded,
+            relayed,
+          }),
+      ],
     );
   }
   if (declared.completions) {
-    answers.push(['completion/complete', (params) => useCases.complete.execute({
-      userId, scopes, ref: unchecked(params.ref), argument: unchecked(params.argument), context: unchecked(params.context), clientSessionId, view,
-    })]);
+    answers.push([
+      'completion/complete',
+      (params) =>
+        useCases.complete.execute({
+          userId,
+          scopes,
+          ref: unchecked(params.ref),
+          argument: unchecked(params.argument),
+          context: unchecked(params.context),
+          clientSessionId,
+          view,
+        }),
+    ]);
   }
   return answers;
 }
@@ -142,7 +206,10 @@ export function upstreamContentAnswers(useCases: UpstreamContentUseCases, princi
 /** A subscription lives in a session and its updates travel on the session's stream: without one there is nothing to keep it in. */
 function inSession(clientSessionId: string | undefined, method: string): string {
   if (clientSessionId !== undefined) return clientSessionId;
-  throw new RpcError(RPC.INVALID_REQUEST, `${method} needs an MCP session: send initialize, then its Mcp-Session-Id with this request and open the session's GET stream`);
+  throw new RpcError(
+    RPC.INVALID_REQUEST,
+    `${method} needs an MCP session: send initialize, then its Mcp-Session-Id with this request and open the session's GET stream`,
+  );
 }
 
 function paged(field: string, { items, nextCursor }: ItemPage<unknown>): Record<string, unknown> {

@@ -26,7 +26,12 @@ export class ResponseMetrics {
     const key = `${method} ${status} ${route}`;
     let s = this.series.get(key);
     if (s === undefined) {
-      s = { labels: `method="${escaped(method)}",route="${escaped(route)}",status="${status}"`, count: 0, sum: 0, perBucket: new Float64Array(BUCKETS.length + 1) };
+      s = {
+        labels: `method="${escaped(method)}",route="${escaped(route)}",status="${status}"`,
+        count: 0,
+        sum: 0,
+        perBucket: new Float64Array(BUCKETS.length + 1),
+      };
       this.series.set(key, s);
     }
     s.count += 1;
@@ -38,10 +43,7 @@ export class ResponseMetrics {
 
   /** Both metrics in the Prometheus text format, ending with a newline. */
   exposition(): string {
-    const counter = [
-      `# HELP ${COUNTER} HTTP requests answered, by method, route pattern and status`,
-      `# TYPE ${COUNTER} counter`,
-    ];
+    const counter = [`# HELP ${COUNTER} HTTP requests answered, by method, route pattern and status`, `# TYPE ${COUNTER} counter`];
     const histogram = [
       `# HELP ${HISTOGRAM} Time from receiving a request to finishing its response, by method, route pattern and status`,
       `# TYPE ${HISTOGRAM} histogram`,
@@ -53,7 +55,11 @@ export class ResponseMetrics {
         below += perBucket[i];
         histogram.push(`${HISTOGRAM}_bucket{le="${le}",${labels}} ${below}`);
       });
-      histogram.push(`${HISTOGRAM}_bucket{le="+Inf",${labels}} ${count}`, `${HISTOGRAM}_sum{${labels}} ${sum}`, `${HISTOGRAM}_count{${labels}} ${count}`);
+      histogram.push(
+        `${HISTOGRAM}_bucket{le="+Inf",${labels}} ${count}`,
+        `${HISTOGRAM}_sum{${labels}} ${sum}`,
+        `${HISTOGRAM}_count{${labels}} ${count}`,
+      );
     }
     return `${counter.join('\n')}\n\n${histogram.join('\n')}\n`;
   }

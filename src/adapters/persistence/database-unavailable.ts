@@ -4,7 +4,8 @@ import { DatabaseUnavailableError } from '../../domain/errors';
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EPIPE', 'EAI_AGAIN']);
 /** SQLSTATE classes and codes that mean "the server is not there right now", not "your query is wrong". */
 const UNAVAILABLE_SQLSTATES = /^(08...|57P01|57P02|57P03|53300)$/;
-const MESSAGES = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection refused|not connected|the database system is (starting up|shutting down)/i;
+const MESSAGES =
+  /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection refused|not connected|the database system is (starting up|shutting down)/i;
 
 /** True when an error means PostgreSQL could not be reached or went away mid-query. */
 export function isDatabaseUnavailable(error: unknown): boolean {

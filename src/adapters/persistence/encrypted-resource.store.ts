@@ -27,7 +27,13 @@ export class EncryptedResourceStore implements ResourceStore {
     return this.opened(await this.inner.create(ownerId, at, this.secrets.seal({ ownerId, id }, at, data), id));
   }
 
-  async createWithinLimit(ownerId: string, at: RecordLocation, data: Record<string, unknown>, limit: number, id: string = randomUUID()): Promise<ResourceRecord | null> {
+  async createWithinLimit(
+    ownerId: string,
+    at: RecordLocation,
+    data: Record<string, unknown>,
+    limit: number,
+    id: string = randomUUID(),
+  ): Promise<ResourceRecord | null> {
     const record = await this.inner.createWithinLimit(ownerId, at, this.secrets.seal({ ownerId, id }, at, data), limit, id);
     return record && this.opened(record);
   }

@@ -29,13 +29,26 @@ export class PostgresResourceStore implements ResourceStore {
     return ResourceRecordMapper.toDomain(rows[0]);
   }
 
-  async createWithinLimit(ownerId: string, at: RecordLocation, data: Record<string, unknown>, limit: number, id?: string): Promise<ResourceRecord | null> {
-    const rows = await this.guarded(() => this.manager.transaction(async (manager) => {
-      // Serialises creates per owner and location, so two concurrent ones cannot both pass the count.
-      await manager.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`resource_records:${ownerId}:${at.resource}:${at.parentId}:${at.subresource}`]);
-      const [{ held }] = await manager.query<{ held: number }[]>(`SELECT count(*)::int AS held FROM resource_records WHERE ${AT}`, where(ownerId, at));
-      return held >= limit ? [] : this.run(INSERT, [...where(ownerId, at), data, id ?? null], manager);
-    }));
+  async createWithinLimit(
+    ownerId: string,
+    at: RecordLocation,
+    data: Record<string, unknown>,
+    limit: number,
+    id?: string,
+  ): Promise<ResourceRecord | null> {
+    const rows = await this.guarded(() =>
+      this.manager.transaction(async (manager) => {
+        // Serialises creates per owner and location, so two concurrent ones cannot both pass the count.
+        await manager.query('SELECT pg_advisory_xact_lock(hashtext($1))', [
+          `resource_records:${ownerId}:${at.resource}:${at.parentId}:${at.subresource}`,
+        ]);
+        const [{ held }] = await manager.query<{ held: number }[]>(
+          `SELECT count(*)::int AS held FROM resource_records WHERE ${AT}`,
+          where(ownerId, at),
+        );
+        return held >= limit ? [] : this.run(INSERT, [...where(ownerId, at), data, id ?? null], manager);
+      }),
+    );
     return rows.length > 0 ? ResourceRecordMapper.toDomain(rows[0]) : null;
   }
 
@@ -44,7 +57,13 @@ export class PostgresResourceStore implements ResourceStore {
     return rows.length > 0 ? ResourceRecordMapper.toDomain(rows[0]) : null;
   }
 
-  async list(ownerId: string, at: RecordLocation, filter: RecordFilter = {}, limit = MAX_LISTED_RECORDS, offset = 0): Promise<ResourceRecord[]> {
+  async list(
+    ownerId: string,
+    at: RecordLocation,
+    filter: RecordFilter = {},
+    limit = MAX_LISTED_RECORDS,
+    offset = 0,
+  ): Promise<ResourceRecord[]> {
     const params: unknown[] = where(ownerId, at);
     let sql = `SELECT * FROM resource_records WHERE ${AT}`;
     // Search and query never see secret fields: matching them would let a reader guess a masked value.
@@ -68,10 +87,11 @@ export class PostgresResourceStore implements ResourceStore {
   }
 
   async update(ownerId: string, at: RecordLocation, id: string, data: Record<string, unknown>): Promise<ResourceRecord | null> {
-    const rows = await this.run(
-      `UPDATE resource_records SET data = $6, updated_at = now() WHERE ${AT} AND id = $5 RETURNING *`,
-      [...where(ownerId, at), id, data],
-    );
+    const rows = await this.run(`UPDATE resource_records SET data = $6, updated_at = now() WHERE ${AT} AND id = $5 RETURNING *`, [
+      ...where(ownerId, at),
+      id,
+      data,
+    ]);
     return rows.length > 0 ? ResourceRecordMapper.toDomain(rows[0]) : null;
   }
 

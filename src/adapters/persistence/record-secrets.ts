@@ -31,7 +31,9 @@ export class RecordSecrets {
 
   /** Values written before encryption existed are returned as they are; a value that does not open throws (SecretBoxError). */
   open(owner: SecretOwner, at: RecordLocation, data: Data): Data {
-    return this.map(owner, at, data, (value, context) => (this.box.isEncrypted(value) ? this.box.decrypt(value, this.contextOf(value, context)) : value));
+    return this.map(owner, at, data, (value, context) =>
+      this.box.isEncrypted(value) ? this.box.decrypt(value, this.contextOf(value, context)) : value,
+    );
   }
 
   /** The data with stale values encrypted again (ResealScope); the same object when nothing needed it. */
@@ -44,7 +46,9 @@ export class RecordSecrets {
       }
       if (this.box.isOwnerBound(value)) {
         changed = true;
-        return scope === 'upgrade' ? this.box.rebind(value, context.older, context.bound) : this.box.encrypt(this.box.decrypt(value, context.older), context.bound);
+        return scope === 'upgrade'
+          ? this.box.rebind(value, context.older, context.bound)
+          : this.box.encrypt(this.box.decrypt(value, context.older), context.bound);
       }
       if (scope === 'upgrade' || this.box.isCurrent(value)) return value;
       changed = true;
@@ -62,10 +66,15 @@ export class RecordSecrets {
     for (const field of secretFieldsAt(at)) {
       const values = data[field];
       if (typeof values !== 'object' || values === null || Array.isArray(values)) continue;
-      const changed = Object.entries(values as Data).map(([name, value]): [string, unknown] => [name, typeof value === 'string' ? change(value, {
-        bound: JSON.stringify([owner.ownerId, at.resource, owner.id, field, name]),
-        older: JSON.stringify([owner.ownerId, at.resource, field, name]),
-      }) : value]);
+      const changed = Object.entries(values as Data).map(([name, value]): [string, unknown] => [
+        name,
+        typeof value === 'string'
+          ? change(value, {
+              bound: JSON.stringify([owner.ownerId, at.resource, owner.id, field, name]),
+              older: JSON.stringify([owner.ownerId, at.resource, field, name]),
+            })
+          : value,
+      ]);
       result = { ...result, [field]: Object.fromEntries(changed) };
     }
     return result;

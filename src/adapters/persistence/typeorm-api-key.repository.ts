@@ -15,18 +15,20 @@ export class TypeormApiKeyRepository implements ApiKeyRepository {
   }
 
   async insertWithinLimit(key: NewApiKey, limit: number): Promise<ApiKey | null> {
-    return databaseCall(this.manager.transaction(async (manager) => {
-      // Serialises creates per user so two concurrent requests cannot both pass the count.
-      await manager.query('SELECT pg_advisory_xact_lock(hashtext($1))', [key.userId]);
-      // ApiKey.countsTowardLimitAt in SQL: a rolled key past its overlap no longer counts.
-      const [{ held }] = await manager.query<{ held: number }[]>(
-        `SELECT count(*)::int AS held FROM api_keys WHERE user_id = $1 AND revoked_at IS NULL
+    return databaseCall(
+      this.manager.transaction(async (manager) => {
+        // Serialises creates per user so two concurrent requests cannot both pass the count.
+        await manager.query('SELECT pg_advisory_xact_lock(hashtext($1))', [key.userId]);
+        // ApiKey.countsTowardLimitAt in SQL: a rolled key past its overlap no longer counts.
+        const [{ held }] = await manager.query<{ held: number }[]>(
+          `SELECT count(*)::int AS held FROM api_keys WHERE user_id = $1 AND revoked_at IS NULL
            AND (replaced_by IS NULL OR expires_at IS NULL OR expires_at > $2)`,
-        [key.userId, key.createdAt],
-      );
-      if (held >= limit) return null;
-      return ApiKeyMapper.toDomain(await manager.save(ApiKeyRowSchema, newRow(manager, key)));
-    }));
+          [key.userId, key.createdAt],
+        );
+        if (held >= limit) return null;
+        return ApiKeyMapper.toDomain(await manager.save(ApiKeyRowSchema, newRow(manager, key)));
+      }),
+    );
   }
 
   async insert(key: NewApiKey): Promise<ApiKey> {
@@ -65,10 +67,12 @@ export class TypeormApiKeyRepository implements ApiKeyRepository {
   }
 
   async listNonRevokedByUser(userId: string): Promise<ApiKey[]> {
-    const rows = await databaseCall(this.rows.find({
-      where: { user_id: userId, revoked_at: IsNull() },
-      order: { created_at: 'DESC', id: 'DESC' },
-    }));
+    const rows = await databaseCall(
+      this.rows.find({
+        where: { user_id: userId, revoked_at: IsNull() },
+        order: { created_at: 'DESC', id: 'DESC' },
+      }),
+    );
     return rows.map((row) => ApiKeyMapper.toDomain(row));
   }
 
@@ -79,8 +83,9 @@ export class TypeormApiKeyRepository implements ApiKeyRepository {
 
   /** One UPDATE ... RETURNING, so the condition and the change cannot be split by another writer. */
   private async updateWhere(id: string, condition: string, columns: Partial<ApiKeyRow>): Promise<ApiKey | null> {
-    const result = await databaseCall(this.rows.createQueryBuilder().update().set(columns)
-      .where(`id = :id AND ${condition}`, { id }).returning('*').execute());
+    const result = await databaseCall(
+      this.rows.createQueryBuilder().update().set(columns).where(`id = :id AND ${condition}`, { id }).returning('*').execute(),
+    );
     const [row] = result.raw as ApiKeyRow[];
     return row ? ApiKeyMapper.toDomain(row) : null;
   }
@@ -92,11 +97,13 @@ export class TypeormApiKeyRepository implements ApiKeyRepository {
   /** One statement for many keys; GREATEST keeps last_used_at from moving backwards across replicas. */
   async touchLastUsedBatch(entries: readonly { id: string; at: Date }[]): Promise<void> {
     if (entries.length === 0) return;
-    await databaseCall(this.manager.query(
-      `UPDATE api_keys AS k SET last_used_at = GREATEST(COALESCE(k.last_used_at, v.at), v.at)
+    await databaseCall(
+      this.manager.query(
+        `UPDATE api_keys AS k SET last_used_at = GREATEST(COALESCE(k.last_used_at, v.at), v.at)
        FROM unnest($1::uuid[], $2::timestamptz[]) AS v(id, at) WHERE k.id = v.id`,
-      [entries.map((e) => e.id), entries.map((e) => e.at.toISOString())],
-    ));
+        [entries.map((e) => e.id), entries.map((e) => e.at.toISOString())],
+      ),
+    );
   }
 }
 

@@ -23,11 +23,13 @@ export class TypeormModeSessionRepository implements ModeSessionRepository {
   constructor(private readonly manager: EntityManager) {}
 
   async insert(session: NewModeSession): Promise<ModeSession> {
-    const [{ id }] = await databaseCall(this.manager.query<{ id: string }[]>(
-      `INSERT INTO mode_sessions (agent_role_id, mode_tool_config_id, user_id, started_at)
+    const [{ id }] = await databaseCall(
+      this.manager.query<{ id: string }[]>(
+        `INSERT INTO mode_sessions (agent_role_id, mode_tool_config_id, user_id, started_at)
        VALUES ($1, $2, $3, $4) RETURNING id`,
-      [session.agentRoleId, session.modeToolConfigId, session.userId, session.startedAt],
-    ));
+        [session.agentRoleId, session.modeToolConfigId, session.userId, session.startedAt],
+      ),
+    );
     return (await this.findById(id))!;
   }
 
@@ -37,10 +39,9 @@ export class TypeormModeSessionRepository implements ModeSessionRepository {
   }
 
   async end(id: string, at: Date): Promise<boolean> {
-    const [, affected] = await databaseCall(this.manager.query<[unknown, number]>(
-      'UPDATE mode_sessions SET ended_at = $2 WHERE id = $1 AND ended_at IS NULL',
-      [id, at],
-    ));
+    const [, affected] = await databaseCall(
+      this.manager.query<[unknown, number]>('UPDATE mode_sessions SET ended_at = $2 WHERE id = $1 AND ended_at IS NULL', [id, at]),
+    );
     return affected > 0;
   }
 }

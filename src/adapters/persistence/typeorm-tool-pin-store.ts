@@ -25,10 +25,12 @@ export class TypeormToolPinStore implements ToolPinStore {
   async pinFirst(serverId: string, served: readonly ServedDefinition[], max: number): Promise<void> {
     if (served.length === 0) return;
     try {
-      await databaseCall(this.manager.transaction(async (manager) => {
-        // Serialises first sights per server, so two replicas cannot both fill the last free places.
-        await manager.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`mcp_tool_pins:${serverId}`]);
-        await manager.query(`
+      await databaseCall(
+        this.manager.transaction(async (manager) => {
+          // Serialises first sights per server, so two replicas cannot both fill the last free places.
+          await manager.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`mcp_tool_pins:${serverId}`]);
+          await manager.query(
+            `
           INSERT INTO mcp_tool_pins (server_id, tool_name, sha256, seen_sha256, status)
           SELECT $1, fresh.name, fresh.sha256, fresh.sha256, 'approved'
           FROM (
@@ -36,8 +38,11 @@ export class TypeormToolPinStore implements ToolPinStore {
             WHERE NOT EXISTS (SELECT 1 FROM mcp_tool_pins p WHERE p.server_id = $1 AND p.tool_name = t.name)
           ) fresh
           WHERE fresh.n <= $4 - (SELECT count(*) FROM mcp_tool_pins WHERE server_id = $1)
-          ON CONFLICT (server_id, tool_name) DO NOTHING`, [serverId, ...columns(served), max]);
-      }));
+          ON CONFLICT (server_id, tool_name) DO NOTHING`,
+            [serverId, ...columns(served), max],
+          );
+        }),
+      );
     } catch (error) {
       // The record was deleted meanwhile: its pins would go with it anyway.
       if ((error as { driverError?: { code?: string } }).driverError?.code !== '23503') throw error;
@@ -46,32 +51,44 @@ export class TypeormToolPinStore implements ToolPinStore {
 
   async markChanged(serverId: string, served: readonly ServedDefinition[]): Promise<ToolPin[]> {
     if (served.length === 0) return [];
-    const rows = await this.rows(`
+    const rows = await this.rows(
+      `
       UPDATE mcp_tool_pins p SET status = 'changed', seen_sha256 = t.sha256, seen_at = now()
       FROM ${SERVED}
       WHERE p.server_id = $1 AND p.tool_name = t.name AND p.sha256 <> t.sha256
         AND (p.status = 'approved' OR p.seen_sha256 <> t.sha256)
-      RETURNING p.tool_name, p.sha256, p.seen_sha256, p.status`, [serverId, ...columns(served)]);
+      RETURNING p.tool_name, p.sha256, p.seen_sha256, p.status`,
+      [serverId, ...columns(served)],
+    );
     return rows.map(toPin);
   }
 
   async restore(serverId: string, served: readonly ServedDefinition[]): Promise<void> {
     if (served.length === 0) return;
-    await this.rows(`
+    await this.rows(
+      `
       UPDATE mcp_tool_pins p SET status = 'approved', seen_sha256 = p.sha256, seen_at = now()
       FROM ${SERVED}
-      WHERE p.server_id = $1 AND p.tool_name = t.name AND p.status = 'changed' AND p.sha256 = t.sha256`, [serverId, ...columns(served)]);
+      WHERE p.server_id = $1 AND p.tool_name = t.name AND p.status = 'changed' AND p.sha256 = t.sha256`,
+      [serverId, ...columns(served)],
+    );
   }
 
   async approve(serverId: string, approvals: readonly PinApproval[]): Promise<ToolPin[]> {
     const tools = approvals.map((a) => a.tool);
     // The expected hash sits in the WHERE: a replica that noted another definition first holds the row, and PostgreSQL checks the row again after it.
-    await this.rows(`
+    await this.rows(
+      `
       UPDATE mcp_tool_pins p SET sha256 = p.seen_sha256, status = 'approved', approved_at = now()
       FROM unnest($2::text[], $3::text[]) AS t(name, expected)
       WHERE p.server_id = $1 AND p.tool_name = t.name AND p.status = 'changed'
-        AND (t.expected IS NULL OR p.seen_sha256 = t.expected)`, [serverId, tools, approvals.map((a) => a.sha256)]);
-    const rows = await this.rows(`SELECT ${COLUMNS} FROM mcp_tool_pins WHERE server_id = $1 AND tool_name = ANY($2::text[]) ORDER BY tool_name`, [serverId, tools]);
+        AND (t.expected IS NULL OR p.seen_sha256 = t.expected)`,
+      [serverId, tools, approvals.map((a) => a.sha256)],
+    );
+    const rows = await this.rows(
+      `SELECT ${COLUMNS} FROM mcp_tool_pins WHERE server_id = $1 AND tool_name = ANY($2::text[]) ORDER BY tool_name`,
+      [serverId, tools],
+    );
     return rows.map(toPin);
   }
 

@@ -42,16 +42,20 @@ export class TypeormUnitOfWork implements UnitOfWork {
   async run<T>(work: (ports: TransactionPorts) => Promise<T>): Promise<T> {
     const keys = new Set<string>();
     const owners = new Set<string>();
-    const result = await databaseCall(this.dataSource.transaction((manager) => work({
-      keys: new ChangeTrackingKeys(new TypeormApiKeyRepository(manager), keys),
-      roles: new TypeormAgentRoleRepository(manager),
-      modes: new TypeormModeToolConfigRepository(manager),
-      sessions: new TypeormModeSessionRepository(manager),
-      records: new ChangeTrackingRecords(new EncryptedResourceStore(new PostgresResourceStore(manager), this.secrets), owners),
-      audit: new TypeormAuditLog(manager),
-      quotas: new TypeormQuotaBalances(manager),
-      pins: new TypeormToolPinStore(manager),
-    })));
+    const result = await databaseCall(
+      this.dataSource.transaction((manager) =>
+        work({
+          keys: new ChangeTrackingKeys(new TypeormApiKeyRepository(manager), keys),
+          roles: new TypeormAgentRoleRepository(manager),
+          modes: new TypeormModeToolConfigRepository(manager),
+          sessions: new TypeormModeSessionRepository(manager),
+          records: new ChangeTrackingRecords(new EncryptedResourceStore(new PostgresResourceStore(manager), this.secrets), owners),
+          audit: new TypeormAuditLog(manager),
+          quotas: new TypeormQuotaBalances(manager),
+          pins: new TypeormToolPinStore(manager),
+        }),
+      ),
+    );
     if (keys.size > 0) this.committed.keys([...keys]);
     if (owners.size > 0) this.committed.serverOwners([...owners]);
     return result;
@@ -59,14 +63,29 @@ export class TypeormUnitOfWork implements UnitOfWork {
 }
 
 class ChangeTrackingKeys implements ApiKeyRepository {
-  constructor(private readonly inner: ApiKeyRepository, private readonly changed: Set<string>) {}
+  constructor(
+    private readonly inner: ApiKeyRepository,
+    private readonly changed: Set<string>,
+  ) {}
 
-  insertWithinLimit(key: NewApiKey, limit: number): Promise<ApiKey | null> { return this.inner.insertWithinLimit(key, limit); }
-  insert(key: NewApiKey): Promise<ApiKey> { return this.inner.insert(key); }
-  findById(id: string): Promise<ApiKey | null> { return this.inner.findById(id); }
-  findByHash(keyHash: string): Promise<ApiKey | null> { return this.inner.findByHash(keyHash); }
-  listNonRevokedByUser(userId: string): Promise<ApiKey[]> { return this.inner.listNonRevokedByUser(userId); }
-  touchLastUsed(id: string, at: Date): Promise<void> { return this.inner.touchLastUsed(id, at); }
+  insertWithinLimit(key: NewApiKey, limit: number): Promise<ApiKey | null> {
+    return this.inner.insertWithinLimit(key, limit);
+  }
+  insert(key: NewApiKey): Promise<ApiKey> {
+    return this.inner.insert(key);
+  }
+  findById(id: string): Promise<ApiKey | null> {
+    return this.inner.findById(id);
+  }
+  findByHash(keyHash: string): Promise<ApiKey | null> {
+    return this.inner.findByHash(keyHash);
+  }
+  listNonRevokedByUser(userId: string): Promise<ApiKey[]> {
+    return this.inner.listNonRevokedByUser(userId);
+  }
+  touchLastUsed(id: string, at: Date): Promise<void> {
+    return this.inner.touchLastUsed(id, at);
+  }
 
   update(id: string, changes: ApiKeyChanges): Promise<ApiKey | null> {
     this.changed.add(id);
@@ -85,10 +104,17 @@ class ChangeTrackingKeys implements ApiKeyRepository {
 }
 
 class ChangeTrackingRecords implements ResourceStore {
-  constructor(private readonly inner: ResourceStore, private readonly serverOwners: Set<string>) {}
+  constructor(
+    private readonly inner: ResourceStore,
+    private readonly serverOwners: Set<string>,
+  ) {}
 
-  find(ownerId: string, at: RecordLocation, id: string): Promise<ResourceRecord | null> { return this.inner.find(ownerId, at, id); }
-  ownerOf(at: RecordLocation, id: string): Promise<string | null> { return this.inner.ownerOf(at, id); }
+  find(ownerId: string, at: RecordLocation, id: string): Promise<ResourceRecord | null> {
+    return this.inner.find(ownerId, at, id);
+  }
+  ownerOf(at: RecordLocation, id: string): Promise<string | null> {
+    return this.inner.ownerOf(at, id);
+  }
   list(ownerId: string, at: RecordLocation, filter?: RecordFilter, limit?: number, offset?: number): Promise<ResourceRecord[]> {
     return this.inner.list(ownerId, at, filter, limit, offset);
   }
@@ -98,7 +124,13 @@ class ChangeTrackingRecords implements ResourceStore {
     return this.inner.create(ownerId, at, data, id);
   }
 
-  createWithinLimit(ownerId: string, at: RecordLocation, data: Record<string, unknown>, limit: number, id?: string): Promise<ResourceRecord | null> {
+  createWithinLimit(
+    ownerId: string,
+    at: RecordLocation,
+    data: Record<string, unknown>,
+    limit: number,
+    id?: string,
+  ): Promise<ResourceRecord | null> {
     this.track(ownerId, at);
     return this.inner.createWithinLimit(ownerId, at, data, limit, id);
   }

@@ -70,7 +70,8 @@ export class ScannerKeyList {
     const { url, timeoutMs, maxBytes, maxKeys } = this.options;
     const text = await fetchBounded(url, { what: 'the key list', timeoutMs, maxBytes });
     const { keys, skipped } = parsePublicKeyList(text, maxKeys);
-    if (skipped.length > 0) this.options.warn(`secret scanning: left out key list entries that are not ECDSA P-256 public keys: ${skipped.join(', ')}`);
+    if (skipped.length > 0)
+      this.options.warn(`secret scanning: left out key list entries that are not ECDSA P-256 public keys: ${skipped.join(', ')}`);
     return keys;
   }
 

@@ -15,9 +15,7 @@ export interface ExternalTool {
 }
 
 /** What running an external tool gave: its server's result as it came, or why there is none (a tool error). */
-export type ExternalToolOutcome =
-  | { kind: 'relayed'; result: Record<string, unknown> }
-  | { kind: 'error'; message: string };
+export type ExternalToolOutcome = { kind: 'relayed'; result: Record<string, unknown> } | { kind: 'error'; message: string };
 
 /**
  * The tools of the upstream MCP servers a user registered. ListTools reads the

@@ -23,7 +23,13 @@ export interface ResourceStore {
   /** `id` is the new record's, when the caller picks it (an encrypting store binds secrets to it); a fresh one otherwise. */
   create(ownerId: string, at: RecordLocation, data: Record<string, unknown>, id?: string): Promise<ResourceRecord>;
   /** Like create, but null when the owner already holds `limit` records at `at`; concurrent creates cannot pass it. */
-  createWithinLimit(ownerId: string, at: RecordLocation, data: Record<string, unknown>, limit: number, id?: string): Promise<ResourceRecord | null>;
+  createWithinLimit(
+    ownerId: string,
+    at: RecordLocation,
+    data: Record<string, unknown>,
+    limit: number,
+    id?: string,
+  ): Promise<ResourceRecord | null>;
   /** The record `id` if it is the owner's and lives at `at`. */
   find(ownerId: string, at: RecordLocation, id: string): Promise<ResourceRecord | null>;
   /** Oldest first, at most `limit` (MAX_LISTED_RECORDS when left out), after skipping the first `offset` (a page of a longer list). */

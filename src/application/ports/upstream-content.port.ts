@@ -49,16 +49,17 @@ export interface UpstreamContent {
 }
 
 /** What one load of an upstream's list gave: its items, or why it has none to offer. */
-export type ItemListing =
-  | { ok: true; items: UpstreamItem[] }
-  | { ok: false; shown: string };
+export type ItemListing = { ok: true; items: UpstreamItem[] } | { ok: false; shown: string };
 
 /** Item listings by key (kind, record id and version); forgotten when the upstream announces a change. */
 export type ItemListCache = LoadingCache<ItemListing>;
 
 /** The upstream answered a request with a JSON-RPC error (not a transport failure): its code and message, for the log. */
 export class UpstreamReplyError extends Error {
-  constructor(readonly code: number, message: string) {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
     super(message);
     this.name = 'UpstreamReplyError';
   }

@@ -117,9 +117,7 @@ export interface UpstreamRelay {
  * why each other one it served is withheld (tool name → what a call is told),
  * or why it has none to offer.
  */
-export type ToolListing =
-  | { ok: true; tools: UpstreamTool[]; withheld?: ReadonlyMap<string, string> }
-  | { ok: false; shown: string };
+export type ToolListing = { ok: true; tools: UpstreamTool[]; withheld?: ReadonlyMap<string, string> } | { ok: false; shown: string };
 
 /** Tool listings by key (a record's id and version); forgotten when the upstream announces a change. */
 export type ToolListCache = LoadingCache<ToolListing>;

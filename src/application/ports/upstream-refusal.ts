@@ -5,7 +5,10 @@
  * log only, so a refusal cannot be used to learn what a host name resolves to.
  */
 export class UpstreamRefusal extends Error {
-  constructor(message: string, readonly detail: string) {
+  constructor(
+    message: string,
+    readonly detail: string,
+  ) {
     super(message);
     this.name = 'UpstreamRefusal';
   }

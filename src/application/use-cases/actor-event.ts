@@ -10,7 +10,12 @@ export interface EventSubject {
 
 /** One audit record: who did what to which subject, from where, when. Every event builder ends here. */
 export function auditEvent(
-  action: AuditAction, actor: AuditActor, subject: EventSubject, origin: AuditOrigin, at: Date, details: { [field: string]: AuditValue },
+  action: AuditAction,
+  actor: AuditActor,
+  subject: EventSubject,
+  origin: AuditOrigin,
+  at: Date,
+  details: { [field: string]: AuditValue },
 ): AuditRecord {
   return {
     action,
@@ -27,7 +32,11 @@ export function auditEvent(
 
 /** A change a user (or an internal job acting as an admin) asked for. */
 export function actorEvent(
-  action: AuditAction, actor: Actor, subject: EventSubject, at: Date, details: { [field: string]: AuditValue } = {},
+  action: AuditAction,
+  actor: Actor,
+  subject: EventSubject,
+  at: Date,
+  details: { [field: string]: AuditValue } = {},
 ): AuditRecord {
   return auditEvent(action, { type: 'user', id: actor.userId }, subject, actor.origin ?? NO_ORIGIN, at, details);
 }

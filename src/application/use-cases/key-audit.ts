@@ -17,13 +17,18 @@ export function keyFacts(key: ApiKey): { [field: string]: AuditValue } {
 export function limitFacts(key: ApiKey): { rate_limit?: AuditValue; quota?: AuditValue } {
   const facts: { rate_limit?: AuditValue; quota?: AuditValue } = {};
   if (key.rateLimit) facts.rate_limit = { limit: key.rateLimit.limit, window_seconds: key.rateLimit.windowSeconds };
-  if (key.quota) facts.quota = { refill: key.quota.refill ? { amount: key.quota.refill.amount, interval: key.quota.refill.interval } : null };
+  if (key.quota)
+    facts.quota = { refill: key.quota.refill ? { amount: key.quota.refill.amount, interval: key.quota.refill.interval } : null };
   return facts;
 }
 
 /** A user's (or an internal job's) change to a key. */
 export function keyEvent(
-  action: AuditAction, actor: Actor, key: ApiKey, at: Date, details: { [field: string]: AuditValue } = {},
+  action: AuditAction,
+  actor: Actor,
+  key: ApiKey,
+  at: Date,
+  details: { [field: string]: AuditValue } = {},
 ): AuditRecord {
   return actorEvent(action, actor, { userId: key.userId, keyId: key.id, target: { type: 'api_key', id: key.id } }, at, details);
 }

@@ -36,20 +36,48 @@ export class ApiKey {
     return new ApiKey({ ...props });
   }
 
-  get id(): string { return this.props.id; }
-  get name(): string { return this.props.name; }
-  get keyPrefix(): string { return this.props.keyPrefix; }
-  get keyHash(): string { return this.props.keyHash; }
-  get userId(): string { return this.props.userId; }
-  get scopes(): ScopeSet { return this.props.scopes; }
-  get expiresAt(): Date | null { return this.props.expiresAt; }
-  get lastUsedAt(): Date | null { return this.props.lastUsedAt; }
-  get revokedAt(): Date | null { return this.props.revokedAt; }
-  get createdAt(): Date { return this.props.createdAt; }
-  get replacedBy(): string | null { return this.props.replacedBy; }
-  get rateLimit(): RateLimit | null { return this.props.rateLimit ?? null; }
-  get quota(): QuotaPolicy | null { return this.props.quota ?? null; }
-  get budgetId(): string { return this.props.budgetId ?? this.props.id; }
+  get id(): string {
+    return this.props.id;
+  }
+  get name(): string {
+    return this.props.name;
+  }
+  get keyPrefix(): string {
+    return this.props.keyPrefix;
+  }
+  get keyHash(): string {
+    return this.props.keyHash;
+  }
+  get userId(): string {
+    return this.props.userId;
+  }
+  get scopes(): ScopeSet {
+    return this.props.scopes;
+  }
+  get expiresAt(): Date | null {
+    return this.props.expiresAt;
+  }
+  get lastUsedAt(): Date | null {
+    return this.props.lastUsedAt;
+  }
+  get revokedAt(): Date | null {
+    return this.props.revokedAt;
+  }
+  get createdAt(): Date {
+    return this.props.createdAt;
+  }
+  get replacedBy(): string | null {
+    return this.props.replacedBy;
+  }
+  get rateLimit(): RateLimit | null {
+    return this.props.rateLimit ?? null;
+  }
+  get quota(): QuotaPolicy | null {
+    return this.props.quota ?? null;
+  }
+  get budgetId(): string {
+    return this.props.budgetId ?? this.props.id;
+  }
 
   stateAt(now: Date): ApiKeyState {
     if (this.props.revokedAt !== null) return 'revoked';

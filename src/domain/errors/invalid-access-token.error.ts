@@ -5,7 +5,10 @@ export class InvalidAccessTokenError extends DomainError {
   readonly code = 'ACCESS_TOKEN.INVALID';
 
   /** `presented` is false when the request carried no credentials at all (RFC 6750 then names no error). */
-  constructor(message: string, readonly presented = true) {
+  constructor(
+    message: string,
+    readonly presented = true,
+  ) {
     super(message);
   }
 }

@@ -18,7 +18,10 @@ export class UnknownResourceError extends DomainError {
 export class UnknownReferenceError extends DomainError {
   readonly code = 'MCP_REFERENCE.UNKNOWN';
 
-  constructor(readonly kind: 'prompt' | 'resource template', readonly reference: string) {
+  constructor(
+    readonly kind: 'prompt' | 'resource template',
+    readonly reference: string,
+  ) {
     super(`Unknown ${kind}: ${clipInput(reference)}`);
   }
 }

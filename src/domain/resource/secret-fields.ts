@@ -11,7 +11,7 @@ const SECRET_FIELDS: Partial<Record<Resource, readonly string[]>> = { mcp_server
  * never matched by search or query, and never shown.
  */
 export function secretFieldsAt(at: RecordLocation): readonly string[] {
-  return at.parentId === null ? SECRET_FIELDS[at.resource] ?? [] : [];
+  return at.parentId === null ? (SECRET_FIELDS[at.resource] ?? []) : [];
 }
 
 /** Resources whose top-level records may hold secrets. */

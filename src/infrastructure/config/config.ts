@@ -131,9 +131,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const nodeEnv = env.NODE_ENV ?? 'development';
   const jwksUri = jwksUriOf(env.JWT_JWKS_URI, nodeEnv === 'production');
   if (nodeEnv === 'production' && !jwksUri) {
-    throw new ConfigError(
-      'JWT_JWKS_URI is required when NODE_ENV=production: the development token issuer is never used in production',
-    );
+    throw new ConfigError('JWT_JWKS_URI is required when NODE_ENV=production: the development token issuer is never used in production');
   }
   if (nodeEnv === 'production') {
     // Without them a token minted for any other service of the same identity provider would be accepted.
@@ -197,7 +195,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     secrets: {
       key: secretKey(env.SECRETS_KEY, 'SECRETS_KEY'),
-      previous: (nonEmpty(env.SECRETS_KEY_PREVIOUS) ?? '').split(',').filter((v) => v.trim() !== '')
+      previous: (nonEmpty(env.SECRETS_KEY_PREVIOUS) ?? '')
+        .split(',')
+        .filter((v) => v.trim() !== '')
         .map((v) => secretKey(v, 'SECRETS_KEY_PREVIOUS')!),
     },
     audit: {
@@ -223,7 +223,9 @@ function keysUrl(value: string | undefined, production: boolean): string | null 
     throw new ConfigError('SECRET_SCANNING_KEYS_URL must be an http(s) URL');
   }
   if (!webProtocolAllowed(url, production)) {
-    throw new ConfigError(`SECRET_SCANNING_KEYS_URL must be an ${production ? 'https' : 'http(s)'} URL${production ? ' when NODE_ENV=production' : ''}`);
+    throw new ConfigError(
+      `SECRET_SCANNING_KEYS_URL must be an ${production ? 'https' : 'http(s)'} URL${production ? ' when NODE_ENV=production' : ''}`,
+    );
   }
   return raw;
 }
@@ -232,7 +234,9 @@ function keysUrl(value: string | undefined, production: boolean): string | null 
 function streamsPerKey(env: NodeJS.ProcessEnv, perReplica: number): number {
   const perKey = integer(env, 'MCP_MAX_STREAMS_PER_KEY', 8, 1, 100_000);
   if (perKey >= perReplica) {
-    throw new ConfigError(`MCP_MAX_STREAMS_PER_KEY (${perKey}) must be below MCP_MAX_STREAMS_PER_REPLICA (${perReplica}): one key must not be able to hold every stream of a replica`);
+    throw new ConfigError(
+      `MCP_MAX_STREAMS_PER_KEY (${perKey}) must be below MCP_MAX_STREAMS_PER_REPLICA (${perReplica}): one key must not be able to hold every stream of a replica`,
+    );
   }
   return perKey;
 }
@@ -243,7 +247,9 @@ function jwksUriOf(value: string | undefined, production: boolean): string | nul
   if (raw === null) return null;
   const url = URL.canParse(raw) ? new URL(raw) : null;
   if (url === null || !webProtocolAllowed(url, production)) {
-    throw new ConfigError(`JWT_JWKS_URI must be an ${production ? 'https' : 'http(s)'} URL${production ? ' when NODE_ENV=production' : ''}`);
+    throw new ConfigError(
+      `JWT_JWKS_URI must be an ${production ? 'https' : 'http(s)'} URL${production ? ' when NODE_ENV=production' : ''}`,
+    );
   }
   return raw;
 }
@@ -259,7 +265,8 @@ function mcpOAuth(env: NodeJS.ProcessEnv, production: boolean): McpOAuthConfig |
   if (resource === null || servers.length === 0) {
     throw new ConfigError('MCP_RESOURCE_URL and MCP_AUTHORIZATION_SERVERS are set together (OAuth on /mcp) or not at all');
   }
-  if (servers.length > MAX_AUTHORIZATION_SERVERS) throw new ConfigError(`MCP_AUTHORIZATION_SERVERS holds at most ${MAX_AUTHORIZATION_SERVERS} issuers`);
+  if (servers.length > MAX_AUTHORIZATION_SERVERS)
+    throw new ConfigError(`MCP_AUTHORIZATION_SERVERS holds at most ${MAX_AUTHORIZATION_SERVERS} issuers`);
   const url = webUrl(resource, 'MCP_RESOURCE_URL', production);
   // RFC 8707 section 2: a resource indicator has no fragment and should have no query; it is compared as written.
   if (url.hash !== '' || url.search !== '' || resource.includes('#') || resource.includes('?')) {
@@ -292,7 +299,10 @@ function nonEmpty(value: string | undefined): string | null {
 }
 
 function list(value: string | undefined): string[] {
-  return (value ?? '').split(',').map((v) => v.trim()).filter((v) => v !== '');
+  return (value ?? '')
+    .split(',')
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
 }
 
 function logLevel(value: string | undefined): LogLevel {

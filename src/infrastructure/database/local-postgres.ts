@@ -40,7 +40,8 @@ export class LocalPostgres {
     stopOrphan(pgData);
     const port = options.port ?? (await freePort());
     const flags = ['-D', pgData, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='];
-    if (options.throwaway) flags.push('-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=300');
+    if (options.throwaway)
+      flags.push('-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=300');
     const child = spawn(bins.postgres, flags, { ...runAs, stdio: ['ignore', 'pipe', 'pipe'] });
     const output: string[] = [];
     const onData = (chunk: Buffer) => {
@@ -170,4 +171,3 @@ async function waitUntilReady(url: string, child: ChildProcess, output: string[]
     }
   }
 }
-

@@ -48,15 +48,16 @@ const HOUR_MS = 3_600_000;
  */
 function bindAudit(c: Container): void {
   c.bind(GroupCommitAuditQueue).toResolvedValue(
-    (dataSource: DataSource, { audit }: Config, metrics: Metrics, logger: Logger) => new GroupCommitAuditQueue(
-      new ChainBatchWriter(dataSource).write,
-      { retryMs: audit.flushMs, batchSize: audit.batchSize, maxKept: audit.maxPending },
-      {
-        written: (count) => metrics.auditEventsWritten.inc(count),
-        dropped: (count, reason) => metrics.auditEventsDropped.inc({ reason }, count),
-        warn: (message, error) => logger.warn(error === undefined ? {} : { err: error }, message),
-      },
-    ),
+    (dataSource: DataSource, { audit }: Config, metrics: Metrics, logger: Logger) =>
+      new GroupCommitAuditQueue(
+        new ChainBatchWriter(dataSource).write,
+        { retryMs: audit.flushMs, batchSize: audit.batchSize, maxKept: audit.maxPending },
+        {
+          written: (count) => metrics.auditEventsWritten.inc(count),
+          dropped: (count, reason) => metrics.auditEventsDropped.inc({ reason }, count),
+          warn: (message, error) => logger.warn(error === undefined ? {} : { err: error }, message),
+        },
+      ),
     [TOKENS.DataSource, TOKENS.Config, TOKENS.Metrics, TOKENS.Logger],
   );
   c.bind<AuditQueue>(TOKENS.AuditQueue).toService(GroupCommitAuditQueue);
@@ -65,7 +66,10 @@ function bindAudit(c: Container): void {
     [TOKENS.AuditQueue, TOKENS.Clock],
   );
 
-  c.bind<AuditEventReader>(TOKENS.AuditEventReader).toResolvedValue((ds: DataSource) => new TypeormAuditEventReader(ds.manager), [TOKENS.DataSource]);
+  c.bind<AuditEventReader>(TOKENS.AuditEventReader).toResolvedValue(
+    (ds: DataSource) => new TypeormAuditEventReader(ds.manager),
+    [TOKENS.DataSource],
+  );
   c.bind(ListAuditEvents).toResolvedValue((reader: AuditEventReader) => new ListAuditEvents(reader), [TOKENS.AuditEventReader]);
   c.bind(ExportAuditEvents).toResolvedValue((reader: AuditEventReader) => new ExportAuditEvents(reader), [TOKENS.AuditEventReader]);
   c.bind(AuditEventsController).toResolvedValue(
@@ -101,20 +105,32 @@ function bindAudit(c: Container): void {
  */
 function bindUsage(c: Container): void {
   c.bind(PostgresUsageBudget).toResolvedValue(
-    (ds: DataSource, clock: Clock, logger: Logger) => new PostgresUsageBudget(
-      new QuotaLeases(ds, randomUUID()), new RateWindows(ds), clock, undefined,
-      (message, error) => logger.warn({ err: error }, message),
-    ),
+    (ds: DataSource, clock: Clock, logger: Logger) =>
+      new PostgresUsageBudget(new QuotaLeases(ds, randomUUID()), new RateWindows(ds), clock, undefined, (message, error) =>
+        logger.warn({ err: error }, message),
+      ),
     [TOKENS.DataSource, TOKENS.Clock, TOKENS.Logger],
   );
   c.bind<UsageBudget>(TOKENS.UsageBudget).toService(PostgresUsageBudget);
-  c.bind<QuotaBalances>(TOKENS.QuotaBalances).toResolvedValue((ds: DataSource) => new TypeormQuotaBalances(ds.manager), [TOKENS.DataSource]);
-  c.bind(AdmitRequest).toResolvedValue((budget: UsageBudget, clock: Clock) => new AdmitRequest(budget, clock), [TOKENS.UsageBudget, TOKENS.Clock]);
-  c.bind(ChargeToolCalls).toResolvedValue((budget: UsageBudget, clock: Clock) => new ChargeToolCalls(budget, clock), [TOKENS.UsageBudget, TOKENS.Clock]);
+  c.bind<QuotaBalances>(TOKENS.QuotaBalances).toResolvedValue(
+    (ds: DataSource) => new TypeormQuotaBalances(ds.manager),
+    [TOKENS.DataSource],
+  );
+  c.bind(AdmitRequest).toResolvedValue(
+    (budget: UsageBudget, clock: Clock) => new AdmitRequest(budget, clock),
+    [TOKENS.UsageBudget, TOKENS.Clock],
+  );
+  c.bind(ChargeToolCalls).toResolvedValue(
+    (budget: UsageBudget, clock: Clock) => new ChargeToolCalls(budget, clock),
+    [TOKENS.UsageBudget, TOKENS.Clock],
+  );
   c.bind(UsageGate).toResolvedValue(
-    (admit: AdmitRequest, charge: ChargeToolCalls, metrics: Metrics) => new UsageGate({
-      admit, charge, refused: (kind) => (kind === 'rate_limited' ? metrics.rateLimited : metrics.quotaExhausted).inc(),
-    }),
+    (admit: AdmitRequest, charge: ChargeToolCalls, metrics: Metrics) =>
+      new UsageGate({
+        admit,
+        charge,
+        refused: (kind) => (kind === 'rate_limited' ? metrics.rateLimited : metrics.quotaExhausted).inc(),
+      }),
     [AdmitRequest, ChargeToolCalls, TOKENS.Metrics],
   );
 }

@@ -67,8 +67,17 @@ export function buildContainer(parts: ContainerParts): Container {
   // Started in this order, stopped in the reverse: retention, the MCP session streams and purge, the listener, the quota credits handed back, the last last_used_at batch,
   // the audit events still to write, then the pool.
   c.bind(Lifecycle).toResolvedValue(
-    (database: Database, lastUsed: LastUsedCoalescer, listener: ChangeListener, audit: GroupCommitAuditQueue, retention: AuditRetention,
-      usage: PostgresUsageBudget, purge: SessionPurge, streams: SessionStreams, toolChanges: ToolChangeWatcher) =>
+    (
+      database: Database,
+      lastUsed: LastUsedCoalescer,
+      listener: ChangeListener,
+      audit: GroupCommitAuditQueue,
+      retention: AuditRetention,
+      usage: PostgresUsageBudget,
+      purge: SessionPurge,
+      streams: SessionStreams,
+      toolChanges: ToolChangeWatcher,
+    ) =>
       new Lifecycle([
         { name: 'database pool', stop: () => database.close() },
         { name: 'audit event writer', stop: () => audit.stop() },
@@ -76,12 +85,35 @@ export function buildContainer(parts: ContainerParts): Container {
         { name: 'usage budget (quota leases, rate windows)', start: () => usage.start(), stop: () => usage.stop() },
         // Always on: besides the caches, the quota leases hear of balance changes through it.
         // What it heard last is announced before the pool closes.
-        { name: 'change listener', start: () => listener.start(), stop: async () => { await listener.stop(); await toolChanges.settled(); } },
-        { name: 'MCP sessions (purge, open streams)', start: () => purge.start(), stop: async () => { streams.closeAll(); await purge.stop(); } },
+        {
+          name: 'change listener',
+          start: () => listener.start(),
+          stop: async () => {
+            await listener.stop();
+            await toolChanges.settled();
+          },
+        },
+        {
+          name: 'MCP sessions (purge, open streams)',
+          start: () => purge.start(),
+          stop: async () => {
+            streams.closeAll();
+            await purge.stop();
+          },
+        },
         { name: 'audit retention', start: () => retention.start(), stop: () => retention.stop() },
       ]),
-    [TOKENS.Database, LastUsedCoalescer, ChangeListener, GroupCommitAuditQueue, AuditRetention, PostgresUsageBudget, SessionPurge, SessionStreams, ToolChangeWatcher],
+    [
+      TOKENS.Database,
+      LastUsedCoalescer,
+      ChangeListener,
+      GroupCommitAuditQueue,
+      AuditRetention,
+      PostgresUsageBudget,
+      SessionPurge,
+      SessionStreams,
+      ToolChangeWatcher,
+    ],
   );
   return c;
 }
-

@@ -41,7 +41,11 @@ import { NotifiedCache } from '../../adapters/persistence/hot-path/change-listen
 import { CachedUpstreamSessionStore } from '../../adapters/persistence/mcp-sessions/cached-upstream-session-store';
 import { CachedMcpSessionRepository } from '../../adapters/persistence/mcp-sessions/cached-mcp-session.repository';
 import { PostgresMcpSessionRepository } from '../../adapters/persistence/mcp-sessions/postgres-mcp-session.repository';
-import { LISTENING_CHANNEL, PostgresResourceSubscriptions, SUBSCRIPTIONS_CHANNEL } from '../../adapters/persistence/mcp-sessions/postgres-resource-subscriptions';
+import {
+  LISTENING_CHANNEL,
+  PostgresResourceSubscriptions,
+  SUBSCRIPTIONS_CHANNEL,
+} from '../../adapters/persistence/mcp-sessions/postgres-resource-subscriptions';
 import { PostgresSessionBus, SESSION_ENDED_CHANNEL } from '../../adapters/persistence/mcp-sessions/postgres-session-bus';
 import { PostgresSessionEvents } from '../../adapters/persistence/mcp-sessions/postgres-session-events';
 import { PostgresUpstreamSessionStore } from '../../adapters/persistence/mcp-sessions/postgres-upstream-session-store';
@@ -78,10 +82,14 @@ type Log = (message: string, error?: unknown) => void;
  * Lifecycle starts the purge and closes the streams.
  */
 function bindMcpSessions(c: Container): void {
-  const log = (logger: Logger): Log => (message, error) => logger.warn({ err: error }, message);
+  const log =
+    (logger: Logger): Log =>
+    (message, error) =>
+      logger.warn({ err: error }, message);
   c.bind(SessionIdlePolicy).toResolvedValue(({ mcp }: Config) => new SessionIdlePolicy(mcp.sessionIdleSeconds), [TOKENS.Config]);
   c.bind(CachedMcpSessionRepository).toResolvedValue(
-    (ds: DataSource, idle: SessionIdlePolicy, clock: Clock) => new CachedMcpSessionRepository(new PostgresMcpSessionRepository(ds), idle, clock),
+    (ds: DataSource, idle: SessionIdlePolicy, clock: Clock) =>
+      new CachedMcpSessionRepository(new PostgresMcpSessionRepository(ds), idle, clock),
     [TOKENS.DataSource, SessionIdlePolicy, TOKENS.Clock],
   );
   c.bind<McpSessionRepository>(TOKENS.McpSessionRepository).toService(CachedMcpSessionRepository);
@@ -99,16 +107,24 @@ function bindMcpSessions(c: Container): void {
   );
   // Built lazily at the first change heard, so that an internal job, which never listens, builds no upstream client for it.
   // 2026 listen streams on this replica hear the same changes (modern/listen-streams.ts).
-  c.bind(ToolChangeWatcher).toResolvedValue((logger: Logger) => {
-    let announce: AnnounceToolChanges | undefined;
-    let listens: ListenStreams | undefined;
-    return new ToolChangeWatcher((change) => Promise.all([
-      (announce ??= c.get(AnnounceToolChanges)).execute(change),
-      (listens ??= c.get(ListenStreams)).changed(change),
-    ]), log(logger));
-  }, [TOKENS.Logger]);
+  c.bind(ToolChangeWatcher).toResolvedValue(
+    (logger: Logger) => {
+      let announce: AnnounceToolChanges | undefined;
+      let listens: ListenStreams | undefined;
+      return new ToolChangeWatcher(
+        (change) =>
+          Promise.all([(announce ??= c.get(AnnounceToolChanges)).execute(change), (listens ??= c.get(ListenStreams)).changed(change)]),
+        log(logger),
+      );
+    },
+    [TOKENS.Logger],
+  );
   c.bind<NotifiedCache[]>(TOKENS.SessionChannels).toResolvedValue(
-    (bus: PostgresSessionBus, watcher: ToolChangeWatcher, sessions: CachedMcpSessionRepository) => [...bus.channels(), ...watcher.channels(), ...sessions.channels],
+    (bus: PostgresSessionBus, watcher: ToolChangeWatcher, sessions: CachedMcpSessionRepository) => [
+      ...bus.channels(),
+      ...watcher.channels(),
+      ...sessions.channels,
+    ],
     [PostgresSessionBus, ToolChangeWatcher, CachedMcpSessionRepository],
   );
   c.bind(SessionPurge).toResolvedValue(
@@ -117,7 +133,8 @@ function bindMcpSessions(c: Container): void {
     [TOKENS.DataSource, TOKENS.Clock, SessionIdlePolicy, TOKENS.Logger],
   );
   c.bind(ResumeMcpSession).toResolvedValue(
-    (sessions: McpSessionRepository, hasher: KeyHasher, clock: Clock, idle: SessionIdlePolicy) => new ResumeMcpSession(sessions, hasher, clock, idle),
+    (sessions: McpSessionRepository, hasher: KeyHasher, clock: Clock, idle: SessionIdlePolicy) =>
+      new ResumeMcpSession(sessions, hasher, clock, idle),
     [TOKENS.McpSessionRepository, TOKENS.KeyHasher, TOKENS.Clock, SessionIdlePolicy],
   );
   c.bind(OpenMcpSession).toResolvedValue(
@@ -125,21 +142,57 @@ function bindMcpSessions(c: Container): void {
       new OpenMcpSession(sessions, new RandomSessionToken(), hasher, digest, clock, { idle, maxPerKey: mcp.maxSessionsPerKey }),
     [TOKENS.McpSessionRepository, TOKENS.KeyHasher, ToolsDigest, TOKENS.Clock, SessionIdlePolicy, TOKENS.Config],
   );
-  c.bind(EndMcpSession).toResolvedValue((sessions: McpSessionRepository, clock: Clock) => new EndMcpSession(sessions, clock), [TOKENS.McpSessionRepository, TOKENS.Clock]);
+  c.bind(EndMcpSession).toResolvedValue(
+    (sessions: McpSessionRepository, clock: Clock) => new EndMcpSession(sessions, clock),
+    [TOKENS.McpSessionRepository, TOKENS.Clock],
+  );
   c.bind(SessionStreams).toResolvedValue(
     (events: PostgresSessionEvents, bus: PostgresSessionBus, config: Config, logger: Logger, places: StreamPlaces) =>
-      new SessionStreams(events, bus, {
-        maxStreams: config.mcp.maxStreamsPerReplica, maxStreamsPerKey: config.mcp.maxStreamsPerKey, replica: randomUUID(), postStreamMs: longestCallMs(config.mcp),
-      }, log(logger), places),
+      new SessionStreams(
+        events,
+        bus,
+        {
+          maxStreams: config.mcp.maxStreamsPerReplica,
+          maxStreamsPerKey: config.mcp.maxStreamsPerKey,
+          replica: randomUUID(),
+          postStreamMs: longestCallMs(config.mcp),
+        },
+        log(logger),
+        places,
+      ),
     [PostgresSessionEvents, PostgresSessionBus, TOKENS.Config, TOKENS.Logger, StreamPlaces],
   );
   c.bind(McpSessionEdge).toResolvedValue(
-    (resume: ResumeMcpSession, open: OpenMcpSession, end: EndMcpSession, bus: SessionBus, streams: SessionStreams, posts: PostStreams, upstream: UpstreamNotificationStreams, logger: Logger) =>
+    (
+      resume: ResumeMcpSession,
+      open: OpenMcpSession,
+      end: EndMcpSession,
+      bus: SessionBus,
+      streams: SessionStreams,
+      posts: PostStreams,
+      upstream: UpstreamNotificationStreams,
+      logger: Logger,
+    ) =>
       new McpSessionEdge({
-        resume, openSession: open, endSession: end, bus, streams, posts, upstreamStreams: upstream,
+        resume,
+        openSession: open,
+        endSession: end,
+        bus,
+        streams,
+        posts,
+        upstreamStreams: upstream,
         log: (error) => logger.error({ err: error }, 'MCP session request failed'),
       }),
-    [ResumeMcpSession, OpenMcpSession, EndMcpSession, TOKENS.SessionBus, SessionStreams, PostStreams, UpstreamNotificationStreams, TOKENS.Logger],
+    [
+      ResumeMcpSession,
+      OpenMcpSession,
+      EndMcpSession,
+      TOKENS.SessionBus,
+      SessionStreams,
+      PostStreams,
+      UpstreamNotificationStreams,
+      TOKENS.Logger,
+    ],
   );
 }
 
@@ -153,12 +206,19 @@ export const RELAY_BOUNDS = { maxPendingPerSession: 16, maxMessagesPerCall: 1000
  * (heard through the one change listener).
  */
 function bindMcpRelay(c: Container): void {
-  c.bind(CachedUpstreamSessionStore).toResolvedValue((ds: DataSource) => new CachedUpstreamSessionStore(new PostgresUpstreamSessionStore(ds)), [TOKENS.DataSource]);
+  c.bind(CachedUpstreamSessionStore).toResolvedValue(
+    (ds: DataSource) => new CachedUpstreamSessionStore(new PostgresUpstreamSessionStore(ds)),
+    [TOKENS.DataSource],
+  );
   c.bind<UpstreamSessionStore>(TOKENS.UpstreamSessionStore).toService(CachedUpstreamSessionStore);
   c.bind(SessionRelays).toResolvedValue(
-    (bus: SessionBus, store: UpstreamSessionStore, { mcp }: Config) => new SessionRelays(bus, store, {
-      ...RELAY_BOUNDS, maxBytesPerCall: mcp.upstreamMaxBytes, answerTimeoutMs: mcp.relayAnswerTimeoutMs, callTimeoutMs: mcp.relayCallTimeoutMs,
-    }),
+    (bus: SessionBus, store: UpstreamSessionStore, { mcp }: Config) =>
+      new SessionRelays(bus, store, {
+        ...RELAY_BOUNDS,
+        maxBytesPerCall: mcp.upstreamMaxBytes,
+        answerTimeoutMs: mcp.relayAnswerTimeoutMs,
+        callTimeoutMs: mcp.relayCallTimeoutMs,
+      }),
     [TOKENS.SessionBus, TOKENS.UpstreamSessionStore, TOKENS.Config],
   );
   c.bind(CloseUpstreamSessions).toResolvedValue(
@@ -166,24 +226,30 @@ function bindMcpRelay(c: Container): void {
     [TOKENS.UpstreamSessionStore, TOKENS.ResourceStore, TOKENS.UpstreamMcp],
   );
   // Built at the first session end heard, so that a job, which never listens, builds no upstream client for it.
-  c.bind<NotifiedCache[]>(TOKENS.RelayChannels).toResolvedValue((logger: Logger, views: CachedUpstreamSessionStore) => {
-    let close: CloseUpstreamSessions | undefined;
-    const ended = (id: string) => {
-      // `*` (a TRUNCATE) names no session; their rows go with them.
-      if (id === '*') return;
-      (close ??= c.get(CloseUpstreamSessions)).execute({ clientSessionId: id })
-        .catch((error: unknown) => logger.warn({ err: error }, 'could not close the upstream sessions of an ended MCP session'));
-    };
-    const ignore = () => undefined;
-    return [...views.channels, { channel: SESSION_ENDED_CHANNEL, evict: ended, enable: ignore, disable: ignore }];
-  }, [TOKENS.Logger, CachedUpstreamSessionStore]);
+  c.bind<NotifiedCache[]>(TOKENS.RelayChannels).toResolvedValue(
+    (logger: Logger, views: CachedUpstreamSessionStore) => {
+      let close: CloseUpstreamSessions | undefined;
+      const ended = (id: string) => {
+        // `*` (a TRUNCATE) names no session; their rows go with them.
+        if (id === '*') return;
+        (close ??= c.get(CloseUpstreamSessions))
+          .execute({ clientSessionId: id })
+          .catch((error: unknown) => logger.warn({ err: error }, 'could not close the upstream sessions of an ended MCP session'));
+      };
+      const ignore = () => undefined;
+      return [...views.channels, { channel: SESSION_ENDED_CHANNEL, evict: ended, enable: ignore, disable: ignore }];
+    },
+    [TOKENS.Logger, CachedUpstreamSessionStore],
+  );
 }
 
 /** Resumable SSE answers to POSTs in a session (SEP-1699): their events go into the session's log. */
 function bindMcpPostStreams(c: Container): void {
   c.bind(PostStreams).toResolvedValue(
     (events: PostgresSessionEvents, config: Config, logger: Logger) =>
-      new PostStreams(events, { retryMs: POST_STREAM_RETRY_MS, maxCallMs: longestCallMs(config.mcp) }, (message, error) => logger.warn({ err: error }, message)),
+      new PostStreams(events, { retryMs: POST_STREAM_RETRY_MS, maxCallMs: longestCallMs(config.mcp) }, (message, error) =>
+        logger.warn({ err: error }, message),
+      ),
     [PostgresSessionEvents, TOKENS.Config, TOKENS.Logger],
   );
 }
@@ -206,16 +272,34 @@ function bindMcpSubscriptions(c: Container): void {
   c.bind(PostgresResourceSubscriptions).toResolvedValue((ds: DataSource) => new PostgresResourceSubscriptions(ds), [TOKENS.DataSource]);
   // A subscribe waits for the upstream's stream to open for at most half the upstream timeout, which bounds the subscribe as a whole.
   c.bind(ListeningSubscriptions).toResolvedValue(
-    (records: PostgresResourceSubscriptions, streams: UpstreamNotificationStreams, { mcp }: Config) => new ListeningSubscriptions(records, streams, mcp.upstreamTimeoutMs / 2),
+    (records: PostgresResourceSubscriptions, streams: UpstreamNotificationStreams, { mcp }: Config) =>
+      new ListeningSubscriptions(records, streams, mcp.upstreamTimeoutMs / 2),
     [PostgresResourceSubscriptions, UpstreamNotificationStreams, TOKENS.Config],
   );
   c.bind<ResourceSubscriptionStore>(TOKENS.ResourceSubscriptionStore).toService(ListeningSubscriptions);
   c.bind(RelayUpstreamNotification).toResolvedValue(
-    (subscriptions: ResourceSubscriptionStore, sessions: McpSessionRepository, records: ResourceStore, bus: SessionBus, toolLists: ToolListCache,
-      listings: UpstreamListings, announce: AnnounceToolChanges, clock: Clock, idle: SessionIdlePolicy) =>
-      new RelayUpstreamNotification({ subscriptions, sessions, records, bus, toolLists, listings, announce, clock, idle }),
-    [TOKENS.ResourceSubscriptionStore, TOKENS.McpSessionRepository, TOKENS.ResourceStore, TOKENS.SessionBus, TOKENS.ToolListCache,
-      UpstreamListings, AnnounceToolChanges, TOKENS.Clock, SessionIdlePolicy],
+    (
+      subscriptions: ResourceSubscriptionStore,
+      sessions: McpSessionRepository,
+      records: ResourceStore,
+      bus: SessionBus,
+      toolLists: ToolListCache,
+      listings: UpstreamListings,
+      announce: AnnounceToolChanges,
+      clock: Clock,
+      idle: SessionIdlePolicy,
+    ) => new RelayUpstreamNotification({ subscriptions, sessions, records, bus, toolLists, listings, announce, clock, idle }),
+    [
+      TOKENS.ResourceSubscriptionStore,
+      TOKENS.McpSessionRepository,
+      TOKENS.ResourceStore,
+      TOKENS.SessionBus,
+      TOKENS.ToolListCache,
+      UpstreamListings,
+      AnnounceToolChanges,
+      TOKENS.Clock,
+      SessionIdlePolicy,
+    ],
   );
   c.bind(UpstreamNotificationStreams).toResolvedValue(
     (subscriptions: PostgresResourceSubscriptions, records: ResourceStore, { mcp }: Config, logger: Logger, upstream: SdkUpstreamMcp) => {
@@ -232,25 +316,40 @@ function bindMcpSubscriptions(c: Container): void {
         relay: (input: Parameters<RelayUpstreamNotification['execute']>[0]) => (relay ??= c.get(RelayUpstreamNotification)).execute(input),
         acknowledge: (sessionId: string, serverId: string) => subscriptions.listening(sessionId, serverId),
         // 2026-07-28 upstreams have no held session: the stream listens to them (subscriptions/listen) instead.
-        listened: modernListens({
-          servers: (userId, view) => serversIn(records, userId, view),
-          subscribed: (sessionId) => subscriptions.subscribedUris(sessionId),
-          profileOf: (server) => upstream.profileOf(server),
-        }, agent, { timeoutMs: mcp.upstreamTimeoutMs, maxBytes: mcp.upstreamMaxBytes }),
+        listened: modernListens(
+          {
+            servers: (userId, view) => serversIn(records, userId, view),
+            subscribed: (sessionId) => subscriptions.subscribedUris(sessionId),
+            profileOf: (server) => upstream.profileOf(server),
+          },
+          agent,
+          { timeoutMs: mcp.upstreamTimeoutMs, maxBytes: mcp.upstreamMaxBytes },
+        ),
       };
-      return new UpstreamNotificationStreams(sources, agent, {
-        ...UPSTREAM_NOTIFICATIONS, maxStreams: mcp.maxUpstreamStreamsPerReplica, connectTimeoutMs: mcp.upstreamTimeoutMs, maxBytes: mcp.upstreamMaxBytes,
-      }, (message, error) => logger.warn({ err: error }, message));
+      return new UpstreamNotificationStreams(
+        sources,
+        agent,
+        {
+          ...UPSTREAM_NOTIFICATIONS,
+          maxStreams: mcp.maxUpstreamStreamsPerReplica,
+          connectTimeoutMs: mcp.upstreamTimeoutMs,
+          maxBytes: mcp.upstreamMaxBytes,
+        },
+        (message, error) => logger.warn({ err: error }, message),
+      );
     },
     [PostgresResourceSubscriptions, TOKENS.ResourceStore, TOKENS.Config, TOKENS.Logger, SdkUpstreamMcp],
   );
-  c.bind<NotifiedCache[]>(TOKENS.SubscriptionChannels).toResolvedValue((streams: UpstreamNotificationStreams, listening: ListeningSubscriptions) => {
-    const ignore = () => undefined;
-    return [
-      { channel: SUBSCRIPTIONS_CHANNEL, evict: (id) => streams.resync(id), enable: ignore, disable: ignore },
-      { channel: LISTENING_CHANNEL, evict: (payload) => listening.heard(payload), enable: ignore, disable: ignore },
-    ];
-  }, [UpstreamNotificationStreams, ListeningSubscriptions]);
+  c.bind<NotifiedCache[]>(TOKENS.SubscriptionChannels).toResolvedValue(
+    (streams: UpstreamNotificationStreams, listening: ListeningSubscriptions) => {
+      const ignore = () => undefined;
+      return [
+        { channel: SUBSCRIPTIONS_CHANNEL, evict: (id) => streams.resync(id), enable: ignore, disable: ignore },
+        { channel: LISTENING_CHANNEL, evict: (payload) => listening.heard(payload), enable: ignore, disable: ignore },
+      ];
+    },
+    [UpstreamNotificationStreams, ListeningSubscriptions],
+  );
 }
 
 const TOOLS_LIST_CHANGED = 'notifications/tools/list_changed';
@@ -271,14 +370,27 @@ function bindMcpListen(c: Container): void {
     [UpstreamListings, SdkUpstreamMcp],
   );
   c.bind(ListenStreams).toResolvedValue(
-    (places: StreamPlaces, capabilities: ListenCapabilities, digest: ToolsDigest, list: ListTools, keys: ApiKeyRepository, clock: Clock, store: ResourceStore,
-      listings: UpstreamListings, toolLists: ToolListCache, upstream: SdkUpstreamMcp, { mcp }: Config, logger: Logger) => {
+    (
+      places: StreamPlaces,
+      capabilities: ListenCapabilities,
+      digest: ToolsDigest,
+      list: ListTools,
+      keys: ApiKeyRepository,
+      clock: Clock,
+      store: ResourceStore,
+      listings: UpstreamListings,
+      toolLists: ToolListCache,
+      upstream: SdkUpstreamMcp,
+      { mcp }: Config,
+      logger: Logger,
+    ) => {
       const log = (message: string, error?: unknown) => logger.warn({ err: error }, message);
       // Built at the first upstream tools change, so that a replica that never hears one builds no session machinery for it.
       let announce: AnnounceToolChanges | undefined;
       const sources = {
         capabilities: (input: Parameters<ListenCapabilities['execute']>[0]) => capabilities.execute(input),
-        toolsDigest: (userId: string, scopes: Parameters<ToolsDigest['of']>[1], view: Parameters<ToolsDigest['of']>[2]) => digest.of(userId, scopes, view),
+        toolsDigest: (userId: string, scopes: Parameters<ToolsDigest['of']>[1], view: Parameters<ToolsDigest['of']>[2]) =>
+          digest.of(userId, scopes, view),
         seesTools: async (userId: string, scopes: Parameters<ToolsDigest['of']>[1], view: NonNullable<Parameters<ToolsDigest['of']>[2]>) =>
           (await list.execute({ userId, scopes, view })).length > 0,
         scopesOf: async (keyId: string) => {
@@ -286,7 +398,8 @@ function bindMcpListen(c: Container): void {
           return key !== null && key.isUsableAt(clock.now()) ? key.scopes : null;
         },
         servers: (userId: string, view: Parameters<typeof serversIn>[2]) => serversIn(store, userId, view),
-        resourceAt: (userId: string, view: Parameters<UpstreamListings['resourceAt']>[1], uri: string) => listings.resourceAt(userId, view, uri),
+        resourceAt: (userId: string, view: Parameters<UpstreamListings['resourceAt']>[1], uri: string) =>
+          listings.resourceAt(userId, view, uri),
         upstreamChanged: async (record: Parameters<UpstreamListings['forget']>[0], method: string) => {
           if (method !== TOOLS_LIST_CHANGED) return listings.forget(record);
           toolLists.forget?.(toolListKey(record));
@@ -294,11 +407,33 @@ function bindMcpListen(c: Container): void {
           await (announce ??= c.get(AnnounceToolChanges)).execute({ userId: record.ownerId });
         },
       };
-      const listener = new UpstreamListener((server) => upstream.profileOf(server), pinnedAgent(new UpstreamAddressGuard(mcp.upstreamAllowlist), mcp.upstreamTimeoutMs),
-        { timeoutMs: mcp.upstreamTimeoutMs, maxBytes: mcp.upstreamMaxBytes }, log);
-      return new ListenStreams(places, sources, listener, { maxUris: mcp.maxSubscriptionsPerSession, maxUpstreams: mcp.maxUpstreamStreamsPerReplica }, log);
+      const listener = new UpstreamListener(
+        (server) => upstream.profileOf(server),
+        pinnedAgent(new UpstreamAddressGuard(mcp.upstreamAllowlist), mcp.upstreamTimeoutMs),
+        { timeoutMs: mcp.upstreamTimeoutMs, maxBytes: mcp.upstreamMaxBytes },
+        log,
+      );
+      return new ListenStreams(
+        places,
+        sources,
+        listener,
+        { maxUris: mcp.maxSubscriptionsPerSession, maxUpstreams: mcp.maxUpstreamStreamsPerReplica },
+        log,
+      );
     },
-    [StreamPlaces, ListenCapabilities, ToolsDigest, ListTools, TOKENS.ApiKeyRepository, TOKENS.Clock, TOKENS.ResourceStore, UpstreamListings, TOKENS.ToolListCache,
-      SdkUpstreamMcp, TOKENS.Config, TOKENS.Logger],
+    [
+      StreamPlaces,
+      ListenCapabilities,
+      ToolsDigest,
+      ListTools,
+      TOKENS.ApiKeyRepository,
+      TOKENS.Clock,
+      TOKENS.ResourceStore,
+      UpstreamListings,
+      TOKENS.ToolListCache,
+      SdkUpstreamMcp,
+      TOKENS.Config,
+      TOKENS.Logger,
+    ],
   );
 }

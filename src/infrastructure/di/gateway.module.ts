@@ -102,10 +102,19 @@ function bindMcp(c: Container): void {
   );
   // By its class too: the same client (one connection pool) serves UpstreamContent (bindMcpContent).
   c.bind(SdkUpstreamMcp).toResolvedValue(
-    ({ mcp }: Config, store: UpstreamSessionStore | undefined) => new SdkUpstreamMcp(new UpstreamAddressGuard(mcp.upstreamAllowlist), {
-      timeoutMs: mcp.upstreamTimeoutMs, maxBytes: mcp.upstreamMaxBytes, maxPages: mcp.upstreamMaxPages, maxTools: mcp.upstreamMaxTools,
-      relayedTimeoutMs: mcp.relayCallTimeoutMs,
-    }, store, new LruLoadingCache<UpstreamProfile>({ maxEntries: PROFILE_CACHE_ENTRIES, ttlMs: mcp.upstreamListTtlSeconds * 1000 })),
+    ({ mcp }: Config, store: UpstreamSessionStore | undefined) =>
+      new SdkUpstreamMcp(
+        new UpstreamAddressGuard(mcp.upstreamAllowlist),
+        {
+          timeoutMs: mcp.upstreamTimeoutMs,
+          maxBytes: mcp.upstreamMaxBytes,
+          maxPages: mcp.upstreamMaxPages,
+          maxTools: mcp.upstreamMaxTools,
+          relayedTimeoutMs: mcp.relayCallTimeoutMs,
+        },
+        store,
+        new LruLoadingCache<UpstreamProfile>({ maxEntries: PROFILE_CACHE_ENTRIES, ttlMs: mcp.upstreamListTtlSeconds * 1000 }),
+      ),
     [TOKENS.Config, { serviceIdentifier: TOKENS.UpstreamSessionStore, optional: true }],
   );
   c.bind<UpstreamMcp>(TOKENS.UpstreamMcp).toService(SdkUpstreamMcp);
@@ -114,7 +123,8 @@ function bindMcp(c: Container): void {
     [TOKENS.Config],
   );
   c.bind<ExternalTools>(TOKENS.ExternalTools).toResolvedValue(
-    (store: ResourceStore, upstream: UpstreamMcp, lists: ToolListCache, log: Log, pins: ToolPins) => new UpstreamToolDirectory(store, upstream, lists, log, pins),
+    (store: ResourceStore, upstream: UpstreamMcp, lists: ToolListCache, log: Log, pins: ToolPins) =>
+      new UpstreamToolDirectory(store, upstream, lists, log, pins),
     [TOKENS.ResourceStore, TOKENS.UpstreamMcp, TOKENS.ToolListCache, TOKENS.McpLog, ToolPins],
   );
   c.bind(AuthorizeToolCall).toResolvedValue((external: ExternalTools) => new AuthorizeToolCall(external), [TOKENS.ExternalTools]);
@@ -128,8 +138,15 @@ function bindMcp(c: Container): void {
     [TOKENS.ResourceStore, TOKENS.ExternalTools, TOKENS.Config, TOKENS.McpServerUseCases],
   );
   c.bind(McpServerFactory).toResolvedValue(
-    (list: ListTools, call: CallTool, log: Log, recorder: ToolCallRecorder, content: UpstreamContentUseCases, relays: SessionRelays, capabilities: FindEndpointCapabilities) =>
-      new McpServerFactory({ listTools: list, callTool: call, log, recorder, content, relays, capabilities }),
+    (
+      list: ListTools,
+      call: CallTool,
+      log: Log,
+      recorder: ToolCallRecorder,
+      content: UpstreamContentUseCases,
+      relays: SessionRelays,
+      capabilities: FindEndpointCapabilities,
+    ) => new McpServerFactory({ listTools: list, callTool: call, log, recorder, content, relays, capabilities }),
     [ListTools, CallTool, TOKENS.McpLog, ToolCallRecorder, TOKENS.UpstreamContentUseCases, SessionRelays, FindEndpointCapabilities],
   );
   c.bind(SealedRequestState).toResolvedValue(
@@ -138,27 +155,92 @@ function bindMcp(c: Container): void {
     [{ serviceIdentifier: TOKENS.SecretBox, optional: true }, TOKENS.Clock],
   );
   c.bind(ParkedCalls).toResolvedValue(
-    (bus: SessionBus, { mcp }: Config) => new ParkedCalls(bus, {
-      callTimeoutMs: mcp.relayCallTimeoutMs, maxPerReplica: mcp.maxParkedCallsPerReplica, maxPerKey: mcp.maxParkedCallsPerKey,
-    }),
+    (bus: SessionBus, { mcp }: Config) =>
+      new ParkedCalls(bus, {
+        callTimeoutMs: mcp.relayCallTimeoutMs,
+        maxPerReplica: mcp.maxParkedCallsPerReplica,
+        maxPerKey: mcp.maxParkedCallsPerKey,
+      }),
     [TOKENS.SessionBus, TOKENS.Config],
   );
   c.bind(ModernHttp).toResolvedValue(
-    (list: ListTools, call: CallTool, log: Log, recorder: ToolCallRecorder, capabilities: ListenCapabilities, content: UpstreamContentUseCases, states: SealedRequestState,
-      parked: ParkedCalls, toolsList: ModernToolsListFastPath, toolsCall: ModernToolsCallFastPath, listens: ListenStreams, upstreamCall: ModernUpstreamCallFastPath) =>
-      new ModernHttp(new ModernServerFactory({ listTools: list, callTool: call, log, recorder, capabilities, content, states, parkedCalls: parked }), [toolsList, toolsCall, upstreamCall], listens),
-    [ListTools, CallTool, TOKENS.McpLog, ToolCallRecorder, ListenCapabilities, TOKENS.UpstreamContentUseCases, SealedRequestState, ParkedCalls,
-      ModernToolsListFastPath, ModernToolsCallFastPath, ListenStreams, ModernUpstreamCallFastPath],
+    (
+      list: ListTools,
+      call: CallTool,
+      log: Log,
+      recorder: ToolCallRecorder,
+      capabilities: ListenCapabilities,
+      content: UpstreamContentUseCases,
+      states: SealedRequestState,
+      parked: ParkedCalls,
+      toolsList: ModernToolsListFastPath,
+      toolsCall: ModernToolsCallFastPath,
+      listens: ListenStreams,
+      upstreamCall: ModernUpstreamCallFastPath,
+    ) =>
+      new ModernHttp(
+        new ModernServerFactory({ listTools: list, callTool: call, log, recorder, capabilities, content, states, parkedCalls: parked }),
+        [toolsList, toolsCall, upstreamCall],
+        listens,
+      ),
+    [
+      ListTools,
+      CallTool,
+      TOKENS.McpLog,
+      ToolCallRecorder,
+      ListenCapabilities,
+      TOKENS.UpstreamContentUseCases,
+      SealedRequestState,
+      ParkedCalls,
+      ModernToolsListFastPath,
+      ModernToolsCallFastPath,
+      ListenStreams,
+      ModernUpstreamCallFastPath,
+    ],
   );
   c.bind(McpController).toResolvedValue(
-    (validate: ValidateKey, authorize: AuthorizeToolCall, servers: McpServerFactory, config: Config, list: ListTools, recorder: ToolCallRecorder,
-      calls: ToolsCallFastPath, usage: UsageGate, sessions: McpSessionEdge, views: FindServerView, modern: ModernHttp, oauth: McpOAuth | undefined) =>
+    (
+      validate: ValidateKey,
+      authorize: AuthorizeToolCall,
+      servers: McpServerFactory,
+      config: Config,
+      list: ListTools,
+      recorder: ToolCallRecorder,
+      calls: ToolsCallFastPath,
+      usage: UsageGate,
+      sessions: McpSessionEdge,
+      views: FindServerView,
+      modern: ModernHttp,
+      oauth: McpOAuth | undefined,
+    ) =>
       new McpController({
-        validateKey: validate, authorize, servers, guard: config.mcp, listFastPath: new ToolsListFastPath(list), recorder,
-        callFastPath: calls, usage, sessions, findView: views, modern, oauth,
+        validateKey: validate,
+        authorize,
+        servers,
+        guard: config.mcp,
+        listFastPath: new ToolsListFastPath(list),
+        recorder,
+        callFastPath: calls,
+        usage,
+        sessions,
+        findView: views,
+        modern,
+        oauth,
       }),
-    [ValidateKey, AuthorizeToolCall, McpServerFactory, TOKENS.Config, ListTools, ToolCallRecorder, ToolsCallFastPath, UsageGate, McpSessionEdge, FindServerView, ModernHttp,
-      { serviceIdentifier: McpOAuth, optional: true }],
+    [
+      ValidateKey,
+      AuthorizeToolCall,
+      McpServerFactory,
+      TOKENS.Config,
+      ListTools,
+      ToolCallRecorder,
+      ToolsCallFastPath,
+      UsageGate,
+      McpSessionEdge,
+      FindServerView,
+      ModernHttp,
+      { serviceIdentifier: McpOAuth, optional: true },
+    ],
   );
 }
 
@@ -173,9 +255,12 @@ const ADDRESS_CHECK_TIMEOUT_MS = 5000;
  */
 function bindMcpServers(c: Container): void {
   c.bind<UpstreamAddressCheck>(TOKENS.UpstreamAddressCheck).toResolvedValue(
-    ({ mcp }: Config, logger: Logger) => new GuardedAddressCheck(
-      new UpstreamAddressGuard(mcp.upstreamAllowlist), Math.min(mcp.upstreamTimeoutMs, ADDRESS_CHECK_TIMEOUT_MS), (message) => logger.warn(message),
-    ),
+    ({ mcp }: Config, logger: Logger) =>
+      new GuardedAddressCheck(
+        new UpstreamAddressGuard(mcp.upstreamAllowlist),
+        Math.min(mcp.upstreamTimeoutMs, ADDRESS_CHECK_TIMEOUT_MS),
+        (message) => logger.warn(message),
+      ),
     [TOKENS.Config, TOKENS.Logger],
   );
   c.bind<McpServerUseCases>(TOKENS.McpServerUseCases).toResolvedValue(
@@ -191,7 +276,10 @@ function bindMcpServers(c: Container): void {
     },
     [TOKENS.ResourceStore, TOKENS.UnitOfWork, TOKENS.Clock, ToolPins, TOKENS.UpstreamAddressCheck, TOKENS.Config],
   );
-  c.bind(McpServersController).toResolvedValue((useCases: McpServerUseCases) => new McpServersController(useCases), [TOKENS.McpServerUseCases]);
+  c.bind(McpServersController).toResolvedValue(
+    (useCases: McpServerUseCases) => new McpServersController(useCases),
+    [TOKENS.McpServerUseCases],
+  );
 }
 
 /**
@@ -204,7 +292,10 @@ const ITEM_LIST_CACHE = { maxEntries: 10_000, maxChars: 16 * 1024 * 1024 };
 function bindMcpContent(c: Container): void {
   c.bind(UpstreamListings).toResolvedValue(
     (store: ResourceStore, upstream: SdkUpstreamMcp, config: Config, log: (message: string) => void) => {
-      const cache: ItemListCache = new LruLoadingCache<ItemListing>({ ...ITEM_LIST_CACHE, ttlMs: config.mcp.upstreamListTtlSeconds * 1000 });
+      const cache: ItemListCache = new LruLoadingCache<ItemListing>({
+        ...ITEM_LIST_CACHE,
+        ttlMs: config.mcp.upstreamListTtlSeconds * 1000,
+      });
       return new UpstreamListings(store, upstream, cache, log);
     },
     [TOKENS.ResourceStore, SdkUpstreamMcp, TOKENS.Config, TOKENS.McpLog],
@@ -237,7 +328,10 @@ const CAPABILITY_CACHE_ENTRIES = 10_000;
 function bindMcpCapabilities(c: Container): void {
   c.bind(FindEndpointCapabilities).toResolvedValue(
     (listings: UpstreamListings, { mcp }: Config) =>
-      new FindEndpointCapabilities(listings, new LruLoadingCache<EndpointCapabilities>({ maxEntries: CAPABILITY_CACHE_ENTRIES, ttlMs: mcp.upstreamListTtlSeconds * 1000 })),
+      new FindEndpointCapabilities(
+        listings,
+        new LruLoadingCache<EndpointCapabilities>({ maxEntries: CAPABILITY_CACHE_ENTRIES, ttlMs: mcp.upstreamListTtlSeconds * 1000 }),
+      ),
     [UpstreamListings, TOKENS.Config],
   );
 }
@@ -249,12 +343,14 @@ function bindMcpCapabilities(c: Container): void {
  */
 function bindMcpFastPaths(c: Container): void {
   c.bind(ToolsCallFastPath).toResolvedValue(
-    (call: CallTool, recorder: ToolCallRecorder, log: (error: unknown) => void) => new ToolsCallFastPath(new ToolCallRunner(call, recorder, log)),
+    (call: CallTool, recorder: ToolCallRecorder, log: (error: unknown) => void) =>
+      new ToolsCallFastPath(new ToolCallRunner(call, recorder, log)),
     [CallTool, ToolCallRecorder, TOKENS.McpLog],
   );
   c.bind(ModernToolsListFastPath).toResolvedValue((list: ListTools) => new ModernToolsListFastPath(list), [ListTools]);
   c.bind(ModernToolsCallFastPath).toResolvedValue(
-    (call: CallTool, recorder: ToolCallRecorder, log: (error: unknown) => void) => new ModernToolsCallFastPath(new ToolCallRunner(call, recorder, log)),
+    (call: CallTool, recorder: ToolCallRecorder, log: (error: unknown) => void) =>
+      new ModernToolsCallFastPath(new ToolCallRunner(call, recorder, log)),
     [CallTool, ToolCallRecorder, TOKENS.McpLog],
   );
   c.bind(ModernUpstreamCallFastPath).toResolvedValue(

@@ -68,7 +68,9 @@ function bindAccessTokens(c: Container, port: number | undefined): void {
         now: Date.now,
         warn: (message, error) => logger.warn({ err: error }, message),
       });
-      const claims = jwt.jwksUri ? jwt : { issuer: DEV_ISSUER, audience: null, adminRole: jwt.adminRole, maxLifetimeSeconds: jwt.maxLifetimeSeconds };
+      const claims = jwt.jwksUri
+        ? jwt
+        : { issuer: DEV_ISSUER, audience: null, adminRole: jwt.adminRole, maxLifetimeSeconds: jwt.maxLifetimeSeconds };
       return new JwksAccessTokenVerifier(claims, keys);
     },
     [TOKENS.Config, TOKENS.Logger],
@@ -85,7 +87,7 @@ function bindAccessTokens(c: Container, port: number | undefined): void {
 }
 
 function devJwksUri(port: number | undefined): string {
-  if (port === undefined) throw new Error('JWT_JWKS_URI is unset and no port was given to serve the development issuer\'s JWKS from');
+  if (port === undefined) throw new Error("JWT_JWKS_URI is unset and no port was given to serve the development issuer's JWKS from");
   return `http://127.0.0.1:${port}${DEV_JWKS_PATH}`;
 }
 
@@ -101,7 +103,8 @@ function bindMcpOAuth(c: Container): void {
     return;
   }
   c.bind(McpOAuth).toResolvedValue(
-    (validate: ValidateKey, jwks: JwksAccessTokenVerifier) => new McpOAuth(validate, new McpAccessTokenVerifier(jwks, oauth), oauth.resourceUrl),
+    (validate: ValidateKey, jwks: JwksAccessTokenVerifier) =>
+      new McpOAuth(validate, new McpAccessTokenVerifier(jwks, oauth), oauth.resourceUrl),
     [ValidateKey, JwksAccessTokenVerifier],
   );
   c.bind<RequestHandler>(TOKENS.ProtectedResourceRoutes).toConstantValue(protectedResourceRoutes(oauth));

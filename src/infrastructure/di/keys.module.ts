@@ -65,7 +65,10 @@ function bindCrypto(c: Container, config: Config): void {
   const secrets = secretBoxFor(config);
   if (secrets) {
     c.bind<SecretBox>(TOKENS.SecretBox).toConstantValue(secrets);
-    c.bind(StoredSecrets).toResolvedValue((ds: DataSource, box: SecretBox) => new StoredSecrets(ds, new RecordSecrets(box)), [TOKENS.DataSource, TOKENS.SecretBox]);
+    c.bind(StoredSecrets).toResolvedValue(
+      (ds: DataSource, box: SecretBox) => new StoredSecrets(ds, new RecordSecrets(box)),
+      [TOKENS.DataSource, TOKENS.SecretBox],
+    );
   }
 }
 
@@ -80,10 +83,11 @@ function secretBoxFor(config: Config): AesGcmSecretBox | undefined {
 /** The unit of work every recorded change runs in, and the seven key use-cases behind /api/v1/api-keys. */
 function bindKeyUseCases(c: Container): void {
   c.bind<UnitOfWork>(TOKENS.UnitOfWork).toResolvedValue(
-    (ds: DataSource, secrets: RecordSecrets, cache: KeyCache, servers: McpServerListCache) => new TypeormUnitOfWork(ds, secrets, {
-      keys: (ids) => ids.forEach((id) => cache.evict(id)),
-      serverOwners: (owners) => owners.forEach((owner) => servers.lists.evict(owner)),
-    }),
+    (ds: DataSource, secrets: RecordSecrets, cache: KeyCache, servers: McpServerListCache) =>
+      new TypeormUnitOfWork(ds, secrets, {
+        keys: (ids) => ids.forEach((id) => cache.evict(id)),
+        serverOwners: (owners) => owners.forEach((owner) => servers.lists.evict(owner)),
+      }),
     [TOKENS.DataSource, RecordSecrets, TOKENS.KeyCache, McpServerListCache],
   );
   c.bind(CreateKey).toResolvedValue(
@@ -102,7 +106,8 @@ function bindKeyUseCases(c: Container): void {
   );
   c.bind(RevokeKey).toResolvedValue((work: UnitOfWork, clock: Clock) => new RevokeKey(work, clock), [TOKENS.UnitOfWork, TOKENS.Clock]);
   c.bind(RollKey).toResolvedValue(
-    (work: UnitOfWork, hasher: KeyHasher, gen: KeyGenerator, clock: Clock, policy: KeyPolicy) => new RollKey(work, hasher, gen, clock, policy),
+    (work: UnitOfWork, hasher: KeyHasher, gen: KeyGenerator, clock: Clock, policy: KeyPolicy) =>
+      new RollKey(work, hasher, gen, clock, policy),
     [TOKENS.UnitOfWork, TOKENS.KeyHasher, TOKENS.KeyGenerator, TOKENS.Clock, TOKENS.KeyPolicy],
   );
   c.bind(UpdateKey).toResolvedValue((work: UnitOfWork, clock: Clock) => new UpdateKey(work, clock), [TOKENS.UnitOfWork, TOKENS.Clock]);
@@ -138,7 +143,11 @@ function bindHotPath(c: Container): void {
   c.bind<KeyCache>(TOKENS.KeyCache).toResolvedValue(({ hotPath }: Config) => new KeyCache(hotPath.keyCacheEntries), [TOKENS.Config]);
   c.bind(LastUsedCoalescer).toResolvedValue(
     (repository: TypeormApiKeyRepository, { hotPath }: Config, metrics: Metrics) =>
-      new LastUsedCoalescer((batch) => repository.touchLastUsedBatch(batch), hotPath.lastUsedFlushMs, () => metrics.lastUsedFlushBatches.inc()),
+      new LastUsedCoalescer(
+        (batch) => repository.touchLastUsedBatch(batch),
+        hotPath.lastUsedFlushMs,
+        () => metrics.lastUsedFlushBatches.inc(),
+      ),
     [TypeormApiKeyRepository, TOKENS.Config, TOKENS.Metrics],
   );
   // The key repository as ValidateKey should use it: cached lookups, coalesced last_used_at.
@@ -162,20 +171,42 @@ function bindHotPath(c: Container): void {
       // The record id and the box's reason (a key id at most), never a value.
       const unreadable: UnreadableSecrets = (record, reason) => {
         metrics.unreadableSecrets.inc();
-        logger.warn({ mcpServerId: record.id }, `MCP server ${record.id}: its stored header values do not decrypt (${reason}); its tools are withheld`);
+        logger.warn(
+          { mcpServerId: record.id },
+          `MCP server ${record.id}: its stored header values do not decrypt (${reason}); its tools are withheld`,
+        );
       };
-      return new McpServerListCache(new EncryptedResourceStore(new PostgresResourceStore(dataSource.manager), secrets, unreadable), hotPath.serverListCacheEntries);
+      return new McpServerListCache(
+        new EncryptedResourceStore(new PostgresResourceStore(dataSource.manager), secrets, unreadable),
+        hotPath.serverListCacheEntries,
+      );
     },
     [TOKENS.DataSource, TOKENS.Config, RecordSecrets, TOKENS.Logger, TOKENS.Metrics],
   );
   c.bind<ResourceStore>(TOKENS.ResourceStore).toService(McpServerListCache);
   // The caches first: the sessions' handlers of the same notifications read through them.
   c.bind(ChangeListener).toResolvedValue(
-    (dataSource: DataSource, cache: KeyCache, servers: McpServerListCache, usage: PostgresUsageBudget, sessions: NotifiedCache[] | undefined, relay: NotifiedCache[] | undefined,
-      subscriptions: NotifiedCache[] | undefined) =>
-      new ChangeListener([cache, servers.lists, usage, ...(sessions ?? []), ...(relay ?? []), ...(subscriptions ?? [])], { url: connectionUrl(dataSource) }),
-    [TOKENS.DataSource, TOKENS.KeyCache, McpServerListCache, PostgresUsageBudget, { serviceIdentifier: TOKENS.SessionChannels, optional: true },
-      { serviceIdentifier: TOKENS.RelayChannels, optional: true }, { serviceIdentifier: TOKENS.SubscriptionChannels, optional: true }],
+    (
+      dataSource: DataSource,
+      cache: KeyCache,
+      servers: McpServerListCache,
+      usage: PostgresUsageBudget,
+      sessions: NotifiedCache[] | undefined,
+      relay: NotifiedCache[] | undefined,
+      subscriptions: NotifiedCache[] | undefined,
+    ) =>
+      new ChangeListener([cache, servers.lists, usage, ...(sessions ?? []), ...(relay ?? []), ...(subscriptions ?? [])], {
+        url: connectionUrl(dataSource),
+      }),
+    [
+      TOKENS.DataSource,
+      TOKENS.KeyCache,
+      McpServerListCache,
+      PostgresUsageBudget,
+      { serviceIdentifier: TOKENS.SessionChannels, optional: true },
+      { serviceIdentifier: TOKENS.RelayChannels, optional: true },
+      { serviceIdentifier: TOKENS.SubscriptionChannels, optional: true },
+    ],
   );
 }
 
@@ -199,12 +230,13 @@ const KEY_LIST = { timeoutMs: 5_000, maxBytes: 64 * 1024, maxKeys: 32, refetchIn
  */
 function bindSecretScanning(c: Container): void {
   c.bind(ScannerKeyList).toResolvedValue(
-    ({ secretScanning }: Config, clock: Clock, logger: Logger) => new ScannerKeyList({
-      ...KEY_LIST,
-      url: keysUrlOf(secretScanning.keysUrl),
-      now: () => clock.now().getTime(),
-      warn: (message, error) => logger.warn(error === undefined ? {} : { err: error }, message),
-    }),
+    ({ secretScanning }: Config, clock: Clock, logger: Logger) =>
+      new ScannerKeyList({
+        ...KEY_LIST,
+        url: keysUrlOf(secretScanning.keysUrl),
+        now: () => clock.now().getTime(),
+        warn: (message, error) => logger.warn(error === undefined ? {} : { err: error }, message),
+      }),
     [TOKENS.Config, TOKENS.Clock, TOKENS.Logger],
   );
   c.bind<ReportSignatureVerifier>(TOKENS.ReportSignatureVerifier).toResolvedValue(
@@ -218,7 +250,8 @@ function bindSecretScanning(c: Container): void {
   );
   c.bind(SecretScanningController).toResolvedValue((report: ReportLeakedKeys) => new SecretScanningController(report), [ReportLeakedKeys]);
   c.bind<Router>(TOKENS.SecretScanningRoutes).toDynamicValue((context: ResolutionContext) =>
-    context.get<Config>(TOKENS.Config).secretScanning.keysUrl ? context.get(SecretScanningController).router() : Router());
+    context.get<Config>(TOKENS.Config).secretScanning.keysUrl ? context.get(SecretScanningController).router() : Router(),
+  );
 }
 
 function keysUrlOf(url: string | null): string {

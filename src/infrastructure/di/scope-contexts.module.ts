@@ -56,7 +56,10 @@ export function bindScopeContexts(c: Container): void {
 
   c.bind(ResolveAgentScopes).toResolvedValue((r: Roles, m: Modes, s: Sessions) => new ResolveAgentScopes(r, m, s), [R, M, S]);
   c.bind(StartModeSession).toResolvedValue((w: Work, clock: Clock) => new StartModeSession(w, clock), [W, C]);
-  c.bind(GetModeSession).toResolvedValue((s: Sessions, resolve: ResolveAgentScopes) => new GetModeSession(s, resolve), [S, ResolveAgentScopes]);
+  c.bind(GetModeSession).toResolvedValue(
+    (s: Sessions, resolve: ResolveAgentScopes) => new GetModeSession(s, resolve),
+    [S, ResolveAgentScopes],
+  );
   c.bind(EndModeSession).toResolvedValue((w: Work, clock: Clock) => new EndModeSession(w, clock), [W, C]);
   c.bind(BuildAgentToolSet).toResolvedValue(
     (resolve: ResolveAgentScopes, filter: FilterTools) => new BuildAgentToolSet(resolve, filter),

@@ -43,7 +43,8 @@ async function main(): Promise<void> {
   // `npm run secrets:rotate`, so replicas still on the old key keep reading them.
   const { changed, unreadable } = await container.get(StoredSecrets).reseal('upgrade');
   if (changed > 0) log(`encrypted the stored header values of ${changed} MCP servers, each bound to its record`);
-  for (const { id, reason } of unreadable) log(`MCP server ${id}: its stored header values do not decrypt (${reason}); its tools are withheld until its owner sets them again`);
+  for (const { id, reason } of unreadable)
+    log(`MCP server ${id}: its stored header values do not decrypt (${reason}); its tools are withheld until its owner sets them again`);
   const dev = container.get<DevTokenIssuer | null>(TOKENS.DevTokenIssuer);
   const before: RequestHandler[] = dev ? [express.Router().get(DEV_JWKS_PATH, (_req, res) => void res.json(dev.jwks()))] : [];
   before.push(...consoleRoutes(config, consoleConfig, dev));
@@ -55,15 +56,20 @@ async function main(): Promise<void> {
   const streams = container.get(SessionStreams);
   const listens = container.get(ListenStreams);
   // A 2026 listen stream ends with its listen's result, which tells the client the end was meant.
-  const shutdown = onShutdown(server, lifecycle.stopSteps(), (message, error) =>
-    log(error ? `${message}: ${(error as Error)?.message ?? error}` : message),
-  undefined, () => (streams.closeAll(), listens.closeAll()));
+  const shutdown = onShutdown(
+    server,
+    lifecycle.stopSteps(),
+    (message, error) => log(error ? `${message}: ${(error as Error)?.message ?? error}` : message),
+    undefined,
+    () => (streams.closeAll(), listens.closeAll()),
+  );
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
   process.once('SIGINT', () => void shutdown('SIGINT'));
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`keygate failed to start: ${error instanceof ConfigError ? error.message : (error as Error)?.stack ?? String(error)}\n`);
+  process.stderr.write(
+    `keygate failed to start: ${error instanceof ConfigError ? error.message : ((error as Error)?.stack ?? String(error))}\n`,
+  );
   process.exit(1);
 });
-

@@ -30,8 +30,15 @@ describe('the database snapshot', () => {
   it('counts a committed tool-call event as written, and a recorded denial as nothing written', async () => {
     const queue = app.t.container.get<AuditQueue>(TOKENS.AuditQueue);
     const event = (action: AuditAction): AuditRecord => ({
-      action, actor: { type: 'key', id: null }, userId: null, keyId: null, target: { type: 'tool', id: 'projects' },
-      occurredAt: new Date(), requestId: null, ip: null, details: {},
+      action,
+      actor: { type: 'key', id: null },
+      userId: null,
+      keyId: null,
+      target: { type: 'tool', id: 'projects' },
+      occurredAt: new Date(),
+      requestId: null,
+      ip: null,
+      details: {},
     });
     const before = await app.snapshot();
     await queue.append(event('tool.denied'));
@@ -46,7 +53,10 @@ describe('check', () => {
   let answer: { status: number; body: string } = { status: 200, body: '{}' };
   let digest = 'a';
   const server = http.createServer((_req, res) => res.writeHead(answer.status, { 'Content-Type': 'application/json' }).end(answer.body));
-  const target = () => ({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, snapshot: async (): Promise<DbSnapshot> => ({ t: digest }) });
+  const target = () => ({
+    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    snapshot: async (): Promise<DbSnapshot> => ({ t: digest }),
+  });
   const request = makeRequest({ method: 'POST', path: '/x', headers: {}, credential: 'none', text: '{}' });
   beforeAll(() => new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve)));
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));

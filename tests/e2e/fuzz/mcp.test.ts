@@ -34,7 +34,10 @@ beforeAll(async () => {
     makeKey(t, ['projects:read', 'agents:write', 'chat:read'], user),
     makeKey(t, ['projects:read'], user),
   ]);
-  await request(t.app).delete(`/api/v1/api-keys/${revoked.id}`).set('Authorization', `Bearer ${t.userToken(user)}`).expect(204);
+  await request(t.app)
+    .delete(`/api/v1/api-keys/${revoked.id}`)
+    .set('Authorization', `Bearer ${t.userToken(user)}`)
+    .expect(204);
   const create = async (tool: string, args: Record<string, unknown>) => {
     const res = await rpc(t, full, call(1, tool, { action: 'create', ...args })).expect(200);
     const { record, item } = res.body.result.structuredContent as { record?: { id: string }; item?: { id: string } };
@@ -46,7 +49,9 @@ beforeAll(async () => {
   const task = await create('projects', { subresource: 'tasks', id: project, data: { title: 'task' } });
   const chat = await create('chat', { subresource: 'sessions', id: await create('chat', { data: {} }), data: {} });
   // An upstream for /mcp/servers/files and its namespaced tools, resources and prompts on /mcp (2026 requests).
-  await create('mcp_servers', { data: { name: 'files', url: upstream.url, tool_scopes: { secret: ['chat:read'] }, prompt_scopes: { vault: ['chat:read'] } } });
+  await create('mcp_servers', {
+    data: { name: 'files', url: upstream.url, tool_scopes: { secret: ['chat:read'] }, prompt_scopes: { vault: ['chat:read'] } },
+  });
   fx = {
     server: 'files',
     credentials: mcpCredentials({ full: full.raw, narrow: narrow.raw, revoked: revoked.raw }, t.userToken(user)),
@@ -90,7 +95,10 @@ describe('fuzzing POST /mcp: no 5xx, no answer over 64 KiB, no row written by a 
   });
 
   it('2026-07-28 stateless requests of every method on /mcp and /mcp/servers/<name>, envelopes and headers right or wrong', async () => {
-    await fuzz('MCP 2026', app.baseUrl, mcp2026Request(fx, m().args), (req) => check(app, req, modernAnswerProblems), { ...RUNS, numRuns: 250 });
+    await fuzz('MCP 2026', app.baseUrl, mcp2026Request(fx, m().args), (req) => check(app, req, modernAnswerProblems), {
+      ...RUNS,
+      numRuns: 250,
+    });
   });
 
   it('everything at once', async () => {

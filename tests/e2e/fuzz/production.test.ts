@@ -31,7 +31,6 @@ import { scannerKey, TestSecretScanner } from '../../support/test-secret-scanner
  */
 jest.setTimeout(120_000);
 
-
 const RESOURCE_URL = 'https://keygate.test/mcp';
 
 let dir: string;
@@ -70,22 +69,40 @@ beforeAll(async () => {
   db = await createTestDatabase();
   service = await waitForListening(
     startService({
-      NODE_ENV: 'production', NODE_EXTRA_CA_CERTS: ca.caFile, DATABASE_URL: db.url, DATA_DIR: dir, LOG_LEVEL: 'warn',
-      JWT_JWKS_URI: `${tls.origin}/jwks.json`, JWT_ISSUER: TEST_ISSUER, JWT_AUDIENCE: TEST_AUDIENCE, SECRETS_KEY: Buffer.alloc(32, 9).toString('base64'),
-      SECRET_SCANNING_KEYS_URL: `${tls.origin}/meta/public_keys/secret_scanning`, OIDC_ISSUER: tls.origin,
-      MCP_RESOURCE_URL: RESOURCE_URL, MCP_AUTHORIZATION_SERVERS: TEST_ISSUER,
-      AUTH_FAILURE_LIMIT: '1000000', MCP_UPSTREAM_TIMEOUT_MS: '200',
+      NODE_ENV: 'production',
+      NODE_EXTRA_CA_CERTS: ca.caFile,
+      DATABASE_URL: db.url,
+      DATA_DIR: dir,
+      LOG_LEVEL: 'warn',
+      JWT_JWKS_URI: `${tls.origin}/jwks.json`,
+      JWT_ISSUER: TEST_ISSUER,
+      JWT_AUDIENCE: TEST_AUDIENCE,
+      SECRETS_KEY: Buffer.alloc(32, 9).toString('base64'),
+      SECRET_SCANNING_KEYS_URL: `${tls.origin}/meta/public_keys/secret_scanning`,
+      OIDC_ISSUER: tls.origin,
+      MCP_RESOURCE_URL: RESOURCE_URL,
+      MCP_AUTHORIZATION_SERVERS: TEST_ISSUER,
+      AUTH_FAILURE_LIMIT: '1000000',
+      MCP_UPSTREAM_TIMEOUT_MS: '200',
     }),
   );
   const users = { admin: randomUUID(), a: randomUUID(), b: randomUUID() };
   const admin = idp.token({ sub: users.admin, roles: ['admin'] });
   const userA = idp.token({ sub: users.a });
-  const key = async (sub: string, scopes: string[]) => (await api('POST', '/api/v1/api-keys', idp.token({ sub }), { name: 'fixture', scopes }, 201)) as { id: string; raw_key: string };
-  const [full, narrow, revoked, other] = [await key(users.a, []), await key(users.a, ['projects:read', 'agents:write', 'chat:read']), await key(users.a, ['projects:read']), await key(users.b, [])];
+  const key = async (sub: string, scopes: string[]) =>
+    (await api('POST', '/api/v1/api-keys', idp.token({ sub }), { name: 'fixture', scopes }, 201)) as { id: string; raw_key: string };
+  const [full, narrow, revoked, other] = [
+    await key(users.a, []),
+    await key(users.a, ['projects:read', 'agents:write', 'chat:read']),
+    await key(users.a, ['projects:read']),
+    await key(users.b, []),
+  ];
   await api('DELETE', `/api/v1/api-keys/${revoked.id}`, userA, undefined, 204);
   const system = ((await api('GET', '/api/v1/agent-roles', admin)) as unknown as { id: string }[]).map((r) => r.id);
-  const role = (await api('POST', '/api/v1/agent-roles', admin, { name: 'fixture-role', platform_scopes: ['projects:read'] }, 201)).id as string;
-  const mode = (await api('POST', '/api/v1/mode-tool-configs', admin, { mode: 'build', additional_scopes: ['projects:write'] }, 201)).id as string;
+  const role = (await api('POST', '/api/v1/agent-roles', admin, { name: 'fixture-role', platform_scopes: ['projects:read'] }, 201))
+    .id as string;
+  const mode = (await api('POST', '/api/v1/mode-tool-configs', admin, { mode: 'build', additional_scopes: ['projects:write'] }, 201))
+    .id as string;
   const session = (await api('POST', '/api/v1/mode-sessions', userA, { agent_role_id: role, mode: 'build' }, 201)).id as string;
   rest = {
     credentials: restCredentials(idp, users, full.raw_key),
@@ -97,7 +114,12 @@ beforeAll(async () => {
     sessionIds: [session],
   };
   const call = async (tool: string, args: Record<string, unknown>) => {
-    const res = await api('POST', '/mcp', full.raw_key, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: tool, arguments: { action: 'create', ...args } } });
+    const res = await api('POST', '/mcp', full.raw_key, {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: tool, arguments: { action: 'create', ...args } },
+    });
     const { record, item } = (res.result as { structuredContent: { record?: { id: string }; item?: { id: string } } }).structuredContent;
     return (record ?? item)!.id;
   };
@@ -163,7 +185,9 @@ describe('fuzzing the service in production mode (https JWKS and key list throug
     expect((await sendRaw(service.baseUrl, { method: 'GET', path: '/healthz', headers: {} })).status).toBe(200);
     const good = mcp.credentials.find((c) => c.label === 'narrow key')!;
     const res = await sendRaw(service.baseUrl, {
-      method: 'POST', path: '/mcp', headers: { ...good.headers, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+      method: 'POST',
+      path: '/mcp',
+      headers: { ...good.headers, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
       body: Buffer.from('{"jsonrpc":"2.0","id":1,"method":"tools/list"}'),
     });
     expect(res.status).toBe(200);

@@ -44,8 +44,13 @@ beforeAll(async () => {
     (await admin.post('/api/v1/mode-tool-configs', { mode: 'build', additional_scopes: ['projects:write'] }).expect(201)).body.id,
     (await admin.post('/api/v1/mode-tool-configs', { mode: 'review', additional_scopes: ['chat:read'] }).expect(201)).body.id,
   ];
-  const session = (sub: string, role: string, mode: string) => as(sub).post('/api/v1/mode-sessions', { agent_role_id: role, mode }).expect(201);
-  const sessions = await Promise.all([session(users.a, roles[0], 'build'), session(users.a, system[0], 'review'), session(users.b, roles[1], 'build')]);
+  const session = (sub: string, role: string, mode: string) =>
+    as(sub).post('/api/v1/mode-sessions', { agent_role_id: role, mode }).expect(201);
+  const sessions = await Promise.all([
+    session(users.a, roles[0], 'build'),
+    session(users.a, system[0], 'review'),
+    session(users.b, roles[1], 'build'),
+  ]);
   fx = {
     credentials: restCredentials(t.idp, users, keys[0].body.raw_key),
     userIds: Object.values(users),
@@ -81,7 +86,13 @@ describe('fuzzing the REST API: no 5xx, no answer over 64 KiB, no row written by
   for (const family of ['api-keys', 'agent-roles', 'mode-tool-configs', 'mode-sessions and tool-sets']) {
     it(`bodies of the ${family} routes`, async () => {
       const routes = restRoutes(fx)[family].filter((r) => r.body);
-      await fuzz(`REST bodies ${family}`, app.baseUrl, restRequest(fx, routes, { paths: false, headers: false, bodies: true }), contract, RUNS);
+      await fuzz(
+        `REST bodies ${family}`,
+        app.baseUrl,
+        restRequest(fx, routes, { paths: false, headers: false, bodies: true }),
+        contract,
+        RUNS,
+      );
     });
   }
 
@@ -93,7 +104,10 @@ describe('fuzzing the REST API: no 5xx, no answer over 64 KiB, no row written by
   it('GET /api/v1/audit-events: its query parameters, as JSON pages and as the NDJSON export', async () => {
     const audit = { credentials: fx.credentials, userIds: fx.userIds, keyIds: fx.keyIds, cursors };
     await fuzz('REST audit-events', app.baseUrl, auditRequest(audit), contract, RUNS);
-    await fuzz('REST audit-events credentials', app.baseUrl, auditRequest(audit, { credentials: true }), contract, { ...RUNS, numRuns: 60 });
+    await fuzz('REST audit-events credentials', app.baseUrl, auditRequest(audit, { credentials: true }), contract, {
+      ...RUNS,
+      numRuns: 60,
+    });
   });
 
   // Last: it leaves the lists full, which would make every later GET of them fail for that alone.
@@ -101,22 +115,39 @@ describe('fuzzing the REST API: no 5xx, no answer over 64 KiB, no row written by
   // does not apply: it is bounded by its count limit (MAX_KEYS_PER_USER) times the largest element, held here to 8 KiB.
   it('lists filled as far as the limits allow: 100 keys with 255-character names, roles with 2,000-character descriptions', async () => {
     // Characters JSON writes as six bytes (\u0001, refused in labels), three (CJK) or four (an emoji), so each item is as large as it can be.
-    const fill = fc.record({ list: fc.constantFrom('api-keys', 'agent-roles', 'mode-tool-configs'), char: fc.constantFrom('\u0001', '\u{1F600}', '\u4e00', '"') });
+    const fill = fc.record({
+      list: fc.constantFrom('api-keys', 'agent-roles', 'mode-tool-configs'),
+      char: fc.constantFrom('\u0001', '\u{1F600}', '\u4e00', '"'),
+    });
     const admin = fx.credentials.find((c) => c.label === 'admin JWT')!.headers;
-    await fuzz('REST full lists', app.baseUrl, fill, async ({ list, char }) => {
-      const owner = { Authorization: `Bearer ${app.t.userToken()}` };
-      // As many whole characters as fit in `max` UTF-16 units (the unit the limits count), then the suffix.
-      const fit = (max: number, suffix = '') => char.repeat(Math.floor((max - suffix.length) / char.length)) + suffix;
-      const item = (i: number) =>
-        list === 'api-keys' ? { name: fit(255, String(i)) }
-          : list === 'agent-roles' ? { name: `full-${randomUUID()}`, description: fit(2000) }
-            : { mode: fit(64, randomUUID()), additional_scopes: ['chat:read'] };
-      for (let i = 0; i < (list === 'agent-roles' ? 12 : 100); i += 1) {
-        const created = await request(app.t.app).post(`/api/v1/${list}`).set(list === 'api-keys' ? owner : admin).send(item(i));
-        expect(created.status).toBeLessThan(500);
-      }
-      const listed = await request(app.t.app).get(`/api/v1/${list}`).set(list === 'api-keys' ? owner : admin).expect(200);
-      for (const element of listed.body as unknown[]) expect(Buffer.byteLength(JSON.stringify(element))).toBeLessThanOrEqual(8 * 1024);
-    }, { numRuns: 3, timeLimitMs: 5_000 });
+    await fuzz(
+      'REST full lists',
+      app.baseUrl,
+      fill,
+      async ({ list, char }) => {
+        const owner = { Authorization: `Bearer ${app.t.userToken()}` };
+        // As many whole characters as fit in `max` UTF-16 units (the unit the limits count), then the suffix.
+        const fit = (max: number, suffix = '') => char.repeat(Math.floor((max - suffix.length) / char.length)) + suffix;
+        const item = (i: number) =>
+          list === 'api-keys'
+            ? { name: fit(255, String(i)) }
+            : list === 'agent-roles'
+              ? { name: `full-${randomUUID()}`, description: fit(2000) }
+              : { mode: fit(64, randomUUID()), additional_scopes: ['chat:read'] };
+        for (let i = 0; i < (list === 'agent-roles' ? 12 : 100); i += 1) {
+          const created = await request(app.t.app)
+            .post(`/api/v1/${list}`)
+            .set(list === 'api-keys' ? owner : admin)
+            .send(item(i));
+          expect(created.status).toBeLessThan(500);
+        }
+        const listed = await request(app.t.app)
+          .get(`/api/v1/${list}`)
+          .set(list === 'api-keys' ? owner : admin)
+          .expect(200);
+        for (const element of listed.body as unknown[]) expect(Buffer.byteLength(JSON.stringify(element))).toBeLessThanOrEqual(8 * 1024);
+      },
+      { numRuns: 3, timeLimitMs: 5_000 },
+    );
   });
 });

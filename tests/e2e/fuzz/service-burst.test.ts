@@ -27,9 +27,17 @@ let service: ServiceProcess;
 let key: string;
 let outcomes: { body: NastyBody; result: RawResponse | Error }[] = [];
 
-const mcpHeaders = () => ({ Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' });
+const mcpHeaders = () => ({
+  Authorization: `Bearer ${key}`,
+  'Content-Type': 'application/json',
+  Accept: 'application/json, text/event-stream',
+});
 const toolsList = () =>
-  sendRaw(service.baseUrl, { method: 'POST', path: '/mcp', headers: mcpHeaders(), body: Buffer.from('{"jsonrpc":"2.0","id":1,"method":"tools/list"}') }, 10_000);
+  sendRaw(
+    service.baseUrl,
+    { method: 'POST', path: '/mcp', headers: mcpHeaders(), body: Buffer.from('{"jsonrpc":"2.0","id":1,"method":"tools/list"}') },
+    10_000,
+  );
 
 beforeAll(async () => {
   // https: production refuses an http JWKS; the service trusts the test certificate.
@@ -38,8 +46,16 @@ beforeAll(async () => {
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'keygate-fuzz-'));
   service = await waitForListening(
     startService({
-      DATABASE_URL: db.url, JWT_JWKS_URI: idp.jwksUri, JWT_ISSUER: TEST_ISSUER, JWT_AUDIENCE: TEST_AUDIENCE, DATA_DIR: dataDir,
-      NODE_ENV: 'production', NODE_EXTRA_CA_CERTS: (await testCa()).caFile, LOG_LEVEL: 'warn', SECRETS_KEY: Buffer.alloc(32, 7).toString('base64'), AUTH_FAILURE_LIMIT: '1000000',
+      DATABASE_URL: db.url,
+      JWT_JWKS_URI: idp.jwksUri,
+      JWT_ISSUER: TEST_ISSUER,
+      JWT_AUDIENCE: TEST_AUDIENCE,
+      DATA_DIR: dataDir,
+      NODE_ENV: 'production',
+      NODE_EXTRA_CA_CERTS: (await testCa()).caFile,
+      LOG_LEVEL: 'warn',
+      SECRETS_KEY: Buffer.alloc(32, 7).toString('base64'),
+      AUTH_FAILURE_LIMIT: '1000000',
       MCP_UPSTREAM_TIMEOUT_MS: '200',
     }),
   );
@@ -53,7 +69,11 @@ beforeAll(async () => {
   outcomes = await Promise.all(
     bodies.map(async (body) => ({
       body,
-      result: await sendRaw(service.baseUrl, { method: 'POST', path: '/mcp', headers: { ...mcpHeaders(), ...body.headers }, body: body.body }, 60_000).catch((e: Error) => e),
+      result: await sendRaw(
+        service.baseUrl,
+        { method: 'POST', path: '/mcp', headers: { ...mcpHeaders(), ...body.headers }, body: body.body },
+        60_000,
+      ).catch((e: Error) => e),
     })),
   );
 });
@@ -67,7 +87,8 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-const problemsOf = (result: RawResponse | Error) => (result instanceof Error ? [`no answer, ${result.message}`] : contractProblems({ response: result, written: [] }));
+const problemsOf = (result: RawResponse | Error) =>
+  result instanceof Error ? [`no answer, ${result.message}`] : contractProblems({ response: result, written: [] });
 const describeOutcome = ({ body, result }: (typeof outcomes)[number]) =>
   `${body.label} (${body.body.length} bytes): ${result instanceof Error ? 'no answer' : `${result.status}, ${result.bytes} bytes`}; ${problemsOf(result).join('; ') || 'fine'}`;
 
@@ -76,7 +97,10 @@ describe(`a burst of ${BURST} of the nastiest /mcp bodies at the service process
 
   it('leaves the process running, answering /healthz and tools/list', async () => {
     const exit = service.child.exitCode ?? service.child.signalCode;
-    if (exit !== null) throw new Error(`the service exited (${exit}) during the burst:\n${outcomes.map(describeOutcome).join('\n')}\n${service.output().slice(-4000)}`);
+    if (exit !== null)
+      throw new Error(
+        `the service exited (${exit}) during the burst:\n${outcomes.map(describeOutcome).join('\n')}\n${service.output().slice(-4000)}`,
+      );
     expect((await sendRaw(service.baseUrl, { method: 'GET', path: '/healthz', headers: {} }, 10_000)).status).toBe(200);
     expect((await toolsList()).status).toBe(200);
   });

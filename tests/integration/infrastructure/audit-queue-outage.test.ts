@@ -15,12 +15,22 @@ const app = (): TestApp => own.t;
 
 const user = randomUUID();
 const event = (n: number): AuditRecord => ({
-  action: 'tool.called', actor: { type: 'key', id: null }, userId: user, keyId: null, target: { type: 'tool', id: 'projects' },
-  occurredAt: new Date(), requestId: null, ip: null, details: { n },
+  action: 'tool.called',
+  actor: { type: 'key', id: null },
+  userId: user,
+  keyId: null,
+  target: { type: 'tool', id: 'projects' },
+  occurredAt: new Date(),
+  requestId: null,
+  ip: null,
+  details: { n },
 });
 const written = async () =>
-  (await app().db.dataSource.query<{ details: { n: number } }[]>('SELECT details FROM audit_events WHERE user_id = $1 ORDER BY seq', [user]))
-    .map((row) => row.details.n);
+  (
+    await app().db.dataSource.query<{ details: { n: number } }[]>('SELECT details FROM audit_events WHERE user_id = $1 ORDER BY seq', [
+      user,
+    ])
+  ).map((row) => row.details.n);
 
 describe('the audit queue when PostgreSQL goes away and comes back', () => {
   it('rejects the callers while it is down, keeps their events (not dropped as refused) and writes them, in order, once it is back', async () => {

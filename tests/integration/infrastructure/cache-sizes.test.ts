@@ -32,7 +32,10 @@ async function cachesOn(env: Record<string, string>) {
 
 describe('the key and MCP-server-list cache sizes', () => {
   it('keeps the MCP-server-list cache on with the key cache off, so the change listener still runs', async () => {
-    expect(await cachesOn({ KEY_CACHE_MAX_ENTRIES: '0', SERVER_LIST_CACHE_MAX_ENTRIES: '100' })).toEqual({ keys: false, serverLists: true });
+    expect(await cachesOn({ KEY_CACHE_MAX_ENTRIES: '0', SERVER_LIST_CACHE_MAX_ENTRIES: '100' })).toEqual({
+      keys: false,
+      serverLists: true,
+    });
   });
 
   it('turns both off with KEY_CACHE_MAX_ENTRIES=0 alone, as before the second setting', async () => {
@@ -40,6 +43,9 @@ describe('the key and MCP-server-list cache sizes', () => {
   });
 
   it('keeps the key cache on with the MCP-server-list cache off', async () => {
-    expect(await cachesOn({ KEY_CACHE_MAX_ENTRIES: '100', SERVER_LIST_CACHE_MAX_ENTRIES: '0' })).toEqual({ keys: true, serverLists: false });
+    expect(await cachesOn({ KEY_CACHE_MAX_ENTRIES: '100', SERVER_LIST_CACHE_MAX_ENTRIES: '0' })).toEqual({
+      keys: true,
+      serverLists: false,
+    });
   });
 });

@@ -11,13 +11,20 @@ const own = appOnOwnPostgres('outage');
 const app = (): TestApp => own.t;
 
 const mcp = (key: string) =>
-  request(app().app).post('/mcp').set('X-API-Key', key).set('Accept', 'application/json, text/event-stream')
+  request(app().app)
+    .post('/mcp')
+    .set('X-API-Key', key)
+    .set('Accept', 'application/json, text/event-stream')
     .send({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} });
 
 describe('when PostgreSQL goes away and comes back', () => {
   it('answers 503 (never 200) while it is down and serves again without a restart', async () => {
     const user = app().userToken();
-    const created = await request(app().app).post('/api/v1/api-keys').set('Authorization', `Bearer ${user}`).send({ name: 'k' }).expect(201);
+    const created = await request(app().app)
+      .post('/api/v1/api-keys')
+      .set('Authorization', `Bearer ${user}`)
+      .send({ name: 'k' })
+      .expect(201);
     const other = await request(app().app).post('/api/v1/api-keys').set('Authorization', `Bearer ${user}`).send({ name: 'k2' }).expect(201);
     await mcp(created.body.raw_key).expect(200); // now cached
 
@@ -42,7 +49,9 @@ describe('when PostgreSQL goes away and comes back', () => {
 
   it('recognises connection failures as unavailability, not as bugs', () => {
     expect(isDatabaseUnavailable(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }))).toBe(true);
-    expect(isDatabaseUnavailable(Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }))).toBe(true);
+    expect(isDatabaseUnavailable(Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }))).toBe(
+      true,
+    );
     expect(isDatabaseUnavailable(new Error('Connection terminated unexpectedly'))).toBe(true);
     expect(isDatabaseUnavailable(Object.assign(new Error('syntax error'), { code: '42601' }))).toBe(false);
   });

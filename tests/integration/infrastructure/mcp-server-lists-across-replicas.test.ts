@@ -18,7 +18,10 @@ afterAll(async () => {
 
 const SERVERS = topLevel('mcp_servers');
 const insertServer = (userId: string, name: string) =>
-  db.dataSource.query(`INSERT INTO resource_records (user_id, resource, data) VALUES ($1, 'mcp_servers', $2)`, [userId, { name, url: 'https://mcp.example.com/mcp' }]);
+  db.dataSource.query(`INSERT INTO resource_records (user_id, resource, data) VALUES ($1, 'mcp_servers', $2)`, [
+    userId,
+    { name, url: 'https://mcp.example.com/mcp' },
+  ]);
 
 it('forgets every cached list within 100 ms when resource_records is truncated', async () => {
   const [alice, bob] = [randomUUID(), randomUUID()];

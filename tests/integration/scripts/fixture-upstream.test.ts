@@ -39,14 +39,24 @@ describe('conformance fixture upstream', () => {
     });
 
   it('serves a client pinned to 2026-07-28 on the same endpoint, statelessly, with the input-required tools', async () => {
-    const client = new ClientV2({ name: 'fixture-test-2026', version: '1.0.0' }, { capabilities: { elicitation: {} }, versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    const client = new ClientV2(
+      { name: 'fixture-test-2026', version: '1.0.0' },
+      { capabilities: { elicitation: {} }, versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
     const transport = new TransportV2(new URL(fixture.url));
     await client.connect(transport);
     try {
       expect(client.getProtocolEra()).toBe('modern');
       expect(transport.sessionId).toBeUndefined();
       const names = (await client.listTools()).tools.map((tool) => tool.name);
-      expect(names).toEqual(expect.arrayContaining(['test_simple_text', 'test_missing_capability', 'test_trigger_tool_change', 'test_input_required_result_elicitation']));
+      expect(names).toEqual(
+        expect.arrayContaining([
+          'test_simple_text',
+          'test_missing_capability',
+          'test_trigger_tool_change',
+          'test_input_required_result_elicitation',
+        ]),
+      );
       const asked = await client.callTool({ name: 'test_input_required_result_elicitation', arguments: {} }, { allowInputRequired: true });
       expect(asked).toMatchObject({ resultType: 'input_required', inputRequests: { user_name: { method: 'elicitation/create' } } });
     } finally {
@@ -68,7 +78,9 @@ describe('conformance fixture upstream', () => {
 
   it('announces an update of the watched resource after a subscription', async () => {
     const { client } = await connect();
-    const updated = new Promise<string>((resolve) => client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => resolve(n.params.uri)));
+    const updated = new Promise<string>((resolve) =>
+      client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => resolve(n.params.uri)),
+    );
     const before = await client.readResource({ uri: 'test://watched-resource' });
     await client.subscribeResource({ uri: 'test://watched-resource' });
     await expect(updated).resolves.toBe('test://watched-resource');
@@ -82,22 +94,41 @@ describe('conformance fixture upstream', () => {
     // fetch drops a Host header it is given, so this one goes through node:http.
     const status = await new Promise<number | undefined>((resolve, reject) => {
       const url = new URL(fixture.url);
-      http.request({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { host: 'evil.example.com', 'content-type': 'application/json' } }, (res) => {
-        res.resume();
-        resolve(res.statusCode);
-      }).on('error', reject).end('{}');
+      http
+        .request(
+          {
+            host: url.hostname,
+            port: url.port,
+            path: url.pathname,
+            method: 'POST',
+            headers: { host: 'evil.example.com', 'content-type': 'application/json' },
+          },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode);
+          },
+        )
+        .on('error', reject)
+        .end('{}');
     });
     expect(status).toBe(403);
   });
 
   it('decides SSE priming and stream closing by the version the session negotiated, not the header of each request', async () => {
     async function reconnectionCall(negotiate: string, header: string): Promise<string> {
-      const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: negotiate, capabilities: {}, clientInfo: { name: 't', version: '1' } } };
+      const init = {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: negotiate, capabilities: {}, clientInfo: { name: 't', version: '1' } },
+      };
       const opened = await post(init);
       await opened.text();
       const headers = { 'mcp-session-id': opened.headers.get('mcp-session-id')!, 'mcp-protocol-version': header };
       await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, headers);
-      return (await post({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'test_reconnection', arguments: {} } }, headers)).text();
+      return (
+        await post({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'test_reconnection', arguments: {} } }, headers)
+      ).text();
     }
     // The pinned suite's SEP-1699 probe: a 2025-11-25 session, a 2025-03-26 header. The stream is primed, then closed before the result.
     const resumable = await reconnectionCall('2025-11-25', '2025-03-26');
@@ -113,7 +144,9 @@ describe('conformance fixture upstream', () => {
     const { transport } = await connect();
     const sessionId = transport.sessionId!;
     await transport.terminateSession();
-    expect((await post({ jsonrpc: '2.0', id: 1, method: 'ping' }, { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' })).status).toBe(404);
+    expect(
+      (await post({ jsonrpc: '2.0', id: 1, method: 'ping' }, { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' })).status,
+    ).toBe(404);
   });
 
   it('keeps at most 64 sessions: opening more ends the oldest', async () => {

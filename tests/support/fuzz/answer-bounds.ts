@@ -35,7 +35,7 @@ export const ANSWER_BOUNDS: AnswerBound[] = [
     matches: (r) => r.method === 'GET' && /^\/api\/v1\/audit-events\/?$/.test(pathOf(r)),
     // Read after the answer: the trail only grows, so a page holding events written meanwhile still fits.
     maxBytes: async (_r, stored) => (stored ? (await stored.auditTrailBytes()) + AUDIT_PAGE_ENVELOPE_BYTES : MAX_RESPONSE_BYTES),
-    why: 'the caller\'s own stored events, each at most once: never more than the whole trail (a page holds at most 1,000 of them)',
+    why: "the caller's own stored events, each at most once: never more than the whole trail (a page holds at most 1,000 of them)",
   },
   {
     route: 'POST /api/v1/secret-scanning/reports',

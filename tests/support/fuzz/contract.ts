@@ -66,7 +66,8 @@ export function contractProblems({ response, written }: Pick<Exchange, 'response
   const internal = rpcMessages({ response }).filter((m) => (m?.error as { code?: unknown } | undefined)?.code === INTERNAL_ERROR).length;
   if (internal > 0) problems.push(`JSON-RPC ${INTERNAL_ERROR} internal error (a 5xx answered with ${response.status})`);
   if (response.bytes > maxBytes) problems.push(`response body of ${response.bytes} bytes (over ${maxBytes})`);
-  if (written.length > 0 && response.status >= 400 && response.status < 500) problems.push(`rows written by a ${response.status}: ${written.join(', ')}`);
+  if (written.length > 0 && response.status >= 400 && response.status < 500)
+    problems.push(`rows written by a ${response.status}: ${written.join(', ')}`);
   return problems;
 }
 
@@ -80,7 +81,10 @@ export function parsed(response: RawResponse): Record<string, unknown> | undefin
 
 /** A broken promise, with the exchange kept so a survey can sort failures by kind. */
 export class ContractError extends Error {
-  constructor(readonly exchange: Exchange, readonly problems: string[]) {
+  constructor(
+    readonly exchange: Exchange,
+    readonly problems: string[],
+  ) {
     super(`${problems.join('; ')}\n  request: ${describeRequest(exchange.request)}\n  response: ${describeResponse(exchange.response)}`);
   }
 }
@@ -98,7 +102,11 @@ export async function check(target: FuzzTarget, request: FuzzRequest, ...extra: 
 
 /** As check, for requests that must be refused whatever their status: any row written fails, 2xx included. */
 export async function checkRefused(target: FuzzTarget, request: FuzzRequest, ...extra: Rule[]): Promise<Exchange> {
-  return checkWith(target, request, true, [({ response, written }) => (written.length > 0 && response.status < 400 ? [`rows written by a refused request: ${written.join(', ')}`] : []), ...extra]);
+  return checkWith(target, request, true, [
+    ({ response, written }) =>
+      written.length > 0 && response.status < 400 ? [`rows written by a refused request: ${written.join(', ')}`] : [],
+    ...extra,
+  ]);
 }
 
 /** Called with every exchange a check makes (the survey counts outcomes with it). */

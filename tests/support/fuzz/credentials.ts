@@ -29,7 +29,13 @@ export function restCredentials(idp: TestIdentityProvider, users: { admin: strin
     return `${head}.${createHmac('sha256', rsaPublic).update(head).digest('base64url')}`;
   })();
   const none = `${b64url({ alg: 'none', typ: 'JWT' })}.${b64url({ ...claims(users.admin), roles: ['admin'] })}.`;
-  const unknownKid = jwt.sign({ sub: users.a }, idp.stranger.privateKey, { algorithm: 'RS256', keyid: 'no-such-kid', issuer: TEST_ISSUER, audience: TEST_AUDIENCE, expiresIn: 600 });
+  const unknownKid = jwt.sign({ sub: users.a }, idp.stranger.privateKey, {
+    algorithm: 'RS256',
+    keyid: 'no-such-kid',
+    issuer: TEST_ISSUER,
+    audience: TEST_AUDIENCE,
+    expiresIn: 600,
+  });
   return [
     // The real ones, weighted by repetition.
     ...[1, 2, 3].map(() => bearer('admin JWT', adminToken)),
@@ -47,14 +53,29 @@ export function restCredentials(idp: TestIdentityProvider, users: { admin: strin
     { label: 'two Authorization values', headers: { Authorization: `Bearer ${userToken}, Bearer ${adminToken}` } },
     bearer('expired JWT', idp.token({ sub: users.a, expiresIn: -60 })),
     bearer('JWT with sub not a UUID', idp.token({ sub: 'not-a-uuid' })),
-    bearer('JWT with numeric sub', jwt.sign({ sub: 12345 }, idp.keys[0].privateKey, { algorithm: 'RS256', keyid: 'rs-1', issuer: TEST_ISSUER, audience: TEST_AUDIENCE, expiresIn: 600 })),
+    bearer(
+      'JWT with numeric sub',
+      jwt.sign({ sub: 12345 }, idp.keys[0].privateKey, {
+        algorithm: 'RS256',
+        keyid: 'rs-1',
+        issuer: TEST_ISSUER,
+        audience: TEST_AUDIENCE,
+        expiresIn: 600,
+      }),
+    ),
     bearer('JWT without sub', idp.token({})),
     bearer('JWT with upper-case sub', idp.token({ sub: users.a.toUpperCase() })),
     bearer('JWT with sub holding NUL', idp.token({ sub: `${users.a}\u0000` })),
     bearer('JWT with roles "admin" as a string', idp.token({ sub: users.a, roles: 'admin' })),
     bearer('JWT with roles [["admin"]]', idp.token({ sub: users.a, roles: [['admin']] })),
     bearer('JWT with roles {"0":"admin"}', idp.token({ sub: users.a, roles: { 0: 'admin', length: 1 } })),
-    bearer('JWT with a __proto__ claim holding roles', rs256Text(idp, `{"sub":"${users.a}","__proto__":{"roles":["admin"]},"iss":"${TEST_ISSUER}","aud":"${TEST_AUDIENCE}","exp":${claims(users.a).exp}}`)),
+    bearer(
+      'JWT with a __proto__ claim holding roles',
+      rs256Text(
+        idp,
+        `{"sub":"${users.a}","__proto__":{"roles":["admin"]},"iss":"${TEST_ISSUER}","aud":"${TEST_AUDIENCE}","exp":${claims(users.a).exp}}`,
+      ),
+    ),
     bearer('JWT with a 10 KB claim', idp.token({ sub: users.a, extra: { pad: 'x'.repeat(10_000) } })),
     bearer('JWT not yet valid', idp.token({ sub: users.a, extra: { nbf: Math.floor(Date.now() / 1000) + 3600 } })),
     bearer('JWT of another issuer', idp.token({ sub: users.a, issuer: 'https://evil.example/' })),

@@ -35,7 +35,11 @@ export async function startFuzzApp(env: Record<string, string> = {}): Promise<Fu
 
 /** The whole trail as the API writes it: the NDJSON export of every event, as an admin. */
 export async function auditTrailBytes(baseUrl: string, adminAuthorization: string): Promise<number> {
-  const res = await sendRaw(baseUrl, { method: 'GET', path: '/api/v1/audit-events', headers: { Authorization: adminAuthorization, Accept: 'application/x-ndjson' } });
+  const res = await sendRaw(baseUrl, {
+    method: 'GET',
+    path: '/api/v1/audit-events',
+    headers: { Authorization: adminAuthorization, Accept: 'application/x-ndjson' },
+  });
   if (res.status !== 200) throw new Error(`the audit export answered ${res.status}`);
   return res.bytes;
 }

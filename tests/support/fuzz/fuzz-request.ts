@@ -23,7 +23,10 @@ export function describeRequest(r: FuzzRequest): string {
   const headers = Object.entries(r.headers)
     .filter(([name]) => !/^(authorization|x-api-key)$/i.test(name))
     .map(([name, value]) => `${name}: ${summarize(value, 120)}`);
-  const body = r.text === undefined ? 'no body' : `body ${r.body?.length ?? 0} bytes${r.transport && r.transport !== 'plain' ? ` (${r.transport})` : ''}: ${summarize(r.text)}`;
+  const body =
+    r.text === undefined
+      ? 'no body'
+      : `body ${r.body?.length ?? 0} bytes${r.transport && r.transport !== 'plain' ? ` (${r.transport})` : ''}: ${summarize(r.text)}`;
   return `${r.method} ${summarize(r.path, 200).slice(1, -1)} as ${r.credential} [${headers.join('; ')}] ${body}`;
 }
 
@@ -45,7 +48,14 @@ export function makeRequest(parts: {
   let request: FuzzRequest = { method: parts.method, path: parts.path, headers, credential: parts.credential };
   if (parts.text !== undefined) {
     const encoded = encodeBody(parts.text, parts.transport ?? 'plain', parts.seed ?? 0);
-    request = { ...request, headers: { ...headers, ...encoded.headers }, body: encoded.body, chunked: encoded.chunked, text: parts.text, transport: parts.transport };
+    request = {
+      ...request,
+      headers: { ...headers, ...encoded.headers },
+      body: encoded.body,
+      chunked: encoded.chunked,
+      text: parts.text,
+      transport: parts.transport,
+    };
   }
   Object.defineProperty(request, fc.toStringMethod, { value: () => describeRequest(request), enumerable: false });
   return request;

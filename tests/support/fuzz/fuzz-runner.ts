@@ -23,7 +23,9 @@ import { FuzzRequest } from './fuzz-request';
 const SURVEY = Boolean(process.env.FUZZ_SURVEY);
 
 function outcomeOf({ response }: Exchange): string {
-  const codes = rpcMessages({ response }).map((m) => (m?.error as { code?: number } | undefined)?.code).filter((c) => c !== undefined);
+  const codes = rpcMessages({ response })
+    .map((m) => (m?.error as { code?: number } | undefined)?.code)
+    .filter((c) => c !== undefined);
   const isError = /"isError":true/.test(response.body.toString('utf8')) ? ' isError' : '';
   return `${response.status}${codes.length > 0 ? ` rpc ${[...new Set(codes)].join(',')}` : ''}${isError}${response.bytes > 16 * 1024 ? ' >16KiB' : ''}`;
 }
@@ -39,13 +41,25 @@ function targetOf(r: FuzzRequest): string {
     return `${r.method} /mcp (not JSON)`;
   }
   const messages = (Array.isArray(body) ? body : [body]) as { method?: unknown; params?: { name?: unknown } }[];
-  const methods = [...new Set(messages.map((m) => (m?.method === 'tools/call' && typeof m.params?.name === 'string' ? `tools/call ${m.params.name}` : String(m?.method))))];
+  const methods = [
+    ...new Set(
+      messages.map((m) =>
+        m?.method === 'tools/call' && typeof m.params?.name === 'string' ? `tools/call ${m.params.name}` : String(m?.method),
+      ),
+    ),
+  ];
   return `${r.method} /mcp ${Array.isArray(body) ? 'batch of ' : ''}${methods.slice(0, 3).join(', ')}${methods.length > 3 ? ', …' : ''}`;
 }
 
 const sizeOf = (r: FuzzRequest) => r.path.length + (r.body?.length ?? 0);
 
-async function runSurvey<T>(name: string, seed: number, arbitrary: fc.Arbitrary<T>, predicate: (value: T) => Promise<unknown>, numRuns: number): Promise<void> {
+async function runSurvey<T>(
+  name: string,
+  seed: number,
+  arbitrary: fc.Arbitrary<T>,
+  predicate: (value: T) => Promise<unknown>,
+  numRuns: number,
+): Promise<void> {
   const outcomes: string[] = [];
   const listener = (ex: Exchange) => outcomes.push(outcomeOf(ex));
   exchangeListeners.add(listener);
@@ -63,7 +77,11 @@ async function runSurvey<T>(name: string, seed: number, arbitrary: fc.Arbitrary<
         const kind = `${targetOf(error.exchange.request)}: ${error.problems.map((p) => p.replace(/\d+/g, 'N')).join('; ')}`;
         const seen = failures.get(kind);
         if (!seen) failures.set(kind, { count: 1, error });
-        else failures.set(kind, { count: seen.count + 1, error: sizeOf(error.exchange.request) < sizeOf(seen.error.exchange.request) ? error : seen.error });
+        else
+          failures.set(kind, {
+            count: seen.count + 1,
+            error: sizeOf(error.exchange.request) < sizeOf(seen.error.exchange.request) ? error : seen.error,
+          });
       }
     }
     const tally = new Map<string, number>();
@@ -104,7 +122,13 @@ export interface FuzzOptions {
  * check. A failure names the seed, how to replay it, and the error of the
  * smallest counterexample found.
  */
-export async function fuzz<T>(name: string, baseUrl: string, arbitrary: fc.Arbitrary<T>, predicate: (value: T) => Promise<unknown>, options: FuzzOptions): Promise<void> {
+export async function fuzz<T>(
+  name: string,
+  baseUrl: string,
+  arbitrary: fc.Arbitrary<T>,
+  predicate: (value: T) => Promise<unknown>,
+  options: FuzzOptions,
+): Promise<void> {
   const seed = seedFor(name);
   if (SURVEY) {
     try {
@@ -118,13 +142,19 @@ export async function fuzz<T>(name: string, baseUrl: string, arbitrary: fc.Arbit
       fc.asyncProperty(arbitrary, async (value) => {
         await predicate(value);
       }),
-      { seed, numRuns: Math.max(1, Math.round(options.numRuns * RUN_SCALE)), plugins: [fc.interruptAfterTimeLimit(options.timeLimitMs * RUN_SCALE)] },
+      {
+        seed,
+        numRuns: Math.max(1, Math.round(options.numRuns * RUN_SCALE)),
+        plugins: [fc.interruptAfterTimeLimit(options.timeLimitMs * RUN_SCALE)],
+      },
     );
   } catch (error) {
     const cause = (error as Error & { cause?: Error }).cause;
     const test = expect.getState().currentTestName?.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') ?? name;
     const replay = `Replay: FUZZ_SEED=${BASE_SEED} npx jest tests/e2e/fuzz -t '${test}' (property "${name}", seed ${seed}); FUZZ_SURVEY=1 lists every kind of failure.`;
-    throw new Error(`${(error as Error).message}\n${replay}\nError of the counterexample: ${cause?.message ?? 'see above'}`, { cause: error });
+    throw new Error(`${(error as Error).message}\n${replay}\nError of the counterexample: ${cause?.message ?? 'see above'}`, {
+      cause: error,
+    });
   } finally {
     await assertAlive(baseUrl);
   }

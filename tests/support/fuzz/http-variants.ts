@@ -4,11 +4,25 @@ import { JsonText, nastyString } from './json-text';
 
 /** How a body's text becomes bytes on the wire, and the headers that say so (or lie about it). */
 export type Transport =
-  | 'plain' | 'chunked' | 'gzip' | 'gzip-lie' | 'deflate' | 'br' | 'bogus-encoding' | 'utf16' | 'latin1' | 'bom' | 'bad-utf8';
+  'plain' | 'chunked' | 'gzip' | 'gzip-lie' | 'deflate' | 'br' | 'bogus-encoding' | 'utf16' | 'latin1' | 'bom' | 'bad-utf8';
 
 export const transport: fc.Arbitrary<Transport> = fc.oneof(
   { weight: 20, arbitrary: fc.constant('plain' as const) },
-  { weight: 1, arbitrary: fc.constantFrom<Transport>('chunked', 'gzip', 'gzip-lie', 'deflate', 'br', 'bogus-encoding', 'utf16', 'latin1', 'bom', 'bad-utf8') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom<Transport>(
+      'chunked',
+      'gzip',
+      'gzip-lie',
+      'deflate',
+      'br',
+      'bogus-encoding',
+      'utf16',
+      'latin1',
+      'bom',
+      'bad-utf8',
+    ),
+  },
 );
 
 const BAD_UTF8 = [[0xff], [0xc0, 0x80], [0xed, 0xa0, 0x80], [0xed, 0xbf, 0xbf], [0xf4, 0x90, 0x80, 0x80], [0xe0, 0x80], [0x80]];
@@ -64,7 +78,9 @@ export function encodeLoose(value: string): string {
   for (const char of value) {
     const code = char.codePointAt(0)!;
     if (code >= 0xd800 && code <= 0xdfff) {
-      out += [0xe0 | (code >> 12), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f)].map((b) => `%${b.toString(16).toUpperCase()}`).join('');
+      out += [0xe0 | (code >> 12), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f)]
+        .map((b) => `%${b.toString(16).toUpperCase()}`)
+        .join('');
     } else {
       out += encodeURIComponent(char);
     }
@@ -73,9 +89,37 @@ export function encodeLoose(value: string): string {
 }
 
 const RAW_SEGMENTS = [
-  '', 'null', 'undefined', '0', '-1', '1e3', 'true', '00000000-0000-0000-0000-000000000000', 'ffffffff-ffff-ffff-ffff-ffffffffffff',
-  '%00', '%ff', '%', '%zz', '%E0%A4%A', '%ED%A0%80', '%F0%9F%98%80', '..', '%2e%2e', 'a%2Fb', '%20', '__proto__', 'constructor',
-  '{id}', ':id', "1'or'1'='1", '%C0%80', '*', '~', 'a;b', 'a,b', '%u0000',
+  '',
+  'null',
+  'undefined',
+  '0',
+  '-1',
+  '1e3',
+  'true',
+  '00000000-0000-0000-0000-000000000000',
+  'ffffffff-ffff-ffff-ffff-ffffffffffff',
+  '%00',
+  '%ff',
+  '%',
+  '%zz',
+  '%E0%A4%A',
+  '%ED%A0%80',
+  '%F0%9F%98%80',
+  '..',
+  '%2e%2e',
+  'a%2Fb',
+  '%20',
+  '__proto__',
+  'constructor',
+  '{id}',
+  ':id',
+  "1'or'1'='1",
+  '%C0%80',
+  '*',
+  '~',
+  'a;b',
+  'a,b',
+  '%u0000',
 ];
 
 /** Path segments in place of an :id: real ids, random UUIDs, nasty ones already encoded. */
@@ -99,17 +143,36 @@ export const queryString = (values: fc.Arbitrary<string>): fc.Arbitrary<string> 
     {
       weight: 2,
       arbitrary: fc
-        .array(fc.tuple(fc.oneof(fc.constantFrom(...QUERY_KEYS), nastyString(8).map(encodeLoose)), fc.oneof(values, nastyString(30).map(encodeLoose), fc.constantFrom('%', '%zz', '%ff', '+', '', '=', '&'))), { minLength: 1, maxLength: 4 })
+        .array(
+          fc.tuple(
+            fc.oneof(fc.constantFrom(...QUERY_KEYS), nastyString(8).map(encodeLoose)),
+            fc.oneof(values, nastyString(30).map(encodeLoose), fc.constantFrom('%', '%zz', '%ff', '+', '', '=', '&')),
+          ),
+          { minLength: 1, maxLength: 4 },
+        )
         .map((pairs) => `?${pairs.map(([k, v]) => `${k}=${v}`).join('&')}`),
     },
     { weight: 1, arbitrary: fc.constantFrom('?', '?&&', '?user_id', '?=x', '?user_id=a&user_id=b', '?%', `?user_id=${'a'.repeat(4000)}`) },
   );
 
 export const CONTENT_TYPES = [
-  'application/json', 'application/json; charset=utf-8', 'application/json;charset=UTF-8', 'APPLICATION/JSON',
-  'application/merge-patch+json', 'application/vnd.api+json', 'application/json; charset=bogus', 'application/json; charset=utf-32',
-  'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'text/json', '', 'application/json, text/plain',
-  'application/json; boundary=""', '*/*', 'application',
+  'application/json',
+  'application/json; charset=utf-8',
+  'application/json;charset=UTF-8',
+  'APPLICATION/JSON',
+  'application/merge-patch+json',
+  'application/vnd.api+json',
+  'application/json; charset=bogus',
+  'application/json; charset=utf-32',
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=x',
+  'text/json',
+  '',
+  'application/json, text/plain',
+  'application/json; boundary=""',
+  '*/*',
+  'application',
 ];
 
 /** Content-Type, Accept and a few other headers, each sometimes absent (undefined). */
@@ -120,7 +183,16 @@ export const contentType: fc.Arbitrary<string | undefined> = fc.oneof(
   { weight: 1, arbitrary: nastyString(30).map(headerSafe) },
 );
 
-export const REST_ACCEPTS = ['*/*', 'application/json', 'application/problem+json', 'text/html', '', 'text/event-stream', 'application/xml;q=0.9, */*;q=0', 'x'];
+export const REST_ACCEPTS = [
+  '*/*',
+  'application/json',
+  'application/problem+json',
+  'text/html',
+  '',
+  'text/event-stream',
+  'application/xml;q=0.9, */*;q=0',
+  'x',
+];
 
 export const accept = (values: readonly string[]): fc.Arbitrary<string | undefined> =>
   fc.oneof(
@@ -136,8 +208,35 @@ export const extraHeaders: fc.Arbitrary<Record<string, string>> = fc.oneof(
     weight: 1,
     arbitrary: fc
       .tuple(
-        fc.constantFrom('X-Request-Id', 'Origin', 'X-Forwarded-For', 'Cookie', 'X-HTTP-Method-Override', 'Range', 'Accept-Charset', 'Accept-Encoding', 'If-None-Match', 'X-Forwarded-Host', 'Forwarded', 'Referer', 'User-Agent'),
-        fc.oneof(nastyString(40), fc.constantFrom('https://evil.example', 'null', '127.0.0.1, 10.0.0.1', 'DELETE', 'bytes=0-1', 'utf-16', 'gzip', '*', 'a'.repeat(2000))),
+        fc.constantFrom(
+          'X-Request-Id',
+          'Origin',
+          'X-Forwarded-For',
+          'Cookie',
+          'X-HTTP-Method-Override',
+          'Range',
+          'Accept-Charset',
+          'Accept-Encoding',
+          'If-None-Match',
+          'X-Forwarded-Host',
+          'Forwarded',
+          'Referer',
+          'User-Agent',
+        ),
+        fc.oneof(
+          nastyString(40),
+          fc.constantFrom(
+            'https://evil.example',
+            'null',
+            '127.0.0.1, 10.0.0.1',
+            'DELETE',
+            'bytes=0-1',
+            'utf-16',
+            'gzip',
+            '*',
+            'a'.repeat(2000),
+          ),
+        ),
       )
       .map(([name, value]) => ({ [name]: headerSafe(value) })),
   },

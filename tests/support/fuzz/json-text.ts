@@ -18,15 +18,73 @@ export const objectText = (entries: readonly (readonly [string, JsonText])[]): J
 export const arrayText = (items: readonly JsonText[]): JsonText => `[${items.join(',')}]`;
 
 const PIECES = [
-  '\u0000', '\u0001', '\u001f', '\ud800', '\udbff', '\udc00', '\udfff', '\u{1F600}', '\ufeff', '\u202e', '\u200b', '\uffff',
-  '\ufffe', '\u0085', '\u2028', '\n', '\r', '\t', '"', '\\', '/', '%00', '%ff', "'", ';', '--', '<script>', '${x}', '{{x}}',
-  'é', 'İ', 'ﬃ', 'a', 'Z', ' ', ':', '0',
+  '\u0000',
+  '\u0001',
+  '\u001f',
+  '\ud800',
+  '\udbff',
+  '\udc00',
+  '\udfff',
+  '\u{1F600}',
+  '\ufeff',
+  '\u202e',
+  '\u200b',
+  '\uffff',
+  '\ufffe',
+  '\u0085',
+  '\u2028',
+  '\n',
+  '\r',
+  '\t',
+  '"',
+  '\\',
+  '/',
+  '%00',
+  '%ff',
+  "'",
+  ';',
+  '--',
+  '<script>',
+  '${x}',
+  '{{x}}',
+  'é',
+  'İ',
+  'ﬃ',
+  'a',
+  'Z',
+  ' ',
+  ':',
+  '0',
 ];
 
 const ODD_STRINGS = [
-  '', ' ', '\u0000', 'a\u0000b', '\ud800', 'x\udfff', '\udc00\ud800', '\u{1F600}'.slice(0, 1), 'null', 'true', 'undefined', 'NaN',
-  '__proto__', 'constructor', 'prototype', 'toString', '[object Object]', "'; DROP TABLE api_keys; --", '\u202etxt.exe',
-  '../../etc/passwd', '%s%s%n', '\r\nX-Injected: 1', '1e309', '-0', '   \t\n ', 'Ω≈ç√∫', '𝕏'.repeat(3),
+  '',
+  ' ',
+  '\u0000',
+  'a\u0000b',
+  '\ud800',
+  'x\udfff',
+  '\udc00\ud800',
+  '\u{1F600}'.slice(0, 1),
+  'null',
+  'true',
+  'undefined',
+  'NaN',
+  '__proto__',
+  'constructor',
+  'prototype',
+  'toString',
+  '[object Object]',
+  "'; DROP TABLE api_keys; --",
+  '\u202etxt.exe',
+  '../../etc/passwd',
+  '%s%s%n',
+  '\r\nX-Injected: 1',
+  '1e309',
+  '-0',
+  '   \t\n ',
+  'Ω≈ç√∫',
+  '𝕏'.repeat(3),
 ];
 
 /** Short strings that are mostly trouble: NUL, lone surrogates, control and bidi characters, injection. */
@@ -40,16 +98,32 @@ export const nastyString = (maxLength = 24): fc.Arbitrary<string> =>
 
 /** A long string whose JSON text takes at most `maxBytes` bytes. */
 export const longString = (minChars: number, maxBytes: number): fc.Arbitrary<string> =>
-  fc.tuple(fc.constantFrom('x', ' ', 'é', '\u0000', '\ud800', '\u{1F600}', 'ab\u0000'), fc.integer({ min: 0, max: 1000 })).map(([unit, permille]) => {
-    const unitBytes = Buffer.byteLength(text(unit)) - 2;
-    const maxUnits = Math.max(1, Math.floor((maxBytes - 2) / unitBytes));
-    const minUnits = Math.min(maxUnits, Math.ceil(minChars / unit.length));
-    return unit.repeat(minUnits + Math.floor(((maxUnits - minUnits) * permille) / 1000));
-  });
+  fc
+    .tuple(fc.constantFrom('x', ' ', 'é', '\u0000', '\ud800', '\u{1F600}', 'ab\u0000'), fc.integer({ min: 0, max: 1000 }))
+    .map(([unit, permille]) => {
+      const unitBytes = Buffer.byteLength(text(unit)) - 2;
+      const maxUnits = Math.max(1, Math.floor((maxBytes - 2) / unitBytes));
+      const minUnits = Math.min(maxUnits, Math.ceil(minChars / unit.length));
+      return unit.repeat(minUnits + Math.floor(((maxUnits - minUnits) * permille) / 1000));
+    });
 
 const NUMBERS = [
-  '0', '-0', '1', '-1', '1.5', '1e308', '-1e308', '1e999', '-1e999', '2e-400', '123456789012345678901234567890', '9007199254740993',
-  '0.1e1', '1E2', '4294967296', '-2147483649',
+  '0',
+  '-0',
+  '1',
+  '-1',
+  '1.5',
+  '1e308',
+  '-1e308',
+  '1e999',
+  '-1e999',
+  '2e-400',
+  '123456789012345678901234567890',
+  '9007199254740993',
+  '0.1e1',
+  '1E2',
+  '4294967296',
+  '-2147483649',
 ];
 
 export const leaf: fc.Arbitrary<JsonText> = fc.oneof(
@@ -61,7 +135,23 @@ export const leaf: fc.Arbitrary<JsonText> = fc.oneof(
 
 /** Keys that reach for the prototype or collide with inherited names, and odd ones. */
 export const nastyKey: fc.Arbitrary<string> = fc.oneof(
-  { weight: 3, arbitrary: fc.constantFrom('__proto__', 'constructor', 'prototype', 'toString', 'valueOf', 'hasOwnProperty', 'isAdmin', 'length', '$where', 'a.b', '0', '') },
+  {
+    weight: 3,
+    arbitrary: fc.constantFrom(
+      '__proto__',
+      'constructor',
+      'prototype',
+      'toString',
+      'valueOf',
+      'hasOwnProperty',
+      'isAdmin',
+      'length',
+      '$where',
+      'a.b',
+      '0',
+      '',
+    ),
+  },
   { weight: 2, arbitrary: nastyString(12) },
 );
 
@@ -86,7 +176,11 @@ export const deepText = (depth: number, kind: 'array' | 'object' | 'proto' | 'mi
  */
 export const deep = (minDepth: number, maxDepth: number): fc.Arbitrary<JsonText> =>
   fc
-    .tuple(fc.integer({ min: minDepth, max: maxDepth }), fc.constantFrom<'array' | 'object' | 'proto' | 'mixed'>('array', 'object', 'proto', 'mixed'), leaf)
+    .tuple(
+      fc.integer({ min: minDepth, max: maxDepth }),
+      fc.constantFrom<'array' | 'object' | 'proto' | 'mixed'>('array', 'object', 'proto', 'mixed'),
+      leaf,
+    )
     .map(([depth, kind, inner]) => deepText(depth, kind, inner));
 
 /**
@@ -95,24 +189,25 @@ export const deep = (minDepth: number, maxDepth: number): fc.Arbitrary<JsonText>
  * for what it holds rather than for its size.
  */
 export const hugeArray = (items: fc.Arbitrary<JsonText>, minCount: number, maxCount: number, maxBytes = 40_000): fc.Arbitrary<JsonText> =>
-  fc
-    .tuple(fc.integer({ min: minCount, max: maxCount }), fc.array(items, { minLength: 1, maxLength: 4 }))
-    .map(([count, pool]) => {
-      const itemBytes = Math.max(...pool.map((item) => Buffer.byteLength(item))) + 1;
-      const fitting = Math.max(minCount, Math.min(count, Math.floor(maxBytes / itemBytes)));
-      return arrayText(Array.from({ length: fitting }, (_, i) => pool[i % pool.length]));
-    });
+  fc.tuple(fc.integer({ min: minCount, max: maxCount }), fc.array(items, { minLength: 1, maxLength: 4 })).map(([count, pool]) => {
+    const itemBytes = Math.max(...pool.map((item) => Buffer.byteLength(item))) + 1;
+    const fitting = Math.max(minCount, Math.min(count, Math.floor(maxBytes / itemBytes)));
+    return arrayText(Array.from({ length: fitting }, (_, i) => pool[i % pool.length]));
+  });
 
 /** Objects that put their payload under __proto__ or constructor.prototype. */
 export const protoObject = (payload: fc.Arbitrary<JsonText>): fc.Arbitrary<JsonText> =>
-  fc.tuple(fc.constantFrom(0, 1, 2, 3), payload).map(([shape, v]) =>
-    [
-      `{"__proto__":${v}}`,
-      `{"constructor":{"prototype":${v}}}`,
-      `{"__proto__":{"__proto__":${v}},"a":1}`,
-      `{"toString":${v},"valueOf":${v},"hasOwnProperty":${v}}`,
-    ][shape],
-  );
+  fc
+    .tuple(fc.constantFrom(0, 1, 2, 3), payload)
+    .map(
+      ([shape, v]) =>
+        [
+          `{"__proto__":${v}}`,
+          `{"constructor":{"prototype":${v}}}`,
+          `{"__proto__":{"__proto__":${v}},"a":1}`,
+          `{"toString":${v},"valueOf":${v},"hasOwnProperty":${v}}`,
+        ][shape],
+    );
 
 /** Any JSON value, small containers mostly, with the big and deep kinds mixed in now and then. */
 export const nastyValue: fc.Arbitrary<JsonText> = fc.letrec<{ value: JsonText }>((tie) => ({
@@ -160,7 +255,10 @@ export const objectWith = (fields: Record<string, FieldSpec>, wild: Wildness = {
   return fc
     .tuple(
       fc.tuple(...Object.entries(fields).map(([name, spec]) => entry(name, spec))),
-      fc.oneof({ weight: extraEvery - 1, arbitrary: fc.constant([]) }, { weight: 1, arbitrary: fc.array(fc.tuple(nastyKey, nastyValue), { minLength: 1, maxLength: 3 }) }),
+      fc.oneof(
+        { weight: extraEvery - 1, arbitrary: fc.constant([]) },
+        { weight: 1, arbitrary: fc.array(fc.tuple(nastyKey, nastyValue), { minLength: 1, maxLength: 3 }) },
+      ),
       fc.nat(extraEvery * 2),
     )
     .map(([known, extra, repeat]) => {
@@ -171,16 +269,50 @@ export const objectWith = (fields: Record<string, FieldSpec>, wild: Wildness = {
 };
 
 const MALFORMED = [
-  '', ' ', '{', '}', '[', '{"a":}', '{"a":1,}', "{'a':1}", '{"a":1}}', '{"a":1} x', 'NaN', 'undefined', '{"a":01}', '{"a":"\\x41"}',
-  '{"a":"\u0000"}', '{"a":"\n"}', '\ufeff{}', '{"a" 1}', 'nul', 'tru', '"unterminated', '{"a":1e}', '[1,2,]', '{"__proto__":}', '\u0000',
-  '{"a":"\\ud800"', '{"a":"\\u12"}', '/* c */ {}', '{"a":1}\u0000', '{"a":Infinity}', '{"a":-}', '{"a":.5}', '{,}', '[,1]',
+  '',
+  ' ',
+  '{',
+  '}',
+  '[',
+  '{"a":}',
+  '{"a":1,}',
+  "{'a':1}",
+  '{"a":1}}',
+  '{"a":1} x',
+  'NaN',
+  'undefined',
+  '{"a":01}',
+  '{"a":"\\x41"}',
+  '{"a":"\u0000"}',
+  '{"a":"\n"}',
+  '\ufeff{}',
+  '{"a" 1}',
+  'nul',
+  'tru',
+  '"unterminated',
+  '{"a":1e}',
+  '[1,2,]',
+  '{"__proto__":}',
+  '\u0000',
+  '{"a":"\\ud800"',
+  '{"a":"\\u12"}',
+  '/* c */ {}',
+  '{"a":1}\u0000',
+  '{"a":Infinity}',
+  '{"a":-}',
+  '{"a":.5}',
+  '{,}',
+  '[,1]',
 ];
 
 /** Bytes that are not JSON, or JSON cut short. */
 export const malformedJson = (prefixOf: fc.Arbitrary<JsonText>): fc.Arbitrary<JsonText> =>
   fc.oneof(
     { weight: 2, arbitrary: fc.constantFrom(...MALFORMED) },
-    { weight: 1, arbitrary: fc.tuple(prefixOf, fc.double({ min: 0, max: 1, noNaN: true })).map(([t, f]) => t.slice(0, Math.floor(t.length * f))) },
+    {
+      weight: 1,
+      arbitrary: fc.tuple(prefixOf, fc.double({ min: 0, max: 1, noNaN: true })).map(([t, f]) => t.slice(0, Math.floor(t.length * f))),
+    },
     { weight: 1, arbitrary: nastyString(40) },
   );
 

@@ -24,23 +24,35 @@ const token = (fx: LeakFixture): fc.Arbitrary<JsonText> =>
   );
 
 const label = (names: readonly string[], max: number) =>
-  fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...names).map(text) }, { weight: 2, arbitrary: nastyString(30).map(text) }, { weight: 1, arbitrary: longString(max - 10, (max + 20) * 6).map(text) });
+  fc.oneof(
+    { weight: 3, arbitrary: fc.constantFrom(...names).map(text) },
+    { weight: 2, arbitrary: nastyString(30).map(text) },
+    { weight: 1, arbitrary: longString(max - 10, (max + 20) * 6).map(text) },
+  );
 
 /** One report: mostly the four fields GitHub sends, any of them wrong now and then. */
 const report = (fx: LeakFixture) =>
-  objectWith({
-    token: [token(fx), 0.95],
-    type: [label(['keygate_api_key', 'github_token', 'type'], 255), 0.9],
-    url: [label(['https://github.com/acme/app/blob/main/.env', 'https://gist.github.com/x'], 2048), 0.6],
-    source: [label(['content', 'commit', 'issue_comment'], 255), 0.6],
-  }, { nastyEvery: 8, extraEvery: 6 });
+  objectWith(
+    {
+      token: [token(fx), 0.95],
+      type: [label(['keygate_api_key', 'github_token', 'type'], 255), 0.9],
+      url: [label(['https://github.com/acme/app/blob/main/.env', 'https://gist.github.com/x'], 2048), 0.6],
+      source: [label(['content', 'commit', 'issue_comment'], 255), 0.6],
+    },
+    { nastyEvery: 8, extraEvery: 6 },
+  );
 
 /** A report body: an array of reports mostly, up to past the 1,000 a body may hold; else anything. */
 export const leakBody = (fx: LeakFixture): fc.Arbitrary<JsonText> =>
   fc.oneof(
     { weight: 12, arbitrary: fc.array(report(fx), { minLength: 0, maxLength: 6 }).map(arrayText) },
     // Around the 1,000 reports a body may hold, of small reports so the body stays under 1 MiB and is judged for its count.
-    { weight: 1, arbitrary: fc.integer({ min: 998, max: 1001 }).chain((n) => hugeArray(fc.constantFrom('{"token":"svc_x","type":"t"}', '{"token":"ghp_1","type":"t","url":null}'), n, n, 100_000)) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .integer({ min: 998, max: 1001 })
+        .chain((n) => hugeArray(fc.constantFrom('{"token":"svc_x","type":"t"}', '{"token":"ghp_1","type":"t","url":null}'), n, n, 100_000)),
+    },
     { weight: 1, arbitrary: nastyValue },
     { weight: 1, arbitrary: malformedJson(fc.array(report(fx), { maxLength: 2 }).map(arrayText)) },
     { weight: 1, arbitrary: deep(33, 10_000) },
@@ -68,9 +80,15 @@ function signatureHeaders(fx: LeakFixture, how: Signing, body: Buffer): Record<s
     case 'unknown id':
       return { 'Github-Public-Key-Identifier': STRANGER.identifier, 'Github-Public-Key-Signature': der(STRANGER, body) };
     case 'other body':
-      return { 'Github-Public-Key-Identifier': current.identifier, 'Github-Public-Key-Signature': der(current, Buffer.concat([body, Buffer.from(' ')])) };
+      return {
+        'Github-Public-Key-Identifier': current.identifier,
+        'Github-Public-Key-Signature': der(current, Buffer.concat([body, Buffer.from(' ')])),
+      };
     case 'garbage':
-      return { 'Github-Public-Key-Identifier': current.identifier, 'Github-Public-Key-Signature': randomBytes(70).toString('base64').replace(/.$/, '!') };
+      return {
+        'Github-Public-Key-Identifier': current.identifier,
+        'Github-Public-Key-Signature': randomBytes(70).toString('base64').replace(/.$/, '!'),
+      };
     case 'none':
       return {};
     case 'no signature':

@@ -11,8 +11,29 @@ const VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
 const CAPABILITIES_KEY = 'io.modelcontextprotocol/clientCapabilities';
 
 /** What 2026-07-28 serves, then what it removed or never had. */
-const SERVED = ['server/discover', 'tools/list', 'tools/call', 'resources/list', 'resources/templates/list', 'resources/read', 'prompts/list', 'prompts/get', 'completion/complete'];
-const REFUSED = ['initialize', 'ping', 'logging/setLevel', 'resources/subscribe', 'resources/unsubscribe', 'subscriptions/listen', 'notifications/initialized', 'notifications/cancelled', 'tasks/get', 'nope'];
+const SERVED = [
+  'server/discover',
+  'tools/list',
+  'tools/call',
+  'resources/list',
+  'resources/templates/list',
+  'resources/read',
+  'prompts/list',
+  'prompts/get',
+  'completion/complete',
+];
+const REFUSED = [
+  'initialize',
+  'ping',
+  'logging/setLevel',
+  'resources/subscribe',
+  'resources/unsubscribe',
+  'subscriptions/listen',
+  'notifications/initialized',
+  'notifications/cancelled',
+  'tasks/get',
+  'nope',
+];
 const NAMED: Readonly<Record<string, 'name' | 'uri'>> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
 
 export interface Mcp2026Fixture extends McpFixture {
@@ -31,12 +52,40 @@ const rpcId = fc.oneof(
 /** `_meta`: a valid envelope mostly, else a field missing, ill-typed or naming a revision keygate does not serve. */
 const meta: fc.Arbitrary<JsonText | undefined> = fc.oneof(
   { weight: 8, arbitrary: fc.constant(`{"${VERSION_KEY}":"${MODERN}","${CAPABILITIES_KEY}":{}}`) },
-  { weight: 2, arbitrary: fc.constantFrom('{"roots":{}}', '{"elicitation":{}}', '{"sampling":{},"extensions":{"x":1}}').map((c) => `{"${VERSION_KEY}":"${MODERN}","${CAPABILITIES_KEY}":${c},"io.modelcontextprotocol/clientInfo":{"name":"fuzz","version":"1"},"io.modelcontextprotocol/logLevel":"debug"}`) },
+  {
+    weight: 2,
+    arbitrary: fc
+      .constantFrom('{"roots":{}}', '{"elicitation":{}}', '{"sampling":{},"extensions":{"x":1}}')
+      .map(
+        (c) =>
+          `{"${VERSION_KEY}":"${MODERN}","${CAPABILITIES_KEY}":${c},"io.modelcontextprotocol/clientInfo":{"name":"fuzz","version":"1"},"io.modelcontextprotocol/logLevel":"debug"}`,
+      ),
+  },
   { weight: 1, arbitrary: fc.constant(`{"${VERSION_KEY}":"${MODERN}"}`) },
   { weight: 1, arbitrary: fc.constant(`{"${CAPABILITIES_KEY}":{}}`) },
-  { weight: 1, arbitrary: fc.tuple(nastyValue, fc.boolean()).map(([v, which]) => (which ? `{"${VERSION_KEY}":${v},"${CAPABILITIES_KEY}":{}}` : `{"${VERSION_KEY}":"${MODERN}","${CAPABILITIES_KEY}":${v}}`)) },
-  { weight: 1, arbitrary: fc.constantFrom('2025-11-25', '2026-07-29', '2027-01-01', '', '2026-07-28 ', 'latest').map((v) => `{"${VERSION_KEY}":${text(v)},"${CAPABILITIES_KEY}":{}}`) },
-  { weight: 1, arbitrary: fc.tuple(fc.constantFrom('io.modelcontextprotocol/clientInfo', 'io.modelcontextprotocol/logLevel', 'progressToken', '__proto__'), nastyValue).map(([k, v]) => `{"${VERSION_KEY}":"${MODERN}","${CAPABILITIES_KEY}":{},${text(k)}:${v}}`) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(nastyValue, fc.boolean())
+      .map(([v, which]) =>
+        which ? `{"${VERSION_KEY}":${v},"${CAPABILITIES_KEY}":{}}` : `{"${VERSION_KEY}":"${MODERN}","${CAPABILITIES_KEY}":${v}}`,
+      ),
+  },
+  {
+    weight: 1,
+    arbitrary: fc
+      .constantFrom('2025-11-25', '2026-07-29', '2027-01-01', '', '2026-07-28 ', 'latest')
+      .map((v) => `{"${VERSION_KEY}":${text(v)},"${CAPABILITIES_KEY}":{}}`),
+  },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(
+        fc.constantFrom('io.modelcontextprotocol/clientInfo', 'io.modelcontextprotocol/logLevel', 'progressToken', '__proto__'),
+        nastyValue,
+      )
+      .map(([k, v]) => `{"${VERSION_KEY}":"${MODERN}","${CAPABILITIES_KEY}":{},${text(k)}:${v}}`),
+  },
   { weight: 1, arbitrary: fc.oneof(nastyValue, fc.constant(undefined)) },
 );
 
@@ -44,17 +93,60 @@ const meta: fc.Arbitrary<JsonText | undefined> = fc.oneof(
 function paramsOf(method: string, fx: Mcp2026Fixture, args: fc.Arbitrary<JsonText>): fc.Arbitrary<[string, JsonText][]> {
   const s = fx.server;
   const sometimesNasty = (good: fc.Arbitrary<JsonText>) => fc.oneof({ weight: 6, arbitrary: good }, { weight: 1, arbitrary: nastyValue });
-  const cursor = fc.option(sometimesNasty(fc.constant('"abc"')), { freq: 4, nil: undefined }).map((c): [string, JsonText][] => (c === undefined ? [] : [['cursor', c]]));
+  const cursor = fc
+    .option(sometimesNasty(fc.constant('"abc"')), { freq: 4, nil: undefined })
+    .map((c): [string, JsonText][] => (c === undefined ? [] : [['cursor', c]]));
   switch (method) {
     case 'tools/call':
-      return fc.tuple(sometimesNasty(fc.constantFrom('projects', 'agents', 'echo', 'secret', `${s}__echo`, `${s}__secret`, 'ünïcode').map(text)), args).map(([n, a]) => [['name', n], ['arguments', a]]);
+      return fc
+        .tuple(
+          sometimesNasty(fc.constantFrom('projects', 'agents', 'echo', 'secret', `${s}__echo`, `${s}__secret`, 'ünïcode').map(text)),
+          args,
+        )
+        .map(([n, a]) => [
+          ['name', n],
+          ['arguments', a],
+        ]);
     case 'resources/read':
-      return sometimesNasty(fc.constantFrom('file:///notes/a.txt', 'file:///secret/s.txt', `keygate://${s}/file:///notes/a.txt`, 'keygate://nope/x', 'file:///notes/ü.txt', '').map(text)).map((u) => [['uri', u]]);
+      return sometimesNasty(
+        fc
+          .constantFrom(
+            'file:///notes/a.txt',
+            'file:///secret/s.txt',
+            `keygate://${s}/file:///notes/a.txt`,
+            'keygate://nope/x',
+            'file:///notes/ü.txt',
+            '',
+          )
+          .map(text),
+      ).map((u) => [['uri', u]]);
     case 'prompts/get':
-      return fc.tuple(sometimesNasty(fc.constantFrom('greet', 'vault', `${s}__greet`, 'nope').map(text)), sometimesNasty(fc.constant('{"who":"x"}'))).map(([n, a]) => [['name', n], ['arguments', a]]);
+      return fc
+        .tuple(
+          sometimesNasty(fc.constantFrom('greet', 'vault', `${s}__greet`, 'nope').map(text)),
+          sometimesNasty(fc.constant('{"who":"x"}')),
+        )
+        .map(([n, a]) => [
+          ['name', n],
+          ['arguments', a],
+        ]);
     case 'completion/complete':
-      return fc.tuple(sometimesNasty(fc.constantFrom(`{"type":"ref/prompt","name":"greet"}`, `{"type":"ref/prompt","name":"${s}__greet"}`, '{"type":"ref/resource","uri":"file:///notes/{name}"}', '{"type":"ref/x"}')), sometimesNasty(fc.constant('{"name":"who","value":"x"}')))
-        .map(([r, a]) => [['ref', r], ['argument', a]]);
+      return fc
+        .tuple(
+          sometimesNasty(
+            fc.constantFrom(
+              `{"type":"ref/prompt","name":"greet"}`,
+              `{"type":"ref/prompt","name":"${s}__greet"}`,
+              '{"type":"ref/resource","uri":"file:///notes/{name}"}',
+              '{"type":"ref/x"}',
+            ),
+          ),
+          sometimesNasty(fc.constant('{"name":"who","value":"x"}')),
+        )
+        .map(([r, a]) => [
+          ['ref', r],
+          ['argument', a],
+        ]);
     default:
       return cursor;
   }
@@ -63,7 +155,15 @@ function paramsOf(method: string, fx: Mcp2026Fixture, args: fc.Arbitrary<JsonTex
 /** 2026's multi-round members, of the types the spec gives them or not. */
 const roundMembers = fc.oneof(
   { weight: 8, arbitrary: fc.constant<[string, JsonText][]>([]) },
-  { weight: 1, arbitrary: fc.tuple(fc.constantFrom('inputResponses', 'requestState'), fc.oneof(nastyValue, fc.constantFrom('{}', '"state"', '{"a":{"action":"accept"}}'))).map(([k, v]): [string, JsonText][] => [[k, v]]) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(
+        fc.constantFrom('inputResponses', 'requestState'),
+        fc.oneof(nastyValue, fc.constantFrom('{}', '"state"', '{"a":{"action":"accept"}}')),
+      )
+      .map(([k, v]): [string, JsonText][] => [[k, v]]),
+  },
 );
 
 const UNKNOWN_SERVER = '/mcp/servers/nope';
@@ -82,10 +182,16 @@ function headersFor(method: string, version: unknown, name: unknown, which: Head
   const plainName = typeof name === 'string' ? name : undefined;
   const headers: Record<string, string | undefined> = { 'MCP-Protocol-Version': plainVersion, 'Mcp-Method': method, 'Mcp-Name': plainName };
   const nonAscii = plainName !== undefined && /[^\x20-\x7e]/.test(plainName);
-  if (nonAscii || which === 'base64') headers['Mcp-Name'] = plainName === undefined ? undefined : `=?base64?${Buffer.from(plainName, 'utf8').toString('base64')}?=`;
+  if (nonAscii || which === 'base64')
+    headers['Mcp-Name'] = plainName === undefined ? undefined : `=?base64?${Buffer.from(plainName, 'utf8').toString('base64')}?=`;
   const target = (['MCP-Protocol-Version', 'Mcp-Method', 'Mcp-Name'] as const)[pick % 3];
   if (which === 'missing') headers[target] = undefined;
-  if (which === 'mismatch') headers[target] = { 'MCP-Protocol-Version': ['2025-11-25', '2026-07-29', 'x'][pick % 3], 'Mcp-Method': ['tools/list', 'TOOLS/CALL', 'ping'][pick % 3], 'Mcp-Name': ['other', 'echo ', 'projects'][pick % 3] }[target];
+  if (which === 'mismatch')
+    headers[target] = {
+      'MCP-Protocol-Version': ['2025-11-25', '2026-07-29', 'x'][pick % 3],
+      'Mcp-Method': ['tools/list', 'TOOLS/CALL', 'ping'][pick % 3],
+      'Mcp-Name': ['other', 'echo ', 'projects'][pick % 3],
+    }[target];
   if (which === 'bad-base64') headers['Mcp-Name'] = BAD_BASE64[pick % BAD_BASE64.length];
   return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, v === undefined ? undefined : headerSafe(v)]));
 }
@@ -110,24 +216,37 @@ export function mcp2026Request(fx: Mcp2026Fixture, args: fc.Arbitrary<JsonText>)
   const good = fx.credentials.filter((c) => GOOD_KEYS.includes(c.label));
   const method = fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...SERVED) }, { weight: 1, arbitrary: fc.constantFrom(...REFUSED) });
   return method
-    .chain((m) => fc.record({
-      method: fc.constant(m),
-      path: fc.oneof({ weight: 6, arbitrary: fc.constantFrom('/mcp', `/mcp/servers/${fx.server}`) }, { weight: 1, arbitrary: fc.constantFrom(UNKNOWN_SERVER) }),
-      credential: fc.constantFrom(...good),
-      id: m.startsWith('notifications/') ? fc.constant(undefined) : rpcId,
-      params: paramsOf(m, fx, args),
-      rounds: roundMembers,
-      meta,
-      paramsShape: fc.oneof({ weight: 20, arbitrary: fc.constant<'object' | 'nasty'>('object') }, { weight: 1, arbitrary: fc.constant<'object' | 'nasty'>('nasty') }),
-      nastyParams: nastyValue,
-      headers: headerCase,
-      pick: fc.nat(),
-    }))
+    .chain((m) =>
+      fc.record({
+        method: fc.constant(m),
+        path: fc.oneof(
+          { weight: 6, arbitrary: fc.constantFrom('/mcp', `/mcp/servers/${fx.server}`) },
+          { weight: 1, arbitrary: fc.constantFrom(UNKNOWN_SERVER) },
+        ),
+        credential: fc.constantFrom(...good),
+        id: m.startsWith('notifications/') ? fc.constant(undefined) : rpcId,
+        params: paramsOf(m, fx, args),
+        rounds: roundMembers,
+        meta,
+        paramsShape: fc.oneof(
+          { weight: 20, arbitrary: fc.constant<'object' | 'nasty'>('object') },
+          { weight: 1, arbitrary: fc.constant<'object' | 'nasty'>('nasty') },
+        ),
+        nastyParams: nastyValue,
+        headers: headerCase,
+        pick: fc.nat(),
+      }),
+    )
     .map((r) => {
       const entries: [string, JsonText][] = [...r.params, ...r.rounds];
       if (r.meta !== undefined) entries.unshift(['_meta', r.meta]);
       const params = r.paramsShape === 'object' ? objectText(entries) : r.nastyParams;
-      const body = objectText([['jsonrpc', '"2.0"'], ...(r.id === undefined ? [] : [['id', r.id] as [string, JsonText]]), ['method', text(r.method)], ['params', params]]);
+      const body = objectText([
+        ['jsonrpc', '"2.0"'],
+        ...(r.id === undefined ? [] : [['id', r.id] as [string, JsonText]]),
+        ['method', text(r.method)],
+        ['params', params],
+      ]);
       const source = NAMED[r.method];
       const name = source === undefined ? undefined : member(params, source);
       const headers = headersFor(r.method, field(member(params, '_meta'), VERSION_KEY), name, r.headers, r.pick);
@@ -164,7 +283,8 @@ export function modernAnswerProblems({ request, response }: Exchange): string[] 
   const id = readableId(request);
   if (id !== undefined) {
     for (const m of rpcMessages({ response })) {
-      if (m?.error !== undefined && m.id !== id) problems.push(`error answer with id ${JSON.stringify(m.id)}, not the request's ${JSON.stringify(id)}`);
+      if (m?.error !== undefined && m.id !== id)
+        problems.push(`error answer with id ${JSON.stringify(m.id)}, not the request's ${JSON.stringify(id)}`);
     }
   }
   return problems;

@@ -1,6 +1,18 @@
 import fc from 'fast-check';
 import { accept, contentType, extraHeaders, pathId, queryString, REST_ACCEPTS, transport } from './http-variants';
-import { deep, FieldSpec, JsonText, longString, malformedJson, nastyString, nastyValue, objectWith, oversize, text, Wildness } from './json-text';
+import {
+  deep,
+  FieldSpec,
+  JsonText,
+  longString,
+  malformedJson,
+  nastyString,
+  nastyValue,
+  objectWith,
+  oversize,
+  text,
+  Wildness,
+} from './json-text';
 import { FuzzRequest, makeRequest } from './fuzz-request';
 import { SCOPES, scopeArray } from './scope-values';
 
@@ -39,9 +51,23 @@ export interface Route {
 }
 
 const DATES = [
-  '2099-01-01T00:00:00Z', '2000-01-01T00:00:00Z', '2099-01-01', '2099-01-01T00:00:00', '2099-13-01T00:00:00Z', '2099-02-30T00:00:00Z',
-  '+275760-09-13T00:00:00Z', '+275760-09-14T00:00:00Z', '-000001-01-01T00:00:00Z', '9999-12-31T23:59:59.999999999Z', '2099-01-01T00:00:00+99:99',
-  '2099-01-01T00:00:00.000+01:00', 'now', '', '2099-W01-1T00:00:00Z', '20990101T000000Z', '2099-01-01T24:00:00Z',
+  '2099-01-01T00:00:00Z',
+  '2000-01-01T00:00:00Z',
+  '2099-01-01',
+  '2099-01-01T00:00:00',
+  '2099-13-01T00:00:00Z',
+  '2099-02-30T00:00:00Z',
+  '+275760-09-13T00:00:00Z',
+  '+275760-09-14T00:00:00Z',
+  '-000001-01-01T00:00:00Z',
+  '9999-12-31T23:59:59.999999999Z',
+  '2099-01-01T00:00:00+99:99',
+  '2099-01-01T00:00:00.000+01:00',
+  'now',
+  '',
+  '2099-W01-1T00:00:00Z',
+  '20990101T000000Z',
+  '2099-01-01T24:00:00Z',
 ];
 
 /** A body for a route taking `fields`: mostly an object of them, else anything a client could send. */
@@ -52,14 +78,18 @@ export const restBody = (fields: Record<string, FieldSpec>, wild?: Wildness): fc
     { weight: 1, arbitrary: nastyValue },
     { weight: 2, arbitrary: malformedJson(object) },
     { weight: 1, arbitrary: deep(33, 10_000) },
-    { weight: 1, arbitrary: fc.tuple(fc.boolean(), object).map(([proto, o]) => (proto ? `{"__proto__":${o}}` : `{"constructor":{"prototype":${o}}}`)) },
+    {
+      weight: 1,
+      arbitrary: fc.tuple(fc.boolean(), object).map(([proto, o]) => (proto ? `{"__proto__":${o}}` : `{"constructor":{"prototype":${o}}}`)),
+    },
     { weight: 1, arbitrary: oversize(MAX_REST_BODY_BYTES) },
   );
 };
 
 /** The routes of app.ts, grouped as the properties fuzz them. */
 export function restRoutes(fx: RestFixture): Record<string, Route[]> {
-  const uuidOf = (pool: readonly string[]) => fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...pool).map(text) }, { weight: 1, arbitrary: fc.uuid().map(text) });
+  const uuidOf = (pool: readonly string[]) =>
+    fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...pool).map(text) }, { weight: 1, arbitrary: fc.uuid().map(text) });
   const unique = (name: string) => fc.nat(999_999).map((i) => text(`${name}-${i}`));
   const label = (names: readonly string[]) =>
     fc.oneof(
@@ -74,8 +104,12 @@ export function restRoutes(fx: RestFixture): Record<string, Route[]> {
     platform_scopes: [scopeArray, 0.7],
   };
   const modeFields = { mode: [label(fx.modeNames), 0.9] as FieldSpec, additional_scopes: [scopeArray, 0.9] as FieldSpec };
-  const validRole = fc.tuple(unique('role'), fc.subarray(SCOPES)).map(([name, scopes]) => `{"name":${name},"platform_scopes":${text(scopes)}}`);
-  const validMode = fc.tuple(unique('mode'), fc.subarray(SCOPES, { minLength: 1 })).map(([mode, scopes]) => `{"mode":${mode},"additional_scopes":${text(scopes)}}`);
+  const validRole = fc
+    .tuple(unique('role'), fc.subarray(SCOPES))
+    .map(([name, scopes]) => `{"name":${name},"platform_scopes":${text(scopes)}}`);
+  const validMode = fc
+    .tuple(unique('mode'), fc.subarray(SCOPES, { minLength: 1 }))
+    .map(([mode, scopes]) => `{"mode":${mode},"additional_scopes":${text(scopes)}}`);
   const fixtureRole = fc.constantFrom(...fx.roleIds).map(text);
   return {
     'api-keys': [
@@ -111,8 +145,13 @@ export function restRoutes(fx: RestFixture): Record<string, Route[]> {
       {
         method: 'POST',
         path: '/api/v1/mode-sessions',
-        body: restBody({ agent_role_id: [uuidOf(fx.roleIds), 0.9], mode: [fc.oneof(fc.constantFrom(...fx.modeNames).map(text), label(fx.modeNames)), 0.9] }),
-        valid: fc.tuple(fixtureRole, fc.constantFrom(...fx.modeNames).map(text)).map(([role, mode]) => `{"agent_role_id":${role},"mode":${mode}}`),
+        body: restBody({
+          agent_role_id: [uuidOf(fx.roleIds), 0.9],
+          mode: [fc.oneof(fc.constantFrom(...fx.modeNames).map(text), label(fx.modeNames)), 0.9],
+        }),
+        valid: fc
+          .tuple(fixtureRole, fc.constantFrom(...fx.modeNames).map(text))
+          .map(([role, mode]) => `{"agent_role_id":${role},"mode":${mode}}`),
       },
       { method: 'GET', path: '/api/v1/mode-sessions/:id', id: 'session' },
       { method: 'DELETE', path: '/api/v1/mode-sessions/:id', id: 'session' },
@@ -120,7 +159,8 @@ export function restRoutes(fx: RestFixture): Record<string, Route[]> {
         method: 'POST',
         path: '/api/v1/tool-sets',
         body: restBody({ agent_role_id: [uuidOf(fx.roleIds), 0.9], mode_session_id: [uuidOf(fx.sessionIds), 0.5] }),
-        valid: fc.tuple(fixtureRole, fc.option(fc.constantFrom(...fx.sessionIds).map(text), { nil: undefined }))
+        valid: fc
+          .tuple(fixtureRole, fc.option(fc.constantFrom(...fx.sessionIds).map(text), { nil: undefined }))
           .map(([role, session]) => (session ? `{"agent_role_id":${role},"mode_session_id":${session}}` : `{"agent_role_id":${role}}`)),
       },
     ],
@@ -169,8 +209,13 @@ export function restRequest(fx: RestFixture, routes: Route[], dims: Dimensions =
   const anyBody = restBody({ name: nastyString(10).map(text) });
   // Admins most of the time when credentials are not what is fuzzed: most bodies are of admin routes.
   const byLabel = (label: string) => fx.credentials.find((c) => c.label === label)!;
-  const good = fc.oneof({ weight: 3, arbitrary: fc.constant(byLabel('admin JWT')) }, fc.constant(byLabel('user A JWT')), fc.constant(byLabel('user B JWT')));
-  const ordinaryId = (kind: IdKind) => fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...pools[kind]) }, { weight: 1, arbitrary: fc.uuid().map(String) });
+  const good = fc.oneof(
+    { weight: 3, arbitrary: fc.constant(byLabel('admin JWT')) },
+    fc.constant(byLabel('user A JWT')),
+    fc.constant(byLabel('user B JWT')),
+  );
+  const ordinaryId = (kind: IdKind) =>
+    fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...pools[kind]) }, { weight: 1, arbitrary: fc.uuid().map(String) });
   const bodyFor = (route: Route): fc.Arbitrary<JsonText | undefined> => {
     if (!dims.bodies) return route.valid ?? fc.constant(undefined);
     // A body where none is expected now and then, and none where one is.
@@ -195,7 +240,12 @@ export function restRequest(fx: RestFixture, routes: Route[], dims: Dimensions =
           makeRequest({
             method: route.method,
             path: route.path.replace(':id', r.id) + r.query,
-            headers: { ...r.credential.headers, 'Content-Type': r.text === undefined ? undefined : r.contentType, Accept: r.accept, ...r.extra },
+            headers: {
+              ...r.credential.headers,
+              'Content-Type': r.text === undefined ? undefined : r.contentType,
+              Accept: r.accept,
+              ...r.extra,
+            },
             credential: r.credential.label,
             text: r.text,
             transport: r.transport,

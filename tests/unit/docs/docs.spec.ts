@@ -22,12 +22,15 @@ function variablesTheConfigReads(): string[] {
     .filter((file) => file.endsWith('.ts'))
     .flatMap((file) => envNamesIn(readFileSync(path.join(configDir, file), 'utf8')));
   const read = new Set<string>();
-  const recording = new Proxy({}, {
-    get: (_target, name) => {
-      if (typeof name === 'string') read.add(name);
-      return undefined;
+  const recording = new Proxy(
+    {},
+    {
+      get: (_target, name) => {
+        if (typeof name === 'string') read.add(name);
+        return undefined;
+      },
     },
-  });
+  );
   loadConfig(recording);
   loadConsoleConfig(recording, false);
   return [...new Set([...named, ...read])].sort();
@@ -51,7 +54,9 @@ describe('the documentation', () => {
   it('docs/configuration.md has one table row for each environment variable the config reads', () => {
     const read = variablesTheConfigReads();
     expect(read.length).toBeGreaterThanOrEqual(45); // the extraction still finds them
-    expect(read).toEqual(expect.arrayContaining(['PORT', 'DATABASE_URL', 'KEY_CACHE_MAX_ENTRIES', 'OIDC_ISSUER', 'MCP_MAX_STREAMS_PER_KEY']));
+    expect(read).toEqual(
+      expect.arrayContaining(['PORT', 'DATABASE_URL', 'KEY_CACHE_MAX_ENTRIES', 'OIDC_ISSUER', 'MCP_MAX_STREAMS_PER_KEY']),
+    );
     const documented = documentedVariables(readFileSync(path.join(repoRoot, 'docs', 'configuration.md'), 'utf8'));
     expect(undocumentedOrRepeated(read, documented)).toEqual([]);
     expect(undocumentedOrRepeated(documented, documented)).toEqual([]); // nor is any other row there twice
@@ -110,7 +115,13 @@ describe('the documentation checks themselves', () => {
       writeFileSync(path.join(root, 'docs', 'page.md'), '# Page\n\n## Two words\n');
       writeFileSync(
         path.join(root, 'README.md'),
-        ['[ok](docs/page.md#two-words)', '[gone](docs/gone.md)', '[no heading](docs/page.md#three-words)', '[self](#nowhere)', '[out](../x.md)'].join('\n'),
+        [
+          '[ok](docs/page.md#two-words)',
+          '[gone](docs/gone.md)',
+          '[no heading](docs/page.md#three-words)',
+          '[self](#nowhere)',
+          '[out](../x.md)',
+        ].join('\n'),
       );
       expect(brokenLinks('README.md', root)).toEqual([
         'README.md:2: docs/gone.md: no such file',
@@ -125,8 +136,13 @@ describe('the documentation checks themselves', () => {
 
   it('find the names the config spells, and report a variable missing from the table or in it twice', () => {
     expect(envNamesIn("const a = env.PORT; integer(env, 'MAX_X', 1, 0, 2); env['Y_Z']; other.NOT_ENV;")).toEqual(['MAX_X', 'PORT', 'Y_Z']);
-    const documented = documentedVariables(['| Variable | Default |', '|---|---|', '| `PORT` | `8080` |', '| `HOST` | x |', '| `HOST` | y |', 'prose `MAX_X`'].join('\n'));
+    const documented = documentedVariables(
+      ['| Variable | Default |', '|---|---|', '| `PORT` | `8080` |', '| `HOST` | x |', '| `HOST` | y |', 'prose `MAX_X`'].join('\n'),
+    );
     expect(documented).toEqual(['PORT', 'HOST', 'HOST']);
-    expect(undocumentedOrRepeated(['PORT', 'HOST', 'MAX_X'], documented)).toEqual(['HOST: in the table 2 times', 'MAX_X: not in the table']);
+    expect(undocumentedOrRepeated(['PORT', 'HOST', 'MAX_X'], documented)).toEqual([
+      'HOST: in the table 2 times',
+      'MAX_X: not in the table',
+    ]);
   });
 });

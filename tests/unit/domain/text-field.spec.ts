@@ -29,12 +29,17 @@ describe('text PostgreSQL can store', () => {
 });
 
 describe('labels are one line of text', () => {
-  it.each([['a tab', 'a\tb'], ['a newline', 'a\nb'], ['U+0001', '\u0001'], ['DEL', 'x\u007f'], ['a C1 control', 'x\u009b']])(
-    'refuses %s in a label, naming the field',
-    (_what, value) => {
-      expect(fieldErrors(() => parseLabel(value, 'mode', 100))).toEqual([{ field: 'mode', message: expect.stringMatching(/control characters/) }]);
-    },
-  );
+  it.each([
+    ['a tab', 'a\tb'],
+    ['a newline', 'a\nb'],
+    ['U+0001', '\u0001'],
+    ['DEL', 'x\u007f'],
+    ['a C1 control', 'x\u009b'],
+  ])('refuses %s in a label, naming the field', (_what, value) => {
+    expect(fieldErrors(() => parseLabel(value, 'mode', 100))).toEqual([
+      { field: 'mode', message: expect.stringMatching(/control characters/) },
+    ]);
+  });
 
   it('keeps tabs and newlines in optional text', () => {
     expect(parseOptionalText('line one\n\tline two', 'description', 2000)).toBe('line one\n\tline two');

@@ -29,6 +29,10 @@ describe('Lifecycle', () => {
   });
 
   it('hands the stops to a shutdown in the order they run', () => {
-    expect(makeSut().sut.stopSteps().map((step) => step.name)).toEqual(['listener', 'coalescer', 'pool']);
+    expect(
+      makeSut()
+        .sut.stopSteps()
+        .map((step) => step.name),
+    ).toEqual(['listener', 'coalescer', 'pool']);
   });
 });

@@ -1,7 +1,10 @@
 import { Check, isGreen, judge, parseExpectedFailures } from '../../../scripts/conformance/baseline';
 
 const ok: Check[] = [{ id: 'a', status: 'SUCCESS' }];
-const warned: Check[] = [{ id: 'a', status: 'SUCCESS' }, { id: 'b', status: 'WARNING', errorMessage: 'no session ID' }];
+const warned: Check[] = [
+  { id: 'a', status: 'SUCCESS' },
+  { id: 'b', status: 'WARNING', errorMessage: 'no session ID' },
+];
 /** A scenario that partly passes: `meta` passes, `discover` fails twice over, `listen` warns, `ack` was skipped. */
 const stateless: Check[] = [
   { id: 'meta', status: 'SUCCESS' },
@@ -20,9 +23,13 @@ describe('conformance baseline', () => {
   });
 
   it('needs a reason on every server entry', () => {
-    expect(parseExpectedFailures('server:\n  - ping # keygate has no ping\n', 'f.yml')).toEqual([{ scenario: 'ping', reason: 'keygate has no ping' }]);
+    expect(parseExpectedFailures('server:\n  - ping # keygate has no ping\n', 'f.yml')).toEqual([
+      { scenario: 'ping', reason: 'keygate has no ping' },
+    ]);
     expect(() => parseExpectedFailures('server:\n  - ping\n', 'f.yml')).toThrow('needs a "# <reason>"');
-    expect(() => parseExpectedFailures('server:\n  - server-stateless:meta\n', 'f.yml')).toThrow('server-stateless:meta needs a "# <reason>"');
+    expect(() => parseExpectedFailures('server:\n  - server-stateless:meta\n', 'f.yml')).toThrow(
+      'server-stateless:meta needs a "# <reason>"',
+    );
   });
 
   it('reads a per-check entry, refuses "- scenario: check" (a YAML mapping) and a scenario listed both whole and per check', () => {
@@ -30,19 +37,35 @@ describe('conformance baseline', () => {
       { scenario: 'server-stateless', check: 'sep-2575-x-400', reason: 'v1 answers 400' },
     ]);
     expect(() => parseExpectedFailures('server:\n  - server-stateless: sep-2575-x-400 # why\n', 'f.yml')).toThrow('f.yml:2');
-    expect(() => parseExpectedFailures('server:\n  - caching # why\n  - caching:ttl # why\n', 'f.yml')).toThrow('caching:ttl contradicts it');
+    expect(() => parseExpectedFailures('server:\n  - caching # why\n  - caching:ttl # why\n', 'f.yml')).toThrow(
+      'caching:ttl contradicts it',
+    );
   });
 
   it('with no expected failures, a WARNING or a scenario without results is red', () => {
     const scenarios = ['ping', 'server-sse-polling', 'tools-list'];
-    const verdict = judge(scenarios, new Map([['ping', ok], ['server-sse-polling', warned]]), []);
+    const verdict = judge(
+      scenarios,
+      new Map([
+        ['ping', ok],
+        ['server-sse-polling', warned],
+      ]),
+      [],
+    );
     expect(verdict.unexpectedFailures).toEqual(['server-sse-polling', 'tools-list']);
     expect(isGreen(verdict)).toBe(false);
     expect(isGreen(judge(['ping'], new Map([['ping', ok]]), []))).toBe(true);
   });
 
   it('a whole-scenario entry must fail: one that passes is stale, one not a scored scenario is unknown', () => {
-    const verdict = judge(['ping', 'tools-list'], new Map([['ping', ok], ['tools-list', warned]]), [entry('ping'), entry('tools-list'), entry('tasks-lifecycle')]);
+    const verdict = judge(
+      ['ping', 'tools-list'],
+      new Map([
+        ['ping', ok],
+        ['tools-list', warned],
+      ]),
+      [entry('ping'), entry('tools-list'), entry('tasks-lifecycle')],
+    );
     expect(verdict.failedAsExpected).toEqual(['tools-list']);
     expect(verdict.unexpectedPasses).toEqual(['ping']);
     expect(verdict.unknownEntries).toEqual(['tasks-lifecycle']);
@@ -63,7 +86,11 @@ describe('conformance baseline', () => {
 
   it('a per-check entry whose check passes is stale; one whose check was skipped or never ran is tolerated', () => {
     const results = new Map([['server-stateless', stateless]]);
-    const stale = judge(['server-stateless'], results, [entry('server-stateless', 'discover'), entry('server-stateless', 'listen'), entry('server-stateless', 'meta')]);
+    const stale = judge(['server-stateless'], results, [
+      entry('server-stateless', 'discover'),
+      entry('server-stateless', 'listen'),
+      entry('server-stateless', 'meta'),
+    ]);
     expect(stale.unexpectedPasses).toEqual(['server-stateless:meta']);
     expect(isGreen(stale)).toBe(false);
 

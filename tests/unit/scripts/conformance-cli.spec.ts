@@ -2,7 +2,8 @@ import { scoredServerScenarios } from '../../../scripts/conformance/conformance-
 
 describe('conformance list', () => {
   it('takes the scenarios of 0.1.16 `list --server`, without their spec versions', () => {
-    const listing = 'Server scenarios (test against a server):\n  - server-initialize [2025-06-18,2025-11-25]\n  - ping [2025-06-18,2025-11-25]\n';
+    const listing =
+      'Server scenarios (test against a server):\n  - server-initialize [2025-06-18,2025-11-25]\n  - ping [2025-06-18,2025-11-25]\n';
     expect(scoredServerScenarios(listing)).toEqual(['server-initialize', 'ping']);
   });
 

@@ -20,7 +20,15 @@ const sorted = (scopes: string[]) => [...scopes].sort();
  * PATCH /api/v1/api-keys/:id with the fields the user changed, and only those: sending a quota sets its
  * balance, and an unchanged expiry that has passed would be refused.
  */
-export function EditKeyForm({ apiKey, onSaved, onCancel }: { apiKey: ApiKey; onSaved: (key: ApiKey, changed: string[]) => void; onCancel: () => void }) {
+export function EditKeyForm({
+  apiKey,
+  onSaved,
+  onCancel,
+}: {
+  apiKey: ApiKey;
+  onSaved: (key: ApiKey, changed: string[]) => void;
+  onCancel: () => void;
+}) {
   const [name, setName] = useState(apiKey.name);
   const [scopes, setScopes] = useState(() => choiceOf(apiKey.scopes));
   const [expiry, setExpiry] = useState('keep');
@@ -48,7 +56,10 @@ export function EditKeyForm({ apiKey, onSaved, onCancel }: { apiKey: ApiKey; onS
     setBusy(true);
     api<ApiKey>('PATCH', `/api-keys/${apiKey.id}`, body).then(
       ({ data }) => onSaved(data, Object.keys(body)),
-      (e) => { setBusy(false); setError(messageOf(e)); },
+      (e) => {
+        setBusy(false);
+        setError(messageOf(e));
+      },
     );
   };
   return (
@@ -60,14 +71,22 @@ export function EditKeyForm({ apiKey, onSaved, onCancel }: { apiKey: ApiKey; onS
       <label for="edit-expiry">Expires</label>
       <select id="edit-expiry" value={expiry} onChange={(e) => setExpiry(e.currentTarget.value)}>
         <option value="keep">Unchanged ({shortDate(apiKey.expires_at, 'never')})</option>
-        {EXPIRY.map((x) => <option key={x.value} value={x.value}>{x.label}</option>)}
+        {EXPIRY.map((x) => (
+          <option key={x.value} value={x.value}>
+            {x.label}
+          </option>
+        ))}
       </select>
       <RateLimitFields value={rate} onChange={setRate} />
       <QuotaFields value={quota} onChange={setQuota} note="Saving a changed quota sets the balance to this number of calls." />
       <ErrorNote error={error} />
       <div class="buttons">
-        <button type="submit" disabled={busy}>Save changes</button>
-        <button type="button" class="secondary" onClick={onCancel}>Cancel</button>
+        <button type="submit" disabled={busy}>
+          Save changes
+        </button>
+        <button type="button" class="secondary" onClick={onCancel}>
+          Cancel
+        </button>
       </div>
     </form>
   );

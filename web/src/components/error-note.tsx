@@ -1,5 +1,9 @@
 export function ErrorNote({ error }: { error: string | null }) {
-  return error ? <p class="error" role="alert">{error}</p> : null;
+  return error ? (
+    <p class="error" role="alert">
+      {error}
+    </p>
+  ) : null;
 }
 
 export function messageOf(error: unknown): string {

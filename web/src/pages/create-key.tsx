@@ -22,7 +22,8 @@ export function CreateKeyPage() {
   const [error, setError] = useState<string | null>(null);
   const [created, setCreated] = useState<CreatedKey | null>(null);
 
-  if (created) return <SecretOnce title={`Key "${created.name}" created`} rawKey={created.raw_key} onDone={() => (location.hash = '#/keys')} />;
+  if (created)
+    return <SecretOnce title={`Key "${created.name}" created`} rawKey={created.raw_key} onDone={() => (location.hash = '#/keys')} />;
 
   const submit = (event: Event) => {
     event.preventDefault();
@@ -34,7 +35,10 @@ export function CreateKeyPage() {
       rate_limit: rateBody(rate),
       quota: quotaBody(quota),
     };
-    api<CreatedKey>('POST', '/api-keys', body).then(({ data }) => setCreated(data), (e) => setError(messageOf(e)));
+    api<CreatedKey>('POST', '/api-keys', body).then(
+      ({ data }) => setCreated(data),
+      (e) => setError(messageOf(e)),
+    );
   };
   return (
     <section aria-labelledby="create-title">
@@ -45,14 +49,20 @@ export function CreateKeyPage() {
         <ScopePicker value={scopes} onChange={setScopes} />
         <label for="expiry">Expires</label>
         <select id="expiry" value={days} onChange={(e) => setDays(Number(e.currentTarget.value))}>
-          {EXPIRY.map((x) => <option key={x.days} value={x.days}>{x.label}</option>)}
+          {EXPIRY.map((x) => (
+            <option key={x.days} value={x.days}>
+              {x.label}
+            </option>
+          ))}
         </select>
         <RateLimitFields value={rate} onChange={setRate} />
         <QuotaFields value={quota} onChange={setQuota} />
         <ErrorNote error={error} />
         <div class="buttons">
           <button type="submit">Create key</button>
-          <a class="button secondary" href="#/keys">Cancel</a>
+          <a class="button secondary" href="#/keys">
+            Cancel
+          </a>
         </div>
       </form>
     </section>

@@ -41,7 +41,10 @@ export function ScopedForm({ target, onDone }: { target: ScopedItem; onDone: () 
     if (editing && Object.keys(body).length === 0) return onDone();
     setBusy(true);
     const call = editing ? api('PATCH', `${path}/${target.item!.id}`, body) : api('POST', path, body);
-    call.then(onDone, (e) => { setBusy(false); setError(messageOf(e)); });
+    call.then(onDone, (e) => {
+      setBusy(false);
+      setError(messageOf(e));
+    });
   };
   const what = target.kind === 'role' ? 'role' : 'mode';
   const title = editing ? `Edit ${what} ${role?.name ?? mode?.mode}` : `Add a ${what}`;
@@ -50,17 +53,23 @@ export function ScopedForm({ target, onDone }: { target: ScopedItem; onDone: () 
       <h3 class="form-title">{title}</h3>
       <label for={`${target.kind}-name`}>{target.kind === 'role' ? 'Role name' : 'Mode'}</label>
       <input id={`${target.kind}-name`} required maxLength={255} value={name} onInput={(e) => setName(e.currentTarget.value)} />
-      {target.kind === 'role' && <>
-        <label for="role-description">Description</label>
-        <input id="role-description" maxLength={1000} value={description} onInput={(e) => setDescription(e.currentTarget.value)} />
-      </>}
+      {target.kind === 'role' && (
+        <>
+          <label for="role-description">Description</label>
+          <input id="role-description" maxLength={1000} value={description} onInput={(e) => setDescription(e.currentTarget.value)} />
+        </>
+      )}
       {role?.is_system && <p class="muted small">A system role: it can be edited, not deleted.</p>}
       {target.kind === 'mode' && <p class="muted small">A mode must list at least one scope: it widens a role while a session lasts.</p>}
       <ScopePicker value={scopes} onChange={setScopes} />
       <ErrorNote error={error} />
       <div class="buttons">
-        <button type="submit" disabled={busy}>Save</button>
-        <button type="button" class="secondary" onClick={onDone}>Cancel</button>
+        <button type="submit" disabled={busy}>
+          Save
+        </button>
+        <button type="button" class="secondary" onClick={onDone}>
+          Cancel
+        </button>
       </div>
     </form>
   );

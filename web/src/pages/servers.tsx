@@ -7,12 +7,19 @@ import { ServerForm } from './server-form';
 
 const FIRST_PAGE = '/mcp-servers?limit=50';
 
-interface Awaiting { server: McpServer; name: string; approved: string; seen: string }
+interface Awaiting {
+  server: McpServer;
+  name: string;
+  approved: string;
+  seen: string;
+}
 
 function awaitingOf(servers: McpServer[]): Awaiting[] {
-  return servers.flatMap((server) => Object.entries(server.tool_pins ?? {})
-    .filter(([, pin]) => pin.status === 'changed' && pin.seen_sha256)
-    .map(([name, pin]) => ({ server, name, approved: pin.sha256, seen: pin.seen_sha256! })));
+  return servers.flatMap((server) =>
+    Object.entries(server.tool_pins ?? {})
+      .filter(([, pin]) => pin.status === 'changed' && pin.seen_sha256)
+      .map(([name, pin]) => ({ server, name, approved: pin.sha256, seen: pin.seen_sha256! })),
+  );
 }
 
 export function ServersPage() {
@@ -21,20 +28,24 @@ export function ServersPage() {
   const [error, setError] = useState<string | null>(null);
   const [editing, setEditing] = useState<McpServer | 'new' | null>(null);
   const fail = (e: unknown) => setError(messageOf(e));
-  const load = () => api<McpServer[]>('GET', FIRST_PAGE).then(({ data, headers }) => {
-    setServers(data);
-    setNext(nextPageOf(headers, '/mcp-servers'));
-  }, fail);
-  const more = () => next && api<McpServer[]>('GET', next).then(({ data, headers }) => {
-    setServers((shown) => [...(shown ?? []), ...data.filter((s) => !shown?.some((t) => t.id === s.id))]);
-    setNext(nextPageOf(headers, '/mcp-servers'));
-  }, fail);
+  const load = () =>
+    api<McpServer[]>('GET', FIRST_PAGE).then(({ data, headers }) => {
+      setServers(data);
+      setNext(nextPageOf(headers, '/mcp-servers'));
+    }, fail);
+  const more = () =>
+    next &&
+    api<McpServer[]>('GET', next).then(({ data, headers }) => {
+      setServers((shown) => [...(shown ?? []), ...data.filter((s) => !shown?.some((t) => t.id === s.id))]);
+      setNext(nextPageOf(headers, '/mcp-servers'));
+    }, fail);
   useEffect(() => void load(), []);
   // The exact hash inspected is sent: if the upstream changed again meanwhile, the API refuses and approves nothing,
   // and the reload shows the hash now seen.
   const approve = (a: Awaiting) =>
     api('POST', `/mcp-servers/${a.server.id}/approve-tools`, { tools: [{ name: a.name, sha256: a.seen }] })
-      .then(() => setError(null), fail).then(load);
+      .then(() => setError(null), fail)
+      .then(load);
   const remove = (server: McpServer) => api('DELETE', `/mcp-servers/${server.id}`).then(load, fail);
   const awaiting = awaitingOf(servers ?? []);
 
@@ -42,15 +53,41 @@ export function ServersPage() {
     <section aria-labelledby="servers-title">
       <div class="page-head">
         <h1 id="servers-title">Upstream MCP servers</h1>
-        <button type="button" onClick={() => setEditing('new')}>Add server</button>
+        <button type="button" onClick={() => setEditing('new')}>
+          Add server
+        </button>
       </div>
       <ErrorNote error={error} />
-      {editing && <ServerForm key={editing === 'new' ? 'new' : editing.id} server={editing === 'new' ? null : editing}
-        onDone={() => { setEditing(null); void load(); }} />}
-      {servers === null ? <p class="muted">Loading…</p> : servers.length === 0 ? <p>No upstream servers yet.</p> : (
+      {editing && (
+        <ServerForm
+          key={editing === 'new' ? 'new' : editing.id}
+          server={editing === 'new' ? null : editing}
+          onDone={() => {
+            setEditing(null);
+            void load();
+          }}
+        />
+      )}
+      {servers === null ? (
+        <p class="muted">Loading…</p>
+      ) : servers.length === 0 ? (
+        <p>No upstream servers yet.</p>
+      ) : (
         <div class="table-wrap">
           <table>
-            <thead><tr><th scope="col">Name</th><th scope="col">URL</th><th scope="col">Headers</th><th scope="col">Scope rules</th><th scope="col">Pinned tools</th><th scope="col">Updated</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">URL</th>
+                <th scope="col">Headers</th>
+                <th scope="col">Scope rules</th>
+                <th scope="col">Pinned tools</th>
+                <th scope="col">Updated</th>
+                <th scope="col">
+                  <span class="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
             <tbody>
               {servers.map((s) => (
                 <tr key={s.id}>
@@ -61,8 +98,12 @@ export function ServersPage() {
                   <td>{Object.keys(s.tool_pins ?? {}).length}</td>
                   <td>{shortDate(s.updated_at)}</td>
                   <td class="actions">
-                    <button type="button" class="secondary" onClick={() => setEditing(s)} aria-label={`Edit ${s.name}`}>Edit</button>
-                    <button type="button" class="danger" onClick={() => void remove(s)} aria-label={`Delete ${s.name}`}>Delete</button>
+                    <button type="button" class="secondary" onClick={() => setEditing(s)} aria-label={`Edit ${s.name}`}>
+                      Edit
+                    </button>
+                    <button type="button" class="danger" onClick={() => void remove(s)} aria-label={`Delete ${s.name}`}>
+                      Delete
+                    </button>
                   </td>
                 </tr>
               ))}
@@ -70,16 +111,29 @@ export function ServersPage() {
           </table>
         </div>
       )}
-      {next && <p><button type="button" class="secondary" onClick={() => void more()}>Show more servers</button></p>}
+      {next && (
+        <p>
+          <button type="button" class="secondary" onClick={() => void more()}>
+            Show more servers
+          </button>
+        </p>
+      )}
       <h2>Tools awaiting approval</h2>
       {next && <p class="muted">Of the servers shown; more follow.</p>}
-      {awaiting.length === 0 ? <p class="muted">None: every pinned tool is as approved.</p> : (
+      {awaiting.length === 0 ? (
+        <p class="muted">None: every pinned tool is as approved.</p>
+      ) : (
         <ul class="plain">
           {awaiting.map((a) => (
             <li key={`${a.server.id}/${a.name}`}>
-              <code>{a.server.name}__{a.name}</code> changed its definition: approved <span class="mono small">{a.approved.slice(0, 12)}…</span>,
-              now <span class="mono small">{a.seen.slice(0, 12)}…</span>. It is withheld from /mcp until approved.{' '}
-              <button type="button" onClick={() => void approve(a)} aria-label={`Approve ${a.name} of ${a.server.name}`}>Approve</button>
+              <code>
+                {a.server.name}__{a.name}
+              </code>{' '}
+              changed its definition: approved <span class="mono small">{a.approved.slice(0, 12)}…</span>, now{' '}
+              <span class="mono small">{a.seen.slice(0, 12)}…</span>. It is withheld from /mcp until approved.{' '}
+              <button type="button" onClick={() => void approve(a)} aria-label={`Approve ${a.name} of ${a.server.name}`}>
+                Approve
+              </button>
             </li>
           ))}
         </ul>
@@ -90,6 +144,15 @@ export function ServersPage() {
 
 function ruleCount(s: McpServer): string {
   const count = (m: Record<string, string[]> | undefined) => Object.keys(m ?? {}).length;
-  const parts = [[count(s.tool_scopes), 'tool'], [count(s.resource_scopes), 'resource'], [count(s.prompt_scopes), 'prompt']] as const;
-  return parts.filter(([n]) => n > 0).map(([n, what]) => `${n} ${what}${n === 1 ? '' : 's'}`).join(', ') || '—';
+  const parts = [
+    [count(s.tool_scopes), 'tool'],
+    [count(s.resource_scopes), 'resource'],
+    [count(s.prompt_scopes), 'prompt'],
+  ] as const;
+  return (
+    parts
+      .filter(([n]) => n > 0)
+      .map(([n, what]) => `${n} ${what}${n === 1 ? '' : 's'}`)
+      .join(', ') || '—'
+  );
 }

@@ -14,7 +14,6 @@ export interface ConsoleOptions {
   issuerOrigin: string | null;
 }
 
-
 /**
  * The key console at /console/: static files only, talking to the public REST API with the user's
  * access token. Its CSP allows no inline script or style and no origin but this one and the issuer's.
@@ -22,14 +21,27 @@ export interface ConsoleOptions {
 export function consoleRouter(options: ConsoleOptions): Router {
   const router = Router();
   const connect = ["'self'", ...(options.issuerOrigin ? [options.issuerOrigin] : [])];
-  router.use('/console', helmet({
-    contentSecurityPolicy: { useDefaults: false, directives: {
-      'default-src': ["'self'"], 'script-src': ["'self'"], 'style-src': ["'self'"], 'img-src': ["'self'", 'data:'],
-      'connect-src': connect, 'frame-ancestors': ["'none'"], 'base-uri': ["'none'"], 'form-action': ["'self'"], 'object-src': ["'none'"],
-    } },
-    // The authorization code arrives in the URL: never hand it to another site.
-    referrerPolicy: { policy: 'no-referrer' },
-  }));
+  router.use(
+    '/console',
+    helmet({
+      contentSecurityPolicy: {
+        useDefaults: false,
+        directives: {
+          'default-src': ["'self'"],
+          'script-src': ["'self'"],
+          'style-src': ["'self'"],
+          'img-src': ["'self'", 'data:'],
+          'connect-src': connect,
+          'frame-ancestors': ["'none'"],
+          'base-uri': ["'none'"],
+          'form-action': ["'self'"],
+          'object-src': ["'none'"],
+        },
+      },
+      // The authorization code arrives in the URL: never hand it to another site.
+      referrerPolicy: { policy: 'no-referrer' },
+    }),
+  );
   router.get('/console', (req, res, next) => (req.path === '/console' ? res.redirect(301, '/console/') : next()));
   router.get('/console/config.json', (req, res) => {
     res.setHeader('Cache-Control', 'no-store');
@@ -37,20 +49,27 @@ export function consoleRouter(options: ConsoleOptions): Router {
   });
   const built = existsSync(path.join(options.dir, 'index.html'));
   if (!built) {
-    router.use('/console', (_req, res) => sendProblem(res, {
-      type: problemType('route-not-found'), title: 'Not Found', status: 404, detail: 'The console is not built: run npm run build',
-    }));
+    router.use('/console', (_req, res) =>
+      sendProblem(res, {
+        type: problemType('route-not-found'),
+        title: 'Not Found',
+        status: 404,
+        detail: 'The console is not built: run npm run build',
+      }),
+    );
     return router;
   }
-  router.use('/console', express.static(options.dir, {
-    index: 'index.html',
-    redirect: false,
-    fallthrough: true,
-    setHeaders: (res, file) => {
-      const hashed = path.relative(options.dir, file).startsWith(`assets${path.sep}`);
-      res.setHeader('Cache-Control', hashed ? `public, max-age=${365 * 24 * 3600}, immutable` : 'no-cache');
-    },
-  }));
+  router.use(
+    '/console',
+    express.static(options.dir, {
+      index: 'index.html',
+      redirect: false,
+      fallthrough: true,
+      setHeaders: (res, file) => {
+        const hashed = path.relative(options.dir, file).startsWith(`assets${path.sep}`);
+        res.setHeader('Cache-Control', hashed ? `public, max-age=${365 * 24 * 3600}, immutable` : 'no-cache');
+      },
+    }),
+  );
   return router;
 }
-

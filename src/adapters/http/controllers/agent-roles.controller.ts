@@ -22,13 +22,17 @@ export class AgentRolesController {
 
   router(): Router {
     const { list, get, create, update, remove } = this.useCases;
-    return catalogRouter({ create: AgentRoleInputDto, update: AgentRoleUpdateDto }, {
-      list: () => list.execute(),
-      get: (id) => get.execute({ id }),
-      create: (actor, b) => create.execute({ actor, name: b.name, description: b.description, platformScopes: b.platform_scopes }),
-      update: (actor, id, b) => update.execute({ actor, id, name: b.name, description: b.description, platformScopes: b.platform_scopes }),
-      remove: (actor, id) => remove.execute({ actor, id }),
-      present: presentRole,
-    });
+    return catalogRouter(
+      { create: AgentRoleInputDto, update: AgentRoleUpdateDto },
+      {
+        list: () => list.execute(),
+        get: (id) => get.execute({ id }),
+        create: (actor, b) => create.execute({ actor, name: b.name, description: b.description, platformScopes: b.platform_scopes }),
+        update: (actor, id, b) =>
+          update.execute({ actor, id, name: b.name, description: b.description, platformScopes: b.platform_scopes }),
+        remove: (actor, id) => remove.execute({ actor, id }),
+        present: presentRole,
+      },
+    );
   }
 }

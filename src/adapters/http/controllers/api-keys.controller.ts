@@ -61,7 +61,11 @@ export class ApiKeysController {
 
   async update(req: Request<{ id: string }>, res: Response): Promise<void> {
     const body = allowedFields(UpdateApiKeyDto, req.body);
-    const { key, quotaRemaining } = await this.useCases.update.execute({ actor: actorOf(res.locals), id: req.params.id, ...body.toInput() });
+    const { key, quotaRemaining } = await this.useCases.update.execute({
+      actor: actorOf(res.locals),
+      id: req.params.id,
+      ...body.toInput(),
+    });
     res.json(presentKey(key, quotaRemaining));
   }
 

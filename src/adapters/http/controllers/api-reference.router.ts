@@ -78,10 +78,12 @@ const strictPolicy = helmet({
 export function apiReferenceRouter(document: object): Router {
   const json = JSON.stringify(document);
   const etag = `"${createHash('sha256').update(json).digest('base64url').slice(0, 27)}"`;
-  const cacheable = (maxAgeSeconds: number): RequestHandler => (_req, res, next) => {
-    res.setHeader('Cache-Control', `public, max-age=${maxAgeSeconds}`);
-    next();
-  };
+  const cacheable =
+    (maxAgeSeconds: number): RequestHandler =>
+    (_req, res, next) => {
+      res.setHeader('Cache-Control', `public, max-age=${maxAgeSeconds}`);
+      next();
+    };
   const router = Router();
   router.get(OPENAPI_PATH, cacheable(300), (_req, res) => {
     res.setHeader('ETag', etag);

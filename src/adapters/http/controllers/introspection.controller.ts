@@ -20,9 +20,18 @@ export class IntrospectionController {
   router(): Router {
     const router = Router();
     router.post('/', formBody, (req, res) => this.post(req, res));
-    router.all('/', (_req, res) => sendProblem(res, {
-      type: problemType('method-not-allowed'), title: 'Method Not Allowed', status: 405, detail: 'Introspection takes a POST',
-    }, { Allow: 'POST' }));
+    router.all('/', (_req, res) =>
+      sendProblem(
+        res,
+        {
+          type: problemType('method-not-allowed'),
+          title: 'Method Not Allowed',
+          status: 405,
+          detail: 'Introspection takes a POST',
+        },
+        { Allow: 'POST' },
+      ),
+    );
     return router;
   }
 

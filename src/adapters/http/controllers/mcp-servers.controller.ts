@@ -72,7 +72,10 @@ export class McpServersController {
   async approve(req: IdRequest, res: Response): Promise<void> {
     const caller = callerOf(req, res);
     const body = allowedFields(ApproveToolsDto, req.body);
-    const view = await bodyFieldsOf(() => this.useCases.update.execute({ caller, id: req.params.id, data: { approve_tools: body.tools } }), 'tools');
+    const view = await bodyFieldsOf(
+      () => this.useCases.update.execute({ caller, id: req.params.id, data: { approve_tools: body.tools } }),
+      'tools',
+    );
     res.json(presentMcpServer(view));
   }
 }

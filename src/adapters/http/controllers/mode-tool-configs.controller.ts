@@ -22,13 +22,16 @@ export class ModeToolConfigsController {
 
   router(): Router {
     const { list, get, create, update, remove } = this.useCases;
-    return catalogRouter({ create: ModeToolConfigInputDto, update: ModeToolConfigUpdateDto }, {
-      list: () => list.execute(),
-      get: (id) => get.execute({ id }),
-      create: (actor, b) => create.execute({ actor, mode: b.mode, additionalScopes: b.additional_scopes }),
-      update: (actor, id, b) => update.execute({ actor, id, mode: b.mode, additionalScopes: b.additional_scopes }),
-      remove: (actor, id) => remove.execute({ actor, id }),
-      present: presentMode,
-    });
+    return catalogRouter(
+      { create: ModeToolConfigInputDto, update: ModeToolConfigUpdateDto },
+      {
+        list: () => list.execute(),
+        get: (id) => get.execute({ id }),
+        create: (actor, b) => create.execute({ actor, mode: b.mode, additionalScopes: b.additional_scopes }),
+        update: (actor, id, b) => update.execute({ actor, id, mode: b.mode, additionalScopes: b.additional_scopes }),
+        remove: (actor, id) => remove.execute({ actor, id }),
+        present: presentMode,
+      },
+    );
   }
 }

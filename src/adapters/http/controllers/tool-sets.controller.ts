@@ -29,7 +29,9 @@ export class ToolSetsController {
   scopes(): Router {
     const router = Router();
     router.get('/', (_req, res) => {
-      res.json(SCOPE_CATALOG.map(({ scope, resource, permission, covers }): ScopeCatalogEntryDto => ({ scope, resource, permission, covers })));
+      res.json(
+        SCOPE_CATALOG.map(({ scope, resource, permission, covers }): ScopeCatalogEntryDto => ({ scope, resource, permission, covers })),
+      );
     });
     return router;
   }

@@ -27,5 +27,11 @@ export function parseAuthorizationRequest(
   if (typeof params.state !== 'string' || !OPAQUE.test(params.state)) return 'state must be 1 to 512 printable characters';
   const nonce = params.nonce ?? null;
   if (nonce !== null && (typeof nonce !== 'string' || !OPAQUE.test(nonce))) return 'nonce must be 1 to 512 printable characters';
-  return { clientId: expected.clientId, redirectUri: expected.redirectUri, state: params.state, codeChallenge: params.code_challenge, nonce };
+  return {
+    clientId: expected.clientId,
+    redirectUri: expected.redirectUri,
+    state: params.state,
+    codeChallenge: params.code_challenge,
+    nonce,
+  };
 }

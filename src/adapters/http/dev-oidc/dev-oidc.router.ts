@@ -37,11 +37,25 @@ export function devOidcRouter(options: DevOidcOptions): Router {
   const codes = new LRUCache<string, AuthorizationRequest>({ max: 1000, ttl: CODE_TTL_MS });
   const router = Router();
   const expected = (req: Request) => ({ clientId: options.clientId, redirectUri: `${requestOrigin(req)}${CONSOLE_PATH}` });
-  router.use(DEV_OIDC_PATH, helmet({
-    contentSecurityPolicy: { useDefaults: false, directives: {
-      'default-src': ["'none'"], 'style-src': ["'self'"], 'form-action': ["'self'"], 'frame-ancestors': ["'none'"], 'base-uri': ["'none'"],
-    } },
-  }), (_req, res, next) => { res.setHeader('Cache-Control', 'no-store'); next(); });
+  router.use(
+    DEV_OIDC_PATH,
+    helmet({
+      contentSecurityPolicy: {
+        useDefaults: false,
+        directives: {
+          'default-src': ["'none'"],
+          'style-src': ["'self'"],
+          'form-action': ["'self'"],
+          'frame-ancestors': ["'none'"],
+          'base-uri': ["'none'"],
+        },
+      },
+    }),
+    (_req, res, next) => {
+      res.setHeader('Cache-Control', 'no-store');
+      next();
+    },
+  );
 
   router.get(`${DEV_OIDC_PATH}/.well-known/openid-configuration`, (req, res) => {
     const origin = requestOrigin(req);
@@ -87,8 +101,13 @@ export function devOidcRouter(options: DevOidcOptions): Router {
     const request = codes.get(code);
     // Single use whatever follows: a code tried with a wrong verifier is gone (RFC 6749 section 4.1.2).
     codes.delete(code);
-    if (!request || body.client_id !== request.clientId || body.redirect_uri !== request.redirectUri
-      || typeof body.code_verifier !== 'string' || !pkceMatches(body.code_verifier, request.codeChallenge)) {
+    if (
+      !request ||
+      body.client_id !== request.clientId ||
+      body.redirect_uri !== request.redirectUri ||
+      typeof body.code_verifier !== 'string' ||
+      !pkceMatches(body.code_verifier, request.codeChallenge)
+    ) {
       return tokenError(res, 'invalid_grant');
     }
     const sub = options.userId;
@@ -97,7 +116,11 @@ export function devOidcRouter(options: DevOidcOptions): Router {
     res.json({
       access_token: options.issuer.mint({ sub, admin: true, adminRole: options.adminRole, ttlSeconds }),
       id_token: options.issuer.mintIdToken({
-        sub, issuer: `${requestOrigin(req)}${DEV_OIDC_PATH}`, audience: request.clientId, nonce: request.nonce, ttlSeconds: TOKEN_TTL_SECONDS,
+        sub,
+        issuer: `${requestOrigin(req)}${DEV_OIDC_PATH}`,
+        audience: request.clientId,
+        nonce: request.nonce,
+        ttlSeconds: TOKEN_TTL_SECONDS,
       }),
       token_type: 'Bearer',
       expires_in: ttlSeconds,

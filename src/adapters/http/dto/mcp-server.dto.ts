@@ -4,7 +4,11 @@ import { componentRef, Optional, SchemaOf, Timestamp, Uuid } from './wire-decora
 
 const sha256Hex = { type: 'string', pattern: SHA256_HEX.source };
 
-const scopeMap = (what: string) => ({ type: 'object', description: `${what} → every scope needed.`, additionalProperties: { type: 'array', items: componentRef('Scope') } });
+const scopeMap = (what: string) => ({
+  type: 'object',
+  description: `${what} → every scope needed.`,
+  additionalProperties: { type: 'array', items: componentRef('Scope') },
+});
 const TOOL_SCOPES = scopeMap('Upstream tool name');
 const RESOURCE_SCOPES = scopeMap('Resource URI or URI template');
 const PROMPT_SCOPES = scopeMap('Prompt name');
@@ -35,7 +39,11 @@ export class McpServerInputDto {
   url!: string;
 
   @Optional()
-  @SchemaOf({ type: 'object', additionalProperties: { type: 'string' }, description: 'Sending the mask `********` back keeps the stored value.' })
+  @SchemaOf({
+    type: 'object',
+    additionalProperties: { type: 'string' },
+    description: 'Sending the mask `********` back keeps the stored value.',
+  })
   @StringMap('must be an object of header names to string values')
   headers?: Record<string, string>;
 
@@ -90,7 +98,9 @@ export class McpServerDto {
   @Uuid() id!: string;
   @IsString() name!: string;
   @IsString() url!: string;
-  @SchemaOf({ type: 'object', additionalProperties: { type: 'string' }, description: 'Values are always `********`.' }) @IsObject() headers!: Record<string, string>;
+  @SchemaOf({ type: 'object', additionalProperties: { type: 'string' }, description: 'Values are always `********`.' })
+  @IsObject()
+  headers!: Record<string, string>;
   @SchemaOf(TOOL_SCOPES) @IsObject() tool_scopes!: Record<string, string[]>;
   @SchemaOf(RESOURCE_SCOPES) @IsObject() resource_scopes!: Record<string, string[]>;
   @SchemaOf(PROMPT_SCOPES) @IsObject() prompt_scopes!: Record<string, string[]>;

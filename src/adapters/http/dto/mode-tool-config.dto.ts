@@ -12,7 +12,7 @@ export class ModeToolConfigInputDto {
   @IsString({ message: NAME_REQUIRED })
   mode!: string;
 
-  @SchemaOf({ ...SCOPE_LIST, minItems: 1, description: 'Added to the role\'s scopes while a session of this mode is active.' })
+  @SchemaOf({ ...SCOPE_LIST, minItems: 1, description: "Added to the role's scopes while a session of this mode is active." })
   @ArrayMinSize(1, { message: AT_LEAST_ONE })
   @IsArray({ message: ({ value }) => (value === undefined || value === null ? AT_LEAST_ONE : 'must be an array of scope strings') })
   additional_scopes!: string[];

@@ -17,7 +17,8 @@ export class UpdateApiKeyDto {
   @Optional()
   @SchemaOf(SCOPE_LIST)
   @IsArray({
-    message: ({ value }) => (value === null ? 'must be an array of scope strings ([] means full access)' : 'must be an array of scope strings'),
+    message: ({ value }) =>
+      value === null ? 'must be an array of scope strings ([] means full access)' : 'must be an array of scope strings',
   })
   scopes?: string[];
 

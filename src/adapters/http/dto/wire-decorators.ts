@@ -39,7 +39,8 @@ function all(...decorators: PropertyDecorator[]): PropertyDecorator {
 function schemaStep(step: (schema: Schema) => Schema): PropertyDecorator {
   return (target, property) => {
     const before = getMetadataSchema(target, property) as Schema | ((schema: Schema, options: never) => Schema);
-    const wrapped = (schema: Schema, options: never) => step(typeof before === 'function' ? before(schema, options) : { ...schema, ...before });
+    const wrapped = (schema: Schema, options: never) =>
+      step(typeof before === 'function' ? before(schema, options) : { ...schema, ...before });
     JSONSchema(wrapped as never)(target, property);
   };
 }
@@ -75,14 +76,22 @@ export function Nested(type: () => DtoClass, message?: (value: unknown) => strin
   };
   const options = message && { message: ({ value }: { value: unknown }) => message(value) };
   // IsObject registers first, so it is checked first and stops a non-object before the nested checks.
-  return all(IsObject(options), ValidateNested(), remember, schemaStep(() => componentRef(schemaName(type()))));
+  return all(
+    IsObject(options),
+    ValidateNested(),
+    remember,
+    schemaStep(() => componentRef(schemaName(type()))),
+  );
 }
 
 /** An ISO-8601 instant with a time zone on a real calendar day, as the use-cases read it; the schema says date-time. */
 export function Timestamp(message?: string): PropertyDecorator {
   return all(
     schemaStep(() => ({ type: 'string', format: 'date-time' })),
-    ValidateBy({ name: 'isTimestamp', validator: { validate: (value) => typeof value === 'string' && isoInstant(value) !== null } }, { message }),
+    ValidateBy(
+      { name: 'isTimestamp', validator: { validate: (value) => typeof value === 'string' && isoInstant(value) !== null } },
+      { message },
+    ),
   );
 }
 

@@ -45,10 +45,13 @@ export function forwardedMcpRequestOf(req: Request): ForwardedMcpRequest | null 
 
   const version = req.headers['mcp-protocol-version'];
   if (typeof version !== 'string' || !REVISION.test(version) || version < FIRST_VALIDATING_REVISION) {
-    throw ValidationError.single('MCP-Protocol-Version', `must be ${FIRST_VALIDATING_REVISION} or later, whose servers check the Mcp-* headers against the body`);
+    throw ValidationError.single(
+      'MCP-Protocol-Version',
+      `must be ${FIRST_VALIDATING_REVISION} or later, whose servers check the Mcp-* headers against the body`,
+    );
   }
   const method = req.headers['mcp-method'];
-  if (typeof method !== 'string' || !METHOD.test(method)) throw ValidationError.single('Mcp-Method', 'must name the request\'s method');
+  if (typeof method !== 'string' || !METHOD.test(method)) throw ValidationError.single('Mcp-Method', "must name the request's method");
   if (method !== 'tools/call') return { server, method };
   const header = req.headers['mcp-name'];
   const name = typeof header === 'string' ? decodeMcpName(header) : undefined;

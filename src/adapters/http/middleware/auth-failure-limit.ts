@@ -28,7 +28,11 @@ export type KnownKey = (rawKey: string) => boolean;
  * Only `invalid` outcomes count; a database error is not the client's failure.
  * The address is req.ip, which honours the `trust proxy` setting.
  */
-export function authFailureLimit(limiter: AuthFailureLimiter, knownKey: KnownKey = () => false, now: () => number = Date.now): RequestHandler {
+export function authFailureLimit(
+  limiter: AuthFailureLimiter,
+  knownKey: KnownKey = () => false,
+  now: () => number = Date.now,
+): RequestHandler {
   const countFailure: KeyValidationListener = (outcome, res) => {
     if (outcome === 'invalid') limiter.recordFailure(clientBucket(res.req.ip), now());
   };

@@ -16,7 +16,9 @@ export const formBody: RequestHandler = (req, res, next) => {
   const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
   if (hasBody && !req.is(FORM_TYPE)) {
     return sendProblem(res, {
-      type: problemType('unsupported-media-type'), title: 'Unsupported Media Type', status: 415,
+      type: problemType('unsupported-media-type'),
+      title: 'Unsupported Media Type',
+      status: 415,
       detail: `The request body must be ${FORM_TYPE}`,
     });
   }
@@ -24,7 +26,9 @@ export const formBody: RequestHandler = (req, res, next) => {
     const type = (error as { type?: string } | undefined)?.type;
     if (type === 'entity.too.large' || type === 'parameters.too.many') {
       return sendProblem(res, {
-        type: problemType('body-too-large'), title: 'Content Too Large', status: 413,
+        type: problemType('body-too-large'),
+        title: 'Content Too Large',
+        status: 413,
         detail: `The form must stay within ${MAX_FORM_BYTES} bytes and 10 parameters`,
       });
     }

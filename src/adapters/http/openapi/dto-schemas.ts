@@ -14,7 +14,10 @@ import { Schema } from './schema-parts';
 export function dtoSchemas(): Record<string, Schema> {
   const generated = validationMetadatasToSchemas({ refPointerPrefix: '#/components/schemas/' }) as Record<string, Schema>;
   const schemas: [string, Schema][] = [
-    ...Object.entries(generated).map(([name, schema]): [string, Schema] => [schemaName({ name }), { additionalProperties: false, ...schema }]),
+    ...Object.entries(generated).map(([name, schema]): [string, Schema] => [
+      schemaName({ name }),
+      { additionalProperties: false, ...schema },
+    ]),
     // The one wire shape that is not an object: a scope of the catalog, which the DTOs' scope lists name.
     ['Scope', { enum: SCOPE_CATALOG.map(({ scope }) => scope) }],
   ];

@@ -7,8 +7,20 @@ import { schemaRef } from './dto-schemas';
 import { Schema } from './schema-parts';
 
 const signatureHeaders: Schema[] = [
-  { name: 'Github-Public-Key-Identifier', in: 'header', required: true, description: "Names the scanner's key.", schema: { type: 'string' } },
-  { name: 'Github-Public-Key-Signature', in: 'header', required: true, description: 'Base64 DER ECDSA P-256 SHA-256 signature of the raw body.', schema: { type: 'string' } },
+  {
+    name: 'Github-Public-Key-Identifier',
+    in: 'header',
+    required: true,
+    description: "Names the scanner's key.",
+    schema: { type: 'string' },
+  },
+  {
+    name: 'Github-Public-Key-Signature',
+    in: 'header',
+    required: true,
+    description: 'Base64 DER ECDSA P-256 SHA-256 signature of the raw body.',
+    schema: { type: 'string' },
+  },
 ];
 
 /** Only with SECRET_SCANNING_KEYS_URL set; otherwise the path is the ordinary 404. */
@@ -23,7 +35,10 @@ export const secretScanningPaths: Record<string, Schema> = {
         'The body is at most 1 MiB (413 before the signature is checked) and never inflated (415 for a compressed one).',
       security: [{ scannerSignature: [] }],
       parameters: signatureHeaders,
-      requestBody: { required: true, content: { 'application/json': { schema: { type: 'array', items: schemaRef(LeakReportEntryDto), maxItems: MAX_REPORTS } } } },
+      requestBody: {
+        required: true,
+        content: { 'application/json': { schema: { type: 'array', items: schemaRef(LeakReportEntryDto), maxItems: MAX_REPORTS } } },
+      },
       ok: { 200: json('One verdict per reported token, in request order.', { type: 'array', items: schemaRef(LeakVerdictDto) }, noStore) },
       errors: [400, 401, 404, 413, 415, 503],
     }),
@@ -55,7 +70,13 @@ export const introspectionPaths: Record<string, Schema> = {
           'application/x-www-form-urlencoded': { schema: schemaRef(IntrospectionFormDto) },
         },
       },
-      ok: { 200: json('The key, or only `active: false`.', { oneOf: [schemaRef(InactiveIntrospectionDto), schemaRef(ActiveIntrospectionDto)] }, noStore) },
+      ok: {
+        200: json(
+          'The key, or only `active: false`.',
+          { oneOf: [schemaRef(InactiveIntrospectionDto), schemaRef(ActiveIntrospectionDto)] },
+          noStore,
+        ),
+      },
       errors: [400, 401, 403, 413, 415, 503],
     }),
     get: methodNotAllowed('get'),
@@ -73,10 +94,14 @@ export const documentPaths: Record<string, Schema> = {
       summary: 'This document (public)',
       security: [],
       ok: {
-        200: json('OpenAPI 3.1.', { type: 'object', required: ['openapi', 'paths'] }, {
-          ETag: { description: 'Changes with the document.', schema: { type: 'string' } },
-          'Cache-Control': { description: '`public, max-age=300`.', schema: { type: 'string' } },
-        }),
+        200: json(
+          'OpenAPI 3.1.',
+          { type: 'object', required: ['openapi', 'paths'] },
+          {
+            ETag: { description: 'Changes with the document.', schema: { type: 'string' } },
+            'Cache-Control': { description: '`public, max-age=300`.', schema: { type: 'string' } },
+          },
+        ),
         304: noContent('Not modified: the `If-None-Match` ETag is current.'),
       },
       errors: [],

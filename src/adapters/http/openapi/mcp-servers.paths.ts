@@ -35,18 +35,24 @@ export const mcpServerPaths: Record<string, Schema> = {
       tag,
       operationId: 'createMcpServer',
       summary: 'Register an upstream MCP server',
-      description: 'The host is checked against the upstream address rule at once (`upstream address not allowed` is a 400). 409 for a name the user already has or past `MAX_MCP_SERVERS_PER_USER`.',
+      description:
+        'The host is checked against the upstream address rule at once (`upstream address not allowed` is a 400). 409 for a name the user already has or past `MAX_MCP_SERVERS_PER_USER`.',
       parameters: [actFor],
       requestBody: jsonBody(schemaRef(McpServerInputDto)),
-      ok: { 201: json('The server.', schemaRef(McpServerDto), { Location: { description: 'The new server.', schema: { type: 'string' } } }) },
+      ok: {
+        201: json('The server.', schemaRef(McpServerDto), { Location: { description: 'The new server.', schema: { type: 'string' } } }),
+      },
       errors: [...BODY_ERRORS, 409],
     }),
   },
   '/api/v1/mcp-servers/{id}': {
     parameters: [idParameter, actForById],
     get: operation({
-      tag, operationId: 'getMcpServer', summary: 'Show a server and its tool pins',
-      ok: { 200: json('The server.', schemaRef(McpServerDto)) }, errors: [400, 401, 403, 404, 503],
+      tag,
+      operationId: 'getMcpServer',
+      summary: 'Show a server and its tool pins',
+      ok: { 200: json('The server.', schemaRef(McpServerDto)) },
+      errors: [400, 401, 403, 404, 503],
     }),
     patch: operation({
       tag,
@@ -57,8 +63,11 @@ export const mcpServerPaths: Record<string, Schema> = {
       errors: [...BODY_ERRORS, 404, 409],
     }),
     delete: operation({
-      tag, operationId: 'deleteMcpServer', summary: 'Delete a server and its pins',
-      ok: { 204: noContent('Deleted.') }, errors: [400, 401, 403, 404, 503],
+      tag,
+      operationId: 'deleteMcpServer',
+      summary: 'Delete a server and its pins',
+      ok: { 204: noContent('Deleted.') },
+      errors: [400, 401, 403, 404, 503],
     }),
   },
   '/api/v1/mcp-servers/{id}/approve-tools': {

@@ -34,7 +34,8 @@ otherwise \`404 route-not-found\`.
 `.trim();
 
 const NOT_MODIFIED: Schema = {
-  description: 'A GET with `If-None-Match: *` (RFC 9110 section 13.1.2: a current representation exists), answered by Express without a body.',
+  description:
+    'A GET with `If-None-Match: *` (RFC 9110 section 13.1.2: a current representation exists), answered by Express without a body.',
 };
 
 /** Every GET that answers 200 may answer 304 instead (Express's conditional GET). */
@@ -85,7 +86,8 @@ export const openApiDocument: Schema = {
         type: 'http',
         scheme: 'bearer',
         bearerFormat: 'JWT',
-        description: "The identity provider's access token (RS256 or ES256, with `exp`); `sub` is the user id, role `admin` makes an admin.",
+        description:
+          "The identity provider's access token (RS256 or ES256, with `exp`); `sub` is the user id, role `admin` makes an admin.",
       },
       apiKeyBearer: {
         type: 'http',

@@ -43,7 +43,11 @@ export function jsonBody(schema: Schema, required = true): Schema {
 }
 
 export const idParameter: Schema = {
-  name: 'id', in: 'path', required: true, description: 'A UUID; anything else is a 400.', schema: { type: 'string' },
+  name: 'id',
+  in: 'path',
+  required: true,
+  description: 'A UUID; anything else is a 400.',
+  schema: { type: 'string' },
 };
 
 export function queryParameter(name: string, description: string, schema: Schema): Schema {

@@ -26,14 +26,22 @@ const ANSWERS: Record<ProblemStatus, ProblemAnswer> = {
     headers: { 'WWW-Authenticate': { description: 'RFC 6750 challenge (JWT routes only).', schema: { type: 'string' } } },
   },
   403: { name: 'Forbidden', description: '`forbidden`: the caller is not an admin, or names another user without being one.' },
-  404: { name: 'NotFound', description: '`not-found`: unknown, ended or another user\'s resource; `route-not-found` for a method the path does not serve.' },
-  405: { name: 'MethodNotAllowed', description: '`method-not-allowed`.', headers: { Allow: { description: 'The methods served.', schema: { type: 'string' } } } },
+  404: {
+    name: 'NotFound',
+    description: "`not-found`: unknown, ended or another user's resource; `route-not-found` for a method the path does not serve.",
+  },
+  405: {
+    name: 'MethodNotAllowed',
+    description: '`method-not-allowed`.',
+    headers: { Allow: { description: 'The methods served.', schema: { type: 'string' } } },
+  },
   409: { name: 'Conflict', description: '`conflict`: a duplicate name, a limit reached, or a state that forbids the change.' },
-  413: { name: 'ContentTooLarge', description: '`body-too-large`: the body exceeds the route\'s limit.' },
-  415: { name: 'UnsupportedMediaType', description: '`unsupported-media-type`: the body\'s media type or encoding is not the route\'s.' },
+  413: { name: 'ContentTooLarge', description: "`body-too-large`: the body exceeds the route's limit." },
+  415: { name: 'UnsupportedMediaType', description: "`unsupported-media-type`: the body's media type or encoding is not the route's." },
   503: {
     name: 'ServiceUnavailable',
-    description: '`database-unavailable` (PostgreSQL cannot be reached, `Retry-After: 1`); on the leak report route `signing-keys-unavailable`.',
+    description:
+      '`database-unavailable` (PostgreSQL cannot be reached, `Retry-After: 1`); on the leak report route `signing-keys-unavailable`.',
     headers: { 'Retry-After': retryAfter },
   },
 };

@@ -27,7 +27,11 @@ export const MODERN_REVISIONS: readonly string[] = ['2026-07-28'];
 
 /** 2025 methods that 2026-07-28 removed; a modern request for one is a method the server does not implement. */
 const REMOVED_METHODS: ReadonlySet<string> = new Set([
-  'initialize', 'ping', 'logging/setLevel', 'resources/subscribe', 'resources/unsubscribe',
+  'initialize',
+  'ping',
+  'logging/setLevel',
+  'resources/subscribe',
+  'resources/unsubscribe',
 ]);
 
 /** MCP 2026-07-28's code for headers that disagree with the body (or are missing). */
@@ -80,13 +84,15 @@ export type EraVerdict =
 export function eraOf(input: EraInput): EraVerdict {
   const { headers } = input;
   if (plainLegacyRequest(input)) return PLAIN_LEGACY;
-  const route = plainModernRoute(input) ?? classifyInboundRequest({
-    httpMethod: input.httpMethod,
-    ...(headers.protocolVersion !== undefined && { protocolVersionHeader: headers.protocolVersion }),
-    ...(headers.method !== undefined && { mcpMethodHeader: headers.method }),
-    ...(headers.name !== undefined && { mcpNameHeader: headers.name }),
-    body: input.body,
-  });
+  const route =
+    plainModernRoute(input) ??
+    classifyInboundRequest({
+      httpMethod: input.httpMethod,
+      ...(headers.protocolVersion !== undefined && { protocolVersionHeader: headers.protocolVersion }),
+      ...(headers.method !== undefined && { mcpMethodHeader: headers.method }),
+      ...(headers.name !== undefined && { mcpNameHeader: headers.name }),
+      body: input.body,
+    });
   if (route.kind === 'legacy') return { era: 'legacy', reason: route.reason };
   const id = echoableId(input.body);
   if (route.kind === 'reject') return rejected(fromLadder(route, id));
@@ -147,9 +153,15 @@ export function plainModernRoute({ httpMethod, headers, body }: EraInput): Inbou
   if (!plainCapabilities(meta[CLIENT_CAPABILITIES_META_KEY])) return undefined;
   for (const key in meta) {
     if (key === PROTOCOL_VERSION_META_KEY || key === CLIENT_CAPABILITIES_META_KEY) continue;
-    if (key === CLIENT_INFO_META_KEY ? !plainClientInfo(meta[key]) : !(TRACE_KEYS.has(key) && typeof meta[key] === 'string')) return undefined;
+    if (key === CLIENT_INFO_META_KEY ? !plainClientInfo(meta[key]) : !(TRACE_KEYS.has(key) && typeof meta[key] === 'string'))
+      return undefined;
   }
-  return { kind: 'modern', messageKind: 'request', message: body as Extract<InboundModernRoute, { messageKind: 'request' }>['message'], classification: { era: 'modern', revision } };
+  return {
+    kind: 'modern',
+    messageKind: 'request',
+    message: body as Extract<InboundModernRoute, { messageKind: 'request' }>['message'],
+    classification: { era: 'modern', revision },
+  };
 }
 
 function plainCapabilities(value: unknown): boolean {
@@ -179,7 +191,10 @@ function modernVerdict(route: InboundModernRoute, headers: EraHeaders, id: RpcId
   // A _meta naming a 2025 revision also lands here (as era "legacy"): neither era serves it.
   if (revision === undefined || !MODERN_REVISIONS.includes(revision)) {
     return rejected({
-      httpStatus: 400, id, code: UNSUPPORTED_PROTOCOL_VERSION, message: 'Unsupported protocol version',
+      httpStatus: 400,
+      id,
+      code: UNSUPPORTED_PROTOCOL_VERSION,
+      message: 'Unsupported protocol version',
       data: { supported: [...MODERN_REVISIONS], requested: clipInput(revision ?? 'unknown') },
     });
   }
@@ -199,12 +214,17 @@ function modernVerdict(route: InboundModernRoute, headers: EraHeaders, id: RpcId
  * and Mcp-Method present, Mcp-Name present and equal to the body's name or
  * URI after decoding. Mismatches of the first two are the classifier's.
  */
-function headerRefusal(method: string, params: Record<string, unknown> | undefined, headers: EraHeaders, id: RpcId): EraRejection | undefined {
+function headerRefusal(
+  method: string,
+  params: Record<string, unknown> | undefined,
+  headers: EraHeaders,
+  id: RpcId,
+): EraRejection | undefined {
   if (headers.protocolVersion === undefined) return mismatch(id, 'MCP-Protocol-Version', 'is required');
   if (headers.method === undefined) return mismatch(id, 'Mcp-Method', 'is required');
   const source = nameSourceOf(method);
   if (source === undefined) return undefined;
-  const bodyValue = typeof params?.[source] === 'string' ? (params[source]) : undefined;
+  const bodyValue = typeof params?.[source] === 'string' ? params[source] : undefined;
   if (headers.name === undefined) {
     // Without a name in the body the request is invalid params, which the later checks answer.
     return bodyValue === undefined ? undefined : mismatch(id, 'Mcp-Name', `is required for ${method}`);
@@ -247,7 +267,7 @@ function envelopeOf(params: Record<string, unknown> | undefined): ModernEnvelope
   const logLevel = meta[LOG_LEVEL_META_KEY] as LoggingLevel | undefined;
   return {
     // The classifier has validated these; a notification may carry none.
-    clientCapabilities: (meta[CLIENT_CAPABILITIES_META_KEY] ?? {}),
+    clientCapabilities: meta[CLIENT_CAPABILITIES_META_KEY] ?? {},
     ...(clientInfo !== undefined && { clientInfo }),
     ...(logLevel !== undefined && { logLevel }),
     meta,

@@ -6,7 +6,11 @@ export function eraHeadersOf(headers: IncomingHttpHeaders): EraHeaders {
   const protocolVersion = single(headers['mcp-protocol-version']);
   const method = single(headers['mcp-method']);
   const name = single(headers['mcp-name']);
-  return { ...(protocolVersion !== undefined && { protocolVersion }), ...(method !== undefined && { method }), ...(name !== undefined && { name }) };
+  return {
+    ...(protocolVersion !== undefined && { protocolVersion }),
+    ...(method !== undefined && { method }),
+    ...(name !== undefined && { name }),
+  };
 }
 
 /** Whether MCP-Protocol-Version names a revision keygate serves statelessly: such a POST reads no session. */

@@ -22,7 +22,12 @@ const EDGE_STATUS: Readonly<Record<number, number>> = {
 
 /** Results that 2026-07-28 requires to carry ttlMs and cacheScope when complete. */
 const CACHEABLE_METHODS: ReadonlySet<string> = new Set([
-  'server/discover', 'tools/list', 'prompts/list', 'resources/list', 'resources/templates/list', 'resources/read',
+  'server/discover',
+  'tools/list',
+  'prompts/list',
+  'resources/list',
+  'resources/templates/list',
+  'resources/read',
 ]);
 
 /** An error keygate answers before any handler runs, with the status the spec gives its code (400 when it gives none). */

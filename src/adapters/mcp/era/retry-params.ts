@@ -18,9 +18,12 @@ export function retryParamsRefusal(id: RpcId, params: unknown): EraRejection | u
   if (typeof params !== 'object' || params === null) return undefined;
   const { inputResponses, requestState } = params as Record<string, unknown>;
   if ('inputResponses' in params) {
-    if (!isPlainObject(inputResponses)) return modernError(id, -32602, 'Invalid params: inputResponses must be an object of input responses', { field: 'inputResponses' });
+    if (!isPlainObject(inputResponses))
+      return modernError(id, -32602, 'Invalid params: inputResponses must be an object of input responses', { field: 'inputResponses' });
     if (Object.keys(inputResponses).length > MAX_INPUT_RESPONSES) {
-      return modernError(id, -32602, `Invalid params: inputResponses may hold at most ${MAX_INPUT_RESPONSES} answers`, { field: 'inputResponses' });
+      return modernError(id, -32602, `Invalid params: inputResponses may hold at most ${MAX_INPUT_RESPONSES} answers`, {
+        field: 'inputResponses',
+      });
     }
     // Keys are the client's; they are not echoed, so a long or odd key costs nothing here.
     if (!Object.values(inputResponses).every(isPlainObject)) {

@@ -76,8 +76,14 @@ export class InputRequiredRounds {
 
   private open(state: unknown, binding: RequestStateBinding): UpstreamRound {
     const payload = OpenedRequestState.open(this.states, state, binding).payload as Partial<UpstreamRound> | null;
-    const valid = payload !== null && typeof payload === 'object' && payload.k === 'upstream' && typeof payload.s === 'string'
-      && typeof payload.v === 'string' && typeof payload.r === 'number' && (payload.u === undefined || typeof payload.u === 'string');
+    const valid =
+      payload !== null &&
+      typeof payload === 'object' &&
+      payload.k === 'upstream' &&
+      typeof payload.s === 'string' &&
+      typeof payload.v === 'string' &&
+      typeof payload.r === 'number' &&
+      (payload.u === undefined || typeof payload.u === 'string');
     if (!valid) throw invalidState();
     return payload as UpstreamRound;
   }
@@ -112,12 +118,19 @@ export class InputRound {
       throw new RpcError(RPC.INTERNAL_ERROR, `The MCP server asked for more than ${MAX_INPUT_REQUESTS} inputs at once`);
     }
     const upstreamState = typeof result.requestState === 'string' ? result.requestState : undefined;
-    const sealed: UpstreamRound = { k: 'upstream', s: answeredBy.id, v: answeredBy.version, r: this.round + 1, ...(upstreamState !== undefined && { u: upstreamState }) };
+    const sealed: UpstreamRound = {
+      k: 'upstream',
+      s: answeredBy.id,
+      v: answeredBy.version,
+      r: this.round + 1,
+      ...(upstreamState !== undefined && { u: upstreamState }),
+    };
     let requestState: string;
     try {
       requestState = this.states.mint(sealed, this.binding);
     } catch (error) {
-      if (error instanceof RequestStateRefused) throw new RpcError(RPC.INTERNAL_ERROR, 'The MCP server\'s requestState is too large to pass on');
+      if (error instanceof RequestStateRefused)
+        throw new RpcError(RPC.INTERNAL_ERROR, "The MCP server's requestState is too large to pass on");
       throw error;
     }
     return { resultType: 'input_required', ...(inputRequests !== undefined && { inputRequests }), requestState } as unknown as T;

@@ -2,7 +2,10 @@ import { UpstreamView } from '../../../application/use-cases/gateway/external/up
 import { UpstreamListings } from '../../../application/use-cases/gateway/external/upstream-listings';
 import { toServer } from '../../../application/use-cases/gateway/external/upstream-servers';
 import {
-  EndpointCapabilities, KEYGATE_CAPABILITIES, narrowedTo, UNKNOWN_UPSTREAM_CAPABILITIES,
+  EndpointCapabilities,
+  KEYGATE_CAPABILITIES,
+  narrowedTo,
+  UNKNOWN_UPSTREAM_CAPABILITIES,
 } from '../../../application/use-cases/gateway/upstream-view/endpoint-capabilities';
 import { ProfileSource } from './listen-upstream';
 

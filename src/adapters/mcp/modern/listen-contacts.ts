@@ -74,17 +74,30 @@ export class ListenContacts<T extends ContactHolder> {
       this.closeContact(contact);
       listening.contacts.delete(key);
     }
-    await Promise.all([...wanted].filter(([key]) => !listening.contacts.has(key)).map(([key, record]) => {
-      const contact: Contact = { key, record, uris: listening.routed.get(record.id) ?? new Map<string, string>(), listen: null, closed: false, tools: null };
-      listening.contacts.set(key, contact);
-      return this.connect(listening, contact, 0);
-    }));
+    await Promise.all(
+      [...wanted]
+        .filter(([key]) => !listening.contacts.has(key))
+        .map(([key, record]) => {
+          const contact: Contact = {
+            key,
+            record,
+            uris: listening.routed.get(record.id) ?? new Map<string, string>(),
+            listen: null,
+            closed: false,
+            tools: null,
+          };
+          listening.contacts.set(key, contact);
+          return this.connect(listening, contact, 0);
+        }),
+    );
   }
 
   private async connect(listening: T, contact: Contact, failures: number): Promise<void> {
     if (contact.closed) return;
     if (this.upstreams >= this.maxUpstreams) {
-      return this.log(`no upstream contact opened for a subscriptions/listen stream: this replica holds ${this.maxUpstreams} (MCP_MAX_UPSTREAM_STREAMS_PER_REPLICA)`);
+      return this.log(
+        `no upstream contact opened for a subscriptions/listen stream: this replica holds ${this.maxUpstreams} (MCP_MAX_UPSTREAM_STREAMS_PER_REPLICA)`,
+      );
     }
     if (contact.record.unreadableSecrets) return;
     this.upstreams++;
@@ -95,18 +108,29 @@ export class ListenContacts<T extends ContactHolder> {
       const profile = await this.listener.profile(server);
       const offers = upstreamOffers(profile.era === 'unknown' ? {} : profile.capabilities);
       // Prompt and resource list changes only from an upstream where the key may see such items at all.
-      const flags = new Set([...listening.flags].filter((flag) => offers.flags.has(flag) && (flag === 'toolsListChanged'
-        || mayShowAny(contact.record, flag === 'promptsListChanged' ? 'prompt_scopes' : 'resource_scopes', listening.principal.scopes))));
+      const flags = new Set(
+        [...listening.flags].filter(
+          (flag) =>
+            offers.flags.has(flag) &&
+            (flag === 'toolsListChanged' ||
+              mayShowAny(contact.record, flag === 'promptsListChanged' ? 'prompt_scopes' : 'resource_scopes', listening.principal.scopes)),
+        ),
+      );
       const uris = offers.subscribe ? [...contact.uris.keys()] : [];
       if (flags.size > 0 || uris.length > 0) {
-        listen = await this.listener.open({ server, flags, uris, onNotice: (notice) => this.hooks.heard(listening, contact, notice) }, profile);
+        listen = await this.listener.open(
+          { server, flags, uris, onNotice: (notice) => this.hooks.heard(listening, contact, notice) },
+          profile,
+        );
       }
       if (listen !== null) await this.hooks.opened(listening, contact, flags);
     } catch (error) {
       // The message only, the header values taken out: a transport quotes a value it refuses.
       const headers = Object.values((contact.record.data.headers ?? {}) as Record<string, string>);
       const reason = withoutSecrets(String((error as Error)?.message ?? error), headers).slice(0, 300);
-      this.log(`MCP server ${contact.record.data.name as string} (${contact.record.id}) could not be listened to for a subscriptions/listen stream: ${reason}`);
+      this.log(
+        `MCP server ${contact.record.data.name as string} (${contact.record.id}) could not be listened to for a subscriptions/listen stream: ${reason}`,
+      );
       failed = true;
     }
     if (listen === null || contact.closed) {
@@ -131,8 +155,10 @@ export class ListenContacts<T extends ContactHolder> {
   private async reopen(listening: T, contact: Contact, failures: number): Promise<void> {
     if (contact.closed) return;
     if (failures >= MAX_REOPENS) {
-      return this.log(`MCP server ${contact.record.data.name as string} (${contact.record.id}) is no longer listened to for a subscriptions/listen stream: `
-        + `its side ended ${MAX_REOPENS} times in a row`);
+      return this.log(
+        `MCP server ${contact.record.data.name as string} (${contact.record.id}) is no longer listened to for a subscriptions/listen stream: ` +
+          `its side ended ${MAX_REOPENS} times in a row`,
+      );
     }
     await delay(Math.min(1000 * 2 ** failures, MAX_BACKOFF_MS));
     await this.connect(listening, contact, failures + 1);

@@ -14,15 +14,26 @@ const CR = 13;
  * stream) is declined here: the 2025 contact reads that stream itself
  * (upstream-event-stream.ts), with its own reconnects.
  */
-export function listenFetch(agent: Agent, maxBytes: number, stop: AbortSignal): (url: string | URL, init?: RequestInit) => Promise<Response> {
+export function listenFetch(
+  agent: Agent,
+  maxBytes: number,
+  stop: AbortSignal,
+): (url: string | URL, init?: RequestInit) => Promise<Response> {
   return async (url, init) => {
     if (init?.method === 'GET') return new Response(null, { status: 405 });
     stop.throwIfAborted();
     const signal = init?.signal ? AbortSignal.any([init.signal, stop]) : stop;
     const response = await undiciFetch(url, { ...(init as object), signal, dispatcher: agent });
     if (NULL_BODY.has(response.status)) await response.body?.cancel();
-    const body = response.body === null || NULL_BODY.has(response.status) ? null : perMessage(response.body as ReadableStream<Uint8Array>, maxBytes, String(url));
-    return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers as unknown as Headers });
+    const body =
+      response.body === null || NULL_BODY.has(response.status)
+        ? null
+        : perMessage(response.body as ReadableStream<Uint8Array>, maxBytes, String(url));
+    return new Response(body, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers as unknown as Headers,
+    });
   };
 }
 
@@ -30,19 +41,22 @@ export function listenFetch(agent: Agent, maxBytes: number, stop: AbortSignal): 
 function perMessage(body: ReadableStream<Uint8Array>, maxBytes: number, url: string): ReadableStream<Uint8Array> {
   let pending = 0;
   let lineStart = true;
-  return body.pipeThrough(new TransformStream<Uint8Array, Uint8Array>({
-    transform(chunk, controller) {
-      for (const byte of chunk) {
-        if (byte === LF) {
-          if (lineStart) pending = 0;
-          lineStart = true;
-        } else if (byte !== CR) {
-          lineStart = false;
-          pending++;
+  return body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        for (const byte of chunk) {
+          if (byte === LF) {
+            if (lineStart) pending = 0;
+            lineStart = true;
+          } else if (byte !== CR) {
+            lineStart = false;
+            pending++;
+          }
         }
-      }
-      if (pending > maxBytes) controller.error(new Error(`${new URL(url).host} sent a message of more than ${maxBytes} bytes (MCP_UPSTREAM_MAX_BYTES)`));
-      else controller.enqueue(chunk);
-    },
-  }));
+        if (pending > maxBytes)
+          controller.error(new Error(`${new URL(url).host} sent a message of more than ${maxBytes} bytes (MCP_UPSTREAM_MAX_BYTES)`));
+        else controller.enqueue(chunk);
+      },
+    }),
+  );
 }

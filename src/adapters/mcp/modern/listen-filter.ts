@@ -44,7 +44,8 @@ export function listenFilterOf(params: unknown, maxUris: number): ListenFilter |
   if (unique.some((uri) => typeof uri !== 'string' || uri === '' || uri.length > MAX_URI_CHARS)) {
     return { refused: `params.notifications.resourceSubscriptions must hold URIs of 1 to ${MAX_URI_CHARS} characters` };
   }
-  if (unique.length > maxUris) return { refused: `params.notifications.resourceSubscriptions may name at most ${maxUris} URIs (MCP_MAX_SUBSCRIPTIONS_PER_SESSION)` };
+  if (unique.length > maxUris)
+    return { refused: `params.notifications.resourceSubscriptions may name at most ${maxUris} URIs (MCP_MAX_SUBSCRIPTIONS_PER_SESSION)` };
   if (unique.length > 0) filter.resourceSubscriptions = unique as string[];
   return filter;
 }

@@ -52,8 +52,12 @@ export class ListenStream {
     if (this.ended) return;
     if (graceful) {
       this.message({
-        jsonrpc: '2.0', id: this.subscriptionId,
-        result: { resultType: 'complete', _meta: { [SUBSCRIPTION_ID_META_KEY]: this.subscriptionId, [SERVER_INFO_META_KEY]: this.serverInfo } },
+        jsonrpc: '2.0',
+        id: this.subscriptionId,
+        result: {
+          resultType: 'complete',
+          _meta: { [SUBSCRIPTION_ID_META_KEY]: this.subscriptionId, [SERVER_INFO_META_KEY]: this.serverInfo },
+        },
       });
     }
     this.ended = true;

@@ -84,12 +84,18 @@ export class ListenStreams {
     private readonly options: ListenOptions,
     private readonly log: (message: string, error?: unknown) => void = () => undefined,
   ) {
-    this.contacts = new ListenContacts<Listening>(sources, listener, options.maxUpstreams, {
-      heard: (listening, contact, notice) => this.heard(listening, contact, notice),
-      opened: async (_listening, contact, flags) => {
-        if (flags.has('toolsListChanged')) contact.tools = await this.upstreamTools(contact.record);
+    this.contacts = new ListenContacts<Listening>(
+      sources,
+      listener,
+      options.maxUpstreams,
+      {
+        heard: (listening, contact, notice) => this.heard(listening, contact, notice),
+        opened: async (_listening, contact, flags) => {
+          if (flags.has('toolsListChanged')) contact.tools = await this.upstreamTools(contact.record);
+        },
       },
-    }, log);
+      log,
+    );
   }
 
   get size(): number {
@@ -103,7 +109,16 @@ export class ListenStreams {
     const place = this.places.take(principal.keyId);
     if (typeof place !== 'object') return this.refuse(res, id, place);
     const view = request.view ?? NAMESPACED_VIEW;
-    const listening: Listening = { stream: null, principal, view, flags: new Set(), routed: new Map(), contacts: new Map(), digest: null, queue: Promise.resolve() };
+    const listening: Listening = {
+      stream: null,
+      principal,
+      view,
+      flags: new Set(),
+      routed: new Map(),
+      contacts: new Map(),
+      digest: null,
+      queue: Promise.resolve(),
+    };
     let gone = false;
     const leave = () => {
       gone = true;
@@ -129,18 +144,27 @@ export class ListenStreams {
 
   /** A change heard on the change listener (tool-change-watcher.ts): a key's row, or an owner's servers. */
   async changed(change: ToolChange): Promise<void> {
-    const affected = [...this.open].filter((l) => ('keyId' in change ? l.principal.keyId === change.keyId && l.principal.accessToken === undefined : l.principal.userId === change.userId));
-    await Promise.all(affected.map((listening) => this.queued(listening, async () => {
-      if ('keyId' in change) {
-        const scopes = await this.sources.scopesOf(change.keyId);
-        if (scopes === null) return void listening.stream?.end(true);
-        listening.principal = { ...listening.principal, scopes };
-      } else {
-        await this.contacts.resync(listening);
-        for (const flag of ['promptsListChanged', 'resourcesListChanged'] as const) if (listening.flags.has(flag)) listening.stream?.notify(LIST_CHANGED_METHOD[flag]);
-      }
-      await this.compareTools(listening);
-    })));
+    const affected = [...this.open].filter((l) =>
+      'keyId' in change
+        ? l.principal.keyId === change.keyId && l.principal.accessToken === undefined
+        : l.principal.userId === change.userId,
+    );
+    await Promise.all(
+      affected.map((listening) =>
+        this.queued(listening, async () => {
+          if ('keyId' in change) {
+            const scopes = await this.sources.scopesOf(change.keyId);
+            if (scopes === null) return void listening.stream?.end(true);
+            listening.principal = { ...listening.principal, scopes };
+          } else {
+            await this.contacts.resync(listening);
+            for (const flag of ['promptsListChanged', 'resourcesListChanged'] as const)
+              if (listening.flags.has(flag)) listening.stream?.notify(LIST_CHANGED_METHOD[flag]);
+          }
+          await this.compareTools(listening);
+        }),
+      ),
+    );
   }
 
   /** Ends every stream with the listen's result (shutdown). */
@@ -160,16 +184,20 @@ export class ListenStreams {
       routed.set(target.name, uri);
       listening.routed.set(target.record.id, routed);
     }
-    await Promise.all([
-      this.contacts.resync(listening),
-      flags.has('toolsListChanged') ? this.compareTools(listening) : undefined,
-    ]);
+    await Promise.all([this.contacts.resync(listening), flags.has('toolsListChanged') ? this.compareTools(listening) : undefined]);
   }
 
   private start(res: Response, listening: Listening, place: StreamPlace, id: RpcId): void {
-    const stream = new ListenStream(res, id, this.options.keepAliveMs ?? KEEP_ALIVE_MS, serverInfoFor(listening.view.server === null ? undefined : listening.view));
+    const stream = new ListenStream(
+      res,
+      id,
+      this.options.keepAliveMs ?? KEEP_ALIVE_MS,
+      serverInfoFor(listening.view.server === null ? undefined : listening.view),
+    );
     listening.stream = stream;
-    const followed = [...listening.contacts.values()].flatMap((contact) => [...contact.uris].filter(([name]) => contact.listen?.followed.has(name)).map(([, uri]) => uri));
+    const followed = [...listening.contacts.values()].flatMap((contact) =>
+      [...contact.uris].filter(([name]) => contact.listen?.followed.has(name)).map(([, uri]) => uri),
+    );
     const honoured: ListenFilter = {
       ...Object.fromEntries(LIST_FLAGS.filter((flag) => listening.flags.has(flag)).map((flag) => [flag, true])),
       ...(followed.length > 0 && { resourceSubscriptions: followed }),
@@ -223,7 +251,13 @@ export class ListenStreams {
     contact.tools = await this.upstreamTools(contact.record);
     if (before !== contact.tools || !listening.flags.has('toolsListChanged')) return;
     const { principal } = listening;
-    if (await this.sources.seesTools(principal.userId, principal.scopes, singleServerView(contact.record.data.name as string) ?? listening.view)) {
+    if (
+      await this.sources.seesTools(
+        principal.userId,
+        principal.scopes,
+        singleServerView(contact.record.data.name as string) ?? listening.view,
+      )
+    ) {
       listening.stream?.notify(LIST_CHANGED_METHOD.toolsListChanged);
     }
   }
@@ -255,18 +289,30 @@ export class ListenStreams {
   }
 
   private queued(listening: Listening, work: () => Promise<unknown> | void): Promise<void> {
-    listening.queue = listening.queue.then(async () => {
-      if (listening.stream?.closed) return;
-      await work();
-    }).catch((error) => this.log('could not follow a change for a subscriptions/listen stream', error));
+    listening.queue = listening.queue
+      .then(async () => {
+        if (listening.stream?.closed) return;
+        await work();
+      })
+      .catch((error) => this.log('could not follow a change for a subscriptions/listen stream', error));
     return listening.queue;
   }
 
   private refuse(res: Response, id: RpcId, bound: 'key' | 'replica'): void {
     res.setHeader('Retry-After', '5');
     if (bound === 'key') {
-      return sendModernError(res, { httpStatus: 429, id, code: -32000, message: 'Too Many Requests: this key holds as many streams on this replica as it may (MCP_MAX_STREAMS_PER_KEY)' });
+      return sendModernError(res, {
+        httpStatus: 429,
+        id,
+        code: -32000,
+        message: 'Too Many Requests: this key holds as many streams on this replica as it may (MCP_MAX_STREAMS_PER_KEY)',
+      });
     }
-    sendModernError(res, { httpStatus: 503, id, code: -32000, message: 'Service Unavailable: this replica holds as many streams as it may (MCP_MAX_STREAMS_PER_REPLICA)' });
+    sendModernError(res, {
+      httpStatus: 503,
+      id,
+      code: -32000,
+      message: 'Service Unavailable: this replica holds as many streams as it may (MCP_MAX_STREAMS_PER_REPLICA)',
+    });
   }
 }

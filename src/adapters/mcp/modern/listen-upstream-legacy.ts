@@ -17,8 +17,13 @@ import { upstreamOffers, UpstreamListen, UpstreamListenLimits, UpstreamListenReq
  * listen-contacts.ts to reopen. An upstream without sessions has no stream
  * to hold: nothing is followed.
  */
-export async function openLegacyListen(request: UpstreamListenRequest, capabilities: Record<string, unknown>, agent: Agent, limits: UpstreamListenLimits,
-  log: (message: string, error?: unknown) => void): Promise<UpstreamListen> {
+export async function openLegacyListen(
+  request: UpstreamListenRequest,
+  capabilities: Record<string, unknown>,
+  agent: Agent,
+  limits: UpstreamListenLimits,
+  log: (message: string, error?: unknown) => void,
+): Promise<UpstreamListen> {
   const { server } = request;
   const stop = new AbortController();
   const client = new Client({ name: SERVER_INFO.name, version: SERVER_INFO.version }, { capabilities: {} });
@@ -42,8 +47,11 @@ export async function openLegacyListen(request: UpstreamListenRequest, capabilit
     if (upstreamSessionId === undefined) return { followed: new Set(), ended: new Promise(() => undefined), close };
     stream = new UpstreamEventStream(
       { url: server.url, headers: server.headers, upstreamSessionId, protocolVersion: transport.protocolVersion ?? '' },
-      agent, { connectTimeoutMs: limits.timeoutMs, maxBytes: limits.maxBytes },
-      (message) => void ('id' in message || request.onNotice(message as never)), log, () => void close(),
+      agent,
+      { connectTimeoutMs: limits.timeoutMs, maxBytes: limits.maxBytes },
+      (message) => void ('id' in message || request.onNotice(message as never)),
+      log,
+      () => void close(),
     );
     await within(stream.whenListening(), limits.timeoutMs);
     const followed = new Set<string>();

@@ -10,7 +10,12 @@ import { CHANGE_METHODS, UpstreamListen, UpstreamListenLimits, UpstreamListenReq
  * URIs asked for, what its acknowledgement honoured kept as followed, its
  * change notifications handed on. Open once the upstream acknowledged.
  */
-export async function openModernListen(request: UpstreamListenRequest, discover: DiscoverResult, agent: Agent, limits: UpstreamListenLimits): Promise<UpstreamListen> {
+export async function openModernListen(
+  request: UpstreamListenRequest,
+  discover: DiscoverResult,
+  agent: Agent,
+  limits: UpstreamListenLimits,
+): Promise<UpstreamListen> {
   const { server } = request;
   const stop = new AbortController();
   const client = new Client({ name: SERVER_INFO.name, version: SERVER_INFO.version }, {});
@@ -23,10 +28,13 @@ export async function openModernListen(request: UpstreamListenRequest, discover:
   });
   try {
     await client.connect(transport, { prior: { kind: 'modern', discover }, timeout: limits.timeoutMs });
-    const subscription = await client.listen({
-      ...Object.fromEntries([...request.flags].map((flag) => [flag, true])),
-      ...(request.uris.length > 0 && { resourceSubscriptions: [...request.uris] }),
-    }, { timeout: limits.timeoutMs, signal: stop.signal });
+    const subscription = await client.listen(
+      {
+        ...Object.fromEntries([...request.flags].map((flag) => [flag, true])),
+        ...(request.uris.length > 0 && { resourceSubscriptions: [...request.uris] }),
+      },
+      { timeout: limits.timeoutMs, signal: stop.signal },
+    );
     const asked = new Set(request.uris);
     const followed = new Set((subscription.honoredFilter.resourceSubscriptions ?? []).filter((uri) => asked.has(uri)));
     return {

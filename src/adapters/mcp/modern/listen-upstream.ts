@@ -34,7 +34,10 @@ export interface UpstreamListenLimits {
 
 /** The notifications a listen stream carries; anything else an upstream sends is dropped where it arrives. */
 export const CHANGE_METHODS: ReadonlySet<string> = new Set([
-  'notifications/tools/list_changed', 'notifications/prompts/list_changed', 'notifications/resources/list_changed', 'notifications/resources/updated',
+  'notifications/tools/list_changed',
+  'notifications/prompts/list_changed',
+  'notifications/resources/list_changed',
+  'notifications/resources/updated',
 ]);
 
 /** The upstream's profile, learned once per record version (SdkUpstreamMcp). */

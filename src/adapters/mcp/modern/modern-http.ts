@@ -34,11 +34,15 @@ export class ModernHttp {
   private readonly failures = new WeakMap<Request, unknown>();
   private readonly handlers: Record<ResponseFormat, McpHttpHandler>;
 
-  constructor(servers: ModernServerFactory, private readonly fastPaths: readonly ModernFastPath[] = [], private readonly listens?: ListenStreams) {
+  constructor(
+    servers: ModernServerFactory,
+    private readonly fastPaths: readonly ModernFastPath[] = [],
+    private readonly listens?: ListenStreams,
+  ) {
     const factory = async (ctx: { requestInfo?: Request }) => {
       const request = ctx.requestInfo;
       const call = request === undefined ? undefined : this.contexts.get(request);
-      if (call === undefined) throw new Error('A 2026 request reached the SDK without keygate\'s context');
+      if (call === undefined) throw new Error("A 2026 request reached the SDK without keygate's context");
       try {
         return await servers.create(call);
       } catch (error) {
@@ -57,7 +61,13 @@ export class ModernHttp {
     if (call.method === 'subscriptions/listen' && this.listens) {
       const { id, params } = req.body as { id?: string | number; params?: unknown };
       // Its answer is a stream and nothing else.
-      if (id !== undefined && !call.streams) return sendModernError(res, { httpStatus: 406, id, code: -32000, message: 'Not Acceptable: subscriptions/listen answers as text/event-stream' });
+      if (id !== undefined && !call.streams)
+        return sendModernError(res, {
+          httpStatus: 406,
+          id,
+          code: -32000,
+          message: 'Not Acceptable: subscriptions/listen answers as text/event-stream',
+        });
       if (id !== undefined) return this.listens.serve(res, { principal: call.principal, view: call.view, id, params });
     }
     for (const fast of this.fastPaths) if (await fast.tryServe(req, res, call, format)) return;

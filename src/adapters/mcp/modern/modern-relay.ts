@@ -33,7 +33,8 @@ export function modernRelay(input: ModernRelayInput): UpstreamRelay | undefined 
       if (progressToken !== undefined) await input.notify({ method: 'notifications/progress', params: { progressToken, ...params } });
     },
     notify: async (method, params) => {
-      if (logLevel !== undefined && method === 'notifications/message' && loggedAt(params.level, logLevel)) await input.notify({ method, params });
+      if (logLevel !== undefined && method === 'notifications/message' && loggedAt(params.level, logLevel))
+        await input.notify({ method, params });
     },
     request: async (): Promise<RelayAnswer> => ({
       error: { code: -32600, message: 'keygate relays no upstream requests to a 2026-07-28 client yet' },

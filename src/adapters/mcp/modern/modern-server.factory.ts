@@ -32,7 +32,12 @@ const SHARED_VALIDATOR = new AjvJsonSchemaValidator();
 // Lists are filtered per key, reads and calls gated per key: nothing may be shared between users.
 const PRIVATE = { ttlMs: 0, cacheScope: 'private' } as const;
 const CACHE_HINTS = {
-  'server/discover': PRIVATE, 'tools/list': PRIVATE, 'resources/list': PRIVATE, 'resources/templates/list': PRIVATE, 'resources/read': PRIVATE, 'prompts/list': PRIVATE,
+  'server/discover': PRIVATE,
+  'tools/list': PRIVATE,
+  'resources/list': PRIVATE,
+  'resources/templates/list': PRIVATE,
+  'resources/read': PRIVATE,
+  'prompts/list': PRIVATE,
 };
 
 /** What one 2026 request brings to its server: the key, what the tool gate allowed, the endpoint. */
@@ -91,9 +96,10 @@ export class ModernServerFactory {
   async create(call: ModernCall): Promise<Server> {
     const { principal, view } = call;
     // Only discover tells the capabilities: no other request waits on an upstream's.
-    const declared = call.method === 'server/discover' && view?.server
-      ? await this.capabilities.execute({ userId: principal.userId, view })
-      : KEYGATE_CAPABILITIES;
+    const declared =
+      call.method === 'server/discover' && view?.server
+        ? await this.capabilities.execute({ userId: principal.userId, view })
+        : KEYGATE_CAPABILITIES;
     const server = new Server(serverInfoFor(view), {
       // logging only lets an upstream's log messages through, for a request that asked with a logLevel; discover never declares it.
       capabilities: { ...servedOf(declared), ...(call.logLevel !== undefined && call.method !== 'server/discover' && { logging: {} }) },
@@ -115,29 +121,48 @@ export class ModernServerFactory {
     server.setRequestHandler('tools/call', async (request, ctx) => {
       const params = request.params as unknown as ToolCallParams & { _meta?: unknown };
       // No session: the upstream is called as a stateless request, its progress and (with a logLevel) log messages relayed on this request's stream.
-      const relay = call.streams ? modernRelay({
-        progressToken: progressTokenOf(params._meta), logLevel: call.logLevel, signal: ctx.mcpReq.signal,
-        notify: (notification) => ctx.mcpReq.notify(notification),
-      }) : undefined;
-      return (await this.withInput(call, 'tools/call', params.name, ctx, relay, async (round, upstream) => round.answer(
-        await this.calls.run(principal, call.origin, call.calls, params, MAX_RESULT_RECORD_BYTES, { ...upstream, forwarded: round.forwarded })))) as never;
+      const relay = call.streams
+        ? modernRelay({
+            progressToken: progressTokenOf(params._meta),
+            logLevel: call.logLevel,
+            signal: ctx.mcpReq.signal,
+            notify: (notification) => ctx.mcpReq.notify(notification),
+          })
+        : undefined;
+      return (await this.withInput(call, 'tools/call', params.name, ctx, relay, async (round, upstream) =>
+        round.answer(
+          await this.calls.run(principal, call.origin, call.calls, params, MAX_RESULT_RECORD_BYTES, {
+            ...upstream,
+            forwarded: round.forwarded,
+          }),
+        ),
+      )) as never;
     });
     // The 2025 handlers' answers over the same use-cases, without a session (a 2025 stateless request's) and without subscribe (gone in 2026).
     for (const [method, answer] of upstreamContentAnswers(this.content, principal, 1, undefined, view, withoutSubscribe(declared))) {
       server.setRequestHandler(method, { params: ANY_PARAMS }, async (params, ctx) => {
         try {
-          if (method !== 'resources/read' && method !== 'prompts/get') return (await answer(params));
+          if (method !== 'resources/read' && method !== 'prompts/get') return await answer(params);
           // Mapped inside: a parked read's failure travels to the client as a JSON-RPC error (wireErrorOf).
           const name = params[method === 'resources/read' ? 'uri' : 'name'];
           // The edge's gates do not know content scopes: a parked read's later round asks again what its first one asked.
-          const access = () => this.content.checkAccess.execute({ userId: principal.userId, scopes: principal.scopes, method, name: name as string, view });
-          return (await this.withInput(call, method, name, ctx, undefined, async (round, upstream) => {
-            try {
-              return round.answer(await answer(params, round.forwarded, upstream));
-            } catch (error) {
-              throw toModernMcpError(round.failure(error), this.log);
-            }
-          }, access));
+          const access = () =>
+            this.content.checkAccess.execute({ userId: principal.userId, scopes: principal.scopes, method, name: name as string, view });
+          return await this.withInput(
+            call,
+            method,
+            name,
+            ctx,
+            undefined,
+            async (round, upstream) => {
+              try {
+                return round.answer(await answer(params, round.forwarded, upstream));
+              } catch (error) {
+                throw toModernMcpError(round.failure(error), this.log);
+              }
+            },
+            access,
+          );
         } catch (error) {
           throw toModernMcpError(error, this.log);
         }
@@ -153,9 +178,22 @@ export class ModernServerFactory {
    * first request may park when its 2025 upstream asks for input the client
    * declared (a 2026 upstream asks in its answer instead).
    */
-  private async withInput(call: ModernCall, method: InputMethod, name: unknown, ctx: { mcpReq: unknown }, firstRound: UpstreamRelay | undefined,
-    run: (round: InputRound, upstream: ClientRelay | undefined) => Promise<Record<string, unknown>>, gate?: () => Promise<void>): Promise<Record<string, unknown>> {
-    const req = ctx.mcpReq as { _meta?: unknown; envelope?: Record<string, unknown>; inputResponses?: Record<string, unknown>; requestState: () => unknown; signal: AbortSignal };
+  private async withInput(
+    call: ModernCall,
+    method: InputMethod,
+    name: unknown,
+    ctx: { mcpReq: unknown },
+    firstRound: UpstreamRelay | undefined,
+    run: (round: InputRound, upstream: ClientRelay | undefined) => Promise<Record<string, unknown>>,
+    gate?: () => Promise<void>,
+  ): Promise<Record<string, unknown>> {
+    const req = ctx.mcpReq as {
+      _meta?: unknown;
+      envelope?: Record<string, unknown>;
+      inputResponses?: Record<string, unknown>;
+      requestState: () => unknown;
+      signal: AbortSignal;
+    };
     const binding = bindingOf(call, method, name);
     // Opened once here (decrypting is the dear part), then read by whichever kind of round it is.
     const sealed = req.requestState();
@@ -164,10 +202,20 @@ export class ModernServerFactory {
       const resumed = await this.parked.retry(state, req.inputResponses, binding, gate);
       if (resumed !== undefined) return resumed;
     }
-    const round = this.rounds.begin({ binding, meta: req._meta, envelope: req.envelope, inputResponses: req.inputResponses, requestState: state });
+    const round = this.rounds.begin({
+      binding,
+      meta: req._meta,
+      envelope: req.envelope,
+      inputResponses: req.inputResponses,
+      requestState: state,
+    });
     if (state !== undefined) return run(round, firstRound && { relay: firstRound });
     return this.parked.first({
-      binding, clientCapabilities: req.envelope?.[CLIENT_CAPABILITIES], firstRound, signal: req.signal, run: (upstream) => run(round, upstream),
+      binding,
+      clientCapabilities: req.envelope?.[CLIENT_CAPABILITIES],
+      firstRound,
+      signal: req.signal,
+      run: (upstream) => run(round, upstream),
     });
   }
 }

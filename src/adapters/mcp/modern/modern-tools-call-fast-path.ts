@@ -35,7 +35,13 @@ export class ModernToolsCallFastPath {
     if (target === undefined || (target !== null && target.kind !== 'built-in')) return false;
     let body: string;
     try {
-      const result = await this.runner.run(call.principal, call.origin, call.calls, { name: params.name, arguments: params.arguments }, MAX_RESULT_RECORD_BYTES);
+      const result = await this.runner.run(
+        call.principal,
+        call.origin,
+        call.calls,
+        { name: params.name, arguments: params.arguments },
+        MAX_RESULT_RECORD_BYTES,
+      );
       body = modernResultBody(id, 'tools/call', result, { serverInfo: serverInfoFor(call.view) });
     } catch (error) {
       body = thrownErrorBody(id, error as RpcError);
@@ -57,7 +63,12 @@ export function isPlainCallParams(params: unknown): params is { name: string; ar
 export function thrownErrorBody(id: RpcId, error: RpcError): string {
   const code = Number.isSafeInteger(error.code) ? error.code : -32603;
   return JSON.stringify({
-    jsonrpc: '2.0', id,
-    error: { code: code === RESOURCE_NOT_FOUND ? -32602 : code, message: error.message ?? 'Internal error', ...(error.data !== undefined && { data: error.data }) },
+    jsonrpc: '2.0',
+    id,
+    error: {
+      code: code === RESOURCE_NOT_FOUND ? -32602 : code,
+      message: error.message ?? 'Internal error',
+      ...(error.data !== undefined && { data: error.data }),
+    },
   });
 }

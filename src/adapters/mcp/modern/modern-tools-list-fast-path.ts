@@ -60,14 +60,18 @@ function templateOf(serverInfo: { name: string; version: string }): Template {
   const [head, rest, ...more] = stamped.split(JSON.stringify(TOOLS_MARK));
   const [middle, tail, ...others] = (rest ?? '').split(JSON.stringify(ID_MARK));
   // The SDK writes the result before the id; were that to change, this path must change with it.
-  if (rest === undefined || tail === undefined || more.length > 0 || others.length > 0) throw new Error(`unexpected 2026 tools/list layout: ${stamped}`);
+  if (rest === undefined || tail === undefined || more.length > 0 || others.length > 0)
+    throw new Error(`unexpected 2026 tools/list layout: ${stamped}`);
   return { head, middle, tail };
 }
 
 /** As the SDK leg answers: status 200, `application/json`, the message alone; with a Content-Length where it streams chunked. */
 function write(res: Response, { head, middle, tail }: Template, tools: Buffer, id: RpcId): void {
   const end = `${middle}${JSON.stringify(id)}${tail}`;
-  res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(head) + tools.length + Buffer.byteLength(end) });
+  res.writeHead(200, {
+    'Content-Type': 'application/json',
+    'Content-Length': Buffer.byteLength(head) + tools.length + Buffer.byteLength(end),
+  });
   res.cork();
   res.write(head);
   res.write(tools);

@@ -28,7 +28,10 @@ const MISSING_CAPABILITY = -32021;
  * SSE, progress, logLevel, retries and parked calls go to the SDK leg.
  */
 export class ModernUpstreamCallFastPath {
-  constructor(private readonly runner: ToolCallRunner, private readonly rounds: InputRequiredRounds) {}
+  constructor(
+    private readonly runner: ToolCallRunner,
+    private readonly rounds: InputRequiredRounds,
+  ) {}
 
   async tryServe(req: Request, res: Response, call: ModernCall, format: ResponseFormat): Promise<boolean> {
     if (call.method !== 'tools/call' || format !== 'json' || call.logLevel !== undefined) return false;
@@ -43,10 +46,27 @@ export class ModernUpstreamCallFastPath {
     let status = 200;
     try {
       // The envelope keys sit in _meta beside the trace context: each reader takes only its own.
-      const round = this.rounds.begin({ binding: bindingOf(call, 'tools/call', params.name), meta, envelope: meta, inputResponses: undefined, requestState: undefined });
-      const result = round.answer(await this.runner.run(call.principal, call.origin, call.calls, { name: params.name, arguments: params.arguments }, MAX_RESULT_RECORD_BYTES,
-        { forwarded: round.forwarded }));
-      body = result.resultType === 'input_required' ? rpcResult(id, withServerInfo(result, serverInfo)) : modernResultBody(id, 'tools/call', result, { serverInfo });
+      const round = this.rounds.begin({
+        binding: bindingOf(call, 'tools/call', params.name),
+        meta,
+        envelope: meta,
+        inputResponses: undefined,
+        requestState: undefined,
+      });
+      const result = round.answer(
+        await this.runner.run(
+          call.principal,
+          call.origin,
+          call.calls,
+          { name: params.name, arguments: params.arguments },
+          MAX_RESULT_RECORD_BYTES,
+          { forwarded: round.forwarded },
+        ),
+      );
+      body =
+        result.resultType === 'input_required'
+          ? rpcResult(id, withServerInfo(result, serverInfo))
+          : modernResultBody(id, 'tools/call', result, { serverInfo });
     } catch (error) {
       body = thrownErrorBody(id, error as RpcError);
       // In-band errors stay on 200 but for the upstream's -32021, which the SDK answers 400 (as the spec says).

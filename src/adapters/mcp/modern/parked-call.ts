@@ -56,14 +56,22 @@ export class ParkedCall implements UpstreamRelay {
   /** Whether that round's answers were taken already (a replayed retry is stale). */
   private taken = true;
 
-  constructor(readonly id: string, readonly owner: string, readonly deadline: number, private readonly hooks: ParkedCallHooks) {
+  constructor(
+    readonly id: string,
+    readonly owner: string,
+    readonly deadline: number,
+    private readonly hooks: ParkedCallHooks,
+  ) {
     this.signal = this.stop.signal;
     this.wantsProgress = hooks.firstRound?.wantsProgress ?? false;
   }
 
   /** Follows the call's work: its end is the last outcome. */
   follow(work: Promise<Record<string, unknown>>, errorOf: (error: unknown) => WireError): void {
-    work.then((result) => this.finish({ kind: 'complete', result }), (error: unknown) => this.finish({ kind: 'failed', error: errorOf(error) }));
+    work.then(
+      (result) => this.finish({ kind: 'complete', result }),
+      (error: unknown) => this.finish({ kind: 'failed', error: errorOf(error) }),
+    );
   }
 
   get isParked(): boolean {
@@ -119,9 +127,12 @@ export class ParkedCall implements UpstreamRelay {
   }
 
   request(method: string, params: Record<string, unknown>): Promise<RelayAnswer> {
-    if (this.signal.aborted) return Promise.resolve({ error: { code: REFUSED, message: 'keygate could not relay the request: the call was cancelled' } });
+    if (this.signal.aborted)
+      return Promise.resolve({ error: { code: REFUSED, message: 'keygate could not relay the request: the call was cancelled' } });
     if (!this.parked && !(this.parked = this.hooks.park(this))) {
-      return Promise.resolve({ error: { code: REFUSED, message: 'keygate could not relay the request: too many calls wait for their clients\' input' } });
+      return Promise.resolve({
+        error: { code: REFUSED, message: "keygate could not relay the request: too many calls wait for their clients' input" },
+      });
     }
     this.keys += 1;
     const key = `keygate-${this.keys}`;

@@ -17,9 +17,13 @@ export interface ParkedCallLimits {
 /** A retry that cannot go on: its call is unknown here and on every replica, finished, or the round was answered already. */
 export class ParkedCallGone extends Error {
   constructor(readonly reason: TakeRefusal | 'unknown' | 'timeout') {
-    super(reason === 'stale' ? 'This input round was answered already; retry with the latest requestState'
-      : reason === 'timeout' ? 'The call did not answer in time'
-        : 'The call this requestState belongs to is over (finished, cancelled or timed out)');
+    super(
+      reason === 'stale'
+        ? 'This input round was answered already; retry with the latest requestState'
+        : reason === 'timeout'
+          ? 'The call did not answer in time'
+          : 'The call this requestState belongs to is over (finished, cancelled or timed out)',
+    );
   }
 }
 
@@ -125,16 +129,23 @@ export class ParkedCalls {
     this.calls.set(call.id, call);
     this.perKey.set(call.owner, held + 1);
     const unsubscribe = this.bus.onNotification(call.id, (message) => void this.takeFromBus(call, message));
-    const timer = setTimeout(() => call.cancel('the client did not answer in time (MCP_RELAY_CALL_TIMEOUT_MS)'), Math.max(0, call.deadline - this.now()));
+    const timer = setTimeout(
+      () => call.cancel('the client did not answer in time (MCP_RELAY_CALL_TIMEOUT_MS)'),
+      Math.max(0, call.deadline - this.now()),
+    );
     timer.unref();
-    call.signal.addEventListener('abort', () => {
-      clearTimeout(timer);
-      unsubscribe();
-      this.calls.delete(call.id);
-      const count = (this.perKey.get(call.owner) ?? 1) - 1;
-      if (count <= 0) this.perKey.delete(call.owner);
-      else this.perKey.set(call.owner, count);
-    }, { once: true });
+    call.signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        unsubscribe();
+        this.calls.delete(call.id);
+        const count = (this.perKey.get(call.owner) ?? 1) - 1;
+        if (count <= 0) this.perKey.delete(call.owner);
+        else this.perKey.set(call.owner, count);
+      },
+      { once: true },
+    );
     return true;
   }
 
@@ -142,9 +153,15 @@ export class ParkedCalls {
   private async takeFromBus(call: ParkedCall, message: RpcMessage): Promise<void> {
     const params = message.params as { reply?: unknown; round?: unknown; inputResponses?: unknown } | undefined;
     if (message.method !== INPUT || typeof params?.reply !== 'string' || typeof params.round !== 'number') return;
-    const responses = params.inputResponses !== null && typeof params.inputResponses === 'object' ? params.inputResponses as Record<string, unknown> : {};
+    const responses =
+      params.inputResponses !== null && typeof params.inputResponses === 'object' ? (params.inputResponses as Record<string, unknown>) : {};
     const refused = call.take(params.round, responses);
-    await this.answer(call.id, refused === null ? { id: `take-${params.reply}`, result: {} } : { id: `take-${params.reply}`, error: { code: -32602, message: refused } });
+    await this.answer(
+      call.id,
+      refused === null
+        ? { id: `take-${params.reply}`, result: {} }
+        : { id: `take-${params.reply}`, error: { code: -32602, message: refused } },
+    );
     if (refused !== null) return;
     await this.answer(call.id, { id: `next-${params.reply}`, result: { outcome: await call.outcome() } });
   }

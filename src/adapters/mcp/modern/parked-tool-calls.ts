@@ -38,7 +38,10 @@ export interface FirstCall {
  * them gets today's call, in which such a request is refused to the upstream.
  */
 export class ParkedToolCalls {
-  constructor(private readonly calls: ParkedCalls, private readonly states: SealedRequestState) {}
+  constructor(
+    private readonly calls: ParkedCalls,
+    private readonly states: SealedRequestState,
+  ) {}
 
   /** A first call (no requestState). */
   async first(input: FirstCall): Promise<Record<string, unknown>> {
@@ -60,8 +63,12 @@ export class ParkedToolCalls {
    * the state is keygate's but not a parked call's. `gate` runs first, for
    * a round the edge did not gate already (a read's or a prompt's access).
    */
-  async retry(state: unknown, responses: Record<string, unknown> | undefined, binding: RequestStateBinding,
-    gate?: () => Promise<void>): Promise<Record<string, unknown> | undefined> {
+  async retry(
+    state: unknown,
+    responses: Record<string, unknown> | undefined,
+    binding: RequestStateBinding,
+    gate?: () => Promise<void>,
+  ): Promise<Record<string, unknown> | undefined> {
     const opened = OpenedRequestState.open(this.states, state, binding).payload as Partial<ParkedState> | null;
     if (!isParkedState(opened)) return undefined;
     // A refused round takes nothing: the call stays held for a retry that passes.
@@ -90,7 +97,9 @@ function wireErrorOf(error: unknown): { code: number; message: string; data?: un
 }
 
 function isParkedState(value: Partial<ParkedState> | null): value is ParkedState {
-  return value !== null && typeof value === 'object' && typeof value.k === 'string' && typeof value.r === 'number' && typeof value.d === 'number';
+  return (
+    value !== null && typeof value === 'object' && typeof value.k === 'string' && typeof value.r === 'number' && typeof value.d === 'number'
+  );
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

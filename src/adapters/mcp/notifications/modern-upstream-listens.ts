@@ -28,13 +28,17 @@ export interface ModernListenSources {
  * (listening-subscriptions.ts). What it hears goes to the same relay as a
  * 2025 upstream's GET stream.
  */
-export function modernListens(sources: ModernListenSources, agent: Agent, limits: UpstreamListenLimits):
-  (holder: StreamHolder, held: ReadonlySet<string>) => Promise<ListenedTarget[]> {
+export function modernListens(
+  sources: ModernListenSources,
+  agent: Agent,
+  limits: UpstreamListenLimits,
+): (holder: StreamHolder, held: ReadonlySet<string>) => Promise<ListenedTarget[]> {
   return async (holder, held) => {
     const subscribed = await sources.subscribed(holder.sessionId);
     if (holder.view.server === null && subscribed.size === 0) return [];
-    const records = (await sources.servers(holder.userId, holder.view))
-      .filter((record) => !held.has(record.id) && !record.unreadableSecrets && (holder.view.server !== null || subscribed.has(record.id)));
+    const records = (await sources.servers(holder.userId, holder.view)).filter(
+      (record) => !held.has(record.id) && !record.unreadableSecrets && (holder.view.server !== null || subscribed.has(record.id)),
+    );
     const targets: ListenedTarget[] = [];
     for (const record of records) {
       const server = toServer(record);
@@ -47,9 +51,20 @@ export function modernListens(sources: ModernListenSources, agent: Agent, limits
       targets.push({
         serverId: record.id,
         key: `listen ${server.version} ${[...flags].sort().join(',')} ${uris.join('\n')}`,
-        open: (onMessage) => new ListenStreamHandle(() => openModernListen({
-          server, flags, uris, onNotice: (notice) => onMessage({ jsonrpc: '2.0', method: notice.method, ...(notice.params && { params: notice.params }) }),
-        }, profile.discover, agent, limits)),
+        open: (onMessage) =>
+          new ListenStreamHandle(() =>
+            openModernListen(
+              {
+                server,
+                flags,
+                uris,
+                onNotice: (notice) => onMessage({ jsonrpc: '2.0', method: notice.method, ...(notice.params && { params: notice.params }) }),
+              },
+              profile.discover,
+              agent,
+              limits,
+            ),
+          ),
       });
     }
     return targets;
@@ -62,11 +77,14 @@ class ListenStreamHandle implements NotificationStream {
   private readonly opened: Promise<UpstreamListen | null>;
 
   constructor(open: () => Promise<UpstreamListen>) {
-    this.opened = open().then((listen) => {
-      void listen.ended.then(() => void (this.ended = true));
-      if (this.ended) void listen.close();
-      return listen;
-    }, () => ((this.ended = true), null));
+    this.opened = open().then(
+      (listen) => {
+        void listen.ended.then(() => void (this.ended = true));
+        if (this.ended) void listen.close();
+        return listen;
+      },
+      () => ((this.ended = true), null),
+    );
   }
 
   get closed(): boolean {

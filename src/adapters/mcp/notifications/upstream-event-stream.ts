@@ -119,10 +119,15 @@ export class UpstreamEventStream {
     let response;
     try {
       response = await undiciFetch(this.target.url, {
-        method: 'GET', signal, dispatcher: this.agent,
+        method: 'GET',
+        signal,
+        dispatcher: this.agent,
         headers: {
-          ...this.target.headers, accept: 'text/event-stream', 'mcp-session-id': this.target.upstreamSessionId,
-          'mcp-protocol-version': this.target.protocolVersion, ...(this.lastEventId !== undefined && { 'last-event-id': this.lastEventId }),
+          ...this.target.headers,
+          accept: 'text/event-stream',
+          'mcp-session-id': this.target.upstreamSessionId,
+          'mcp-protocol-version': this.target.protocolVersion,
+          ...(this.lastEventId !== undefined && { 'last-event-id': this.lastEventId }),
         },
       });
     } finally {
@@ -158,7 +163,9 @@ export class UpstreamEventStream {
       for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
         pending += chunk.byteLength;
         if (pending > this.limits.maxBytes) {
-          this.log(`upstream event stream of ${new URL(this.target.url).host} sent a message of more than ${this.limits.maxBytes} bytes (MCP_UPSTREAM_MAX_BYTES)`);
+          this.log(
+            `upstream event stream of ${new URL(this.target.url).host} sent a message of more than ${this.limits.maxBytes} bytes (MCP_UPSTREAM_MAX_BYTES)`,
+          );
           reading.abort();
           return 'failed';
         }

@@ -97,7 +97,14 @@ export class UpstreamNotificationStreams {
   attach(holder: StreamHolder): () => void {
     this.detach(holder.sessionId);
     const entry: Attached = {
-      holder, streams: new Map(), tokens: this.options.burst, refilledAt: Date.now(), dropped: 0, queue: Promise.resolve(), queued: 0, syncing: Promise.resolve(),
+      holder,
+      streams: new Map(),
+      tokens: this.options.burst,
+      refilledAt: Date.now(),
+      dropped: 0,
+      queue: Promise.resolve(),
+      queued: 0,
+      syncing: Promise.resolve(),
     };
     this.attached.set(holder.sessionId, entry);
     this.sync(entry);
@@ -117,9 +124,15 @@ export class UpstreamNotificationStreams {
     const entry = this.attached.get(sessionId);
     if (!entry) return;
     this.sync(entry);
-    void entry.syncing.then(() => Promise.all([...entry.streams].map(async ([serverId, { stream }]) => {
-      if (await within(stream.whenListening(), this.options.connectTimeoutMs)) await this.sources.acknowledge?.(sessionId, serverId);
-    }))).catch((error) => this.log('could not tell that an upstream event stream listens', error));
+    void entry.syncing
+      .then(() =>
+        Promise.all(
+          [...entry.streams].map(async ([serverId, { stream }]) => {
+            if (await within(stream.whenListening(), this.options.connectTimeoutMs)) await this.sources.acknowledge?.(sessionId, serverId);
+          }),
+        ),
+      )
+      .catch((error) => this.log('could not tell that an upstream event stream listens', error));
   }
 
   /**
@@ -132,7 +145,13 @@ export class UpstreamNotificationStreams {
     if (!entry) return null;
     this.sync(entry);
     const deadline = Date.now() + ms;
-    if (!(await within(entry.syncing.then(() => true), ms))) return false;
+    if (
+      !(await within(
+        entry.syncing.then(() => true),
+        ms,
+      ))
+    )
+      return false;
     const open = entry.streams.get(serverId);
     return open !== undefined && within(open.stream.whenListening(), Math.max(0, deadline - Date.now()));
   }
@@ -154,7 +173,9 @@ export class UpstreamNotificationStreams {
   }
 
   private sync(entry: Attached): void {
-    entry.syncing = entry.syncing.then(() => this.syncNow(entry)).catch((error) => this.log('could not open the upstream event streams of an MCP session', error));
+    entry.syncing = entry.syncing
+      .then(() => this.syncNow(entry))
+      .catch((error) => this.log('could not open the upstream event streams of an MCP session', error));
   }
 
   private async syncNow(entry: Attached): Promise<void> {
@@ -176,7 +197,9 @@ export class UpstreamNotificationStreams {
     for (const target of listened) {
       if (entry.streams.has(target.serverId)) continue;
       if (this.open >= this.options.maxStreams) {
-        this.log(`no upstream listen opened: this replica holds ${this.options.maxStreams} upstream streams (MCP_MAX_UPSTREAM_STREAMS_PER_REPLICA)`);
+        this.log(
+          `no upstream listen opened: this replica holds ${this.options.maxStreams} upstream streams (MCP_MAX_UPSTREAM_STREAMS_PER_REPLICA)`,
+        );
         return;
       }
       if (this.attached.get(entry.holder.sessionId) !== entry) return;
@@ -193,8 +216,13 @@ export class UpstreamNotificationStreams {
       const server = await this.sources.server(entry.holder.userId, target.serverId);
       if (server === null || this.attached.get(entry.holder.sessionId) !== entry) continue;
       this.open++;
-      const stream = new UpstreamEventStream({ ...server, ...target }, this.agent, this.options,
-        (message) => this.received(entry, target.serverId, message), this.log);
+      const stream = new UpstreamEventStream(
+        { ...server, ...target },
+        this.agent,
+        this.options,
+        (message) => this.received(entry, target.serverId, message),
+        this.log,
+      );
       entry.streams.set(target.serverId, { upstreamSessionId: target.upstreamSessionId, stream });
     }
   }
@@ -218,7 +246,10 @@ export class UpstreamNotificationStreams {
     const { sessionId, keyId, userId, view } = entry.holder;
     entry.queue = entry.queue
       .then(() => this.sources.relay({ clientSessionId: sessionId, keyId, userId, serverId, view, message }))
-      .then(() => undefined, (error: unknown) => this.log('could not relay an upstream notification', error))
+      .then(
+        () => undefined,
+        (error: unknown) => this.log('could not relay an upstream notification', error),
+      )
       .finally(() => entry.queued--);
   }
 }

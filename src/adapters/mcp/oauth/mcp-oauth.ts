@@ -23,7 +23,11 @@ export class McpOAuth {
   private readonly resourceMetadata: string;
   private readonly keys: RequestHandler;
 
-  constructor(validateKey: ValidateKey, private readonly tokens: McpAccessTokenVerifier, private readonly resourceUrl: string) {
+  constructor(
+    validateKey: ValidateKey,
+    private readonly tokens: McpAccessTokenVerifier,
+    private readonly resourceUrl: string,
+  ) {
     this.resourceMetadata = resourceMetadataUrl(resourceUrl);
     this.keys = apiKeyAuth(validateKey);
   }
@@ -67,7 +71,8 @@ export class McpOAuth {
     try {
       res.locals.principal = await this.tokens.verify(token, serverResourceUrl(this.resourceUrl, serverOf(req)));
     } catch (error) {
-      if (error instanceof AccessTokenRefusedError) logOf(req)[error.logLevel]({ reason: error.message, detail: error.detail }, 'access token refused');
+      if (error instanceof AccessTokenRefusedError)
+        logOf(req)[error.logLevel]({ reason: error.message, detail: error.detail }, 'access token refused');
       // Refused tokens count toward the client address's failure limit, as refused keys do.
       reportKeyValidation(res, error instanceof InvalidAccessTokenError ? 'invalid' : 'error');
       throw error;

@@ -40,13 +40,14 @@ function metadataPath(pathname: string): string {
  * about which names exist.
  */
 export function protectedResourceRoutes(options: ProtectedResourceOptions): Router {
-  const document = (resource: string) => JSON.stringify({
-    resource,
-    authorization_servers: options.authorizationServers,
-    scopes_supported: SCOPE_CATALOG.map((s) => s.scope),
-    bearer_methods_supported: ['header'],
-    resource_name: 'keygate',
-  });
+  const document = (resource: string) =>
+    JSON.stringify({
+      resource,
+      authorization_servers: options.authorizationServers,
+      scopes_supported: SCOPE_CATALOG.map((s) => s.scope),
+      bearer_methods_supported: ['header'],
+      resource_name: 'keygate',
+    });
   const body = document(options.resourceUrl);
   const router = Router();
   const mcpPath = new URL(options.resourceUrl).pathname;

@@ -20,7 +20,13 @@ export class SessionRelays {
   ) {}
 
   open(call: Omit<RelayedCall, 'deadline'>): ToolCallRelay {
-    const deps = { bus: this.bus, pending: this.pending, limits: this.options, newRequestId: () => `keygate-${randomUUID()}`, now: Date.now };
+    const deps = {
+      bus: this.bus,
+      pending: this.pending,
+      limits: this.options,
+      newRequestId: () => `keygate-${randomUUID()}`,
+      now: Date.now,
+    };
     return new ToolCallRelay(deps, { ...call, deadline: Date.now() + this.options.callTimeoutMs });
   }
 

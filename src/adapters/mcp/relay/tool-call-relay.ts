@@ -58,13 +58,17 @@ export class ToolCallRelay implements UpstreamRelay {
   private messages = 0;
   private bytes = 0;
 
-  constructor(private readonly deps: RelayDeps, private readonly call: RelayedCall) {
+  constructor(
+    private readonly deps: RelayDeps,
+    private readonly call: RelayedCall,
+  ) {
     this.wantsProgress = call.progressToken !== undefined;
     this.linked = new LinkedAbort(call.signal ? [this.cancelled.signal, call.signal] : [this.cancelled.signal]);
     this.signal = this.linked.signal;
     this.unsubscribe = deps.bus.onNotification(call.sessionId, (message) => {
       const params = message.params as { requestId?: unknown } | undefined;
-      if (message.method === 'notifications/cancelled' && params?.requestId === call.callRequestId) this.cancelled.abort(new Error('cancelled by the client'));
+      if (message.method === 'notifications/cancelled' && params?.requestId === call.callRequestId)
+        this.cancelled.abort(new Error('cancelled by the client'));
     });
   }
 
@@ -86,7 +90,8 @@ export class ToolCallRelay implements UpstreamRelay {
     const { bus, pending, limits } = this.deps;
     const { sessionId } = this.call;
     if (this.signal.aborted) return refused('the call was cancelled');
-    if (!pending.acquire(sessionId, limits.maxPendingPerSession)) return refused(`the client already has ${limits.maxPendingPerSession} requests to answer`);
+    if (!pending.acquire(sessionId, limits.maxPendingPerSession))
+      return refused(`the client already has ${limits.maxPendingPerSession} requests to answer`);
     try {
       const id = this.deps.newRequestId();
       const wait = Math.min(limits.answerTimeoutMs, this.call.deadline - this.deps.now());

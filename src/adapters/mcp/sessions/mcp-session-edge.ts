@@ -121,7 +121,13 @@ export class McpSessionEdge {
         return true;
       }
       if (session) {
-        sendRpcError(res, 400, id, RPC.INVALID_REQUEST, 'Invalid Request: this session is already initialized; send initialize without Mcp-Session-Id');
+        sendRpcError(
+          res,
+          400,
+          id,
+          RPC.INVALID_REQUEST,
+          'Invalid Request: this session is already initialized; send initialize without Mcp-Session-Id',
+        );
         return true;
       }
       return this.open(res, principalOf(res.locals), messages[0] as { id: string | number; params?: unknown }, endpointOf(res.locals));
@@ -138,25 +144,44 @@ export class McpSessionEdge {
     // As the SDK answers POSTs; GET, DELETE and the 202 path never reach it. Absent: the session's version is assumed.
     const version = req.headers['mcp-protocol-version'];
     if (version !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(String(version))) {
-      return sendRpcError(res, 400, null, RPC.SERVER_ERROR, `Bad Request: unsupported MCP-Protocol-Version (supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`);
+      return sendRpcError(
+        res,
+        400,
+        null,
+        RPC.SERVER_ERROR,
+        `Bad Request: unsupported MCP-Protocol-Version (supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`,
+      );
     }
     const { keyId, accessToken } = principalOf(res.locals);
-    const session = typeof token === 'string' ? await this.deps.resume.execute({ token, keyId, endpoint: endpointOf(res.locals), expiresAt: accessToken?.expiresAt }) : null;
+    const session =
+      typeof token === 'string'
+        ? await this.deps.resume.execute({ token, keyId, endpoint: endpointOf(res.locals), expiresAt: accessToken?.expiresAt })
+        : null;
     if (session === null) return sendRpcError(res, 404, null, SESSION_NOT_FOUND, 'Session not found');
     res.locals.session = session;
     next();
   }
 
-  private async open(res: Response, principal: KeyPrincipal, request: { id: string | number; params?: unknown }, endpoint: string | undefined): Promise<boolean> {
+  private async open(
+    res: Response,
+    principal: KeyPrincipal,
+    request: { id: string | number; params?: unknown },
+    endpoint: string | undefined,
+  ): Promise<boolean> {
     // A malformed initialize is left for the SDK to refuse, and opens nothing: both schemas its transport and server parse with.
     if (!JSONRPCRequestSchema.safeParse(request).success || !InitializeRequestSchema.safeParse(request).success) return false;
     const params = request.params as Record<string, unknown>;
     const requested = params.protocolVersion as string;
     try {
       const { token } = await this.deps.openSession.execute({
-        keyId: principal.keyId, userId: principal.userId, scopes: principal.scopes,
+        keyId: principal.keyId,
+        userId: principal.userId,
+        scopes: principal.scopes,
         protocolVersion: SUPPORTED_PROTOCOL_VERSIONS.includes(requested) ? requested : LATEST_PROTOCOL_VERSION,
-        clientCapabilities: unchecked(params.capabilities), clientInfo: unchecked(params.clientInfo), endpoint, expiresAt: principal.accessToken?.expiresAt,
+        clientCapabilities: unchecked(params.capabilities),
+        clientInfo: unchecked(params.clientInfo),
+        endpoint,
+        expiresAt: principal.accessToken?.expiresAt,
       });
       res.setHeader('Mcp-Session-Id', token);
     } catch (error) {

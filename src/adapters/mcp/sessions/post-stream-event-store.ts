@@ -37,9 +37,11 @@ export class PostStreamEventStore implements EventStore {
 
   storeEvent(_streamId: string, message: JSONRPCMessage): Promise<string> {
     const ends = isResponse(message) && ++this.responses === this.requests;
-    const stored = this.queue.then(() => this.append(message, ends)).finally(() => {
-      if (ends) this.finish();
-    });
+    const stored = this.queue
+      .then(() => this.append(message, ends))
+      .finally(() => {
+        if (ends) this.finish();
+      });
     this.queue = stored;
     return stored;
   }

@@ -3,7 +3,12 @@ import { postStreamEventId } from './post-stream-event-id';
 
 /** What a resumed POST stream reads (PostgresSessionEvents). */
 export interface PostStreamSource {
-  readAfter(sessionId: string, afterSeq: number, limit: number, stream: number | null): Promise<{ seq: number; message: string; endsStream: boolean }[]>;
+  readAfter(
+    sessionId: string,
+    afterSeq: number,
+    limit: number,
+    stream: number | null,
+  ): Promise<{ seq: number; message: string; endsStream: boolean }[]>;
   /** False when the session ended or its key is no longer usable. */
   touchSession(sessionId: string): Promise<boolean>;
 }
@@ -22,7 +27,12 @@ export interface PostStreamPlace {
 const READ_BATCH = 100;
 
 /** The head of every GET stream, standalone or resumed. */
-export const EVENT_STREAM_HEADERS = { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache, no-transform', Connection: 'keep-alive', 'X-Accel-Buffering': 'no' };
+export const EVENT_STREAM_HEADERS = {
+  'Content-Type': 'text/event-stream',
+  'Cache-Control': 'no-cache, no-transform',
+  Connection: 'keep-alive',
+  'X-Accel-Buffering': 'no',
+};
 
 /**
  * One GET that resumes a POST's SSE answer (Last-Event-ID naming one of its

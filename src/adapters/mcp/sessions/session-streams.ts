@@ -158,11 +158,23 @@ export class SessionStreams {
       return void res.end();
     }
     const until = openedAt === null ? 0 : openedAt + (this.options.postStreamMs ?? POST_STREAM_MS) + POST_STREAM_GRACE_MS;
-    const where = { sessionId: session.id, stream, afterSeq: Math.max(afterSeq, stream), until, keepAliveMs: this.options.keepAliveMs ?? KEEP_ALIVE_MS };
-    const resumption: PostStreamResumption = new PostStreamResumption(this.store, where, res, () => {
-      this.forget(name, resumption);
-      place.release();
-    }, this.log);
+    const where = {
+      sessionId: session.id,
+      stream,
+      afterSeq: Math.max(afterSeq, stream),
+      until,
+      keepAliveMs: this.options.keepAliveMs ?? KEEP_ALIVE_MS,
+    };
+    const resumption: PostStreamResumption = new PostStreamResumption(
+      this.store,
+      where,
+      res,
+      () => {
+        this.forget(name, resumption);
+        place.release();
+      },
+      this.log,
+    );
     this.resumed.set(name, resumption);
     await resumption.start((waker) => this.watch.watchStream(session.id, waker));
   }
@@ -179,9 +191,21 @@ export class SessionStreams {
     if (typeof place === 'object') return place;
     res.setHeader('Retry-After', '5');
     if (place === 'key') {
-      sendRpcError(res, 429, null, RPC.SERVER_ERROR, 'Too Many Requests: this key holds as many streams on this replica as it may (MCP_MAX_STREAMS_PER_KEY)');
+      sendRpcError(
+        res,
+        429,
+        null,
+        RPC.SERVER_ERROR,
+        'Too Many Requests: this key holds as many streams on this replica as it may (MCP_MAX_STREAMS_PER_KEY)',
+      );
     } else {
-      sendRpcError(res, 503, null, RPC.SERVER_ERROR, 'Service Unavailable: this replica holds as many streams as it may (MCP_MAX_STREAMS_PER_REPLICA)');
+      sendRpcError(
+        res,
+        503,
+        null,
+        RPC.SERVER_ERROR,
+        'Service Unavailable: this replica holds as many streams as it may (MCP_MAX_STREAMS_PER_REPLICA)',
+      );
     }
     return null;
   }

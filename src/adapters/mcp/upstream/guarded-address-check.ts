@@ -20,7 +20,9 @@ export class GuardedAddressCheck implements UpstreamAddressCheck {
   async check(url: string): Promise<void> {
     const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
     let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<void>((resolve) => { timer = setTimeout(resolve, this.timeoutMs); });
+    const late = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, this.timeoutMs);
+    });
     try {
       await Promise.race([this.guard.pin(host).then(() => undefined), late]);
     } catch (error) {

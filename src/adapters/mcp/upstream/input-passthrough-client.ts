@@ -12,10 +12,13 @@ import { SERVER_INFO } from '../mcp-server.factory';
  * sent a logLevel (the upstream is sent none otherwise, and must send none).
  */
 export function inputPassthroughClient(input: InputPassthrough, relay: UpstreamRelay | undefined): Client {
-  const client = new Client({ name: SERVER_INFO.name, version: SERVER_INFO.version }, {
-    capabilities: input.clientCapabilities,
-    inputRequired: { autoFulfill: false },
-  });
+  const client = new Client(
+    { name: SERVER_INFO.name, version: SERVER_INFO.version },
+    {
+      capabilities: input.clientCapabilities,
+      inputRequired: { autoFulfill: false },
+    },
+  );
   if (relay !== undefined && input.logLevel !== undefined) {
     client.setNotificationHandler('notifications/message', (async (notification: { params: Record<string, unknown> }) => {
       await relay.notify('notifications/message', notification.params);

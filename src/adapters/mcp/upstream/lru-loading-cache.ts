@@ -22,11 +22,13 @@ export class LruLoadingCache<T extends object> implements LoadingCache<T> {
     this.cache = new LRUCache<string, T, Load<T>>({
       max: options.maxEntries,
       ttl: options.ttlMs,
-      ...(options.maxChars === undefined ? {} : {
-        maxSize: options.maxChars,
-        // lru-cache refuses a size of 0; a failure (`{ ok: false, … }`) is small but still an entry.
-        sizeCalculation: (value: T) => Math.max(1, JSON.stringify(value).length),
-      }),
+      ...(options.maxChars === undefined
+        ? {}
+        : {
+            maxSize: options.maxChars,
+            // lru-cache refuses a size of 0; a failure (`{ ok: false, … }`) is small but still an entry.
+            sizeCalculation: (value: T) => Math.max(1, JSON.stringify(value).length),
+          }),
       fetchMethod: (_key, _stale, { context }) => context(),
       ...(clock ? { perf: { now: clock }, ttlResolution: 0 } : {}),
     });

@@ -21,10 +21,13 @@ const METHODS = { sampling: 'sampling/createMessage', elicitation: 'elicitation/
  */
 export function modernRelayingClient(capabilities: Record<string, unknown>, relay: UpstreamRelay | undefined): Client {
   const relaying = relay !== undefined && Object.keys(capabilities).length > 0;
-  const client = new Client({ name: SERVER_INFO.name, version: SERVER_INFO.version }, {
-    capabilities: relaying ? capabilities : {},
-    inputRequired: { autoFulfill: relaying, maxRounds: MAX_ROUNDS },
-  });
+  const client = new Client(
+    { name: SERVER_INFO.name, version: SERVER_INFO.version },
+    {
+      capabilities: relaying ? capabilities : {},
+      inputRequired: { autoFulfill: relaying, maxRounds: MAX_ROUNDS },
+    },
+  );
   if (!relaying) return client;
   for (const [capability, method] of Object.entries(METHODS)) {
     if (!(capability in capabilities)) continue;

@@ -20,10 +20,7 @@ export interface PlainCall {
 }
 
 /** The upstream's answer: a plain complete result, its JSON-RPC error, or a reply only the SDK client reads (SSE, other statuses, other shapes). */
-export type PostAnswer =
-  | { kind: 'result'; result: Record<string, unknown> }
-  | { kind: 'reply'; response: Response }
-  | { kind: 'resend' };
+export type PostAnswer = { kind: 'result'; result: Record<string, unknown> } | { kind: 'reply'; response: Response } | { kind: 'resend' };
 
 /**
  * The POST the SDK v2 client sends for a plain tools/call (same body bytes,
@@ -36,18 +33,42 @@ export type PostAnswer =
  * the SDK's. A redirect is sent again by the SDK's fetch (which follows it).
  * The byte cap and the refusals are upstreamFetch's.
  */
-export async function postPlainCall(agent: Agent, call: PlainCall, maxBytes: number, signal: AbortSignal, refuse: (refusal: UpstreamRefusal) => void): Promise<PostAnswer> {
+export async function postPlainCall(
+  agent: Agent,
+  call: PlainCall,
+  maxBytes: number,
+  signal: AbortSignal,
+  refuse: (refusal: UpstreamRefusal) => void,
+): Promise<PostAnswer> {
   signal.throwIfAborted();
   const url = new URL(call.url);
-  const meta = { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientInfo': { name: SERVER_INFO.name, version: SERVER_INFO.version }, 'io.modelcontextprotocol/clientCapabilities': call.clientCapabilities };
-  const body = JSON.stringify({ method: 'tools/call', params: { name: call.name, arguments: call.arguments, _meta: meta }, jsonrpc: '2.0', id: FIRST_ID });
+  const meta = {
+    'io.modelcontextprotocol/protocolVersion': MODERN,
+    'io.modelcontextprotocol/clientInfo': { name: SERVER_INFO.name, version: SERVER_INFO.version },
+    'io.modelcontextprotocol/clientCapabilities': call.clientCapabilities,
+  };
+  const body = JSON.stringify({
+    method: 'tools/call',
+    params: { name: call.name, arguments: call.arguments, _meta: meta },
+    jsonrpc: '2.0',
+    id: FIRST_ID,
+  });
   let answer: Dispatcher.ResponseData;
   try {
     answer = await agent.request({
-      origin: url.origin, path: `${url.pathname}${url.search}`, method: 'POST', body, signal,
+      origin: url.origin,
+      path: `${url.pathname}${url.search}`,
+      method: 'POST',
+      body,
+      signal,
       headers: {
-        ...lowerCased(call.headers), 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': call.name,
-        'content-type': 'application/json', accept: 'application/json, text/event-stream', 'user-agent': 'undici',
+        ...lowerCased(call.headers),
+        'mcp-protocol-version': MODERN,
+        'mcp-method': 'tools/call',
+        'mcp-name': call.name,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'user-agent': 'undici',
       },
     });
   } catch (error) {
@@ -57,7 +78,10 @@ export async function postPlainCall(agent: Agent, call: PlainCall, maxBytes: num
     throw refusal;
   }
   const overLimit = () => {
-    const refusal = new UpstreamRefusal(`upstream reply over MCP_UPSTREAM_MAX_BYTES (${maxBytes} bytes)`, `${url.host} sent a reply of more than ${maxBytes} bytes`);
+    const refusal = new UpstreamRefusal(
+      `upstream reply over MCP_UPSTREAM_MAX_BYTES (${maxBytes} bytes)`,
+      `${url.host} sent a reply of more than ${maxBytes} bytes`,
+    );
     refuse(refusal);
     return refusal;
   };
@@ -70,7 +94,10 @@ export async function postPlainCall(agent: Agent, call: PlainCall, maxBytes: num
     discard(answer.body);
     throw overLimit();
   }
-  const jsonAnswer = statusCode === 200 && headers['content-encoding'] === undefined && /^application\/json\s*(;|$)/i.test(String(headers['content-type'] ?? ''));
+  const jsonAnswer =
+    statusCode === 200 &&
+    headers['content-encoding'] === undefined &&
+    /^application\/json\s*(;|$)/i.test(String(headers['content-type'] ?? ''));
   if (!jsonAnswer) return { kind: 'reply', response: webResponse(statusCode, headers, answer.body, maxBytes, overLimit) };
   const bytes = await readCapped(answer.body, maxBytes, overLimit);
   const plain = plainAnswer(bytes);
@@ -88,7 +115,13 @@ function plainAnswer(bytes: Uint8Array): PostAnswer | undefined {
   }
   if (!isObject(message) || message.jsonrpc !== '2.0' || message.id !== FIRST_ID) return undefined;
   const { result, error } = message;
-  if (error !== undefined && result === undefined && isObject(error) && Number.isSafeInteger(error.code) && typeof error.message === 'string') {
+  if (
+    error !== undefined &&
+    result === undefined &&
+    isObject(error) &&
+    Number.isSafeInteger(error.code) &&
+    typeof error.message === 'string'
+  ) {
     throw new ProtocolError(error.code as number, error.message, error.data);
   }
   if (error !== undefined || !isPlainResult(result)) return undefined;
@@ -102,9 +135,11 @@ function isPlainResult(result: unknown): result is Record<string, unknown> {
   for (const key in result) if (!RESULT_KEYS.has(key)) return false;
   const { content, isError, structuredContent, _meta } = result;
   if (!Array.isArray(content) || !content.every(isTextContent)) return false;
-  return (isError === undefined || typeof isError === 'boolean')
-    && (structuredContent === undefined || isObject(structuredContent))
-    && (_meta === undefined || isServerInfoMeta(_meta));
+  return (
+    (isError === undefined || typeof isError === 'boolean') &&
+    (structuredContent === undefined || isObject(structuredContent)) &&
+    (_meta === undefined || isServerInfoMeta(_meta))
+  );
 }
 
 /** A _meta of the upstream's serverInfo alone (what an SDK v2 server stamps), in a shape the SDK's schema takes. */
@@ -139,29 +174,37 @@ async function readCapped(body: Dispatcher.ResponseData['body'], maxBytes: numbe
 }
 
 /** The answer as the SDK's fetch would have given it: the same headers, its body cut off past maxBytes. */
-function webResponse(status: number, headers: Dispatcher.ResponseData['headers'], body: Dispatcher.ResponseData['body'], maxBytes: number, overLimit: () => Error): Response {
+function webResponse(
+  status: number,
+  headers: Dispatcher.ResponseData['headers'],
+  body: Dispatcher.ResponseData['body'],
+  maxBytes: number,
+  overLimit: () => Error,
+): Response {
   const nullBody = [101, 103, 204, 205, 304].includes(status);
   if (nullBody) discard(body);
   let seen = 0;
-  const stream = nullBody ? null : new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const { value, done } = await iterator.next();
-        if (done) return controller.close();
-        seen += (value).byteLength;
-        if (seen > maxBytes) {
+  const stream = nullBody
+    ? null
+    : new ReadableStream<Uint8Array>({
+        async pull(controller) {
+          try {
+            const { value, done } = await iterator.next();
+            if (done) return controller.close();
+            seen += value.byteLength;
+            if (seen > maxBytes) {
+              discard(body);
+              return controller.error(overLimit());
+            }
+            controller.enqueue(new Uint8Array(value));
+          } catch (error) {
+            controller.error(error);
+          }
+        },
+        cancel() {
           discard(body);
-          return controller.error(overLimit());
-        }
-        controller.enqueue(new Uint8Array(value));
-      } catch (error) {
-        controller.error(error);
-      }
-    },
-    cancel() {
-      discard(body);
-    },
-  });
+        },
+      });
   const iterator = (body as AsyncIterable<Buffer, undefined>)[Symbol.asyncIterator]();
   return new Response(stream, { status, headers: webHeaders(headers) });
 }

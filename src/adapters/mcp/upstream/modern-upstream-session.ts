@@ -1,8 +1,20 @@
 import { setMaxListeners } from 'node:events';
 import { Client, FetchLike, ProtocolError, SdkError, SdkErrorCode, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Agent } from 'undici';
-import { ItemKind, UpstreamCompletion, UpstreamContentSession, UpstreamItem, UpstreamReplyError } from '../../../application/ports/upstream-content.port';
-import { InputPassthrough, UpstreamContext, UpstreamServer, UpstreamSession, UpstreamTool } from '../../../application/ports/upstream-mcp.port';
+import {
+  ItemKind,
+  UpstreamCompletion,
+  UpstreamContentSession,
+  UpstreamItem,
+  UpstreamReplyError,
+} from '../../../application/ports/upstream-content.port';
+import {
+  InputPassthrough,
+  UpstreamContext,
+  UpstreamServer,
+  UpstreamSession,
+  UpstreamTool,
+} from '../../../application/ports/upstream-mcp.port';
 import { inputPassthroughClient } from './input-passthrough-client';
 import { asLegacyResult } from './legacy-result';
 import { modernRelayingClient, UnrelayedInput } from './modern-relaying-client';
@@ -49,30 +61,48 @@ export class ModernUpstreamSession implements UpstreamSession, UpstreamContentSe
     private readonly relayable?: () => Promise<Record<string, unknown>>,
   ) {
     // One timer cleared at close, rather than AbortSignal.timeout's, which lives on until it fires, and an AbortSignal.any per contact.
-    this.timer = setTimeout(() => this.stop.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')), limits.timeoutMs).unref();
+    this.timer = setTimeout(
+      () => this.stop.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')),
+      limits.timeoutMs,
+    ).unref();
     setMaxListeners(limits.maxPages + 10, this.stop.signal);
     this.options = { signal: this.stop.signal, timeout: limits.timeoutMs };
   }
 
   listTools(): Promise<UpstreamTool[]> {
-    return this.guarded((client) => listToolPages(this.server.name, this.limits, this.stop.refusing('tools/list'),
-      (params) => client.request({ method: 'tools/list', params }, this.options)));
+    return this.guarded((client) =>
+      listToolPages(this.server.name, this.limits, this.stop.refusing('tools/list'), (params) =>
+        client.request({ method: 'tools/list', params }, this.options),
+      ),
+    );
   }
 
   async callTool(tool: string, args: Record<string, unknown> | undefined): Promise<Record<string, unknown>> {
     const relay = this.context.relay;
-    const onprogress = relay?.wantsProgress ? (p: { progress: number; total?: number; message?: string }) => {
-      if (!(this.relaying && p.message?.startsWith(ROUND_PROGRESS))) void relay.progress(p);
-    } : undefined;
+    const onprogress = relay?.wantsProgress
+      ? (p: { progress: number; total?: number; message?: string }) => {
+          if (!(this.relaying && p.message?.startsWith(ROUND_PROGRESS))) void relay.progress(p);
+        }
+      : undefined;
     const signal = relay === undefined ? this.options.signal : new LinkedAbort([this.options.signal, relay.signal]).signal;
     const input = this.context.forwarded?.input;
     if (input !== undefined) {
-      return this.passedThrough(input, 'tools/call', { name: tool, arguments: args }, { ...this.options, signal, onprogress, allowInputRequired: true });
+      return this.passedThrough(
+        input,
+        'tools/call',
+        { name: tool, arguments: args },
+        { ...this.options, signal, onprogress, allowInputRequired: true },
+      );
     }
     try {
       // Relaying, the SDK fulfils input_required itself and retries (at most MAX_ROUNDS); otherwise it is returned here.
-      const result = await this.replied((client) => client.request({ method: 'tools/call', params: this.paramsOf({ name: tool, arguments: args }) },
-        { ...this.options, signal, onprogress, allowInputRequired: !this.relaying }) as Promise<Record<string, unknown>>);
+      const result = await this.replied(
+        (client) =>
+          client.request(
+            { method: 'tools/call', params: this.paramsOf({ name: tool, arguments: args }) },
+            { ...this.options, signal, onprogress, allowInputRequired: !this.relaying },
+          ) as Promise<Record<string, unknown>>,
+      );
       return result.resultType === 'input_required' ? this.inputRequired() : asLegacyResult(result);
     } catch (error) {
       if (error instanceof UpstreamReplyError && error.code === MISSING_CAPABILITY) return this.inputRequired();
@@ -83,7 +113,11 @@ export class ModernUpstreamSession implements UpstreamSession, UpstreamContentSe
   }
 
   list(kind: ItemKind): Promise<UpstreamItem[]> {
-    return this.guarded((client) => listPages(this.profile.capabilities, kind, this.server.name, this.limits, this.stop.refusing(LISTS[kind].method), (method, params) => client.request({ method: method as 'tools/list', params }, this.options)));
+    return this.guarded((client) =>
+      listPages(this.profile.capabilities, kind, this.server.name, this.limits, this.stop.refusing(LISTS[kind].method), (method, params) =>
+        client.request({ method: method as 'tools/list', params }, this.options),
+      ),
+    );
   }
 
   readResource(uri: string): Promise<Record<string, unknown>> {
@@ -125,12 +159,25 @@ export class ModernUpstreamSession implements UpstreamSession, UpstreamContentSe
   }
 
   /** A request whose 2026 answer is relayed as a 2025 one; input it asks for goes back to a 2026 client, and cannot be given by a 2025 one. */
-  private async answered(method: 'resources/read' | 'prompts/get' | 'completion/complete', params: Record<string, unknown>): Promise<Record<string, unknown>> {
+  private async answered(
+    method: 'resources/read' | 'prompts/get' | 'completion/complete',
+    params: Record<string, unknown>,
+  ): Promise<Record<string, unknown>> {
     const input = this.context.forwarded?.input;
-    if (input !== undefined && method !== 'completion/complete') return this.passedThrough(input, method, params, { ...this.options, allowInputRequired: true });
-    const result = await this.replied((client) => client.request({ method, params: this.paramsOf(params) } as { method: 'resources/read'; params: Record<string, unknown> },
-      { ...this.options, allowInputRequired: true }) as Promise<Record<string, unknown>>);
-    if (result.resultType === 'input_required') throw new UpstreamReplyError(MISSING_CAPABILITY, 'the server asked for input, which keygate cannot relay from a 2026-07-28 server yet');
+    if (input !== undefined && method !== 'completion/complete')
+      return this.passedThrough(input, method, params, { ...this.options, allowInputRequired: true });
+    const result = await this.replied(
+      (client) =>
+        client.request({ method, params: this.paramsOf(params) } as { method: 'resources/read'; params: Record<string, unknown> }, {
+          ...this.options,
+          allowInputRequired: true,
+        }) as Promise<Record<string, unknown>>,
+    );
+    if (result.resultType === 'input_required')
+      throw new UpstreamReplyError(
+        MISSING_CAPABILITY,
+        'the server asked for input, which keygate cannot relay from a 2026-07-28 server yet',
+      );
     return asLegacyResult(result);
   }
 
@@ -141,8 +188,12 @@ export class ModernUpstreamSession implements UpstreamSession, UpstreamContentSe
    * with its data, for the edge to relay as that error. A retry whose
    * sealed state named another version of the record is not sent at all.
    */
-  private async passedThrough(input: InputPassthrough, method: 'tools/call' | 'resources/read' | 'prompts/get', params: Record<string, unknown>,
-    options: Record<string, unknown>): Promise<Record<string, unknown>> {
+  private async passedThrough(
+    input: InputPassthrough,
+    method: 'tools/call' | 'resources/read' | 'prompts/get',
+    params: Record<string, unknown>,
+    options: Record<string, unknown>,
+  ): Promise<Record<string, unknown>> {
     const { resume } = input;
     if (resume?.server !== undefined && (resume.server.id !== this.server.id || resume.server.version !== this.server.version)) {
       input.stale = true;
@@ -150,17 +201,26 @@ export class ModernUpstreamSession implements UpstreamSession, UpstreamContentSe
     }
     let result: Record<string, unknown>;
     try {
-      const request = (client: Client) => client.request({ method, params: this.paramsOf(params) } as { method: 'tools/call'; params: never }, options) as Promise<Record<string, unknown>>;
+      const request = (client: Client) =>
+        client.request({ method, params: this.paramsOf(params) } as { method: 'tools/call'; params: never }, options) as Promise<
+          Record<string, unknown>
+        >;
       const plain = method === 'tools/call' ? this.plainCall(input, params, options) : undefined;
       result = plain === undefined ? await this.guarded(request) : await this.posted(plain, request);
     } catch (error) {
-      if (error instanceof ProtocolError && error.code === MISSING_CAPABILITY) input.refused = { code: error.code, message: error.message, data: error.data };
+      if (error instanceof ProtocolError && error.code === MISSING_CAPABILITY)
+        input.refused = { code: error.code, message: error.message, data: error.data };
       throw error instanceof ProtocolError ? new UpstreamReplyError(error.code, error.message) : error;
     }
     if (result.resultType !== 'input_required') return asLegacyResult(result);
-    if (this.server.id !== undefined && this.server.version !== undefined) input.answeredBy = { id: this.server.id, version: this.server.version };
+    if (this.server.id !== undefined && this.server.version !== undefined)
+      input.answeredBy = { id: this.server.id, version: this.server.version };
     const { inputRequests, requestState } = result;
-    return { resultType: 'input_required', ...(inputRequests !== undefined && { inputRequests }), ...(requestState !== undefined && { requestState }) };
+    return {
+      resultType: 'input_required',
+      ...(inputRequests !== undefined && { inputRequests }),
+      ...(requestState !== undefined && { requestState }),
+    };
   }
 
   /**
@@ -170,10 +230,22 @@ export class ModernUpstreamSession implements UpstreamSession, UpstreamContentSe
    */
   private plainCall(input: InputPassthrough, params: Record<string, unknown>, options: Record<string, unknown>): PlainCall | undefined {
     const trace = this.context.forwarded?.trace ?? {};
-    if (this.client !== null || this.context.relay !== undefined || options.onprogress !== undefined || input.resume !== undefined || input.logLevel !== undefined
-      || Object.keys(trace).length > 0 || !isHeaderSafeName(params.name)) return undefined;
+    if (
+      this.client !== null ||
+      this.context.relay !== undefined ||
+      options.onprogress !== undefined ||
+      input.resume !== undefined ||
+      input.logLevel !== undefined ||
+      Object.keys(trace).length > 0 ||
+      !isHeaderSafeName(params.name)
+    )
+      return undefined;
     return {
-      url: this.server.url, headers: this.server.headers, name: params.name, arguments: params.arguments as Record<string, unknown> | undefined, clientCapabilities: input.clientCapabilities,
+      url: this.server.url,
+      headers: this.server.headers,
+      name: params.name,
+      arguments: params.arguments as Record<string, unknown> | undefined,
+      clientCapabilities: input.clientCapabilities,
     };
   }
 
@@ -207,14 +279,22 @@ export class ModernUpstreamSession implements UpstreamSession, UpstreamContentSe
 
   private inputRequired(): Record<string, unknown> {
     return {
-      content: [{ type: 'text', text: `The MCP server ${this.server.name} asked for input (elicitation, sampling or roots), which keygate cannot relay from a 2026-07-28 server yet` }],
+      content: [
+        {
+          type: 'text',
+          text: `The MCP server ${this.server.name} asked for input (elicitation, sampling or roots), which keygate cannot relay from a 2026-07-28 server yet`,
+        },
+      ],
       isError: true,
     };
   }
 
   /** The relay's error answer (already bounded and free of anything but the client's short message). */
   private unanswered(why: string): Record<string, unknown> {
-    return { content: [{ type: 'text', text: `The MCP server ${this.server.name} asked for input the client did not give: ${why}` }], isError: true };
+    return {
+      content: [{ type: 'text', text: `The MCP server ${this.server.name} asked for input the client did not give: ${why}` }],
+      isError: true,
+    };
   }
 
   private async guarded<T>(work: (client: Client) => Promise<T>): Promise<T> {
@@ -242,7 +322,10 @@ export class ModernUpstreamSession implements UpstreamSession, UpstreamContentSe
     this.relaying = input === undefined && relay !== undefined && Object.keys(capabilities).length > 0;
     const transport = new StreamableHTTPClientTransport(new URL(this.server.url), {
       requestInit: { headers: this.server.headers },
-      fetch: answeredFirst(upstreamFetch(this.agent, this.limits.maxBytes, this.options.signal, (refusal) => this.stop.stopWith(refusal)), firstAnswer),
+      fetch: answeredFirst(
+        upstreamFetch(this.agent, this.limits.maxBytes, this.options.signal, (refusal) => this.stop.stopWith(refusal)),
+        firstAnswer,
+      ),
     });
     await client.connect(transport, { ...this.options, prior: { kind: 'modern', discover: this.profile.discover } });
     return client;

@@ -26,13 +26,18 @@ export function relayedCapabilities(client: Record<string, unknown>): Record<str
 export function relayingClient(capabilities: Record<string, unknown>, relay: () => UpstreamRelay | undefined): Client {
   // No JSON Schema validator is passed: the SDK's default builds its Ajv on first use only, and keygate's never validates a schema (it calls request(), not callTool()).
   const client = new Client({ name: SERVER_INFO.name, version: SERVER_INFO.version }, { capabilities: capabilities });
-  const forward = (method: string) => (async (request: { params?: unknown }) => {
-    const to = relay();
-    if (to === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, `keygate relays ${method} to its client only during a tools/call of a session whose client accepts text/event-stream`);
-    const answer = await to.request(method, (request.params ?? {}) as Record<string, unknown>);
-    if ('error' in answer) throw new ProtocolError(answer.error.code, answer.error.message);
-    return answer.result;
-  }) as never;
+  const forward = (method: string) =>
+    (async (request: { params?: unknown }) => {
+      const to = relay();
+      if (to === undefined)
+        throw new ProtocolError(
+          ProtocolErrorCode.InvalidRequest,
+          `keygate relays ${method} to its client only during a tools/call of a session whose client accepts text/event-stream`,
+        );
+      const answer = await to.request(method, (request.params ?? {}) as Record<string, unknown>);
+      if ('error' in answer) throw new ProtocolError(answer.error.code, answer.error.message);
+      return answer.result;
+    }) as never;
   if (capabilities.sampling) client.setRequestHandler('sampling/createMessage', forward('sampling/createMessage'));
   if (capabilities.elicitation) client.setRequestHandler('elicitation/create', forward('elicitation/create'));
   if (capabilities.roots) client.setRequestHandler('roots/list', forward('roots/list'));

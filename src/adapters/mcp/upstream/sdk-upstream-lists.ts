@@ -15,16 +15,28 @@ export const LISTS = {
  * maxPages pages and maxTools items (per list), each reply within maxBytes.
  * A server that does not declare the capability has none, unasked.
  */
-export async function listItems(client: Client, kind: ItemKind, server: string, limits: { maxPages: number; maxTools: number },
-  options: { signal: AbortSignal; timeout: number }, refuse: (shown: string, detail: string) => UpstreamRefusal): Promise<UpstreamItem[]> {
-  return listPages(client.getServerCapabilities() ?? {}, kind, server, limits, refuse,
-    (method, params) => client.request({ method: method as (typeof LISTS)[ItemKind]['method'], params }, options));
+export async function listItems(
+  client: Client,
+  kind: ItemKind,
+  server: string,
+  limits: { maxPages: number; maxTools: number },
+  options: { signal: AbortSignal; timeout: number },
+  refuse: (shown: string, detail: string) => UpstreamRefusal,
+): Promise<UpstreamItem[]> {
+  return listPages(client.getServerCapabilities() ?? {}, kind, server, limits, refuse, (method, params) =>
+    client.request({ method: method as (typeof LISTS)[ItemKind]['method'], params }, options),
+  );
 }
 
 /** listItems over any client: `ask` asks the upstream for one page; `capabilities` are what it declared. */
-export async function listPages(capabilities: Record<string, unknown>, kind: ItemKind, server: string, limits: { maxPages: number; maxTools: number },
+export async function listPages(
+  capabilities: Record<string, unknown>,
+  kind: ItemKind,
+  server: string,
+  limits: { maxPages: number; maxTools: number },
   refuse: (shown: string, detail: string) => UpstreamRefusal,
-  ask: (method: string, params: Record<string, unknown>) => Promise<Record<string, unknown>>): Promise<UpstreamItem[]> {
+  ask: (method: string, params: Record<string, unknown>) => Promise<Record<string, unknown>>,
+): Promise<UpstreamItem[]> {
   const { method, capability } = LISTS[kind];
   if (capabilities[capability] === undefined) return [];
   const items: UpstreamItem[] = [];
@@ -32,10 +44,12 @@ export async function listPages(capabilities: Record<string, unknown>, kind: Ite
   for (let pages = 1; ; pages += 1) {
     const page = await ask(method, cursor === undefined ? {} : { cursor });
     items.push(...(page[kind] as UpstreamItem[]));
-    if (items.length > limits.maxTools) throw refuse(`over ${limits.maxTools} items`, `${method} of ${server} passed ${limits.maxTools} items`);
+    if (items.length > limits.maxTools)
+      throw refuse(`over ${limits.maxTools} items`, `${method} of ${server} passed ${limits.maxTools} items`);
     cursor = page.nextCursor as string | undefined;
     if (cursor === undefined) return items;
-    if (pages === limits.maxPages) throw refuse(`over MCP_UPSTREAM_MAX_PAGES (${limits.maxPages} pages)`, `${method} of ${server} still had a next page after ${pages}`);
+    if (pages === limits.maxPages)
+      throw refuse(`over MCP_UPSTREAM_MAX_PAGES (${limits.maxPages} pages)`, `${method} of ${server} still had a next page after ${pages}`);
   }
 }
 
@@ -53,23 +67,35 @@ interface ListedTool {
  * Every page of an upstream's tools/list, with either SDK's client (`ask`
  * asks for one page): at most maxPages pages and maxTools tools.
  */
-export async function listToolPages(server: string, limits: { maxPages: number; maxTools: number },
+export async function listToolPages(
+  server: string,
+  limits: { maxPages: number; maxTools: number },
   refuse: (shown: string, detail: string) => UpstreamRefusal,
-  ask: (params: Record<string, unknown>) => Promise<{ tools: ListedTool[]; nextCursor?: string }>): Promise<UpstreamTool[]> {
+  ask: (params: Record<string, unknown>) => Promise<{ tools: ListedTool[]; nextCursor?: string }>,
+): Promise<UpstreamTool[]> {
   const tools: UpstreamTool[] = [];
   let cursor: string | undefined;
   for (let pages = 1; ; pages += 1) {
     const page = await ask(cursor === undefined ? {} : { cursor });
     for (const { name, title, description, inputSchema, outputSchema, annotations } of page.tools) {
       tools.push({
-        name, title, description, inputSchema: inputSchema as Record<string, unknown>,
-        outputSchema: outputSchema as Record<string, unknown> | undefined, annotations: annotations as Record<string, unknown> | undefined,
+        name,
+        title,
+        description,
+        inputSchema: inputSchema as Record<string, unknown>,
+        outputSchema: outputSchema as Record<string, unknown> | undefined,
+        annotations: annotations as Record<string, unknown> | undefined,
       });
     }
-    if (tools.length > limits.maxTools) throw refuse(`over ${limits.maxTools} tools`, `tools/list of ${server} passed ${limits.maxTools} tools`);
+    if (tools.length > limits.maxTools)
+      throw refuse(`over ${limits.maxTools} tools`, `tools/list of ${server} passed ${limits.maxTools} tools`);
     cursor = page.nextCursor;
     if (cursor === undefined) return tools;
-    if (pages === limits.maxPages) throw refuse(`over MCP_UPSTREAM_MAX_PAGES (${limits.maxPages} pages)`, `tools/list of ${server} still had a next page after ${pages}`);
+    if (pages === limits.maxPages)
+      throw refuse(
+        `over MCP_UPSTREAM_MAX_PAGES (${limits.maxPages} pages)`,
+        `tools/list of ${server} still had a next page after ${pages}`,
+      );
   }
 }
 

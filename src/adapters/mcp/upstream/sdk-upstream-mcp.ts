@@ -33,8 +33,12 @@ import { learnProfile, profileKey, UpstreamProfile } from './upstream-profile';
 export class SdkUpstreamMcp implements UpstreamMcp, UpstreamContent {
   private readonly agent: Agent;
 
-  constructor(guard: UpstreamAddressGuard, private readonly limits: UpstreamLimits, private readonly store?: UpstreamSessionStore,
-    private readonly profiles?: LoadingCache<UpstreamProfile>) {
+  constructor(
+    guard: UpstreamAddressGuard,
+    private readonly limits: UpstreamLimits,
+    private readonly store?: UpstreamSessionStore,
+    private readonly profiles?: LoadingCache<UpstreamProfile>,
+  ) {
     this.agent = pinnedAgent(guard, limits.timeoutMs);
   }
 
@@ -54,8 +58,16 @@ export class SdkUpstreamMcp implements UpstreamMcp, UpstreamContent {
       });
       // This contact's own probe failed: it fails with that, as its 2025 contact would have, without waiting on the upstream twice.
       if (failure) throw failure.error;
-      if (profile.era !== 'modern' || (profile.dual && context.clientSessionId !== undefined)) return { session: this.legacy(server, context) };
-      const session = new ModernUpstreamSession(server, this.agent, this.limitsFor(context), profile, context, this.relayable(server, context));
+      if (profile.era !== 'modern' || (profile.dual && context.clientSessionId !== undefined))
+        return { session: this.legacy(server, context) };
+      const session = new ModernUpstreamSession(
+        server,
+        this.agent,
+        this.limitsFor(context),
+        profile,
+        context,
+        this.relayable(server, context),
+      );
       return profile.dual ? { session, declared: profile.capabilities } : { session };
     });
   }
@@ -73,7 +85,10 @@ export class SdkUpstreamMcp implements UpstreamMcp, UpstreamContent {
 
   private legacy(server: UpstreamServer, context: UpstreamContext): SdkUpstreamSession {
     const { clientSessionId } = context;
-    const held = this.store && clientSessionId !== undefined && server.id !== undefined ? { store: this.store, clientSessionId, serverId: server.id } : undefined;
+    const held =
+      this.store && clientSessionId !== undefined && server.id !== undefined
+        ? { store: this.store, clientSessionId, serverId: server.id }
+        : undefined;
     return new SdkUpstreamSession(server, this.agent, this.limitsFor(context), context, held);
   }
 

@@ -68,8 +68,11 @@ export class SdkUpstreamSession implements UpstreamSession, UpstreamContentSessi
   }
 
   listTools(): Promise<UpstreamTool[]> {
-    return this.guarded((client) => listToolPages(this.server.name, this.limits, this.stop.refusing('tools/list'),
-      (params) => client.request({ method: 'tools/list', params }, this.options)));
+    return this.guarded((client) =>
+      listToolPages(this.server.name, this.limits, this.stop.refusing('tools/list'), (params) =>
+        client.request({ method: 'tools/list', params }, this.options),
+      ),
+    );
   }
 
   callTool(tool: string, args: Record<string, unknown> | undefined): Promise<Record<string, unknown>> {
@@ -80,15 +83,20 @@ export class SdkUpstreamSession implements UpstreamSession, UpstreamContentSessi
       const params = this.paramsOf({ name: tool, arguments: args });
       if (relay === undefined) return client.request({ method: 'tools/call', params }, this.options);
       // The SDK puts its own progress token on the request and maps the upstream's progress back through onprogress.
-      const onprogress = relay.wantsProgress ? (p: { progress: number; total?: number; message?: string }) => void relay.progress(p) : undefined;
+      const onprogress = relay.wantsProgress
+        ? (p: { progress: number; total?: number; message?: string }) => void relay.progress(p)
+        : undefined;
       const call = new LinkedAbort([this.options.signal, relay.signal]);
-      return client.request({ method: 'tools/call', params }, { ...this.options, signal: call.signal, onprogress })
+      return client
+        .request({ method: 'tools/call', params }, { ...this.options, signal: call.signal, onprogress })
         .finally(() => call.dispose());
     });
   }
 
   list(kind: ItemKind): Promise<UpstreamItem[]> {
-    return this.guarded((client) => listItems(client, kind, this.server.name, this.limits, this.options, this.stop.refusing(LISTS[kind].method)));
+    return this.guarded((client) =>
+      listItems(client, kind, this.server.name, this.limits, this.options, this.stop.refusing(LISTS[kind].method)),
+    );
   }
 
   readResource(uri: string): Promise<Record<string, unknown>> {
@@ -96,13 +104,17 @@ export class SdkUpstreamSession implements UpstreamSession, UpstreamContentSessi
   }
 
   getPrompt(name: string, args: Record<string, string> | undefined): Promise<Record<string, unknown>> {
-    return this.replied((client) => client.request({ method: 'prompts/get', params: this.paramsOf({ name, arguments: args }) }, this.relayedOptions()));
+    return this.replied((client) =>
+      client.request({ method: 'prompts/get', params: this.paramsOf({ name, arguments: args }) }, this.relayedOptions()),
+    );
   }
 
   complete(params: UpstreamCompletion): Promise<Record<string, unknown>> {
-    return this.replied(async (client) => (client.getServerCapabilities()?.completions === undefined
-      ? { completion: { values: [] } }
-      : client.request({ method: 'completion/complete', params: params as unknown as Record<string, unknown> }, this.options)));
+    return this.replied(async (client) =>
+      client.getServerCapabilities()?.completions === undefined
+        ? { completion: { values: [] } }
+        : client.request({ method: 'completion/complete', params: params as unknown as Record<string, unknown> }, this.options),
+    );
   }
 
   follow(uri: string, on: boolean): Promise<boolean> {
@@ -121,7 +133,8 @@ export class SdkUpstreamSession implements UpstreamSession, UpstreamContentSessi
   async close(): Promise<void> {
     const client = await this.client?.catch(() => null);
     // A cancelled call's notifications/cancelled is still on its way to the upstream; closing now would abort it.
-    if (this.sends.size > 0) await Promise.race([Promise.allSettled(this.sends), new Promise((resolve) => setTimeout(resolve, SEND_GRACE_MS).unref())]);
+    if (this.sends.size > 0)
+      await Promise.race([Promise.allSettled(this.sends), new Promise((resolve) => setTimeout(resolve, SEND_GRACE_MS).unref())]);
     await this.unkept?.terminateSession().catch(() => undefined);
     await client?.close().catch(() => undefined);
     this.stop.abort();
@@ -195,7 +208,13 @@ export class SdkUpstreamSession implements UpstreamSession, UpstreamContentSessi
     const transport = client.transport as StreamableHTTPClientTransport;
     // An upstream without sessions gives no id: every contact initializes, as a stateless one does.
     if (transport.sessionId === undefined) return client;
-    const held = { upstreamSessionId: transport.sessionId, protocolVersion: transport.protocolVersion ?? '', serverCapabilities: client.getServerCapabilities() ?? {}, clientCapabilities: capabilities, logLevel: null };
+    const held = {
+      upstreamSessionId: transport.sessionId,
+      protocolVersion: transport.protocolVersion ?? '',
+      serverCapabilities: client.getServerCapabilities() ?? {},
+      clientCapabilities: capabilities,
+      logLevel: null,
+    };
     const { store, clientSessionId, serverId } = this.held!;
     // Not kept (another replica opened one meanwhile, or the client session ended): this one is ended with the contact.
     if (!(await store.save(clientSessionId, serverId, view.userId, held))) this.unkept = transport;

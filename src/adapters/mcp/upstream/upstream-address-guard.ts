@@ -21,7 +21,10 @@ export class UpstreamAddressGuard {
   private readonly networks: [ipaddr.IPv4 | ipaddr.IPv6, number][] = [];
 
   /** `allowlist`: host names, addresses or CIDRs admitted although not public. */
-  constructor(allowlist: readonly string[], private readonly resolve: Resolve = systemResolve) {
+  constructor(
+    allowlist: readonly string[],
+    private readonly resolve: Resolve = systemResolve,
+  ) {
     for (const raw of allowlist) {
       const entry = raw.replace(/^\[|\]$/g, '').toLowerCase();
       if (ipaddr.isValidCIDR(entry)) this.networks.push(ipaddr.parseCIDR(entry));

@@ -52,10 +52,15 @@ export function upstreamFetch(agent: Agent, maxBytes: number, session: AbortSign
       throw overLimit();
     }
     if (NULL_BODY.has(response.status)) await response.body?.cancel();
-    const body = response.body === null || NULL_BODY.has(response.status)
-      ? null
-      : byteLimited(response.body as ReadableStream<Uint8Array>, maxBytes, overLimit);
-    return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers as unknown as Headers });
+    const body =
+      response.body === null || NULL_BODY.has(response.status)
+        ? null
+        : byteLimited(response.body as ReadableStream<Uint8Array>, maxBytes, overLimit);
+    return new Response(body, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers as unknown as Headers,
+    });
   };
 }
 

@@ -18,7 +18,8 @@ export interface AuditEventRow {
   hash: string;
 }
 
-export const AUDIT_COLUMNS = 'id, seq, occurred_at, action, actor_type, actor_id, user_id, key_id, target_type, target_id, request_id, ip, details, hash';
+export const AUDIT_COLUMNS =
+  'id, seq, occurred_at, action, actor_type, actor_id, user_id, key_id, target_type, target_id, request_id, ip, details, hash';
 
 export function toAuditEvent(row: AuditEventRow): AuditEvent {
   return {

@@ -21,7 +21,10 @@ export class AuditRetention {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<number> | null = null;
 
-  constructor(private readonly dataSource: DataSource, private readonly options: AuditRetentionOptions) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly options: AuditRetentionOptions,
+  ) {}
 
   async start(): Promise<void> {
     if (this.timer) return;
@@ -46,7 +49,10 @@ export class AuditRetention {
   private async prune(): Promise<number> {
     try {
       // The database's clock, not this replica's: every replica then agrees on the cutoff.
-      const [row] = await this.dataSource.query<{ removed: string }[]>('SELECT keygate_audit_prune(now() - make_interval(days => $1)) AS removed', [this.options.days]);
+      const [row] = await this.dataSource.query<{ removed: string }[]>(
+        'SELECT keygate_audit_prune(now() - make_interval(days => $1)) AS removed',
+        [this.options.days],
+      );
       const removed = Number(row.removed);
       if (removed > 0) this.options.onPruned?.(removed);
       return removed;

@@ -105,7 +105,8 @@ export class GroupCommitAuditQueue implements AuditQueue {
       try {
         await this.flush();
       } catch (error) {
-        if (attempt >= STOP_ATTEMPTS) throw new Error(`${this.pendingCount} audit events could not be written before shutdown`, { cause: error });
+        if (attempt >= STOP_ATTEMPTS)
+          throw new Error(`${this.pendingCount} audit events could not be written before shutdown`, { cause: error });
         await new Promise((resolve) => setTimeout(resolve, STOP_RETRY_MS));
       }
     }

@@ -22,7 +22,11 @@ export class TypeormAuditEventReader implements AuditEventReader {
   }
 
   async chain(): Promise<AuditChainState> {
-    const [row] = await databaseCall(this.manager.query<{ head_seq: string; head_hash: string; anchor_seq: string; anchor_hash: string }[]>('SELECT head_seq, head_hash, anchor_seq, anchor_hash FROM audit_chain WHERE id = 1'));
+    const [row] = await databaseCall(
+      this.manager.query<{ head_seq: string; head_hash: string; anchor_seq: string; anchor_hash: string }[]>(
+        'SELECT head_seq, head_hash, anchor_seq, anchor_hash FROM audit_chain WHERE id = 1',
+      ),
+    );
     return {
       anchorSeq: Number(row.anchor_seq),
       anchorHash: String(row.anchor_hash).trim(),
@@ -34,10 +38,9 @@ export class TypeormAuditEventReader implements AuditEventReader {
   private async select(filter: AuditFilter, order: 'ASC' | 'DESC', limit: number): Promise<AuditEvent[]> {
     const { where, params } = conditions(filter);
     params.push(limit);
-    const rows: AuditEventRow[] = await databaseCall(this.manager.query(
-      `SELECT ${AUDIT_COLUMNS} FROM audit_events ${where} ORDER BY seq ${order} LIMIT $${params.length}`,
-      params,
-    ));
+    const rows: AuditEventRow[] = await databaseCall(
+      this.manager.query(`SELECT ${AUDIT_COLUMNS} FROM audit_events ${where} ORDER BY seq ${order} LIMIT $${params.length}`, params),
+    );
     return rows.map(toAuditEvent);
   }
 }

@@ -19,7 +19,8 @@ export interface ChainHead {
 /** Reads each event's canonical JSON and hash out of the one jsonb parameter of row tuples. */
 const EVENTS_FROM_ROWS = `SELECT (e->>'id')::uuid, (e->>'seq')::bigint, (e->>'occurred_at')::timestamptz, e->>'action', e->'actor'->>'type', e->'actor'->>'id',
        (e->>'user_id')::uuid, (e->>'key_id')::uuid, e->'target'->>'type', e->'target'->>'id', e->>'request_id', e->>'ip', e->'details', r->>1`;
-const EVENT_COLUMNS = 'id, seq, occurred_at, action, actor_type, actor_id, user_id, key_id, target_type, target_id, request_id, ip, details, hash';
+const EVENT_COLUMNS =
+  'id, seq, occurred_at, action, actor_type, actor_id, user_id, key_id, target_type, target_id, request_id, ip, details, hash';
 
 /**
  * Appends events to audit_events in the caller's transaction. The chain's head
@@ -37,11 +38,20 @@ export class TypeormAuditLog implements AuditLog {
   /** append, telling the head it left: the next batch may start from it (appendAtHead). */
   async appendLocked(records: readonly AuditRecord[]): Promise<ChainHead | null> {
     if (records.length === 0) return null;
-    const [head] = await databaseCall(this.manager.query<{ head_seq: string; head_hash: string }[]>('SELECT head_seq, head_hash FROM audit_chain WHERE id = 1 FOR UPDATE'));
+    const [head] = await databaseCall(
+      this.manager.query<{ head_seq: string; head_hash: string }[]>('SELECT head_seq, head_hash FROM audit_chain WHERE id = 1 FOR UPDATE'),
+    );
     const chained = chainRows(records, { seq: Number(head.head_seq), hash: String(head.head_hash).trim() });
     // The canonical JSON the hash covers is also the row: one serialization per event, and the engine's JSON parser reads it back.
-    await databaseCall(this.manager.query(`INSERT INTO audit_events (${EVENT_COLUMNS}) ${EVENTS_FROM_ROWS} FROM jsonb_array_elements($1::jsonb) AS r, LATERAL (SELECT r->0 AS e) AS event`, [chained.rows]));
-    await databaseCall(this.manager.query('UPDATE audit_chain SET head_seq = $1, head_hash = $2 WHERE id = 1', [chained.head.seq, chained.head.hash]));
+    await databaseCall(
+      this.manager.query(
+        `INSERT INTO audit_events (${EVENT_COLUMNS}) ${EVENTS_FROM_ROWS} FROM jsonb_array_elements($1::jsonb) AS r, LATERAL (SELECT r->0 AS e) AS event`,
+        [chained.rows],
+      ),
+    );
+    await databaseCall(
+      this.manager.query('UPDATE audit_chain SET head_seq = $1, head_hash = $2 WHERE id = 1', [chained.head.seq, chained.head.hash]),
+    );
     return chained.head;
   }
 }
@@ -69,7 +79,9 @@ export const APPEND_AT_HEAD: NamedStatement = {
 
 export async function appendAtHead(manager: EntityManager, records: readonly AuditRecord[], head: ChainHead): Promise<ChainHead | null> {
   const chained = chainRows(records, head);
-  const [{ n }] = await databaseCall(queryNamed<{ n: number }>(manager, APPEND_AT_HEAD, [head.seq, chained.head.seq, chained.head.hash, chained.rows]));
+  const [{ n }] = await databaseCall(
+    queryNamed<{ n: number }>(manager, APPEND_AT_HEAD, [head.seq, chained.head.seq, chained.head.hash, chained.rows]),
+  );
   return n === records.length ? chained.head : null;
 }
 
@@ -98,10 +110,12 @@ function chainRows(records: readonly AuditRecord[], head: ChainHead): { rows: st
 export function storedEventJson(record: AuditRecord, id: string, seq: number): string {
   const q = JSON.stringify;
   const occurredAt = new Date(Math.floor(record.occurredAt.getTime())).toISOString();
-  return `{"action":${q(record.action)},"actor":{"id":${q(text(record.actor.id))},"type":${q(record.actor.type)}},` +
+  return (
+    `{"action":${q(record.action)},"actor":{"id":${q(text(record.actor.id))},"type":${q(record.actor.type)}},` +
     `"details":${canonicalJson(value(record.details))},"id":${q(id)},"ip":${q(text(record.ip))},"key_id":${q(record.keyId)},` +
     `"occurred_at":"${occurredAt}","request_id":${q(text(record.requestId))},"seq":${seq},` +
-    `"target":{"id":${q(text(record.target.id))},"type":${q(text(record.target.type) ?? '')}},"user_id":${q(record.userId)}}`;
+    `"target":{"id":${q(text(record.target.id))},"type":${q(text(record.target.type) ?? '')}},"user_id":${q(record.userId)}}`
+  );
 }
 
 function text(value: string | null): string | null {

@@ -21,7 +21,8 @@ export class McpServerListCache implements ResourceStore {
 
   async list(ownerId: string, at: RecordLocation, filter?: RecordFilter, limit?: number, offset?: number): Promise<ResourceRecord[]> {
     // Only the plain list that tools/list reads is kept; a tool's listing and a REST page ask for a limit of their own.
-    if (!isServerList(at, filter) || limit !== undefined || offset !== undefined) return this.inner.list(ownerId, at, filter, limit, offset);
+    if (!isServerList(at, filter) || limit !== undefined || offset !== undefined)
+      return this.inner.list(ownerId, at, filter, limit, offset);
     return this.lists.get(ownerId) ?? this.lists.load(ownerId, () => this.inner.list(ownerId, at, filter));
   }
 
@@ -37,7 +38,13 @@ export class McpServerListCache implements ResourceStore {
     return this.evictingAfter(ownerId, at, () => this.inner.create(ownerId, at, data, id));
   }
 
-  async createWithinLimit(ownerId: string, at: RecordLocation, data: Record<string, unknown>, limit: number, id?: string): Promise<ResourceRecord | null> {
+  async createWithinLimit(
+    ownerId: string,
+    at: RecordLocation,
+    data: Record<string, unknown>,
+    limit: number,
+    id?: string,
+  ): Promise<ResourceRecord | null> {
     return this.evictingAfter(ownerId, at, () => this.inner.createWithinLimit(ownerId, at, data, limit, id));
   }
 

@@ -1,4 +1,9 @@
-import { ClientSessionView, HeldUpstreamSession, TakenUpstreamSession, UpstreamSessionStore } from '../../../application/ports/upstream-session-store.port';
+import {
+  ClientSessionView,
+  HeldUpstreamSession,
+  TakenUpstreamSession,
+  UpstreamSessionStore,
+} from '../../../application/ports/upstream-session-store.port';
 import { NotifiedCache } from '../hot-path/change-listener';
 import { NotifiedLruCache } from '../hot-path/notified-lru-cache';
 import { SESSION_ENDED_CHANNEL } from './postgres-session-bus';
@@ -21,7 +26,10 @@ export const UPSTREAM_VIEW_CACHE_ENTRIES = 10_000;
 export class CachedUpstreamSessionStore implements UpstreamSessionStore {
   private readonly views: NotifiedLruCache<string, ClientSessionView>;
 
-  constructor(private readonly store: UpstreamSessionStore, maxEntries = UPSTREAM_VIEW_CACHE_ENTRIES) {
+  constructor(
+    private readonly store: UpstreamSessionStore,
+    maxEntries = UPSTREAM_VIEW_CACHE_ENTRIES,
+  ) {
     // Named by client session: one notification drops its views of every server.
     this.views = new NotifiedLruCache({ channel: UPSTREAM_SESSIONS_CHANNEL, maxEntries, nameOf: (key) => key.slice(0, key.indexOf(' ')) });
   }

@@ -37,8 +37,17 @@ export class PostgresMcpSessionRepository implements McpSessionRepository {
       const rows = await manager.query<SessionRow[]>(
         `INSERT INTO mcp_sessions (token_hash, key_id, user_id, protocol_version, client_capabilities, client_info, created_at, last_seen_at, tools_digest, expires_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $7, $8, $9) RETURNING ${COLUMNS}`,
-        [session.tokenHash, session.keyId, session.userId, session.protocolVersion, JSON.stringify(session.clientCapabilities),
-          JSON.stringify(session.clientInfo), session.now, session.toolsDigest, session.expiresAt ?? null],
+        [
+          session.tokenHash,
+          session.keyId,
+          session.userId,
+          session.protocolVersion,
+          JSON.stringify(session.clientCapabilities),
+          JSON.stringify(session.clientInfo),
+          session.now,
+          session.toolsDigest,
+          session.expiresAt ?? null,
+        ],
       );
       return toSession(rows[0]);
     });
@@ -50,15 +59,24 @@ export class PostgresMcpSessionRepository implements McpSessionRepository {
   }
 
   async touch(id: string, at: Date): Promise<void> {
-    await this.dataSource.query('UPDATE mcp_sessions SET last_seen_at = $2 WHERE id = $1 AND ended_at IS NULL AND last_seen_at < $2', [id, at]);
+    await this.dataSource.query('UPDATE mcp_sessions SET last_seen_at = $2 WHERE id = $1 AND ended_at IS NULL AND last_seen_at < $2', [
+      id,
+      at,
+    ]);
   }
 
   async extend(id: string, expiresAt: Date): Promise<void> {
-    await this.dataSource.query('UPDATE mcp_sessions SET expires_at = $2 WHERE id = $1 AND ended_at IS NULL AND expires_at < $2', [id, expiresAt]);
+    await this.dataSource.query('UPDATE mcp_sessions SET expires_at = $2 WHERE id = $1 AND ended_at IS NULL AND expires_at < $2', [
+      id,
+      expiresAt,
+    ]);
   }
 
   async end(id: string, at: Date): Promise<boolean> {
-    const [, count] = await this.dataSource.query<[unknown, number]>('UPDATE mcp_sessions SET ended_at = $2 WHERE id = $1 AND ended_at IS NULL', [id, at]);
+    const [, count] = await this.dataSource.query<[unknown, number]>(
+      'UPDATE mcp_sessions SET ended_at = $2 WHERE id = $1 AND ended_at IS NULL',
+      [id, at],
+    );
     return count > 0;
   }
 
@@ -85,8 +103,13 @@ export class PostgresMcpSessionRepository implements McpSessionRepository {
 
 function toSession(row: SessionRow): McpSession {
   return {
-    id: row.id, keyId: row.key_id, userId: row.user_id, protocolVersion: row.protocol_version,
-    createdAt: new Date(row.created_at), lastSeenAt: new Date(row.last_seen_at), endedAt: row.ended_at === null ? null : new Date(row.ended_at),
+    id: row.id,
+    keyId: row.key_id,
+    userId: row.user_id,
+    protocolVersion: row.protocol_version,
+    createdAt: new Date(row.created_at),
+    lastSeenAt: new Date(row.last_seen_at),
+    endedAt: row.ended_at === null ? null : new Date(row.ended_at),
     expiresAt: row.expires_at === null ? null : new Date(row.expires_at),
   };
 }

@@ -47,7 +47,8 @@ export class PostgresResourceSubscriptions implements ResourceSubscriptionStore 
   /** Whether some replica claims the live session's GET stream (the claim of a replica gone stays until it is stale). */
   async streamHeld(clientSessionId: string): Promise<boolean> {
     const rows = await this.dataSource.query<unknown[]>(
-      'SELECT 1 FROM mcp_sessions WHERE id = $1 AND ended_at IS NULL AND stream_replica IS NOT NULL', [clientSessionId],
+      'SELECT 1 FROM mcp_sessions WHERE id = $1 AND ended_at IS NULL AND stream_replica IS NOT NULL',
+      [clientSessionId],
     );
     return rows.length > 0;
   }

@@ -62,8 +62,10 @@ export class PostgresSessionBus implements SessionBus {
     const envelope: Envelope = isResponse(message) ? { s: sessionId, k: 'r', id: message.id as RpcRequestId } : { s: sessionId, k: 'n' };
     const whole = JSON.stringify({ ...envelope, m: message });
     if (Buffer.byteLength(whole) <= MAX_NOTIFY_BYTES) return void (await this.notify(whole));
-    const [{ id }] = await this.dataSource.query<{ id: string }[]>('INSERT INTO mcp_session_bus (session_id, payload) VALUES ($1, $2) RETURNING id::text AS id',
-      [sessionId, JSON.stringify(message)]);
+    const [{ id }] = await this.dataSource.query<{ id: string }[]>(
+      'INSERT INTO mcp_session_bus (session_id, payload) VALUES ($1, $2) RETURNING id::text AS id',
+      [sessionId, JSON.stringify(message)],
+    );
     const pointer = JSON.stringify({ ...envelope, row: id });
     // A response id is bounded by the body check, but a pointer must fit whatever it carries.
     if (Buffer.byteLength(pointer) > MAX_NOTIFY_BYTES) throw new Error('session bus: message id too long for a NOTIFY');
@@ -143,7 +145,10 @@ export class PostgresSessionBus implements SessionBus {
 
   private async readRow(id: string, sessionId: string): Promise<RpcMessage | null> {
     try {
-      const rows = await this.dataSource.query<{ payload: string }[]>('SELECT payload FROM mcp_session_bus WHERE id = $1 AND session_id = $2', [id, sessionId]);
+      const rows = await this.dataSource.query<{ payload: string }[]>(
+        'SELECT payload FROM mcp_session_bus WHERE id = $1 AND session_id = $2',
+        [id, sessionId],
+      );
       return rows.length === 0 ? null : (JSON.parse(rows[0].payload) as RpcMessage);
     } catch (error) {
       this.log('session bus: could not read a large message', error);

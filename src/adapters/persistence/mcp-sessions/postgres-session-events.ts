@@ -88,7 +88,15 @@ export class PostgresSessionEvents {
              SELECT id, event_seq, $2, now(), CASE WHEN $6::boolean THEN event_seq ELSE $4::bigint END, $5 FROM s RETURNING seq),
        d AS (DELETE FROM mcp_session_events o USING s WHERE o.session_id = s.id AND s.event_seq > $7 AND o.seq <= s.event_seq - $7)
        SELECT seq::text AS seq, pg_notify($3, $1::text) FROM e`,
-      [sessionId, message, STREAM_CHANNEL, stream === 'new' ? null : stream, endsStream, stream === 'new', this.options.maxEventsPerSession],
+      [
+        sessionId,
+        message,
+        STREAM_CHANNEL,
+        stream === 'new' ? null : stream,
+        endsStream,
+        stream === 'new',
+        this.options.maxEventsPerSession,
+      ],
     );
     return rows.length === 0 ? null : Number(rows[0].seq);
   }
@@ -126,6 +134,9 @@ export class PostgresSessionEvents {
   }
 
   async releaseStream(sessionId: string, replica: string): Promise<void> {
-    await this.dataSource.query('UPDATE mcp_sessions SET stream_replica = NULL, stream_seen_at = NULL WHERE id = $1 AND stream_replica = $2', [sessionId, replica]);
+    await this.dataSource.query(
+      'UPDATE mcp_sessions SET stream_replica = NULL, stream_seen_at = NULL WHERE id = $1 AND stream_replica = $2',
+      [sessionId, replica],
+    );
   }
 }

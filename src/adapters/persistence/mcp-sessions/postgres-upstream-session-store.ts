@@ -1,5 +1,10 @@
 import { DataSource } from 'typeorm';
-import { ClientSessionView, HeldUpstreamSession, TakenUpstreamSession, UpstreamSessionStore } from '../../../application/ports/upstream-session-store.port';
+import {
+  ClientSessionView,
+  HeldUpstreamSession,
+  TakenUpstreamSession,
+  UpstreamSessionStore,
+} from '../../../application/ports/upstream-session-store.port';
 
 interface ViewRow {
   client_capabilities: Record<string, unknown>;
@@ -34,13 +39,16 @@ export class PostgresUpstreamSessionStore implements UpstreamSessionStore {
     );
     if (rows.length === 0) return null;
     const [row] = rows;
-    const held: HeldUpstreamSession | null = row.upstream_session_id === null ? null : {
-      upstreamSessionId: row.upstream_session_id,
-      protocolVersion: row.protocol_version!,
-      serverCapabilities: row.server_capabilities ?? {},
-      clientCapabilities: row.held_client_capabilities ?? {},
-      logLevel: row.held_log_level,
-    };
+    const held: HeldUpstreamSession | null =
+      row.upstream_session_id === null
+        ? null
+        : {
+            upstreamSessionId: row.upstream_session_id,
+            protocolVersion: row.protocol_version!,
+            serverCapabilities: row.server_capabilities ?? {},
+            clientCapabilities: row.held_client_capabilities ?? {},
+            logLevel: row.held_log_level,
+          };
     return { clientCapabilities: row.client_capabilities ?? {}, logLevel: row.session_log_level, userId: row.user_id, held };
   }
 
@@ -51,8 +59,17 @@ export class PostgresUpstreamSessionStore implements UpstreamSessionStore {
        SELECT id, $2, $3, $4, $5, $6, $7, $8 FROM mcp_sessions WHERE id = $1 AND ended_at IS NULL
        ON CONFLICT (client_session_id, server_id) DO NOTHING
        RETURNING 1 AS saved, pg_notify($9, $1::text)`,
-      [clientSessionId, serverId, userId, held.upstreamSessionId, held.protocolVersion,
-        JSON.stringify(held.serverCapabilities), JSON.stringify(held.clientCapabilities), held.logLevel, UPSTREAM_SESSIONS_CHANNEL],
+      [
+        clientSessionId,
+        serverId,
+        userId,
+        held.upstreamSessionId,
+        held.protocolVersion,
+        JSON.stringify(held.serverCapabilities),
+        JSON.stringify(held.clientCapabilities),
+        held.logLevel,
+        UPSTREAM_SESSIONS_CHANNEL,
+      ],
     );
     return rows.length > 0;
   }
@@ -81,11 +98,18 @@ export class PostgresUpstreamSessionStore implements UpstreamSessionStore {
   }
 
   async take(clientSessionId: string): Promise<TakenUpstreamSession[]> {
-    const rows = await this.dataSource.query<[{ server_id: string; user_id: string; upstream_session_id: string; protocol_version: string }[], number]>(
+    const rows = await this.dataSource.query<
+      [{ server_id: string; user_id: string; upstream_session_id: string; protocol_version: string }[], number]
+    >(
       `DELETE FROM mcp_upstream_sessions WHERE client_session_id = $1
        RETURNING server_id::text AS server_id, user_id::text AS user_id, upstream_session_id, protocol_version, pg_notify($2, $1::text)`,
       [clientSessionId, UPSTREAM_SESSIONS_CHANNEL],
     );
-    return rows[0].map((row) => ({ serverId: row.server_id, userId: row.user_id, upstreamSessionId: row.upstream_session_id, protocolVersion: row.protocol_version }));
+    return rows[0].map((row) => ({
+      serverId: row.server_id,
+      userId: row.user_id,
+      upstreamSessionId: row.upstream_session_id,
+      protocolVersion: row.protocol_version,
+    }));
   }
 }

@@ -46,7 +46,9 @@ export class SessionPurge {
            SELECT id FROM mcp_sessions WHERE ended_at IS NULL AND last_seen_at < $1 LIMIT ${PURGE_BATCH})`,
         [this.options.idleCutoff()],
       );
-      await this.dataSource.query(`DELETE FROM mcp_sessions WHERE id IN (SELECT id FROM mcp_sessions WHERE ended_at IS NOT NULL LIMIT ${PURGE_BATCH})`);
+      await this.dataSource.query(
+        `DELETE FROM mcp_sessions WHERE id IN (SELECT id FROM mcp_sessions WHERE ended_at IS NOT NULL LIMIT ${PURGE_BATCH})`,
+      );
       await this.dataSource.query(
         `DELETE FROM mcp_session_events WHERE (session_id, seq) IN (
            SELECT session_id, seq FROM mcp_session_events WHERE created_at < now() - make_interval(secs => $1::float8 / 1000) LIMIT ${PURGE_BATCH})`,

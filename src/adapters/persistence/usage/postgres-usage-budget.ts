@@ -66,7 +66,10 @@ export class PostgresUsageBudget implements UsageBudget, NotifiedCache {
     if (this.settleTimer) return;
     this.settleTimer = setInterval(() => void this.settle(this.timings.idleMs), this.timings.settleMs);
     this.settleTimer.unref();
-    this.pruneTimer = setInterval(() => void this.rates.prune(this.clock.now()).catch((e: unknown) => this.log('pruning rate windows failed', e)), this.timings.pruneMs);
+    this.pruneTimer = setInterval(
+      () => void this.rates.prune(this.clock.now()).catch((e: unknown) => this.log('pruning rate windows failed', e)),
+      this.timings.pruneMs,
+    );
     this.pruneTimer.unref();
   }
 

@@ -69,7 +69,10 @@ export class QuotaLeases {
       }
       if (!result.present) return true; // the quota was removed: nothing to count against
       if (result.granted === 0) {
-        this.refused.set(budgetId, { need: Math.min(need, refusal && refusal.until > this.wallClock() ? refusal.need : need), until: this.wallClock() + REFUSAL_MEMORY_MS });
+        this.refused.set(budgetId, {
+          need: Math.min(need, refusal && refusal.until > this.wallClock() ? refusal.need : need),
+          until: this.wallClock() + REFUSAL_MEMORY_MS,
+        });
         return false;
       }
       this.add(budgetId, result, now);
@@ -110,13 +113,15 @@ export class QuotaLeases {
   private async report(): Promise<void> {
     const held = [...this.leases].filter(([, lease]) => lease.held > 0);
     if (held.length === 0 && !this.reported) return;
-    await databaseCall(this.dataSource.query(
-      `WITH gone AS (DELETE FROM key_quota_leases WHERE replica_id = $1 AND NOT (budget_id = ANY($2::uuid[])))
+    await databaseCall(
+      this.dataSource.query(
+        `WITH gone AS (DELETE FROM key_quota_leases WHERE replica_id = $1 AND NOT (budget_id = ANY($2::uuid[])))
        INSERT INTO key_quota_leases (replica_id, budget_id, generation, held, reported_at)
        SELECT $1, v.budget_id, v.generation, v.held, now() FROM unnest($2::uuid[], $3::bigint[], $4::bigint[]) AS v(budget_id, generation, held)
        ON CONFLICT (budget_id, replica_id) DO UPDATE SET generation = EXCLUDED.generation, held = EXCLUDED.held, reported_at = EXCLUDED.reported_at`,
-      [this.replicaId, held.map(([id]) => id), held.map(([, l]) => l.generation), held.map(([, l]) => l.held)],
-    ));
+        [this.replicaId, held.map(([id]) => id), held.map(([, l]) => l.generation), held.map(([, l]) => l.held)],
+      ),
+    );
     this.reported = held.length > 0;
   }
 
@@ -141,8 +146,11 @@ export class QuotaLeases {
   }
 
   private async acquire(budgetId: string, need: number, now: Date): Promise<Grant> {
-    const [row] = await databaseCall(this.dataSource.query<{ present: number; granted: string | null; generation: string | null; refill_interval: RefillInterval | null }[]>(
-      `WITH cur AS (
+    const [row] = await databaseCall(
+      this.dataSource.query<
+        { present: number; granted: string | null; generation: string | null; refill_interval: RefillInterval | null }[]
+      >(
+        `WITH cur AS (
          SELECT budget_id, refill_interval,
            (refill_amount IS NOT NULL AND refilled_at < date_trunc(refill_interval, $2::timestamptz, 'UTC')) AS due,
            CASE WHEN refill_amount IS NOT NULL AND refilled_at < date_trunc(refill_interval, $2::timestamptz, 'UTC')
@@ -160,8 +168,9 @@ export class QuotaLeases {
        )
        SELECT (SELECT count(*) FROM cur)::int AS present, upd.granted, upd.generation, upd.refill_interval
        FROM (SELECT 1) AS one LEFT JOIN upd ON true`,
-      [budgetId, now.toISOString(), need, MAX_GRANT],
-    ));
+        [budgetId, now.toISOString(), need, MAX_GRANT],
+      ),
+    );
     return {
       present: row.present > 0,
       granted: Number(row.granted ?? 0),
@@ -172,11 +181,13 @@ export class QuotaLeases {
 
   private async giveBack(budgetId: string, lease: Lease): Promise<void> {
     // Only into the generation they came from: after a PATCH or a refill they are void.
-    await databaseCall(this.dataSource.query(
-      `WITH back AS (UPDATE key_quotas SET remaining = remaining + $3 WHERE budget_id = $1 AND generation = $2::bigint RETURNING 1),
+    await databaseCall(
+      this.dataSource.query(
+        `WITH back AS (UPDATE key_quotas SET remaining = remaining + $3 WHERE budget_id = $1 AND generation = $2::bigint RETURNING 1),
             gone AS (DELETE FROM key_quota_leases WHERE budget_id = $1 AND replica_id = $4 RETURNING 1)
        SELECT (SELECT count(*) FROM back) AS back`,
-      [budgetId, lease.generation, lease.held, this.replicaId],
-    ));
+        [budgetId, lease.generation, lease.held, this.replicaId],
+      ),
+    );
   }
 }

@@ -39,8 +39,13 @@ export class RateWindows {
     for (;;) {
       const window = this.windowOf(slot, start, windowSeconds, limit);
       const resetSeconds = Math.max(1, Math.ceil(window.start + windowSeconds - seconds));
-      const decision = (admitted: boolean): RateDecision =>
-        ({ admitted, limit, windowSeconds, remaining: Math.max(0, limit - window.granted + window.unspent), resetSeconds });
+      const decision = (admitted: boolean): RateDecision => ({
+        admitted,
+        limit,
+        windowSeconds,
+        remaining: Math.max(0, limit - window.granted + window.unspent),
+        resetSeconds,
+      });
       if (window.unspent > 0) {
         window.unspent -= 1;
         return decision(true);
@@ -69,7 +74,9 @@ export class RateWindows {
 
   /** Deletes the rows of windows that ended before `now`; not on the request path. */
   async prune(now: Date): Promise<void> {
-    await databaseCall(this.dataSource.query('DELETE FROM key_rate_windows WHERE window_start + window_seconds < $1', [Math.floor(now.getTime() / 1000)]));
+    await databaseCall(
+      this.dataSource.query('DELETE FROM key_rate_windows WHERE window_start + window_seconds < $1', [Math.floor(now.getTime() / 1000)]),
+    );
   }
 
   /**
@@ -92,12 +99,14 @@ export class RateWindows {
 
   private async takeShare(budgetId: string, window: Window): Promise<void> {
     const share = Math.max(1, Math.floor(window.limit / SHARE_DIVISOR));
-    const [row] = await databaseCall(this.dataSource.query<{ granted: string }[]>(
-      `INSERT INTO key_rate_windows AS w (budget_id, window_seconds, window_start, granted) VALUES ($1, $2, $3, $4)
+    const [row] = await databaseCall(
+      this.dataSource.query<{ granted: string }[]>(
+        `INSERT INTO key_rate_windows AS w (budget_id, window_seconds, window_start, granted) VALUES ($1, $2, $3, $4)
        ON CONFLICT (budget_id, window_seconds, window_start) DO UPDATE SET granted = w.granted + EXCLUDED.granted
        RETURNING w.granted`,
-      [budgetId, window.windowSeconds, window.start, share],
-    ));
+        [budgetId, window.windowSeconds, window.start, share],
+      ),
+    );
     const total = Number(row.granted);
     const grant = Math.min(share, Math.max(0, window.limit - (total - share)));
     window.unspent += grant;

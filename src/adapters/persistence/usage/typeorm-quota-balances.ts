@@ -23,13 +23,15 @@ export class TypeormQuotaBalances implements QuotaBalances {
   async set(budgetId: string, quota: QuotaSetting, at: Date): Promise<void> {
     // A new generation: the key_quotas trigger tells every replica to drop the credits it holds.
     const since = quota.refill ? refillPeriodStart(quota.refill.interval, at) : at;
-    await databaseCall(this.manager.query(
-      `INSERT INTO key_quotas (budget_id, remaining, refill_amount, refill_interval, refilled_at)
+    await databaseCall(
+      this.manager.query(
+        `INSERT INTO key_quotas (budget_id, remaining, refill_amount, refill_interval, refilled_at)
        VALUES ($1, $2, $3, $4, $5)
        ON CONFLICT (budget_id) DO UPDATE SET remaining = EXCLUDED.remaining, refill_amount = EXCLUDED.refill_amount,
          refill_interval = EXCLUDED.refill_interval, refilled_at = EXCLUDED.refilled_at, generation = nextval('key_quota_generations')`,
-      [budgetId, quota.remaining, quota.refill?.amount ?? null, quota.refill?.interval ?? null, since.toISOString()],
-    ));
+        [budgetId, quota.remaining, quota.refill?.amount ?? null, quota.refill?.interval ?? null, since.toISOString()],
+      ),
+    );
   }
 
   async remove(budgetId: string): Promise<void> {
@@ -38,10 +40,12 @@ export class TypeormQuotaBalances implements QuotaBalances {
 
   async read(budgetIds: readonly string[], at: Date): Promise<Map<string, number>> {
     if (budgetIds.length === 0) return new Map();
-    const rows = await databaseCall(this.manager.query<{ budget_id: string; balance: string }[]>(
-      `SELECT q.budget_id, ${BALANCE_SQL} AS balance FROM key_quotas q WHERE q.budget_id = ANY($1::uuid[])`,
-      [budgetIds, at.toISOString()],
-    ));
+    const rows = await databaseCall(
+      this.manager.query<{ budget_id: string; balance: string }[]>(
+        `SELECT q.budget_id, ${BALANCE_SQL} AS balance FROM key_quotas q WHERE q.budget_id = ANY($1::uuid[])`,
+        [budgetIds, at.toISOString()],
+      ),
+    );
     return new Map(rows.map((row) => [row.budget_id, Number(row.balance)]));
   }
 }

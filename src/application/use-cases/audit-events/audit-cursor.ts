@@ -17,7 +17,8 @@ export function encodeCursor(seq: number): string {
  */
 export function decodeCursor(value: unknown, field = 'cursor'): number {
   const invalid = () => ValidationError.single(field, 'is not a cursor from a previous page');
-  if (typeof value !== 'string' || value.length === 0 || value.length > MAX_CURSOR_LENGTH || !/^[A-Za-z0-9_-]+$/.test(value)) throw invalid();
+  if (typeof value !== 'string' || value.length === 0 || value.length > MAX_CURSOR_LENGTH || !/^[A-Za-z0-9_-]+$/.test(value))
+    throw invalid();
   const text = Buffer.from(value, 'base64url').toString('utf8');
   const digits = text.startsWith(PREFIX) ? text.slice(PREFIX.length) : '';
   if (!SEQ.test(digits)) throw invalid();

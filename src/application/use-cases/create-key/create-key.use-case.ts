@@ -50,14 +50,23 @@ export class CreateKey {
     const key = await this.work.run(async ({ keys, audit, quotas }) => {
       const stored = await keys.insertWithinLimit(
         {
-          name, userId, scopes, expiresAt, keyPrefix: displayPrefixOf(rawKey), keyHash: this.hasher.hash(rawKey), createdAt: now,
-          rateLimit, quota: quota ? { refill: quota.refill } : null,
+          name,
+          userId,
+          scopes,
+          expiresAt,
+          keyPrefix: displayPrefixOf(rawKey),
+          keyHash: this.hasher.hash(rawKey),
+          createdAt: now,
+          rateLimit,
+          quota: quota ? { refill: quota.refill } : null,
         },
         this.policy.maxKeysPerUser,
       );
       if (!stored) return null;
       if (quota) await quotas.set(stored.budgetId, quota, now);
-      await audit.append([keyEvent('key.created', input.actor, stored, now, { ...keyFacts(stored), ...(quota ? { quota_remaining: quota.remaining } : {}) })]);
+      await audit.append([
+        keyEvent('key.created', input.actor, stored, now, { ...keyFacts(stored), ...(quota ? { quota_remaining: quota.remaining } : {}) }),
+      ]);
       return stored;
     });
     if (!key) throw keyLimitReached(userId, this.policy.maxKeysPerUser);
@@ -65,7 +74,14 @@ export class CreateKey {
   }
 
   private parse(input: CreateKeyInput, now: Date) {
-    return parseFields<{ name: string; userId: string; expiresAt: Date | null; scopes: ScopeSet; rateLimit: RateLimit | null; quota: QuotaSetting | null }>({
+    return parseFields<{
+      name: string;
+      userId: string;
+      expiresAt: Date | null;
+      scopes: ScopeSet;
+      rateLimit: RateLimit | null;
+      quota: QuotaSetting | null;
+    }>({
       name: () => parseKeyName(input.name),
       userId: () => parseUserId(input.userId, input.actor),
       expiresAt: () => parseExpiry(input.expiresAt, now),

@@ -28,9 +28,7 @@ export type ToolValue =
  * model as a result with isError so it can correct itself. An external tool's
  * outcome is its server's own result (`relayed`) or an error.
  */
-export type ToolOutcome =
-  | { kind: 'value'; value: ToolValue }
-  | ExternalToolOutcome;
+export type ToolOutcome = { kind: 'value'; value: ToolValue } | ExternalToolOutcome;
 
 export const succeeded = (value: ToolValue): ToolOutcome => ({ kind: 'value', value });
 export const failed = (message: string): Failure => ({ kind: 'error', message });

@@ -13,8 +13,7 @@ export interface IntrospectKeyInput {
 
 /** RFC 7662 section 2.2 in domain terms; the edge names the members. */
 export type KeyIntrospection =
-  | { active: false }
-  | { active: true; keyId: string; userId: string; scopes: string[]; createdAt: Date; expiresAt: Date | null };
+  { active: false } | { active: true; keyId: string; userId: string; scopes: string[]; createdAt: Date; expiresAt: Date | null };
 
 const INACTIVE: KeyIntrospection = { active: false };
 
@@ -41,6 +40,13 @@ export class IntrospectKey {
     if (!isWellFormedRawKey(input.token)) return INACTIVE;
     const key = await this.keys.findByHash(this.hasher.hash(input.token));
     if (!key || !key.isUsableAt(this.clock.now())) return INACTIVE;
-    return { active: true, keyId: key.id, userId: key.userId, scopes: grantedScopes(key.scopes), createdAt: key.createdAt, expiresAt: key.expiresAt };
+    return {
+      active: true,
+      keyId: key.id,
+      userId: key.userId,
+      scopes: grantedScopes(key.scopes),
+      createdAt: key.createdAt,
+      expiresAt: key.expiresAt,
+    };
   }
 }

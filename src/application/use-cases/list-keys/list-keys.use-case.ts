@@ -39,6 +39,6 @@ export class ListKeys {
     const keys = (await this.keys.listNonRevokedByUser(userId)).filter((key) => key.replacedBy === null || key.isUsableAt(now));
     const budgets = [...new Set(keys.filter((key) => key.quota !== null).map((key) => key.budgetId))];
     const balances = budgets.length > 0 ? await this.quotas.read(budgets, now) : new Map<string, number>();
-    return keys.map((key) => ({ key, quotaRemaining: key.quota ? balances.get(key.budgetId) ?? 0 : null }));
+    return keys.map((key) => ({ key, quotaRemaining: key.quota ? (balances.get(key.budgetId) ?? 0) : null }));
   }
 }

@@ -98,5 +98,9 @@ function isPresent(value: string | undefined): value is string {
 
 function leakEvent(key: ApiKey, report: LeakReport, signer: string, origin: AuditOrigin, at: Date): AuditRecord {
   const subject = { userId: key.userId, keyId: key.id, target: { type: 'api_key', id: key.id } };
-  return auditEvent('key.leaked', { type: 'scanner', id: signer }, subject, origin, at, { url: report.url, source: report.source, token_type: report.type });
+  return auditEvent('key.leaked', { type: 'scanner', id: signer }, subject, origin, at, {
+    url: report.url,
+    source: report.source,
+    token_type: report.type,
+  });
 }

@@ -57,10 +57,17 @@ export class RollKey {
       if (old.replacedBy !== null) throw new ConflictError(`API key ${id} was already rolled; roll ${old.replacedBy} instead`);
       if (old.stateAt(now) === 'expired') throw new ConflictError(`API key ${id} has expired; create a new key instead`);
       const successor: NewApiKey = {
-        name: old.name, userId: old.userId, scopes: old.scopes, expiresAt: old.expiresAt,
-        keyPrefix: displayPrefixOf(rawKey), keyHash: this.hasher.hash(rawKey), createdAt: now,
+        name: old.name,
+        userId: old.userId,
+        scopes: old.scopes,
+        expiresAt: old.expiresAt,
+        keyPrefix: displayPrefixOf(rawKey),
+        keyHash: this.hasher.hash(rawKey),
+        createdAt: now,
         // One budget for the chain: during the overlap both keys draw on one rate window and one balance.
-        rateLimit: old.rateLimit, quota: old.quota, budgetId: old.budgetId,
+        rateLimit: old.rateLimit,
+        quota: old.quota,
+        budgetId: old.budgetId,
       };
       const key = grace === 0 ? await keys.insert(successor) : await keys.insertWithinLimit(successor, this.policy.maxKeysPerUser);
       if (!key) throw keyLimitReached(old.userId, this.policy.maxKeysPerUser);
@@ -75,7 +82,7 @@ export class RollKey {
           old_key_ends_at: (retired.revokedAt ?? retired.expiresAt ?? now).toISOString(),
         }),
       ]);
-      const balance = key.quota ? (await quotas.read([key.budgetId], now)).get(key.budgetId) ?? 0 : null;
+      const balance = key.quota ? ((await quotas.read([key.budgetId], now)).get(key.budgetId) ?? 0) : null;
       return { key, rawKey, replaces: id, quotaRemaining: balance };
     });
   }

@@ -71,7 +71,7 @@ export class UpdateKey {
       const details: { [field: string]: AuditValue } = { changed: changedFacts(key, updated, quota !== undefined) };
       if (quota) details.quota_remaining = quota.remaining;
       await audit.append([keyEvent('key.updated', input.actor, updated, now, details)]);
-      const balance = updated.quota ? (await quotas.read([updated.budgetId], now)).get(updated.budgetId) ?? 0 : null;
+      const balance = updated.quota ? ((await quotas.read([updated.budgetId], now)).get(updated.budgetId) ?? 0) : null;
       return { key: updated, quotaRemaining: balance };
     });
   }

@@ -21,7 +21,8 @@ export class ChargeToolCalls {
 
   async execute(input: ChargeToolCallsInput): Promise<void> {
     if (!input.hasQuota || input.calls <= 0) return;
-    if (!Number.isInteger(input.calls) || input.calls > MAX_CALLS_PER_CHARGE) throw new RangeError(`cannot charge ${input.calls} calls at once`);
+    if (!Number.isInteger(input.calls) || input.calls > MAX_CALLS_PER_CHARGE)
+      throw new RangeError(`cannot charge ${input.calls} calls at once`);
     if (!(await this.budget.chargeToolCalls(input.budgetId, input.calls, this.clock.now()))) throw new QuotaExhaustedError(input.calls);
   }
 }

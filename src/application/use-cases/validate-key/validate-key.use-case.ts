@@ -42,6 +42,13 @@ export class ValidateKey {
     const now = this.clock.now();
     if (!key || !key.isUsableAt(now)) throw new InvalidApiKeyError();
     await this.keys.touchLastUsed(key.id, now);
-    return { keyId: key.id, userId: key.userId, scopes: key.scopes, budgetId: key.budgetId, rateLimit: key.rateLimit, hasQuota: key.quota !== null };
+    return {
+      keyId: key.id,
+      userId: key.userId,
+      scopes: key.scopes,
+      budgetId: key.budgetId,
+      rateLimit: key.rateLimit,
+      hasQuota: key.quota !== null,
+    };
   }
 }

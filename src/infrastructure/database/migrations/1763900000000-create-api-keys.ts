@@ -19,9 +19,7 @@ export class CreateApiKeys1763900000000 implements MigrationInterface {
       )`);
     await queryRunner.query('CREATE UNIQUE INDEX api_keys_key_hash_uq ON api_keys (key_hash)');
     // Serves the per-user list (non-revoked, newest first) and the per-user count.
-    await queryRunner.query(
-      'CREATE INDEX api_keys_user_active_idx ON api_keys (user_id, created_at DESC) WHERE revoked_at IS NULL',
-    );
+    await queryRunner.query('CREATE INDEX api_keys_user_active_idx ON api_keys (user_id, created_at DESC) WHERE revoked_at IS NULL');
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {

@@ -50,10 +50,11 @@ export class CreateAgentRolesAndModes1763900000001 implements MigrationInterface
     await queryRunner.query('CREATE INDEX mode_sessions_role_idx ON mode_sessions (agent_role_id)');
     await queryRunner.query('CREATE INDEX mode_sessions_mode_idx ON mode_sessions (mode_tool_config_id)');
     for (const [name, description, scopes] of SYSTEM_ROLES) {
-      await queryRunner.query(
-        'INSERT INTO agent_roles (name, description, platform_scopes, is_system) VALUES ($1, $2, $3, true)',
-        [name, description, scopes],
-      );
+      await queryRunner.query('INSERT INTO agent_roles (name, description, platform_scopes, is_system) VALUES ($1, $2, $3, true)', [
+        name,
+        description,
+        scopes,
+      ]);
     }
   }
 

@@ -15,7 +15,9 @@ export class McpPostStreams1763900000012 implements MigrationInterface {
   name = 'McpPostStreams1763900000012';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query('ALTER TABLE mcp_session_events ADD COLUMN stream bigint NULL, ADD COLUMN ends_stream boolean NOT NULL DEFAULT false');
+    await queryRunner.query(
+      'ALTER TABLE mcp_session_events ADD COLUMN stream bigint NULL, ADD COLUMN ends_stream boolean NOT NULL DEFAULT false',
+    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {

@@ -26,16 +26,24 @@ function makeSut() {
       failed();
     },
   });
-  const verifier = new JwksAccessTokenVerifier({ issuer: TEST_ISSUER, audience: TEST_AUDIENCE, adminRole: 'admin', maxLifetimeSeconds: 86_400 }, keys);
+  const verifier = new JwksAccessTokenVerifier(
+    { issuer: TEST_ISSUER, audience: TEST_AUDIENCE, adminRole: 'admin', maxLifetimeSeconds: 86_400 },
+    keys,
+  );
   return {
     verify: (token: string) => verifier.verify(token),
     async expectVerified(tokens: string[]) {
       for (const token of tokens) expect(await verifier.verify(token)).toMatchObject({ isAdmin: false });
     },
-    advance: (ms: number) => { now += ms; },
+    advance: (ms: number) => {
+      now += ms;
+    },
     failures,
     /** Resolves at the next failed fetch. */
-    nextFailure: () => new Promise<void>((resolve) => { failed = resolve; }),
+    nextFailure: () =>
+      new Promise<void>((resolve) => {
+        failed = resolve;
+      }),
   };
 }
 
@@ -65,12 +73,15 @@ describe('the JWKS key set over HTTP', () => {
 
   it.each([
     ['larger than the byte cap', (res: ServerResponse, jwks: string) => res.end(`${jwks.slice(0, -1)},"padding":"${'x'.repeat(20_000)}"}`)],
-    ['drip-fed past the deadline', (res: ServerResponse, jwks: string) => {
-      res.write(jwks.slice(0, 10));
-      let sent = 10;
-      const timer = setInterval(() => (sent < jwks.length ? res.write(jwks[sent++]) : res.end()), 50);
-      res.on('close', () => clearInterval(timer));
-    }],
+    [
+      'drip-fed past the deadline',
+      (res: ServerResponse, jwks: string) => {
+        res.write(jwks.slice(0, 10));
+        let sent = 10;
+        const timer = setInterval(() => (sent < jwks.length ? res.write(jwks[sent++]) : res.end()), 50);
+        res.on('close', () => clearInterval(timer));
+      },
+    ],
   ])('refuses a JWKS %s, logs it, and keeps verifying with the last good keys', async (_case, answer) => {
     const sut = makeSut();
     await sut.expectVerified(known());

@@ -31,8 +31,13 @@ const challenge = createHash('sha256').update(verifier).digest('base64url');
 
 async function authorize(agent: ReturnType<typeof request>, host: string) {
   const params = {
-    response_type: 'code', client_id: 'keygate-console', redirect_uri: `http://${host}/console/`, state: 's-1',
-    code_challenge: challenge, code_challenge_method: 'S256', nonce: 'n-1',
+    response_type: 'code',
+    client_id: 'keygate-console',
+    redirect_uri: `http://${host}/console/`,
+    state: 's-1',
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    nonce: 'n-1',
   };
   const res = await agent.post('/dev-oidc/authorize').set('Host', host).type('form').send(params);
   expect(res.status).toBe(303);
@@ -48,9 +53,18 @@ describe('the development OIDC provider', () => {
     const agent = request(server);
     const host = '127.0.0.1';
     const code = await authorize(agent, host);
-    const exchange = (c: string, v: string) => agent.post('/dev-oidc/token').set('Host', host).type('form').send({
-      grant_type: 'authorization_code', code: c, redirect_uri: `http://${host}/console/`, client_id: 'keygate-console', code_verifier: v,
-    });
+    const exchange = (c: string, v: string) =>
+      agent
+        .post('/dev-oidc/token')
+        .set('Host', host)
+        .type('form')
+        .send({
+          grant_type: 'authorization_code',
+          code: c,
+          redirect_uri: `http://${host}/console/`,
+          client_id: 'keygate-console',
+          code_verifier: v,
+        });
     const wrong = await exchange(code, randomBytes(48).toString('base64url'));
     expect(wrong.status).toBe(400);
     expect(wrong.body).toEqual({ error: 'invalid_grant' });
@@ -70,9 +84,24 @@ describe('the development OIDC provider', () => {
 
   it('refuses another client, redirect URI or challenge method with 400 and no code', async () => {
     const agent = request(app({}, issuer));
-    const base = { response_type: 'code', client_id: 'keygate-console', redirect_uri: 'http://127.0.0.1/console/', state: 's', code_challenge: challenge, code_challenge_method: 'S256' };
-    for (const bad of [{ client_id: 'other' }, { redirect_uri: 'https://evil.example/console/' }, { code_challenge_method: 'plain' }, { code_challenge: 'short' }]) {
-      const res = await agent.get('/dev-oidc/authorize').set('Host', '127.0.0.1').query({ ...base, ...bad });
+    const base = {
+      response_type: 'code',
+      client_id: 'keygate-console',
+      redirect_uri: 'http://127.0.0.1/console/',
+      state: 's',
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+    };
+    for (const bad of [
+      { client_id: 'other' },
+      { redirect_uri: 'https://evil.example/console/' },
+      { code_challenge_method: 'plain' },
+      { code_challenge: 'short' },
+    ]) {
+      const res = await agent
+        .get('/dev-oidc/authorize')
+        .set('Host', '127.0.0.1')
+        .query({ ...base, ...bad });
       expect(res.status).toBe(400);
       expect(res.headers.location).toBeUndefined();
     }

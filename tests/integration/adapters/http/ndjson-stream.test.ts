@@ -33,7 +33,8 @@ async function makeSut(failAfter = Infinity) {
   const server = http.createServer(app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
-  const get = () => new Promise<http.IncomingMessage>((resolve, reject) => http.get({ port, host: '127.0.0.1', path: '/' }, resolve).on('error', reject));
+  const get = () =>
+    new Promise<http.IncomingMessage>((resolve, reject) => http.get({ port, host: '127.0.0.1', path: '/' }, resolve).on('error', reject));
   return { state, get, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 

@@ -12,7 +12,9 @@ function makeSut() {
   const app = express();
   trackRoutePatterns(app);
   app.use((req, res, next) => {
-    res.on('finish', () => seen.push({ label: routePatternOf(req), ownProperties: Object.hasOwn(req, 'baseUrl') || Object.hasOwn(req, 'route') }));
+    res.on('finish', () =>
+      seen.push({ label: routePatternOf(req), ownProperties: Object.hasOwn(req, 'baseUrl') || Object.hasOwn(req, 'route') }),
+    );
     next();
   });
   app.get('/top', (_req, res) => void res.end());

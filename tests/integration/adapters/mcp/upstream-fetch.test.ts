@@ -16,7 +16,10 @@ beforeAll(async () => {
   const upstream = http.createServer((req, res) => {
     seen.push({ method: req.method!, host: req.headers.host! });
     if (!req.url!.startsWith('/huge')) return void res.end('{"ok":true}');
-    res.writeHead(200, { 'Content-Type': 'application/json', ...(req.url === '/huge-declared' && { 'Content-Length': String(150 * MiB) }) });
+    res.writeHead(200, {
+      'Content-Type': 'application/json',
+      ...(req.url === '/huge-declared' && { 'Content-Length': String(150 * MiB) }),
+    });
     const chunk = Buffer.alloc(64 * 1024, 0x20);
     const pump = () => {
       while (hugeBytesWritten < 150 * MiB && !res.destroyed) {
@@ -65,7 +68,11 @@ describe('upstreamFetch through the pinned agent', () => {
     expect(error).toBeInstanceOf(UpstreamRefusal);
     expect((error as Error).message).toBe('upstream address not allowed');
     expect(refusals).toEqual([error]);
-    expect(await makeSut([], {}).fetch(`http://127.0.0.1:${port}/mcp`, { method: 'POST' }).catch((e: Error) => e.message)).toBe('upstream address not allowed');
+    expect(
+      await makeSut([], {})
+        .fetch(`http://127.0.0.1:${port}/mcp`, { method: 'POST' })
+        .catch((e: Error) => e.message),
+    ).toBe('upstream address not allowed');
     expect(seen).toEqual([]);
   });
 
@@ -89,7 +96,7 @@ describe('upstreamFetch through the pinned agent', () => {
     expect(seen).toEqual([]);
   });
 
-  it('lets a GET with Last-Event-ID resume a POST\'s answer, a bounded number of times per contact', async () => {
+  it("lets a GET with Last-Event-ID resume a POST's answer, a bounded number of times per contact", async () => {
     const { fetch } = makeSut(['127.0.0.0/8'], {});
     const resume = () => fetch(`http://127.0.0.1:${port}/mcp`, { method: 'GET', headers: new Headers({ 'last-event-id': '7-9' }) });
     const before = seen.length;

@@ -50,8 +50,14 @@ beforeEach(() => {
 });
 
 const BOUNDS = { what: 'the document', timeoutMs: 1000, maxBytes: 1024 };
-const redirectTo = (location: string): Handler => (_req, res) => res.writeHead(302, { Location: location }).end();
-const answer = (body: string): Handler => (_req, res) => res.end(body);
+const redirectTo =
+  (location: string): Handler =>
+  (_req, res) =>
+    res.writeHead(302, { Location: location }).end();
+const answer =
+  (body: string): Handler =>
+  (_req, res) =>
+    res.end(body);
 
 describe('fetchBounded', () => {
   it('reads a document over https', async () => {
@@ -80,7 +86,14 @@ describe('fetchBounded', () => {
 
   it.each([
     ['said by its length', answer('x'.repeat(2000))],
-    ['sent without a length', ((_req, res) => { res.write('x'.repeat(600)); res.write('x'.repeat(600)); res.end(); })],
+    [
+      'sent without a length',
+      (_req, res) => {
+        res.write('x'.repeat(600));
+        res.write('x'.repeat(600));
+        res.end();
+      },
+    ],
   ])('refuses a document larger than maxBytes, %s', async (_case, handler) => {
     routes.set('/big', handler);
     await expect(fetchBounded(`${httpsBase}/big`, BOUNDS)).rejects.toThrow('the document is larger than 1024 bytes');
@@ -101,15 +114,21 @@ describe('fetchBounded', () => {
   });
 });
 
-describe('the secret scanner\'s key list', () => {
+describe("the secret scanner's key list", () => {
   it('is not taken from an http address an https key list redirects to', async () => {
     const pem = scannerKey('k').publicKey.export({ type: 'spki', format: 'pem' });
     routes.set('/keys', redirectTo(`${httpBase}/keys-in-clear`));
     routes.set('/keys-in-clear', answer(JSON.stringify({ public_keys: [{ key_identifier: 'k', key: pem }] })));
     const warnings: string[] = [];
     const list = new ScannerKeyList({
-      url: `${httpsBase}/keys`, timeoutMs: 1000, maxBytes: 4096, maxKeys: 3, refetchIntervalMs: 60_000, maxAgeMs: 3_600_000,
-      now: () => 0, warn: (message, error) => warnings.push(`${message}: ${(error as Error).message}`),
+      url: `${httpsBase}/keys`,
+      timeoutMs: 1000,
+      maxBytes: 4096,
+      maxKeys: 3,
+      refetchIntervalMs: 60_000,
+      maxAgeMs: 3_600_000,
+      now: () => 0,
+      warn: (message, error) => warnings.push(`${message}: ${(error as Error).message}`),
     });
     expect(await list.keyFor('k')).toEqual({ unavailable: true, retryAfterSeconds: 60 });
     expect(warnings.join()).toContain('redirected from https: to http:; refused');

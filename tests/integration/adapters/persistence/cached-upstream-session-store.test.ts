@@ -26,14 +26,30 @@ afterAll(async () => {
 });
 
 const SERVER = randomUUID();
-const HELD = { upstreamSessionId: 'up-1', protocolVersion: '2025-11-25', serverCapabilities: { logging: {} }, clientCapabilities: {}, logLevel: null };
+const HELD = {
+  upstreamSessionId: 'up-1',
+  protocolVersion: '2025-11-25',
+  serverCapabilities: { logging: {} },
+  clientCapabilities: {},
+  logLevel: null,
+};
 
 async function openSession(): Promise<{ id: string; user: string }> {
   const user = randomUUID();
-  const session = await new PostgresMcpSessionRepository(db.dataSource).open({
-    tokenHash: randomBytes(32).toString('hex'), keyId: randomUUID(), userId: user, protocolVersion: '2025-11-25',
-    clientCapabilities: { sampling: {} }, clientInfo: { name: 't', version: '1' }, toolsDigest: '0'.repeat(64), now: new Date(),
-  }, 10, new Date(0));
+  const session = await new PostgresMcpSessionRepository(db.dataSource).open(
+    {
+      tokenHash: randomBytes(32).toString('hex'),
+      keyId: randomUUID(),
+      userId: user,
+      protocolVersion: '2025-11-25',
+      clientCapabilities: { sampling: {} },
+      clientInfo: { name: 't', version: '1' },
+      toolsDigest: '0'.repeat(64),
+      now: new Date(),
+    },
+    10,
+    new Date(0),
+  );
   return { id: session.id, user };
 }
 
@@ -59,11 +75,16 @@ async function statementsOf(find: () => Promise<unknown>): Promise<number> {
 }
 
 describe('CachedUpstreamSessionStore', () => {
-  it('reads a client session\'s view of a server once, then from memory', async () => {
+  it("reads a client session's view of a server once, then from memory", async () => {
     const { id, user } = await openSession();
     await here.save(id, SERVER, user, HELD);
     // The save's own NOTIFY comes back to this replica too: once it has, the view stays.
-    expect(await eventually(() => statementsOf(() => here.find(id, SERVER)), (n) => n === 0)).toBe(0);
+    expect(
+      await eventually(
+        () => statementsOf(() => here.find(id, SERVER)),
+        (n) => n === 0,
+      ),
+    ).toBe(0);
     expect(await statementsOf(() => here.find(id, SERVER))).toBe(0);
     expect(await here.find(id, SERVER)).toMatchObject({ clientCapabilities: { sampling: {} }, userId: user, held: HELD });
   });
@@ -83,21 +104,57 @@ describe('CachedUpstreamSessionStore', () => {
     const { id, user } = await openSession();
     expect(await there.find(id, SERVER)).toMatchObject({ logLevel: null, held: null });
     await here.setClientLogLevel(id, 'debug');
-    expect((await eventually(() => there.find(id, SERVER), (v) => v?.logLevel === 'debug'))?.logLevel).toBe('debug');
+    expect(
+      (
+        await eventually(
+          () => there.find(id, SERVER),
+          (v) => v?.logLevel === 'debug',
+        )
+      )?.logLevel,
+    ).toBe('debug');
     await here.save(id, SERVER, user, HELD);
-    expect((await eventually(() => there.find(id, SERVER), (v) => v?.held !== null))?.held).toEqual(HELD);
+    expect(
+      (
+        await eventually(
+          () => there.find(id, SERVER),
+          (v) => v?.held !== null,
+        )
+      )?.held,
+    ).toEqual(HELD);
     await here.forget(id, SERVER, 'up-1');
-    expect((await eventually(() => there.find(id, SERVER), (v) => v?.held === null))?.held).toBeNull();
+    expect(
+      (
+        await eventually(
+          () => there.find(id, SERVER),
+          (v) => v?.held === null,
+        )
+      )?.held,
+    ).toBeNull();
     await here.save(id, SERVER, user, { ...HELD, upstreamSessionId: 'up-2' });
-    await eventually(() => there.find(id, SERVER), (v) => v?.held !== null);
+    await eventually(
+      () => there.find(id, SERVER),
+      (v) => v?.held !== null,
+    );
     await here.take(id);
-    expect((await eventually(() => there.find(id, SERVER), (v) => v?.held === null))?.held).toBeNull();
+    expect(
+      (
+        await eventually(
+          () => there.find(id, SERVER),
+          (v) => v?.held === null,
+        )
+      )?.held,
+    ).toBeNull();
   });
 
   it('drops the views of a client session that ended, on every replica', async () => {
     const { id } = await openSession();
     expect(await there.find(id, SERVER)).not.toBeNull();
     await new PostgresMcpSessionRepository(db.dataSource).end(id, new Date());
-    expect(await eventually(() => there.find(id, SERVER), (v) => v === null)).toBeNull();
+    expect(
+      await eventually(
+        () => there.find(id, SERVER),
+        (v) => v === null,
+      ),
+    ).toBeNull();
   });
 });

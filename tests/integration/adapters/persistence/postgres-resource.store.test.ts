@@ -16,7 +16,13 @@ describe('PostgresResourceStore on PostgreSQL', () => {
   it('creates, finds, updates and removes a record of its owner only', async () => {
     const [alice, bob] = [randomUUID(), randomUUID()];
     const created = await store.create(alice, topLevel('agents'), { name: 'a', nested: { n: 1 } });
-    expect(created).toMatchObject({ ownerId: alice, resource: 'agents', parentId: null, subresource: null, data: { name: 'a', nested: { n: 1 } } });
+    expect(created).toMatchObject({
+      ownerId: alice,
+      resource: 'agents',
+      parentId: null,
+      subresource: null,
+      data: { name: 'a', nested: { n: 1 } },
+    });
     expect(await store.find(bob, topLevel('agents'), created.id)).toBeNull();
     expect(await store.find(alice, topLevel('projects'), created.id)).toBeNull();
     expect(await store.update(bob, topLevel('agents'), created.id, { name: 'stolen' })).toBeNull();
@@ -34,7 +40,7 @@ describe('PostgresResourceStore on PostgreSQL', () => {
     expect(await store.ownerOf(topLevel('mcp_servers'), randomUUID())).toBeNull();
   });
 
-  it('finds by a named statement that outlives a change to the table\'s columns on the same connections', async () => {
+  it("finds by a named statement that outlives a change to the table's columns on the same connections", async () => {
     const owner = randomUUID();
     const record = await store.create(owner, topLevel('projects'), { name: 'p' });
     // The connections that ran these hold the statement as prepared before the change.
@@ -61,10 +67,13 @@ describe('PostgresResourceStore on PostgreSQL', () => {
 
   it('lists at most MAX_LISTED_RECORDS, or the limit asked for', async () => {
     const owner = randomUUID();
-    const ids = (await db.dataSource.query(
-      `INSERT INTO resource_records (user_id, resource, data, created_at)
-       SELECT $1, 'models', jsonb_build_object('i', i), now() + i * interval '1 ms' FROM generate_series(0, 101) AS i RETURNING id`, [owner],
-    )).map((row: { id: string }) => row.id);
+    const ids = (
+      await db.dataSource.query(
+        `INSERT INTO resource_records (user_id, resource, data, created_at)
+       SELECT $1, 'models', jsonb_build_object('i', i), now() + i * interval '1 ms' FROM generate_series(0, 101) AS i RETURNING id`,
+        [owner],
+      )
+    ).map((row: { id: string }) => row.id);
     expect((await store.list(owner, topLevel('models'))).map((r) => r.id)).toEqual(ids.slice(0, 100));
     expect((await store.list(owner, topLevel('models'), {}, 101)).map((r) => r.id)).toEqual(ids.slice(0, 101));
     expect((await store.list(owner, topLevel('models'), { text: '1' }, 2)).map((r) => r.data)).toEqual([{ i: 1 }, { i: 10 }]);
@@ -72,10 +81,13 @@ describe('PostgresResourceStore on PostgreSQL', () => {
 
   it('skips `offset` records of the same order for a later page', async () => {
     const owner = randomUUID();
-    const ids = (await db.dataSource.query(
-      `INSERT INTO resource_records (user_id, resource, data, created_at)
-       SELECT $1, 'models', jsonb_build_object('i', i), now() + i * interval '1 ms' FROM generate_series(0, 4) AS i RETURNING id`, [owner],
-    )).map((row: { id: string }) => row.id);
+    const ids = (
+      await db.dataSource.query(
+        `INSERT INTO resource_records (user_id, resource, data, created_at)
+       SELECT $1, 'models', jsonb_build_object('i', i), now() + i * interval '1 ms' FROM generate_series(0, 4) AS i RETURNING id`,
+        [owner],
+      )
+    ).map((row: { id: string }) => row.id);
     expect((await store.list(owner, topLevel('models'), undefined, 2, 2)).map((r) => r.id)).toEqual(ids.slice(2, 4));
     expect((await store.list(owner, topLevel('models'), undefined, 2, 4)).map((r) => r.id)).toEqual(ids.slice(4));
     expect(await store.list(owner, topLevel('models'), undefined, 2, 5)).toEqual([]);
@@ -118,8 +130,9 @@ describe('PostgresResourceStore on PostgreSQL', () => {
 
   it('creates within a limit per owner and location, even when the creates race', async () => {
     const owner = randomUUID();
-    const created = await Promise.all(Array.from({ length: 12 }, (_, i) =>
-      store.createWithinLimit(owner, topLevel('mcp_servers'), { name: `s${i}` }, 5)));
+    const created = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => store.createWithinLimit(owner, topLevel('mcp_servers'), { name: `s${i}` }, 5)),
+    );
     expect(created.filter((r) => r !== null)).toHaveLength(5);
     expect(await store.list(owner, topLevel('mcp_servers'))).toHaveLength(5);
     expect(await store.createWithinLimit(randomUUID(), topLevel('mcp_servers'), { name: 's0' }, 5)).not.toBeNull();

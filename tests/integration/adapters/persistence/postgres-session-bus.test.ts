@@ -51,11 +51,23 @@ afterAll(async () => {
 async function openSession(): Promise<string> {
   const user = randomUUID();
   const [{ id: keyId }] = await db.dataSource.query(
-    `INSERT INTO api_keys (name, key_prefix, key_hash, user_id) VALUES ('bus', 'svc_0000', $1, $2) RETURNING id`, [randomBytes(32).toString('hex'), user]);
-  const session = await new PostgresMcpSessionRepository(db.dataSource).open({
-    tokenHash: randomBytes(32).toString('hex'), keyId, userId: user, protocolVersion: '2025-11-25',
-    clientCapabilities: {}, clientInfo: { name: 't', version: '1' }, toolsDigest: '0'.repeat(64), now: new Date(),
-  }, 10, new Date(0));
+    `INSERT INTO api_keys (name, key_prefix, key_hash, user_id) VALUES ('bus', 'svc_0000', $1, $2) RETURNING id`,
+    [randomBytes(32).toString('hex'), user],
+  );
+  const session = await new PostgresMcpSessionRepository(db.dataSource).open(
+    {
+      tokenHash: randomBytes(32).toString('hex'),
+      keyId,
+      userId: user,
+      protocolVersion: '2025-11-25',
+      clientCapabilities: {},
+      clientInfo: { name: 't', version: '1' },
+      toolsDigest: '0'.repeat(64),
+      now: new Date(),
+    },
+    10,
+    new Date(0),
+  );
   return session.id;
 }
 
@@ -81,7 +93,8 @@ describe('the PostgreSQL session bus', () => {
     const session = await openSession();
     let woken = 0;
     const unwatch = one.bus.watchStream(session, { wake: () => void woken++, end: () => undefined });
-    for (let i = 1; i <= 7; i++) expect(await two.bus.publishToStream(session, { jsonrpc: '2.0', method: 'notifications/message', params: { i } })).toBe(true);
+    for (let i = 1; i <= 7; i++)
+      expect(await two.bus.publishToStream(session, { jsonrpc: '2.0', method: 'notifications/message', params: { i } })).toBe(true);
     await waitFor(() => woken >= 1);
     const kept = await one.events.readAfter(session, 0, 100);
     expect(kept.map((e) => e.seq)).toEqual([3, 4, 5, 6, 7]);
@@ -90,7 +103,7 @@ describe('the PostgreSQL session bus', () => {
     unwatch();
   });
 
-  it('refuses to publish to an ended session and tells the stream\'s replica it ended', async () => {
+  it("refuses to publish to an ended session and tells the stream's replica it ended", async () => {
     const session = await openSession();
     let ended = false;
     one.bus.watchStream(session, { wake: () => undefined, end: () => void (ended = true) });
@@ -99,7 +112,7 @@ describe('the PostgreSQL session bus', () => {
     expect(await two.bus.publishToStream(session, { jsonrpc: '2.0', method: 'notifications/tools/list_changed' })).toBe(false);
   });
 
-  it('ends the sessions of a key deleted in SQL, telling the stream\'s replica, and leaves TRUNCATE api_keys possible', async () => {
+  it("ends the sessions of a key deleted in SQL, telling the stream's replica, and leaves TRUNCATE api_keys possible", async () => {
     const session = await openSession();
     let ended = false;
     one.bus.watchStream(session, { wake: () => undefined, end: () => void (ended = true) });
@@ -108,7 +121,7 @@ describe('the PostgreSQL session bus', () => {
     expect(await db.dataSource.query('SELECT id FROM mcp_sessions WHERE id = $1', [session])).toEqual([]);
   });
 
-  it('lets one replica at a time hold a session\'s stream, and another take over a stale claim', async () => {
+  it("lets one replica at a time hold a session's stream, and another take over a stale claim", async () => {
     const session = await openSession();
     expect(await one.events.claimStream(session, 'one', 60_000)).toBe(0);
     expect(await two.events.claimStream(session, 'two', 60_000)).toBeNull();
@@ -121,21 +134,35 @@ describe('the PostgreSQL session bus', () => {
     expect(await one.events.claimStream(session, 'one', 60_000)).toBe(0);
   });
 
-  it('keeps a stream while its key is usable, and a token session\'s until the token expires', async () => {
+  it("keeps a stream while its key is usable, and a token session's until the token expires", async () => {
     const keyed = await openSession();
     expect(await one.events.claimStream(keyed, 'one', 60_000)).toBe(0);
     expect(await one.events.refreshStream(keyed, 'one')).toBe(true);
-    await db.dataSource.query('UPDATE api_keys SET expires_at = now() - interval \'1 second\' WHERE id = (SELECT key_id FROM mcp_sessions WHERE id = $1)', [keyed]);
+    await db.dataSource.query(
+      "UPDATE api_keys SET expires_at = now() - interval '1 second' WHERE id = (SELECT key_id FROM mcp_sessions WHERE id = $1)",
+      [keyed],
+    );
     expect(await one.events.refreshStream(keyed, 'one')).toBe(false);
 
     // No api_keys row: the session belongs to a token's subject and lives until expires_at.
-    const { id: tokenSession } = await new PostgresMcpSessionRepository(db.dataSource).open({
-      tokenHash: randomBytes(32).toString('hex'), keyId: randomUUID(), userId: randomUUID(), protocolVersion: '2025-11-25',
-      clientCapabilities: {}, clientInfo: { name: 't', version: '1' }, toolsDigest: '0'.repeat(64), now: new Date(), expiresAt: new Date(Date.now() + 60_000),
-    }, 10, new Date(0));
+    const { id: tokenSession } = await new PostgresMcpSessionRepository(db.dataSource).open(
+      {
+        tokenHash: randomBytes(32).toString('hex'),
+        keyId: randomUUID(),
+        userId: randomUUID(),
+        protocolVersion: '2025-11-25',
+        clientCapabilities: {},
+        clientInfo: { name: 't', version: '1' },
+        toolsDigest: '0'.repeat(64),
+        now: new Date(),
+        expiresAt: new Date(Date.now() + 60_000),
+      },
+      10,
+      new Date(0),
+    );
     expect(await one.events.claimStream(tokenSession, 'one', 60_000)).toBe(0);
     expect(await one.events.refreshStream(tokenSession, 'one')).toBe(true);
-    await db.dataSource.query('UPDATE mcp_sessions SET expires_at = now() - interval \'1 second\' WHERE id = $1', [tokenSession]);
+    await db.dataSource.query("UPDATE mcp_sessions SET expires_at = now() - interval '1 second' WHERE id = $1", [tokenSession]);
     expect(await one.events.refreshStream(tokenSession, 'one')).toBe(false);
   });
 });

@@ -11,16 +11,30 @@ afterAll(() => db.drop());
 
 async function session(): Promise<string> {
   const [{ id: keyId }] = await db.dataSource.query(
-    `INSERT INTO api_keys (name, key_prefix, key_hash, user_id) VALUES ('events', 'svc_0000', $1, $2) RETURNING id`, [randomBytes(32).toString('hex'), randomUUID()]);
-  const opened = await new PostgresMcpSessionRepository(db.dataSource).open({
-    tokenHash: randomBytes(32).toString('hex'), keyId, userId: randomUUID(), protocolVersion: '2025-11-25',
-    clientCapabilities: {}, clientInfo: {}, toolsDigest: '0'.repeat(64), now: new Date(),
-  }, 10, new Date(0));
+    `INSERT INTO api_keys (name, key_prefix, key_hash, user_id) VALUES ('events', 'svc_0000', $1, $2) RETURNING id`,
+    [randomBytes(32).toString('hex'), randomUUID()],
+  );
+  const opened = await new PostgresMcpSessionRepository(db.dataSource).open(
+    {
+      tokenHash: randomBytes(32).toString('hex'),
+      keyId,
+      userId: randomUUID(),
+      protocolVersion: '2025-11-25',
+      clientCapabilities: {},
+      clientInfo: {},
+      toolsDigest: '0'.repeat(64),
+      now: new Date(),
+    },
+    10,
+    new Date(0),
+  );
   return opened.id;
 }
 
 const seqsOf = async (id: string) =>
-  (await db.dataSource.query<{ seq: number }[]>('SELECT seq::int AS seq FROM mcp_session_events WHERE session_id = $1 ORDER BY seq', [id])).map((r) => r.seq);
+  (
+    await db.dataSource.query<{ seq: number }[]>('SELECT seq::int AS seq FROM mcp_session_events WHERE session_id = $1 ORDER BY seq', [id])
+  ).map((r) => r.seq);
 
 it('keeps the newest events of a session past its bound, each append one statement (one transaction)', async () => {
   const id = await session();

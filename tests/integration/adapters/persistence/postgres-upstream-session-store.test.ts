@@ -12,21 +12,42 @@ beforeAll(async () => {
 afterAll(async () => db?.drop());
 
 const SERVER = randomUUID();
-const HELD = { upstreamSessionId: 'up-1', protocolVersion: '2025-11-25', serverCapabilities: { logging: {} }, clientCapabilities: { sampling: {} }, logLevel: null };
+const HELD = {
+  upstreamSessionId: 'up-1',
+  protocolVersion: '2025-11-25',
+  serverCapabilities: { logging: {} },
+  clientCapabilities: { sampling: {} },
+  logLevel: null,
+};
 
 async function openSession(capabilities: Record<string, unknown> = { sampling: {}, roots: {} }): Promise<{ id: string; user: string }> {
   const user = randomUUID();
-  const session = await new PostgresMcpSessionRepository(db.dataSource).open({
-    tokenHash: randomBytes(32).toString('hex'), keyId: randomUUID(), userId: user, protocolVersion: '2025-11-25',
-    clientCapabilities: capabilities, clientInfo: { name: 't', version: '1' }, toolsDigest: '0'.repeat(64), now: new Date(),
-  }, 10, new Date(0));
+  const session = await new PostgresMcpSessionRepository(db.dataSource).open(
+    {
+      tokenHash: randomBytes(32).toString('hex'),
+      keyId: randomUUID(),
+      userId: user,
+      protocolVersion: '2025-11-25',
+      clientCapabilities: capabilities,
+      clientInfo: { name: 't', version: '1' },
+      toolsDigest: '0'.repeat(64),
+      now: new Date(),
+    },
+    10,
+    new Date(0),
+  );
   return { id: session.id, user };
 }
 
 describe('PostgresUpstreamSessionStore', () => {
-  it('reads the client session\'s capabilities and level with its held session, in one view', async () => {
+  it("reads the client session's capabilities and level with its held session, in one view", async () => {
     const { id, user } = await openSession();
-    expect(await store.find(id, SERVER)).toEqual({ clientCapabilities: { sampling: {}, roots: {} }, logLevel: null, userId: user, held: null });
+    expect(await store.find(id, SERVER)).toEqual({
+      clientCapabilities: { sampling: {}, roots: {} },
+      logLevel: null,
+      userId: user,
+      held: null,
+    });
     await store.save(id, SERVER, user, HELD);
     expect(await store.setClientLogLevel(id, 'debug')).toBe(true);
     await store.setHeldLogLevel(id, SERVER, 'info');
@@ -63,7 +84,9 @@ describe('PostgresUpstreamSessionStore', () => {
     const { id, user } = await openSession();
     await store.save(id, SERVER, user, HELD);
     await db.dataSource.query('DELETE FROM mcp_sessions WHERE id = $1', [id]);
-    const [{ count }] = await db.dataSource.query('SELECT count(*)::int AS count FROM mcp_upstream_sessions WHERE client_session_id = $1', [id]);
+    const [{ count }] = await db.dataSource.query('SELECT count(*)::int AS count FROM mcp_upstream_sessions WHERE client_session_id = $1', [
+      id,
+    ]);
     expect(count).toBe(0);
   });
 });

@@ -122,11 +122,7 @@ describe('TypeormApiKeyRepository on PostgreSQL', () => {
     for (const c of ['expires_at', 'last_used_at', 'revoked_at', 'created_at']) {
       expect(types[c]).toBe('timestamp with time zone');
     }
-    const indexes: { indexname: string }[] = await db.dataSource.query(
-      `SELECT indexname FROM pg_indexes WHERE tablename = 'api_keys'`,
-    );
-    expect(indexes.map((i) => i.indexname)).toEqual(
-      expect.arrayContaining(['api_keys_key_hash_uq', 'api_keys_user_active_idx']),
-    );
+    const indexes: { indexname: string }[] = await db.dataSource.query(`SELECT indexname FROM pg_indexes WHERE tablename = 'api_keys'`);
+    expect(indexes.map((i) => i.indexname)).toEqual(expect.arrayContaining(['api_keys_key_hash_uq', 'api_keys_user_active_idx']));
   });
 });

@@ -13,7 +13,9 @@ afterAll(() => db.drop());
 const h = (c: string) => c.repeat(64);
 async function server(): Promise<string> {
   const records = new PostgresResourceStore(db.dataSource.manager);
-  return (await records.create(randomUUID(), topLevel('mcp_servers'), { name: `s${randomUUID().slice(0, 8)}`, url: 'https://a.example/mcp' })).id;
+  return (
+    await records.create(randomUUID(), topLevel('mcp_servers'), { name: `s${randomUUID().slice(0, 8)}`, url: 'https://a.example/mcp' })
+  ).id;
 }
 /** A store per "replica": each its own statements over the shared pool. */
 const replica = () => new TypeormToolPinStore(db.dataSource.manager);
@@ -22,7 +24,11 @@ describe('TypeormToolPinStore', () => {
   it('keeps the first definition pinned when replicas pin the same names at once, and stays within the bound', async () => {
     const id = await server();
     const served = (c: string) => ['a', 'b', 'c', 'd'].map((tool) => ({ tool, sha256: h(c) }));
-    await Promise.all([replica().pinFirst(id, served('1'), 3), replica().pinFirst(id, served('2'), 3), replica().pinFirst(id, served('3'), 3)]);
+    await Promise.all([
+      replica().pinFirst(id, served('1'), 3),
+      replica().pinFirst(id, served('2'), 3),
+      replica().pinFirst(id, served('3'), 3),
+    ]);
     const pins = await replica().list(id);
     expect(pins.map((p) => p.tool)).toEqual(['a', 'b', 'c']);
     expect(new Set(pins.map((p) => p.sha256)).size).toBe(1);
@@ -48,9 +54,21 @@ describe('TypeormToolPinStore', () => {
 
   it('approves the seen definition, leaves approved ones alone, and drops the pins with their server record', async () => {
     const id = await server();
-    await replica().pinFirst(id, [{ tool: 'echo', sha256: h('a') }, { tool: 'other', sha256: h('d') }], 10);
+    await replica().pinFirst(
+      id,
+      [
+        { tool: 'echo', sha256: h('a') },
+        { tool: 'other', sha256: h('d') },
+      ],
+      10,
+    );
     await replica().markChanged(id, [{ tool: 'echo', sha256: h('b') }]);
-    expect(await replica().approve(id, [{ tool: 'echo', sha256: null }, { tool: 'other', sha256: null }])).toEqual([
+    expect(
+      await replica().approve(id, [
+        { tool: 'echo', sha256: null },
+        { tool: 'other', sha256: null },
+      ]),
+    ).toEqual([
       { tool: 'echo', sha256: h('b'), seenSha256: h('b'), status: 'approved' },
       { tool: 'other', sha256: h('d'), seenSha256: h('d'), status: 'approved' },
     ]);
@@ -64,8 +82,12 @@ describe('TypeormToolPinStore', () => {
     const id = await server();
     await replica().pinFirst(id, [{ tool: 'echo', sha256: h('a') }], 10);
     await replica().markChanged(id, [{ tool: 'echo', sha256: h('b') }]);
-    expect(await replica().approve(id, [{ tool: 'echo', sha256: h('c') }])).toEqual([{ tool: 'echo', sha256: h('a'), seenSha256: h('b'), status: 'changed' }]);
-    expect(await replica().approve(id, [{ tool: 'echo', sha256: h('b') }])).toEqual([{ tool: 'echo', sha256: h('b'), seenSha256: h('b'), status: 'approved' }]);
+    expect(await replica().approve(id, [{ tool: 'echo', sha256: h('c') }])).toEqual([
+      { tool: 'echo', sha256: h('a'), seenSha256: h('b'), status: 'changed' },
+    ]);
+    expect(await replica().approve(id, [{ tool: 'echo', sha256: h('b') }])).toEqual([
+      { tool: 'echo', sha256: h('b'), seenSha256: h('b'), status: 'approved' },
+    ]);
   });
 
   it('does not approve the inspected sha256 over a definition another replica noted while the approval waited for the row', async () => {
@@ -94,6 +116,8 @@ describe('TypeormToolPinStore', () => {
 });
 
 async function waitingOnLock(): Promise<boolean> {
-  const rows = await db.dataSource.query(`SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%UPDATE mcp_tool_pins%'`);
+  const rows = await db.dataSource.query(
+    `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%UPDATE mcp_tool_pins%'`,
+  );
   return rows.length > 0;
 }

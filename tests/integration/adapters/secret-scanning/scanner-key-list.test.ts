@@ -31,16 +31,35 @@ function makeSut(options: Partial<ScannerKeyListOptions> = {}) {
   let now = 1_000_000;
   const warnings: string[] = [];
   const list = new ScannerKeyList({
-    url, timeoutMs: 500, maxBytes: 4096, maxKeys: 3, refetchIntervalMs: 60_000, maxAgeMs: 3_600_000,
-    now: () => now, warn: (message) => warnings.push(message), ...options,
+    url,
+    timeoutMs: 500,
+    maxBytes: 4096,
+    maxKeys: 3,
+    refetchIntervalMs: 60_000,
+    maxAgeMs: 3_600_000,
+    now: () => now,
+    warn: (message) => warnings.push(message),
+    ...options,
   });
-  return { list, warnings, advance: (ms: number) => { now += ms; }, verifier: new EcdsaReportSignatureVerifier(list) };
+  return {
+    list,
+    warnings,
+    advance: (ms: number) => {
+      now += ms;
+    },
+    verifier: new EcdsaReportSignatureVerifier(list),
+  };
 }
 
 describe('ScannerKeyList over HTTP', () => {
-  it('reads GitHub\'s format, accepts current and previous keys, and verifies their signatures', async () => {
+  it("reads GitHub's format, accepts current and previous keys, and verifies their signatures", async () => {
     const [old, current] = [scannerKey('old'), scannerKey('current')];
-    serve({ public_keys: [{ key_identifier: 'old', key: pem(old), is_current: false }, { key_identifier: 'current', key: pem(current), is_current: true }] });
+    serve({
+      public_keys: [
+        { key_identifier: 'old', key: pem(old), is_current: false },
+        { key_identifier: 'current', key: pem(current), is_current: true },
+      ],
+    });
     const { verifier } = makeSut();
     const payload = Buffer.from('[]');
     for (const key of [old, current]) {
@@ -53,7 +72,13 @@ describe('ScannerKeyList over HTTP', () => {
   it('leaves out entries that are not P-256 public keys, and says so', async () => {
     const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey.export({ type: 'spki', format: 'pem' });
     const p384 = generateKeyPairSync('ec', { namedCurve: 'P-384' }).publicKey.export({ type: 'spki', format: 'pem' });
-    serve({ public_keys: [{ key_identifier: 'rsa', key: rsa }, { key_identifier: 'p384', key: p384 }, { key_identifier: 'good', key: pem() }] });
+    serve({
+      public_keys: [
+        { key_identifier: 'rsa', key: rsa },
+        { key_identifier: 'p384', key: p384 },
+        { key_identifier: 'good', key: pem() },
+      ],
+    });
     const { list, warnings } = makeSut();
     expect(await list.keyFor('good')).toHaveProperty('found');
     expect(await list.keyFor('rsa')).toEqual({ missing: true });
@@ -61,15 +86,35 @@ describe('ScannerKeyList over HTTP', () => {
   });
 
   it.each([
-    ['an HTTP error', () => { handler = (_req, res) => { res.statusCode = 500; res.end(); }; }],
+    [
+      'an HTTP error',
+      () => {
+        handler = (_req, res) => {
+          res.statusCode = 500;
+          res.end();
+        };
+      },
+    ],
     ['a list larger than maxBytes', () => serve({ public_keys: [{ key_identifier: 'k', key: pem() }], padding: 'x'.repeat(5000) })],
-    ['a list larger than maxBytes, sent without a length', () => {
-      handler = (_req, res) => { res.write('{"public_keys":[],"padding":"'); res.write('x'.repeat(5000)); res.end('"}'); };
-    }],
+    [
+      'a list larger than maxBytes, sent without a length',
+      () => {
+        handler = (_req, res) => {
+          res.write('{"public_keys":[],"padding":"');
+          res.write('x'.repeat(5000));
+          res.end('"}');
+        };
+      },
+    ],
     ['more keys than maxKeys', () => serve({ public_keys: [1, 2, 3, 4].map((i) => ({ key_identifier: `k${i}`, key: pem() })) })],
     ['no usable key', () => serve({ public_keys: [{ key_identifier: 'k', key: 'not a pem' }] })],
     ['no JSON', () => serve('<html>')],
-    ['an answer slower than the timeout', () => { handler = (_req, res) => setTimeout(() => res.end('{"public_keys":[]}'), 1500); }],
+    [
+      'an answer slower than the timeout',
+      () => {
+        handler = (_req, res) => setTimeout(() => res.end('{"public_keys":[]}'), 1500);
+      },
+    ],
   ])('is unavailable after %s, with the seconds until the next fetch', async (_case, arrange) => {
     arrange();
     const { list, warnings, advance } = makeSut();
@@ -89,7 +134,12 @@ describe('ScannerKeyList over HTTP', () => {
   });
 
   it('refetches a list older than maxAgeMs in the background, and then drops a key the scanner withdrew', async () => {
-    serve({ public_keys: [{ key_identifier: 'a', key: pem() }, { key_identifier: 'b', key: pem() }] });
+    serve({
+      public_keys: [
+        { key_identifier: 'a', key: pem() },
+        { key_identifier: 'b', key: pem() },
+      ],
+    });
     const { list, advance } = makeSut({ maxAgeMs: 120_000 });
     expect(await list.keyFor('a')).toHaveProperty('found');
     serve({ public_keys: [{ key_identifier: 'b', key: pem() }] });

@@ -78,7 +78,7 @@ describe('AuditChainVerifier', () => {
     expect(await verify(pruned)).toEqual({ intact: false, brokenAtSeq: 7 });
   });
 
-  it('breaks at the first event after the anchor when the anchor hash is not the pruned event\'s', async () => {
+  it("breaks at the first event after the anchor when the anchor hash is not the pruned event's", async () => {
     const events = AuditEventMother.many(4);
     const reader = stored(events.slice(2));
     reader.state = { ...reader.state!, anchorSeq: 2, anchorHash: events[0].hash };

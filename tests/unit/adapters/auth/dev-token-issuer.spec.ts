@@ -15,7 +15,7 @@ describe('DevTokenIssuer within JWT_MAX_LIFETIME_SECONDS', () => {
     return claims.exp - claims.iat;
   };
 
-  it('mints 24 h by default, or the service\'s shorter limit', () => {
+  it("mints 24 h by default, or the service's shorter limit", () => {
     expect(lifetimeOf(DevTokenIssuer.loadOrCreate(dataDir, 86_400).mint({ sub: 'u' }))).toBe(86_400);
     expect(lifetimeOf(DevTokenIssuer.loadOrCreate(dataDir, 3_600).mint({ sub: 'u' }))).toBe(3_600);
   });
@@ -27,7 +27,7 @@ describe('DevTokenIssuer within JWT_MAX_LIFETIME_SECONDS', () => {
     expect(lifetimeOf(issuer.mint({ sub: 'u', ttlSeconds: 600 }))).toBe(600);
   });
 
-  it('tells the banner token\'s real lifetime', () => {
+  it("tells the banner token's real lifetime", () => {
     const banner = devBanner(DevTokenIssuer.loadOrCreate(dataDir, 1_800), dataDir, 'http://localhost:3000', 'admin');
     expect(banner).toContain('Access token, valid 30 min:');
     expect(lifetimeOf(/export TOKEN=(\S+)/.exec(banner)![1])).toBe(1_800);

@@ -23,8 +23,12 @@ function makeSut(options: Partial<JwksKeySetOptions> = {}) {
       warn: (message) => warnings.push(message),
       ...options,
     }),
-    publish: (keys: JwksSigningKey[] | Error) => { published = keys; },
-    advance: (ms: number) => { now += ms; },
+    publish: (keys: JwksSigningKey[] | Error) => {
+      published = keys;
+    },
+    advance: (ms: number) => {
+      now += ms;
+    },
     warnings,
   };
   return sut;

@@ -39,8 +39,12 @@ describe('McpAccessTokenVerifier', () => {
     const { sut } = makeSut({ scope: 'projects:read' });
     const principal = await sut.verify('a.b.c');
     expect(principal).toMatchObject({
-      userId: SUB.toLowerCase(), keyId: subjectId(ISS, SUB.toLowerCase()), budgetId: subjectId(ISS, SUB.toLowerCase()),
-      rateLimit: null, hasQuota: false, accessToken: { expiresAt: new Date(2_000_000_000_000) },
+      userId: SUB.toLowerCase(),
+      keyId: subjectId(ISS, SUB.toLowerCase()),
+      budgetId: subjectId(ISS, SUB.toLowerCase()),
+      rateLimit: null,
+      hasQuota: false,
+      accessToken: { expiresAt: new Date(2_000_000_000_000) },
     });
   });
 

@@ -3,8 +3,13 @@ import { clipToBytes, MAX_ERROR_BODY_BYTES } from '../../../../src/adapters/edge
 import { boundRpcError } from '../../../../src/adapters/mcp/json-rpc';
 
 const bytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
-const problem = (errors: { field: string; message: string }[]) =>
-  ({ type: 'urn:keygate:problem:validation-failed', title: 'Invalid request', status: 400, detail: 'd'.repeat(1_000_000), errors });
+const problem = (errors: { field: string; message: string }[]) => ({
+  type: 'urn:keygate:problem:validation-failed',
+  title: 'Invalid request',
+  status: 400,
+  detail: 'd'.repeat(1_000_000),
+  errors,
+});
 
 describe('boundProblem', () => {
   it('keeps 20 errors, clips every message to 200 characters, and stays under 16 KiB', () => {
@@ -32,7 +37,11 @@ describe('boundProblem', () => {
 
 describe('boundRpcError', () => {
   it('clips the message and keeps 20 entries of any data, however it is shaped', () => {
-    const data = { list: new Array(500_000).fill('x'.repeat(300)), deep: { a: { b: { c: { d: 1 } } } }, ...Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`k${i}`, i])) };
+    const data = {
+      list: new Array(500_000).fill('x'.repeat(300)),
+      deep: { a: { b: { c: { d: 1 } } } },
+      ...Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`k${i}`, i])),
+    };
     const error = boundRpcError(-32602, 'x'.repeat(27_000), data);
     expect(error.message).toHaveLength(200);
     const bounded = error.data as Record<string, unknown>;
@@ -43,8 +52,11 @@ describe('boundRpcError', () => {
   });
 
   it('keeps small data as it was, a "__proto__" key as a plain key', () => {
-    expect(boundRpcError(-32003, 'Insufficient scope', { required_scopes: ['agents:write'] }))
-      .toEqual({ code: -32003, message: 'Insufficient scope', data: { required_scopes: ['agents:write'] } });
+    expect(boundRpcError(-32003, 'Insufficient scope', { required_scopes: ['agents:write'] })).toEqual({
+      code: -32003,
+      message: 'Insufficient scope',
+      data: { required_scopes: ['agents:write'] },
+    });
     const data = boundRpcError(-32602, 'm', JSON.parse('{"__proto__":{"polluted":true}}')).data as object;
     expect(Object.getPrototypeOf(data)).toBe(Object.prototype);
     expect(({} as { polluted?: boolean }).polluted).toBeUndefined();

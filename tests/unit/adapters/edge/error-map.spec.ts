@@ -15,11 +15,23 @@ interface Expected {
 const EXPECTED: Record<ErrorCode, Expected> = {
   'VALIDATION.FAILED': { status: 400, slug: 'validation-failed', title: 'Invalid request' },
   'HEADER_FIELD.INVALID': { status: 400, slug: 'validation-failed', title: 'Invalid request' },
-  'ACCESS_TOKEN.INVALID': { status: 401, slug: 'invalid-access-token', title: 'Unauthorized', headers: { 'WWW-Authenticate': 'Bearer realm="keygate", error="invalid_token"' } },
-  'API_KEY.INVALID': { status: 401, slug: 'invalid-api-key', title: 'Unauthorized', headers: { 'WWW-Authenticate': 'Bearer realm="keygate", error="invalid_token"' } },
+  'ACCESS_TOKEN.INVALID': {
+    status: 401,
+    slug: 'invalid-access-token',
+    title: 'Unauthorized',
+    headers: { 'WWW-Authenticate': 'Bearer realm="keygate", error="invalid_token"' },
+  },
+  'API_KEY.INVALID': {
+    status: 401,
+    slug: 'invalid-api-key',
+    title: 'Unauthorized',
+    headers: { 'WWW-Authenticate': 'Bearer realm="keygate", error="invalid_token"' },
+  },
   'ACCESS.FORBIDDEN': { status: 403, slug: 'forbidden', title: 'Forbidden' },
   'SCOPE.INSUFFICIENT': {
-    status: 403, slug: 'insufficient-scope', title: 'Forbidden',
+    status: 403,
+    slug: 'insufficient-scope',
+    title: 'Forbidden',
     headers: { 'WWW-Authenticate': 'Bearer error="insufficient_scope", scope="agents:write chat:read"' },
   },
   'RESOURCE.NOT_FOUND': { status: 404, slug: 'not-found', title: 'Not Found' },
@@ -31,9 +43,16 @@ const EXPECTED: Record<ErrorCode, Expected> = {
   'STATE.CONFLICT': { status: 409, slug: 'conflict', title: 'Conflict' },
   'DATABASE.UNAVAILABLE': { status: 503, slug: 'database-unavailable', title: 'Service Unavailable', headers: { 'Retry-After': '1' } },
   'SIGNATURE.INVALID': { status: 401, slug: 'invalid-signature', title: 'Unauthorized' },
-  'SIGNING_KEYS.UNAVAILABLE': { status: 503, slug: 'signing-keys-unavailable', title: 'Service Unavailable', headers: { 'Retry-After': '42' } },
+  'SIGNING_KEYS.UNAVAILABLE': {
+    status: 503,
+    slug: 'signing-keys-unavailable',
+    title: 'Service Unavailable',
+    headers: { 'Retry-After': '42' },
+  },
   'RATE_LIMIT.EXCEEDED': {
-    status: 429, slug: 'rate-limited', title: 'Too Many Requests',
+    status: 429,
+    slug: 'rate-limited',
+    title: 'Too Many Requests',
     headers: { 'Retry-After': '17', 'RateLimit-Policy': '"key";q=100;w=60', RateLimit: '"key";r=0;t=17' },
   },
   'QUOTA.EXHAUSTED': { status: 429, slug: 'quota-exhausted', title: 'Too Many Requests' },
@@ -45,13 +64,20 @@ describe('toProblem for domain errors', () => {
     const expected = EXPECTED[code];
     expect(expected).toBeDefined();
     const { problem, headers } = toProblem(error);
-    expect(problem).toMatchObject({ type: `urn:keygate:problem:${expected.slug}`, title: expected.title, status: expected.status, detail: error.message });
+    expect(problem).toMatchObject({
+      type: `urn:keygate:problem:${expected.slug}`,
+      title: expected.title,
+      status: expected.status,
+      detail: error.message,
+    });
     expect(headers).toEqual(expected.headers ?? {});
   });
 
-  it('lists a validation error\'s fields in errors (a header field\'s too), and no other problem has errors', () => {
+  it("lists a validation error's fields in errors (a header field's too), and no other problem has errors", () => {
     expect(toProblem(DomainErrorMother['VALIDATION.FAILED']()).problem.errors).toEqual([{ field: 'name', message: 'must not be blank' }]);
-    expect(toProblem(DomainErrorMother['HEADER_FIELD.INVALID']()).problem.errors).toEqual([{ field: 'data.headers.Authorization', message: 'is not an HTTP header value' }]);
+    expect(toProblem(DomainErrorMother['HEADER_FIELD.INVALID']()).problem.errors).toEqual([
+      { field: 'data.headers.Authorization', message: 'is not an HTTP header value' },
+    ]);
     const others = ERROR_CODES.filter((code) => code !== 'VALIDATION.FAILED' && code !== 'HEADER_FIELD.INVALID');
     expect(others.map((code) => toProblem(DomainErrorMother[code]()).problem.errors)).toEqual(others.map(() => undefined));
   });
@@ -61,7 +87,7 @@ describe('toProblem for domain errors', () => {
     expect(toProblem(new InvalidAccessTokenError('required', false)).headers).toEqual({ 'WWW-Authenticate': 'Bearer realm="keygate"' });
   });
 
-  it('tells an outage in fixed words, never the driver\'s', () => {
+  it("tells an outage in fixed words, never the driver's", () => {
     expect(toProblem(DomainErrorMother['DATABASE.UNAVAILABLE']()).problem.detail).toBe('The database is not reachable; retry shortly');
   });
 });
@@ -98,9 +124,17 @@ describe('errorHandler', () => {
     const res = {
       headersSent: false,
       setHeader: (name: string, value: string) => void (sent.headers[name] = value),
-      status(code: number) { sent.status = code; return this; },
-      type() { return this; },
-      send(body: string) { sent.body = body; return this; },
+      status(code: number) {
+        sent.status = code;
+        return this;
+      },
+      type() {
+        return this;
+      },
+      send(body: string) {
+        sent.body = body;
+        return this;
+      },
     } as unknown as Response;
     const handle = (error: unknown) => errorHandler((e) => logged.push(e))(error, {} as Request, res, () => undefined);
     return { logged, sent, handle };

@@ -14,12 +14,19 @@ describe('decodeMcpName', () => {
   });
 
   it('refuses a payload that is not canonical base64 or not UTF-8', () => {
-    for (const payload of ['ZWNobw', 'ZWNobw=', 'ZW Nobw==', 'ZWNobw==\n', '!!!!', '/w==']) expect(decodeMcpName(`=?base64?${payload}?=`)).toBeUndefined();
+    for (const payload of ['ZWNobw', 'ZWNobw=', 'ZW Nobw==', 'ZWNobw==\n', '!!!!', '/w=='])
+      expect(decodeMcpName(`=?base64?${payload}?=`)).toBeUndefined();
   });
 });
 
 describe('nameSourceOf', () => {
   it('names the body field Mcp-Name mirrors, for the three methods that require it', () => {
-    expect(['tools/call', 'prompts/get', 'resources/read', 'tools/list', 'constructor'].map(nameSourceOf)).toEqual(['name', 'name', 'uri', undefined, undefined]);
+    expect(['tools/call', 'prompts/get', 'resources/read', 'tools/list', 'constructor'].map(nameSourceOf)).toEqual([
+      'name',
+      'name',
+      'uri',
+      undefined,
+      undefined,
+    ]);
   });
 });

@@ -9,7 +9,14 @@ import { viewOf } from '../../../../src/adapters/mcp/server-view';
 import { ActorMother } from '../../../mothers/actor.mother';
 import { ScopeSetMother } from '../../../mothers/scope-set.mother';
 
-const principal: KeyPrincipal = { keyId: 'k', userId: 'alice', scopes: ScopeSetMother.of('projects:read'), budgetId: 'k', rateLimit: null, hasQuota: false };
+const principal: KeyPrincipal = {
+  keyId: 'k',
+  userId: 'alice',
+  scopes: ScopeSetMother.of('projects:read'),
+  budgetId: 'k',
+  rateLimit: null,
+  hasQuota: false,
+};
 
 describe('res.locals, typed once (ResponseLocals)', () => {
   it('hands back what the middleware put there', () => {

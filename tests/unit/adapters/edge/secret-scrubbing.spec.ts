@@ -64,7 +64,12 @@ describe('scrubPath', () => {
   });
 
   it('masks a percent-encoded JWT, whole or in part', () => {
-    for (const path of [`/x/${encodeAll(JWT)}`, `/x/%65yJ${JWT.slice(3)}`, `/x/${JWT.replace(/\./g, '%2E')}`, `/x/${JWT.replace(/\./g, '%252e')}`]) {
+    for (const path of [
+      `/x/${encodeAll(JWT)}`,
+      `/x/%65yJ${JWT.slice(3)}`,
+      `/x/${JWT.replace(/\./g, '%2E')}`,
+      `/x/${JWT.replace(/\./g, '%252e')}`,
+    ]) {
       const logged = scrubPath(path);
       for (const part of JWT.split('.')) expect(logged).not.toContain(part);
       expect(logged).toContain('[redacted-jwt]');
@@ -72,7 +77,8 @@ describe('scrubPath', () => {
   });
 
   it('leaves a path without secrets as it came, escapes included', () => {
-    for (const path of ['/mcp', UUID_PATH, '/api/v1/tool-sets/a%20b', '/x/%E2%82%AC', '/x/%2573', '/x/%25']) expect(scrubPath(path)).toBe(path);
+    for (const path of ['/mcp', UUID_PATH, '/api/v1/tool-sets/a%20b', '/x/%E2%82%AC', '/x/%2573', '/x/%25'])
+      expect(scrubPath(path)).toBe(path);
   });
 
   it('never throws on malformed escapes or bytes that are not UTF-8', () => {

@@ -4,13 +4,21 @@ import { ResourceRecord } from '../../../../src/domain/resource/resource-record'
 import { ToolPin } from '../../../../src/domain/tool';
 
 const SERVER: ResourceRecord = {
-  id: 'srv-1', ownerId: 'alice', resource: 'mcp_servers', parentId: null, subresource: null,
+  id: 'srv-1',
+  ownerId: 'alice',
+  resource: 'mcp_servers',
+  parentId: null,
+  subresource: null,
   data: { name: 'files', url: 'https://files.example/mcp', description: 'd'.repeat(2000) },
-  createdAt: new Date(0), updatedAt: new Date(0),
+  createdAt: new Date(0),
+  updatedAt: new Date(0),
 };
 const hex = (i: number) => i.toString(16).padStart(64, '0');
 const pin = (i: number, changed = false): ToolPin => ({
-  tool: `tool_${String(i).padStart(3, '0')}`, sha256: hex(i), status: changed ? 'changed' : 'approved', seenSha256: changed ? hex(i + 1000) : hex(i),
+  tool: `tool_${String(i).padStart(3, '0')}`,
+  sha256: hex(i),
+  status: changed ? 'changed' : 'approved',
+  seenSha256: changed ? hex(i + 1000) : hex(i),
 });
 /** What get shows of the server with these pins, within `budget` bytes of record JSON. */
 function shown(pins: ToolPin[], budget?: number, record = SERVER) {
@@ -45,8 +53,15 @@ describe('tool_pins on a server record', () => {
     // Approved ones follow by name, with no gap, as many as fit: the next one would not have.
     const approved = names.slice(3);
     expect(approved.length).toBeGreaterThan(50);
-    expect(approved).toEqual(pins.filter((p) => !changed.has(Number(p.tool.slice(5)))).slice(0, approved.length).map((p) => p.tool));
-    expect(bytesOf(record) + bytesOf(`${approved.length === 0 ? '' : ','}"tool_999":`) + bytesOf({ sha256: hex(0), status: 'approved' })).toBeGreaterThan(MAX_RESULT_RECORD_BYTES);
+    expect(approved).toEqual(
+      pins
+        .filter((p) => !changed.has(Number(p.tool.slice(5))))
+        .slice(0, approved.length)
+        .map((p) => p.tool),
+    );
+    expect(
+      bytesOf(record) + bytesOf(`${approved.length === 0 ? '' : ','}"tool_999":`) + bytesOf({ sha256: hex(0), status: 'approved' }),
+    ).toBeGreaterThan(MAX_RESULT_RECORD_BYTES);
   });
 
   it('fits a batch share of the budget the same way, and shows the record without data only when its own data does not fit', () => {

@@ -6,17 +6,20 @@ const CHUNK = 64 * 1024;
 /** A body of `total` bytes made only as it is read; `pulled` says how much was. */
 function lazyBody(total: number, fill = 0x20) {
   const state = { pulled: 0, cancelled: false };
-  const body = new ReadableStream<Uint8Array>({
-    pull(controller) {
-      if (state.pulled >= total) return controller.close();
-      const size = Math.min(CHUNK, total - state.pulled);
-      state.pulled += size;
-      controller.enqueue(new Uint8Array(size).fill(fill));
+  const body = new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        if (state.pulled >= total) return controller.close();
+        const size = Math.min(CHUNK, total - state.pulled);
+        state.pulled += size;
+        controller.enqueue(new Uint8Array(size).fill(fill));
+      },
+      cancel() {
+        state.cancelled = true;
+      },
     },
-    cancel() {
-      state.cancelled = true;
-    },
-  }, { highWaterMark: 0 });
+    { highWaterMark: 0 },
+  );
   return { body, state };
 }
 
@@ -32,10 +35,14 @@ describe('byteLimited', () => {
 
   it('fails an SSE reader the same way, whatever the framing', async () => {
     const { body, state } = lazyBody(150 * MiB, 0x61);
-    const reader = byteLimited(body, MiB, () => new Error('over')).pipeThrough(new TextDecoderStream()).getReader();
-    await expect((async () => {
-      for (;;) if ((await reader.read()).done) return;
-    })()).rejects.toThrow('over');
+    const reader = byteLimited(body, MiB, () => new Error('over'))
+      .pipeThrough(new TextDecoderStream())
+      .getReader();
+    await expect(
+      (async () => {
+        for (;;) if ((await reader.read()).done) return;
+      })(),
+    ).rejects.toThrow('over');
     expect(state.pulled).toBeLessThanOrEqual(MiB + 2 * CHUNK);
   });
 

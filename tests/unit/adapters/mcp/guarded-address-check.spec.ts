@@ -8,7 +8,9 @@ function makeSut(resolve: Resolve, allowlist: string[] = [], timeoutMs = 1000) {
   return { sut, logged };
 }
 
-const resolvesTo = (address: string): Resolve => async () => [{ address, family: address.includes(':') ? 6 : 4 }];
+const resolvesTo =
+  (address: string): Resolve =>
+  async () => [{ address, family: address.includes(':') ? 6 : 4 }];
 
 describe('GuardedAddressCheck', () => {
   afterEach(() => jest.useRealTimers());
@@ -22,7 +24,9 @@ describe('GuardedAddressCheck', () => {
   });
 
   it('refuses a literal loopback or bracketed IPv6 address, and admits what the allowlist names', async () => {
-    const never: Resolve = async () => { throw new Error('not asked'); };
+    const never: Resolve = async () => {
+      throw new Error('not asked');
+    };
     await expect(makeSut(never).sut.check('http://127.0.0.1:8080/mcp')).rejects.toBeInstanceOf(UpstreamRefusal);
     await expect(makeSut(never).sut.check('http://[::1]/mcp')).rejects.toBeInstanceOf(UpstreamRefusal);
     await expect(makeSut(never, ['127.0.0.0/8']).sut.check('http://127.0.0.1:8080/mcp')).resolves.toBeUndefined();
@@ -30,12 +34,18 @@ describe('GuardedAddressCheck', () => {
   });
 
   it('leaves a name that does not resolve, or a resolver slower than the timeout, to the connection-time check', async () => {
-    await expect(makeSut(async () => { throw new Error('ENOTFOUND'); }).sut.check('https://nowhere.invalid/')).resolves.toBeUndefined();
+    await expect(
+      makeSut(async () => {
+        throw new Error('ENOTFOUND');
+      }).sut.check('https://nowhere.invalid/'),
+    ).resolves.toBeUndefined();
     jest.useFakeTimers();
     const slow: Resolve = () => new Promise((resolve) => setTimeout(() => resolve([{ address: '10.0.0.1', family: 4 }]), 200));
     const { sut, logged } = makeSut(slow, [], 20);
     let answered = false;
-    const checked = sut.check('https://slow.example.com/').then(() => { answered = true; });
+    const checked = sut.check('https://slow.example.com/').then(() => {
+      answered = true;
+    });
     await jest.advanceTimersByTimeAsync(19);
     expect(answered).toBe(false);
     await jest.advanceTimersByTimeAsync(1); // the 20 ms timeout

@@ -6,11 +6,14 @@ const listing = (name: string): ToolListing => ({ ok: true, tools: [{ name, inpu
 
 /** A loader that counts its loads; each load waits for `gate` (when given) so that callers overlap. */
 function counting<T>(result: T, gate?: Promise<void>) {
-  const loader = { loads: 0, load: async () => {
-    loader.loads += 1;
-    await gate;
-    return result;
-  } };
+  const loader = {
+    loads: 0,
+    load: async () => {
+      loader.loads += 1;
+      await gate;
+      return result;
+    },
+  };
   return loader;
 }
 
@@ -61,7 +64,7 @@ describe('LruLoadingCache', () => {
     expect([loaders[0].loads, loaders[2].loads]).toEqual([2, 1]);
   });
 
-  it('holds at most maxChars of the values\' JSON, serving but not keeping one larger on its own', async () => {
+  it("holds at most maxChars of the values' JSON, serving but not keeping one larger on its own", async () => {
     const tool = (name: string) => ({ name, inputSchema: {} });
     const cache = new LruLoadingCache<ToolListing>({ maxEntries: 100, maxChars: 200, ttlMs: 60_000 });
     const first = counting<ToolListing>({ ok: true, tools: [tool('a'.repeat(80))] });

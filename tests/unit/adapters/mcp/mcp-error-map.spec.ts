@@ -43,10 +43,18 @@ describe('toMcpError for domain errors', () => {
     const answer = map(error);
     expect(answer).toBeInstanceOf(RpcError);
     if (expected === 'internal') {
-      expect({ code: answer.code, message: answer.message, data: answer.data }).toEqual({ code: -32603, message: 'Internal error', data: undefined });
+      expect({ code: answer.code, message: answer.message, data: answer.data }).toEqual({
+        code: -32603,
+        message: 'Internal error',
+        data: undefined,
+      });
       expect(logged).toEqual([error]);
     } else {
-      expect({ code: answer.code, message: answer.message, data: answer.data }).toEqual({ code: expected.code, message: error.message, data: expected.data });
+      expect({ code: answer.code, message: answer.message, data: answer.data }).toEqual({
+        code: expected.code,
+        message: error.message,
+        data: expected.data,
+      });
       expect(logged).toEqual([]);
     }
   });
@@ -54,7 +62,11 @@ describe('toMcpError for domain errors', () => {
   it('answers a validation error with -32602, its fields in data', () => {
     const { map } = makeSut();
     const error = map(ValidationError.single('agent_scopes', 'must hold at most 12 scopes'));
-    expect(error).toMatchObject({ code: -32602, message: 'agent_scopes: must hold at most 12 scopes', data: [{ field: 'agent_scopes', message: 'must hold at most 12 scopes' }] });
+    expect(error).toMatchObject({
+      code: -32602,
+      message: 'agent_scopes: must hold at most 12 scopes',
+      data: [{ field: 'agent_scopes', message: 'must hold at most 12 scopes' }],
+    });
   });
 
   it('quotes at most 64 characters of an unknown tool name', () => {
@@ -71,7 +83,7 @@ describe('toMcpError for other errors', () => {
     expect(map(error)).toBe(error);
   });
 
-  it('cuts a ProtocolError from anywhere (the SDK client\'s too) down to the error bounds', () => {
+  it("cuts a ProtocolError from anywhere (the SDK client's too) down to the error bounds", () => {
     const { map } = makeSut();
     const error = map(new ProtocolError(-32000, 'm'.repeat(1_000_000), new Array(100_000).fill({ a: 1 })));
     expect(error).toBeInstanceOf(RpcError);
@@ -93,11 +105,13 @@ describe('toModernMcpError (2026-07-28)', () => {
   it('answers an unknown resource -32602, never -32002, with its message and URI', () => {
     const error = map(new UnknownResourceError('keygate://files/file:///nowhere'));
     expect({ code: error.code, message: error.message, data: error.data }).toEqual({
-      code: -32602, message: 'Resource not found: keygate://files/file:///nowhere', data: { uri: 'keygate://files/file:///nowhere' },
+      code: -32602,
+      message: 'Resource not found: keygate://files/file:///nowhere',
+      data: { uri: 'keygate://files/file:///nowhere' },
     });
   });
 
-  it('turns an upstream\'s -32002 into -32602 too', () => {
+  it("turns an upstream's -32002 into -32602 too", () => {
     expect(map(new ProtocolError(-32002, 'gone', { uri: 'file:///x' }))).toMatchObject({ code: -32602, data: { uri: 'file:///x' } });
   });
 

@@ -18,7 +18,13 @@ import { makeCallTool } from '../../../support/call-tool-service';
 import { makeUpstreamContent } from '../../../support/upstream-content-use-cases';
 import { ScopeSetMother } from '../../../mothers/scope-set.mother';
 
-const RELAY_LIMITS = { maxPendingPerSession: 16, maxMessagesPerCall: 1000, maxBytesPerCall: 1024 * 1024, answerTimeoutMs: 60_000, callTimeoutMs: 300_000 };
+const RELAY_LIMITS = {
+  maxPendingPerSession: 16,
+  maxMessagesPerCall: 1000,
+  maxBytesPerCall: 1024 * 1024,
+  answerTimeoutMs: 60_000,
+  callTimeoutMs: 300_000,
+};
 
 const principal = { keyId: 'k', userId: 'alice', scopes: ScopeSetMother.full(), budgetId: 'k', rateLimit: null, hasQuota: false };
 const origin = { requestId: 'req-1', ip: '203.0.113.9' };
@@ -59,7 +65,7 @@ describe('McpServerFactory: tools/call', () => {
     await client.close();
   });
 
-  it('runs a built-in target with the call\'s own arguments', async () => {
+  it("runs a built-in target with the call's own arguments", async () => {
     const { store, client } = await makeSut(new Map([['projects', { kind: 'built-in', resource: 'projects' }]]));
     const result = await client.callTool({ name: 'projects', arguments: { action: 'create', data: { n: 1 } } });
     expect(result.structuredContent).toMatchObject({ record: { resource: 'projects', data: { n: 1 } } });
@@ -69,7 +75,10 @@ describe('McpServerFactory: tools/call', () => {
 
   it('answers -32602 for a tool the gate found no target for', async () => {
     const { client } = await makeSut(new Map([['nope__x', null]]));
-    await expect(client.callTool({ name: 'nope__x', arguments: {} })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('Unknown tool: nope__x') });
+    await expect(client.callTool({ name: 'nope__x', arguments: {} })).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('Unknown tool: nope__x'),
+    });
     await client.close();
   });
 
@@ -85,23 +94,31 @@ describe('McpServerFactory: tools/call', () => {
 describe('McpServerFactory: the audit trail', () => {
   const projects = new Map([['projects', { kind: 'built-in', resource: 'projects' } as const]]);
 
-  it('records a call that ran as one tool.called event, with the call\'s facts and none of its values', async () => {
+  it("records a call that ran as one tool.called event, with the call's facts and none of its values", async () => {
     const { client, audit, clock } = await makeSut(projects);
     await client.callTool({ name: 'projects', arguments: { data: { secret: 'hunter2' }, action: 'create' } });
-    expect(audit.records).toEqual([{
-      action: 'tool.called',
-      actor: { type: 'key', id: 'k' },
-      userId: 'alice',
-      keyId: 'k',
-      target: { type: 'tool', id: 'projects' },
-      occurredAt: clock.now(),
-      requestId: 'req-1',
-      ip: '203.0.113.9',
-      details: {
-        tool: 'projects', action: 'create', subresource: null, record_id: null, outcome: 'ok', duration_ms: expect.any(Number),
-        args_sha256: sha256('{"action":"create","data":{"secret":"hunter2"}}'), required_scopes: ['projects:write'],
+    expect(audit.records).toEqual([
+      {
+        action: 'tool.called',
+        actor: { type: 'key', id: 'k' },
+        userId: 'alice',
+        keyId: 'k',
+        target: { type: 'tool', id: 'projects' },
+        occurredAt: clock.now(),
+        requestId: 'req-1',
+        ip: '203.0.113.9',
+        details: {
+          tool: 'projects',
+          action: 'create',
+          subresource: null,
+          record_id: null,
+          outcome: 'ok',
+          duration_ms: expect.any(Number),
+          args_sha256: sha256('{"action":"create","data":{"secret":"hunter2"}}'),
+          required_scopes: ['projects:write'],
+        },
       },
-    }]);
+    ]);
     expect(JSON.stringify(audit.records)).not.toContain('hunter2');
     await client.close();
   });
@@ -111,13 +128,17 @@ describe('McpServerFactory: the audit trail', () => {
     const id = '6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f';
     const result = await client.callTool({ name: 'projects', arguments: { action: 'get', id } });
     expect(result.isError).toBe(true);
-    expect(audit.records.map((r) => r.details)).toEqual([expect.objectContaining({ action: 'get', record_id: id, outcome: 'error', required_scopes: ['projects:read'] })]);
+    expect(audit.records.map((r) => r.details)).toEqual([
+      expect.objectContaining({ action: 'get', record_id: id, outcome: 'error', required_scopes: ['projects:read'] }),
+    ]);
     await client.close();
   });
 
   it('records a thrown failure as outcome error, and still answers with the failure', async () => {
     const store = new InMemoryResourceStore();
-    store.list = async () => { throw new DatabaseUnavailableError(); };
+    store.list = async () => {
+      throw new DatabaseUnavailableError();
+    };
     const { client, audit } = await makeSut(projects, store);
     await expect(client.callTool({ name: 'projects', arguments: { action: 'list' } })).rejects.toThrow();
     expect(audit.records.map((r) => [r.action, r.details.outcome])).toEqual([['tool.called', 'error']]);
@@ -131,7 +152,14 @@ describe('McpServerFactory: the audit trail', () => {
     await client.callTool({ name: 'files__echo', arguments: { action: 'get', id: '6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f' } });
     await client.callTool({ name: 'files__echo' });
     expect(audit.records.map((r) => r.details)).toEqual([
-      expect.objectContaining({ tool: 'files__echo', action: null, subresource: null, record_id: null, outcome: 'error', required_scopes: ['chat:read'] }),
+      expect.objectContaining({
+        tool: 'files__echo',
+        action: null,
+        subresource: null,
+        record_id: null,
+        outcome: 'error',
+        required_scopes: ['chat:read'],
+      }),
       expect.objectContaining({ args_sha256: sha256('{}') }),
     ]);
     await client.close();

@@ -1,14 +1,15 @@
 import { parseLastEventId, postStreamEventId } from '../../../../src/adapters/mcp/sessions/post-stream-event-id';
 
 describe('Last-Event-ID of a session stream', () => {
-  it('reads a bare seq as the standalone stream\'s, and <stream>-<seq> as a POST stream\'s', () => {
+  it("reads a bare seq as the standalone stream's, and <stream>-<seq> as a POST stream's", () => {
     expect(parseLastEventId('12')).toEqual({ stream: null, seq: 12 });
     expect(parseLastEventId(' 7-12 ')).toEqual({ stream: 7, seq: 12 });
     expect(parseLastEventId(postStreamEventId(7, 7))).toEqual({ stream: 7, seq: 7 });
   });
 
   it('refuses what is malformed, too large, repeated, or an event before its stream began', () => {
-    for (const bad of ['', 'abc', '-1', '1-', '1-2-3', '9'.repeat(16), `1-${'9'.repeat(16)}`, '12-7', '1.5']) expect(parseLastEventId(bad)).toBeNull();
+    for (const bad of ['', 'abc', '-1', '1-', '1-2-3', '9'.repeat(16), `1-${'9'.repeat(16)}`, '12-7', '1.5'])
+      expect(parseLastEventId(bad)).toBeNull();
     expect(parseLastEventId(['1', '2'])).toBeNull();
     expect(parseLastEventId(undefined)).toBeNull();
   });

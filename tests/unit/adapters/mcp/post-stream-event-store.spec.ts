@@ -21,19 +21,26 @@ function makeSut(requests: number, options: { delays?: number[]; failAt?: number
   return { store: new PostStreamEventStore(log, 's1', requests, (m) => void warnings.push(m)), rows, warnings };
 }
 
-const note = (n: number) => ({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 't', progress: n } }) as JSONRPCMessage;
+const note = (n: number) =>
+  ({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 't', progress: n } }) as JSONRPCMessage;
 const result = (id: number) => ({ jsonrpc: '2.0', id, result: {} }) as JSONRPCMessage;
 /** Whether `promise` settles within 30 ms (of jest's fake clock, moved on here). */
 const settled = async (promise: Promise<unknown>) => {
   let done = false;
-  void promise.then(() => { done = true; });
+  void promise.then(() => {
+    done = true;
+  });
   await jest.advanceTimersByTimeAsync(30);
   return done;
 };
 /** Awaits `promise` while moving jest's fake clock on, so the log's appends (each behind a timer) finish. */
 const run = async <T>(promise: Promise<T>): Promise<T> => {
   let done = false;
-  void promise.finally(() => { done = true; }).catch(() => undefined);
+  void promise
+    .finally(() => {
+      done = true;
+    })
+    .catch(() => undefined);
   while (!done) await jest.advanceTimersByTimeAsync(1);
   return promise;
 };
@@ -44,12 +51,18 @@ describe('PostStreamEventStore', () => {
 
   it('opens the stream with the priming event and names every event <stream>-<seq>, in the order the SDK sent them', async () => {
     const { store, rows } = makeSut(1, { delays: [20, 10, 0] });
-    const ids = await run(Promise.all([store.storeEvent('x', {} as JSONRPCMessage), store.storeEvent('x', note(1)), store.storeEvent('x', result(1))]));
+    const ids = await run(
+      Promise.all([store.storeEvent('x', {} as JSONRPCMessage), store.storeEvent('x', note(1)), store.storeEvent('x', result(1))]),
+    );
     expect(ids).toEqual(['11-11', '11-12', '11-13']);
-    expect(rows.map((r) => [r.stream, JSON.parse(r.message)])).toEqual([[11, {}], [11, note(1)], [11, result(1)]]);
+    expect(rows.map((r) => [r.stream, JSON.parse(r.message)])).toEqual([
+      [11, {}],
+      [11, note(1)],
+      [11, result(1)],
+    ]);
   });
 
-  it('marks the last awaited response as the stream\'s end and settles `finished` then, not before', async () => {
+  it("marks the last awaited response as the stream's end and settles `finished` then, not before", async () => {
     const { store, rows } = makeSut(2);
     await run(store.storeEvent('x', {} as JSONRPCMessage));
     await run(store.storeEvent('x', result(1)));
@@ -76,7 +89,7 @@ describe('PostStreamEventStore', () => {
     expect(await settled(store.finished)).toBe(true);
   });
 
-  it('refuses to replay: resumption is the session streams\' job', async () => {
+  it("refuses to replay: resumption is the session streams' job", async () => {
     await expect(makeSut(1).store.replayEventsAfter()).rejects.toThrow('SessionStreams');
   });
 });

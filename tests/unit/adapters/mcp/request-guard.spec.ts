@@ -4,8 +4,21 @@ import { requestGuard } from '../../../../src/adapters/mcp/request-guard';
 function run(headers: Record<string, string>, config = { allowedOrigins: [] as string[], allowedHosts: [] as string[] }) {
   let status = 0;
   let passed = false;
-  const res = { status(s: number) { status = s; return this; }, type() { return this; }, send() { return this; } } as unknown as Response;
-  requestGuard(config)({ headers } as Request, res, () => { passed = true; });
+  const res = {
+    status(s: number) {
+      status = s;
+      return this;
+    },
+    type() {
+      return this;
+    },
+    send() {
+      return this;
+    },
+  } as unknown as Response;
+  requestGuard(config)({ headers } as Request, res, () => {
+    passed = true;
+  });
   return passed ? 'pass' : status;
 }
 

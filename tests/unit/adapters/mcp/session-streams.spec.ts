@@ -3,7 +3,6 @@ import { SessionStreams, StreamStore } from '../../../../src/adapters/mcp/sessio
 import { McpSession } from '../../../../src/domain/mcp-session';
 import { FakeResponse } from '../../../fakes/fake-response';
 
-
 const made: SessionStreams[] = [];
 // Keep-alives, a POST stream's deadline and Date.now() all run on jest's fake clock: tick() moves it.
 beforeEach(() => jest.useFakeTimers());
@@ -34,21 +33,45 @@ function makeSut(options: { maxStreams?: number; maxStreamsPerKey?: number; keep
     },
   };
   const streams = new SessionStreams(store, watch, {
-    maxStreams: options.maxStreams ?? 10, maxStreamsPerKey: options.maxStreamsPerKey ?? 5, replica: 'r1', keepAliveMs: options.keepAliveMs ?? 60_000, postStreamMs: options.postStreamMs ?? 60_000,
+    maxStreams: options.maxStreams ?? 10,
+    maxStreamsPerKey: options.maxStreamsPerKey ?? 5,
+    replica: 'r1',
+    keepAliveMs: options.keepAliveMs ?? 60_000,
+    postStreamMs: options.postStreamMs ?? 60_000,
   });
   made.push(streams);
   /** `stream` undefined: the standalone stream; null: a new POST stream (its priming event); else that POST stream. Returns the seq. */
   const publish = (message: object, stream: number | null | undefined = undefined, endsStream = false) => {
     const seq = log.length + 1;
-    log.push({ seq, message: JSON.stringify(message), stream: stream === undefined ? null : stream ?? seq, endsStream });
+    log.push({ seq, message: JSON.stringify(message), stream: stream === undefined ? null : (stream ?? seq), endsStream });
     for (const set of wakers.values()) set.forEach((w) => w.wake());
     return seq;
   };
   const endAll = (id: string) => [...(wakers.get(id) ?? [])].forEach((w) => w.end());
-  return { streams, publish, wakers, endAll, claims, forget: (seq: number) => void log.splice(log.findIndex((e) => e.seq === seq), 1), loseClaim: () => void (refreshOk = false) };
+  return {
+    streams,
+    publish,
+    wakers,
+    endAll,
+    claims,
+    forget: (seq: number) =>
+      void log.splice(
+        log.findIndex((e) => e.seq === seq),
+        1,
+      ),
+    loseClaim: () => void (refreshOk = false),
+  };
 }
 
-const session = (id: string, keyId = 'k'): McpSession => ({ id, keyId, userId: 'u', protocolVersion: '2025-11-25', createdAt: new Date(), lastSeenAt: new Date(), endedAt: null });
+const session = (id: string, keyId = 'k'): McpSession => ({
+  id,
+  keyId,
+  userId: 'u',
+  protocolVersion: '2025-11-25',
+  createdAt: new Date(),
+  lastSeenAt: new Date(),
+  endedAt: null,
+});
 const open = async (streams: SessionStreams, id: string, last: number | null = null, keyId = 'k') => {
   const res = new FakeResponse();
   await streams.serve(res as unknown as Response, session(id, keyId), last);
@@ -78,7 +101,7 @@ describe('SessionStreams', () => {
     expect(res.chunks.map((c) => c.split('\n')[0])).toEqual(['id: 2', 'id: 3']);
   });
 
-  it('answers 409 to a second stream of a session and 503 past the replica\'s bound, and frees both on close', async () => {
+  it("answers 409 to a second stream of a session and 503 past the replica's bound, and frees both on close", async () => {
     const { streams, claims } = makeSut({ maxStreams: 2 });
     const first = await open(streams, 's1');
     expect((await open(streams, 's1')).statusCode).toBe(409);
@@ -142,7 +165,7 @@ describe('SessionStreams resuming a POST stream', () => {
     expect(streams.size).toBe(0);
   });
 
-  it('never replays the priming event, takes no claim, and counts against the replica\'s bound', async () => {
+  it("never replays the priming event, takes no claim, and counts against the replica's bound", async () => {
     const { streams, publish, claims } = makeSut({ maxStreams: 2, maxStreamsPerKey: 1 });
     const post = publish({}, null);
     const other = publish({}, null);
@@ -154,7 +177,7 @@ describe('SessionStreams resuming a POST stream', () => {
     expect((await resume(streams, 's2', other, other, 'k3')).statusCode).toBe(503);
   });
 
-  it('counts standalone and resumed streams against the key\'s share: past it 429 for that key only', async () => {
+  it("counts standalone and resumed streams against the key's share: past it 429 for that key only", async () => {
     const { streams, publish } = makeSut({ maxStreams: 10, maxStreamsPerKey: 2 });
     const post = publish({}, null);
     const later = publish({}, null);
@@ -163,13 +186,17 @@ describe('SessionStreams resuming a POST stream', () => {
     const refused = await open(streams, 's2', null, 'hog');
     expect(refused.statusCode).toBe(429);
     expect(refused.headers['Retry-After']).toBe('5');
-    expect(JSON.parse(refused.chunks[0])).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32000, message: expect.stringContaining('MCP_MAX_STREAMS_PER_KEY') } });
+    expect(JSON.parse(refused.chunks[0])).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32000, message: expect.stringContaining('MCP_MAX_STREAMS_PER_KEY') },
+    });
     expect((await resume(streams, 's1', later, later, 'hog')).statusCode).toBe(429);
     expect((await open(streams, 's3', null, 'other')).statusCode).toBe(200);
     expect(streams.size).toBe(3);
   });
 
-  it('closes the first resumption of an answer when a second one comes, even with the key\'s share full', async () => {
+  it("closes the first resumption of an answer when a second one comes, even with the key's share full", async () => {
     const { streams, publish } = makeSut({ maxStreamsPerKey: 2 });
     const post = publish({}, null);
     await open(streams, 's1');
@@ -198,7 +225,7 @@ describe('SessionStreams resuming a POST stream', () => {
     expect(streams.size).toBe(1);
   });
 
-  it('replays what is left and closes at once when the stream\'s priming event is no longer kept', async () => {
+  it("replays what is left and closes at once when the stream's priming event is no longer kept", async () => {
     const { streams, publish, forget } = makeSut();
     const post = publish({}, null);
     const seen = publish({ n: 1 }, post);

@@ -18,7 +18,7 @@ describe('StreamPlaces', () => {
     expect(sut.size).toBe(3);
   });
 
-  it('refuses every key once the replica is full, and the key\'s share before the replica', () => {
+  it("refuses every key once the replica is full, and the key's share before the replica", () => {
     const sut = makeSut(3, 2);
     placed(sut.take('a'));
     placed(sut.take('a'));

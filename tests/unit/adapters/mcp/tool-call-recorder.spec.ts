@@ -24,10 +24,18 @@ function makeSut() {
 const turn = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('ToolCallRecorder', () => {
-  it('returns a call\'s result only once its event is committed', async () => {
+  it("returns a call's result only once its event is committed", async () => {
     const { sut, appended, caller, call } = makeSut();
     let answered = false;
-    const running = sut.run(caller, NO_ORIGIN, call, async () => 'result', () => 'ok').then((value) => ((answered = true), value));
+    const running = sut
+      .run(
+        caller,
+        NO_ORIGIN,
+        call,
+        async () => 'result',
+        () => 'ok',
+      )
+      .then((value) => ((answered = true), value));
     await turn();
     expect(appended.map((a) => [a.record.action, a.record.details.outcome])).toEqual([['tool.called', 'ok']]);
     expect(answered).toBe(false);
@@ -35,20 +43,42 @@ describe('ToolCallRecorder', () => {
     expect(await running).toBe('result');
   });
 
-  it('rethrows a failed call\'s error once its event is committed', async () => {
+  it("rethrows a failed call's error once its event is committed", async () => {
     const { sut, appended, caller, call } = makeSut();
     const failure = new Error('tool broke');
-    const running = sut.run(caller, NO_ORIGIN, call, async () => { throw failure; }, () => 'ok');
+    const running = sut.run(
+      caller,
+      NO_ORIGIN,
+      call,
+      async () => {
+        throw failure;
+      },
+      () => 'ok',
+    );
     await turn();
     expect(appended[0].record.details.outcome).toBe('error');
     appended[0].commit();
     await expect(running).rejects.toBe(failure);
   });
 
-  it('withholds the result, or the call\'s own error, when its event cannot be written: a JSON-RPC server error instead', async () => {
+  it("withholds the result, or the call's own error, when its event cannot be written: a JSON-RPC server error instead", async () => {
     const { sut, appended, caller, call } = makeSut();
-    const ran = sut.run(caller, NO_ORIGIN, call, async () => 'result', () => 'ok');
-    const broke = sut.run(caller, NO_ORIGIN, call, async () => { throw new Error('tool broke'); }, () => 'ok');
+    const ran = sut.run(
+      caller,
+      NO_ORIGIN,
+      call,
+      async () => 'result',
+      () => 'ok',
+    );
+    const broke = sut.run(
+      caller,
+      NO_ORIGIN,
+      call,
+      async () => {
+        throw new Error('tool broke');
+      },
+      () => 'ok',
+    );
     await turn();
     appended.forEach((a) => a.fail(new DatabaseUnavailableError()));
     for (const running of [ran, broke]) await expect(running).rejects.toMatchObject({ code: -32000, message: UNAUDITED_MESSAGE });

@@ -11,7 +11,14 @@ const gc = runInNewContext('gc') as () => void;
 
 const LIMITS: RelayLimits = { maxPendingPerSession: 2, maxMessagesPerCall: 5, maxBytesPerCall: 10_000, answerTimeoutMs: 1000 };
 
-function makeSut(options: { limits?: Partial<RelayLimits>; progressToken?: string | number; deadline?: number; send?: (m: RpcMessage) => Promise<void> } = {}) {
+function makeSut(
+  options: {
+    limits?: Partial<RelayLimits>;
+    progressToken?: string | number;
+    deadline?: number;
+    send?: (m: RpcMessage) => Promise<void>;
+  } = {},
+) {
   const hub = new InMemorySessionBusHub();
   const here = hub.replica();
   // The client's answers reach the other replica, as a round-robin proxy sends them.
@@ -22,14 +29,20 @@ function makeSut(options: { limits?: Partial<RelayLimits>; progressToken?: strin
   const relay = new ToolCallRelay(
     { bus: here, pending, limits: { ...LIMITS, ...options.limits }, newRequestId: () => `keygate-${++ids}`, now: () => 1_000 },
     {
-      sessionId: 's1', callRequestId: 7, progressToken: options.progressToken, deadline: options.deadline ?? 1_000_000,
+      sessionId: 's1',
+      callRequestId: 7,
+      progressToken: options.progressToken,
+      deadline: options.deadline ?? 1_000_000,
       send: options.send ?? (async (message) => void sent.push(message)),
     },
   );
   /** Answers the next request written on the stream, through the other replica. */
   const answer = async (body: Record<string, unknown>) => {
     while (!sent.some((m) => 'id' in m && 'method' in m)) await new Promise((resolve) => setImmediate(resolve));
-    const request = sent.splice(sent.findIndex((m) => 'id' in m && 'method' in m), 1)[0];
+    const request = sent.splice(
+      sent.findIndex((m) => 'id' in m && 'method' in m),
+      1,
+    )[0];
     await other.deliver('s1', { jsonrpc: '2.0', id: request.id, ...body });
     return request;
   };
@@ -37,11 +50,13 @@ function makeSut(options: { limits?: Partial<RelayLimits>; progressToken?: strin
 }
 
 describe('ToolCallRelay', () => {
-  it('reports progress under the client\'s own token, and nothing when the client sent none', async () => {
+  it("reports progress under the client's own token, and nothing when the client sent none", async () => {
     const { relay, sent } = makeSut({ progressToken: 'client-token' });
     expect(relay.wantsProgress).toBe(true);
     await relay.progress({ progress: 1, total: 2 });
-    expect(sent).toEqual([{ jsonrpc: '2.0', method: 'notifications/progress', params: { progress: 1, total: 2, progressToken: 'client-token' } }]);
+    expect(sent).toEqual([
+      { jsonrpc: '2.0', method: 'notifications/progress', params: { progress: 1, total: 2, progressToken: 'client-token' } },
+    ]);
     const without = makeSut();
     expect(without.relay.wantsProgress).toBe(false);
     await without.relay.progress({ progress: 1 });
@@ -71,7 +86,7 @@ describe('ToolCallRelay', () => {
     expect((got as { error: { message: string } }).error.message.length).toBeLessThanOrEqual(300);
   });
 
-  it('answers the upstream with an error when the client does not answer in time, never waiting past the call\'s deadline', async () => {
+  it("answers the upstream with an error when the client does not answer in time, never waiting past the call's deadline", async () => {
     const late = makeSut({ limits: { answerTimeoutMs: 20 } });
     expect(await late.relay.request('roots/list', {})).toMatchObject({ error: { code: -32001 } });
     const over = makeSut({ deadline: 1_000 });
@@ -98,7 +113,7 @@ describe('ToolCallRelay', () => {
     expect(bytes.sent).toEqual([]);
   });
 
-  it('aborts on the client\'s notifications/cancelled for this call only, and stops listening once closed', async () => {
+  it("aborts on the client's notifications/cancelled for this call only, and stops listening once closed", async () => {
     const { relay, other } = makeSut();
     await other.deliver('s1', { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 8 } });
     await new Promise((resolve) => setImmediate(resolve));
@@ -114,8 +129,12 @@ describe('ToolCallRelay', () => {
     expect(closed.relay.signal.aborted).toBe(false);
   });
 
-  it('never throws when the client\'s stream is gone: a request is refused', async () => {
-    const { relay } = makeSut({ send: async () => { throw new Error('No connection established'); } });
+  it("never throws when the client's stream is gone: a request is refused", async () => {
+    const { relay } = makeSut({
+      send: async () => {
+        throw new Error('No connection established');
+      },
+    });
     await expect(relay.notify('notifications/message', {})).resolves.toBeUndefined();
     expect(await relay.request('roots/list', {})).toMatchObject({ error: { code: -32603 } });
   });
@@ -123,7 +142,10 @@ describe('ToolCallRelay', () => {
 
 describe('relayedCapabilities', () => {
   it('declares to the upstream only sampling, elicitation and roots, and only those the client declared', () => {
-    expect(relayedCapabilities({ sampling: {}, roots: { listChanged: true }, experimental: { x: {} }, tasks: {} })).toEqual({ sampling: {}, roots: { listChanged: true } });
+    expect(relayedCapabilities({ sampling: {}, roots: { listChanged: true }, experimental: { x: {} }, tasks: {} })).toEqual({
+      sampling: {},
+      roots: { listChanged: true },
+    });
     expect(relayedCapabilities({ elicitation: { form: {} }, sampling: 'yes', roots: [] })).toEqual({ elicitation: { form: {} } });
     expect(relayedCapabilities({})).toEqual({});
   });
@@ -136,7 +158,14 @@ describe('relayedCapabilities', () => {
     (() => {
       const relay = new ToolCallRelay(
         { bus: hub.replica(), pending: new PendingRequests(), limits: LIMITS, newRequestId: () => 'keygate-1', now: () => 1_000 },
-        { sessionId: 's1', callRequestId: 7, progressToken: undefined, deadline: 1_000_000, send: async () => undefined, signal: exchange.signal },
+        {
+          sessionId: 's1',
+          callRequestId: 7,
+          progressToken: undefined,
+          deadline: 1_000_000,
+          send: async () => undefined,
+          signal: exchange.signal,
+        },
       );
       const contact = { big: new Array(1000).fill('x') };
       ref = new WeakRef(contact);

@@ -3,15 +3,26 @@ import { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { ToolCall } from '../../../../src/adapters/mcp/tool-call-recorder';
 import { authorizeToolCalls, NO_CALLS } from '../../../../src/adapters/mcp/tool-gate';
 import {
-  AuthorizeToolCallInput, ToolCallDecision, ToolTarget,
+  AuthorizeToolCallInput,
+  ToolCallDecision,
+  ToolTarget,
 } from '../../../../src/application/use-cases/gateway/tools/authorize-tool-call.use-case';
 import { KeyPrincipal } from '../../../../src/application/use-cases/validate-key/validate-key.use-case';
 import { ScopeSetMother } from '../../../mothers/scope-set.mother';
 
-const principal: KeyPrincipal = { keyId: 'k', userId: 'alice', scopes: ScopeSetMother.of('projects:read'), budgetId: 'k', rateLimit: null, hasQuota: false };
+const principal: KeyPrincipal = {
+  keyId: 'k',
+  userId: 'alice',
+  scopes: ScopeSetMother.of('projects:read'),
+  budgetId: 'k',
+  rateLimit: null,
+  hasQuota: false,
+};
 const projects: ToolTarget = { kind: 'built-in', resource: 'projects' };
 /** For tests about what is allowed: a denial there would be a failure of its own. */
-const noDenial = async () => { throw new Error('no call should be denied here'); };
+const noDenial = async () => {
+  throw new Error('no call should be denied here');
+};
 
 /** Decides by tool name, and remembers what it was asked. */
 function makeAuthorize(decisions: Record<string, ToolCallDecision>) {
@@ -37,26 +48,44 @@ function makeRes() {
   return { sent, res: res as unknown as Response };
 }
 
-const call = (id: number | string, name: string, args?: Record<string, unknown>): JSONRPCMessage =>
-  ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, ...(args && { arguments: args }) } });
+const call = (id: number | string, name: string, args?: Record<string, unknown>): JSONRPCMessage => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'tools/call',
+  params: { name, ...(args && { arguments: args }) },
+});
 
 describe('authorizeToolCalls (the tool gate)', () => {
   it('authorizes nothing and answers nothing for a POST without tools/call', async () => {
     const authorize = makeAuthorize({});
     const { sent, res } = makeRes();
-    const messages: JSONRPCMessage[] = [{ jsonrpc: '2.0', id: 1, method: 'tools/list' }, { jsonrpc: '2.0', method: 'notifications/initialized' }];
+    const messages: JSONRPCMessage[] = [
+      { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+    ];
     expect(await authorizeToolCalls(authorize, principal, messages, res, noDenial)).toBe(NO_CALLS);
     expect(authorize.asked).toEqual([]);
     expect(sent.status).toBe(0);
   });
 
-  it('authorizes each call once, with the key\'s user, scopes and the call\'s arguments, and hands on the targets by name', async () => {
+  it("authorizes each call once, with the key's user, scopes and the call's arguments, and hands on the targets by name", async () => {
     const files = { kind: 'external', tool: { server: {}, tool: 'read', callScopes: [] } } as unknown as ToolTarget;
     const authorize = makeAuthorize({ projects: { kind: 'allowed', target: projects }, files__read: { kind: 'allowed', target: files } });
     const { sent, res } = makeRes();
-    const messages = [call(1, 'projects', { action: 'list' }), call(2, 'files__read'), call(3, 'nope__x'), { jsonrpc: '2.0', id: 4, method: 'ping' } as JSONRPCMessage];
+    const messages = [
+      call(1, 'projects', { action: 'list' }),
+      call(2, 'files__read'),
+      call(3, 'nope__x'),
+      { jsonrpc: '2.0', id: 4, method: 'ping' } as JSONRPCMessage,
+    ];
     const calls = await authorizeToolCalls(authorize, principal, messages, res, noDenial);
-    expect(calls).toEqual(new Map([['projects', projects], ['files__read', files], ['nope__x', null]]));
+    expect(calls).toEqual(
+      new Map([
+        ['projects', projects],
+        ['files__read', files],
+        ['nope__x', null],
+      ]),
+    );
     expect(authorize.asked).toEqual([
       { userId: 'alice', scopes: principal.scopes, name: 'projects', arguments: { action: 'list' } },
       { userId: 'alice', scopes: principal.scopes, name: 'files__read', arguments: undefined },
@@ -82,9 +111,13 @@ describe('authorizeToolCalls (the tool gate)', () => {
     const { sent, res } = makeRes();
     const denied: ToolCall[] = [];
     const messages = [call(1, 'projects'), call('b', 'agents', { action: 'create' }), call(3, 'projects')];
-    const calls = await authorizeToolCalls(authorize, principal, messages, res, async (c) => { denied.push(c); });
+    const calls = await authorizeToolCalls(authorize, principal, messages, res, async (c) => {
+      denied.push(c);
+    });
     expect(calls).toBeNull();
-    expect(denied).toEqual([{ name: 'agents', arguments: { action: 'create' }, requiredScopes: ['agents:write', 'chat:read', 'models:read'] }]);
+    expect(denied).toEqual([
+      { name: 'agents', arguments: { action: 'create' }, requiredScopes: ['agents:write', 'chat:read', 'models:read'] },
+    ]);
     expect(authorize.asked.map((input) => input.name)).toEqual(['projects', 'agents']);
     expect(sent.status).toBe(403);
     expect(sent.headers['WWW-Authenticate']).toBe('Bearer error="insufficient_scope", scope="agents:write chat:read"');
@@ -103,7 +136,13 @@ describe('authorizeToolCalls (the tool gate)', () => {
     const authorize = makeAuthorize({ agents: { kind: 'denied', scopes: ['agents:read'], required: ['agents:read'] } });
     let recorded!: () => void;
     const { sent, res } = makeRes();
-    const gate = authorizeToolCalls(authorize, principal, [call(1, 'agents')], res, () => new Promise<void>((resolve) => (recorded = resolve)));
+    const gate = authorizeToolCalls(
+      authorize,
+      principal,
+      [call(1, 'agents')],
+      res,
+      () => new Promise<void>((resolve) => (recorded = resolve)),
+    );
     await new Promise((r) => setImmediate(r));
     expect(sent.status).toBe(0);
     recorded();
@@ -112,7 +151,11 @@ describe('authorizeToolCalls (the tool gate)', () => {
 
     const outage = new Error('database away');
     const { sent: unsent, res: untouched } = makeRes();
-    await expect(authorizeToolCalls(authorize, principal, [call(2, 'agents')], untouched, async () => { throw outage; })).rejects.toBe(outage);
+    await expect(
+      authorizeToolCalls(authorize, principal, [call(2, 'agents')], untouched, async () => {
+        throw outage;
+      }),
+    ).rejects.toBe(outage);
     expect(unsent.status).toBe(0);
   });
 });

@@ -21,17 +21,23 @@ const bytesOf = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
 describe('toCallToolResult', () => {
   it('carries a value as structuredContent and as the same JSON text', () => {
     const value = { records: [], truncated: true };
-    expect(toCallToolResult({ kind: 'value', value: { kind: 'records', records: [], truncated: true } }))
-      .toEqual({ content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value });
+    expect(toCallToolResult({ kind: 'value', value: { kind: 'records', records: [], truncated: true } })).toEqual({
+      content: [{ type: 'text', text: JSON.stringify(value) }],
+      structuredContent: value,
+    });
   });
 
   it('holds a failure to 8 KiB alone, and to three times its record budget when an answer is shared', () => {
     const message = 'm'.repeat(20_000);
-    const textOf = (recordBytes?: number) => (toCallToolResult({ kind: 'error', message }, recordBytes).content[0] as { text: string }).text;
+    const textOf = (recordBytes?: number) =>
+      (toCallToolResult({ kind: 'error', message }, recordBytes).content[0] as { text: string }).text;
     expect(Buffer.byteLength(JSON.stringify(textOf()))).toBeLessThanOrEqual(8 * 1024);
     expect(Buffer.byteLength(JSON.stringify(textOf(18 * 1024)))).toBeLessThanOrEqual(8 * 1024);
     expect(Buffer.byteLength(JSON.stringify(textOf(1000)))).toBeLessThanOrEqual(3000);
-    expect(toCallToolResult({ kind: 'error', message: 'short' }, 1000)).toEqual({ content: [{ type: 'text', text: 'short' }], isError: true });
+    expect(toCallToolResult({ kind: 'error', message: 'short' }, 1000)).toEqual({
+      content: [{ type: 'text', text: 'short' }],
+      isError: true,
+    });
   });
 });
 
@@ -54,7 +60,9 @@ describe('toCallToolResult: listings within the byte budget', () => {
   it('leaves truncated out when everything that matched is shown', async () => {
     const { value } = makeSut();
     await value('projects', { action: 'create', data: { text: 'x'.repeat(4000) } });
-    expect(await value('projects', { action: 'list' })).toEqual({ records: [expect.objectContaining({ data: { text: 'x'.repeat(4000) } })] });
+    expect(await value('projects', { action: 'list' })).toEqual({
+      records: [expect.objectContaining({ data: { text: 'x'.repeat(4000) } })],
+    });
     expect(await value('chat', { action: 'list' })).toEqual({ records: [] });
   });
 
@@ -73,7 +81,8 @@ describe('toCallToolResult: listings within the byte budget', () => {
   it('truncates all items of a parent (get without item_id) the same way', async () => {
     const { value } = makeSut();
     const { record: chat } = await value('chat', { action: 'create', data: {} });
-    for (let i = 0; i < 6; i++) await value('chat', { action: 'create', subresource: 'messages', id: chat.id, data: { i, text: 'x'.repeat(6000) } });
+    for (let i = 0; i < 6; i++)
+      await value('chat', { action: 'create', subresource: 'messages', id: chat.id, data: { i, text: 'x'.repeat(6000) } });
     const all = await value('chat', { action: 'get', subresource: 'messages', id: chat.id });
     expect(all.truncated).toBe(true);
     expect(all.records.map((r: { data: { i: number } }) => r.data.i)).toEqual([0, 1]);
@@ -86,7 +95,10 @@ describe('toCallToolResult: listings within the byte budget', () => {
     await value('projects', { action: 'create', data: { text: 'small' } });
     expect(await value('projects', { action: 'list' }, 1000)).toEqual({ records: [], truncated: true });
     const got = await value('projects', { action: 'get', id: record.id }, 1000);
-    expect(got).toEqual({ record: { id: record.id, resource: 'projects', created_at: expect.any(String), updated_at: expect.any(String) }, truncated: true });
+    expect(got).toEqual({
+      record: { id: record.id, resource: 'projects', created_at: expect.any(String), updated_at: expect.any(String) },
+      truncated: true,
+    });
     expect((await value('projects', { action: 'get', id: record.id })).record.data).toEqual({ text: 'x'.repeat(4000) });
   });
 });

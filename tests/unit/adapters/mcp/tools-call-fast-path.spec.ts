@@ -15,15 +15,24 @@ import { ScopeSetMother } from '../../../mothers/scope-set.mother';
 
 const principal = { keyId: 'k', userId: 'alice', scopes: ScopeSetMother.full(), budgetId: 'k', rateLimit: null, hasQuota: false };
 const origin = { requestId: 'req-1', ip: '203.0.113.9' };
-const projects: AllowedCalls = new Map([['projects', { kind: 'built-in', resource: 'projects' }], ['nope', null]]);
+const projects: AllowedCalls = new Map([
+  ['projects', { kind: 'built-in', resource: 'projects' }],
+  ['nope', null],
+]);
 
 /** What the fast path wrote, if it answered. */
 class SpyResponse {
   statusCode = 0;
   headers: [string, string][] = [];
   body: string | undefined;
-  setHeader(name: string, value: string) { this.headers.push([name, value]); return this; }
-  end(body: string) { this.body = body; return this; }
+  setHeader(name: string, value: string) {
+    this.headers.push([name, value]);
+    return this;
+  }
+  end(body: string) {
+    this.body = body;
+    return this;
+  }
 }
 
 function makeSut() {
@@ -33,10 +42,25 @@ function makeSut() {
   const external = new FakeExternalTools();
   const runner = new ToolCallRunner(makeCallTool(new InMemoryResourceStore(), {}, external).sut, recorder, (e) => logged.push(e));
   const sut = new ToolsCallFastPath(runner);
-  const serve = async (body: unknown, { format = 'json', calls = projects, headers = {} }: { format?: ResponseFormat; calls?: AllowedCalls; headers?: Record<string, string> } = {}) => {
+  const serve = async (
+    body: unknown,
+    {
+      format = 'json',
+      calls = projects,
+      headers = {},
+    }: { format?: ResponseFormat; calls?: AllowedCalls; headers?: Record<string, string> } = {},
+  ) => {
     const res = new SpyResponse();
     const messages = (Array.isArray(body) ? body : [body]) as JSONRPCMessage[];
-    const served = await sut.tryServe({ body, headers } as unknown as Request, res as unknown as Response, principal, messages, format, calls, origin);
+    const served = await sut.tryServe(
+      { body, headers } as unknown as Request,
+      res as unknown as Response,
+      principal,
+      messages,
+      format,
+      calls,
+      origin,
+    );
     return { served, res };
   };
   return { serve, audit, logged };
@@ -51,7 +75,9 @@ describe('ToolsCallFastPath', () => {
     expect(served).toBe(true);
     expect(res.statusCode).toBe(200);
     expect(res.headers).toEqual([['content-type', 'application/json']]);
-    expect(res.body).toBe('{"result":{"content":[{"type":"text","text":"{\\"records\\":[]}"}],"structuredContent":{"records":[]}},"jsonrpc":"2.0","id":"a"}');
+    expect(res.body).toBe(
+      '{"result":{"content":[{"type":"text","text":"{\\"records\\":[]}"}],"structuredContent":{"records":[]}},"jsonrpc":"2.0","id":"a"}',
+    );
     expect(audit.records.map((r) => [r.action, r.details.outcome, r.requestId])).toEqual([['tool.called', 'ok', 'req-1']]);
   });
 
@@ -69,9 +95,14 @@ describe('ToolsCallFastPath', () => {
     const { serve } = makeSut();
     const { res } = await serve(call({ name: 'projects', arguments: { action: 'get' } }, 2), { format: 'sse' });
     expect(res.headers).toEqual([
-      ['cache-control', 'no-cache, no-transform'], ['connection', 'keep-alive'], ['content-type', 'text/event-stream'], ['x-accel-buffering', 'no'],
+      ['cache-control', 'no-cache, no-transform'],
+      ['connection', 'keep-alive'],
+      ['content-type', 'text/event-stream'],
+      ['x-accel-buffering', 'no'],
     ]);
-    expect(res.body).toMatch(/^event: message\ndata: \{"result":\{"content":\[\{"type":"text","text":".*"\}\],"isError":true\},"jsonrpc":"2\.0","id":2\}\n\n$/);
+    expect(res.body).toMatch(
+      /^event: message\ndata: \{"result":\{"content":\[\{"type":"text","text":".*"\}\],"isError":true\},"jsonrpc":"2\.0","id":2\}\n\n$/,
+    );
   });
 
   it('answers an unknown tool -32602, as the SDK handler does, and records nothing', async () => {
@@ -102,7 +133,9 @@ describe('ToolsCallFastPath', () => {
     const { serve } = makeSut();
     const tool = new FakeExternalTools().add('alice', 'files__echo', []);
     expect((await serve(call({ name: 'projects' }), { headers: { 'mcp-protocol-version': '1999-01-01' } })).served).toBe(false);
-    expect((await serve(call({ name: 'files__echo' }), { calls: new Map([['files__echo', { kind: 'external', tool }]]) })).served).toBe(false);
+    expect((await serve(call({ name: 'files__echo' }), { calls: new Map([['files__echo', { kind: 'external', tool }]]) })).served).toBe(
+      false,
+    );
     expect((await serve(call({ name: 'projects' }), { calls: new Map() })).served).toBe(false);
     expect((await serve(call({ name: 'projects' }), { headers: { 'mcp-protocol-version': '2025-06-18' } })).served).toBe(true);
   });

@@ -45,7 +45,12 @@ describe('readUtf8Json', () => {
   });
 
   it('reads any JSON value, an empty body as {}, and drops a byte-order mark', async () => {
-    for (const [text, value] of [['5', 5], ['"x"', 'x'], ['', {}], ['\ufeff[1]', [1]]] as const) {
+    for (const [text, value] of [
+      ['5', 5],
+      ['"x"', 'x'],
+      ['', {}],
+      ['\ufeff[1]', [1]],
+    ] as const) {
       const req = request({});
       const outcome = read(req);
       req.end(Buffer.from(text));

@@ -26,7 +26,9 @@ describe('Metrics', () => {
   it('puts a bound value in its own bucket (le is "less or equal")', async () => {
     const metrics = new Metrics();
     metrics.recordResponse('GET', '/health', 200, 0.005);
-    expect(await exposition(metrics)).toContain('keygate_http_request_duration_seconds_bucket{le="0.005",method="GET",route="/health",status="200"} 1\n');
+    expect(await exposition(metrics)).toContain(
+      'keygate_http_request_duration_seconds_bucket{le="0.005",method="GET",route="/health",status="200"} 1\n',
+    );
   });
 
   it('escapes label values', async () => {

@@ -22,7 +22,12 @@ function makeSut(answers: (number | Error)[]) {
   const { dataSource, calls } = database(answers);
   const pruned: number[] = [];
   const errors: unknown[] = [];
-  const retention = new AuditRetention(dataSource, { days: 30, intervalMs: HOUR, onPruned: (n) => pruned.push(n), onError: (e) => errors.push(e) });
+  const retention = new AuditRetention(dataSource, {
+    days: 30,
+    intervalMs: HOUR,
+    onPruned: (n) => pruned.push(n),
+    onError: (e) => errors.push(e),
+  });
   return { retention, calls, pruned, errors };
 }
 

@@ -43,7 +43,8 @@ describe('CachedKeyCheck', () => {
     const { sut, cache, cached } = makeSut();
     const raw = rawKey();
     await cached(raw);
-    for (const other of ['', 'svc_', raw.toUpperCase(), `${raw} `, `${raw.slice(0, -1)}${raw.endsWith('0') ? '1' : '0'}`]) expect(sut.validates(other)).toBe(false);
+    for (const other of ['', 'svc_', raw.toUpperCase(), `${raw} `, `${raw.slice(0, -1)}${raw.endsWith('0') ? '1' : '0'}`])
+      expect(sut.validates(other)).toBe(false);
     cache.disable();
     expect(sut.validates(raw)).toBe(false);
   });

@@ -17,7 +17,21 @@ function setUp() {
   const cached = new CachedMcpSessionRepository(table, new SessionIdlePolicy(IDLE_SECONDS), clock, 100);
   const [channel] = cached.channels;
   channel.enable();
-  const open = () => cached.open({ tokenHash: 'h1', keyId: 'k1', userId: 'u1', protocolVersion: '2025-11-25', clientCapabilities: {}, clientInfo: {}, toolsDigest: 'd', now: clock.now() }, 10, new Date(0));
+  const open = () =>
+    cached.open(
+      {
+        tokenHash: 'h1',
+        keyId: 'k1',
+        userId: 'u1',
+        protocolVersion: '2025-11-25',
+        clientCapabilities: {},
+        clientInfo: {},
+        toolsDigest: 'd',
+        now: clock.now(),
+      },
+      10,
+      new Date(0),
+    );
   return { clock, table, cached, channel, open, reads: () => reads };
 }
 
@@ -31,7 +45,7 @@ describe('CachedMcpSessionRepository', () => {
     expect(reads()).toBe(1);
   });
 
-  it('reads again once the copy is due for a touch, so another replica\'s touches are never missed', async () => {
+  it("reads again once the copy is due for a touch, so another replica's touches are never missed", async () => {
     const { cached, table, open, reads, clock } = setUp();
     const session = await open();
     await cached.findByTokenHash('h1');

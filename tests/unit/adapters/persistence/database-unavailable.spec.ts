@@ -11,7 +11,11 @@ describe('databaseCall', () => {
     const driverError = refused();
     const error = await databaseCall(Promise.reject(driverError)).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DatabaseUnavailableError);
-    expect(error).toMatchObject({ code: 'DATABASE.UNAVAILABLE', message: 'The database is not reachable; retry shortly', cause: driverError });
+    expect(error).toMatchObject({
+      code: 'DATABASE.UNAVAILABLE',
+      message: 'The database is not reachable; retry shortly',
+      cause: driverError,
+    });
   });
 
   it('recognises a server that went away mid-query (SQLSTATE 57P01 inside a QueryFailedError)', async () => {

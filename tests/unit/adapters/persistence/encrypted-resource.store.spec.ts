@@ -6,7 +6,11 @@ import { topLevel } from '../../../../src/domain/resource/resource-record';
 import { InMemoryResourceStore } from '../../../fakes/in-memory-resource.store';
 
 const SERVERS = topLevel('mcp_servers');
-const server = { name: 'files', url: 'https://files.example.com/mcp', headers: { Authorization: 'Bearer s3cret', 'X-Team': 'team-one-value' } };
+const server = {
+  name: 'files',
+  url: 'https://files.example.com/mcp',
+  headers: { Authorization: 'Bearer s3cret', 'X-Team': 'team-one-value' },
+};
 
 function makeSut(key = randomBytes(32)) {
   const inner = new InMemoryResourceStore();
@@ -52,10 +56,12 @@ describe('EncryptedResourceStore', () => {
     expect((await sut.find('alice', SERVERS, legacy.id))!.data).toEqual(server);
   });
 
-  it('marks a record unreadable when its values came from another owner or another of its owner\'s records, or are under an unknown key', async () => {
+  it("marks a record unreadable when its values came from another owner or another of its owner's records, or are under an unknown key", async () => {
     const inner = new InMemoryResourceStore();
     const told: string[] = [];
-    const sut = new EncryptedResourceStore(inner, new RecordSecrets(new AesGcmSecretBox(randomBytes(32))), (record, reason) => told.push(`${record.id} ${reason}`));
+    const sut = new EncryptedResourceStore(inner, new RecordSecrets(new AesGcmSecretBox(randomBytes(32))), (record, reason) =>
+      told.push(`${record.id} ${reason}`),
+    );
     const original = await sut.create('alice', SERVERS, server);
     const mallorys = await inner.create('mallory', SERVERS, inner.records[0].data);
     const moved = await inner.create('alice', SERVERS, { ...inner.records[0].data, name: 'moved' });

@@ -1,10 +1,21 @@
-import { DropReason, GroupCommitAuditQueue, GroupCommitAuditQueueOptions } from '../../../../src/adapters/persistence/audit/group-commit-audit-queue';
+import {
+  DropReason,
+  GroupCommitAuditQueue,
+  GroupCommitAuditQueueOptions,
+} from '../../../../src/adapters/persistence/audit/group-commit-audit-queue';
 import { AuditRecord } from '../../../../src/domain/audit';
 import { DatabaseUnavailableError } from '../../../../src/domain/errors';
 
 const event = (n: number): AuditRecord => ({
-  action: 'tool.called', actor: { type: 'key', id: 'k' }, userId: null, keyId: null, target: { type: 'tool', id: `t${n}` },
-  occurredAt: new Date(0), requestId: null, ip: null, details: { n },
+  action: 'tool.called',
+  actor: { type: 'key', id: 'k' },
+  userId: null,
+  keyId: null,
+  target: { type: 'tool', id: `t${n}` },
+  occurredAt: new Date(0),
+  requestId: null,
+  ip: null,
+  details: { n },
 });
 const numbers = (batch: readonly AuditRecord[]) => batch.map((r) => r.details.n as number);
 
@@ -21,15 +32,26 @@ function makeSut(options: Partial<GroupCommitAuditQueueOptions> = {}) {
   const warnings: string[] = [];
   const dropped: [number, DropReason][] = [];
   let written = 0;
-  const sut = new GroupCommitAuditQueue(writer.write, { retryMs: 250, batchSize: 3, maxKept: 10, ...options }, {
-    written: (n) => (written += n),
-    dropped: (n, reason) => dropped.push([n, reason]),
-    warn: (message) => warnings.push(message),
-  });
+  const sut = new GroupCommitAuditQueue(
+    writer.write,
+    { retryMs: 250, batchSize: 3, maxKept: 10, ...options },
+    {
+      written: (n) => (written += n),
+      dropped: (n, reason) => dropped.push([n, reason]),
+      warn: (message) => warnings.push(message),
+    },
+  );
   /** What became of each append: the numbers whose promise resolved, and those rejected with their error. */
   const settled: number[] = [];
   const rejected: [number, unknown][] = [];
-  const append = (...ns: number[]) => ns.forEach((n) => void sut.append(event(n)).then(() => settled.push(n), (error) => rejected.push([n, error])));
+  const append = (...ns: number[]) =>
+    ns.forEach(
+      (n) =>
+        void sut.append(event(n)).then(
+          () => settled.push(n),
+          (error) => rejected.push([n, error]),
+        ),
+    );
   return { sut, writer, warnings, dropped, append, settled, rejected, written: () => written };
 }
 
@@ -42,7 +64,7 @@ describe('GroupCommitAuditQueue', () => {
   beforeEach(() => jest.useFakeTimers());
   afterEach(() => jest.useRealTimers());
 
-  it('writes the first event at the end of the turn, not on the caller\'s stack, and resolves its caller once it is committed', async () => {
+  it("writes the first event at the end of the turn, not on the caller's stack, and resolves its caller once it is committed", async () => {
     const { sut, writer, append, settled, written } = makeSut();
     append(1);
     expect(writer.writes).toHaveLength(0);
@@ -87,7 +109,10 @@ describe('GroupCommitAuditQueue', () => {
     writer.writes[0].end();
     await microtasks();
     expect(settled).toEqual([1, 2, 3]);
-    expect(writer.batches()).toEqual([[1, 2, 3], [4, 5, 6]]);
+    expect(writer.batches()).toEqual([
+      [1, 2, 3],
+      [4, 5, 6],
+    ]);
     writer.writes[1].end();
     await microtasks();
     writer.writes[2].end();
@@ -96,7 +121,7 @@ describe('GroupCommitAuditQueue', () => {
     expect(settled).toEqual([1, 2, 3, 4, 5, 6, 7]);
   });
 
-  it('when the database is away rejects the failed batch\'s callers and those waiting behind it, not those before; keeps their events and writes them first', async () => {
+  it("when the database is away rejects the failed batch's callers and those waiting behind it, not those before; keeps their events and writes them first", async () => {
     const { sut, writer, append, settled, rejected, warnings } = makeSut({ batchSize: 10 });
     append(1);
     await jest.advanceTimersByTimeAsync(0);
@@ -108,7 +133,11 @@ describe('GroupCommitAuditQueue', () => {
     writer.writes[1].end(outage);
     await microtasks();
     expect(settled).toEqual([1]);
-    expect(rejected).toEqual([[2, outage], [3, outage], [4, outage]]);
+    expect(rejected).toEqual([
+      [2, outage],
+      [3, outage],
+      [4, outage],
+    ]);
     expect(sut.pendingCount).toBe(3);
     expect(warnings).toEqual([expect.stringContaining('could not be written; keeping 3')]);
 
@@ -140,7 +169,7 @@ describe('GroupCommitAuditQueue', () => {
     expect(sut.pendingCount).toBe(0);
   });
 
-  it('writes a batch the database refuses event by event, drops only the event it still refuses, and rejects that batch\'s callers only', async () => {
+  it("writes a batch the database refuses event by event, drops only the event it still refuses, and rejects that batch's callers only", async () => {
     const { writer, append, settled, rejected, dropped, written } = makeSut({ batchSize: 10 });
     append(1);
     await jest.advanceTimersByTimeAsync(0);
@@ -160,7 +189,10 @@ describe('GroupCommitAuditQueue', () => {
     writer.writes[4].end();
     await microtasks();
     expect(settled).toEqual([1, 4]);
-    expect(rejected).toEqual([[2, refusal], [3, refusal]]);
+    expect(rejected).toEqual([
+      [2, refusal],
+      [3, refusal],
+    ]);
     expect(dropped).toEqual([[1, 'rejected']]);
     expect(written()).toBe(3);
   });
@@ -201,11 +233,19 @@ describe('GroupCommitAuditQueue', () => {
   });
 
   it('stop retries a failing write a few times, then fails naming what is lost', async () => {
-    const failing = new GroupCommitAuditQueue(async () => { throw new DatabaseUnavailableError(); }, { retryMs: 250, batchSize: 10, maxKept: 10 });
+    const failing = new GroupCommitAuditQueue(
+      async () => {
+        throw new DatabaseUnavailableError();
+      },
+      { retryMs: 250, batchSize: 10, maxKept: 10 },
+    );
     void failing.append(event(1)).catch(() => undefined);
     void failing.append(event(2)).catch(() => undefined);
     let outcome: unknown = 'pending';
-    void failing.stop().then(() => (outcome = 'stopped'), (error: Error) => (outcome = error.message));
+    void failing.stop().then(
+      () => (outcome = 'stopped'),
+      (error: Error) => (outcome = error.message),
+    );
     await jest.advanceTimersByTimeAsync(399); // three tries, 200 ms apart
     expect(outcome).toBe('pending');
     await jest.advanceTimersByTimeAsync(1);
@@ -213,10 +253,13 @@ describe('GroupCommitAuditQueue', () => {
 
     let failures = 1;
     const written: number[] = [];
-    const flaky = new GroupCommitAuditQueue(async (batch) => {
-      if (failures-- > 0) throw new DatabaseUnavailableError();
-      written.push(...numbers(batch));
-    }, { retryMs: 60_000, batchSize: 10, maxKept: 10 });
+    const flaky = new GroupCommitAuditQueue(
+      async (batch) => {
+        if (failures-- > 0) throw new DatabaseUnavailableError();
+        written.push(...numbers(batch));
+      },
+      { retryMs: 60_000, batchSize: 10, maxKept: 10 },
+    );
     void flaky.append(event(1)).catch(() => undefined);
     const stopping = flaky.stop();
     await jest.advanceTimersByTimeAsync(200); // its retry in stop, not the 60 s one

@@ -9,8 +9,12 @@ const [a, b] = [hub.replica(), hub.replica()];
 beforeEach(() => jest.useFakeTimers({ doNotFake: ['queueMicrotask', 'nextTick'] }));
 afterEach(() => jest.useRealTimers());
 
-sessionBusContract('the in-memory session bus', async () => {
-  const session = randomUUID();
-  hub.open(session);
-  return { a, b, session, end: async (id) => hub.end(id) };
-}, { pass: async (ms) => void (await jest.advanceTimersByTimeAsync(ms)) });
+sessionBusContract(
+  'the in-memory session bus',
+  async () => {
+    const session = randomUUID();
+    hub.open(session);
+    return { a, b, session, end: async (id) => hub.end(id) };
+  },
+  { pass: async (ms) => void (await jest.advanceTimersByTimeAsync(ms)) },
+);

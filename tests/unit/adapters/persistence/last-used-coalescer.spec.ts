@@ -37,7 +37,12 @@ describe('LastUsedCoalescer', () => {
     await c.record('b', t(2));
     expect(batches).toHaveLength(0);
     await jest.advanceTimersByTimeAsync(1000);
-    expect(batches).toEqual([[{ id: 'a', at: t(3) }, { id: 'b', at: t(2) }]]);
+    expect(batches).toEqual([
+      [
+        { id: 'a', at: t(3) },
+        { id: 'b', at: t(2) },
+      ],
+    ]);
     expect(sizes).toEqual([2]);
     await jest.advanceTimersByTimeAsync(5000);
     expect(batches).toHaveLength(1); // nothing new, nothing written
@@ -55,7 +60,12 @@ describe('LastUsedCoalescer', () => {
     expect(c.pendingCount).toBe(2);
     await c.record('a', t(5));
     await jest.advanceTimersByTimeAsync(1000);
-    expect(batches).toEqual([[{ id: 'a', at: t(5) }, { id: 'b', at: t(1) }]]);
+    expect(batches).toEqual([
+      [
+        { id: 'a', at: t(5) },
+        { id: 'b', at: t(1) },
+      ],
+    ]);
     await c.stop();
   });
 

@@ -25,7 +25,9 @@ describe('RateWindows', () => {
     const windows = new RateWindows(db.dataSource);
     const rateLimit = { limit: 1_000_000, windowSeconds: 1 };
     // Alternating 1 ms before and at the boundary, all in flight at once: these once replaced each other's window for ever.
-    const decisions = await Promise.all(Array.from({ length: 64 }, (_, i) => windows.admit('budget', rateLimit, new Date(BOUNDARY - 1 + (i % 2)))));
+    const decisions = await Promise.all(
+      Array.from({ length: 64 }, (_, i) => windows.admit('budget', rateLimit, new Date(BOUNDARY - 1 + (i % 2)))),
+    );
     expect(decisions.every((d) => d.admitted)).toBe(true);
     expect(db.calls.count).toBeLessThanOrEqual(2);
   });
@@ -43,8 +45,11 @@ describe('RateWindows', () => {
   it('keeps a window per length, so requests under an old and a new length of one key do not displace each other', async () => {
     const db = fakeDatabase();
     const windows = new RateWindows(db.dataSource);
-    const decisions = await Promise.all(Array.from({ length: 40 }, (_, i) =>
-      windows.admit('budget', i % 2 === 0 ? { limit: 1000, windowSeconds: 1 } : { limit: 1000, windowSeconds: 60 }, new Date(BOUNDARY))));
+    const decisions = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        windows.admit('budget', i % 2 === 0 ? { limit: 1000, windowSeconds: 1 } : { limit: 1000, windowSeconds: 60 }, new Date(BOUNDARY)),
+      ),
+    );
     expect(decisions.every((d) => d.admitted)).toBe(true);
     expect(db.calls.count).toBe(2);
   });

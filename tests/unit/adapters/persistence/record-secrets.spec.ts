@@ -5,7 +5,10 @@ import { topLevel } from '../../../../src/domain/resource/resource-record';
 
 const SERVERS = topLevel('mcp_servers');
 const [oldKey, newKey] = [randomBytes(32), randomBytes(32)];
-const [one, two] = [{ ownerId: 'alice', id: 'record-one' }, { ownerId: 'alice', id: 'record-two' }];
+const [one, two] = [
+  { ownerId: 'alice', id: 'record-one' },
+  { ownerId: 'alice', id: 'record-two' },
+];
 const data = { name: 'files', headers: { Authorization: 'Bearer s3cret' } };
 
 /** A value as the previous release wrote it: v1, bound to owner, resource, field and name only. */

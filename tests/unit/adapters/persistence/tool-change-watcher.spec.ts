@@ -5,11 +5,18 @@ import { ToolChangeWatcher } from '../../../../src/adapters/persistence/mcp-sess
 function makeSut(fail = false) {
   const announced: ToolChange[] = [];
   const logged: string[] = [];
-  const watcher = new ToolChangeWatcher(async (change) => {
-    announced.push(change);
-    if (fail) throw new Error('database away');
-  }, (message) => logged.push(message));
-  const hear = (channel: string, payload: string) => watcher.channels().filter((c) => c.channel === channel).forEach((c) => c.evict(payload));
+  const watcher = new ToolChangeWatcher(
+    async (change) => {
+      announced.push(change);
+      if (fail) throw new Error('database away');
+    },
+    (message) => logged.push(message),
+  );
+  const hear = (channel: string, payload: string) =>
+    watcher
+      .channels()
+      .filter((c) => c.channel === channel)
+      .forEach((c) => c.evict(payload));
   return { watcher, announced, logged, hear };
 }
 

@@ -13,7 +13,8 @@ function makeSut() {
   const manager = {
     query: async (sql: string, params?: unknown[]) => {
       if (sql.startsWith('SELECT head_seq')) return [{ head_seq: '7', head_hash: 'a'.repeat(64) }];
-      if (sql.includes('INSERT INTO audit_events')) inserts.push({ text: params![0] as string, rows: JSON.parse(params![0] as string) as InsertedRow[] });
+      if (sql.includes('INSERT INTO audit_events'))
+        inserts.push({ text: params![0] as string, rows: JSON.parse(params![0] as string) as InsertedRow[] });
       if (sql.startsWith('UPDATE audit_chain')) heads.push(params!);
       return [];
     },
@@ -22,8 +23,16 @@ function makeSut() {
 }
 
 const record = (details: AuditRecord['details'], extra: Partial<AuditRecord> = {}): AuditRecord => ({
-  action: 'tool.called', actor: { type: 'key', id: 'k' }, userId: null, keyId: null, target: { type: 'tool', id: 'projects' },
-  occurredAt: new Date('2026-01-02T03:04:05.006Z'), requestId: 'r', ip: null, details, ...extra,
+  action: 'tool.called',
+  actor: { type: 'key', id: 'k' },
+  userId: null,
+  keyId: null,
+  target: { type: 'tool', id: 'projects' },
+  occurredAt: new Date('2026-01-02T03:04:05.006Z'),
+  requestId: 'r',
+  ip: null,
+  details,
+  ...extra,
 });
 
 describe('TypeormAuditLog: what it stores of details', () => {
@@ -53,19 +62,43 @@ describe('storedEventJson', () => {
   const stored = 'q"\\\n\u2028é😀\uFFFD\uFFFD';
 
   it.each<[string, AuditRecord, Omit<AuditEvent, 'hash'>]>([
-    ['a tool call, kept as it is',
+    [
+      'a tool call, kept as it is',
       record({ tool: 'projects', outcome: 'ok', duration_ms: 0.25, required_scopes: ['projects:read'] }),
-      { ...record({ tool: 'projects', outcome: 'ok', duration_ms: 0.25, required_scopes: ['projects:read'] }), id, seq: 42 }],
-    ['nulls everywhere they may be',
+      { ...record({ tool: 'projects', outcome: 'ok', duration_ms: 0.25, required_scopes: ['projects:read'] }), id, seq: 42 },
+    ],
+    [
+      'nulls everywhere they may be',
       record({}, { actor: { type: 'system', id: null }, target: { type: 'key', id: null }, requestId: null, ip: null }),
-      { ...record({}, { actor: { type: 'system', id: null }, target: { type: 'key', id: null }, requestId: null, ip: null }), id, seq: 42 }],
-    ['text cut to 1024 and made well-formed in every field, details keys included',
-      record({ [odd]: [odd, { b: odd, a: 1 }], long: 'y'.repeat(1500) }, {
-        actor: { type: 'user', id: odd }, target: { type: `t${odd}`, id: 'i'.repeat(3000) }, requestId: odd, ip: odd, occurredAt: new Date(1767323045006.9),
-      }),
-      { ...record({ [stored]: [stored, { b: stored, a: 1 }], long: 'y'.repeat(1024) }, {
-        actor: { type: 'user', id: stored }, target: { type: `t${stored}`, id: 'i'.repeat(1024) }, requestId: stored, ip: stored, occurredAt: new Date(1767323045006),
-      }), id, seq: 42 }],
+      { ...record({}, { actor: { type: 'system', id: null }, target: { type: 'key', id: null }, requestId: null, ip: null }), id, seq: 42 },
+    ],
+    [
+      'text cut to 1024 and made well-formed in every field, details keys included',
+      record(
+        { [odd]: [odd, { b: odd, a: 1 }], long: 'y'.repeat(1500) },
+        {
+          actor: { type: 'user', id: odd },
+          target: { type: `t${odd}`, id: 'i'.repeat(3000) },
+          requestId: odd,
+          ip: odd,
+          occurredAt: new Date(1767323045006.9),
+        },
+      ),
+      {
+        ...record(
+          { [stored]: [stored, { b: stored, a: 1 }], long: 'y'.repeat(1024) },
+          {
+            actor: { type: 'user', id: stored },
+            target: { type: `t${stored}`, id: 'i'.repeat(1024) },
+            requestId: stored,
+            ip: stored,
+            occurredAt: new Date(1767323045006),
+          },
+        ),
+        id,
+        seq: 42,
+      },
+    ],
   ])('is the canonical JSON of the event as it reads back: %s', (_name, r, readBack) => {
     expect(storedEventJson(r, id, 42)).toBe(eventCanonicalJson(readBack));
   });

@@ -11,7 +11,10 @@ async function setup() {
   const service = makeScopeContextService();
   const observer = service.roles.seedSystemRole('observer', ['agents:read', 'chat:read']);
   const role = await service.createAgentRole.execute({
-    actor: admin, name: 'reviewer', description: 'Reviews', platformScopes: ['projects:read'],
+    actor: admin,
+    name: 'reviewer',
+    description: 'Reviews',
+    platformScopes: ['projects:read'],
   });
   return { ...service, observer, role };
 }
@@ -32,9 +35,14 @@ describe('CreateAgentRole', () => {
     expect(role.description).toBe('');
   });
 
-  it.each([['left out', undefined], ['null', null]])('refuses platform_scopes %s instead of granting full access', async (_what, value) => {
+  it.each([
+    ['left out', undefined],
+    ['null', null],
+  ])('refuses platform_scopes %s instead of granting full access', async (_what, value) => {
     const { createAgentRole, roles } = await setup();
-    await expect(failedFields(createAgentRole.execute({ actor: admin, name: 'root', platformScopes: untyped(value) }))).resolves.toEqual(['platform_scopes']);
+    await expect(failedFields(createAgentRole.execute({ actor: admin, name: 'root', platformScopes: untyped(value) }))).resolves.toEqual([
+      'platform_scopes',
+    ]);
     expect(roles.rows.size).toBe(2);
   });
 
@@ -62,9 +70,12 @@ describe('CreateAgentRole', () => {
   it('reports several field errors together', async () => {
     const { createAgentRole } = await setup();
     const input = { actor: admin, name: '', description: 42, platformScopes: ['nope', 'models:write', 'x:y'] };
-    await expect(failedFields(createAgentRole.execute(untyped(input)))).resolves.toEqual(
-      ['name', 'description', 'platform_scopes[0]', 'platform_scopes[2]'],
-    );
+    await expect(failedFields(createAgentRole.execute(untyped(input)))).resolves.toEqual([
+      'name',
+      'description',
+      'platform_scopes[0]',
+      'platform_scopes[2]',
+    ]);
   });
 
   it('accepts a name of exactly 100 characters', async () => {
@@ -166,7 +177,9 @@ describe('UpdateAgentRole with platform_scopes null', () => {
     const svc = makeScopeContextService();
     const admin = ActorMother.admin();
     const role = await svc.createAgentRole.execute({ actor: admin, name: 'narrow', platformScopes: ['chat:read'] });
-    await expect(svc.updateAgentRole.execute({ actor: admin, id: role.id, platformScopes: untyped(null) })).rejects.toThrow(/platform_scopes/);
+    await expect(svc.updateAgentRole.execute({ actor: admin, id: role.id, platformScopes: untyped(null) })).rejects.toThrow(
+      /platform_scopes/,
+    );
     expect((await svc.getAgentRole.execute({ id: role.id })).platformScopes.toArray()).toEqual(['chat:read']);
   });
 });

@@ -34,7 +34,10 @@ function makeSut(events = trail()) {
 const seqs = (events: AuditEvent[]) => events.map((e) => e.seq);
 
 async function fieldsOf(promise: Promise<unknown>): Promise<string[]> {
-  const error = await promise.then(() => null, (e: unknown) => e);
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(ValidationError);
   return (error as ValidationError).errors.map((e) => e.field);
 }
@@ -112,8 +115,9 @@ describe('ListAuditEvents', () => {
 
   it('reports every bad field at once, and a 400 before a 403', async () => {
     const { list } = makeSut();
-    expect(await fieldsOf(list.execute({ actor: ActorMother.user(), userId: bob, action: untyped('x'), limit: untyped('0'), cursor: 'x' })))
-      .toEqual(['action', 'limit', 'cursor']);
+    expect(
+      await fieldsOf(list.execute({ actor: ActorMother.user(), userId: bob, action: untyped('x'), limit: untyped('0'), cursor: 'x' })),
+    ).toEqual(['action', 'limit', 'cursor']);
   });
 });
 
@@ -142,7 +146,7 @@ describe('ExportAuditEvents', () => {
     expect(batches.flat().map((e) => e.seq)).toEqual(Array.from({ length: EXPORT_BATCH * 2 + 3 }, (_, i) => i + 1));
   });
 
-  it("applies the filter and the owner rule, and ends at the head as it was when the export began", async () => {
+  it('applies the filter and the owner rule, and ends at the head as it was when the export began', async () => {
     const { exporter, reader } = makeSut();
     const batches = await exporter.execute({ actor: ActorMother.user(alice), action: 'key.created' });
     reader.events.push(...AuditEventMother.chain([AuditEventMother.record({ userId: alice })], 6, reader.events[4].hash));

@@ -11,7 +11,12 @@ const admin = ActorMother.admin();
 const worker = ActorMother.user();
 
 const tool = (name: string, requiredScopes: string[]): ToolDescriptor => ToolMother.needing(name, ...requiredScopes);
-const catalog = [tool('ping', []), tool('list-agents', ['agents:read']), tool('hire-agent', ['agents:write']), tool('tune-model', ['models:write'])];
+const catalog = [
+  tool('ping', []),
+  tool('list-agents', ['agents:read']),
+  tool('hire-agent', ['agents:write']),
+  tool('tune-model', ['models:write']),
+];
 
 async function setup() {
   const service = makeScopeContextService();
@@ -31,7 +36,7 @@ describe('BuildAgentToolSet', () => {
     expect((await build()).effectiveScopes.toArray()).toEqual(['projects:write', 'agents:read']);
   });
 
-  it("hands the caller a tool set of its own: changing it changes no later one", async () => {
+  it('hands the caller a tool set of its own: changing it changes no later one', async () => {
     const { build, names } = await setup();
     const first = await build();
     first.tools.push(tool('smuggled', []));

@@ -7,7 +7,10 @@ import { untyped } from '../../../support/untyped';
 const DAY = 86_400_000;
 
 async function validationErrorsOf(promise: Promise<unknown>): Promise<FieldError[]> {
-  const error = await promise.then(() => null, (e: unknown) => e);
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(ValidationError);
   return (error as ValidationError).errors;
 }
@@ -74,7 +77,10 @@ describe('CreateKey', () => {
     const { createKey, clock } = makeKeyService();
     const expiresAt = new Date(clock.now().getTime() + DAY).toISOString();
     const { key } = await createKey.execute({
-      actor: ActorMother.user(), name: 'x', expiresAt, scopes: ['projects:read', 'chat:write'],
+      actor: ActorMother.user(),
+      name: 'x',
+      expiresAt,
+      scopes: ['projects:read', 'chat:write'],
     });
     expect(key.expiresAt?.toISOString()).toBe(expiresAt);
     expect(key.scopes.toArray()).toEqual(['projects:read', 'chat:write']);
@@ -94,16 +100,25 @@ describe('CreateKey', () => {
     expect(errors.map((e) => e.field)).toEqual(['user_id']);
   });
 
-  it.each(['tomorrow', '2027-01-01', '2027-01-01T00:00:00', '2027-13-01T00:00:00Z', '2027-02-30T00:00:00Z', '2027-01-01T24:00:00Z', '2027-01-01T00:00:00+0200', 1893456000000])(
-    'rejects expires_at %p that is not an ISO-8601 timestamp',
-    async (expiresAt) => {
-      const { createKey } = makeKeyService();
-      const errors = await validationErrorsOf(createKey.execute({ actor: ActorMother.user(), name: 'x', expiresAt: untyped(expiresAt) }));
-      expect(errors).toEqual([{ field: 'expires_at', message: expect.stringContaining('ISO-8601') }]);
-    },
-  );
+  it.each([
+    'tomorrow',
+    '2027-01-01',
+    '2027-01-01T00:00:00',
+    '2027-13-01T00:00:00Z',
+    '2027-02-30T00:00:00Z',
+    '2027-01-01T24:00:00Z',
+    '2027-01-01T00:00:00+0200',
+    1893456000000,
+  ])('rejects expires_at %p that is not an ISO-8601 timestamp', async (expiresAt) => {
+    const { createKey } = makeKeyService();
+    const errors = await validationErrorsOf(createKey.execute({ actor: ActorMother.user(), name: 'x', expiresAt: untyped(expiresAt) }));
+    expect(errors).toEqual([{ field: 'expires_at', message: expect.stringContaining('ISO-8601') }]);
+  });
 
-  it.each([['in the past', -1], ['exactly now', 0]])('rejects expires_at %s', async (_label, offset) => {
+  it.each([
+    ['in the past', -1],
+    ['exactly now', 0],
+  ])('rejects expires_at %s', async (_label, offset) => {
     const { createKey, clock, repository } = makeKeyService();
     const expiresAt = new Date(clock.now().getTime() + offset).toISOString();
     const errors = await validationErrorsOf(createKey.execute({ actor: ActorMother.user(), name: 'x', expiresAt }));
@@ -124,9 +139,15 @@ describe('CreateKey', () => {
 
   it('reports every bad field together', async () => {
     const { createKey, repository } = makeKeyService();
-    const errors = await validationErrorsOf(createKey.execute({
-      actor: ActorMother.user(), name: '  ', userId: 'nope', expiresAt: 'soon', scopes: ['agents:read', 'bad'],
-    }));
+    const errors = await validationErrorsOf(
+      createKey.execute({
+        actor: ActorMother.user(),
+        name: '  ',
+        userId: 'nope',
+        expiresAt: 'soon',
+        scopes: ['agents:read', 'bad'],
+      }),
+    );
     expect(errors.map((e) => e.field).sort()).toEqual(['expires_at', 'name', 'scopes[1]', 'user_id']);
     expect(repository.rows.size).toBe(0);
   });

@@ -12,15 +12,19 @@ describe('AuthorizeForwardedRequest', () => {
   const principal = (scopes: string[]) => ({ keyId: 'key-1', userId: 'user-1', scopes: ScopeSet.fromTrusted(scopes) });
 
   it('passes any valid key when no scope is required, naming every scope it grants', () => {
-    expect(makeSut().execute({ principal: principal(['routines:write']), requiredScope: null }))
-      .toEqual({ userId: 'user-1', keyId: 'key-1', scopes: ['routines:read', 'routines:write'] });
+    expect(makeSut().execute({ principal: principal(['routines:write']), requiredScope: null })).toEqual({
+      userId: 'user-1',
+      keyId: 'key-1',
+      scopes: ['routines:read', 'routines:write'],
+    });
   });
 
   it('lets :write stand for :read but not the other way round', () => {
     const sut = makeSut();
     expect(() => sut.execute({ principal: principal(['projects:write']), requiredScope: Scope.parse('projects:read') })).not.toThrow();
-    expect(() => sut.execute({ principal: principal(['projects:read']), requiredScope: Scope.parse('projects:write') }))
-      .toThrow(new InsufficientScopeError(['projects:write']));
+    expect(() => sut.execute({ principal: principal(['projects:read']), requiredScope: Scope.parse('projects:write') })).toThrow(
+      new InsufficientScopeError(['projects:write']),
+    );
   });
 
   it('says "all" for a full-access key, whatever is required', () => {
@@ -32,7 +36,8 @@ describe('IntrospectKey', () => {
   async function makeSut(input: { expiresInMs?: number; scopes?: string[] } = {}) {
     const service = makeKeyService();
     const owner = ActorMother.user();
-    const expiresAt = input.expiresInMs === undefined ? undefined : new Date(service.clock.now().getTime() + input.expiresInMs).toISOString();
+    const expiresAt =
+      input.expiresInMs === undefined ? undefined : new Date(service.clock.now().getTime() + input.expiresInMs).toISOString();
     const { key, rawKey } = await service.createKey.execute({ actor: owner, name: 'k', expiresAt, scopes: input.scopes });
     const sut = new IntrospectKey(service.repository, service.hasher, service.clock);
     return { ...service, sut, owner, key, rawKey };
@@ -41,7 +46,12 @@ describe('IntrospectKey', () => {
   it('describes an active key and leaves last_used_at alone', async () => {
     const { sut, key, rawKey, owner, repository } = await makeSut({ scopes: ['chat:write'], expiresInMs: MINUTE });
     expect(await sut.execute({ actor: ActorMother.admin(), token: rawKey })).toEqual({
-      active: true, keyId: key.id, userId: owner.userId, scopes: ['chat:read', 'chat:write'], createdAt: key.createdAt, expiresAt: key.expiresAt,
+      active: true,
+      keyId: key.id,
+      userId: owner.userId,
+      scopes: ['chat:read', 'chat:write'],
+      createdAt: key.createdAt,
+      expiresAt: key.expiresAt,
     });
     expect(repository.touches).toBe(0);
   });
@@ -74,7 +84,11 @@ describe('IntrospectKey', () => {
 
   it('asks for exactly one token', async () => {
     const { sut } = await makeSut();
-    await expect(sut.execute({ actor: ActorMother.admin(), token: undefined as unknown as string })).rejects.toBeInstanceOf(ValidationError);
-    await expect(sut.execute({ actor: ActorMother.admin(), token: ['a', 'b'] as unknown as string })).rejects.toBeInstanceOf(ValidationError);
+    await expect(sut.execute({ actor: ActorMother.admin(), token: undefined as unknown as string })).rejects.toBeInstanceOf(
+      ValidationError,
+    );
+    await expect(sut.execute({ actor: ActorMother.admin(), token: ['a', 'b'] as unknown as string })).rejects.toBeInstanceOf(
+      ValidationError,
+    );
   });
 });

@@ -58,12 +58,10 @@ describe('ListKeys', () => {
     const { createKey, listKeys } = makeKeyService();
     const owner = ActorMother.user();
     await createKey.execute({ actor: owner, name: 'secret' });
-    await expect(listKeys.execute({ actor: ActorMother.user(), userId: owner.userId })).rejects.toBeInstanceOf(
-      ForbiddenError,
-    );
+    await expect(listKeys.execute({ actor: ActorMother.user(), userId: owner.userId })).rejects.toBeInstanceOf(ForbiddenError);
   });
 
-  it("lets a non-admin name their own user_id, in any letter case", async () => {
+  it('lets a non-admin name their own user_id, in any letter case', async () => {
     const { createKey, listKeys } = makeKeyService();
     const actor = ActorMother.user();
     await createKey.execute({ actor, name: 'mine' });
@@ -81,7 +79,10 @@ describe('ListKeys', () => {
 
   it.each(['not-a-uuid', '', 123, { id: randomUUID() }])('rejects user_id %p with a ValidationError', async (userId) => {
     const { listKeys } = makeKeyService();
-    const error = await listKeys.execute({ actor: ActorMother.admin(), userId: untyped(userId) }).then(() => null, (e: unknown) => e);
+    const error = await listKeys.execute({ actor: ActorMother.admin(), userId: untyped(userId) }).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(ValidationError);
     expect((error as ValidationError).errors.map((e) => e.field)).toEqual(['user_id']);
   });

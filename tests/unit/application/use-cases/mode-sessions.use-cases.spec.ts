@@ -11,7 +11,11 @@ const stranger = ActorMother.user();
 async function setup() {
   const service = makeScopeContextService();
   const role = await service.createAgentRole.execute({ actor: admin, name: 'coder', platformScopes: ['agents:read', 'chat:write'] });
-  const mode = await service.createModeToolConfig.execute({ actor: admin, mode: 'build', additionalScopes: ['agents:write', 'models:read'] });
+  const mode = await service.createModeToolConfig.execute({
+    actor: admin,
+    mode: 'build',
+    additionalScopes: ['agents:write', 'models:read'],
+  });
   const started = await service.startModeSession.execute({ actor: owner, agentRoleId: role.id, mode: 'build' });
   return { ...service, role, mode, started, session: started.session };
 }
@@ -20,7 +24,12 @@ describe('StartModeSession', () => {
   it('starts an active session owned by the caller, at the clock time', async () => {
     const { session, role, mode, clock } = await setup();
     expect(session).toMatchObject({
-      agentRoleId: role.id, modeToolConfigId: mode.id, mode: 'build', userId: owner.userId, startedAt: clock.now(), endedAt: null,
+      agentRoleId: role.id,
+      modeToolConfigId: mode.id,
+      mode: 'build',
+      userId: owner.userId,
+      startedAt: clock.now(),
+      endedAt: null,
     });
   });
 
@@ -100,7 +109,7 @@ describe('EndModeSession', () => {
     expect(sessions.rows.get(session.id)?.endedAt).toEqual(firstEnd);
   });
 
-  it("answers NotFound to another non-admin and leaves the session active", async () => {
+  it('answers NotFound to another non-admin and leaves the session active', async () => {
     const { endModeSession, getModeSession, session } = await setup();
     await expect(endModeSession.execute({ actor: stranger, id: session.id })).rejects.toBeInstanceOf(NotFoundError);
     await expect(getModeSession.execute({ actor: owner, id: session.id })).resolves.toBeDefined();

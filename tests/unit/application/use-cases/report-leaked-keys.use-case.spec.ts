@@ -9,7 +9,13 @@ import { makeKeyService } from '../../../support/key-service';
 const SIGNER = 'scanner-key-1';
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 const bytes = (body: unknown) => new TextEncoder().encode(typeof body === 'string' ? body : JSON.stringify(body));
-const leak = (token: string, extra: object = {}) => ({ token, type: 'keygate_api_key', url: 'https://github.com/o/r/blob/x/.env', source: 'content', ...extra });
+const leak = (token: string, extra: object = {}) => ({
+  token,
+  type: 'keygate_api_key',
+  url: 'https://github.com/o/r/blob/x/.env',
+  source: 'content',
+  ...extra,
+});
 const unknownKey = () => `svc_${randomBytes(32).toString('hex')}`;
 
 function makeSut() {
@@ -18,32 +24,40 @@ function makeSut() {
   const work = new InMemoryUnitOfWork({ keys: service.repository }, service.audit);
   const report = new ReportLeakedKeys(signatures, work, service.hasher, service.clock);
   const send = (body: unknown, signer = SIGNER) =>
-    report.execute({ payload: bytes(body), keyIdentifier: signer, signature: FakeReportSignatureVerifier.signatureBy(signer), origin: { requestId: 'req-1', ip: '192.0.2.7' } });
-  const createKey = async (expiresAt: Date | null = null) => service.createKey.execute({ actor: ActorMother.user(), name: 'ci', expiresAt });
+    report.execute({
+      payload: bytes(body),
+      keyIdentifier: signer,
+      signature: FakeReportSignatureVerifier.signatureBy(signer),
+      origin: { requestId: 'req-1', ip: '192.0.2.7' },
+    });
+  const createKey = async (expiresAt: Date | null = null) =>
+    service.createKey.execute({ actor: ActorMother.user(), name: 'ci', expiresAt });
   const isRevoked = (id: string) => service.repository.rows.get(id)?.revokedAt !== null;
   const leaked = () => service.audit.records.filter((r) => r.action === 'key.leaked');
   return { ...service, signatures, report, send, createKey, isRevoked, leaked };
 }
 
 describe('ReportLeakedKeys', () => {
-  it('revokes an active key, answers true_positive with the token\'s SHA-256, and records key.leaked by the scanner', async () => {
+  it("revokes an active key, answers true_positive with the token's SHA-256, and records key.leaked by the scanner", async () => {
     const { send, createKey, isRevoked, leaked, validateKey, clock } = makeSut();
     const { key, rawKey } = await createKey();
     const verdicts = await send([leak(rawKey)]);
     expect(verdicts).toEqual([{ tokenHash: sha256(rawKey), tokenType: 'keygate_api_key', label: 'true_positive' }]);
     expect(isRevoked(key.id)).toBe(true);
     await expect(validateKey.execute({ rawKey })).rejects.toThrow();
-    expect(leaked()).toEqual([{
-      action: 'key.leaked',
-      actor: { type: 'scanner', id: SIGNER },
-      userId: key.userId,
-      keyId: key.id,
-      target: { type: 'api_key', id: key.id },
-      occurredAt: clock.now(),
-      requestId: 'req-1',
-      ip: '192.0.2.7',
-      details: { url: 'https://github.com/o/r/blob/x/.env', source: 'content', token_type: 'keygate_api_key' },
-    }]);
+    expect(leaked()).toEqual([
+      {
+        action: 'key.leaked',
+        actor: { type: 'scanner', id: SIGNER },
+        userId: key.userId,
+        keyId: key.id,
+        target: { type: 'api_key', id: key.id },
+        occurredAt: clock.now(),
+        requestId: 'req-1',
+        ip: '192.0.2.7',
+        details: { url: 'https://github.com/o/r/blob/x/.env', source: 'content', token_type: 'keygate_api_key' },
+      },
+    ]);
     expect(JSON.stringify(leaked())).not.toContain(rawKey);
   });
 
@@ -58,7 +72,14 @@ describe('ReportLeakedKeys', () => {
     const tokens = ['not-a-key', revoked.rawKey, active.rawKey, expiring.rawKey, unknown, active.rawKey.toUpperCase()];
     const verdicts = await send(tokens.map((t) => leak(t)));
     expect(verdicts.map((v) => v.tokenHash)).toEqual(tokens.map(sha256));
-    expect(verdicts.map((v) => v.label)).toEqual(['false_positive', 'false_positive', 'true_positive', 'false_positive', 'false_positive', 'false_positive']);
+    expect(verdicts.map((v) => v.label)).toEqual([
+      'false_positive',
+      'false_positive',
+      'true_positive',
+      'false_positive',
+      'false_positive',
+      'false_positive',
+    ]);
     expect(leaked().map((r) => r.keyId)).toEqual([active.key.id]);
   });
 
@@ -95,7 +116,12 @@ describe('ReportLeakedKeys', () => {
     const { report, createKey, isRevoked, audit, repository } = makeSut();
     const { key, rawKey } = await createKey();
     const findByHash = jest.spyOn(repository, 'findByHash');
-    const input = { payload: bytes([leak(rawKey)]), keyIdentifier: SIGNER, signature: FakeReportSignatureVerifier.signatureBy(SIGNER), ...change };
+    const input = {
+      payload: bytes([leak(rawKey)]),
+      keyIdentifier: SIGNER,
+      signature: FakeReportSignatureVerifier.signatureBy(SIGNER),
+      ...change,
+    };
     await expect(report.execute(input)).rejects.toBeInstanceOf(InvalidSignatureError);
     expect(findByHash).not.toHaveBeenCalled();
     expect(isRevoked(key.id)).toBe(false);
@@ -104,7 +130,9 @@ describe('ReportLeakedKeys', () => {
 
   it('checks the signature before it parses the body: a bad body unsigned is a signature error, not a validation error', async () => {
     const { report } = makeSut();
-    await expect(report.execute({ payload: bytes('not json'), keyIdentifier: SIGNER, signature: 'forged' })).rejects.toBeInstanceOf(InvalidSignatureError);
+    await expect(report.execute({ payload: bytes('not json'), keyIdentifier: SIGNER, signature: 'forged' })).rejects.toBeInstanceOf(
+      InvalidSignatureError,
+    );
   });
 
   it('says the key list is unavailable, with how long to wait, when no key can be had', async () => {
@@ -141,7 +169,9 @@ describe('ReportLeakedKeys', () => {
   it('refuses bytes that are not UTF-8 rather than hashing a repaired token', async () => {
     const { report } = makeSut();
     const payload = new Uint8Array([...bytes('[{"token":"svc_'), 0xff, ...bytes('","type":"t"}]')]);
-    const error = await report.execute({ payload, keyIdentifier: SIGNER, signature: FakeReportSignatureVerifier.signatureBy(SIGNER) }).catch((e: unknown) => e);
+    const error = await report
+      .execute({ payload, keyIdentifier: SIGNER, signature: FakeReportSignatureVerifier.signatureBy(SIGNER) })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ValidationError);
     expect((error as ValidationError).errors).toEqual([{ field: 'body', message: 'must be UTF-8 JSON' }]);
   });

@@ -71,7 +71,10 @@ describe('RevokeKey', () => {
 
   it.each(['not-a-uuid', '', 17, null, undefined])('rejects the non-UUID id %p with a ValidationError', async (id) => {
     const { revokeKey, owner } = await setup();
-    const error = await revokeKey.execute({ actor: owner, id: untyped(id) }).then(() => null, (e: unknown) => e);
+    const error = await revokeKey.execute({ actor: owner, id: untyped(id) }).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(ValidationError);
     expect((error as ValidationError).errors.map((e) => e.field)).toEqual(['id']);
   });

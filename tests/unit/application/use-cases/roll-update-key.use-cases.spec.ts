@@ -36,10 +36,13 @@ describe('RollKey', () => {
     const { rollKey, audit, owner, key } = await setup();
     const before = audit.records.length;
     const rolled = await rollKey.execute({ actor: owner, id: key.id, graceSeconds: 1 });
-    expect(audit.records.slice(before).map((r) => [r.action, r.keyId])).toEqual([['key.created', rolled.key.id], ['key.rolled', key.id]]);
+    expect(audit.records.slice(before).map((r) => [r.action, r.keyId])).toEqual([
+      ['key.created', rolled.key.id],
+      ['key.rolled', key.id],
+    ]);
   });
 
-  it('refuses a second roll, an expired key, a revoked key and another user\'s key, recording nothing', async () => {
+  it("refuses a second roll, an expired key, a revoked key and another user's key, recording nothing", async () => {
     const { rollKey, audit, owner, key } = await setup(1_000);
     await rollKey.execute({ actor: owner, id: key.id, graceSeconds: 1 });
     const recorded = audit.records.length;
@@ -93,7 +96,11 @@ describe('UpdateKey', () => {
     const { key: updated } = await updateKey.execute({ actor: owner, id: key.id, scopes: ['projects:read'] });
     expect(updated.name).toBe('ci');
     expect(updated.scopes.toArray()).toEqual(['projects:read']);
-    expect(audit.records.at(-1)).toMatchObject({ action: 'key.updated', keyId: key.id, details: { changed: { scopes: ['projects:read'] } } });
+    expect(audit.records.at(-1)).toMatchObject({
+      action: 'key.updated',
+      keyId: key.id,
+      details: { changed: { scopes: ['projects:read'] } },
+    });
   });
 
   it('refuses an empty change, null scopes and a past expiry, recording nothing', async () => {
@@ -101,7 +108,9 @@ describe('UpdateKey', () => {
     const recorded = audit.records.length;
     await expect(updateKey.execute({ actor: owner, id: key.id })).rejects.toBeInstanceOf(ValidationError);
     await expect(updateKey.execute({ actor: owner, id: key.id, scopes: untyped(null) })).rejects.toBeInstanceOf(ValidationError);
-    await expect(updateKey.execute({ actor: owner, id: key.id, expiresAt: new Date(clock.now().getTime() - 1) })).rejects.toBeInstanceOf(ValidationError);
+    await expect(updateKey.execute({ actor: owner, id: key.id, expiresAt: new Date(clock.now().getTime() - 1) })).rejects.toBeInstanceOf(
+      ValidationError,
+    );
     expect(audit.records.length).toBe(recorded);
   });
 
@@ -124,7 +133,7 @@ describe('UpdateKey', () => {
     expect(audit.records.length).toBe(recorded);
   });
 
-  it('answers NotFound for a revoked key and another user\'s key', async () => {
+  it("answers NotFound for a revoked key and another user's key", async () => {
     const { updateKey, revokeKey, owner, key } = await setup();
     await expect(updateKey.execute({ actor: ActorMother.user(), id: key.id, name: 'x' })).rejects.toBeInstanceOf(NotFoundError);
     await revokeKey.execute({ actor: owner, id: key.id });

@@ -14,18 +14,29 @@ describe('audit events of roles, mode configurations and sessions', () => {
     await s.deleteAgentRole.execute({ actor: admin, id: role.id });
     expect(s.audit.records.map((r) => r.action)).toEqual(['agent_role.created', 'agent_role.updated', 'agent_role.deleted']);
     expect(s.audit.records[0]).toMatchObject({
-      actor: { type: 'user', id: admin.userId }, userId: admin.userId, keyId: null,
-      target: { type: 'agent_role', id: role.id }, requestId: 'req-1', ip: '203.0.113.9', occurredAt: s.clock.now(),
+      actor: { type: 'user', id: admin.userId },
+      userId: admin.userId,
+      keyId: null,
+      target: { type: 'agent_role', id: role.id },
+      requestId: 'req-1',
+      ip: '203.0.113.9',
+      occurredAt: s.clock.now(),
       details: { name: 'reviewer', platform_scopes: ['projects:read'] },
     });
-    expect(s.audit.records[1].details).toEqual({ name: 'reviewer', platform_scopes: ['projects:write'], changed: ['description', 'platform_scopes'] });
+    expect(s.audit.records[1].details).toEqual({
+      name: 'reviewer',
+      platform_scopes: ['projects:write'],
+      changed: ['description', 'platform_scopes'],
+    });
   });
 
   it('records nothing for a refused change', async () => {
     const s = makeScopeContextService();
     const system = s.roles.seedSystemRole('observer', ['agents:read']);
     expect(await caught(s.deleteAgentRole.execute({ actor: admin, id: system.id }))).toBeInstanceOf(ConflictError);
-    expect(await caught(s.createAgentRole.execute({ actor: ActorMother.user(), name: 'x', platformScopes: [] }))).toBeInstanceOf(ForbiddenError);
+    expect(await caught(s.createAgentRole.execute({ actor: ActorMother.user(), name: 'x', platformScopes: [] }))).toBeInstanceOf(
+      ForbiddenError,
+    );
     expect(s.audit.records).toEqual([]);
   });
 
@@ -36,7 +47,11 @@ describe('audit events of roles, mode configurations and sessions', () => {
     await s.deleteModeToolConfig.execute({ actor: admin, id: config.id });
     expect(s.audit.records.map((r) => [r.action, r.target, r.details])).toEqual([
       ['mode_tool_config.created', { type: 'mode_tool_config', id: config.id }, { mode: 'deploy', additional_scopes: ['projects:write'] }],
-      ['mode_tool_config.updated', { type: 'mode_tool_config', id: config.id }, { mode: 'ship', additional_scopes: ['projects:write'], changed: ['mode'] }],
+      [
+        'mode_tool_config.updated',
+        { type: 'mode_tool_config', id: config.id },
+        { mode: 'ship', additional_scopes: ['projects:write'], changed: ['mode'] },
+      ],
       ['mode_tool_config.deleted', { type: 'mode_tool_config', id: config.id }, { mode: 'ship', additional_scopes: ['projects:write'] }],
     ]);
   });
@@ -50,8 +65,19 @@ describe('audit events of roles, mode configurations and sessions', () => {
     await s.endModeSession.execute({ actor: owner, id: session.id });
     const [started, ended] = s.audit.records.slice(2);
     const details = { agent_role_id: role.id, mode_tool_config_id: config.id, mode: 'deploy' };
-    expect(started).toMatchObject({ action: 'mode_session.started', actor: { type: 'user', id: owner.userId }, userId: owner.userId, target: { type: 'mode_session', id: session.id }, details });
-    expect(ended).toMatchObject({ action: 'mode_session.ended', userId: owner.userId, target: { type: 'mode_session', id: session.id }, details });
+    expect(started).toMatchObject({
+      action: 'mode_session.started',
+      actor: { type: 'user', id: owner.userId },
+      userId: owner.userId,
+      target: { type: 'mode_session', id: session.id },
+      details,
+    });
+    expect(ended).toMatchObject({
+      action: 'mode_session.ended',
+      userId: owner.userId,
+      target: { type: 'mode_session', id: session.id },
+      details,
+    });
   });
 
   it('records no session start for an unknown mode', async () => {

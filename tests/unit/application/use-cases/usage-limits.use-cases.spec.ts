@@ -60,7 +60,12 @@ describe('limits through the key use-cases', () => {
   it('creates with limits, names them in key.updated with the balance set, and rolls onto the same budget', async () => {
     const { createKey, updateKey, rollKey, listKeys, audit, quotas } = makeKeyService();
     const actor = ActorMother.user();
-    const { key, quotaRemaining } = await createKey.execute({ actor, name: 'k', rateLimit: { limit: 5, window_seconds: 60 }, quota: { remaining: 9 } });
+    const { key, quotaRemaining } = await createKey.execute({
+      actor,
+      name: 'k',
+      rateLimit: { limit: 5, window_seconds: 60 },
+      quota: { remaining: 9 },
+    });
     expect(quotaRemaining).toBe(9);
     expect(key.rateLimit).toEqual({ limit: 5, windowSeconds: 60 });
     expect(key.budgetId).toBe(key.id);

@@ -8,8 +8,7 @@ const MINUTE = 60_000;
 async function setup(input: { expiresInMs?: number; scopes?: string[] } = {}) {
   const service = makeKeyService();
   const owner = ActorMother.user();
-  const expiresAt =
-    input.expiresInMs === undefined ? undefined : new Date(service.clock.now().getTime() + input.expiresInMs).toISOString();
+  const expiresAt = input.expiresInMs === undefined ? undefined : new Date(service.clock.now().getTime() + input.expiresInMs).toISOString();
   const { key, rawKey } = await service.createKey.execute({ actor: owner, name: 'ci', expiresAt, scopes: input.scopes });
   // A spy around the fake repository: counts lookups by hash.
   const findByHash = jest.spyOn(service.repository, 'findByHash');
@@ -88,7 +87,10 @@ describe('ValidateKey', () => {
     await revokeKey.execute({ actor: owner, id: key.id });
     const messages = await Promise.all(
       ['bad', `svc_${'1'.repeat(64)}`, rawKey].map((k) =>
-        validateKey.execute({ rawKey: k }).then(() => 'ok', (e: Error) => `${e.name}: ${e.message}`),
+        validateKey.execute({ rawKey: k }).then(
+          () => 'ok',
+          (e: Error) => `${e.name}: ${e.message}`,
+        ),
       ),
     );
     expect(new Set(messages).size).toBe(1);

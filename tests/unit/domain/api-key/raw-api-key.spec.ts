@@ -1,10 +1,4 @@
-import {
-  displayPrefixOf,
-  isWellFormedRawKey,
-  KEY_PREFIX_LENGTH,
-  RAW_KEY_LENGTH,
-  RAW_KEY_PREFIX,
-} from '../../../../src/domain/api-key';
+import { displayPrefixOf, isWellFormedRawKey, KEY_PREFIX_LENGTH, RAW_KEY_LENGTH, RAW_KEY_PREFIX } from '../../../../src/domain/api-key';
 
 const HEX64 = '0123456789abcdef'.repeat(4);
 const VALID = `svc_${HEX64}`;

@@ -33,8 +33,10 @@ describe('parseRateLimit', () => {
 describe('parseQuota', () => {
   it('reads the balance and the refill; an absent refill is none', () => {
     expect(parseQuota({ remaining: 0 })).toEqual({ remaining: 0, refill: null });
-    expect(parseQuota({ remaining: 1_000_000_000, refill: { amount: 5, interval: 'month' } }))
-      .toEqual({ remaining: 1_000_000_000, refill: { amount: 5, interval: 'month' } });
+    expect(parseQuota({ remaining: 1_000_000_000, refill: { amount: 5, interval: 'month' } })).toEqual({
+      remaining: 1_000_000_000,
+      refill: { amount: 5, interval: 'month' },
+    });
     expect(parseQuota(null)).toBeNull();
   });
 

@@ -15,10 +15,7 @@ function oracle(held: readonly string[], requested: string): boolean {
 }
 
 const heldScopes = fc.shuffledSubarray(CATALOG);
-const requested = fc.oneof(
-  fc.constantFrom(...CATALOG),
-  fc.constantFrom('users:read', 'agents:admin', 'agents', '', 'AGENTS:READ'),
-);
+const requested = fc.oneof(fc.constantFrom(...CATALOG), fc.constantFrom('users:read', 'agents:admin', 'agents', '', 'AGENTS:READ'));
 
 describe('ScopeSet.allows (property)', () => {
   it('agrees with the spec 4.5 oracle for any subset of the catalog', () => {

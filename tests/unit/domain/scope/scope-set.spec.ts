@@ -93,15 +93,11 @@ describe('ScopeSet.parse', () => {
   });
 
   it('names the index and the value of an unknown scope', () => {
-    expect(parseErrors(['users:write'])).toEqual([
-      { field: 'scopes[0]', message: '"users:write" is not a known scope' },
-    ]);
+    expect(parseErrors(['users:write'])).toEqual([{ field: 'scopes[0]', message: '"users:write" is not a known scope' }]);
   });
 
   it('reports non-string entries', () => {
-    expect(parseErrors(['chat:read', 5])).toEqual([
-      { field: 'scopes[1]', message: expect.stringContaining('must be a string') },
-    ]);
+    expect(parseErrors(['chat:read', 5])).toEqual([{ field: 'scopes[1]', message: expect.stringContaining('must be a string') }]);
   });
 
   it('rejects duplicates at the index of the repeat', () => {
@@ -137,8 +133,8 @@ describe('ScopeSet.parse', () => {
   });
 });
 
-describe('ScopeSet.exactly (an access token\'s grant)', () => {
-  it('grants nothing when nothing is held, unlike the spec\'s empty array', () => {
+describe("ScopeSet.exactly (an access token's grant)", () => {
+  it("grants nothing when nothing is held, unlike the spec's empty array", () => {
     const none = ScopeSet.exactly([]);
     expect(none.isFullAccess).toBe(false);
     expect(none.grantsNothing).toBe(true);

@@ -2,12 +2,18 @@ import { ValidationError } from '../../../../src/domain/errors';
 import { PERMISSIONS, RESOURCES, Scope, SCOPE_CATALOG } from '../../../../src/domain/scope';
 
 const SPEC_SCOPES = [
-  'agents:read', 'agents:write',
-  'projects:read', 'projects:write',
-  'routines:read', 'routines:write',
-  'mcp_servers:read', 'mcp_servers:write',
-  'chat:read', 'chat:write',
-  'models:read', 'models:write',
+  'agents:read',
+  'agents:write',
+  'projects:read',
+  'projects:write',
+  'routines:read',
+  'routines:write',
+  'mcp_servers:read',
+  'mcp_servers:write',
+  'chat:read',
+  'chat:write',
+  'models:read',
+  'models:write',
 ];
 
 function validationErrorOf(fn: () => unknown): ValidationError {
@@ -80,15 +86,18 @@ describe('Scope.parse / Scope.tryParse', () => {
     },
   );
 
-  it.each([[42, '42'], [null, 'null'], [{ a: 1 }, 'an object'], [['chat:read'], 'an array'], [undefined, 'undefined']])(
-    'rejects the non-string %p and says it must be a string',
-    (value, shown) => {
-      expect(Scope.tryParse(value)).toBeNull();
-      const error = validationErrorOf(() => Scope.parse(value));
-      expect(error.errors[0].message).toContain('must be a string');
-      expect(error.errors[0].message).toContain(shown);
-    },
-  );
+  it.each([
+    [42, '42'],
+    [null, 'null'],
+    [{ a: 1 }, 'an object'],
+    [['chat:read'], 'an array'],
+    [undefined, 'undefined'],
+  ])('rejects the non-string %p and says it must be a string', (value, shown) => {
+    expect(Scope.tryParse(value)).toBeNull();
+    const error = validationErrorOf(() => Scope.parse(value));
+    expect(error.errors[0].message).toContain('must be a string');
+    expect(error.errors[0].message).toContain(shown);
+  });
 
   it('uses the given field name in the error', () => {
     const error = validationErrorOf(() => Scope.parse('nope', 'additional_scopes'));

@@ -7,13 +7,10 @@ describe('requiredScopeFor', () => {
     expect(requiredScopeFor('projects', action)).toBe('projects:read');
   });
 
-  it.each(['create', 'update', 'delete', 'assign', 'unassign', 'execute'])(
-    'needs :write for the write action %s',
-    (action) => {
-      expect(isReadAction(action)).toBe(false);
-      expect(requiredScopeFor('routines', action)).toBe('routines:write');
-    },
-  );
+  it.each(['create', 'update', 'delete', 'assign', 'unassign', 'execute'])('needs :write for the write action %s', (action) => {
+    expect(isReadAction(action)).toBe(false);
+    expect(requiredScopeFor('routines', action)).toBe('routines:write');
+  });
 
   it('treats an unknown action as a write, never as a read', () => {
     expect(requiredScopeFor('chat', 'frobnicate')).toBe('chat:write');

@@ -1,21 +1,41 @@
 import { MAX_DEFINITION_DEPTH, pinChanges, pinnedText, ToolPin } from '../../../../src/domain/tool';
 
-const pin = (tool: string, sha256: string, seenSha256 = sha256): ToolPin =>
-  ({ tool, sha256, seenSha256, status: sha256 === seenSha256 ? 'approved' : 'changed' });
+const pin = (tool: string, sha256: string, seenSha256 = sha256): ToolPin => ({
+  tool,
+  sha256,
+  seenSha256,
+  status: sha256 === seenSha256 ? 'approved' : 'changed',
+});
 
 describe('pinnedText', () => {
   it('does not depend on the order of keys at any level, and leaves absent fields out', () => {
-    const a = pinnedText({ name: 'echo', description: 'd', inputSchema: { type: 'object', properties: { b: { type: 'string' }, a: { type: 'number' } } } });
-    const b = pinnedText({ inputSchema: { properties: { a: { type: 'number' }, b: { type: 'string' } }, type: 'object' }, description: 'd', title: undefined, name: 'echo' });
+    const a = pinnedText({
+      name: 'echo',
+      description: 'd',
+      inputSchema: { type: 'object', properties: { b: { type: 'string' }, a: { type: 'number' } } },
+    });
+    const b = pinnedText({
+      inputSchema: { properties: { a: { type: 'number' }, b: { type: 'string' } }, type: 'object' },
+      description: 'd',
+      title: undefined,
+      name: 'echo',
+    });
     expect(a).toBe(b);
-    expect(a).toBe('{"description":"d","inputSchema":{"properties":{"a":{"type":"number"},"b":{"type":"string"}},"type":"object"},"name":"echo"}');
+    expect(a).toBe(
+      '{"description":"d","inputSchema":{"properties":{"a":{"type":"number"},"b":{"type":"string"}},"type":"object"},"name":"echo"}',
+    );
   });
 
   it('covers name, title, description, input and output schema and annotations, nothing else', () => {
     const base = { name: 'echo', inputSchema: { type: 'object' } };
     const texts = [
-      base, { ...base, title: 'T' }, { ...base, description: 'D' }, { ...base, inputSchema: { type: 'object', required: ['x'] } },
-      { ...base, outputSchema: { type: 'object' } }, { ...base, annotations: { readOnlyHint: true } }, { ...base, name: 'echo2' },
+      base,
+      { ...base, title: 'T' },
+      { ...base, description: 'D' },
+      { ...base, inputSchema: { type: 'object', required: ['x'] } },
+      { ...base, outputSchema: { type: 'object' } },
+      { ...base, annotations: { readOnlyHint: true } },
+      { ...base, name: 'echo2' },
     ].map(pinnedText);
     expect(new Set(texts).size).toBe(texts.length);
     expect(pinnedText({ ...base, _meta: { x: 1 } } as never)).toBe(pinnedText(base));
@@ -30,14 +50,26 @@ describe('pinnedText', () => {
 });
 
 describe('pinChanges', () => {
-  const pins = new Map([['same', pin('same', 'h1')], ['moved', pin('moved', 'h1')], ['noted', pin('noted', 'h1', 'h2')], ['back', pin('back', 'h1', 'h2')]]);
+  const pins = new Map([
+    ['same', pin('same', 'h1')],
+    ['moved', pin('moved', 'h1')],
+    ['noted', pin('noted', 'h1', 'h2')],
+    ['back', pin('back', 'h1', 'h2')],
+  ]);
 
   it('pins first sights, notes a definition other than the approved one once, and approves the approved one served again', () => {
     const changes = pinChanges(pins, [
-      { tool: 'same', sha256: 'h1' }, { tool: 'new', sha256: 'h9' }, { tool: 'moved', sha256: 'h2' },
-      { tool: 'noted', sha256: 'h2' }, { tool: 'back', sha256: 'h1' },
+      { tool: 'same', sha256: 'h1' },
+      { tool: 'new', sha256: 'h9' },
+      { tool: 'moved', sha256: 'h2' },
+      { tool: 'noted', sha256: 'h2' },
+      { tool: 'back', sha256: 'h1' },
     ]);
-    expect(changes).toEqual({ first: [{ tool: 'new', sha256: 'h9' }], changed: [{ tool: 'moved', sha256: 'h2' }], restored: [{ tool: 'back', sha256: 'h1' }] });
+    expect(changes).toEqual({
+      first: [{ tool: 'new', sha256: 'h9' }],
+      changed: [{ tool: 'moved', sha256: 'h2' }],
+      restored: [{ tool: 'back', sha256: 'h1' }],
+    });
   });
 
   it('notes a third definition of a changed tool again', () => {

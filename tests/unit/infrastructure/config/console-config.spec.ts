@@ -6,8 +6,10 @@ describe('loadConsoleConfig', () => {
   });
 
   it('keeps the issuer without a trailing slash', () => {
-    expect(loadConsoleConfig({ OIDC_ISSUER: 'https://idp.example.com/realms/x/', OIDC_CLIENT_ID: 'console' }, true))
-      .toMatchObject({ oidcIssuer: 'https://idp.example.com/realms/x', oidcClientId: 'console' });
+    expect(loadConsoleConfig({ OIDC_ISSUER: 'https://idp.example.com/realms/x/', OIDC_CLIENT_ID: 'console' }, true)).toMatchObject({
+      oidcIssuer: 'https://idp.example.com/realms/x',
+      oidcClientId: 'console',
+    });
   });
 
   it.each([

@@ -15,7 +15,10 @@ export function jsonBytes(value: unknown): number {
 export function storable<T extends Record<string, unknown>>(data: T): T {
   const bytes = jsonBytes(data);
   if (bytes > MAX_RECORD_DATA_BYTES) {
-    throw ValidationError.single('data', `must be at most ${MAX_RECORD_DATA_BYTES} bytes as JSON (MAX_RECORD_DATA_BYTES); this would store ${bytes}`);
+    throw ValidationError.single(
+      'data',
+      `must be at most ${MAX_RECORD_DATA_BYTES} bytes as JSON (MAX_RECORD_DATA_BYTES); this would store ${bytes}`,
+    );
   }
   return data;
 }

@@ -54,7 +54,11 @@ export async function runRecordAction(
     case 'execute': {
       // keygate records the request; running it is the platform backend's job.
       const record = await found(requireId(id, action));
-      const execution = await store.create(ownerId, { resource, parentId: record.id, subresource: 'executions' }, storable({ status: 'queued', input: data }));
+      const execution = await store.create(
+        ownerId,
+        { resource, parentId: record.id, subresource: 'executions' },
+        storable({ status: 'queued', input: data }),
+      );
       return one(execution, showAll, 'execution');
     }
     case 'assign':
@@ -65,7 +69,11 @@ export async function runRecordAction(
 
 /** Creates within the policy's per-owner limit, if it has one: a create past it is a ConflictError. */
 export async function createWithin(
-  store: ResourceStore, ownerId: string, at: RecordLocation, data: Record<string, unknown>, policy: ResourcePolicy,
+  store: ResourceStore,
+  ownerId: string,
+  at: RecordLocation,
+  data: Record<string, unknown>,
+  policy: ResourcePolicy,
 ): Promise<ResourceRecord> {
   if (!policy.limit) return store.create(ownerId, at, data);
   const record = await store.createWithinLimit(ownerId, at, data, policy.limit.max);

@@ -35,7 +35,10 @@ export function parseToolCommand(resource: Resource, args: Record<string, unknow
     errors.push({ field: 'action', message: `${echoInput(action)} is not one of ${ACTIONS.join(', ')}` });
   }
   if (subresource !== undefined && (typeof subresource !== 'string' || !subresources.includes(subresource))) {
-    errors.push({ field: 'subresource', message: `${echoInput(subresource)} is not a subresource of ${resource} (${subresources.join(', ') || 'it has none'})` });
+    errors.push({
+      field: 'subresource',
+      message: `${echoInput(subresource)} is not a subresource of ${resource} (${subresources.join(', ') || 'it has none'})`,
+    });
   }
   if (id !== undefined && !isUuid(id)) errors.push({ field: 'id', message: 'must be a record id (a UUID)' });
   if (data !== undefined && !isObject(data)) errors.push({ field: 'data', message: 'must be an object' });

@@ -28,7 +28,8 @@ export function filterFor(action: string, data: Record<string, unknown>): Record
     return { text: data.text };
   }
   if (action === 'query') {
-    if (!isObject(data.where)) throw ValidationError.single('data.where', 'is required for query: an object the records\' data must contain');
+    if (!isObject(data.where))
+      throw ValidationError.single('data.where', "is required for query: an object the records' data must contain");
     return { where: data.where };
   }
   return undefined;

@@ -13,9 +13,16 @@ const FIELD_VALUE = /^(?:[\x21-\x7e\x80-\xff](?:[\t\x20-\x7e\x80-\xff]*[\x21-\x7
  */
 export function headerProblems(headers: Record<string, string>, add: (field: string, message: string) => void): void {
   for (const [name, value] of Object.entries(headers)) {
-    if (!FIELD_NAME.test(name)) add('headers', `has a name that is not an HTTP header name (a token: letters, digits and !#$%&'*+-.^_\`|~): ${JSON.stringify(clip(name, 64))}`);
+    if (!FIELD_NAME.test(name))
+      add(
+        'headers',
+        `has a name that is not an HTTP header name (a token: letters, digits and !#$%&'*+-.^_\`|~): ${JSON.stringify(clip(name, 64))}`,
+      );
     else if (!FIELD_VALUE.test(value)) {
-      add(`headers.${name}`, 'is not an HTTP header value: no line breaks, NUL or other control characters, no space at either end (the value is not shown)');
+      add(
+        `headers.${name}`,
+        'is not an HTTP header value: no line breaks, NUL or other control characters, no space at either end (the value is not shown)',
+      );
     }
   }
 }

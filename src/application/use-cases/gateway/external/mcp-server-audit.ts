@@ -45,17 +45,21 @@ export function serverEventOf(command: ToolCommand): AuditAction | null {
  * Never header values, and not the URL's path or query either, which can
  * carry a token.
  */
-export function serverEvent(
-  action: AuditAction, caller: ServerChanger, server: ResourceRecord, at: Date, changed?: string[],
-): AuditRecord {
+export function serverEvent(action: AuditAction, caller: ServerChanger, server: ResourceRecord, at: Date, changed?: string[]): AuditRecord {
   const details: { [field: string]: AuditValue } = {
     name: typeof server.data.name === 'string' ? server.data.name : null,
     url_origin: originOf(server.data.url),
   };
   if (changed) details.changed = changed;
-  return auditEvent(action, caller.actor, { userId: caller.userId, keyId: caller.keyId, target: { type: 'mcp_server', id: server.id } }, caller.origin, at, details);
+  return auditEvent(
+    action,
+    caller.actor,
+    { userId: caller.userId, keyId: caller.keyId, target: { type: 'mcp_server', id: server.id } },
+    caller.origin,
+    at,
+    details,
+  );
 }
-
 
 function originOf(url: unknown): string | null {
   if (typeof url !== 'string' || !URL.canParse(url)) return null;
@@ -69,10 +73,17 @@ function originOf(url: unknown): string | null {
  * actor is the system, the user the server's owner.
  */
 export function toolChangedEvent(server: ResourceRecord, pin: ToolPin, at: Date): AuditRecord {
-  return auditEvent('mcp_server.tool_changed', { type: 'system', id: null }, { userId: server.ownerId, target: { type: 'mcp_server', id: server.id } }, NO_ORIGIN, at, {
-    name: typeof server.data.name === 'string' ? server.data.name : null,
-    tool: pin.tool,
-    approved_sha256: pin.sha256,
-    new_sha256: pin.seenSha256,
-  });
+  return auditEvent(
+    'mcp_server.tool_changed',
+    { type: 'system', id: null },
+    { userId: server.ownerId, target: { type: 'mcp_server', id: server.id } },
+    NO_ORIGIN,
+    at,
+    {
+      name: typeof server.data.name === 'string' ? server.data.name : null,
+      tool: pin.tool,
+      approved_sha256: pin.sha256,
+      new_sha256: pin.seenSha256,
+    },
+  );
 }

@@ -35,10 +35,11 @@ export const mcpServerPolicy = (maxServers: number): ResourcePolicy => ({
     if (data.description !== undefined && typeof data.description !== 'string') add('description', 'must be a string');
     if (data.tool_scopes !== undefined) {
       if (!isObject(data.tool_scopes)) add('tool_scopes', 'must map tool names to arrays of scopes');
-      else for (const [tool, scopes] of Object.entries(data.tool_scopes)) {
-        if (!Array.isArray(scopes)) add(`tool_scopes.${tool}`, 'must be an array of scopes');
-        else scopes.forEach((s, i) => Scope.tryParse(s) ?? add(`tool_scopes.${tool}[${i}]`, Scope.problemWith(s)));
-      }
+      else
+        for (const [tool, scopes] of Object.entries(data.tool_scopes)) {
+          if (!Array.isArray(scopes)) add(`tool_scopes.${tool}`, 'must be an array of scopes');
+          else scopes.forEach((s, i) => Scope.tryParse(s) ?? add(`tool_scopes.${tool}[${i}]`, Scope.problemWith(s)));
+        }
     }
     if (data.resource_scopes !== undefined) checkScopeMap('resource_scopes', data.resource_scopes, add);
     if (data.prompt_scopes !== undefined) checkScopeMap('prompt_scopes', data.prompt_scopes, add);
@@ -59,8 +60,11 @@ export const mcpServerPolicy = (maxServers: number): ResourcePolicy => ({
       if (moved) delete merged.headers;
     } else if (isObject(update.headers)) {
       // A client that read masked headers and sends them back keeps the stored values, where they may go.
-      merged.headers = Object.fromEntries(Object.entries(update.headers).flatMap(([name, value]) =>
-        value !== MASK ? [[name, value]] : Object.hasOwn(kept, name) ? [[name, kept[name]]] : []));
+      merged.headers = Object.fromEntries(
+        Object.entries(update.headers).flatMap(([name, value]) =>
+          value !== MASK ? [[name, value]] : Object.hasOwn(kept, name) ? [[name, kept[name]]] : [],
+        ),
+      );
     }
     return merged;
   },

@@ -26,7 +26,10 @@ export function refuseUnheld(pins: ReadonlyMap<string, ToolPin>, approvals: read
     if (pin === undefined) errors.push({ field, message: 'names no tool keygate pinned on this server' });
     else if (!approvalHolds(pin, approval)) {
       // No tool name: the field names the entry, and the seen sha256 must survive the 200-character message bound.
-      errors.push({ field, message: `the definition changed again: keygate now sees sha256 ${pin.seenSha256}; get the record and check that one before approving it` });
+      errors.push({
+        field,
+        message: `the definition changed again: keygate now sees sha256 ${pin.seenSha256}; get the record and check that one before approving it`,
+      });
     }
   });
   if (errors.length > 0) throw new ValidationError(errors);

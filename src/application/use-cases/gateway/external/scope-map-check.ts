@@ -14,13 +14,18 @@ export const MAX_SCOPE_MAP_KEY_CHARS = 1024;
  * scopes per entry. A resource_scopes key with braces must be a URI template
  * the scope rules can match (upstream-item-scopes.ts).
  */
-export function checkScopeMap(field: 'resource_scopes' | 'prompt_scopes', value: unknown, add: (field: string, message: string) => void): void {
+export function checkScopeMap(
+  field: 'resource_scopes' | 'prompt_scopes',
+  value: unknown,
+  add: (field: string, message: string) => void,
+): void {
   const noun = field === 'resource_scopes' ? 'resource URIs or URI templates' : 'prompt names';
   if (!isObject(value)) return add(field, `must map ${noun} to arrays of scopes`);
   const entries = Object.entries(value);
   if (entries.length > MAX_SCOPE_MAP_ENTRIES) return add(field, `must have at most ${MAX_SCOPE_MAP_ENTRIES} entries`);
   for (const [key, scopes] of entries) {
-    if (key === '' || key.length > MAX_SCOPE_MAP_KEY_CHARS) add(`${field}.${key.slice(0, 64)}`, `keys must be 1 to ${MAX_SCOPE_MAP_KEY_CHARS} characters`);
+    if (key === '' || key.length > MAX_SCOPE_MAP_KEY_CHARS)
+      add(`${field}.${key.slice(0, 64)}`, `keys must be 1 to ${MAX_SCOPE_MAP_KEY_CHARS} characters`);
     else if (field === 'resource_scopes' && /[{}]/.test(key)) {
       const problem = UriTemplatePattern.problemWith(key);
       if (problem !== null) add(`${field}.${key}`, `is not a URI template: ${problem}`);

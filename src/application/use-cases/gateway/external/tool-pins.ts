@@ -1,6 +1,15 @@
 import { clip, FieldError, ValidationError } from '../../../../domain/errors';
 import { ResourceRecord } from '../../../../domain/resource/resource-record';
-import { hasChanges, isApproved, MAX_PINNED_NAME_LENGTH, PinApproval, pinChanges, pinnedText, ServedDefinition, ToolPin } from '../../../../domain/tool';
+import {
+  hasChanges,
+  isApproved,
+  MAX_PINNED_NAME_LENGTH,
+  PinApproval,
+  pinChanges,
+  pinnedText,
+  ServedDefinition,
+  ToolPin,
+} from '../../../../domain/tool';
 import { Clock } from '../../../ports/clock.port';
 import { ContentDigest } from '../../../ports/content-digest.port';
 import { ToolPinStore } from '../../../ports/tool-pin-store.port';
@@ -39,7 +48,11 @@ export class ToolPins {
     const hashed: { tool: UpstreamTool; sha256: string }[] = [];
     for (const tool of tools) {
       const text = tool.name.length <= MAX_PINNED_NAME_LENGTH ? pinnedText(tool) : null;
-      if (text === null) withheld.set(tool.name, `The tool ${clip(tool.name, MAX_PINNED_NAME_LENGTH)} of the MCP server ${name} cannot be pinned (a name over ${MAX_PINNED_NAME_LENGTH} characters or a definition nested too deep), so keygate does not offer it`);
+      if (text === null)
+        withheld.set(
+          tool.name,
+          `The tool ${clip(tool.name, MAX_PINNED_NAME_LENGTH)} of the MCP server ${name} cannot be pinned (a name over ${MAX_PINNED_NAME_LENGTH} characters or a definition nested too deep), so keygate does not offer it`,
+        );
       else hashed.push({ tool, sha256: this.digest.sha256(text) });
     }
     const served = hashed.map(({ tool, sha256 }) => ({ tool: tool.name, sha256 }));
@@ -50,7 +63,11 @@ export class ToolPins {
       const pin = pins.get(tool.name);
       if (isApproved(pin, sha256)) offered.push(tool);
       else if (pin !== undefined) withheld.set(tool.name, changedMessage(name, tool.name));
-      else withheld.set(tool.name, `The MCP server ${name} already has ${this.maxPins} pinned tool definitions (MCP_UPSTREAM_MAX_TOOLS), so keygate cannot pin and offer ${tool.name}`);
+      else
+        withheld.set(
+          tool.name,
+          `The MCP server ${name} already has ${this.maxPins} pinned tool definitions (MCP_UPSTREAM_MAX_TOOLS), so keygate cannot pin and offer ${tool.name}`,
+        );
     }
     return { served: offered, withheld };
   }
@@ -93,7 +110,11 @@ export class ToolPins {
     entries.forEach((entry, i) => {
       const approval = approvalOf(entry);
       if (approval !== null) approvals.push(approval);
-      else errors.push({ field: `data.approve_tools[${i}]`, message: `must be a tool name of 1 to ${MAX_PINNED_NAME_LENGTH} characters, or {"name": <tool name>, "sha256": <64 hex digits>}` });
+      else
+        errors.push({
+          field: `data.approve_tools[${i}]`,
+          message: `must be a tool name of 1 to ${MAX_PINNED_NAME_LENGTH} characters, or {"name": <tool name>, "sha256": <64 hex digits>}`,
+        });
     });
     if (errors.length > 0) throw new ValidationError(errors);
     return { data: rest, approvals };

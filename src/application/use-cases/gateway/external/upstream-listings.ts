@@ -3,7 +3,13 @@ import { ResourceRecord } from '../../../../domain/resource/resource-record';
 import { ScopeSet } from '../../../../domain/scope';
 import { ResourceStore } from '../../../ports/resource-store.port';
 import {
-  ItemKind, ItemListCache, ItemListing, UpstreamContent, UpstreamContentSession, UpstreamItem, UpstreamReplyError,
+  ItemKind,
+  ItemListCache,
+  ItemListing,
+  UpstreamContent,
+  UpstreamContentSession,
+  UpstreamItem,
+  UpstreamReplyError,
 } from '../../../ports/upstream-content.port';
 import { ClientRelay, ForwardedRequest, UpstreamContext } from '../../../ports/upstream-mcp.port';
 import { mayShowAny, ScopeMapField } from './upstream-item-scopes';
@@ -18,7 +24,11 @@ export interface ServedItem {
 }
 
 /** Which scope map governs each kind of list. */
-const FIELD: Record<ItemKind, ScopeMapField> = { resources: 'resource_scopes', resourceTemplates: 'resource_scopes', prompts: 'prompt_scopes' };
+const FIELD: Record<ItemKind, ScopeMapField> = {
+  resources: 'resource_scopes',
+  resourceTemplates: 'resource_scopes',
+  prompts: 'prompt_scopes',
+};
 
 /**
  * The owner's upstream servers' resources, templates and prompts, as the
@@ -37,13 +47,20 @@ export class UpstreamListings {
   ) {}
 
   /** The items of that kind the caller may see on the view's servers, server by server in the store's order, each server's in its own. */
-  async visible(userId: string, scopes: ScopeSet, kind: ItemKind, view: UpstreamView,
-    allowed: (record: ResourceRecord, item: UpstreamItem) => boolean): Promise<ServedItem[]> {
+  async visible(
+    userId: string,
+    scopes: ScopeSet,
+    kind: ItemKind,
+    view: UpstreamView,
+    allowed: (record: ResourceRecord, item: UpstreamItem) => boolean,
+  ): Promise<ServedItem[]> {
     const servers = (await serversIn(this.store, userId, view)).filter((record) => mayShowAny(record, FIELD[kind], scopes));
-    const listed = await Promise.all(servers.map(async (record) => {
-      const listing = await this.listing(record, kind);
-      return listing.ok ? listing.items.filter((item) => allowed(record, item)).map((item) => ({ record, item })) : [];
-    }));
+    const listed = await Promise.all(
+      servers.map(async (record) => {
+        const listing = await this.listing(record, kind);
+        return listing.ok ? listing.items.filter((item) => allowed(record, item)).map((item) => ({ record, item })) : [];
+      }),
+    );
     return listed.flat();
   }
 
@@ -67,8 +84,10 @@ export class UpstreamListings {
       // Its header values did not decrypt: the server is not contacted, and only its own answers fail.
       throw new UpstreamFailedError(this.shown(record, 'not contacted', error));
     }
-    const context: UpstreamContext | undefined = clientSessionId === undefined && forwarded === undefined && relayed === undefined ? undefined
-      : { ...(clientSessionId !== undefined && { clientSessionId }), ...(forwarded !== undefined && { forwarded }), ...relayed };
+    const context: UpstreamContext | undefined =
+      clientSessionId === undefined && forwarded === undefined && relayed === undefined
+        ? undefined
+        : { ...(clientSessionId !== undefined && { clientSessionId }), ...(forwarded !== undefined && { forwarded }), ...relayed };
     return this.upstream.open(server, context);
   }
 
@@ -80,7 +99,10 @@ export class UpstreamListings {
         own ??= this.open(record);
         return { ok: true, items: await own.list(kind) };
       } catch (error) {
-        return { ok: false, shown: error instanceof UpstreamFailedError ? error.message : this.shown(record, `left out of its ${kind} list`, error) };
+        return {
+          ok: false,
+          shown: error instanceof UpstreamFailedError ? error.message : this.shown(record, `left out of its ${kind} list`, error),
+        };
       } finally {
         if (own !== undefined && own !== session) await own.close();
       }
@@ -102,8 +124,17 @@ export class UpstreamListings {
    * `value`; null when it did not. A failed listing is an UpstreamFailedError,
    * an error reply to `use` one that quotes the upstream's message.
    */
-  async withListed<T>(record: ResourceRecord, kind: ItemKind, key: string, value: string, method: string,
-    use: (session: UpstreamContentSession) => Promise<T>, clientSessionId?: string, forwarded?: ForwardedRequest, relayed?: ClientRelay): Promise<T | null> {
+  async withListed<T>(
+    record: ResourceRecord,
+    kind: ItemKind,
+    key: string,
+    value: string,
+    method: string,
+    use: (session: UpstreamContentSession) => Promise<T>,
+    clientSessionId?: string,
+    forwarded?: ForwardedRequest,
+    relayed?: ClientRelay,
+  ): Promise<T | null> {
     const session = this.open(record, clientSessionId, forwarded, relayed);
     try {
       const listing = await this.listing(record, kind, session);
@@ -113,8 +144,12 @@ export class UpstreamListings {
     } catch (error) {
       if (error instanceof UpstreamFailedError) throw error;
       if (!(error instanceof UpstreamReplyError)) throw new UpstreamFailedError(this.shown(record, `${method} failed`, error));
-      this.log(`MCP server ${record.data.name as string} (${record.id}) answered ${method} with an error: ${upstreamMessage(record, error.message, 600)}`);
-      throw new UpstreamFailedError(`The MCP server ${record.data.name as string} answered ${method} with an error: ${upstreamMessage(record, error.message)}`);
+      this.log(
+        `MCP server ${record.data.name as string} (${record.id}) answered ${method} with an error: ${upstreamMessage(record, error.message, 600)}`,
+      );
+      throw new UpstreamFailedError(
+        `The MCP server ${record.data.name as string} answered ${method} with an error: ${upstreamMessage(record, error.message)}`,
+      );
     } finally {
       await session.close();
     }

@@ -54,13 +54,15 @@ export function shownFailure(log: (message: string) => void, record: ResourceRec
   const detail = error instanceof UpstreamRefusal ? `${error.message} (${error.detail})` : String((error as Error)?.message ?? error);
   log(`MCP server ${name} (${record.id}) ${what}: ${upstreamMessage(record, detail, 2 * MAX_SHOWN_CHARS)}`);
   if (error instanceof UpstreamRefusal) return error.message;
-  if (error instanceof UpstreamReplyError) return `The MCP server ${name} answered with an error: ${upstreamMessage(record, error.message)}`;
+  if (error instanceof UpstreamReplyError)
+    return `The MCP server ${name} answered with an error: ${upstreamMessage(record, error.message)}`;
   return `The MCP server ${name} did not answer (the reason is logged)`;
 }
 
 /** An upstream's own error message, as it may be shown or logged: the server's header values taken out, clipped. */
 export function upstreamMessage(record: ResourceRecord, message: string, max = MAX_SHOWN_CHARS): string {
   const headers = record.data.headers;
-  const values = typeof headers === 'object' && headers !== null ? Object.values(headers).filter((v): v is string => typeof v === 'string') : [];
+  const values =
+    typeof headers === 'object' && headers !== null ? Object.values(headers).filter((v): v is string => typeof v === 'string') : [];
   return clip(withoutSecrets(message, values), max);
 }

@@ -37,10 +37,14 @@ export class UpstreamToolDirectory implements ExternalTools {
   async catalog(userId: string, scopes: ScopeSet, view: UpstreamView = NAMESPACED_VIEW): Promise<readonly ToolDescriptor[]> {
     const servers = await serversIn(this.store, userId, view);
     if (servers.length === 0) return NONE;
-    const listed = await Promise.all(servers.filter((record) => mayList(record, scopes)).map(async (record) => {
-      const listing = await this.listing(record);
-      return listing.ok ? listing.tools.map((tool) => describe(view, record, tool)) : [];
-    }));
+    const listed = await Promise.all(
+      servers
+        .filter((record) => mayList(record, scopes))
+        .map(async (record) => {
+          const listing = await this.listing(record);
+          return listing.ok ? listing.tools.map((tool) => describe(view, record, tool)) : [];
+        }),
+    );
     return listed.flat();
   }
 
@@ -52,7 +56,11 @@ export class UpstreamToolDirectory implements ExternalTools {
   }
 
   /** Runs only tools the server's listing (cached, or read in the same contact) names. */
-  async run({ server: record, tool }: ExternalTool, args: Record<string, unknown> | undefined, context?: UpstreamContext): Promise<ExternalToolOutcome> {
+  async run(
+    { server: record, tool }: ExternalTool,
+    args: Record<string, unknown> | undefined,
+    context?: UpstreamContext,
+  ): Promise<ExternalToolOutcome> {
     let server;
     try {
       server = toServer(record);

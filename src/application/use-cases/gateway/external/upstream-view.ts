@@ -33,6 +33,13 @@ export function singleServerView(server: string): UpstreamView | null {
   const own = (name: string): UpstreamName | null => (name === '' ? null : { server, name });
   const plain = (_server: string, name: string) => name;
   return Object.freeze({
-    server, builtIns: false, toolName: plain, splitTool: own, uri: plain, splitUri: own, promptName: plain, splitPrompt: own,
+    server,
+    builtIns: false,
+    toolName: plain,
+    splitTool: own,
+    uri: plain,
+    splitUri: own,
+    promptName: plain,
+    splitPrompt: own,
   });
 }

@@ -10,9 +10,7 @@ import { keyChanger, ServerChanger, ToolCaller } from '../external/mcp-server-au
  * or for the user `userId` names when the token is an admin's; an admin
  * naming no user reaches any user's server by its id (changerFor).
  */
-export type McpServerCaller =
-  | { kind: 'key'; caller: ToolCaller }
-  | { kind: 'user'; actor: Actor; userId?: string | null };
+export type McpServerCaller = { kind: 'key'; caller: ToolCaller } | { kind: 'user'; actor: Actor; userId?: string | null };
 
 /** The owner whose records are read and written, and how the events name the one acting; 403 for a non-admin naming someone else. */
 export function changerOf(caller: McpServerCaller): ServerChanger {
@@ -28,7 +26,11 @@ export function changerOf(caller: McpServerCaller): ServerChanger {
  * its id. Everyone else gets changerOf's answer, so another user's server
  * stays a NotFoundError for them.
  */
-export async function changerFor(caller: McpServerCaller, id: string, ownerOf: (id: string) => Promise<string | null>): Promise<ServerChanger> {
+export async function changerFor(
+  caller: McpServerCaller,
+  id: string,
+  ownerOf: (id: string) => Promise<string | null>,
+): Promise<ServerChanger> {
   if (caller.kind === 'user' && caller.actor.isAdmin && (caller.userId === undefined || caller.userId === null)) {
     const owner = await ownerOf(id);
     if (owner !== null) return changerOf({ ...caller, userId: owner });

@@ -13,7 +13,8 @@ export function encodePageCursor(offset: number): string {
 /** The offset a cursor stands for; only the exact text encodePageCursor makes is accepted, anything else is a 400. */
 export function decodePageCursor(value: unknown): number {
   const invalid = () => ValidationError.single('cursor', 'is not a cursor from a previous page');
-  if (typeof value !== 'string' || value.length === 0 || value.length > MAX_CURSOR_LENGTH || !/^[A-Za-z0-9_-]+$/.test(value)) throw invalid();
+  if (typeof value !== 'string' || value.length === 0 || value.length > MAX_CURSOR_LENGTH || !/^[A-Za-z0-9_-]+$/.test(value))
+    throw invalid();
   const text = Buffer.from(value, 'base64url').toString('utf8');
   const digits = text.startsWith(PREFIX) ? text.slice(PREFIX.length) : '';
   if (!OFFSET.test(digits) || encodePageCursor(Number(digits)) !== value) throw invalid();

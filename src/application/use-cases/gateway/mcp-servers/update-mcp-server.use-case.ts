@@ -67,12 +67,20 @@ export class UpdateMcpServer {
   }
 
   /** The record's data with the change merged in, as the policy would store it. */
-  private async merged(records: ResourceStore, ownerId: string, id: string, data: Record<string, unknown>): Promise<Record<string, unknown>> {
+  private async merged(
+    records: ResourceStore,
+    ownerId: string,
+    id: string,
+    data: Record<string, unknown>,
+  ): Promise<Record<string, unknown>> {
     const stored = await records.find(ownerId, SERVERS, id);
     if (!stored) throw new NotFoundError('mcp_servers', id);
     // Its header values did not decrypt and are not in stored.data: an update must restate them, or it would drop them unseen.
     if (stored.unreadableSecrets && !(isObject(data.headers) && !Object.values(data.headers).includes(MASK))) {
-      throw ValidationError.single('data.headers', 'the stored header values do not decrypt: send every header again with its value ({} for none)');
+      throw ValidationError.single(
+        'data.headers',
+        'the stored header values do not decrypt: send every header again with its value ({} for none)',
+      );
     }
     return storable(this.policy.check(this.policy.merge(stored.data, data)));
   }

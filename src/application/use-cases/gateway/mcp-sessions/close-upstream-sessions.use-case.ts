@@ -25,13 +25,15 @@ export class CloseUpstreamSessions {
     const taken = await this.sessions.take(input.clientSessionId);
     const terminate = this.upstream.terminate?.bind(this.upstream);
     if (taken.length === 0 || terminate === undefined) return 0;
-    const closed = await Promise.all(taken.map(async (held) => {
-      const record = await this.records.find(held.userId, SERVERS, held.serverId);
-      // One whose header values did not decrypt cannot be reached as registered either.
-      if (record === null || record.unreadableSecrets) return 0;
-      await terminate(toServer(record), held);
-      return 1;
-    }));
+    const closed = await Promise.all(
+      taken.map(async (held) => {
+        const record = await this.records.find(held.userId, SERVERS, held.serverId);
+        // One whose header values did not decrypt cannot be reached as registered either.
+        if (record === null || record.unreadableSecrets) return 0;
+        await terminate(toServer(record), held);
+        return 1;
+      }),
+    );
     return closed.reduce<number>((sum, one) => sum + one, 0);
   }
 }

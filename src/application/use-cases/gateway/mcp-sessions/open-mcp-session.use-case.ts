@@ -59,8 +59,17 @@ export class OpenMcpSession {
     const token = this.tokens.generate();
     const now = this.clock.now();
     const session = await this.sessions.open(
-      { tokenHash: this.hasher.hash(sessionTokenKey(token, input.endpoint)), keyId: input.keyId, userId: input.userId, protocolVersion: input.protocolVersion,
-        clientCapabilities, clientInfo, toolsDigest, now, expiresAt: input.expiresAt ?? null },
+      {
+        tokenHash: this.hasher.hash(sessionTokenKey(token, input.endpoint)),
+        keyId: input.keyId,
+        userId: input.userId,
+        protocolVersion: input.protocolVersion,
+        clientCapabilities,
+        clientInfo,
+        toolsDigest,
+        now,
+        expiresAt: input.expiresAt ?? null,
+      },
       this.limits.maxPerKey,
       this.limits.idle.idleCutoff(now),
     );
@@ -71,6 +80,7 @@ export class OpenMcpSession {
 function bounded(value: unknown, field: string): Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw ValidationError.single(field, 'must be an object');
   // Text PostgreSQL's jsonb cannot take was refused with the rest of initialize's params (findBodyProblem).
-  if (JSON.stringify(value).length > MAX_CLIENT_FIELD_CHARS) throw ValidationError.single(field, `must be at most ${MAX_CLIENT_FIELD_CHARS} characters as JSON`);
+  if (JSON.stringify(value).length > MAX_CLIENT_FIELD_CHARS)
+    throw ValidationError.single(field, `must be at most ${MAX_CLIENT_FIELD_CHARS} characters as JSON`);
   return value as Record<string, unknown>;
 }

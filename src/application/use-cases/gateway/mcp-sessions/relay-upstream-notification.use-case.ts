@@ -87,7 +87,11 @@ export class RelayUpstreamNotification {
     // The key's scopes as they are now (an edit since the subscribe counts); a revoked key has none.
     const [key] = await sessions.keysWithLiveSessions({ keyId: input.keyId }, idle.idleCutoff(clock.now()));
     if (key === undefined || !allows(key.scopes, resourceScopes(record, uri))) return 'dropped';
-    const relayed = { jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: input.view.uri(record.data.name as string, uri) } };
+    const relayed = {
+      jsonrpc: '2.0',
+      method: 'notifications/resources/updated',
+      params: { uri: input.view.uri(record.data.name as string, uri) },
+    };
     return (await bus.publishToStream(input.clientSessionId, relayed)) ? 'relayed' : 'dropped';
   }
 

@@ -13,9 +13,7 @@ export interface AuthorizeToolCallInput {
 }
 
 /** What a call runs: a built-in tool's resource group, or a tool of one of the user's upstream servers. */
-export type ToolTarget =
-  | { kind: 'built-in'; resource: Resource }
-  | { kind: 'external'; tool: ExternalTool };
+export type ToolTarget = { kind: 'built-in'; resource: Resource } | { kind: 'external'; tool: ExternalTool };
 
 export type ToolCallDecision =
   | { kind: 'allowed'; target: ToolTarget }

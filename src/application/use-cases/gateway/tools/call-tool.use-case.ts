@@ -55,13 +55,20 @@ export class CallTool {
     if (target.kind === 'external') return this.external.run(target.tool, input.arguments, input.upstream);
     try {
       const command = parseToolCommand(target.resource, input.arguments);
-      const caller: ToolCaller = { userId: input.userId, keyId: input.keyId ?? null, byUser: input.byUser, origin: input.origin ?? NO_ORIGIN };
+      const caller: ToolCaller = {
+        userId: input.userId,
+        keyId: input.keyId ?? null,
+        byUser: input.byUser,
+        origin: input.origin ?? NO_ORIGIN,
+      };
       const server = await this.onServer(caller, command);
       if (server !== null) return succeeded(server);
       const policy = this.policies[command.resource] ?? ANY_DATA;
-      return succeeded(command.subresource === null
-        ? await runRecordAction(this.store, caller.userId, command, policy)
-        : await runItemAction(this.store, caller.userId, command));
+      return succeeded(
+        command.subresource === null
+          ? await runRecordAction(this.store, caller.userId, command, policy)
+          : await runItemAction(this.store, caller.userId, command),
+      );
     } catch (error) {
       if (error instanceof ValidationError || error instanceof NotFoundError) return failed(error.message);
       if (error instanceof ConflictError) return failed(error.message);

@@ -40,16 +40,23 @@ export function toolCallEvent(facts: ToolCallFacts): AuditRecord {
   const subject = { userId: facts.userId, keyId: facts.keyId, target: { type: 'tool', id: facts.tool } };
   const command = commandOf(facts.tool, facts.arguments);
   // Members in code-unit order, as the chain hashes them: nothing to reorder per event.
-  return auditEvent(facts.result === 'denied' ? 'tool.denied' : 'tool.called', callerActor({ userId: facts.userId, keyId: facts.keyId, byUser: true }), subject, facts.origin, facts.at, {
-    action: command.action,
-    args_sha256: facts.argsSha256,
-    duration_ms: milliseconds(facts.durationMs),
-    outcome: facts.result,
-    record_id: command.record_id,
-    required_scopes: [...facts.requiredScopes],
-    subresource: command.subresource,
-    tool: facts.tool,
-  });
+  return auditEvent(
+    facts.result === 'denied' ? 'tool.denied' : 'tool.called',
+    callerActor({ userId: facts.userId, keyId: facts.keyId, byUser: true }),
+    subject,
+    facts.origin,
+    facts.at,
+    {
+      action: command.action,
+      args_sha256: facts.argsSha256,
+      duration_ms: milliseconds(facts.durationMs),
+      outcome: facts.result,
+      record_id: command.record_id,
+      required_scopes: [...facts.requiredScopes],
+      subresource: command.subresource,
+      tool: facts.tool,
+    },
+  );
 }
 
 /** A tool error (isError) is a call that ran and failed, whether ours or an upstream's. */
@@ -61,7 +68,10 @@ export function resultOf(outcome: ToolOutcome): Exclude<ToolCallResult, 'denied'
 
 const NO_COMMAND = { action: null, subresource: null, record_id: null };
 
-function commandOf(tool: string, args: Record<string, unknown> | undefined): { action: string | null; subresource: string | null; record_id: string | null } {
+function commandOf(
+  tool: string,
+  args: Record<string, unknown> | undefined,
+): { action: string | null; subresource: string | null; record_id: string | null } {
   if (!isResource(tool) || args === undefined) return NO_COMMAND;
   const { action, subresource, id } = args;
   return {

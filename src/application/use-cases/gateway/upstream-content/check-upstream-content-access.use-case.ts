@@ -36,6 +36,7 @@ export class CheckUpstreamContentAccess {
     const name = requireText(input.name, 'name');
     const target = view.splitPrompt(name);
     const record = target === null ? null : await this.listings.server(input.userId, target.server);
-    if (target === null || record === null || !allows(input.scopes, promptScopes(record, target.name))) throw new UnknownReferenceError('prompt', name);
+    if (target === null || record === null || !allows(input.scopes, promptScopes(record, target.name)))
+      throw new UnknownReferenceError('prompt', name);
   }
 }

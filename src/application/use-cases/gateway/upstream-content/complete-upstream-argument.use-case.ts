@@ -35,11 +35,21 @@ interface RefKind {
 
 const REFS: Record<string, RefKind> = {
   'ref/prompt': {
-    kind: 'prompts', field: 'name', listedBy: 'name', shown: 'prompt', split: (view, text) => view.splitPrompt(text), scopes: promptScopes,
+    kind: 'prompts',
+    field: 'name',
+    listedBy: 'name',
+    shown: 'prompt',
+    split: (view, text) => view.splitPrompt(text),
+    scopes: promptScopes,
     upstream: (name) => ({ type: 'ref/prompt', name }),
   },
   'ref/resource': {
-    kind: 'resourceTemplates', field: 'uri', listedBy: 'uriTemplate', shown: 'resource template', split: (view, text) => view.splitUri(text), scopes: templateScopes,
+    kind: 'resourceTemplates',
+    field: 'uri',
+    listedBy: 'uriTemplate',
+    shown: 'resource template',
+    split: (view, text) => view.splitUri(text),
+    scopes: templateScopes,
     upstream: (uri) => ({ type: 'ref/resource', uri }),
   },
 };
@@ -61,14 +71,28 @@ export class CompleteUpstreamArgument {
     const argument = isObject(input.argument) ? input.argument : undefined;
     const name = requireText(argument?.name, 'argument.name');
     const value = argument?.value;
-    if (typeof value !== 'string' || value.length > MAX_URI_CHARS) throw ValidationError.single('argument.value', `must be a string of at most ${MAX_URI_CHARS} characters`);
+    if (typeof value !== 'string' || value.length > MAX_URI_CHARS)
+      throw ValidationError.single('argument.value', `must be a string of at most ${MAX_URI_CHARS} characters`);
     if (input.context !== undefined && !isObject(input.context)) throw ValidationError.single('context', 'must be an object');
     const context = optionalStrings(input.context?.arguments, 'context.arguments');
     const target = ref.split(input.view ?? NAMESPACED_VIEW, text);
     const record = target === null ? null : await this.listings.server(input.userId, target.server);
-    if (target === null || record === null || !allows(input.scopes, ref.scopes(record, target.name))) throw new UnknownReferenceError(ref.shown, text);
-    const request: UpstreamCompletion = { ref: ref.upstream(target.name), argument: { name, value }, ...(context !== undefined && { context: { arguments: context } }) };
-    const result = await this.listings.withListed(record, ref.kind, ref.listedBy, target.name, 'completion/complete', (session) => session.complete(request), input.clientSessionId);
+    if (target === null || record === null || !allows(input.scopes, ref.scopes(record, target.name)))
+      throw new UnknownReferenceError(ref.shown, text);
+    const request: UpstreamCompletion = {
+      ref: ref.upstream(target.name),
+      argument: { name, value },
+      ...(context !== undefined && { context: { arguments: context } }),
+    };
+    const result = await this.listings.withListed(
+      record,
+      ref.kind,
+      ref.listedBy,
+      target.name,
+      'completion/complete',
+      (session) => session.complete(request),
+      input.clientSessionId,
+    );
     if (result === null) throw new UnknownReferenceError(ref.shown, text);
     return result;
   }

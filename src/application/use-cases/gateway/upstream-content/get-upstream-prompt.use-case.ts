@@ -36,8 +36,19 @@ export class GetUpstreamPrompt {
     const args = optionalStrings(input.arguments, 'arguments');
     const target = (input.view ?? NAMESPACED_VIEW).splitPrompt(name);
     const record = target === null ? null : await this.listings.server(input.userId, target.server);
-    if (target === null || record === null || !allows(input.scopes, promptScopes(record, target.name))) throw new UnknownReferenceError('prompt', name);
-    const result = await this.listings.withListed(record, 'prompts', 'name', target.name, 'prompts/get', (session) => session.getPrompt(target.name, args), input.clientSessionId, input.forwarded, input.relayed);
+    if (target === null || record === null || !allows(input.scopes, promptScopes(record, target.name)))
+      throw new UnknownReferenceError('prompt', name);
+    const result = await this.listings.withListed(
+      record,
+      'prompts',
+      'name',
+      target.name,
+      'prompts/get',
+      (session) => session.getPrompt(target.name, args),
+      input.clientSessionId,
+      input.forwarded,
+      input.relayed,
+    );
     if (result === null) throw new UnknownReferenceError('prompt', name);
     return result;
   }

@@ -35,6 +35,7 @@ export function pageOf<T>(all: readonly T[], start: number, bytes = MAX_PAGE_BYT
 /** The offset a cursor carries; read before any upstream is contacted. */
 export function parseCursor(cursor: unknown): number {
   if (cursor === undefined) return 0;
-  if (typeof cursor !== 'string' || !CURSOR.test(cursor)) throw ValidationError.single('cursor', 'was never issued: pass the nextCursor of the last page');
+  if (typeof cursor !== 'string' || !CURSOR.test(cursor))
+    throw ValidationError.single('cursor', 'was never issued: pass the nextCursor of the last page');
   return Number(cursor);
 }

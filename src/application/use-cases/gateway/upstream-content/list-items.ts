@@ -27,5 +27,9 @@ export async function listItems(
   const start = parseCursor(input.cursor);
   const view = input.view ?? NAMESPACED_VIEW;
   const served = await listings.visible(input.userId, input.scopes, kind, view, visible);
-  return pageOf(served.map(({ record, item }) => rename(view, record.data.name as string, item)), start, input.pageBytes);
+  return pageOf(
+    served.map(({ record, item }) => rename(view, record.data.name as string, item)),
+    start,
+    input.pageBytes,
+  );
 }

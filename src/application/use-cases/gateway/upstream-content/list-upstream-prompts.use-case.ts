@@ -9,8 +9,12 @@ export class ListUpstreamPrompts {
   constructor(private readonly listings: UpstreamListings) {}
 
   execute(input: ListItemsInput): Promise<ItemPage<UpstreamItem>> {
-    return listItems(this.listings, input, 'prompts',
+    return listItems(
+      this.listings,
+      input,
+      'prompts',
       (record, item) => allows(input.scopes, promptScopes(record, item.name as string)),
-      (view, server, item) => ({ ...item, name: view.promptName(server, item.name as string) }));
+      (view, server, item) => ({ ...item, name: view.promptName(server, item.name as string) }),
+    );
   }
 }

@@ -9,8 +9,12 @@ export class ListUpstreamResourceTemplates {
   constructor(private readonly listings: UpstreamListings) {}
 
   execute(input: ListItemsInput): Promise<ItemPage<UpstreamItem>> {
-    return listItems(this.listings, input, 'resourceTemplates',
+    return listItems(
+      this.listings,
+      input,
+      'resourceTemplates',
       (record, item) => allows(input.scopes, templateScopes(record, item.uriTemplate as string)),
-      (view, server, item) => ({ ...item, uriTemplate: view.uri(server, item.uriTemplate as string) }));
+      (view, server, item) => ({ ...item, uriTemplate: view.uri(server, item.uriTemplate as string) }),
+    );
   }
 }

@@ -9,8 +9,12 @@ export class ListUpstreamResources {
   constructor(private readonly listings: UpstreamListings) {}
 
   execute(input: ListItemsInput): Promise<ItemPage<UpstreamItem>> {
-    return listItems(this.listings, input, 'resources',
+    return listItems(
+      this.listings,
+      input,
+      'resources',
       (record, item) => allows(input.scopes, resourceScopes(record, item.uri as string)),
-      (view, server, item) => ({ ...item, uri: view.uri(server, item.uri as string) }));
+      (view, server, item) => ({ ...item, uri: view.uri(server, item.uri as string) }),
+    );
   }
 }

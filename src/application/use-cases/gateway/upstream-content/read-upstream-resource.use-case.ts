@@ -43,7 +43,8 @@ export class ReadUpstreamResource {
     try {
       result = await session.readResource(target.name);
     } catch (error) {
-      if (!(error instanceof UpstreamReplyError)) throw new UpstreamFailedError(this.listings.shown(record, 'resources/read failed', error));
+      if (!(error instanceof UpstreamReplyError))
+        throw new UpstreamFailedError(this.listings.shown(record, 'resources/read failed', error));
       // Whatever the upstream's code, it read nothing: answered as a URI that does not exist, its reason logged.
       this.listings.shown(record, 'answered resources/read with an error', error);
       throw new UnknownResourceError(uri);

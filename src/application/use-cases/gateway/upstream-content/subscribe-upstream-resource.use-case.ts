@@ -53,7 +53,8 @@ export class SubscribeUpstreamResource {
     } catch (error) {
       if (outcome === 'added') await this.subscriptions.remove(input.clientSessionId, record.id, target.name);
       if (error instanceof UpstreamFailedError) throw error;
-      if (!(error instanceof UpstreamReplyError)) throw new UpstreamFailedError(this.listings.shown(record, 'resources/subscribe failed', error));
+      if (!(error instanceof UpstreamReplyError))
+        throw new UpstreamFailedError(this.listings.shown(record, 'resources/subscribe failed', error));
       // As resources/read: whatever the upstream's code, there is nothing there to follow.
       this.listings.shown(record, 'answered resources/subscribe with an error', error);
       throw new UnknownResourceError(uri);

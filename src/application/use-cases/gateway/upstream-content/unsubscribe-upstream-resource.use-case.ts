@@ -35,7 +35,11 @@ export class UnsubscribeUpstreamResource {
     try {
       await session.follow(target.name, false);
     } catch (error) {
-      this.listings.shown(record, error instanceof UpstreamReplyError ? 'answered resources/unsubscribe with an error' : 'resources/unsubscribe failed', error);
+      this.listings.shown(
+        record,
+        error instanceof UpstreamReplyError ? 'answered resources/unsubscribe with an error' : 'resources/unsubscribe failed',
+        error,
+      );
     } finally {
       await session.close();
     }

@@ -33,7 +33,10 @@ export const KEYGATE_CAPABILITIES: EndpointCapabilities = Object.freeze<Endpoint
  * costs a client nothing when the upstream has none; resources, prompts,
  * completions or subscribe the upstream may lack would invite calls that fail.
  */
-export const UNKNOWN_UPSTREAM_CAPABILITIES: EndpointCapabilities = Object.freeze<EndpointCapabilities>({ tools: { listChanged: true }, logging: {} });
+export const UNKNOWN_UPSTREAM_CAPABILITIES: EndpointCapabilities = Object.freeze<EndpointCapabilities>({
+  tools: { listChanged: true },
+  logging: {},
+});
 
 /**
  * keygate's set narrowed to what one upstream declared: each capability only
@@ -49,7 +52,9 @@ export function narrowedTo(declared: Record<string, unknown>): EndpointCapabilit
   return {
     tools: { listChanged: true },
     ...(objectAt(declared, 'logging') && { logging: {} }),
-    ...(resources && { resources: { ...(resources.subscribe === true && { subscribe: true }), ...(resources.listChanged === true && { listChanged: true }) } }),
+    ...(resources && {
+      resources: { ...(resources.subscribe === true && { subscribe: true }), ...(resources.listChanged === true && { listChanged: true }) },
+    }),
     ...(prompts && { prompts: { ...(prompts.listChanged === true && { listChanged: true }) } }),
     ...(objectAt(declared, 'completions') && { completions: {} }),
   };

@@ -12,8 +12,15 @@ beforeAll(async () => {
 afterAll(() => db.drop());
 
 const record = (tool: string): AuditRecord => ({
-  action: 'tool.called', actor: { type: 'key', id: 'k' }, userId: null, keyId: null, target: { type: 'tool', id: tool },
-  occurredAt: new Date('2026-11-26T12:00:00.000Z'), requestId: null, ip: null, details: { tool },
+  action: 'tool.called',
+  actor: { type: 'key', id: 'k' },
+  userId: null,
+  keyId: null,
+  target: { type: 'tool', id: tool },
+  occurredAt: new Date('2026-11-26T12:00:00.000Z'),
+  requestId: null,
+  ip: null,
+  details: { tool },
 });
 
 const stored = async () =>
@@ -51,9 +58,11 @@ describe('ChainBatchWriter', () => {
     const writers = [new ChainBatchWriter(db.dataSource), new ChainBatchWriter(db.dataSource)];
     await Promise.all(writers.map((w, i) => w.write([record(`warm-${i}`)])));
     // Each writer has one batch in flight at a time, as the queue guarantees; the two race.
-    await Promise.all(writers.map(async (w, i) => {
-      for (let n = 0; n < 20; n++) await w.write([record(`w${i}-${n}-x`), record(`w${i}-${n}-y`)]);
-    }));
+    await Promise.all(
+      writers.map(async (w, i) => {
+        for (let n = 0; n < 20; n++) await w.write([record(`w${i}-${n}-x`), record(`w${i}-${n}-y`)]);
+      }),
+    );
     const rows = await stored();
     for (let i = 0; i < 2; i++) {
       for (let n = 0; n < 20; n++) {

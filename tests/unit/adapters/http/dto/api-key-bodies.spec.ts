@@ -13,7 +13,7 @@ function errorsOf(run: () => unknown): { field: string; message: string }[] {
   throw new Error('no ValidationError');
 }
 
-describe('the API key DTOs check the wire shape at the edge, with the use-cases\' wording', () => {
+describe("the API key DTOs check the wire shape at the edge, with the use-cases' wording", () => {
   it('names each field of a create body whose type is wrong, nested fields by path', () => {
     const body = {
       name: 5,
@@ -36,14 +36,18 @@ describe('the API key DTOs check the wire shape at the edge, with the use-cases\
   });
 
   it('refuses unknown fields inside rate_limit and quota, and a "__proto__" there, as unknown fields', () => {
-    expect(errorsOf(() => allowedFields(CreateApiKeyDto, { name: 'k', rate_limit: { limit: 1, window_seconds: 1, burst: 2 } })))
-      .toEqual([{ field: 'rate_limit.burst', message: 'is not a known field' }]);
-    expect(errorsOf(() => allowedFields(CreateApiKeyDto, JSON.parse('{"name":"k","quota":{"__proto__":null}}'))))
-      .toEqual([{ field: 'quota.__proto__', message: 'is not a known field' }]);
+    expect(errorsOf(() => allowedFields(CreateApiKeyDto, { name: 'k', rate_limit: { limit: 1, window_seconds: 1, burst: 2 } }))).toEqual([
+      { field: 'rate_limit.burst', message: 'is not a known field' },
+    ]);
+    expect(errorsOf(() => allowedFields(CreateApiKeyDto, JSON.parse('{"name":"k","quota":{"__proto__":null}}')))).toEqual([
+      { field: 'quota.__proto__', message: 'is not a known field' },
+    ]);
   });
 
   it('bounds names and limits as the schema says', () => {
-    expect(errorsOf(() => allowedFields(CreateApiKeyDto, { name: 'x'.repeat(256), rate_limit: { limit: 1.5, window_seconds: 86_401 } }))).toEqual([
+    expect(
+      errorsOf(() => allowedFields(CreateApiKeyDto, { name: 'x'.repeat(256), rate_limit: { limit: 1.5, window_seconds: 86_401 } })),
+    ).toEqual([
       { field: 'name', message: 'must be at most 255 characters' },
       { field: 'rate_limit.limit', message: 'must be an integer from 1 to 1000000' },
       { field: 'rate_limit.window_seconds', message: 'must be an integer from 1 to 86400' },
@@ -51,7 +55,14 @@ describe('the API key DTOs check the wire shape at the edge, with the use-cases\
   });
 
   it('lets null through where it clears a setting, and turns the body into the use-case input', () => {
-    const body = allowedFields(CreateApiKeyDto, { name: 'k', user_id: null, expires_at: null, scopes: null, rate_limit: null, quota: null });
+    const body = allowedFields(CreateApiKeyDto, {
+      name: 'k',
+      user_id: null,
+      expires_at: null,
+      scopes: null,
+      rate_limit: null,
+      quota: null,
+    });
     expect(body.toInput()).toEqual({ name: 'k', userId: null, expiresAt: null, scopes: undefined, rateLimit: null, quota: null });
     expect(allowedFields(UpdateApiKeyDto, { expires_at: null, quota: null }).toInput()).toMatchObject({ expiresAt: null, quota: null });
   });

@@ -12,7 +12,7 @@ function errorsOf(run: () => unknown): { field: string; message: string }[] {
   throw new Error('no ValidationError');
 }
 
-describe('the MCP server DTOs check the wire shape at the edge, with the mcp_servers policy\'s wording', () => {
+describe("the MCP server DTOs check the wire shape at the edge, with the mcp_servers policy's wording", () => {
   it('names each field of a create body whose type is wrong', () => {
     const body = { name: 7, headers: { A: 1 }, tool_scopes: [], resource_scopes: 'x', prompt_scopes: null };
     expect(errorsOf(() => allowedFields(McpServerInputDto, body))).toEqual([
@@ -28,7 +28,11 @@ describe('the MCP server DTOs check the wire shape at the edge, with the mcp_ser
   it('takes any one field in a PATCH, approve_tools among them, and still refuses a name of the wrong type', () => {
     expect(allowedFields(McpServerUpdateDto, { approve_tools: ['echo'] })).toMatchObject({ approve_tools: ['echo'] });
     expect(allowedFields(McpServerUpdateDto, { url: 'https://example.com/mcp' })).toMatchObject({ url: 'https://example.com/mcp' });
-    expect(errorsOf(() => allowedFields(McpServerUpdateDto, { name: null }))).toEqual([{ field: 'name', message: 'is required: 1 to 32 of a-z, 0-9 and -' }]);
-    expect(errorsOf(() => allowedFields(ApproveToolsDto, { tools: ['echo'], all: true }))).toEqual([{ field: 'all', message: 'is not a known field' }]);
+    expect(errorsOf(() => allowedFields(McpServerUpdateDto, { name: null }))).toEqual([
+      { field: 'name', message: 'is required: 1 to 32 of a-z, 0-9 and -' },
+    ]);
+    expect(errorsOf(() => allowedFields(ApproveToolsDto, { tools: ['echo'], all: true }))).toEqual([
+      { field: 'all', message: 'is not a known field' },
+    ]);
   });
 });

@@ -15,14 +15,18 @@ function errorsOf(run: () => unknown): { field: string; message: string }[] {
   throw new Error('no ValidationError');
 }
 
-describe('the scope context DTOs check the wire shape at the edge, with the use-cases\' wording', () => {
-  it('require an agent role\'s name and platform_scopes at create, null scopes too, and bound the texts', () => {
+describe("the scope context DTOs check the wire shape at the edge, with the use-cases' wording", () => {
+  it("require an agent role's name and platform_scopes at create, null scopes too, and bound the texts", () => {
     expect(errorsOf(() => allowedFields(AgentRoleInputDto, { description: 3, platform_scopes: null }))).toEqual([
       { field: 'name', message: 'is required and must be a string' },
       { field: 'description', message: 'must be a string' },
       { field: 'platform_scopes', message: 'is required: an array of scopes ([] means full access)' },
     ]);
-    expect(errorsOf(() => allowedFields(AgentRoleInputDto, { name: 'n'.repeat(101), description: 'd'.repeat(2001), platform_scopes: 'chat:read' }))).toEqual([
+    expect(
+      errorsOf(() =>
+        allowedFields(AgentRoleInputDto, { name: 'n'.repeat(101), description: 'd'.repeat(2001), platform_scopes: 'chat:read' }),
+      ),
+    ).toEqual([
       { field: 'name', message: 'must be at most 100 characters' },
       { field: 'description', message: 'must be at most 2000 characters' },
       { field: 'platform_scopes', message: 'must be an array of scope strings' },
@@ -41,7 +45,7 @@ describe('the scope context DTOs check the wire shape at the edge, with the use-
     ]);
   });
 
-  it('require a mode tool config\'s mode and at least one additional scope', () => {
+  it("require a mode tool config's mode and at least one additional scope", () => {
     expect(errorsOf(() => allowedFields(ModeToolConfigInputDto, { mode: 'm'.repeat(65) }))).toEqual([
       { field: 'mode', message: 'must be at most 64 characters' },
       { field: 'additional_scopes', message: 'must list at least one scope (an empty array would mean full access)' },

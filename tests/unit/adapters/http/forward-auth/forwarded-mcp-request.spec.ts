@@ -24,28 +24,39 @@ describe('forwardedMcpRequestOf', () => {
     const headers = { ...MODERN, 'mcp-method': 'tools/list' };
     expect(forwardedMcpRequestOf(req(headers, { server: 'files' }))).toEqual({ server: 'files', method: 'tools/list' });
     expect(forwardedMcpRequestOf(req({ ...headers, 'x-keygate-mcp-server': 'files' }))).toEqual({ server: 'files', method: 'tools/list' });
-    expect(forwardedMcpRequestOf(req({ ...headers, 'x-keygate-mcp-server': 'files' }, { server: 'files' }))).toEqual({ server: 'files', method: 'tools/list' });
+    expect(forwardedMcpRequestOf(req({ ...headers, 'x-keygate-mcp-server': 'files' }, { server: 'files' }))).toEqual({
+      server: 'files',
+      method: 'tools/list',
+    });
     expect(field(() => forwardedMcpRequestOf(req({ ...headers, 'x-keygate-mcp-server': 'docs' }, { server: 'files' })))).toBe('server');
     expect(field(() => forwardedMcpRequestOf(req(headers, { server: ['files', 'docs'] })))).toBe('server');
     expect(field(() => forwardedMcpRequestOf(req(headers, { server: '' })))).toBe('server');
   });
 
-  it.each([undefined, '2025-11-25', '2026-07-27', 'DRAFT-2026-v1', '2026-07-28, 2026-07-28', ''])('refuses MCP-Protocol-Version %p, whose servers need not check the headers', (version) => {
-    const headers: Record<string, string> = { 'mcp-method': 'tools/call', 'mcp-name': 'echo' };
-    if (version !== undefined) headers['mcp-protocol-version'] = version;
-    expect(field(() => forwardedMcpRequestOf(req(headers, { server: 'files' })))).toBe('MCP-Protocol-Version');
-  });
+  it.each([undefined, '2025-11-25', '2026-07-27', 'DRAFT-2026-v1', '2026-07-28, 2026-07-28', ''])(
+    'refuses MCP-Protocol-Version %p, whose servers need not check the headers',
+    (version) => {
+      const headers: Record<string, string> = { 'mcp-method': 'tools/call', 'mcp-name': 'echo' };
+      if (version !== undefined) headers['mcp-protocol-version'] = version;
+      expect(field(() => forwardedMcpRequestOf(req(headers, { server: 'files' })))).toBe('MCP-Protocol-Version');
+    },
+  );
 
   it('takes 2026-07-28 and later revisions', () => {
     for (const version of ['2026-07-28', '2027-01-15']) {
-      expect(forwardedMcpRequestOf(req({ 'mcp-protocol-version': version, 'mcp-method': 'tools/call', 'mcp-name': 'echo' }, { server: 'files' })))
-        .toEqual({ server: 'files', method: 'tools/call', name: 'echo' });
+      expect(
+        forwardedMcpRequestOf(
+          req({ 'mcp-protocol-version': version, 'mcp-method': 'tools/call', 'mcp-name': 'echo' }, { server: 'files' }),
+        ),
+      ).toEqual({ server: 'files', method: 'tools/call', name: 'echo' });
     }
   });
 
   it('needs one Mcp-Method', () => {
     expect(field(() => forwardedMcpRequestOf(req(MODERN, { server: 'files' })))).toBe('Mcp-Method');
-    expect(field(() => forwardedMcpRequestOf(req({ ...MODERN, 'mcp-method': 'tools/call, tools/list' }, { server: 'files' })))).toBe('Mcp-Method');
+    expect(field(() => forwardedMcpRequestOf(req({ ...MODERN, 'mcp-method': 'tools/call, tools/list' }, { server: 'files' })))).toBe(
+      'Mcp-Method',
+    );
   });
 
   it('needs a decodable, non-empty Mcp-Name on a tools/call, and decodes the base64 form', () => {
@@ -56,8 +67,15 @@ describe('forwardedMcpRequestOf', () => {
       expect(field(() => forwardedMcpRequestOf(req(headers, { server: 'files' })))).toBe('Mcp-Name');
     }
     const encoded = `=?base64?${Buffer.from('résumé').toString('base64')}?=`;
-    expect(forwardedMcpRequestOf(req({ ...call, 'mcp-name': encoded }, { server: 'files' }))).toEqual({ server: 'files', method: 'tools/call', name: 'résumé' });
+    expect(forwardedMcpRequestOf(req({ ...call, 'mcp-name': encoded }, { server: 'files' }))).toEqual({
+      server: 'files',
+      method: 'tools/call',
+      name: 'résumé',
+    });
     // Other methods need no name and keep none.
-    expect(forwardedMcpRequestOf(req({ ...MODERN, 'mcp-method': 'prompts/get' }, { server: 'files' }))).toEqual({ server: 'files', method: 'prompts/get' });
+    expect(forwardedMcpRequestOf(req({ ...MODERN, 'mcp-method': 'prompts/get' }, { server: 'files' }))).toEqual({
+      server: 'files',
+      method: 'prompts/get',
+    });
   });
 });

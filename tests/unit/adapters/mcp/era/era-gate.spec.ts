@@ -24,27 +24,70 @@ function rejection(verdict: EraVerdict) {
 
 describe('eraOf: 2025 requests stay on the legacy path', () => {
   it.each([
-    ['initialize', { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } } }, {}, 'initialize'],
-    ['a request without the 2026 _meta claim', { jsonrpc: '2.0', id: 2, method: 'tools/list' }, { protocolVersion: '2025-11-25' }, 'no-claim'],
-    ['a request whose _meta has other keys but no protocolVersion', { jsonrpc: '2.0', id: 3, method: 'tools/list', params: { _meta: { progressToken: 1, 'io.modelcontextprotocol/clientCapabilities': {} } } }, {}, 'no-claim'],
+    [
+      'initialize',
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } },
+      },
+      {},
+      'initialize',
+    ],
+    [
+      'a request without the 2026 _meta claim',
+      { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+      { protocolVersion: '2025-11-25' },
+      'no-claim',
+    ],
+    [
+      'a request whose _meta has other keys but no protocolVersion',
+      {
+        jsonrpc: '2.0',
+        id: 3,
+        method: 'tools/list',
+        params: { _meta: { progressToken: 1, 'io.modelcontextprotocol/clientCapabilities': {} } },
+      },
+      {},
+      'no-claim',
+    ],
     ['a notification', { jsonrpc: '2.0', method: 'notifications/initialized' }, { protocolVersion: '2025-11-25' }, 'notification'],
-    ['a batch', [{ jsonrpc: '2.0', id: 4, method: 'tools/list' }, { jsonrpc: '2.0', method: 'notifications/initialized' }], {}, 'batch'],
+    [
+      'a batch',
+      [
+        { jsonrpc: '2.0', id: 4, method: 'tools/list' },
+        { jsonrpc: '2.0', method: 'notifications/initialized' },
+      ],
+      {},
+      'batch',
+    ],
     ['a posted response', { jsonrpc: '2.0', id: 5, result: {} }, {}, 'response'],
   ])('%s', (_name, body, headers, reason) => {
     expect(post(body, headers)).toEqual({ era: 'legacy', reason });
   });
 
   it('GET and DELETE, the 2025 session stream and its end', () => {
-    for (const httpMethod of ['GET', 'DELETE']) expect(eraOf({ httpMethod, headers: { protocolVersion: V }, body: undefined })).toEqual({ era: 'legacy', reason: 'http-method' });
+    for (const httpMethod of ['GET', 'DELETE'])
+      expect(eraOf({ httpMethod, headers: { protocolVersion: V }, body: undefined })).toEqual({ era: 'legacy', reason: 'http-method' });
   });
 });
 
 describe('eraOf: 2026-07-28 requests are modern', () => {
   it('carries the revision, the id and the _meta envelope, trace context included', () => {
     const clientInfo = { name: 'c', version: '2' };
-    const _meta = meta({ 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} }, 'io.modelcontextprotocol/clientInfo': clientInfo, 'io.modelcontextprotocol/logLevel': 'info', traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' });
+    const _meta = meta({
+      'io.modelcontextprotocol/clientCapabilities': { elicitation: {} },
+      'io.modelcontextprotocol/clientInfo': clientInfo,
+      'io.modelcontextprotocol/logLevel': 'info',
+      traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01',
+    });
     expect(modern('tools/list', { _meta }, {}, 'a1')).toEqual({
-      era: 'modern', revision: V, kind: 'request', method: 'tools/list', id: 'a1',
+      era: 'modern',
+      revision: V,
+      kind: 'request',
+      method: 'tools/list',
+      id: 'a1',
       envelope: { clientCapabilities: { elicitation: {} }, clientInfo, logLevel: 'info', meta: _meta },
     });
   });
@@ -83,12 +126,28 @@ describe('eraOf: header mismatch is 400 -32020', () => {
     ['MCP-Protocol-Version missing', modern('tools/list', {}, { protocolVersion: undefined }), 'MCP-Protocol-Version'],
     ['MCP-Protocol-Version differs from _meta', modern('tools/list', {}, { protocolVersion: '2025-11-25' }), 'MCP-Protocol-Version'],
   ])('%s', (_name, verdict, header) => {
-    expect(rejection(verdict)).toEqual({ httpStatus: 400, id: 7, code: -32020, message: expect.stringContaining(header), data: { header } });
+    expect(rejection(verdict)).toEqual({
+      httpStatus: 400,
+      id: 7,
+      code: -32020,
+      message: expect.stringContaining(header),
+      data: { header },
+    });
   });
 
   it('rejects initialize sent with a 2026 MCP-Protocol-Version header', () => {
-    const body = { jsonrpc: '2.0', id: 'i', method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } } };
-    expect(rejection(post(body, { protocolVersion: V }))).toMatchObject({ httpStatus: 400, id: 'i', code: -32020, data: { header: 'MCP-Protocol-Version' } });
+    const body = {
+      jsonrpc: '2.0',
+      id: 'i',
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } },
+    };
+    expect(rejection(post(body, { protocolVersion: V }))).toMatchObject({
+      httpStatus: 400,
+      id: 'i',
+      code: -32020,
+      data: { header: 'MCP-Protocol-Version' },
+    });
   });
 
   it('quotes neither the header nor the body: a resource URI may carry a signature', () => {
@@ -110,7 +169,11 @@ describe('eraOf: a bad _meta is 400 -32602', () => {
   });
 
   it('a 2026 MCP-Protocol-Version header on a body without _meta', () => {
-    expect(rejection(post({ jsonrpc: '2.0', id: 8, method: 'tools/list' }, { protocolVersion: V, method: 'tools/list' }))).toMatchObject({ httpStatus: 400, id: 8, code: -32602 });
+    expect(rejection(post({ jsonrpc: '2.0', id: 8, method: 'tools/list' }, { protocolVersion: V, method: 'tools/list' }))).toMatchObject({
+      httpStatus: 400,
+      id: 8,
+      code: -32602,
+    });
   });
 });
 
@@ -118,13 +181,20 @@ describe('eraOf: an unsupported version is 400 -32022', () => {
   it('names the supported revisions and the requested one', () => {
     const _meta = meta({ 'io.modelcontextprotocol/protocolVersion': '2099-01-01' });
     expect(rejection(modern('tools/list', { _meta }, { protocolVersion: '2099-01-01' }))).toEqual({
-      httpStatus: 400, id: 7, code: -32022, message: 'Unsupported protocol version', data: { supported: ['2026-07-28'], requested: '2099-01-01' },
+      httpStatus: 400,
+      id: 7,
+      code: -32022,
+      message: 'Unsupported protocol version',
+      data: { supported: ['2026-07-28'], requested: '2099-01-01' },
     });
   });
 
   it('also for a _meta that claims a 2025 revision, which neither era serves', () => {
     const _meta = meta({ 'io.modelcontextprotocol/protocolVersion': '2025-11-25' });
-    expect(rejection(modern('tools/list', { _meta }, { protocolVersion: '2025-11-25' }))).toMatchObject({ code: -32022, data: { requested: '2025-11-25' } });
+    expect(rejection(modern('tools/list', { _meta }, { protocolVersion: '2025-11-25' }))).toMatchObject({
+      code: -32022,
+      data: { requested: '2025-11-25' },
+    });
   });
 
   it('clips a long requested version', () => {
@@ -146,7 +216,16 @@ describe('eraOf: every rejection echoes the id', () => {
   it.each<[string, (id: string | number) => EraVerdict]>([
     ['-32020', (id) => modern('tools/call', { name: 'echo' }, { name: 'other' }, id)],
     ['-32602', (id) => modern('tools/list', { _meta: { 'io.modelcontextprotocol/protocolVersion': V } }, {}, id)],
-    ['-32022', (id) => modern('tools/list', { _meta: meta({ 'io.modelcontextprotocol/protocolVersion': '2099-01-01' }) }, { protocolVersion: '2099-01-01' }, id)],
+    [
+      '-32022',
+      (id) =>
+        modern(
+          'tools/list',
+          { _meta: meta({ 'io.modelcontextprotocol/protocolVersion': '2099-01-01' }) },
+          { protocolVersion: '2099-01-01' },
+          id,
+        ),
+    ],
     ['-32601', (id) => modern('ping', {}, {}, id)],
   ])('%s', (_code, make) => {
     for (const id of ['req-9', 0, 42]) expect(rejection(make(id)).id).toBe(id);

@@ -15,7 +15,10 @@ describe('retryParamsRefusal', () => {
 
   it.each<[string, unknown]>([
     ['no retry fields', { name: 'echo', arguments: {} }],
-    ['answers keygate did not ask for beside one it did', { inputResponses: { a: { action: 'accept', content: {} }, extra: { action: 'decline' } } }],
+    [
+      'answers keygate did not ask for beside one it did',
+      { inputResponses: { a: { action: 'accept', content: {} }, extra: { action: 'decline' } } },
+    ],
     ['a string requestState', { requestState: 'v1.abc.def' }],
     ['no params at all', undefined],
   ])('lets %s through', (_name, params) => {

@@ -10,19 +10,26 @@ import { modernResultBody } from '../../../../../src/adapters/mcp/era/modern-ans
  */
 const V = '2026-07-28';
 const SERVER_INFO = { name: 'parity', version: '1.0.0' };
-const meta = (extra: Record<string, unknown> = {}) => ({ 'io.modelcontextprotocol/protocolVersion': V, 'io.modelcontextprotocol/clientCapabilities': {}, ...extra });
+const meta = (extra: Record<string, unknown> = {}) => ({
+  'io.modelcontextprotocol/protocolVersion': V,
+  'io.modelcontextprotocol/clientCapabilities': {},
+  ...extra,
+});
 
 let handler: McpHttpHandler;
 beforeAll(() => {
-  handler = createMcpHandler(() => {
-    const server = new McpServer(SERVER_INFO, { capabilities: { tools: {}, prompts: {}, resources: {} } });
-    server.registerTool('echo', { description: 'echo' }, async () => ({ content: [{ type: 'text', text: 'hi' }] }));
-    server.registerPrompt('greet', { description: 'greet' }, async () => ({ messages: [] }));
-    // A prompt, not a tool: the SDK warns about tool names outside [A-Za-z0-9_.-].
-    server.registerPrompt('café ☕', { description: 'not ASCII' }, async () => ({ messages: [] }));
-    server.registerResource('a', 'file:///a', {}, async (uri) => ({ contents: [{ uri: uri.href, text: 'a' }] }));
-    return server;
-  }, { legacy: 'reject' });
+  handler = createMcpHandler(
+    () => {
+      const server = new McpServer(SERVER_INFO, { capabilities: { tools: {}, prompts: {}, resources: {} } });
+      server.registerTool('echo', { description: 'echo' }, async () => ({ content: [{ type: 'text', text: 'hi' }] }));
+      server.registerPrompt('greet', { description: 'greet' }, async () => ({ messages: [] }));
+      // A prompt, not a tool: the SDK warns about tool names outside [A-Za-z0-9_.-].
+      server.registerPrompt('café ☕', { description: 'not ASCII' }, async () => ({ messages: [] }));
+      server.registerResource('a', 'file:///a', {}, async (uri) => ({ contents: [{ uri: uri.href, text: 'a' }] }));
+      return server;
+    },
+    { legacy: 'reject' },
+  );
 });
 afterAll(() => handler.close());
 
@@ -31,7 +38,9 @@ async function sdkAnswer(headers: EraHeaders, body: unknown) {
   if (headers.protocolVersion !== undefined) wire['mcp-protocol-version'] = headers.protocolVersion;
   if (headers.method !== undefined) wire['mcp-method'] = headers.method;
   if (headers.name !== undefined) wire['mcp-name'] = headers.name;
-  const response = await handler.fetch(new Request('http://parity.test/mcp', { method: 'POST', headers: wire, body: JSON.stringify(body) }));
+  const response = await handler.fetch(
+    new Request('http://parity.test/mcp', { method: 'POST', headers: wire, body: JSON.stringify(body) }),
+  );
   const text = await response.text();
   // A streamed answer is one `message` event holding the same JSON.
   const json = response.headers.get('content-type')?.startsWith('text/event-stream') ? /^data: (.*)$/m.exec(text)![1] : text;
@@ -39,7 +48,12 @@ async function sdkAnswer(headers: EraHeaders, body: unknown) {
 }
 
 const b64 = (text: string) => `=?base64?${Buffer.from(text, 'utf8').toString('base64')}?=`;
-const request = (method: string, params: Record<string, unknown> = {}, id: string | number = 11) => ({ jsonrpc: '2.0', id, method, params: { _meta: meta(), ...params } });
+const request = (method: string, params: Record<string, unknown> = {}, id: string | number = 11) => ({
+  jsonrpc: '2.0',
+  id,
+  method,
+  params: { _meta: meta(), ...params },
+});
 const std = (method: string, extra: EraHeaders = {}): EraHeaders => ({ protocolVersion: V, method, ...extra });
 
 const CASES: Array<[string, EraHeaders, unknown]> = [
@@ -60,14 +74,31 @@ const CASES: Array<[string, EraHeaders, unknown]> = [
   ['clientCapabilities missing', std('tools/list'), request('tools/list', { _meta: { 'io.modelcontextprotocol/protocolVersion': V } })],
   ['logLevel invalid', std('tools/list'), request('tools/list', { _meta: meta({ 'io.modelcontextprotocol/logLevel': 'loud' }) })],
   ['2026 header, no _meta', std('tools/list'), { jsonrpc: '2.0', id: 12, method: 'tools/list' }],
-  ['unsupported version', std('tools/list', { protocolVersion: '2099-01-01' }), request('tools/list', { _meta: meta({ 'io.modelcontextprotocol/protocolVersion': '2099-01-01' }) })],
-  ['_meta claims 2025-11-25', std('tools/list', { protocolVersion: '2025-11-25' }), request('tools/list', { _meta: meta({ 'io.modelcontextprotocol/protocolVersion': '2025-11-25' }) })],
+  [
+    'unsupported version',
+    std('tools/list', { protocolVersion: '2099-01-01' }),
+    request('tools/list', { _meta: meta({ 'io.modelcontextprotocol/protocolVersion': '2099-01-01' }) }),
+  ],
+  [
+    '_meta claims 2025-11-25',
+    std('tools/list', { protocolVersion: '2025-11-25' }),
+    request('tools/list', { _meta: meta({ 'io.modelcontextprotocol/protocolVersion': '2025-11-25' }) }),
+  ],
   ['initialize, 2026 _meta', std('initialize'), request('initialize')],
   ['ping', std('ping'), request('ping', {}, 'p')],
   ['logging/setLevel', std('logging/setLevel'), request('logging/setLevel', { level: 'info' })],
   ['resources/subscribe', std('resources/subscribe'), request('resources/subscribe', { uri: 'file:///a' })],
   ['resources/unsubscribe', std('resources/unsubscribe'), request('resources/unsubscribe', { uri: 'file:///a' })],
-  ['initialize with a 2026 header', { protocolVersion: V }, { jsonrpc: '2.0', id: 13, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } } }],
+  [
+    'initialize with a 2026 header',
+    { protocolVersion: V },
+    {
+      jsonrpc: '2.0',
+      id: 13,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } },
+    },
+  ],
 ];
 
 describe('the era gate answers as the SDK entry does', () => {
@@ -76,7 +107,11 @@ describe('the era gate answers as the SDK entry does', () => {
     const sdk = await sdkAnswer(headers, body);
     if (verdict.era === 'rejected') {
       const { httpStatus, code, id } = verdict.rejection;
-      expect({ status: sdk.status, code: JSON.parse(sdk.json).error.code, id: JSON.parse(sdk.json).id }).toEqual({ status: httpStatus, code, id });
+      expect({ status: sdk.status, code: JSON.parse(sdk.json).error.code, id: JSON.parse(sdk.json).id }).toEqual({
+        status: httpStatus,
+        code,
+        id,
+      });
     } else {
       expect(verdict.era).toBe('modern');
       expect(sdk.status).toBe(200);

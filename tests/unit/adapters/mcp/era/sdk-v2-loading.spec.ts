@@ -19,14 +19,28 @@ describe('MCP SDK v2 packages under jest', () => {
   });
 
   it('classifies an initialize body as legacy', () => {
-    const body = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } };
-    expect(server.classifyInboundRequest({ httpMethod: 'POST', body })).toEqual({ kind: 'legacy', reason: 'initialize', requestedVersion: '2025-11-25' });
+    const body = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+    };
+    expect(server.classifyInboundRequest({ httpMethod: 'POST', body })).toEqual({
+      kind: 'legacy',
+      reason: 'initialize',
+      requestedVersion: '2025-11-25',
+    });
   });
 
   it('classifies a body whose _meta names 2026-07-28 as modern', () => {
     const _meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
     const body = { jsonrpc: '2.0', id: 2, method: 'tools/list', params: { _meta } };
-    const outcome = server.classifyInboundRequest({ httpMethod: 'POST', protocolVersionHeader: '2026-07-28', mcpMethodHeader: 'tools/list', body });
+    const outcome = server.classifyInboundRequest({
+      httpMethod: 'POST',
+      protocolVersionHeader: '2026-07-28',
+      mcpMethodHeader: 'tools/list',
+      body,
+    });
     expect(outcome).toMatchObject({ kind: 'modern', messageKind: 'request', classification: { era: 'modern', revision: '2026-07-28' } });
   });
 });

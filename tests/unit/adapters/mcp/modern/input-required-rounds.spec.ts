@@ -7,12 +7,23 @@ import { SealedRequestState } from '../../../../../src/adapters/mcp/modern/seale
 const binding = { keyId: 'key-1', endpoint: '/mcp', method: 'tools/call', name: 'files__ask' };
 const envelope = { 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} }, 'io.modelcontextprotocol/logLevel': 'info' };
 const record = { id: 'rec-1', version: '2026-11-26T00:00:00.000Z' };
-const asked = { resultType: 'input_required', inputRequests: { input: { method: 'elicitation/create', params: {} } }, requestState: 'upstream-own' };
+const asked = {
+  resultType: 'input_required',
+  inputRequests: { input: { method: 'elicitation/create', params: {} } },
+  requestState: 'upstream-own',
+};
 
 function makeSut() {
   const states = new SealedRequestState(new AesGcmSecretBox(randomBytes(32)), { now: () => new Date(1_000) });
   const rounds = new InputRequiredRounds(states);
-  const begin = (requestState?: unknown, at = binding) => rounds.begin({ binding: at, meta: { traceparent: 't', other: 'x' }, envelope, inputResponses: { input: { action: 'accept' } }, requestState });
+  const begin = (requestState?: unknown, at = binding) =>
+    rounds.begin({
+      binding: at,
+      meta: { traceparent: 't', other: 'x' },
+      envelope,
+      inputResponses: { input: { action: 'accept' } },
+      requestState,
+    });
   /** One round answered input_required by `record`: the state the client gets. */
   const answered = (requestState?: unknown, result: Record<string, unknown> = asked) => {
     const round = begin(requestState);
@@ -32,22 +43,28 @@ function errorOf(act: () => unknown): { code: number; message: string; data?: un
 }
 
 describe('InputRequiredRounds', () => {
-  it('passes on the client\'s capabilities, logLevel and trace context, and no retry on a first call', () => {
+  it("passes on the client's capabilities, logLevel and trace context, and no retry on a first call", () => {
     const { rounds } = makeSut();
-    expect(rounds.begin({ binding, meta: { traceparent: 't', other: 'x' }, envelope, inputResponses: undefined, requestState: undefined }).forwarded)
-      .toEqual({ trace: { traceparent: 't' }, input: { clientCapabilities: { elicitation: {} }, logLevel: 'info' } });
+    expect(
+      rounds.begin({ binding, meta: { traceparent: 't', other: 'x' }, envelope, inputResponses: undefined, requestState: undefined })
+        .forwarded,
+    ).toEqual({ trace: { traceparent: 't' }, input: { clientCapabilities: { elicitation: {} }, logLevel: 'info' } });
   });
 
-  it('passes on answers sent without keygate\'s state as they came, pinned to no record (SEP-2322: a stateless upstream needs no state)', () => {
+  it("passes on answers sent without keygate's state as they came, pinned to no record (SEP-2322: a stateless upstream needs no state)", () => {
     const { begin } = makeSut();
     expect(begin().forwarded.input!.resume).toEqual({ inputResponses: { input: { action: 'accept' } } });
   });
 
-  it('seals the upstream\'s state with the record and round, and gives it back with the client\'s answers on the retry', () => {
+  it("seals the upstream's state with the record and round, and gives it back with the client's answers on the retry", () => {
     const { begin, answered } = makeSut();
     const state = answered();
     expect(state).not.toContain('upstream-own');
-    expect(begin(state).forwarded.input!.resume).toEqual({ inputResponses: { input: { action: 'accept' } }, requestState: 'upstream-own', server: { id: record.id, version: record.version } });
+    expect(begin(state).forwarded.input!.resume).toEqual({
+      inputResponses: { input: { action: 'accept' } },
+      requestState: 'upstream-own',
+      server: { id: record.id, version: record.version },
+    });
   });
 
   it('takes a state opened for its request already without opening it again', () => {
@@ -64,7 +81,7 @@ describe('InputRequiredRounds', () => {
     expect(begin().answer(result)).toBe(result);
   });
 
-  it('refuses a state that is tampered with, not a string, or minted for another request with the SDK\'s -32602', () => {
+  it("refuses a state that is tampered with, not a string, or minted for another request with the SDK's -32602", () => {
     const { begin, answered } = makeSut();
     const state = answered();
     const refused = { code: -32602, message: 'Invalid or expired requestState', data: { reason: 'invalid_request_state' } };
@@ -83,19 +100,28 @@ describe('InputRequiredRounds', () => {
     const { answered } = makeSut();
     let state: string | undefined;
     for (let round = 1; round <= MAX_INPUT_ROUNDS; round++) state = answered(state);
-    expect(errorOf(() => answered(state))).toMatchObject({ code: -32603, message: `The MCP server still asked for input after ${MAX_INPUT_ROUNDS} rounds` });
+    expect(errorOf(() => answered(state))).toMatchObject({
+      code: -32603,
+      message: `The MCP server still asked for input after ${MAX_INPUT_ROUNDS} rounds`,
+    });
   });
 
   it(`refuses more than ${MAX_INPUT_REQUESTS} input requests in one answer`, () => {
     const { answered } = makeSut();
-    const many = Object.fromEntries(Array.from({ length: MAX_INPUT_REQUESTS + 1 }, (_, i) => [`k${i}`, { method: 'elicitation/create', params: {} }]));
+    const many = Object.fromEntries(
+      Array.from({ length: MAX_INPUT_REQUESTS + 1 }, (_, i) => [`k${i}`, { method: 'elicitation/create', params: {} }]),
+    );
     expect(errorOf(() => answered(undefined, { resultType: 'input_required', inputRequests: many })).code).toBe(-32603);
   });
 
-  it('turns what the session noted into the client\'s error: the upstream\'s -32021 with its data, a stale record as -32602', () => {
+  it("turns what the session noted into the client's error: the upstream's -32021 with its data, a stale record as -32602", () => {
     const { begin, answered } = makeSut();
     const refusedRound = begin();
-    refusedRound.forwarded.input!.refused = { code: -32021, message: 'Missing capability', data: { requiredCapabilities: { sampling: {} } } };
+    refusedRound.forwarded.input!.refused = {
+      code: -32021,
+      message: 'Missing capability',
+      data: { requiredCapabilities: { sampling: {} } },
+    };
     expect(refusedRound.failure(new Error('x'))).toMatchObject({ code: -32021, data: { requiredCapabilities: { sampling: {} } } });
     expect(errorOf(() => refusedRound.answer({ content: [], isError: true })).code).toBe(-32021);
     const stale = begin(answered());

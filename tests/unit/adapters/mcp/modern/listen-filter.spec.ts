@@ -1,10 +1,17 @@
 import { honouredFlags, listenFilterOf } from '../../../../../src/adapters/mcp/modern/listen-filter';
-import { KEYGATE_CAPABILITIES, UNKNOWN_UPSTREAM_CAPABILITIES } from '../../../../../src/application/use-cases/gateway/upstream-view/endpoint-capabilities';
+import {
+  KEYGATE_CAPABILITIES,
+  UNKNOWN_UPSTREAM_CAPABILITIES,
+} from '../../../../../src/application/use-cases/gateway/upstream-view/endpoint-capabilities';
 
 describe('listenFilterOf', () => {
   it('keeps only what was asked for: true flags and each URI once', () => {
-    expect(listenFilterOf({ notifications: { toolsListChanged: true, promptsListChanged: false, resourceSubscriptions: ['a://1', 'a://1', 'b://2'] } }, 10))
-      .toEqual({ toolsListChanged: true, resourceSubscriptions: ['a://1', 'b://2'] });
+    expect(
+      listenFilterOf(
+        { notifications: { toolsListChanged: true, promptsListChanged: false, resourceSubscriptions: ['a://1', 'a://1', 'b://2'] } },
+        10,
+      ),
+    ).toEqual({ toolsListChanged: true, resourceSubscriptions: ['a://1', 'b://2'] });
     expect(listenFilterOf({ notifications: {} }, 10)).toEqual({});
     expect(listenFilterOf({ notifications: { resourceSubscriptions: [] } }, 10)).toEqual({});
   });
@@ -23,8 +30,12 @@ describe('listenFilterOf', () => {
   });
 
   it('refuses more URIs than the bound (MCP_MAX_SUBSCRIPTIONS_PER_SESSION), counted once each', () => {
-    expect(listenFilterOf({ notifications: { resourceSubscriptions: ['a://1', 'a://2', 'a://3'] } }, 2)).toEqual({ refused: expect.stringContaining('MCP_MAX_SUBSCRIPTIONS_PER_SESSION') });
-    expect(listenFilterOf({ notifications: { resourceSubscriptions: ['a://1', 'a://2', 'a://1'] } }, 2)).toEqual({ resourceSubscriptions: ['a://1', 'a://2'] });
+    expect(listenFilterOf({ notifications: { resourceSubscriptions: ['a://1', 'a://2', 'a://3'] } }, 2)).toEqual({
+      refused: expect.stringContaining('MCP_MAX_SUBSCRIPTIONS_PER_SESSION'),
+    });
+    expect(listenFilterOf({ notifications: { resourceSubscriptions: ['a://1', 'a://2', 'a://1'] } }, 2)).toEqual({
+      resourceSubscriptions: ['a://1', 'a://2'],
+    });
   });
 });
 
@@ -41,7 +52,10 @@ describe('honouredFlags', () => {
     const { flags, uris } = honouredFlags({ ...all, resourceSubscriptions: ['a://1'] }, UNKNOWN_UPSTREAM_CAPABILITIES);
     expect([...flags]).toEqual(['toolsListChanged']);
     expect(uris).toEqual([]);
-    const listOnly = honouredFlags({ ...all, resourceSubscriptions: ['a://1'] }, { tools: { listChanged: true }, resources: { listChanged: true }, prompts: {} });
+    const listOnly = honouredFlags(
+      { ...all, resourceSubscriptions: ['a://1'] },
+      { tools: { listChanged: true }, resources: { listChanged: true }, prompts: {} },
+    );
     expect([...listOnly.flags]).toEqual(['toolsListChanged', 'resourcesListChanged']);
     expect(listOnly.uris).toEqual([]);
   });

@@ -2,9 +2,9 @@ import { Response } from 'express';
 import { ListenStream } from '../../../../../src/adapters/mcp/modern/listen-stream';
 import { FakeResponse } from '../../../../fakes/fake-response';
 
-
 const SERVER_INFO = { name: 'keygate', version: '1' };
-const messages = (res: FakeResponse) => res.chunks.filter((c) => c.startsWith('event: message')).map((c) => JSON.parse(c.slice(c.indexOf('data: ') + 6)));
+const messages = (res: FakeResponse) =>
+  res.chunks.filter((c) => c.startsWith('event: message')).map((c) => JSON.parse(c.slice(c.indexOf('data: ') + 6)));
 
 beforeEach(() => jest.useFakeTimers());
 afterEach(() => jest.useRealTimers());
@@ -23,7 +23,11 @@ describe('ListenStream', () => {
     stream.notify('notifications/resources/updated', { uri: 'a://1', _meta: { other: 1 } });
     stream.notify('notifications/tools/list_changed');
     expect(messages(res)).toEqual([
-      { jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: 'a://1', _meta: { other: 1, 'io.modelcontextprotocol/subscriptionId': 42 } } },
+      {
+        jsonrpc: '2.0',
+        method: 'notifications/resources/updated',
+        params: { uri: 'a://1', _meta: { other: 1, 'io.modelcontextprotocol/subscriptionId': 42 } },
+      },
       { jsonrpc: '2.0', method: 'notifications/tools/list_changed', params: { _meta: { 'io.modelcontextprotocol/subscriptionId': 42 } } },
     ]);
   });
@@ -37,16 +41,22 @@ describe('ListenStream', () => {
     expect(res.chunks).toHaveLength(2);
   });
 
-  it('ends gracefully with the listen request\'s result, tagged, then runs its closers once', () => {
+  it("ends gracefully with the listen request's result, tagged, then runs its closers once", () => {
     const { res, stream } = makeSut('L');
     const closed = jest.fn();
     stream.onEnd(closed);
     stream.end(true);
     stream.end(true);
-    expect(messages(res)).toEqual([{
-      jsonrpc: '2.0', id: 'L',
-      result: { resultType: 'complete', _meta: { 'io.modelcontextprotocol/subscriptionId': 'L', 'io.modelcontextprotocol/serverInfo': SERVER_INFO } },
-    }]);
+    expect(messages(res)).toEqual([
+      {
+        jsonrpc: '2.0',
+        id: 'L',
+        result: {
+          resultType: 'complete',
+          _meta: { 'io.modelcontextprotocol/subscriptionId': 'L', 'io.modelcontextprotocol/serverInfo': SERVER_INFO },
+        },
+      },
+    ]);
     expect(res.writableEnded).toBe(true);
     expect(closed).toHaveBeenCalledTimes(1);
     stream.notify('notifications/tools/list_changed');

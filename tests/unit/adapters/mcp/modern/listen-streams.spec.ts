@@ -11,13 +11,26 @@ import { ResourceRecord } from '../../../../../src/domain/resource/resource-reco
 import { ScopeSet } from '../../../../../src/domain/scope';
 import { FakeResponse } from '../../../../fakes/fake-response';
 
-
 const record = (name: string): ResourceRecord => ({
-  id: `id-${name}`, ownerId: 'u1', resource: SERVERS.resource, parentId: null, subresource: null,
-  data: { name, url: `http://${name}.test/mcp` }, createdAt: new Date(0), updatedAt: new Date(0),
+  id: `id-${name}`,
+  ownerId: 'u1',
+  resource: SERVERS.resource,
+  parentId: null,
+  subresource: null,
+  data: { name, url: `http://${name}.test/mcp` },
+  createdAt: new Date(0),
+  updatedAt: new Date(0),
 });
-const principal = (keyId = 'k1'): KeyPrincipal => ({ keyId, userId: 'u1', scopes: ScopeSet.fromTrusted(['mcp_servers:read']), budgetId: keyId, rateLimit: null, hasQuota: false });
-const messages = (res: FakeResponse) => res.chunks.filter((c) => c.startsWith('event: message')).map((c) => JSON.parse(c.slice(c.indexOf('data: ') + 6)));
+const principal = (keyId = 'k1'): KeyPrincipal => ({
+  keyId,
+  userId: 'u1',
+  scopes: ScopeSet.fromTrusted(['mcp_servers:read']),
+  budgetId: keyId,
+  rateLimit: null,
+  hasQuota: false,
+});
+const messages = (res: FakeResponse) =>
+  res.chunks.filter((c) => c.startsWith('event: message')).map((c) => JSON.parse(c.slice(c.indexOf('data: ') + 6)));
 const flush = () => new Promise((resolve) => setImmediate(resolve));
 
 interface SutOptions {
@@ -34,7 +47,12 @@ function makeSut(options: SutOptions = {}) {
   const servers = options.servers ?? [record('a'), record('b')];
   const opened: { request: UpstreamListenRequest; closed: boolean }[] = [];
   const listener = {
-    profile: async () => ({ era: 'modern', protocolVersion: '2026-07-28', capabilities: { tools: { listChanged: true }, resources: { subscribe: true } }, discover: {} }),
+    profile: async () => ({
+      era: 'modern',
+      protocolVersion: '2026-07-28',
+      capabilities: { tools: { listChanged: true }, resources: { subscribe: true } },
+      discover: {},
+    }),
     open: async (request: UpstreamListenRequest): Promise<UpstreamListen> => {
       if (options.open) return options.open(request);
       const entry = { request, closed: false };
@@ -50,7 +68,8 @@ function makeSut(options: SutOptions = {}) {
     seesTools: async () => true,
     scopesOf: async () => (usable ? ScopeSet.fromTrusted(['mcp_servers:read']) : null),
     servers: async () => servers,
-    resourceAt: async (_user, _view, uri) => (uri.startsWith('keygate://a/') ? { record: servers[0], name: uri.slice('keygate://a/'.length) } : null),
+    resourceAt: async (_user, _view, uri) =>
+      uri.startsWith('keygate://a/') ? { record: servers[0], name: uri.slice('keygate://a/'.length) } : null,
     upstreamChanged: async () => undefined,
   };
   const places = new StreamPlaces({ perReplica: options.perReplica ?? 10, perKey: options.perKey ?? 5 });
@@ -64,17 +83,23 @@ function makeSut(options: SutOptions = {}) {
 }
 
 describe('ListenStreams', () => {
-  it('opens one upstream contact per server the view shows, acknowledges, and closes them with the client\'s stream', async () => {
+  it("opens one upstream contact per server the view shows, acknowledges, and closes them with the client's stream", async () => {
     const { streams, places, opened, listen } = makeSut();
     const res = await listen({ toolsListChanged: true, resourceSubscriptions: ['keygate://a/note://1', 'keygate://zz/x'] }, 'L');
     expect(opened.map((o) => [o.request.server.name, [...o.request.flags], o.request.uris])).toEqual([
       ['a', ['toolsListChanged'], ['note://1']],
       ['b', ['toolsListChanged'], []],
     ]);
-    expect(messages(res)).toEqual([{
-      jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged',
-      params: { notifications: { toolsListChanged: true, resourceSubscriptions: ['keygate://a/note://1'] }, _meta: { 'io.modelcontextprotocol/subscriptionId': 'L' } },
-    }]);
+    expect(messages(res)).toEqual([
+      {
+        jsonrpc: '2.0',
+        method: 'notifications/subscriptions/acknowledged',
+        params: {
+          notifications: { toolsListChanged: true, resourceSubscriptions: ['keygate://a/note://1'] },
+          _meta: { 'io.modelcontextprotocol/subscriptionId': 'L' },
+        },
+      },
+    ]);
     expect(streams.size).toBe(1);
     expect(places.heldBy('k1')).toBe(1);
     res.emit('close');
@@ -83,7 +108,7 @@ describe('ListenStreams', () => {
     expect(places.heldBy('k1')).toBe(0);
   });
 
-  it('passes an upstream\'s resources/updated for a URI it follows under the client\'s name, and nothing else it sends', async () => {
+  it("passes an upstream's resources/updated for a URI it follows under the client's name, and nothing else it sends", async () => {
     const { opened, listen } = makeSut();
     const res = await listen({ resourceSubscriptions: ['keygate://a/note://1'] }, 2);
     expect(opened).toHaveLength(1);
@@ -95,7 +120,11 @@ describe('ListenStreams', () => {
     onNotice({ method: 'notifications/resources/updated', params: { uri: 'note://1' } });
     await flush();
     expect(messages(res).slice(1)).toEqual([
-      { jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: 'keygate://a/note://1', _meta: { 'io.modelcontextprotocol/subscriptionId': 2 } } },
+      {
+        jsonrpc: '2.0',
+        method: 'notifications/resources/updated',
+        params: { uri: 'keygate://a/note://1', _meta: { 'io.modelcontextprotocol/subscriptionId': 2 } },
+      },
     ]);
   });
 
@@ -112,7 +141,11 @@ describe('ListenStreams', () => {
   it('closes the contacts it opened when the client goes before the acknowledgement', async () => {
     const { streams, places, opened } = makeSut();
     const res = new FakeResponse();
-    const serving = streams.serve(res as unknown as Response, { principal: principal(), id: 1, params: { notifications: { toolsListChanged: true } } });
+    const serving = streams.serve(res as unknown as Response, {
+      principal: principal(),
+      id: 1,
+      params: { notifications: { toolsListChanged: true } },
+    });
     res.emit('close');
     await serving;
     await flush();
@@ -121,7 +154,7 @@ describe('ListenStreams', () => {
     expect(places.heldBy('k1')).toBe(0);
   });
 
-  it('refuses past the key\'s share with 429 and past the replica\'s bound with 503, the id echoed', async () => {
+  it("refuses past the key's share with 429 and past the replica's bound with 503, the id echoed", async () => {
     const { listen } = makeSut({ perKey: 1, perReplica: 2 });
     await listen({ toolsListChanged: true }, 1, 'k1');
     const key = await listen({ toolsListChanged: true }, 'x', 'k1');
@@ -133,7 +166,7 @@ describe('ListenStreams', () => {
     expect(replica.statusCode).toBe(503);
   });
 
-  it('tells tools/list_changed when the key\'s digest moves on a change heard, and ends the stream once the key is unusable', async () => {
+  it("tells tools/list_changed when the key's digest moves on a change heard, and ends the stream once the key is unusable", async () => {
     const { streams, listen, setDigest, revoke } = makeSut({ servers: [] });
     const res = await listen({ toolsListChanged: true }, 5);
     await streams.changed({ userId: 'u1' });
@@ -146,13 +179,18 @@ describe('ListenStreams', () => {
     revoke();
     await streams.changed({ keyId: 'k1' });
     expect(messages(res).at(-1)).toEqual({
-      jsonrpc: '2.0', id: 5, result: { resultType: 'complete', _meta: { 'io.modelcontextprotocol/subscriptionId': 5, 'io.modelcontextprotocol/serverInfo': expect.any(Object) } },
+      jsonrpc: '2.0',
+      id: 5,
+      result: {
+        resultType: 'complete',
+        _meta: { 'io.modelcontextprotocol/subscriptionId': 5, 'io.modelcontextprotocol/serverInfo': expect.any(Object) },
+      },
     });
     expect(res.writableEnded).toBe(true);
     expect(streams.size).toBe(0);
   });
 
-  it('ends every stream with its listen\'s result at shutdown', async () => {
+  it("ends every stream with its listen's result at shutdown", async () => {
     const { streams, listen } = makeSut({ servers: [] });
     const [one, two] = [await listen({ toolsListChanged: true }, 'a'), await listen({ toolsListChanged: true }, 'b')];
     streams.closeAll();
@@ -160,7 +198,7 @@ describe('ListenStreams', () => {
     expect(streams.size).toBe(0);
   });
 
-  describe('an upstream that ends its side (a 2025 one forgot keygate\'s session)', () => {
+  describe("an upstream that ends its side (a 2025 one forgot keygate's session)", () => {
     beforeEach(() => jest.useFakeTimers());
     afterEach(() => jest.useRealTimers());
 
@@ -220,10 +258,14 @@ describe('ListenStreams', () => {
       ends.at(-1)!();
       await jest.advanceTimersByTimeAsync(10 * 60_000);
       expect(ends).toHaveLength(MAX_REOPENS + 1);
-      expect(logged).toContainEqual(expect.stringMatching(/^MCP server a \(id-a\) is no longer listened to for a subscriptions\/listen stream: its side ended 8 times in a row$/));
+      expect(logged).toContainEqual(
+        expect.stringMatching(
+          /^MCP server a \(id-a\) is no longer listened to for a subscriptions\/listen stream: its side ended 8 times in a row$/,
+        ),
+      );
     });
 
-    it('is not listened to again once the client\'s stream closed', async () => {
+    it("is not listened to again once the client's stream closed", async () => {
       const { ends, listen } = ending();
       const res = await listen({ toolsListChanged: true });
       ends[0]();

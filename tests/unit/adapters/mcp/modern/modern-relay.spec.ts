@@ -7,7 +7,7 @@ function makeSut(progressToken?: string | number, logLevel?: string) {
 }
 
 describe('modernRelay', () => {
-  it('passes log messages from the client\'s logLevel up, and only with one', async () => {
+  it("passes log messages from the client's logLevel up, and only with one", async () => {
     const { relay, sent } = makeSut(undefined, 'info');
     expect(relay!.wantsProgress).toBe(false);
     await relay!.notify('notifications/message', { level: 'debug', data: 'quiet' });
@@ -20,13 +20,13 @@ describe('modernRelay', () => {
     expect(makeSut().relay).toBeUndefined();
   });
 
-  it('sends the upstream\'s progress under the client\'s own token', async () => {
+  it("sends the upstream's progress under the client's own token", async () => {
     const { relay, sent } = makeSut(7);
     await relay!.progress({ progress: 1, total: 2, message: 'half' });
     expect(sent).toEqual([{ method: 'notifications/progress', params: { progressToken: 7, progress: 1, total: 2, message: 'half' } }]);
   });
 
-  it('passes no log message on and refuses the upstream\'s requests to the client', async () => {
+  it("passes no log message on and refuses the upstream's requests to the client", async () => {
     const { relay, sent } = makeSut('t');
     await relay!.notify('notifications/message', { level: 'error', data: 'x' });
     expect(sent).toEqual([]);
@@ -36,6 +36,10 @@ describe('modernRelay', () => {
 
 describe('progressTokenOf', () => {
   it.each<[unknown, string | number | undefined]>([
-    [{ progressToken: 'a' }, 'a'], [{ progressToken: 3 }, 3], [{ progressToken: Infinity }, undefined], [{ progressToken: {} }, undefined], [undefined, undefined],
+    [{ progressToken: 'a' }, 'a'],
+    [{ progressToken: 3 }, 3],
+    [{ progressToken: Infinity }, undefined],
+    [{ progressToken: {} }, undefined],
+    [undefined, undefined],
   ])('%j → %j', (meta, token) => expect(progressTokenOf(meta)).toBe(token));
 });

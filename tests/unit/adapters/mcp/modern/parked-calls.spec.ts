@@ -27,8 +27,12 @@ function makeSut(limits = LIMITS) {
   return { a, b, busB };
 }
 
-const start = (calls: ParkedCalls, run: (relay: UpstreamRelay) => Promise<Record<string, unknown>>, owner = 'key-1', signal = new AbortController().signal) =>
-  calls.start({ owner, run, errorOf, signal });
+const start = (
+  calls: ParkedCalls,
+  run: (relay: UpstreamRelay) => Promise<Record<string, unknown>>,
+  owner = 'key-1',
+  signal = new AbortController().signal,
+) => calls.start({ owner, run, errorOf, signal });
 
 describe('ParkedCalls', () => {
   it('completes a call that asks nothing without parking it', async () => {
@@ -42,10 +46,18 @@ describe('ParkedCalls', () => {
     const { a, b } = makeSut();
     const tool = upstreamTool([['elicitation/create'], ['sampling/createMessage']]);
     const { call, outcome } = await start(a, tool.run);
-    expect(outcome).toEqual({ kind: 'input', round: 1, inputRequests: { 'keygate-1': { method: 'elicitation/create', params: { round: 0 } } } });
+    expect(outcome).toEqual({
+      kind: 'input',
+      round: 1,
+      inputRequests: { 'keygate-1': { method: 'elicitation/create', params: { round: 0 } } },
+    });
     expect(a.size).toBe(1);
     const second = await b.resume(call.id, 1, { 'keygate-1': { action: 'accept' } }, call.deadline);
-    expect(second).toEqual({ kind: 'input', round: 2, inputRequests: { 'keygate-2': { method: 'sampling/createMessage', params: { round: 1 } } } });
+    expect(second).toEqual({
+      kind: 'input',
+      round: 2,
+      inputRequests: { 'keygate-2': { method: 'sampling/createMessage', params: { round: 1 } } },
+    });
     const end = await b.resume(call.id, 2, { 'keygate-2': { model: 'm' } }, call.deadline);
     expect(end).toMatchObject({ kind: 'complete' });
     expect(tool.answers).toEqual([[{ result: { action: 'accept' } }], [{ result: { model: 'm' } }]]);
@@ -56,7 +68,11 @@ describe('ParkedCalls', () => {
     const { a } = makeSut();
     const tool = upstreamTool([['elicitation/create', 'roots/list']]);
     const { call, outcome } = await start(a, tool.run);
-    expect(outcome).toMatchObject({ kind: 'input', round: 1, inputRequests: { 'keygate-1': { method: 'elicitation/create' }, 'keygate-2': { method: 'roots/list' } } });
+    expect(outcome).toMatchObject({
+      kind: 'input',
+      round: 1,
+      inputRequests: { 'keygate-1': { method: 'elicitation/create' }, 'keygate-2': { method: 'roots/list' } },
+    });
     const next = await a.resume(call.id, 1, { 'keygate-1': { action: 'decline' }, unknown: { x: 1 } }, call.deadline);
     expect(next).toEqual({ kind: 'input', round: 2, inputRequests: { 'keygate-2': { method: 'roots/list', params: { round: 0 } } } });
     expect(await a.resume(call.id, 2, { 'keygate-2': { roots: [] } }, call.deadline)).toMatchObject({ kind: 'complete' });
@@ -73,10 +89,12 @@ describe('ParkedCalls', () => {
     // The refused retry waits no longer for an outcome (a replayed state must not hold a waiter until the call's deadline).
     expect(busB.waiting).toBe(0);
     await a.resume(call.id, 2, { 'keygate-2': {} }, call.deadline);
-    await expect(a.resume(call.id, 2, { 'keygate-2': {} }, call.deadline)).rejects.toMatchObject({ reason: expect.stringMatching(/finished|unknown/) });
+    await expect(a.resume(call.id, 2, { 'keygate-2': {} }, call.deadline)).rejects.toMatchObject({
+      reason: expect.stringMatching(/finished|unknown/),
+    });
   });
 
-  it('bounds parked calls per key and per replica: past a bound the upstream\'s request is refused and the call goes on without parking', async () => {
+  it("bounds parked calls per key and per replica: past a bound the upstream's request is refused and the call goes on without parking", async () => {
     const { a } = makeSut({ ...LIMITS, maxPerKey: 1, maxPerReplica: 2 });
     const held = await start(a, upstreamTool([['elicitation/create']]).run, 'key-1');
     expect(held.outcome.kind).toBe('input');
@@ -114,10 +132,15 @@ describe('ParkedCalls', () => {
     const { a } = makeSut();
     const left = new AbortController();
     let relay: UpstreamRelay | undefined;
-    const started = start(a, (given) => {
-      relay = given;
-      return new Promise((resolve) => given.signal.addEventListener('abort', () => resolve({ content: [], isError: true })));
-    }, 'key-1', left.signal);
+    const started = start(
+      a,
+      (given) => {
+        relay = given;
+        return new Promise((resolve) => given.signal.addEventListener('abort', () => resolve({ content: [], isError: true })));
+      },
+      'key-1',
+      left.signal,
+    );
     left.abort();
     expect((await started).outcome).toMatchObject({ kind: 'complete', result: { isError: true } });
     expect(relay?.signal.aborted).toBe(true);

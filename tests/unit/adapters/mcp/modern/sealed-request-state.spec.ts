@@ -1,6 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { AesGcmSecretBox } from '../../../../../src/adapters/crypto/aes-gcm-secret-box';
-import { MAX_REQUEST_STATE_CHARS, RequestStateRefused, SealedRequestState } from '../../../../../src/adapters/mcp/modern/sealed-request-state';
+import {
+  MAX_REQUEST_STATE_CHARS,
+  RequestStateRefused,
+  SealedRequestState,
+} from '../../../../../src/adapters/mcp/modern/sealed-request-state';
 
 const binding = { keyId: 'key-1', endpoint: '/mcp/servers/files', method: 'tools/call', name: 'read' };
 

@@ -1,11 +1,17 @@
-import { ListeningSubscriptions, LocalUpstreamStreams, SubscriptionRecords } from '../../../../../src/adapters/mcp/notifications/listening-subscriptions';
+import {
+  ListeningSubscriptions,
+  LocalUpstreamStreams,
+  SubscriptionRecords,
+} from '../../../../../src/adapters/mcp/notifications/listening-subscriptions';
 import { InMemoryResourceSubscriptions } from '../../../../fakes/in-memory-resource-subscriptions';
 
 const WAIT_MS = 1000;
 
 /** Records in memory that say whether a stream is held; a local side that holds nothing unless told. */
 function makeSut(options: { held?: boolean; local?: boolean | null } = {}) {
-  const records = Object.assign(new InMemoryResourceSubscriptions(), { streamHeld: async () => options.held ?? false }) as InMemoryResourceSubscriptions & SubscriptionRecords;
+  const records = Object.assign(new InMemoryResourceSubscriptions(), {
+    streamHeld: async () => options.held ?? false,
+  }) as InMemoryResourceSubscriptions & SubscriptionRecords;
   const asked: [string, string, number][] = [];
   const local: LocalUpstreamStreams = {
     listening: async (sessionId, serverId, ms) => (asked.push([sessionId, serverId, ms]), options.local ?? null),

@@ -6,11 +6,23 @@ import { NAMESPACED_VIEW, singleServerView } from '../../../../../src/applicatio
 import { ResourceRecord } from '../../../../../src/domain/resource/resource-record';
 
 const record = (name: string, extra: Partial<ResourceRecord> = {}): ResourceRecord => ({
-  id: `id-${name}`, ownerId: 'u1', resource: SERVERS.resource, parentId: null, subresource: null,
-  data: { name, url: `http://${name}.test/mcp` }, createdAt: new Date(0), updatedAt: new Date(0), ...extra,
+  id: `id-${name}`,
+  ownerId: 'u1',
+  resource: SERVERS.resource,
+  parentId: null,
+  subresource: null,
+  data: { name, url: `http://${name}.test/mcp` },
+  createdAt: new Date(0),
+  updatedAt: new Date(0),
+  ...extra,
 });
 
-const modern = (capabilities: Record<string, unknown>): UpstreamProfile => ({ era: 'modern', protocolVersion: '2026-07-28', capabilities, discover: {} as never });
+const modern = (capabilities: Record<string, unknown>): UpstreamProfile => ({
+  era: 'modern',
+  protocolVersion: '2026-07-28',
+  capabilities,
+  discover: {} as never,
+});
 // Never connected: no target is opened here.
 const agent = new Agent();
 afterAll(() => agent.close());
@@ -19,7 +31,11 @@ const holder = { sessionId: 's1', keyId: 'k1', userId: 'u1', view: NAMESPACED_VI
 const asked: string[] = [];
 beforeEach(() => void asked.splice(0));
 
-function makeSut(profiles: Record<string, UpstreamProfile>, subscribed: Record<string, string[]> = {}, records = Object.keys(profiles).map((name) => record(name))) {
+function makeSut(
+  profiles: Record<string, UpstreamProfile>,
+  subscribed: Record<string, string[]> = {},
+  records = Object.keys(profiles).map((name) => record(name)),
+) {
   const sources: ModernListenSources = {
     servers: async () => records,
     subscribed: async () => new Map(Object.entries(subscribed)),
@@ -30,12 +46,15 @@ function makeSut(profiles: Record<string, UpstreamProfile>, subscribed: Record<s
 
 describe('modernListens', () => {
   it('listens on /mcp to each 2026 upstream the session subscribed to, asking for what it declares and those URIs, probing no other', async () => {
-    const listened = makeSut({
-      new: modern({ tools: { listChanged: true }, resources: { subscribe: true } }),
-      old: { era: 'legacy', protocolVersion: '2025-11-25', capabilities: { tools: { listChanged: true } } },
-      down: { era: 'unknown' },
-      quiet: modern({ tools: {} }),
-    }, { 'id-new': ['b://2', 'a://1'], 'id-old': ['x://1'] });
+    const listened = makeSut(
+      {
+        new: modern({ tools: { listChanged: true }, resources: { subscribe: true } }),
+        old: { era: 'legacy', protocolVersion: '2025-11-25', capabilities: { tools: { listChanged: true } } },
+        down: { era: 'unknown' },
+        quiet: modern({ tools: {} }),
+      },
+      { 'id-new': ['b://2', 'a://1'], 'id-old': ['x://1'] },
+    );
     const targets = await listened(holder, new Set());
     expect(targets.map((t) => [t.serverId, t.key])).toEqual([['id-new', 'listen 1970-01-01T00:00:00.000Z toolsListChanged a://1\nb://2']]);
     expect(asked).toEqual(['new', 'old']);
@@ -49,7 +68,10 @@ describe('modernListens', () => {
 
   it('leaves out an upstream with a held session, and a record whose header values did not decrypt', async () => {
     const profile = modern({ tools: { listChanged: true } });
-    const listened = makeSut({ held: profile, locked: profile }, { 'id-held': ['a://1'], 'id-locked': ['a://1'] }, [record('held'), record('locked', { unreadableSecrets: true })]);
+    const listened = makeSut({ held: profile, locked: profile }, { 'id-held': ['a://1'], 'id-locked': ['a://1'] }, [
+      record('held'),
+      record('locked', { unreadableSecrets: true }),
+    ]);
     expect(await listened(holder, new Set(['id-held']))).toEqual([]);
   });
 

@@ -5,7 +5,10 @@ describe('isHeaderSafeName (which tool names the direct POST sends in Mcp-Name a
     expect(isHeaderSafeName(name)).toBe(true);
   });
 
-  it.each(['', 'héllo', 'two words', 'tab\there', '=?base64?eA==?=', 'a'.repeat(129), 42, undefined])('leaves %p to the SDK client, which encodes it', (name) => {
-    expect(isHeaderSafeName(name)).toBe(false);
-  });
+  it.each(['', 'héllo', 'two words', 'tab\there', '=?base64?eA==?=', 'a'.repeat(129), 42, undefined])(
+    'leaves %p to the SDK client, which encodes it',
+    (name) => {
+      expect(isHeaderSafeName(name)).toBe(false);
+    },
+  );
 });

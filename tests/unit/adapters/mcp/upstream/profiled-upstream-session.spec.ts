@@ -1,4 +1,8 @@
-import { ChosenContact, ProfiledUpstreamSession, UpstreamContact } from '../../../../../src/adapters/mcp/upstream/profiled-upstream-session';
+import {
+  ChosenContact,
+  ProfiledUpstreamSession,
+  UpstreamContact,
+} from '../../../../../src/adapters/mcp/upstream/profiled-upstream-session';
 
 const contact = (calls: string[]): UpstreamContact => ({
   listTools: async () => (calls.push('listTools'), []),
@@ -15,7 +19,7 @@ const contact = (calls: string[]): UpstreamContact => ({
 function makeSut(choose?: () => Promise<ChosenContact>) {
   const calls: string[] = [];
   let chosen = 0;
-  const sut = new ProfiledUpstreamSession(choose ?? (async () => (chosen += 1, { session: contact(calls) })));
+  const sut = new ProfiledUpstreamSession(choose ?? (async () => ((chosen += 1), { session: contact(calls) })));
   return { sut, calls, chosen: () => chosen };
 }
 
@@ -38,7 +42,9 @@ describe('ProfiledUpstreamSession', () => {
 
   it('fails every operation with what choosing failed with, and still closes', async () => {
     const failure = new Error('probe timed out');
-    const { sut } = makeSut(async () => { throw failure; });
+    const { sut } = makeSut(async () => {
+      throw failure;
+    });
     await expect(sut.listTools()).rejects.toBe(failure);
     await expect(sut.capabilities()).rejects.toBe(failure);
     await expect(sut.close()).resolves.toBeUndefined();

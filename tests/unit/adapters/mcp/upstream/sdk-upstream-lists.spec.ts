@@ -3,7 +3,7 @@ import { UpstreamReplyError } from '../../../../../src/application/ports/upstrea
 import { asReplyError } from '../../../../../src/adapters/mcp/upstream/sdk-upstream-lists';
 
 describe('asReplyError', () => {
-  it('takes the upstream\'s JSON-RPC error answer for a reply, its code and message kept', () => {
+  it("takes the upstream's JSON-RPC error answer for a reply, its code and message kept", () => {
     const reply = asReplyError(new ProtocolError(-32602, 'Unknown tool: x', { uri: 'file:///x' }));
     expect(reply).toBeInstanceOf(UpstreamReplyError);
     expect(reply).toMatchObject({ code: -32602, message: 'Unknown tool: x' });
@@ -17,7 +17,10 @@ describe('asReplyError', () => {
   it.each([
     ['a timeout', new SdkError(SdkErrorCode.RequestTimeout, 'Request timed out')],
     ['a closed connection', new SdkError(SdkErrorCode.ConnectionClosed, 'Connection closed')],
-    ['an HTTP status', new SdkHttpError(SdkErrorCode.ClientHttpNotImplemented, 'Error POSTing to endpoint', { status: 404, statusText: 'Not Found' })],
+    [
+      'an HTTP status',
+      new SdkHttpError(SdkErrorCode.ClientHttpNotImplemented, 'Error POSTing to endpoint', { status: 404, statusText: 'Not Found' }),
+    ],
     ['anything else', new Error('socket hang up')],
   ])('leaves %s, which is no answer, as it is', (_name, error) => {
     expect(asReplyError(error)).toBe(error);

@@ -18,19 +18,28 @@ async function makeSut() {
   const store = new InMemoryResourceStore();
   const upstream = new FakeUpstreamMcp();
   const { pins, store: pinStore } = makeToolPins();
-  const directory = new UpstreamToolDirectory(store, upstream, new LruLoadingCache<ToolListing>({ maxEntries: 10, maxChars: 100_000, ttlMs: 60_000 }), () => undefined, pins);
+  const directory = new UpstreamToolDirectory(
+    store,
+    upstream,
+    new LruLoadingCache<ToolListing>({ maxEntries: 10, maxChars: 100_000, ttlMs: 60_000 }),
+    () => undefined,
+    pins,
+  );
   const authorize = new AuthorizeToolCall(directory);
   const sut = new AuthorizeForwardedMcpRequest(new FindServerView(store), authorize, pins);
   const record = await store.create(USER, topLevel('mcp_servers'), {
-    name: 'files', url: 'https://files.example/mcp', tool_scopes: { echo: ['chat:read'], secret: ['chat:write'] },
+    name: 'files',
+    url: 'https://files.example/mcp',
+    tool_scopes: { echo: ['chat:read'], secret: ['chat:write'] },
   });
   const as = (scopes: string[], userId = USER) => ({ userId, scopes: ScopeSetMother.of(...scopes) });
-  const call = (name: string, scopes: string[], userId = USER) => sut.execute({ principal: as(scopes, userId), server: 'files', method: 'tools/call', name });
+  const call = (name: string, scopes: string[], userId = USER) =>
+    sut.execute({ principal: as(scopes, userId), server: 'files', method: 'tools/call', name });
   return { sut, authorize, upstream, pinStore, serverId: record.id, as, call };
 }
 
 describe('AuthorizeForwardedMcpRequest', () => {
-  it('passes a tools/call the record\'s tool_scopes allow, and refuses one they do not with the scopes missing', async () => {
+  it("passes a tools/call the record's tool_scopes allow, and refuses one they do not with the scopes missing", async () => {
     const { call } = await makeSut();
     await expect(call('echo', ['chat:read'])).resolves.toBeUndefined();
     await expect(call('secret', ['chat:read'])).rejects.toEqual(new InsufficientScopeError(['chat:write']));
@@ -42,11 +51,19 @@ describe('AuthorizeForwardedMcpRequest', () => {
     await expect(call('other', ['mcp_servers:write'])).resolves.toBeUndefined();
   });
 
-  it('decides exactly as /mcp/servers/<server>\'s tool gate for the same plain name', async () => {
+  it("decides exactly as /mcp/servers/<server>'s tool gate for the same plain name", async () => {
     const { authorize, call, as } = await makeSut();
-    for (const [name, scopes] of [['echo', ['chat:read']], ['secret', ['chat:read']], ['projects', ['projects:write']], ['files__echo', []]] as const) {
+    for (const [name, scopes] of [
+      ['echo', ['chat:read']],
+      ['secret', ['chat:read']],
+      ['projects', ['projects:write']],
+      ['files__echo', []],
+    ] as const) {
       const gate = await authorize.execute({ ...as([...scopes]), name, view: singleServerView('files')! });
-      const forwarded = await call(name, [...scopes]).then(() => 'allowed', (error) => (error instanceof InsufficientScopeError ? 'denied' : 'other'));
+      const forwarded = await call(name, [...scopes]).then(
+        () => 'allowed',
+        (error) => (error instanceof InsufficientScopeError ? 'denied' : 'other'),
+      );
       expect(forwarded).toBe(gate.kind);
     }
   });
@@ -65,16 +82,21 @@ describe('AuthorizeForwardedMcpRequest', () => {
     await expect(call('echo', ['chat:read'])).resolves.toBeUndefined();
   });
 
-  it('answers an unknown, another user\'s and a malformed server alike, for every method', async () => {
+  it("answers an unknown, another user's and a malformed server alike, for every method", async () => {
     const { sut, as } = await makeSut();
-    for (const [server, userId] of [['docs', USER], ['files', 'bob'], ['FILES', USER], ['../files', USER]]) {
+    for (const [server, userId] of [
+      ['docs', USER],
+      ['files', 'bob'],
+      ['FILES', USER],
+      ['../files', USER],
+    ]) {
       for (const method of ['tools/call', 'tools/list']) {
         await expect(sut.execute({ principal: as([], userId), server, method, name: 'echo' })).rejects.toBeInstanceOf(NotFoundError);
       }
     }
   });
 
-  it('passes any other method of a known server whatever the key\'s scopes, and never contacts the upstream', async () => {
+  it("passes any other method of a known server whatever the key's scopes, and never contacts the upstream", async () => {
     const { sut, as, upstream } = await makeSut();
     for (const method of ['tools/list', 'resources/read', 'server/discover']) {
       await expect(sut.execute({ principal: as(['chat:read']), server: 'files', method, name: 'anything' })).resolves.toBeUndefined();

@@ -12,9 +12,7 @@ const tool = (name: string, requiredScopes: string[]): ToolDescriptor => ToolMot
 
 describe('FilterTools over the built-in catalog', () => {
   it('has one tool per resource group', () => {
-    expect(BUILT_IN_TOOLS.map((t) => t.name).sort()).toEqual(
-      ['agents', 'chat', 'mcp_servers', 'models', 'projects', 'routines'],
-    );
+    expect(BUILT_IN_TOOLS.map((t) => t.name).sort()).toEqual(['agents', 'chat', 'mcp_servers', 'models', 'projects', 'routines']);
   });
 
   it('shows all 6 tools for empty scopes (full access)', () => {
@@ -57,7 +55,7 @@ describe('FilterTools over a custom catalog', () => {
     tool('admin', ['models:write', 'mcp_servers:write']),
   ];
 
-  it('requires every one of a tool\'s scopes', () => {
+  it("requires every one of a tool's scopes", () => {
     expect(names(['agents:read'], tools)).toEqual(['open', 'read-agents']);
     expect(names(['projects:write'], tools)).toEqual(['open']);
     expect(names(['agents:read', 'projects:write'], tools)).toEqual(['open', 'read-agents', 'sync']);

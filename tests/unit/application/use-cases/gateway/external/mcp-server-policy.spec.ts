@@ -2,7 +2,12 @@ import { MASK, mcpServerPolicy } from '../../../../../../src/application/use-cas
 import { ResourceRecord } from '../../../../../../src/domain/resource/resource-record';
 
 const policy = mcpServerPolicy(20);
-const valid = { name: 'files-2', url: 'https://files.example.com/mcp', headers: { Authorization: 'Bearer x' }, tool_scopes: { read: ['projects:read'] } };
+const valid = {
+  name: 'files-2',
+  url: 'https://files.example.com/mcp',
+  headers: { Authorization: 'Bearer x' },
+  tool_scopes: { read: ['projects:read'] },
+};
 
 describe('mcpServerPolicy', () => {
   it('accepts a valid registration as given', () => {
@@ -10,16 +15,24 @@ describe('mcpServerPolicy', () => {
   });
 
   it.each([
-    [{ ...valid, name: 'Files' }, /data.name/], [{ ...valid, name: 'x'.repeat(33) }, /data.name/], [{ ...valid, url: 'file:///etc' }, /data.url/],
-    [{ ...valid, headers: { a: 1 } }, /data.headers/], [{ ...valid, tool_scopes: { read: 'projects:read' } }, /tool_scopes.read/],
-    [{ ...valid, tool_scopes: { read: ['projects:admin'] } }, /tool_scopes.read\[0\]/], [{ ...valid, extra: true }, /data.extra/],
+    [{ ...valid, name: 'Files' }, /data.name/],
+    [{ ...valid, name: 'x'.repeat(33) }, /data.name/],
+    [{ ...valid, url: 'file:///etc' }, /data.url/],
+    [{ ...valid, headers: { a: 1 } }, /data.headers/],
+    [{ ...valid, tool_scopes: { read: 'projects:read' } }, /tool_scopes.read/],
+    [{ ...valid, tool_scopes: { read: ['projects:admin'] } }, /tool_scopes.read\[0\]/],
+    [{ ...valid, extra: true }, /data.extra/],
   ])('refuses %j', (data, message) => {
     expect(() => policy.check(data)).toThrow(message);
   });
 
   it.each([
-    ['a line feed', 'Bearer tok-SECRET\n'], ['a carriage return', 'Bearer tok-SECRET\r\nX-Evil: 1'], ['a NUL', 'Bearer tok-SECRET\u0000'],
-    ['another control character', 'Bearer tok-SECRET\u0007'], ['a space at the end', 'Bearer tok-SECRET '], ['a tab at the start', '\tBearer tok-SECRET'],
+    ['a line feed', 'Bearer tok-SECRET\n'],
+    ['a carriage return', 'Bearer tok-SECRET\r\nX-Evil: 1'],
+    ['a NUL', 'Bearer tok-SECRET\u0000'],
+    ['another control character', 'Bearer tok-SECRET\u0007'],
+    ['a space at the end', 'Bearer tok-SECRET '],
+    ['a tab at the start', '\tBearer tok-SECRET'],
     ['a character past U+00FF', 'Bearer tok-SECRET\u0100'],
   ])('refuses a header value with %s, naming the header and never quoting the value', (_, value) => {
     const refused = () => policy.check({ ...valid, headers: { 'X-Api-Key': 'fine', Authorization: value } });
@@ -27,7 +40,12 @@ describe('mcpServerPolicy', () => {
     expect(refused).not.toThrow(/SECRET|X-Api-Key/);
   });
 
-  it.each([['a space', 'X Key'], ['a colon', 'X-Key:'], ['a line feed', 'X-Key\nHost'], ['nothing', '']])('refuses a header name with %s', (_, name) => {
+  it.each([
+    ['a space', 'X Key'],
+    ['a colon', 'X-Key:'],
+    ['a line feed', 'X-Key\nHost'],
+    ['nothing', ''],
+  ])('refuses a header name with %s', (_, name) => {
     expect(() => policy.check({ ...valid, headers: { [name]: 'v' } })).toThrow(/data\.headers: has a name that is not an HTTP header name/);
   });
 
@@ -37,7 +55,11 @@ describe('mcpServerPolicy', () => {
   });
 
   it('accepts resource_scopes (URIs and URI templates) and prompt_scopes as tool_scopes', () => {
-    const data = { ...valid, resource_scopes: { 'file:///a.txt': ['chat:read'], 'file:///notes/{name}': ['projects:read', 'chat:read'] }, prompt_scopes: { greet: ['chat:read'] } };
+    const data = {
+      ...valid,
+      resource_scopes: { 'file:///a.txt': ['chat:read'], 'file:///notes/{name}': ['projects:read', 'chat:read'] },
+      prompt_scopes: { greet: ['chat:read'] },
+    };
     expect(policy.check(data)).toEqual(data);
   });
 
@@ -57,7 +79,10 @@ describe('mcpServerPolicy', () => {
   it('masks header values and keeps stored secrets when the mask comes back', () => {
     const record = { data: valid } as unknown as ResourceRecord;
     expect(policy.mask(record)).toEqual({ ...valid, headers: { Authorization: MASK } });
-    expect(policy.merge(valid, { headers: { Authorization: MASK, 'X-New': 'n' } }).headers).toEqual({ Authorization: 'Bearer x', 'X-New': 'n' });
+    expect(policy.merge(valid, { headers: { Authorization: MASK, 'X-New': 'n' } }).headers).toEqual({
+      Authorization: 'Bearer x',
+      'X-New': 'n',
+    });
     expect(policy.merge(valid, { headers: { constructor: MASK } }).headers).toEqual({});
   });
 
@@ -82,6 +107,9 @@ describe('mcpServerPolicy', () => {
   });
 
   it('limits how many servers one user registers', () => {
-    expect(mcpServerPolicy(3).limit).toEqual({ max: 3, refusal: expect.stringMatching(/already have 3 MCP servers.*MAX_MCP_SERVERS_PER_USER/) });
+    expect(mcpServerPolicy(3).limit).toEqual({
+      max: 3,
+      refusal: expect.stringMatching(/already have 3 MCP servers.*MAX_MCP_SERVERS_PER_USER/),
+    });
   });
 });

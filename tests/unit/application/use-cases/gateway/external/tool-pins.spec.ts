@@ -6,9 +6,14 @@ import { ResourceRecord } from '../../../../../../src/domain/resource/resource-r
 import { makeToolPins } from '../../../../../support/call-tool-service';
 
 const SERVER: ResourceRecord = {
-  id: 'srv-1', ownerId: 'alice', resource: 'mcp_servers', parentId: null, subresource: null,
+  id: 'srv-1',
+  ownerId: 'alice',
+  resource: 'mcp_servers',
+  parentId: null,
+  subresource: null,
   data: { name: 'files', url: 'https://files.example/mcp', headers: { Authorization: 'Bearer s3cret' } },
-  createdAt: new Date(0), updatedAt: new Date(0),
+  createdAt: new Date(0),
+  updatedAt: new Date(0),
 };
 const echo = (description = 'Echoes'): UpstreamTool => ({ name: 'echo', description, inputSchema: { type: 'object' } });
 const other: UpstreamTool = { name: 'other', inputSchema: { type: 'object' } };
@@ -19,7 +24,10 @@ describe('ToolPins.review', () => {
   it('pins every tool on first sight as approved, serves them all, and writes nothing on the next listing', async () => {
     const { pins, store, audit } = makeToolPins();
     expect(names((await pins.review(SERVER, [echo(), other])).served)).toEqual(['echo', 'other']);
-    expect((await store.list(SERVER.id)).map((p) => [p.tool, p.status])).toEqual([['echo', 'approved'], ['other', 'approved']]);
+    expect((await store.list(SERVER.id)).map((p) => [p.tool, p.status])).toEqual([
+      ['echo', 'approved'],
+      ['other', 'approved'],
+    ]);
     const writes = store.writes;
     const again = await pins.review(SERVER, [{ ...other }, { inputSchema: { type: 'object' }, description: 'Echoes', name: 'echo' }]);
     expect(names(again.served)).toEqual(['other', 'echo']);
@@ -40,7 +48,10 @@ describe('ToolPins.review', () => {
     const [pin] = await store.list(SERVER.id);
     expect(pin).toMatchObject({ status: 'changed', sha256: approved.sha256 });
     expect(audit.records[0]).toMatchObject({
-      action: 'mcp_server.tool_changed', actor: { type: 'system', id: null }, userId: 'alice', keyId: null,
+      action: 'mcp_server.tool_changed',
+      actor: { type: 'system', id: null },
+      userId: 'alice',
+      keyId: null,
       target: { type: 'mcp_server', id: 'srv-1' },
       details: { name: 'files', tool: 'echo', approved_sha256: approved.sha256, new_sha256: pin.seenSha256 },
     });
@@ -81,7 +92,10 @@ describe('ToolPins approval', () => {
     await pins.review(SERVER, [echo('new'), other]);
     const [seen] = await store.list(SERVER.id);
     const approved = await pins.approve(store, SERVER.id, byName('echo', 'echo', 'other'));
-    expect(approved.map((p) => [p.tool, p.status])).toEqual([['echo', 'approved'], ['other', 'approved']]);
+    expect(approved.map((p) => [p.tool, p.status])).toEqual([
+      ['echo', 'approved'],
+      ['other', 'approved'],
+    ]);
     expect(approved[0].sha256).toBe(seen.seenSha256);
     expect(names((await pins.review(SERVER, [echo('new'), other])).served)).toEqual(['echo', 'other']);
     expect(await pins.view(SERVER.id)).toEqual([
@@ -102,7 +116,9 @@ describe('ToolPins approval', () => {
     const { pins, store } = makeToolPins();
     await pins.review(SERVER, [echo()]);
     await pins.review(SERVER, [echo('new')]);
-    await expect(pins.approve(store, SERVER.id, byName('echo', 'ghost'))).rejects.toThrow('data.approve_tools[1]: names no tool keygate pinned on this server');
+    await expect(pins.approve(store, SERVER.id, byName('echo', 'ghost'))).rejects.toThrow(
+      'data.approve_tools[1]: names no tool keygate pinned on this server',
+    );
     expect((await store.list(SERVER.id))[0].status).toBe('changed');
   });
 
@@ -113,11 +129,22 @@ describe('ToolPins approval', () => {
     const inspected = (await store.list(SERVER.id))[0].seenSha256;
     await pins.review(SERVER, [echo('changed again after the get'), other]);
     const seen = (await store.list(SERVER.id))[0].seenSha256;
-    await expect(pins.approve(store, SERVER.id, [{ tool: 'other', sha256: null }, { tool: 'echo', sha256: inspected }]))
-      .rejects.toThrow(`data.approve_tools[1]: the definition changed again: keygate now sees sha256 ${seen};`);
+    await expect(
+      pins.approve(store, SERVER.id, [
+        { tool: 'other', sha256: null },
+        { tool: 'echo', sha256: inspected },
+      ]),
+    ).rejects.toThrow(`data.approve_tools[1]: the definition changed again: keygate now sees sha256 ${seen};`);
     expect((await store.list(SERVER.id))[0]).toMatchObject({ status: 'changed', seenSha256: seen });
-    expect(await pins.approve(store, SERVER.id, [{ tool: 'echo', sha256: seen }, { tool: 'other', sha256: null }]))
-      .toEqual([expect.objectContaining({ tool: 'echo', sha256: seen, status: 'approved' }), expect.objectContaining({ tool: 'other', status: 'approved' })]);
+    expect(
+      await pins.approve(store, SERVER.id, [
+        { tool: 'echo', sha256: seen },
+        { tool: 'other', sha256: null },
+      ]),
+    ).toEqual([
+      expect.objectContaining({ tool: 'echo', sha256: seen, status: 'approved' }),
+      expect.objectContaining({ tool: 'other', status: 'approved' }),
+    ]);
     // Retried, the same entry still holds: the approved definition is the one seen.
     await expect(pins.approve(store, SERVER.id, [{ tool: 'echo', sha256: seen }])).resolves.toHaveLength(1);
   });
@@ -133,23 +160,43 @@ describe('ToolPins approval', () => {
         return store.approve(id, approvals);
       },
     });
-    await expect(pins.approve(racing, SERVER.id, [{ tool: 'echo', sha256: inspected }])).rejects.toThrow(`keygate now sees sha256 ${'f'.repeat(64)}`);
+    await expect(pins.approve(racing, SERVER.id, [{ tool: 'echo', sha256: inspected }])).rejects.toThrow(
+      `keygate now sees sha256 ${'f'.repeat(64)}`,
+    );
     expect((await store.list(SERVER.id))[0]).toMatchObject({ status: 'changed', seenSha256: 'f'.repeat(64) });
   });
 
   it('takes approve_tools out of the data and bounds it', () => {
     const { pins } = makeToolPins({ maxPins: 3 });
     const hash = 'A'.repeat(64);
-    expect(pins.approvalIn({ description: 'd', approve_tools: ['echo'] })).toEqual({ data: { description: 'd' }, approvals: byName('echo') });
-    expect(pins.approvalIn({ approve_tools: ['echo', { name: 'other', sha256: hash }] }))
-      .toEqual({ data: {}, approvals: [{ tool: 'echo', sha256: null }, { tool: 'other', sha256: 'a'.repeat(64) }] });
+    expect(pins.approvalIn({ description: 'd', approve_tools: ['echo'] })).toEqual({
+      data: { description: 'd' },
+      approvals: byName('echo'),
+    });
+    expect(pins.approvalIn({ approve_tools: ['echo', { name: 'other', sha256: hash }] })).toEqual({
+      data: {},
+      approvals: [
+        { tool: 'echo', sha256: null },
+        { tool: 'other', sha256: 'a'.repeat(64) },
+      ],
+    });
     expect(pins.approvalIn({ description: 'd' })).toEqual({ data: { description: 'd' }, approvals: null });
-    expect(pins.approvalIn({ description: 'd', tool_pins: { echo: {} }, tool_pins_truncated: true, tool_pins_total: 9 })).toEqual({ data: { description: 'd' }, approvals: null });
+    expect(pins.approvalIn({ description: 'd', tool_pins: { echo: {} }, tool_pins_truncated: true, tool_pins_total: 9 })).toEqual({
+      data: { description: 'd' },
+      approvals: null,
+    });
     for (const bad of ['echo', [], ['a', 'b', 'c', 'd'], [1], [''], ['x'.repeat(129)], [null], [['echo']]]) {
       expect(() => pins.approvalIn({ approve_tools: bad })).toThrow(ValidationError);
     }
-    for (const bad of [{ name: 'echo' }, { name: 'echo', sha256: 'a'.repeat(63) }, { name: 'echo', sha256: 'g'.repeat(64) }, { name: '', sha256: hash },
-      { name: 'echo', sha256: hash, status: 'approved' }, { tool: 'echo', sha256: hash }, { name: 'echo', sha256: 7 }]) {
+    for (const bad of [
+      { name: 'echo' },
+      { name: 'echo', sha256: 'a'.repeat(63) },
+      { name: 'echo', sha256: 'g'.repeat(64) },
+      { name: '', sha256: hash },
+      { name: 'echo', sha256: hash, status: 'approved' },
+      { tool: 'echo', sha256: hash },
+      { name: 'echo', sha256: 7 },
+    ]) {
       expect(() => pins.approvalIn({ approve_tools: ['ok', bad] })).toThrow('data.approve_tools[1]: must be a tool name');
     }
   });

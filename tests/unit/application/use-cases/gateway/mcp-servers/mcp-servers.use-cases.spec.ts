@@ -34,21 +34,33 @@ function makeSut(options: { maxServers?: number; refused?: string[] } = {}) {
   return { sut, store, audit: work.audit, clock, pinStore, addresses };
 }
 
-const asUser = (actor: Actor, userId?: string): McpServerCaller => ({ kind: 'user', actor: { ...actor, origin: { requestId: 'req-1', ip: '198.51.100.7' } }, userId });
+const asUser = (actor: Actor, userId?: string): McpServerCaller => ({
+  kind: 'user',
+  actor: { ...actor, origin: { requestId: 'req-1', ip: '198.51.100.7' } },
+  userId,
+});
 const files = (more: Record<string, unknown> = {}) => ({ name: 'files', url: 'https://files.example.com/mcp?token=t0p', ...more });
 
 describe('McpServer use-cases for a user over REST', () => {
-  it('create stores the server for the token\'s user, shows header values masked, and records mcp_server.created with the user as actor', async () => {
+  it("create stores the server for the token's user, shows header values masked, and records mcp_server.created with the user as actor", async () => {
     const { sut, store, audit, clock } = makeSut();
     const alice = ActorMother.user();
     const created = await sut.create.execute({ caller: asUser(alice), data: files({ headers: { Authorization: 'Bearer s3cret' } }) });
     expect(created.data.headers).toEqual({ Authorization: '********' });
     expect(store.records[0]).toMatchObject({ ownerId: alice.userId, data: { headers: { Authorization: 'Bearer s3cret' } } });
-    expect(audit.records).toEqual([{
-      action: 'mcp_server.created', actor: { type: 'user', id: alice.userId }, userId: alice.userId, keyId: null,
-      target: { type: 'mcp_server', id: created.id }, occurredAt: clock.now(), requestId: 'req-1', ip: '198.51.100.7',
-      details: { name: 'files', url_origin: 'https://files.example.com' },
-    }]);
+    expect(audit.records).toEqual([
+      {
+        action: 'mcp_server.created',
+        actor: { type: 'user', id: alice.userId },
+        userId: alice.userId,
+        keyId: null,
+        target: { type: 'mcp_server', id: created.id },
+        occurredAt: clock.now(),
+        requestId: 'req-1',
+        ip: '198.51.100.7',
+        details: { name: 'files', url_origin: 'https://files.example.com' },
+      },
+    ]);
     expect(JSON.stringify(audit.records)).not.toMatch(/s3cret|t0p/);
   });
 
@@ -60,11 +72,13 @@ describe('McpServer use-cases for a user over REST', () => {
     expect(store.records[0].ownerId).toBe(bob.userId);
     expect(audit.records[0]).toMatchObject({ actor: { type: 'user', id: admin.userId }, userId: bob.userId });
     expect((await sut.get.execute({ caller: asUser(bob), id: created.id })).record.id).toBe(created.id);
-    await expect(sut.get.execute({ caller: asUser(ActorMother.user(), bob.userId), id: created.id })).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(sut.get.execute({ caller: asUser(ActorMother.user(), bob.userId), id: created.id })).rejects.toBeInstanceOf(
+      ForbiddenError,
+    );
     await expect(sut.list.execute({ caller: asUser(bob, 'not-a-uuid') })).rejects.toThrow('user_id: must be a UUID');
   });
 
-  it('lets an admin naming no user get, update and delete any user\'s server by id, for its owner', async () => {
+  it("lets an admin naming no user get, update and delete any user's server by id, for its owner", async () => {
     const { sut, store, audit } = makeSut();
     const admin = ActorMother.admin();
     const bob = ActorMother.user();
@@ -74,12 +88,14 @@ describe('McpServer use-cases for a user over REST', () => {
     expect(store.records[0]).toMatchObject({ ownerId: bob.userId, data: { name: 'renamed' } });
     await sut.remove.execute({ caller: asUser(admin), id: created.id });
     expect(store.records).toEqual([]);
-    expect(audit.records.slice(1).map((r) => [r.action, r.actor.id, r.userId]))
-      .toEqual([['mcp_server.updated', admin.userId, bob.userId], ['mcp_server.deleted', admin.userId, bob.userId]]);
+    expect(audit.records.slice(1).map((r) => [r.action, r.actor.id, r.userId])).toEqual([
+      ['mcp_server.updated', admin.userId, bob.userId],
+      ['mcp_server.deleted', admin.userId, bob.userId],
+    ]);
     await expect(sut.get.execute({ caller: asUser(admin), id: randomUUID() })).rejects.toBeInstanceOf(NotFoundError);
   });
 
-  it('answers NotFound alike for an unknown id and another user\'s server, on get, update and delete, writing nothing', async () => {
+  it("answers NotFound alike for an unknown id and another user's server, on get, update and delete, writing nothing", async () => {
     const { sut, store, audit } = makeSut();
     const alice = ActorMother.user();
     const created = await sut.create.execute({ caller: asUser(alice), data: files() });
@@ -105,14 +121,19 @@ describe('McpServer use-cases for a user over REST', () => {
     await sut.create.execute({ caller: alice, data: inside });
     expect(addresses.asked).toEqual(['https://inside.example.com/mcp']);
     const other = await sut.create.execute({ caller: alice, data: files(), checkAddress: true });
-    await expect(sut.update.execute({ caller: alice, id: other.id, data: { url: 'https://inside.example.com/x' }, checkAddress: true }))
-      .rejects.toThrow('data.url: upstream address not allowed');
+    await expect(
+      sut.update.execute({ caller: alice, id: other.id, data: { url: 'https://inside.example.com/x' }, checkAddress: true }),
+    ).rejects.toThrow('data.url: upstream address not allowed');
     expect(store.records[1].data.url).toBe(files().url);
     expect(audit.records.map((r) => r.action)).toEqual(['mcp_server.created', 'mcp_server.created']);
     // A bad field or an unknown id is answered before any DNS wait.
     const asked = addresses.asked.length;
-    await expect(sut.update.execute({ caller: alice, id: other.id, data: { url: 'https://new.example.com/', name: 'NO' }, checkAddress: true })).rejects.toThrow(/^data.name/);
-    await expect(sut.update.execute({ caller: alice, id: randomUUID(), data: { url: 'https://new.example.com/' }, checkAddress: true })).rejects.toBeInstanceOf(NotFoundError);
+    await expect(
+      sut.update.execute({ caller: alice, id: other.id, data: { url: 'https://new.example.com/', name: 'NO' }, checkAddress: true }),
+    ).rejects.toThrow(/^data.name/);
+    await expect(
+      sut.update.execute({ caller: alice, id: randomUUID(), data: { url: 'https://new.example.com/' }, checkAddress: true }),
+    ).rejects.toBeInstanceOf(NotFoundError);
     expect(addresses.asked).toHaveLength(asked);
   });
 
@@ -120,9 +141,14 @@ describe('McpServer use-cases for a user over REST', () => {
     const { sut, store } = makeSut({ maxServers: 1 });
     const alice = asUser(ActorMother.user());
     await expect(sut.create.execute({ caller: alice, data: { name: 'Bad Name', url: 'ftp://x' } })).rejects.toMatchObject({
-      errors: [{ field: 'data.name', message: expect.any(String) }, { field: 'data.url', message: expect.any(String) }],
+      errors: [
+        { field: 'data.name', message: expect.any(String) },
+        { field: 'data.url', message: expect.any(String) },
+      ],
     });
-    await expect(sut.create.execute({ caller: alice, data: files({ headers: { X: 'y'.repeat(9000) } }) })).rejects.toThrow(/^data: must be at most 8192 bytes/);
+    await expect(sut.create.execute({ caller: alice, data: files({ headers: { X: 'y'.repeat(9000) } }) })).rejects.toThrow(
+      /^data: must be at most 8192 bytes/,
+    );
     await sut.create.execute({ caller: alice, data: files() });
     await expect(sut.create.execute({ caller: alice, data: files({ name: 'more' }) })).rejects.toBeInstanceOf(ConflictError);
     expect(store.records).toHaveLength(1);
@@ -132,10 +158,18 @@ describe('McpServer use-cases for a user over REST', () => {
     const { sut, store, audit } = makeSut();
     const alice = asUser(ActorMother.user());
     const created = await sut.create.execute({ caller: alice, data: files({ headers: { Authorization: 'Bearer s3cret' } }) });
-    const same = await sut.update.execute({ caller: alice, id: created.id, data: { headers: { Authorization: '********' }, tool_scopes: { echo: ['chat:read'] } } });
+    const same = await sut.update.execute({
+      caller: alice,
+      id: created.id,
+      data: { headers: { Authorization: '********' }, tool_scopes: { echo: ['chat:read'] } },
+    });
     expect(same.record.data).toMatchObject({ headers: { Authorization: '********' }, tool_scopes: { echo: ['chat:read'] } });
     expect(store.records[0].data.headers).toEqual({ Authorization: 'Bearer s3cret' });
-    await sut.update.execute({ caller: alice, id: created.id, data: { url: 'https://elsewhere.example.net/mcp', headers: { Authorization: '********' } } });
+    await sut.update.execute({
+      caller: alice,
+      id: created.id,
+      data: { url: 'https://elsewhere.example.net/mcp', headers: { Authorization: '********' } },
+    });
     expect(store.records[0].data.headers).toEqual({});
     expect(audit.records.at(-2)?.details.changed).toEqual(['headers', 'tool_scopes']);
   });
@@ -144,11 +178,19 @@ describe('McpServer use-cases for a user over REST', () => {
     const { sut, audit, pinStore } = makeSut();
     const alice = asUser(ActorMother.user());
     const { id } = await sut.create.execute({ caller: alice, data: files() });
-    await pinStore.pinFirst(id, [{ tool: 'echo', sha256: SHA('a') }, { tool: 'other', sha256: SHA('c') }], 10);
+    await pinStore.pinFirst(
+      id,
+      [
+        { tool: 'echo', sha256: SHA('a') },
+        { tool: 'other', sha256: SHA('c') },
+      ],
+      10,
+    );
     await pinStore.markChanged(id, [{ tool: 'echo', sha256: SHA('b') }]);
 
-    await expect(sut.update.execute({ caller: alice, id, data: { approve_tools: ['echo', 'ghost'] } }))
-      .rejects.toThrow('data.approve_tools[1]: names no tool keygate pinned on this server');
+    await expect(sut.update.execute({ caller: alice, id, data: { approve_tools: ['echo', 'ghost'] } })).rejects.toThrow(
+      'data.approve_tools[1]: names no tool keygate pinned on this server',
+    );
     expect((await pinStore.list(id))[0].status).toBe('changed');
     expect(audit.records).toHaveLength(1);
 
@@ -156,7 +198,8 @@ describe('McpServer use-cases for a user over REST', () => {
     expect(approved.pins[0]).toMatchObject({ tool: 'echo', sha256: SHA('b'), status: 'approved' });
     expect(approved.record.data).not.toHaveProperty('approve_tools');
     expect(audit.records[1]).toMatchObject({
-      action: 'mcp_server.updated', details: { changed: ['approve_tools'], approved_tools: [{ tool: 'echo', sha256: SHA('b') }] },
+      action: 'mcp_server.updated',
+      details: { changed: ['approve_tools'], approved_tools: [{ tool: 'echo', sha256: SHA('b') }] },
     });
   });
 
@@ -166,11 +209,15 @@ describe('McpServer use-cases for a user over REST', () => {
     const { id } = await sut.create.execute({ caller: alice, data: files() });
     await sut.remove.execute({ caller: alice, id });
     expect(store.records).toEqual([]);
-    expect(audit.records[1]).toMatchObject({ action: 'mcp_server.deleted', target: { type: 'mcp_server', id }, details: { name: 'files' } });
+    expect(audit.records[1]).toMatchObject({
+      action: 'mcp_server.deleted',
+      target: { type: 'mcp_server', id },
+      details: { name: 'files' },
+    });
     await expect(sut.remove.execute({ caller: alice, id })).rejects.toBeInstanceOf(NotFoundError);
   });
 
-  it('lists the owner\'s servers oldest first in pages, each with its pins, and refuses a bad limit or cursor', async () => {
+  it("lists the owner's servers oldest first in pages, each with its pins, and refuses a bad limit or cursor", async () => {
     const { sut, pinStore } = makeSut({ maxServers: 10 });
     const alice = asUser(ActorMother.user());
     const ids: string[] = [];
@@ -187,7 +234,8 @@ describe('McpServer use-cases for a user over REST', () => {
     expect(third.nextCursor).toBeNull();
     expect((await sut.list.execute({ caller: alice })).servers).toHaveLength(5);
 
-    for (const limit of [0, 51, 1.5, '2x', ['1', '2']]) await expect(sut.list.execute({ caller: alice, limit: limit as number })).rejects.toThrow(/^limit: /);
+    for (const limit of [0, 51, 1.5, '2x', ['1', '2']])
+      await expect(sut.list.execute({ caller: alice, limit: limit as number })).rejects.toThrow(/^limit: /);
     for (const cursor of ['', 'abc', Buffer.from('offset:01').toString('base64url'), 'x'.repeat(40)]) {
       await expect(sut.list.execute({ caller: alice, cursor })).rejects.toThrow('cursor: is not a cursor from a previous page');
     }

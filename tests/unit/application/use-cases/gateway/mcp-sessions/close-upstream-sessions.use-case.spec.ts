@@ -47,7 +47,13 @@ describe('UpstreamToolDirectory within a client session', () => {
   it('hands the client session and the relay to the upstream contact of a call, and nothing to a stateless one', async () => {
     const store = new InMemoryResourceStore();
     const upstream = new FakeUpstreamMcp();
-    const directory = new UpstreamToolDirectory(store, upstream, new LruLoadingCache<ToolListing>({ maxEntries: 10, maxChars: 100_000, ttlMs: 60_000 }), () => undefined, makeToolPins().pins);
+    const directory = new UpstreamToolDirectory(
+      store,
+      upstream,
+      new LruLoadingCache<ToolListing>({ maxEntries: 10, maxChars: 100_000, ttlMs: 60_000 }),
+      () => undefined,
+      makeToolPins().pins,
+    );
     const url = 'https://files.example/mcp';
     upstream.serve(url, { tools: [{ name: 'echo', inputSchema: { type: 'object' } }] });
     await store.create(USER, topLevel('mcp_servers'), { name: 'files', url });

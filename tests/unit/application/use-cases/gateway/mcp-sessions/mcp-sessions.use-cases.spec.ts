@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { AnnounceToolChanges, TOOLS_LIST_CHANGED } from '../../../../../../src/application/use-cases/gateway/mcp-sessions/announce-tool-changes.use-case';
+import {
+  AnnounceToolChanges,
+  TOOLS_LIST_CHANGED,
+} from '../../../../../../src/application/use-cases/gateway/mcp-sessions/announce-tool-changes.use-case';
 import { EndMcpSession } from '../../../../../../src/application/use-cases/gateway/mcp-sessions/end-mcp-session.use-case';
-import { MAX_CLIENT_FIELD_CHARS, OpenMcpSession } from '../../../../../../src/application/use-cases/gateway/mcp-sessions/open-mcp-session.use-case';
+import {
+  MAX_CLIENT_FIELD_CHARS,
+  OpenMcpSession,
+} from '../../../../../../src/application/use-cases/gateway/mcp-sessions/open-mcp-session.use-case';
 import { ResumeMcpSession } from '../../../../../../src/application/use-cases/gateway/mcp-sessions/resume-mcp-session.use-case';
 import { ToolsDigest } from '../../../../../../src/application/use-cases/gateway/mcp-sessions/tools-digest';
 import { FilterTools } from '../../../../../../src/application/use-cases/gateway/filter-tools/filter-tools.use-case';
@@ -35,7 +41,12 @@ function makeSut(maxPerKey = 3) {
   const key = { keyId: randomUUID(), userId: randomUUID(), scopes: ScopeSetMother.of('projects:read') };
   sessions.key(key.keyId, key.userId, key.scopes);
   const openFor = async (k = key) => {
-    const opened = await open.execute({ ...k, protocolVersion: '2025-11-25', clientCapabilities: {}, clientInfo: { name: 'c', version: '1' } });
+    const opened = await open.execute({
+      ...k,
+      protocolVersion: '2025-11-25',
+      clientCapabilities: {},
+      clientInfo: { name: 'c', version: '1' },
+    });
     hub.open(opened.session.id);
     return opened;
   };
@@ -64,7 +75,7 @@ describe('OpenMcpSession', () => {
     expect(sessions.rows).toEqual([]);
   });
 
-  it('ends the least recently seen live sessions of the key past its limit, not other keys\' sessions', async () => {
+  it("ends the least recently seen live sessions of the key past its limit, not other keys' sessions", async () => {
     const { resume, clock, openFor, sessions, key } = makeSut(2);
     const other = { keyId: randomUUID(), userId: key.userId, scopes: key.scopes };
     const theirs = await openFor(other);
@@ -82,7 +93,7 @@ describe('OpenMcpSession', () => {
 });
 
 describe('ResumeMcpSession', () => {
-  it('finds the key\'s session, and nothing for a malformed, unknown or other key\'s id', async () => {
+  it("finds the key's session, and nothing for a malformed, unknown or other key's id", async () => {
     const { resume, openFor, key } = makeSut();
     const { token, session } = await openFor();
     expect(await resume.execute({ token, keyId: key.keyId })).toMatchObject({ id: session.id });
@@ -94,20 +105,29 @@ describe('ResumeMcpSession', () => {
 
   it('finds a session only on the endpoint that opened it', async () => {
     const { open, resume, key } = makeSut();
-    const opened = (endpoint?: string) => open.execute({ ...key, protocolVersion: '2025-11-25', clientCapabilities: {}, clientInfo: {}, endpoint });
+    const opened = (endpoint?: string) =>
+      open.execute({ ...key, protocolVersion: '2025-11-25', clientCapabilities: {}, clientInfo: {}, endpoint });
     const onFiles = await opened('servers/files');
     const onMcp = await opened();
-    expect(await resume.execute({ token: onFiles.token, keyId: key.keyId, endpoint: 'servers/files' })).toMatchObject({ id: onFiles.session.id });
+    expect(await resume.execute({ token: onFiles.token, keyId: key.keyId, endpoint: 'servers/files' })).toMatchObject({
+      id: onFiles.session.id,
+    });
     expect(await resume.execute({ token: onFiles.token, keyId: key.keyId })).toBeNull();
     expect(await resume.execute({ token: onFiles.token, keyId: key.keyId, endpoint: 'servers/docs' })).toBeNull();
     expect(await resume.execute({ token: onMcp.token, keyId: key.keyId, endpoint: 'servers/files' })).toBeNull();
     expect(await resume.execute({ token: onMcp.token, keyId: key.keyId })).toMatchObject({ id: onMcp.session.id });
   });
 
-  it('ends a token\'s session at the expiry of the latest token that used it, never moving it earlier', async () => {
+  it("ends a token's session at the expiry of the latest token that used it, never moving it earlier", async () => {
     const { open, resume, key, clock, sessions } = makeSut();
     const at = (ms: number) => new Date(clock.now().getTime() + ms);
-    const { token, session } = await open.execute({ ...key, protocolVersion: '2025-11-25', clientCapabilities: {}, clientInfo: {}, expiresAt: at(5000) });
+    const { token, session } = await open.execute({
+      ...key,
+      protocolVersion: '2025-11-25',
+      clientCapabilities: {},
+      clientInfo: {},
+      expiresAt: at(5000),
+    });
     expect(session.expiresAt).toEqual(at(5000));
     // An older token changes nothing; a fresher one moves the end to its own expiry.
     expect(await resume.execute({ token, keyId: key.keyId, expiresAt: at(1000) })).toMatchObject({ expiresAt: at(5000) });
@@ -164,7 +184,7 @@ describe('AnnounceToolChanges', () => {
     expect(hub.streams.get(two.session.id)).toEqual([TOOLS_LIST_CHANGED]);
   });
 
-  it('follows the owner\'s upstream tools, for the keys that can see them', async () => {
+  it("follows the owner's upstream tools, for the keys that can see them", async () => {
     const { announce, openFor, key, hub, external, sessions } = makeSut();
     const blind = { keyId: randomUUID(), userId: key.userId, scopes: ScopeSetMother.of('chat:read') };
     sessions.key(blind.keyId, blind.userId, blind.scopes);

@@ -16,11 +16,20 @@ describe('AuthorizeToolCall', () => {
     const { decide } = makeSut();
     const allowed = { kind: 'allowed', target: { kind: 'built-in', resource: 'agents' } };
     expect(await decide(['agents:read'], 'agents', { action: 'get', subresource: 'prompt' })).toEqual(allowed);
-    expect(await decide(['agents:read'], 'agents', { action: 'assign', subresource: 'mcp' })).toEqual({ kind: 'denied', scopes: ['agents:write'], required: ['agents:write'] });
+    expect(await decide(['agents:read'], 'agents', { action: 'assign', subresource: 'mcp' })).toEqual({
+      kind: 'denied',
+      scopes: ['agents:write'],
+      required: ['agents:write'],
+    });
     expect(await decide(['agents:write'], 'agents', { action: 'assign', subresource: 'mcp' })).toEqual(allowed);
-    for (const action of ['get', 'list', 'search', 'query']) expect((await decide(['models:read'], 'models', { action })).kind).toBe('allowed');
+    for (const action of ['get', 'list', 'search', 'query'])
+      expect((await decide(['models:read'], 'models', { action })).kind).toBe('allowed');
     for (const action of ['create', 'update', 'delete', 'assign', 'unassign', 'execute']) {
-      expect(await decide(['models:read'], 'models', { action })).toEqual({ kind: 'denied', scopes: ['models:write'], required: ['models:write'] });
+      expect(await decide(['models:read'], 'models', { action })).toEqual({
+        kind: 'denied',
+        scopes: ['models:write'],
+        required: ['models:write'],
+      });
     }
   });
 
@@ -34,13 +43,24 @@ describe('AuthorizeToolCall', () => {
   it('allows everything to full access and nothing across resources', async () => {
     const { decide } = makeSut();
     expect(await decide([], 'routines', { action: 'delete' })).toMatchObject({ kind: 'allowed' });
-    expect(await decide(['projects:write'], 'routines', { action: 'list' })).toEqual({ kind: 'denied', scopes: ['routines:read'], required: ['routines:read'] });
+    expect(await decide(['projects:write'], 'routines', { action: 'list' })).toEqual({
+      kind: 'denied',
+      scopes: ['routines:read'],
+      required: ['routines:read'],
+    });
   });
 
   it('resolves other names through ExternalTools once and names every missing scope, and every scope the call needs', async () => {
     const { external, files, decide } = makeSut();
-    expect(await decide(['projects:read'], 'files__read')).toEqual({ kind: 'denied', scopes: ['chat:write'], required: ['projects:read', 'chat:write'] });
-    expect(await decide(['projects:write', 'chat:write'], 'files__read')).toEqual({ kind: 'allowed', target: { kind: 'external', tool: files } });
+    expect(await decide(['projects:read'], 'files__read')).toEqual({
+      kind: 'denied',
+      scopes: ['chat:write'],
+      required: ['projects:read', 'chat:write'],
+    });
+    expect(await decide(['projects:write', 'chat:write'], 'files__read')).toEqual({
+      kind: 'allowed',
+      target: { kind: 'external', tool: files },
+    });
     expect(await decide([], 'nothing__here')).toEqual({ kind: 'unknown' });
     expect(external.resolved).toEqual(['files__read', 'files__read', 'nothing__here']);
   });

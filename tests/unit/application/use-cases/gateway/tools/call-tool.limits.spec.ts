@@ -21,7 +21,10 @@ function makeSut() {
 /** Data whose JSON is exactly `bytes` long. */
 const dataOf = (bytes: number) => ({ text: 'x'.repeat(bytes - '{"text":""}'.length) });
 const bytesOf = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
-const refusal = { kind: 'error', message: expect.stringMatching(/^data: must be at most 8192 bytes as JSON \(MAX_RECORD_DATA_BYTES\); this would store \d+$/) };
+const refusal = {
+  kind: 'error',
+  message: expect.stringMatching(/^data: must be at most 8192 bytes as JSON \(MAX_RECORD_DATA_BYTES\); this would store \d+$/),
+};
 
 describe('CallTool: the size of stored data', () => {
   it('stores data of exactly MAX_RECORD_DATA_BYTES and refuses one byte more, writing nothing', async () => {
@@ -45,11 +48,18 @@ describe('CallTool: the size of stored data', () => {
   it('holds subresource items, item updates and executions to the same limit', async () => {
     const { store, run, value } = makeSut();
     const { record: routine } = await value('routines', { action: 'create', data: { name: 'r' } });
-    const { record: step } = await value('routines', { action: 'create', subresource: 'steps', id: routine.id, data: { n: 'x'.repeat(5000) } });
+    const { record: step } = await value('routines', {
+      action: 'create',
+      subresource: 'steps',
+      id: routine.id,
+      data: { n: 'x'.repeat(5000) },
+    });
     const before = structuredClone(store.records);
     const big = dataOf(MAX_RECORD_DATA_BYTES + 1);
     expect(await run('routines', { action: 'create', subresource: 'steps', id: routine.id, data: big })).toEqual(refusal);
-    expect(await run('routines', { action: 'update', subresource: 'steps', id: routine.id, data: { item_id: step.id, m: 'y'.repeat(5000) } })).toEqual(refusal);
+    expect(
+      await run('routines', { action: 'update', subresource: 'steps', id: routine.id, data: { item_id: step.id, m: 'y'.repeat(5000) } }),
+    ).toEqual(refusal);
     expect(await run('routines', { action: 'execute', id: routine.id, data: big })).toEqual(refusal);
     expect(await run('routines', { action: 'execute', subresource: 'steps', id: routine.id, data: big })).toEqual(refusal);
     // An execution stores {status, input: data}: data just under the limit no longer fits with its wrapper.
@@ -59,9 +69,16 @@ describe('CallTool: the size of stored data', () => {
 
   it('measures an MCP server record after the policy merged it', async () => {
     const { run, value } = makeSut();
-    const { record } = await value('mcp_servers', { action: 'create', data: { name: 's', url: 'https://a.example.com/mcp', headers: { A: 'x'.repeat(4000) } } });
+    const { record } = await value('mcp_servers', {
+      action: 'create',
+      data: { name: 's', url: 'https://a.example.com/mcp', headers: { A: 'x'.repeat(4000) } },
+    });
     // The masked value sent back keeps the stored 4000 characters: 8,000 and more with the new header.
-    const outcome = await run('mcp_servers', { action: 'update', id: record.id, data: { headers: { A: '********', B: 'y'.repeat(4200) } } });
+    const outcome = await run('mcp_servers', {
+      action: 'update',
+      id: record.id,
+      data: { headers: { A: '********', B: 'y'.repeat(4200) } },
+    });
     expect(outcome).toEqual(refusal);
   });
 });

@@ -7,7 +7,8 @@ import { makeCallTool } from '../../../../../support/call-tool-service';
 function makeSut(maxServers = 3) {
   const store = new InMemoryResourceStore();
   const sut = makeCallTool(store, { mcp_servers: mcpServerPolicy(maxServers) }, new FakeExternalTools()).sut;
-  const run = (args: Record<string, unknown>) => sut.execute({ userId: 'alice', target: { kind: 'built-in', resource: 'mcp_servers' }, arguments: args });
+  const run = (args: Record<string, unknown>) =>
+    sut.execute({ userId: 'alice', target: { kind: 'built-in', resource: 'mcp_servers' }, arguments: args });
   const create = (name: string, data: Record<string, unknown> = {}) =>
     run({ action: 'create', data: { name, url: 'https://a.example.com/mcp', ...data } });
   return { store, run, create };
@@ -17,7 +18,10 @@ describe('CallTool on mcp_servers records', () => {
   it('refuses a create past the per-user limit as a tool error, writing nothing', async () => {
     const { store, create } = makeSut(3);
     for (const name of ['a', 'b', 'c']) expect(await create(name)).toMatchObject({ kind: 'value' });
-    expect(await create('d')).toEqual({ kind: 'error', message: expect.stringMatching(/already have 3 MCP servers.*MAX_MCP_SERVERS_PER_USER/) });
+    expect(await create('d')).toEqual({
+      kind: 'error',
+      message: expect.stringMatching(/already have 3 MCP servers.*MAX_MCP_SERVERS_PER_USER/),
+    });
     expect(store.records).toHaveLength(3);
   });
 
@@ -37,7 +41,9 @@ describe('CallTool on mcp_servers records', () => {
     const id = store.records[0].id;
     expect(await run({ action: 'get', id })).toMatchObject({ value: { record: { data: { headers: masked } } } });
     expect(await run({ action: 'list' })).toMatchObject({ value: { kind: 'records', records: [{ data: { headers: masked } }] } });
-    expect(await run({ action: 'update', id, data: { description: 'd' } })).toMatchObject({ value: { record: { data: { headers: masked } } } });
+    expect(await run({ action: 'update', id, data: { description: 'd' } })).toMatchObject({
+      value: { record: { data: { headers: masked } } },
+    });
     expect(JSON.stringify(await run({ action: 'search', data: { text: 'a' } }))).not.toContain('s3cret');
     expect(store.records[0].data.headers).toEqual({ Authorization: 'Bearer s3cret' });
   });
@@ -57,13 +63,24 @@ describe('CallTool audit events for mcp_servers', () => {
 
   it('records mcp_server.created, .updated and .deleted with the name and URL origin, never a header value or the URL path', async () => {
     const { audit, clock, run } = makeAudited();
-    const id = idOf(await run({ action: 'create', data: { name: 'gh', url: 'https://mcp.example.com/v1?token=abc', headers: { Authorization: 'Bearer s3cret' } } }));
+    const id = idOf(
+      await run({
+        action: 'create',
+        data: { name: 'gh', url: 'https://mcp.example.com/v1?token=abc', headers: { Authorization: 'Bearer s3cret' } },
+      }),
+    );
     await run({ action: 'update', id, data: { description: 'GitHub' } });
     await run({ action: 'delete', id });
     expect(audit.records.map((r) => r.action)).toEqual(['mcp_server.created', 'mcp_server.updated', 'mcp_server.deleted']);
     expect(audit.records[0]).toEqual({
-      action: 'mcp_server.created', actor: { type: 'key', id: 'key-1' }, userId: 'alice', keyId: 'key-1',
-      target: { type: 'mcp_server', id }, occurredAt: clock.now(), requestId: 'req-7', ip: '198.51.100.4',
+      action: 'mcp_server.created',
+      actor: { type: 'key', id: 'key-1' },
+      userId: 'alice',
+      keyId: 'key-1',
+      target: { type: 'mcp_server', id },
+      occurredAt: clock.now(),
+      requestId: 'req-7',
+      ip: '198.51.100.4',
       details: { name: 'gh', url_origin: 'https://mcp.example.com' },
     });
     expect(audit.records[1].details).toEqual({ name: 'gh', url_origin: 'https://mcp.example.com', changed: ['description'] });
@@ -81,14 +98,24 @@ describe('CallTool audit events for mcp_servers', () => {
   it('names the system as the actor of an in-process call without a key', async () => {
     const store = new InMemoryResourceStore();
     const { sut, audit } = makeCallTool(store, {}, new FakeExternalTools());
-    await sut.execute({ userId: 'alice', target: { kind: 'built-in', resource: 'mcp_servers' }, arguments: { action: 'create', data: { name: 'x', url: 'https://x.example.com' } } });
+    await sut.execute({
+      userId: 'alice',
+      target: { kind: 'built-in', resource: 'mcp_servers' },
+      arguments: { action: 'create', data: { name: 'x', url: 'https://x.example.com' } },
+    });
     expect(audit.records[0]).toMatchObject({ actor: { type: 'system', id: null }, keyId: null, requestId: null, ip: null });
   });
 
-  it('names the user as the actor of a call made with the user\'s access token', async () => {
+  it("names the user as the actor of a call made with the user's access token", async () => {
     const store = new InMemoryResourceStore();
     const { sut, audit } = makeCallTool(store, {}, new FakeExternalTools());
-    await sut.execute({ userId: 'alice', keyId: null, byUser: true, target: { kind: 'built-in', resource: 'mcp_servers' }, arguments: { action: 'create', data: { name: 'x', url: 'https://x.example.com' } } });
+    await sut.execute({
+      userId: 'alice',
+      keyId: null,
+      byUser: true,
+      target: { kind: 'built-in', resource: 'mcp_servers' },
+      arguments: { action: 'create', data: { name: 'x', url: 'https://x.example.com' } },
+    });
     expect(audit.records[0]).toMatchObject({ actor: { type: 'user', id: 'alice' }, keyId: null });
   });
 });
@@ -101,17 +128,28 @@ describe('CallTool and pinned tool definitions of mcp_servers', () => {
       sut.execute({ userId: 'alice', keyId: 'key-1', target: { kind: 'built-in', resource: 'mcp_servers' }, arguments: args });
     await run({ action: 'create', data: { name: 'files', url: 'https://a.example.com/mcp' } });
     const id = store.records[0].id;
-    await pins.pinFirst(id, [{ tool: 'echo', sha256: 'a'.repeat(64) }, { tool: 'other', sha256: 'c'.repeat(64) }], 10);
+    await pins.pinFirst(
+      id,
+      [
+        { tool: 'echo', sha256: 'a'.repeat(64) },
+        { tool: 'other', sha256: 'c'.repeat(64) },
+      ],
+      10,
+    );
     await pins.markChanged(id, [{ tool: 'echo', sha256: 'b'.repeat(64) }]);
     return { store, audit, pins, run, id };
   }
 
   it('shows tool_pins on get, the approved sha256 and, while changed, the seen one', async () => {
     const { run, id } = await makePinned();
-    expect(await run({ action: 'get', id })).toMatchObject({ value: { pins: [
-      { tool: 'echo', sha256: 'a'.repeat(64), status: 'changed', seenSha256: 'b'.repeat(64) },
-      { tool: 'other', sha256: 'c'.repeat(64), status: 'approved', seenSha256: 'c'.repeat(64) },
-    ] } });
+    expect(await run({ action: 'get', id })).toMatchObject({
+      value: {
+        pins: [
+          { tool: 'echo', sha256: 'a'.repeat(64), status: 'changed', seenSha256: 'b'.repeat(64) },
+          { tool: 'other', sha256: 'c'.repeat(64), status: 'approved', seenSha256: 'c'.repeat(64) },
+        ],
+      },
+    });
   });
 
   it('approves with update approve_tools: not stored, named in mcp_server.updated, shown approved', async () => {
@@ -121,7 +159,8 @@ describe('CallTool and pinned tool definitions of mcp_servers', () => {
     expect(store.records[0].data).toEqual({ name: 'files', url: 'https://a.example.com/mcp' });
     expect((await pins.list(id))[0]).toMatchObject({ status: 'approved', sha256: 'b'.repeat(64) });
     expect(audit.records.at(-1)).toMatchObject({
-      action: 'mcp_server.updated', details: { changed: ['approve_tools'], approved_tools: [{ tool: 'echo', sha256: 'b'.repeat(64) }] },
+      action: 'mcp_server.updated',
+      details: { changed: ['approve_tools'], approved_tools: [{ tool: 'echo', sha256: 'b'.repeat(64) }] },
     });
   });
 
@@ -137,9 +176,14 @@ describe('CallTool and pinned tool definitions of mcp_servers', () => {
   it('refuses approve_tools naming a tool without a pin as a tool error, recording and approving nothing', async () => {
     const { audit, pins, run, id } = await makePinned();
     const before = audit.records.length;
-    expect(await run({ action: 'update', id, data: { approve_tools: ['echo', 'ghost'] } }))
-      .toEqual({ kind: 'error', message: 'data.approve_tools[1]: names no tool keygate pinned on this server' });
-    expect(await run({ action: 'update', id, data: { approve_tools: 'echo' } })).toMatchObject({ kind: 'error', message: expect.stringContaining('data.approve_tools') });
+    expect(await run({ action: 'update', id, data: { approve_tools: ['echo', 'ghost'] } })).toEqual({
+      kind: 'error',
+      message: 'data.approve_tools[1]: names no tool keygate pinned on this server',
+    });
+    expect(await run({ action: 'update', id, data: { approve_tools: 'echo' } })).toMatchObject({
+      kind: 'error',
+      message: expect.stringContaining('data.approve_tools'),
+    });
     expect(audit.records).toHaveLength(before);
     expect((await pins.list(id))[0].status).toBe('changed');
   });
@@ -147,14 +191,17 @@ describe('CallTool and pinned tool definitions of mcp_servers', () => {
   it('approves {name, sha256} only for the definition seen; another sha256 is a tool error that records and approves nothing', async () => {
     const { audit, pins, run, id } = await makePinned();
     const before = audit.records.length;
-    expect(await run({ action: 'update', id, data: { description: 'x', approve_tools: ['other', { name: 'echo', sha256: 'd'.repeat(64) }] } })).toEqual({
+    expect(
+      await run({ action: 'update', id, data: { description: 'x', approve_tools: ['other', { name: 'echo', sha256: 'd'.repeat(64) }] } }),
+    ).toEqual({
       kind: 'error',
       message: `data.approve_tools[1]: the definition changed again: keygate now sees sha256 ${'b'.repeat(64)}; get the record and check that one before approving it`,
     });
     expect(audit.records).toHaveLength(before);
     expect((await pins.list(id))[0]).toMatchObject({ status: 'changed', sha256: 'a'.repeat(64) });
-    expect(await run({ action: 'update', id, data: { approve_tools: [{ name: 'echo', sha256: 'B'.repeat(64) }] } }))
-      .toMatchObject({ value: { pins: [{ tool: 'echo', sha256: 'b'.repeat(64), status: 'approved' }, { tool: 'other' }] } });
+    expect(await run({ action: 'update', id, data: { approve_tools: [{ name: 'echo', sha256: 'B'.repeat(64) }] } })).toMatchObject({
+      value: { pins: [{ tool: 'echo', sha256: 'b'.repeat(64), status: 'approved' }, { tool: 'other' }] },
+    });
     expect(audit.records.at(-1)).toMatchObject({ details: { approved_tools: [{ tool: 'echo', sha256: 'b'.repeat(64) }] } });
   });
 });

@@ -40,8 +40,12 @@ describe('CallTool', () => {
     const { record: step } = await value('routines', { action: 'create', subresource: 'steps', id: routine.id, data: { n: 1 } });
     expect(step).toMatchObject({ parentId: routine.id, subresource: 'steps' });
     expect((await value('routines', { action: 'list' })).records).toHaveLength(1);
-    expect((await value('routines', { action: 'get', subresource: 'steps', id: routine.id, data: { item_id: step.id } })).record.id).toBe(step.id);
-    expect((await value('routines', { action: 'update', subresource: 'steps', id: routine.id, data: { item_id: step.id, n: 2 } })).record.data).toEqual({ n: 2 });
+    expect((await value('routines', { action: 'get', subresource: 'steps', id: routine.id, data: { item_id: step.id } })).record.id).toBe(
+      step.id,
+    );
+    expect(
+      (await value('routines', { action: 'update', subresource: 'steps', id: routine.id, data: { item_id: step.id, n: 2 } })).record.data,
+    ).toEqual({ n: 2 });
     await value('routines', { action: 'delete', id: routine.id });
     expect(store.records).toHaveLength(0);
   });
@@ -63,7 +67,9 @@ describe('CallTool', () => {
     const { run, value } = makeSut();
     const { record } = await value('chat', { action: 'create', data: { topic: 'x' } }, 'alice');
     expect(await run('chat', { action: 'get', id: record.id }, 'bob')).toMatchObject({ kind: 'error' });
-    expect(await run('chat', { action: 'create', subresource: 'messages', id: record.id, data: {} }, 'bob')).toMatchObject({ kind: 'error' });
+    expect(await run('chat', { action: 'create', subresource: 'messages', id: record.id, data: {} }, 'bob')).toMatchObject({
+      kind: 'error',
+    });
   });
 
   it('reports at most 20 of a million unknown argument names, in a small message', async () => {

@@ -2,10 +2,17 @@ import { resultOf, ToolCallFacts, toolCallEvent } from '../../../../../../src/ap
 
 const ID = '6F1C2D3E-4B5A-4C6D-8E7F-9A0B1C2D3E4F';
 const facts = (over: Partial<ToolCallFacts> = {}): ToolCallFacts => ({
-  keyId: 'key-1', userId: 'user-1', origin: { requestId: 'req-1', ip: '198.51.100.7' },
-  tool: 'agents', arguments: { action: 'assign', subresource: 'mcp', id: ID, data: { token: 'sekrit' } },
-  result: 'ok', durationMs: 1.23456, argsSha256: 'ab'.repeat(32), requiredScopes: ['agents:write'],
-  at: new Date('2026-06-01T12:00:00.000Z'), ...over,
+  keyId: 'key-1',
+  userId: 'user-1',
+  origin: { requestId: 'req-1', ip: '198.51.100.7' },
+  tool: 'agents',
+  arguments: { action: 'assign', subresource: 'mcp', id: ID, data: { token: 'sekrit' } },
+  result: 'ok',
+  durationMs: 1.23456,
+  argsSha256: 'ab'.repeat(32),
+  requiredScopes: ['agents:write'],
+  at: new Date('2026-06-01T12:00:00.000Z'),
+  ...over,
 });
 
 describe('toolCallEvent', () => {
@@ -20,13 +27,19 @@ describe('toolCallEvent', () => {
       requestId: 'req-1',
       ip: '198.51.100.7',
       details: {
-        tool: 'agents', action: 'assign', subresource: 'mcp', record_id: ID.toLowerCase(), outcome: 'ok',
-        duration_ms: 1.235, args_sha256: 'ab'.repeat(32), required_scopes: ['agents:write'],
+        tool: 'agents',
+        action: 'assign',
+        subresource: 'mcp',
+        record_id: ID.toLowerCase(),
+        outcome: 'ok',
+        duration_ms: 1.235,
+        args_sha256: 'ab'.repeat(32),
+        required_scopes: ['agents:write'],
       },
     });
   });
 
-  it('names the user as actor, and no key, for a call made with the user\'s access token', () => {
+  it("names the user as actor, and no key, for a call made with the user's access token", () => {
     expect(toolCallEvent(facts({ keyId: null }))).toMatchObject({ actor: { type: 'user', id: 'user-1' }, userId: 'user-1', keyId: null });
   });
 
@@ -45,7 +58,7 @@ describe('toolCallEvent', () => {
     expect(toolCallEvent(facts({ arguments: undefined })).details).toMatchObject({ action: null, subresource: null, record_id: null });
   });
 
-  it('keeps nothing of an upstream tool\'s arguments, whatever their names', () => {
+  it("keeps nothing of an upstream tool's arguments, whatever their names", () => {
     const event = toolCallEvent(facts({ tool: 'files__read', arguments: { action: 'get', id: ID } }));
     expect(event.details).toMatchObject({ tool: 'files__read', action: null, subresource: null, record_id: null });
   });
@@ -58,14 +71,14 @@ describe('toolCallEvent', () => {
 });
 
 describe('resultOf', () => {
-  it('is error for a tool error, ours or an upstream\'s (isError), and ok otherwise', () => {
+  it("is error for a tool error, ours or an upstream's (isError), and ok otherwise", () => {
     expect(resultOf({ kind: 'error', message: 'no' })).toBe('error');
     expect(resultOf({ kind: 'relayed', result: { content: [], isError: true } })).toBe('error');
     expect(resultOf({ kind: 'relayed', result: { content: [] } })).toBe('ok');
     expect(resultOf({ kind: 'value', value: { kind: 'deleted', id: ID } })).toBe('ok');
   });
 
-  it('is input_required for an upstream\'s 2026-07-28 round that asked the client for input', () => {
+  it("is input_required for an upstream's 2026-07-28 round that asked the client for input", () => {
     expect(resultOf({ kind: 'relayed', result: { resultType: 'input_required', inputRequests: {} } })).toBe('input_required');
   });
 });

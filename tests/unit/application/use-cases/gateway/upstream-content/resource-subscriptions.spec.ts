@@ -7,7 +7,15 @@ import { makeUpstreamContent } from '../../../../../support/upstream-content-use
 
 const USER = 'alice';
 const SESSION = 'session-1';
-const NOTES: FakeContentBehaviour = { contents: { 'file:///notes/a.txt': 'A', 'file:///notes/b.txt': 'B', 'file:///notes/c.txt': 'C', 'file:///notes/d.txt': 'D', 'file:///secret/s.txt': 'S' } };
+const NOTES: FakeContentBehaviour = {
+  contents: {
+    'file:///notes/a.txt': 'A',
+    'file:///notes/b.txt': 'B',
+    'file:///notes/c.txt': 'C',
+    'file:///notes/d.txt': 'D',
+    'file:///secret/s.txt': 'S',
+  },
+};
 
 function makeSut() {
   const store = new InMemoryResourceStore();
@@ -59,9 +67,12 @@ describe('resources/subscribe and unsubscribe', () => {
     const { useCases, subscriptions, register, input } = makeSut();
     await register('files');
     await register('plain', { ...NOTES, subscribe: false });
-    await expect(useCases.subscribe.execute(input('keygate://files/file:///notes/missing.txt'))).rejects.toBeInstanceOf(UnknownResourceError);
+    await expect(useCases.subscribe.execute(input('keygate://files/file:///notes/missing.txt'))).rejects.toBeInstanceOf(
+      UnknownResourceError,
+    );
     await expect(useCases.subscribe.execute(input('keygate://plain/file:///notes/a.txt'))).rejects.toEqual(
-      new UpstreamFailedError('The MCP server plain does not offer resources/subscribe'));
+      new UpstreamFailedError('The MCP server plain does not offer resources/subscribe'),
+    );
     expect(subscriptions.rows.get(SESSION)?.size ?? 0).toBe(0);
     // The holder was asked to listen only to the one that offers subscriptions (it listens to every held upstream anyway).
     expect(subscriptions.told).toHaveLength(1);
@@ -74,8 +85,13 @@ describe('resources/subscribe and unsubscribe', () => {
     const { userId, uri, clientSessionId } = input('keygate://files/file:///notes/a.txt');
     await expect(useCases.unsubscribe.execute({ userId, uri, clientSessionId })).resolves.toEqual({});
     await expect(useCases.unsubscribe.execute({ userId, uri, clientSessionId })).resolves.toEqual({});
-    await expect(useCases.unsubscribe.execute({ userId, uri: 'keygate://files/file:///secret/s.txt', clientSessionId })).resolves.toEqual({});
-    expect(upstream.follows).toEqual([{ url, uri: 'file:///notes/a.txt', on: true }, { url, uri: 'file:///notes/a.txt', on: false }]);
+    await expect(useCases.unsubscribe.execute({ userId, uri: 'keygate://files/file:///secret/s.txt', clientSessionId })).resolves.toEqual(
+      {},
+    );
+    expect(upstream.follows).toEqual([
+      { url, uri: 'file:///notes/a.txt', on: true },
+      { url, uri: 'file:///notes/a.txt', on: false },
+    ]);
     expect(subscriptions.rows.get(SESSION)?.size).toBe(0);
   });
 });

@@ -8,8 +8,14 @@ import { makeUpstreamContent } from '../../../../../support/upstream-content-use
 
 const USER = 'alice';
 const NOTES: FakeContentBehaviour = {
-  resources: [{ uri: 'file:///notes/a.txt', name: 'a' }, { uri: 'file:///secret/s.txt', name: 's' }],
-  resourceTemplates: [{ uriTemplate: 'file:///notes/{name}', name: 'note' }, { uriTemplate: 'file:///secret/{name}', name: 'secret' }],
+  resources: [
+    { uri: 'file:///notes/a.txt', name: 'a' },
+    { uri: 'file:///secret/s.txt', name: 's' },
+  ],
+  resourceTemplates: [
+    { uriTemplate: 'file:///notes/{name}', name: 'note' },
+    { uriTemplate: 'file:///secret/{name}', name: 'secret' },
+  ],
   prompts: [{ name: 'greet', arguments: [{ name: 'who' }] }, { name: 'vault' }],
   contents: { 'file:///notes/a.txt': 'A', 'file:///notes/b.txt': 'B', 'file:///secret/s.txt': 'S', 'file:///secret/t.txt': 'T' },
   completions: { who: ['world', 'wendy', 'bob'] },
@@ -33,16 +39,22 @@ function makeSut() {
 const uris = (page: { items: Record<string, unknown>[] }, field = 'uri') => page.items.map((item) => item[field]);
 
 describe('upstream resources and prompts: naming', () => {
-  it('lists every server\'s resources, templates and prompts under its own name, so equal upstream names do not collide', async () => {
+  it("lists every server's resources, templates and prompts under its own name, so equal upstream names do not collide", async () => {
     const { useCases, register, as } = makeSut();
     await register('files');
     await register('docs');
     const all = as('mcp_servers:read', 'chat:read');
     expect(uris(await useCases.listResources.execute(all))).toEqual([
-      'keygate://files/file:///notes/a.txt', 'keygate://files/file:///secret/s.txt', 'keygate://docs/file:///notes/a.txt', 'keygate://docs/file:///secret/s.txt',
+      'keygate://files/file:///notes/a.txt',
+      'keygate://files/file:///secret/s.txt',
+      'keygate://docs/file:///notes/a.txt',
+      'keygate://docs/file:///secret/s.txt',
     ]);
     expect(uris(await useCases.listResourceTemplates.execute(all), 'uriTemplate')).toEqual([
-      'keygate://files/file:///notes/{name}', 'keygate://files/file:///secret/{name}', 'keygate://docs/file:///notes/{name}', 'keygate://docs/file:///secret/{name}',
+      'keygate://files/file:///notes/{name}',
+      'keygate://files/file:///secret/{name}',
+      'keygate://docs/file:///notes/{name}',
+      'keygate://docs/file:///secret/{name}',
     ]);
     expect(uris(await useCases.listPrompts.execute(all), 'name')).toEqual(['files__greet', 'files__vault', 'docs__greet', 'docs__vault']);
   });
@@ -57,15 +69,26 @@ describe('upstream resources and prompts: naming', () => {
     expect(upstream.contacts).toEqual([docs]);
   });
 
-  it('routes prompts/get and completion to the server, with the upstream\'s own names, in one contact', async () => {
+  it("routes prompts/get and completion to the server, with the upstream's own names, in one contact", async () => {
     const { useCases, upstream, register, as } = makeSut();
     const files = await register('files');
     const got = await useCases.getPrompt.execute({ ...as('mcp_servers:read'), name: 'files__greet', arguments: { who: 'you' } });
     expect(got).toEqual({ messages: [{ role: 'user', content: { type: 'text', text: 'greet with {"who":"you"}' } }] });
-    const completed = await useCases.complete.execute({ ...as('mcp_servers:read'), ref: { type: 'ref/prompt', name: 'files__greet' }, argument: { name: 'who', value: 'w' } });
+    const completed = await useCases.complete.execute({
+      ...as('mcp_servers:read'),
+      ref: { type: 'ref/prompt', name: 'files__greet' },
+      argument: { name: 'who', value: 'w' },
+    });
     expect(completed).toEqual({ completion: { values: ['world', 'wendy'] } });
-    await useCases.complete.execute({ ...as('mcp_servers:read'), ref: { type: 'ref/resource', uri: 'keygate://files/file:///notes/{name}' }, argument: { name: 'name', value: '' } });
-    expect(upstream.completions.map((c) => c.params.ref)).toEqual([{ type: 'ref/prompt', name: 'greet' }, { type: 'ref/resource', uri: 'file:///notes/{name}' }]);
+    await useCases.complete.execute({
+      ...as('mcp_servers:read'),
+      ref: { type: 'ref/resource', uri: 'keygate://files/file:///notes/{name}' },
+      argument: { name: 'name', value: '' },
+    });
+    expect(upstream.completions.map((c) => c.params.ref)).toEqual([
+      { type: 'ref/prompt', name: 'greet' },
+      { type: 'ref/resource', uri: 'file:///notes/{name}' },
+    ]);
     // The prompt listing was read in get's contact and then reused; each operation is one contact.
     expect(upstream.countOf(files)).toBe(3);
     expect(upstream.lists.filter((l) => l.kind === 'prompts')).toHaveLength(1);
@@ -82,7 +105,9 @@ describe('upstream resources and prompts: scopes', () => {
     expect(uris(await useCases.listPrompts.execute(chat), 'name')).toEqual(['files__vault']);
     // A URI the template produces, not listed: readable with the template's scopes.
     expect((await useCases.readResource.execute({ ...chat, uri: 'keygate://files/file:///secret/t.txt' })).contents).toHaveLength(1);
-    await expect(useCases.readResource.execute({ ...chat, uri: 'keygate://files/file:///notes/a.txt' })).rejects.toThrow(UnknownResourceError);
+    await expect(useCases.readResource.execute({ ...chat, uri: 'keygate://files/file:///notes/a.txt' })).rejects.toThrow(
+      UnknownResourceError,
+    );
   });
 
   it('hides guarded items from mcp_servers:read alone, and answers them exactly as items that do not exist', async () => {
@@ -95,14 +120,23 @@ describe('upstream resources and prompts: scopes', () => {
     const missing = await useCases.readResource.execute({ ...reader, uri: 'keygate://files/file:///notes/zz.txt' }).catch((e) => e);
     expect(hidden).toBeInstanceOf(UnknownResourceError);
     expect(missing).toBeInstanceOf(UnknownResourceError);
-    expect([hidden.message, missing.message]).toEqual(['Resource not found: keygate://files/file:///secret/s.txt', 'Resource not found: keygate://files/file:///notes/zz.txt']);
+    expect([hidden.message, missing.message]).toEqual([
+      'Resource not found: keygate://files/file:///secret/s.txt',
+      'Resource not found: keygate://files/file:///notes/zz.txt',
+    ]);
     const hiddenPrompt = await useCases.getPrompt.execute({ ...reader, name: 'files__vault' }).catch((e) => e);
     const missingPrompt = await useCases.getPrompt.execute({ ...reader, name: 'files__vaulz' }).catch((e) => e);
     expect([hiddenPrompt, missingPrompt].map((e) => [e.constructor, e.message])).toEqual([
-      [UnknownReferenceError, 'Unknown prompt: files__vault'], [UnknownReferenceError, 'Unknown prompt: files__vaulz'],
+      [UnknownReferenceError, 'Unknown prompt: files__vault'],
+      [UnknownReferenceError, 'Unknown prompt: files__vaulz'],
     ]);
-    await expect(useCases.complete.execute({ ...reader, ref: { type: 'ref/resource', uri: 'keygate://files/file:///secret/{name}' }, argument: { name: 'name', value: '' } }))
-      .rejects.toThrow('Unknown resource template: keygate://files/file:///secret/{name}');
+    await expect(
+      useCases.complete.execute({
+        ...reader,
+        ref: { type: 'ref/resource', uri: 'keygate://files/file:///secret/{name}' },
+        argument: { name: 'name', value: '' },
+      }),
+    ).rejects.toThrow('Unknown resource template: keygate://files/file:///secret/{name}');
     expect(upstream.reads.map((r) => r.uri)).toEqual(['file:///notes/zz.txt']); // the hidden one never went upstream
     expect(upstream.gets).toEqual([]);
   });
@@ -110,7 +144,11 @@ describe('upstream resources and prompts: scopes', () => {
   it('needs every scope of each template a URI matches, and an exact entry wins over templates', async () => {
     const { useCases, register, as } = makeSut();
     await register('files', NOTES, {
-      resource_scopes: { 'file:///{+any}': ['chat:read'], 'file:///secret/{name}': ['models:read'], 'file:///secret/t.txt': ['projects:read'] },
+      resource_scopes: {
+        'file:///{+any}': ['chat:read'],
+        'file:///secret/{name}': ['models:read'],
+        'file:///secret/t.txt': ['projects:read'],
+      },
     });
     const read = (uri: string, ...scopes: string[]) => useCases.readResource.execute({ ...as(...scopes), uri: `keygate://files/${uri}` });
     await expect(read('file:///secret/s.txt', 'chat:read')).rejects.toThrow(UnknownResourceError);
@@ -130,20 +168,23 @@ describe('upstream resources and prompts: scopes', () => {
 });
 
 describe('upstream resources and prompts: not found and failures', () => {
-  it.each([
-    'file:///notes/a.txt', 'keygate://nobody/file:///notes/a.txt', 'keygate://files', 'keygate://FILES/file:///notes/a.txt',
-  ])('answers a read of %s with UnknownResourceError, contacting nothing', async (uri) => {
-    const { useCases, upstream, register, as } = makeSut();
-    await register('files');
-    await expect(useCases.readResource.execute({ ...as('mcp_servers:read'), uri })).rejects.toThrow(UnknownResourceError);
-    expect(upstream.contacts).toEqual([]);
-  });
+  it.each(['file:///notes/a.txt', 'keygate://nobody/file:///notes/a.txt', 'keygate://files', 'keygate://FILES/file:///notes/a.txt'])(
+    'answers a read of %s with UnknownResourceError, contacting nothing',
+    async (uri) => {
+      const { useCases, upstream, register, as } = makeSut();
+      await register('files');
+      await expect(useCases.readResource.execute({ ...as('mcp_servers:read'), uri })).rejects.toThrow(UnknownResourceError);
+      expect(upstream.contacts).toEqual([]);
+    },
+  );
 
-  it('answers another user\'s server as unknown', async () => {
+  it("answers another user's server as unknown", async () => {
     const { useCases, register, as } = makeSut();
     await register('files');
     const bob = { ...as('mcp_servers:read'), userId: 'bob' };
-    await expect(useCases.readResource.execute({ ...bob, uri: 'keygate://files/file:///notes/a.txt' })).rejects.toThrow(UnknownResourceError);
+    await expect(useCases.readResource.execute({ ...bob, uri: 'keygate://files/file:///notes/a.txt' })).rejects.toThrow(
+      UnknownResourceError,
+    );
     await expect(useCases.getPrompt.execute({ ...bob, name: 'files__greet' })).rejects.toThrow(UnknownReferenceError);
     expect((await useCases.listResources.execute(bob)).items).toEqual([]);
   });
@@ -155,9 +196,15 @@ describe('upstream resources and prompts: not found and failures', () => {
     const wrong = <T>(value: unknown) => value as T;
     await expect(useCases.readResource.execute({ ...reader, uri: wrong(5) })).rejects.toThrow(ValidationError);
     await expect(useCases.readResource.execute({ ...reader, uri: 'keygate://files/' + 'x'.repeat(9000) })).rejects.toThrow(ValidationError);
-    await expect(useCases.getPrompt.execute({ ...reader, name: 'files__greet', arguments: wrong({ who: 1 }) })).rejects.toThrow('arguments.who: must be a string');
-    await expect(useCases.complete.execute({ ...reader, ref: wrong({ type: '__proto__' }), argument: { name: 'a', value: '' } })).rejects.toThrow('ref.type');
-    await expect(useCases.complete.execute({ ...reader, ref: { type: 'ref/prompt', name: 'files__greet' }, argument: wrong({ name: 'who' }) })).rejects.toThrow('argument.value');
+    await expect(useCases.getPrompt.execute({ ...reader, name: 'files__greet', arguments: wrong({ who: 1 }) })).rejects.toThrow(
+      'arguments.who: must be a string',
+    );
+    await expect(
+      useCases.complete.execute({ ...reader, ref: wrong({ type: '__proto__' }), argument: { name: 'a', value: '' } }),
+    ).rejects.toThrow('ref.type');
+    await expect(
+      useCases.complete.execute({ ...reader, ref: { type: 'ref/prompt', name: 'files__greet' }, argument: wrong({ name: 'who' }) }),
+    ).rejects.toThrow('argument.value');
     await expect(useCases.listResources.execute({ ...reader, cursor: 'abc' })).rejects.toThrow('cursor');
     expect(upstream.contacts).toEqual([]);
   });
@@ -201,11 +248,14 @@ describe('upstream resources and prompts: access asked again (a later round of a
   it('allows what the read and the get would allow, and refuses the rest with their errors, without contacting the upstream', async () => {
     const { useCases, upstream, register, as } = makeSut();
     await register('files');
-    const check = (method: 'resources/read' | 'prompts/get', name: string, ...scopes: string[]) => useCases.checkAccess.execute({ ...as(...scopes), method, name });
+    const check = (method: 'resources/read' | 'prompts/get', name: string, ...scopes: string[]) =>
+      useCases.checkAccess.execute({ ...as(...scopes), method, name });
     const contacts = upstream.contacts.length;
     await expect(check('resources/read', 'keygate://files/file:///secret/t.txt', 'chat:read')).resolves.toBeUndefined();
     await expect(check('resources/read', 'keygate://files/file:///secret/t.txt', 'mcp_servers:read')).rejects.toThrow(UnknownResourceError);
-    await expect(check('resources/read', 'keygate://nowhere/file:///notes/a.txt', 'mcp_servers:read')).rejects.toThrow(UnknownResourceError);
+    await expect(check('resources/read', 'keygate://nowhere/file:///notes/a.txt', 'mcp_servers:read')).rejects.toThrow(
+      UnknownResourceError,
+    );
     await expect(check('prompts/get', 'files__vault', 'chat:read')).resolves.toBeUndefined();
     await expect(check('prompts/get', 'files__vault', 'mcp_servers:read')).rejects.toThrow(UnknownReferenceError);
     await expect(check('prompts/get', 'nowhere__vault', 'chat:read')).rejects.toThrow(UnknownReferenceError);

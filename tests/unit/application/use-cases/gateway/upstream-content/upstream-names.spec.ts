@@ -1,4 +1,9 @@
-import { namespacedPrompt, namespacedUri, splitPrompt, splitUri } from '../../../../../../src/application/use-cases/gateway/external/upstream-names';
+import {
+  namespacedPrompt,
+  namespacedUri,
+  splitPrompt,
+  splitUri,
+} from '../../../../../../src/application/use-cases/gateway/external/upstream-names';
 
 describe('upstream names', () => {
   it('puts the server in the authority of a keygate URI and keeps the upstream URI verbatim', () => {
@@ -9,8 +14,14 @@ describe('upstream names', () => {
   });
 
   it.each([
-    'file:///notes/a.txt', 'keygate://files', 'keygate://files/', 'keygate:///file:///a', 'keygate://Files/x', 'KEYGATE://files/x',
-    `keygate://${'a'.repeat(33)}/x`, 'keygate://fi_les/x',
+    'file:///notes/a.txt',
+    'keygate://files',
+    'keygate://files/',
+    'keygate:///file:///a',
+    'keygate://Files/x',
+    'KEYGATE://files/x',
+    `keygate://${'a'.repeat(33)}/x`,
+    'keygate://fi_les/x',
   ])('reads %s as no keygate URI', (uri) => {
     expect(splitUri(uri)).toBeNull();
   });

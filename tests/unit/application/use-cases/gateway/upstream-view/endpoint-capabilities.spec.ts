@@ -1,7 +1,11 @@
 import { InMemoryResourceStore } from '../../../../../fakes/in-memory-resource.store';
 import { FakeUpstreamContent } from '../../../../../fakes/fake-upstream-content';
 import { makeUpstreamContent } from '../../../../../support/upstream-content-use-cases';
-import { KEYGATE_CAPABILITIES, narrowedTo, UNKNOWN_UPSTREAM_CAPABILITIES } from '../../../../../../src/application/use-cases/gateway/upstream-view/endpoint-capabilities';
+import {
+  KEYGATE_CAPABILITIES,
+  narrowedTo,
+  UNKNOWN_UPSTREAM_CAPABILITIES,
+} from '../../../../../../src/application/use-cases/gateway/upstream-view/endpoint-capabilities';
 import { NAMESPACED_VIEW, singleServerView } from '../../../../../../src/application/use-cases/gateway/external/upstream-view';
 import { topLevel } from '../../../../../../src/domain/resource/resource-record';
 import { fakeDateOnly, laterDate } from '../../../../../support/fake-date';
@@ -29,40 +33,61 @@ describe('narrowedTo', () => {
 
   it('keeps each capability, subscribe and listChanged only when the upstream declares them', () => {
     expect(narrowedTo({ logging: {}, resources: { subscribe: true }, prompts: { listChanged: true }, completions: {} })).toEqual({
-      tools: { listChanged: true }, logging: {}, resources: { subscribe: true }, prompts: { listChanged: true }, completions: {},
+      tools: { listChanged: true },
+      logging: {},
+      resources: { subscribe: true },
+      prompts: { listChanged: true },
+      completions: {},
     });
     expect(narrowedTo({ resources: { listChanged: true, subscribe: 'yes' }, prompts: {} })).toEqual({
-      tools: { listChanged: true }, resources: { listChanged: true }, prompts: {},
+      tools: { listChanged: true },
+      resources: { listChanged: true },
+      prompts: {},
     });
   });
 
-  it('is keygate\'s whole set for an upstream that declares everything, and never more', () => {
-    const everything = { tools: {}, logging: {}, resources: { subscribe: true, listChanged: true }, prompts: { listChanged: true }, completions: {}, experimental: { x: {} }, tasks: {} };
+  it("is keygate's whole set for an upstream that declares everything, and never more", () => {
+    const everything = {
+      tools: {},
+      logging: {},
+      resources: { subscribe: true, listChanged: true },
+      prompts: { listChanged: true },
+      completions: {},
+      experimental: { x: {} },
+      tasks: {},
+    };
     expect(narrowedTo(everything)).toEqual(KEYGATE_CAPABILITIES);
   });
 
   it('takes only objects as declarations and echoes nothing the upstream added', () => {
     expect(narrowedTo({ logging: true, resources: null, prompts: [], completions: 'yes' })).toEqual({ tools: { listChanged: true } });
-    expect(narrowedTo({ resources: { subscribe: true, extra: 'x'.repeat(100) } })).toEqual({ tools: { listChanged: true }, resources: { subscribe: true } });
+    expect(narrowedTo({ resources: { subscribe: true, extra: 'x'.repeat(100) } })).toEqual({
+      tools: { listChanged: true },
+      resources: { subscribe: true },
+    });
   });
 });
 
 describe('FindEndpointCapabilities', () => {
   afterEach(() => jest.useRealTimers());
 
-  it('gives /mcp keygate\'s fixed set without contacting any upstream', async () => {
+  it("gives /mcp keygate's fixed set without contacting any upstream", async () => {
     const { sut, register, upstream } = makeSut();
     const { url } = await register('files', { tools: {} });
     expect(await sut.execute({ userId: USER, view: NAMESPACED_VIEW })).toEqual(KEYGATE_CAPABILITIES);
     expect(upstream.countOf(url)).toBe(0);
   });
 
-  it('narrows keygate\'s set to what the one upstream declared', async () => {
+  it("narrows keygate's set to what the one upstream declared", async () => {
     const { register, declared } = makeSut();
     await register('tools-only', { tools: {} });
     await register('files', { resources: { subscribe: true, listChanged: true }, logging: {} });
     expect(await declared('tools-only')).toEqual({ tools: { listChanged: true } });
-    expect(await declared('files')).toEqual({ tools: { listChanged: true }, logging: {}, resources: { subscribe: true, listChanged: true } });
+    expect(await declared('files')).toEqual({
+      tools: { listChanged: true },
+      logging: {},
+      resources: { subscribe: true, listChanged: true },
+    });
   });
 
   it('asks an upstream once per record version, however many sessions open at the same time', async () => {

@@ -1,6 +1,10 @@
 import { AuthorizeToolCall } from '../../../../../../src/application/use-cases/gateway/tools/authorize-tool-call.use-case';
 import { UpstreamToolDirectory } from '../../../../../../src/application/use-cases/gateway/external/upstream-tool-directory';
-import { NAMESPACED_VIEW, singleServerView, UpstreamView } from '../../../../../../src/application/use-cases/gateway/external/upstream-view';
+import {
+  NAMESPACED_VIEW,
+  singleServerView,
+  UpstreamView,
+} from '../../../../../../src/application/use-cases/gateway/external/upstream-view';
 import { FilterTools } from '../../../../../../src/application/use-cases/gateway/filter-tools/filter-tools.use-case';
 import { ListTools } from '../../../../../../src/application/use-cases/gateway/list-tools/list-tools.use-case';
 import { FindServerView } from '../../../../../../src/application/use-cases/gateway/upstream-view/find-server-view.use-case';
@@ -16,7 +20,10 @@ import { makeToolPins } from '../../../../../support/call-tool-service';
 import { makeUpstreamContent } from '../../../../../support/upstream-content-use-cases';
 
 const USER = 'alice';
-const TOOLS = [{ name: 'echo', inputSchema: { type: 'object' } }, { name: 'projects', inputSchema: { type: 'object' } }];
+const TOOLS = [
+  { name: 'echo', inputSchema: { type: 'object' } },
+  { name: 'projects', inputSchema: { type: 'object' } },
+];
 const CONTENT: FakeContentBehaviour = {
   resources: [{ uri: 'file:///notes/a.txt', name: 'a' }],
   resourceTemplates: [{ uriTemplate: 'file:///notes/{name}', name: 'note' }],
@@ -29,7 +36,13 @@ function makeSut() {
   const store = new InMemoryResourceStore();
   const upstream = new FakeUpstreamMcp();
   const { pins } = makeToolPins();
-  const directory = new UpstreamToolDirectory(store, upstream, new LruLoadingCache<ToolListing>({ maxEntries: 100, maxChars: 1_000_000, ttlMs: 60_000 }), () => undefined, pins);
+  const directory = new UpstreamToolDirectory(
+    store,
+    upstream,
+    new LruLoadingCache<ToolListing>({ maxEntries: 100, maxChars: 1_000_000, ttlMs: 60_000 }),
+    () => undefined,
+    pins,
+  );
   const listTools = new ListTools(new FilterTools(), directory);
   const authorize = new AuthorizeToolCall(directory);
   const content = makeUpstreamContent(store);
@@ -57,7 +70,11 @@ describe('the views', () => {
   it('keeps every name of its one server as it is and routes each to that server', () => {
     const files = singleServerView('files')!;
     expect([files.server, files.builtIns]).toEqual(['files', false]);
-    expect([files.toolName('files', 'echo'), files.uri('files', 'file:///a'), files.promptName('files', 'greet')]).toEqual(['echo', 'file:///a', 'greet']);
+    expect([files.toolName('files', 'echo'), files.uri('files', 'file:///a'), files.promptName('files', 'greet')]).toEqual([
+      'echo',
+      'file:///a',
+      'greet',
+    ]);
     for (const split of [(n: string) => files.splitTool(n), (n: string) => files.splitUri(n), (n: string) => files.splitPrompt(n)]) {
       expect(split('docs__echo')).toEqual({ server: 'files', name: 'docs__echo' });
       expect(split('keygate://docs/x')).toEqual({ server: 'files', name: 'keygate://docs/x' });
@@ -71,7 +88,7 @@ describe('the views', () => {
 });
 
 describe('FindServerView', () => {
-  it('finds the view of the owner\'s server, and none for an unknown name, another user\'s server or a malformed name', async () => {
+  it("finds the view of the owner's server, and none for an unknown name, another user's server or a malformed name", async () => {
     const { register, find } = makeSut();
     await register('files');
     expect((await find.execute({ userId: USER, name: 'files' }))?.server).toBe('files');
@@ -82,8 +99,8 @@ describe('FindServerView', () => {
   });
 });
 
-describe('tools in a single server\'s view', () => {
-  it('lists that server\'s tools under their own names, without built-ins, and contacts no other server', async () => {
+describe("tools in a single server's view", () => {
+  it("lists that server's tools under their own names, without built-ins, and contacts no other server", async () => {
     const { upstream, listTools, register, full, view } = makeSut();
     const files = await register('files');
     await register('docs');
@@ -94,20 +111,30 @@ describe('tools in a single server\'s view', () => {
     expect(await names(view('nobody'))).toEqual([]);
   });
 
-  it('resolves a plain name, even a built-in tool\'s, to the server\'s tool, with its tool_scopes', async () => {
+  it("resolves a plain name, even a built-in tool's, to the server's tool, with its tool_scopes", async () => {
     const { authorize, register, full, view } = makeSut();
     await register('files', { tool_scopes: { echo: ['chat:write'] } });
     const decide = (name: string, scopes = full.scopes) => authorize.execute({ userId: USER, scopes, name, view: view('files') });
-    expect(await decide('projects')).toMatchObject({ kind: 'allowed', target: { kind: 'external', tool: { tool: 'projects', callScopes: ['mcp_servers:write'] } } });
-    expect(await decide('echo', ScopeSetMother.of('mcp_servers:write'))).toEqual({ kind: 'denied', scopes: ['chat:write'], required: ['chat:write'] });
+    expect(await decide('projects')).toMatchObject({
+      kind: 'allowed',
+      target: { kind: 'external', tool: { tool: 'projects', callScopes: ['mcp_servers:write'] } },
+    });
+    expect(await decide('echo', ScopeSetMother.of('mcp_servers:write'))).toEqual({
+      kind: 'denied',
+      scopes: ['chat:write'],
+      required: ['chat:write'],
+    });
     expect(await decide('files__echo')).toMatchObject({ kind: 'allowed', target: { kind: 'external', tool: { tool: 'files__echo' } } });
     // On /mcp the same names are a built-in tool and a namespaced one.
-    expect(await authorize.execute({ userId: USER, scopes: full.scopes, name: 'projects' })).toEqual({ kind: 'allowed', target: { kind: 'built-in', resource: 'projects' } });
+    expect(await authorize.execute({ userId: USER, scopes: full.scopes, name: 'projects' })).toEqual({
+      kind: 'allowed',
+      target: { kind: 'built-in', resource: 'projects' },
+    });
   });
 });
 
-describe('resources and prompts in a single server\'s view', () => {
-  it('lists, reads, gets and completes under the upstream\'s own names, from that server alone', async () => {
+describe("resources and prompts in a single server's view", () => {
+  it("lists, reads, gets and completes under the upstream's own names, from that server alone", async () => {
     const { content, register, full, view } = makeSut();
     await register('files');
     const docs = await register('docs');
@@ -117,17 +144,23 @@ describe('resources and prompts in a single server\'s view', () => {
     expect((await useCases.listResourceTemplates.execute(inDocs)).items.map((item) => item.uriTemplate)).toEqual(['file:///notes/{name}']);
     expect((await useCases.listPrompts.execute(inDocs)).items.map((item) => item.name)).toEqual(['greet']);
     expect(upstream.contacts.every((url) => url === docs)).toBe(true);
-    expect(await useCases.readResource.execute({ ...inDocs, uri: 'file:///notes/a.txt' })).toEqual({ contents: [{ uri: 'file:///notes/a.txt', mimeType: 'text/plain', text: 'A' }] });
+    expect(await useCases.readResource.execute({ ...inDocs, uri: 'file:///notes/a.txt' })).toEqual({
+      contents: [{ uri: 'file:///notes/a.txt', mimeType: 'text/plain', text: 'A' }],
+    });
     expect(upstream.reads).toEqual([{ url: docs, uri: 'file:///notes/a.txt' }]);
-    expect(await useCases.complete.execute({ ...inDocs, ref: { type: 'ref/prompt', name: 'greet' }, argument: { name: 'who', value: 'w' } })).toEqual({ completion: { values: ['world'] } });
+    expect(
+      await useCases.complete.execute({ ...inDocs, ref: { type: 'ref/prompt', name: 'greet' }, argument: { name: 'who', value: 'w' } }),
+    ).toEqual({ completion: { values: ['world'] } });
     expect((await useCases.getPrompt.execute({ ...inDocs, name: 'greet' })).messages).toHaveLength(1);
   });
 
-  it('answers /mcp\'s namespaced names as unknown there', async () => {
+  it("answers /mcp's namespaced names as unknown there", async () => {
     const { content, register, full, view } = makeSut();
     await register('files');
     const inFiles = { ...full, view: view('files') };
     await expect(content.useCases.getPrompt.execute({ ...inFiles, name: 'files__greet' })).rejects.toBeInstanceOf(UnknownReferenceError);
-    await expect(content.useCases.readResource.execute({ ...inFiles, uri: 'keygate://files/file:///notes/a.txt' })).rejects.toBeInstanceOf(UnknownResourceError);
+    await expect(content.useCases.readResource.execute({ ...inFiles, uri: 'keygate://files/file:///notes/a.txt' })).rejects.toBeInstanceOf(
+      UnknownResourceError,
+    );
   });
 });
