@@ -73,7 +73,7 @@ export class OAuthUpstreamAuthorization implements UpstreamAuthorization {
     return { authorizationUrl: url, state, codeVerifier: pkce.verifier, redirectUri, resource: discovered.resource, scopes, client, authorizationServer: as };
   }
 
-  complete(pending: PendingAuthorization, callback: AuthorizationCallback): Promise<UpstreamTokenSet> {
+  async complete(pending: PendingAuthorization, callback: AuthorizationCallback): Promise<UpstreamTokenSet> {
     const code = callbackCode(pending, callback);
     const form = new URLSearchParams({
       grant_type: 'authorization_code',
@@ -102,7 +102,7 @@ export class OAuthUpstreamAuthorization implements UpstreamAuthorization {
     return { revoked: true };
   }
 
-  exchange(input: ExchangeInput): Promise<UpstreamTokenSet> {
+  async exchange(input: ExchangeInput): Promise<UpstreamTokenSet> {
     const form = new URLSearchParams({
       grant_type: TOKEN_EXCHANGE,
       subject_token: input.subjectToken,
