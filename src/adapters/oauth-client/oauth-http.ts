@@ -74,7 +74,7 @@ export class OAuthHttp {
         return { status: res.status, body: await this.json(res, what, maxBytes) };
       }
     } catch (error) {
-      throw this.failure(error, what);
+      throw this.failure(error, what, signal.aborted);
     }
   }
 
@@ -110,14 +110,12 @@ export class OAuthHttp {
     }
   }
 
-  private failure(error: unknown, what: string): Error {
+  /** `late`: the deadline passed, whatever undici made of it (an AbortError, a TimeoutError, a broken body). */
+  private failure(error: unknown, what: string, late: boolean): Error {
     if (error instanceof UpstreamAuthorizationError || error instanceof UpstreamRefusal) return error;
-    const cause = error instanceof Error ? error.cause : undefined;
+    const cause = (error as { cause?: unknown } | null)?.cause;
     if (cause instanceof UpstreamRefusal || cause instanceof UpstreamAuthorizationError) return cause;
-    const name = error instanceof Error ? error.name : '';
-    if (name === 'TimeoutError' || name === 'AbortError') {
-      return new UpstreamAuthorizationError('unreachable', `${what} did not answer within ${this.options.timeoutMs} ms`);
-    }
+    if (late) return new UpstreamAuthorizationError('unreachable', `${what} did not answer within ${this.options.timeoutMs} ms`);
     return new UpstreamAuthorizationError('unreachable', `${what} could not be reached`);
   }
 }
