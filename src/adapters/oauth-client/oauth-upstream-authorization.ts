@@ -44,7 +44,11 @@ export class OAuthUpstreamAuthorization implements UpstreamAuthorization {
     this.now = options.now ?? (() => new Date());
   }
 
-  discover(mcpUrl: string, wwwAuthenticate?: string): Promise<DiscoveredAuthorization> {
+  async discover(mcpUrl: string, wwwAuthenticate?: string): Promise<DiscoveredAuthorization> {
+    // The metadata a 401 names may be https while the MCP URL is not: the token would still travel in clear.
+    if (this.options.production && !(URL.canParse(mcpUrl) && new URL(mcpUrl).protocol === 'https:')) {
+      throw new UpstreamAuthorizationError('insecure_url', 'the MCP server URL is not an https URL');
+    }
     return this.discovery.discover(mcpUrl, wwwAuthenticate);
   }
 

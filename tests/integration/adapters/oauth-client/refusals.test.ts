@@ -45,8 +45,13 @@ describe('the OAuth client refuses', () => {
 
   it('an http MCP URL in production, before any request', async () => {
     plain.json(PRM_PATH, { resource: `${plain.origin}/mcp`, authorization_servers: [as.issuer] });
-    expect(await codeOf(oauthClient({ production: true }).discover(`${plain.origin}/mcp`))).toBe('insecure_url');
+    secure.json('/metadata/mcp', { resource: `${plain.origin}/mcp`, authorization_servers: [as.issuer] });
+    const production = oauthClient({ production: true, ca: ca.caCert });
+    expect(await codeOf(production.discover(`${plain.origin}/mcp`))).toBe('insecure_url');
+    // Even when its 401 names https metadata.
+    expect(await codeOf(production.discover(`${plain.origin}/mcp`, `Bearer resource_metadata="${secure.origin}/metadata/mcp"`))).toBe('insecure_url');
     expect(plain.hits).toEqual([]);
+    expect(secure.hits).toEqual([]);
   });
 
   it('a redirect from https to http, even outside production', async () => {
