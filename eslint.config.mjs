@@ -28,6 +28,12 @@ export default defineConfig(
     },
   },
   {
+    // Plain ESM scripts (the test authorization server runs oidc-provider, which is ESM-only) are outside every tsconfig.
+    files: ['**/*.mjs'],
+    extends: [tseslint.configs.disableTypeChecked],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly', setTimeout: 'readonly', fetch: 'readonly' } },
+  },
+  {
     files: ['tests/**'],
     rules: {
       // Tests read supertest bodies and parsed JSON, which are `any`, and assert their shape with expect.

@@ -18,7 +18,10 @@ const OIDC_SCOPES = new Set(['openid', 'offline_access']);
 
 async function signingKeys() {
   const keys = [];
-  for (const [alg, kid] of [['RS256', 'rs'], ['ES256', 'es']]) {
+  for (const [alg, kid] of [
+    ['RS256', 'rs'],
+    ['ES256', 'es'],
+  ]) {
     const { privateKey } = await generateKeyPair(alg, { extractable: true });
     keys.push({ ...(await exportJWK(privateKey)), alg, kid, use: 'sig' });
   }
@@ -125,7 +128,9 @@ async function interaction(req, res) {
     ? await provider.Grant.find(details.grantId)
     : new provider.Grant({ accountId, clientId: details.params.client_id });
   const missing = details.prompt.details ?? {};
-  const asked = String(details.params.scope ?? '').split(' ').filter(Boolean);
+  const asked = String(details.params.scope ?? '')
+    .split(' ')
+    .filter(Boolean);
   const oidc = [...(missing.missingOIDCScope ?? []), ...asked.filter((s) => OIDC_SCOPES.has(s))];
   if (oidc.length > 0) grant.addOIDCScope(oidc.join(' '));
   for (const [indicator, scopes] of Object.entries(missing.missingResourceScopes ?? {})) {

@@ -50,9 +50,11 @@ export class OAuthAuthorizationServer {
     const child = spawn(process.execPath, ['--no-warnings', script, JSON.stringify(options)], { stdio: ['pipe', 'pipe', 'pipe'] });
     this.child = child;
     let stderr = '';
-    child.stderr!.on('data', (chunk: Buffer) => { stderr = (stderr + chunk.toString()).slice(-4000); });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr = (stderr + chunk.toString()).slice(-4000);
+    });
     const first = await new Promise<string>((resolve, reject) => {
-      const lines = createInterface({ input: child.stdout! });
+      const lines = createInterface({ input: child.stdout });
       lines.once('line', resolve);
       child.once('exit', (code) => reject(new Error(`authorization server exited (${code}): ${stderr}`)));
     });
@@ -75,7 +77,11 @@ export class OAuthAuthorizationServer {
    * redirects to a URL starting with `redirectUri`, carrying cookies as a
    * browser would. `account` is the user who logs in; `deny` refuses consent.
    */
-  async authorize(authorizationUrl: string, redirectUri: string, options: { account?: string; deny?: boolean } = {}): Promise<AuthorizationResponse> {
+  async authorize(
+    authorizationUrl: string,
+    redirectUri: string,
+    options: { account?: string; deny?: boolean } = {},
+  ): Promise<AuthorizationResponse> {
     const cookies = new Map<string, string>();
     let current = authorizationUrl;
     for (let hop = 0; hop < 10; hop += 1) {

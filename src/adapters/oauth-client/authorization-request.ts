@@ -40,7 +40,10 @@ export function callbackCode(pending: PendingAuthorization, callback: Authorizat
     throw mismatch('comes from another issuer');
   }
   if (callback.error !== undefined) {
-    throw oauthFailure('authorization_denied', 'the authorization was refused', undefined, { error: callback.error, description: callback.errorDescription });
+    throw oauthFailure('authorization_denied', 'the authorization was refused', undefined, {
+      error: callback.error,
+      description: callback.errorDescription,
+    });
   }
   if (!callback.code) throw mismatch('carries no code');
   return callback.code;

@@ -27,7 +27,10 @@ export class ClientRegistrar {
       return { issuer: as.issuer, clientId: input.metadataDocumentUrl, tokenEndpointAuth: 'none', source: 'metadata_document' };
     }
     if (as.registrationEndpoint) return this.dynamic(as, as.registrationEndpoint, input);
-    throw new UpstreamAuthorizationError('unsupported', 'the authorization server offers no way to register a client, and the server record names none');
+    throw new UpstreamAuthorizationError(
+      'unsupported',
+      'the authorization server offers no way to register a client, and the server record names none',
+    );
   }
 
   private async dynamic(as: AuthorizationServerMetadata, endpoint: string, input: RegisterInput): Promise<ClientRegistration> {
@@ -45,7 +48,8 @@ export class ClientRegistrar {
     }
     const clientSecret = typeof body.client_secret === 'string' ? body.client_secret : undefined;
     const method = body.token_endpoint_auth_method;
-    const auth: TokenEndpointAuth = clientSecret === undefined ? 'none' : method === 'client_secret_post' ? 'client_secret_post' : 'client_secret_basic';
+    const auth: TokenEndpointAuth =
+      clientSecret === undefined ? 'none' : method === 'client_secret_post' ? 'client_secret_post' : 'client_secret_basic';
     return { issuer: as.issuer, clientId: body.client_id, ...secret(clientSecret), tokenEndpointAuth: auth, source: 'dynamic' };
   }
 }

@@ -53,7 +53,11 @@ export class OAuthHttp {
     return this.send(url, what, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(json) });
   }
 
-  private async send(url: string, what: string, init: { method: string; headers: Record<string, string>; body?: string }): Promise<OAuthAnswer> {
+  private async send(
+    url: string,
+    what: string,
+    init: { method: string; headers: Record<string, string>; body?: string },
+  ): Promise<OAuthAnswer> {
     const { dispatcher, timeoutMs, maxBytes } = this.options;
     const signal = AbortSignal.timeout(timeoutMs);
     let current = this.allowed(url, what);
@@ -88,7 +92,8 @@ export class OAuthHttp {
 
   private redirect(from: URL, location: string | null, redirects: number, what: string, method: string): URL {
     if (method !== 'GET') throw new UpstreamAuthorizationError('unreachable', `${what} answered a redirect`);
-    if (redirects >= MAX_REDIRECTS) throw new UpstreamAuthorizationError('unreachable', `${what} redirected more than ${MAX_REDIRECTS} times`);
+    if (redirects >= MAX_REDIRECTS)
+      throw new UpstreamAuthorizationError('unreachable', `${what} redirected more than ${MAX_REDIRECTS} times`);
     const to = location !== null && URL.canParse(location, from.href) ? new URL(location, from) : null;
     if (to === null) throw new UpstreamAuthorizationError('unreachable', `${what} answered a redirect without a usable Location`);
     if (!redirectAllowed(from, to)) throw new UpstreamAuthorizationError('insecure_url', `${what} redirected from https to http; refused`);

@@ -74,7 +74,16 @@ export class OAuthUpstreamAuthorization implements UpstreamAuthorization {
       resource: discovered.resource,
       scopes,
     });
-    return { authorizationUrl: url, state, codeVerifier: pkce.verifier, redirectUri, resource: discovered.resource, scopes, client, authorizationServer: as };
+    return {
+      authorizationUrl: url,
+      state,
+      codeVerifier: pkce.verifier,
+      redirectUri,
+      resource: discovered.resource,
+      scopes,
+      client,
+      authorizationServer: as,
+    };
   }
 
   async complete(pending: PendingAuthorization, callback: AuthorizationCallback): Promise<UpstreamTokenSet> {
@@ -116,7 +125,10 @@ export class OAuthUpstreamAuthorization implements UpstreamAuthorization {
     });
     if (input.resource !== undefined) form.set('resource', input.resource);
     if (input.scopes && input.scopes.length > 0) form.set('scope', input.scopes.join(' '));
-    const client = { ...input.client, tokenEndpointAuth: input.client.clientSecret !== undefined ? 'client_secret_basic' as const : 'none' as const };
+    const client = {
+      ...input.client,
+      tokenEndpointAuth: input.client.clientSecret !== undefined ? ('client_secret_basic' as const) : ('none' as const),
+    };
     return requestTokens(this.http, input.tokenEndpoint, client, form, input.scopes ?? [], this.now());
   }
 }

@@ -23,7 +23,8 @@ export function authenticate(client: TokenClient, form: URLSearchParams): Record
     return { Authorization: `Basic ${Buffer.from(pair).toString('base64')}` };
   }
   form.set('client_id', client.clientId);
-  if (client.tokenEndpointAuth === 'client_secret_post' && client.clientSecret !== undefined) form.set('client_secret', client.clientSecret);
+  if (client.tokenEndpointAuth === 'client_secret_post' && client.clientSecret !== undefined)
+    form.set('client_secret', client.clientSecret);
   return {};
 }
 
@@ -58,7 +59,12 @@ export async function requestTokens(
  * RFC 6749's character set and cut short, so a server cannot make keygate
  * repeat a long or odd text.
  */
-export function oauthFailure(code: UpstreamAuthorizationFailure, message: string, answer?: OAuthAnswer, fields?: { error?: unknown; description?: unknown }): UpstreamAuthorizationError {
+export function oauthFailure(
+  code: UpstreamAuthorizationFailure,
+  message: string,
+  answer?: OAuthAnswer,
+  fields?: { error?: unknown; description?: unknown },
+): UpstreamAuthorizationError {
   const body = (answer?.body ?? {}) as Record<string, unknown>;
   const error = bounded(fields ? fields.error : body.error, 64);
   const description = bounded(fields ? fields.description : body.error_description, 200);

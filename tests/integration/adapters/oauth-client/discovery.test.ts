@@ -19,7 +19,13 @@ beforeEach(() => {
   resource.hits.length = 0;
 });
 
-const failureOf = (promise: Promise<unknown>) => promise.then(() => { throw new Error('resolved'); }, (error: unknown) => error);
+const failureOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => {
+      throw new Error('resolved');
+    },
+    (error: unknown) => error,
+  );
 
 describe('discover', () => {
   it('follows the 401 resource_metadata, then finds the authorization server by OpenID Connect discovery', async () => {
@@ -60,13 +66,18 @@ describe('discover', () => {
   });
 
   it("prefers the challenge's scope to the scopes the resource supports", async () => {
-    const found = await client.discover(`${resource.origin}/mcp`, `Bearer resource_metadata="${resource.origin}/metadata/mcp", scope="mcp:read"`);
+    const found = await client.discover(
+      `${resource.origin}/mcp`,
+      `Bearer resource_metadata="${resource.origin}/metadata/mcp", scope="mcp:read"`,
+    );
     expect(found.scopes).toEqual(['mcp:read']);
   });
 
   it('refuses metadata that names another resource (RFC 9728 §3.3)', async () => {
     resource.json('/metadata/other', { resource: 'https://elsewhere.example/mcp', authorization_servers: [as.issuer] });
-    const error = await failureOf(client.discover(`${resource.origin}/mcp`, `Bearer resource_metadata="${resource.origin}/metadata/other"`));
+    const error = await failureOf(
+      client.discover(`${resource.origin}/mcp`, `Bearer resource_metadata="${resource.origin}/metadata/other"`),
+    );
     expect(error).toBeInstanceOf(UpstreamAuthorizationError);
     expect((error as UpstreamAuthorizationError).code).toBe('discovery_failed');
   });

@@ -1,9 +1,18 @@
 import {
-  ClientRegistration, DiscoveredAuthorization, UpstreamAuthorizationError, UpstreamTokenSet,
+  ClientRegistration,
+  DiscoveredAuthorization,
+  UpstreamAuthorizationError,
+  UpstreamTokenSet,
 } from '../../../../src/application/ports/upstream-authorization.port';
 import { OAuthAuthorizationServer } from '../../../support/oauth-authorization-server';
 import {
-  claimsOf, connect, GIVEN_CLIENT, oauthClient, REDIRECT_URI, startAuthorizationServer, startProtectedResource,
+  claimsOf,
+  connect,
+  GIVEN_CLIENT,
+  oauthClient,
+  REDIRECT_URI,
+  startAuthorizationServer,
+  startProtectedResource,
 } from '../../../support/oauth-client-fixture';
 import { ProtectedResource } from '../../../support/protected-resource';
 
@@ -17,7 +26,12 @@ beforeAll(async () => {
   as = await startAuthorizationServer();
   resource = await startProtectedResource(as);
   discovered = await client.discover(`${resource.origin}/mcp`);
-  registered = await client.register({ authorizationServer: discovered.authorizationServer, given: GIVEN_CLIENT, redirectUri: REDIRECT_URI, clientName: 'keygate' });
+  registered = await client.register({
+    authorizationServer: discovered.authorizationServer,
+    given: GIVEN_CLIENT,
+    redirectUri: REDIRECT_URI,
+    clientName: 'keygate',
+  });
 });
 afterAll(async () => {
   await resource.stop();
@@ -26,7 +40,12 @@ afterAll(async () => {
 
 const begin = () => client.begin({ discovered, client: registered, redirectUri: REDIRECT_URI });
 const failureOf = (promise: Promise<unknown>) =>
-  promise.then(() => { throw new Error('resolved'); }, (error: unknown) => error as UpstreamAuthorizationError);
+  promise.then(
+    () => {
+      throw new Error('resolved');
+    },
+    (error: unknown) => error as UpstreamAuthorizationError,
+  );
 /** What no error text may hold. */
 const secretsOf = (...values: (string | undefined)[]) => values.filter((v): v is string => v !== undefined && v !== '');
 
@@ -59,11 +78,14 @@ describe('begin and complete', () => {
     const pending = begin();
     const back = await as.authorize(pending.authorizationUrl, REDIRECT_URI);
     const other = begin();
-    const error = await failureOf(client.complete({ ...pending, codeVerifier: other.codeVerifier }, { code: back.code!, state: back.state!, iss: back.iss! }));
+    const error = await failureOf(
+      client.complete({ ...pending, codeVerifier: other.codeVerifier }, { code: back.code!, state: back.state!, iss: back.iss! }),
+    );
     expect(error.code).toBe('grant_refused');
     expect(error.oauthError).toBe('invalid_grant');
     const text = `${error.message} ${error.oauthDescription} ${JSON.stringify(error)}`;
-    for (const secret of secretsOf(back.code!, pending.codeVerifier, other.codeVerifier, GIVEN_CLIENT.clientSecret)) expect(text).not.toContain(secret);
+    for (const secret of secretsOf(back.code!, pending.codeVerifier, other.codeVerifier, GIVEN_CLIENT.clientSecret))
+      expect(text).not.toContain(secret);
   });
 
   it('relays a user refusal', async () => {
@@ -82,15 +104,28 @@ describe('refresh', () => {
   });
 
   it('gets a new access token and a rotated refresh token; the old refresh token is refused after', async () => {
-    const refreshed = await client.refresh({ authorizationServer: discovered.authorizationServer, client: registered, refreshToken: tokens.refreshToken!, resource: discovered.resource });
+    const refreshed = await client.refresh({
+      authorizationServer: discovered.authorizationServer,
+      client: registered,
+      refreshToken: tokens.refreshToken!,
+      resource: discovered.resource,
+    });
     expect(refreshed.accessToken).not.toBe(tokens.accessToken);
     expect(refreshed.refreshToken).toEqual(expect.any(String));
     expect(refreshed.refreshToken).not.toBe(tokens.refreshToken);
     expect(claimsOf(refreshed.accessToken)).toMatchObject({ sub: 'alice', aud: `${resource.origin}/mcp` });
-    const error = await failureOf(client.refresh({ authorizationServer: discovered.authorizationServer, client: registered, refreshToken: tokens.refreshToken!, resource: discovered.resource }));
+    const error = await failureOf(
+      client.refresh({
+        authorizationServer: discovered.authorizationServer,
+        client: registered,
+        refreshToken: tokens.refreshToken!,
+        resource: discovered.resource,
+      }),
+    );
     expect(error.code).toBe('grant_refused');
     expect(error.oauthError).toBe('invalid_grant');
-    for (const secret of secretsOf(tokens.refreshToken, refreshed.refreshToken)) expect(`${error.message} ${error.oauthDescription}`).not.toContain(secret);
+    for (const secret of secretsOf(tokens.refreshToken, refreshed.refreshToken))
+      expect(`${error.message} ${error.oauthDescription}`).not.toContain(secret);
   });
 });
 
@@ -98,7 +133,9 @@ describe('revoke', () => {
   it('revokes a refresh token at the revocation endpoint (RFC 7009), after which it is refused', async () => {
     const tokens = await connect(client, as, begin(), 'alice');
     const input = { authorizationServer: discovered.authorizationServer, client: registered };
-    await expect(client.revoke({ ...input, token: tokens.refreshToken!, tokenTypeHint: 'refresh_token' })).resolves.toEqual({ revoked: true });
+    await expect(client.revoke({ ...input, token: tokens.refreshToken!, tokenTypeHint: 'refresh_token' })).resolves.toEqual({
+      revoked: true,
+    });
     const error = await failureOf(client.refresh({ ...input, refreshToken: tokens.refreshToken!, resource: discovered.resource }));
     expect(error.oauthError).toBe('invalid_grant');
   });
@@ -106,18 +143,35 @@ describe('revoke', () => {
   it('only says so when the server has no revocation endpoint', async () => {
     const { revocationEndpoint: _, ...withoutRevocation } = discovered.authorizationServer;
     const tokens = await connect(client, as, begin(), 'alice');
-    await expect(client.revoke({ authorizationServer: withoutRevocation, client: registered, token: tokens.refreshToken!, tokenTypeHint: 'refresh_token' }))
-      .resolves.toEqual({ revoked: false });
+    await expect(
+      client.revoke({
+        authorizationServer: withoutRevocation,
+        client: registered,
+        token: tokens.refreshToken!,
+        tokenTypeHint: 'refresh_token',
+      }),
+    ).resolves.toEqual({ revoked: false });
     // Nothing was sent: the refresh token still works.
-    await expect(client.refresh({ authorizationServer: discovered.authorizationServer, client: registered, refreshToken: tokens.refreshToken!, resource: discovered.resource }))
-      .resolves.toHaveProperty('accessToken');
+    await expect(
+      client.refresh({
+        authorizationServer: discovered.authorizationServer,
+        client: registered,
+        refreshToken: tokens.refreshToken!,
+        resource: discovered.resource,
+      }),
+    ).resolves.toHaveProperty('accessToken');
   });
 
   it('relays a refused revocation (a wrong client secret)', async () => {
     const tokens = await connect(client, as, begin(), 'alice');
-    const error = await failureOf(client.revoke({
-      authorizationServer: discovered.authorizationServer, client: { ...registered, clientSecret: 'wrong-secret' }, token: tokens.refreshToken!, tokenTypeHint: 'refresh_token',
-    }));
+    const error = await failureOf(
+      client.revoke({
+        authorizationServer: discovered.authorizationServer,
+        client: { ...registered, clientSecret: 'wrong-secret' },
+        token: tokens.refreshToken!,
+        tokenTypeHint: 'refresh_token',
+      }),
+    );
     expect(error.code).toBe('revocation_failed');
     expect(error.oauthError).toBe('invalid_client');
     expect(`${error.message} ${error.oauthDescription}`).not.toContain('wrong-secret');

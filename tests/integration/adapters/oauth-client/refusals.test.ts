@@ -28,7 +28,13 @@ beforeEach(() => {
 });
 
 const PRM_PATH = '/.well-known/oauth-protected-resource/mcp';
-const failureOf = (promise: Promise<unknown>) => promise.then(() => { throw new Error('resolved'); }, (error: unknown) => error as Error);
+const failureOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => {
+      throw new Error('resolved');
+    },
+    (error: unknown) => error as Error,
+  );
 const codeOf = async (promise: Promise<unknown>) => ((await failureOf(promise)) as UpstreamAuthorizationError).code;
 
 describe('the OAuth client refuses', () => {
@@ -40,7 +46,10 @@ describe('the OAuth client refuses', () => {
     expect((error as UpstreamAuthorizationError).code).toBe('insecure_url');
     expect(error.message).toBe('the authorization server metadata is not an https URL');
     // The same discovery outside production reaches the server.
-    await expect(oauthClient({ ca: ca.caCert }).discover(`${secure.origin}/mcp`)).resolves.toHaveProperty('authorizationServer.issuer', as.issuer);
+    await expect(oauthClient({ ca: ca.caCert }).discover(`${secure.origin}/mcp`)).resolves.toHaveProperty(
+      'authorizationServer.issuer',
+      as.issuer,
+    );
   });
 
   it('an http MCP URL in production, before any request', async () => {
@@ -49,7 +58,9 @@ describe('the OAuth client refuses', () => {
     const production = oauthClient({ production: true, ca: ca.caCert });
     expect(await codeOf(production.discover(`${plain.origin}/mcp`))).toBe('insecure_url');
     // Even when its 401 names https metadata.
-    expect(await codeOf(production.discover(`${plain.origin}/mcp`, `Bearer resource_metadata="${secure.origin}/metadata/mcp"`))).toBe('insecure_url');
+    expect(await codeOf(production.discover(`${plain.origin}/mcp`, `Bearer resource_metadata="${secure.origin}/metadata/mcp"`))).toBe(
+      'insecure_url',
+    );
     expect(plain.hits).toEqual([]);
     expect(secure.hits).toEqual([]);
   });
@@ -64,7 +75,10 @@ describe('the OAuth client refuses', () => {
   it('follows a redirect that stays on https', async () => {
     secure.json('/moved', { resource: `${secure.origin}/mcp`, authorization_servers: [as.issuer] });
     secure.routes.set(PRM_PATH, (_req, res) => res.writeHead(301, { Location: '/moved' }).end());
-    await expect(oauthClient({ ca: ca.caCert }).discover(`${secure.origin}/mcp`)).resolves.toHaveProperty('resource', `${secure.origin}/mcp`);
+    await expect(oauthClient({ ca: ca.caCert }).discover(`${secure.origin}/mcp`)).resolves.toHaveProperty(
+      'resource',
+      `${secure.origin}/mcp`,
+    );
   });
 
   it('a metadata document larger than the cap, announced or not', async () => {

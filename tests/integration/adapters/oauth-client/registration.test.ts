@@ -1,9 +1,19 @@
 import { clientMetadataDocument } from '../../../../src/adapters/oauth-client/client-metadata-document';
-import { AuthorizationServerMetadata, DiscoveredAuthorization, UpstreamAuthorizationError } from '../../../../src/application/ports/upstream-authorization.port';
+import {
+  AuthorizationServerMetadata,
+  DiscoveredAuthorization,
+  UpstreamAuthorizationError,
+} from '../../../../src/application/ports/upstream-authorization.port';
 import { serveJsonOverHttps, testCa } from '../../../support/local-ca';
 import { OAuthAuthorizationServer } from '../../../support/oauth-authorization-server';
 import {
-  claimsOf, connect, GIVEN_CLIENT, oauthClient, REDIRECT_URI, startAuthorizationServer, startProtectedResource,
+  claimsOf,
+  connect,
+  GIVEN_CLIENT,
+  oauthClient,
+  REDIRECT_URI,
+  startAuthorizationServer,
+  startProtectedResource,
 } from '../../../support/oauth-client-fixture';
 import { ProtectedResource } from '../../../support/protected-resource';
 
@@ -37,7 +47,11 @@ describe('register', () => {
     expect(discovered.authorizationServer.clientIdMetadataDocumentSupported).toBe(true);
     const client1 = await registration({ given: GIVEN_CLIENT, metadataDocumentUrl: documentUrl });
     expect(client1).toEqual({
-      issuer: as.issuer, clientId: GIVEN_CLIENT.clientId, clientSecret: GIVEN_CLIENT.clientSecret, tokenEndpointAuth: 'client_secret_basic', source: 'given',
+      issuer: as.issuer,
+      clientId: GIVEN_CLIENT.clientId,
+      clientSecret: GIVEN_CLIENT.clientSecret,
+      tokenEndpointAuth: 'client_secret_basic',
+      source: 'given',
     });
     expect(cimd.hits.size).toBe(0);
   });
@@ -65,7 +79,10 @@ describe('register', () => {
   });
 
   it('relays a refused registration without the request', async () => {
-    const error = await registration({ redirectUri: 'not a url' }).then(() => null, (e: unknown) => e as UpstreamAuthorizationError);
+    const error = await registration({ redirectUri: 'not a url' }).then(
+      () => null,
+      (e: unknown) => e as UpstreamAuthorizationError,
+    );
     expect(error).toBeInstanceOf(UpstreamAuthorizationError);
     expect(error!.code).toBe('registration_failed');
     expect(error!.oauthError).toBe('invalid_redirect_uri');
@@ -73,7 +90,10 @@ describe('register', () => {
 
   it('says so when the server offers no way to register and the record names no client', async () => {
     const { registrationEndpoint: _, ...closed } = discovered.authorizationServer;
-    const error = await registration({ authorizationServer: { ...closed, clientIdMetadataDocumentSupported: false } }).then(() => null, (e: unknown) => e as UpstreamAuthorizationError);
+    const error = await registration({ authorizationServer: { ...closed, clientIdMetadataDocumentSupported: false } }).then(
+      () => null,
+      (e: unknown) => e as UpstreamAuthorizationError,
+    );
     expect(error!.code).toBe('unsupported');
   });
 });

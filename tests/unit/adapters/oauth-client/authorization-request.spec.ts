@@ -3,15 +3,17 @@ import { authorizationUrl, callbackCode } from '../../../../src/adapters/oauth-c
 
 describe('authorizationUrl', () => {
   it('carries the code flow, PKCE S256, state, resource and scopes, keeping the endpoint own query', () => {
-    const url = new URL(authorizationUrl({
-      authorizationEndpoint: 'https://auth.example.com/authorize?tenant=a',
-      clientId: 'client-1',
-      redirectUri: 'https://keygate.example.com/oauth/callback',
-      state: 'state-1',
-      codeChallenge: 'challenge-1',
-      resource: 'https://mcp.example.com/mcp',
-      scopes: ['files:read', 'files:write'],
-    }));
+    const url = new URL(
+      authorizationUrl({
+        authorizationEndpoint: 'https://auth.example.com/authorize?tenant=a',
+        clientId: 'client-1',
+        redirectUri: 'https://keygate.example.com/oauth/callback',
+        state: 'state-1',
+        codeChallenge: 'challenge-1',
+        resource: 'https://mcp.example.com/mcp',
+        scopes: ['files:read', 'files:write'],
+      }),
+    );
     expect(url.origin + url.pathname).toBe('https://auth.example.com/authorize');
     expect(Object.fromEntries(url.searchParams)).toEqual({
       tenant: 'a',
@@ -27,10 +29,17 @@ describe('authorizationUrl', () => {
   });
 
   it('leaves scope out when none is asked for', () => {
-    const url = new URL(authorizationUrl({
-      authorizationEndpoint: 'https://auth.example.com/authorize', clientId: 'c', redirectUri: 'https://k/cb',
-      state: 's', codeChallenge: 'x', resource: 'https://mcp.example.com', scopes: [],
-    }));
+    const url = new URL(
+      authorizationUrl({
+        authorizationEndpoint: 'https://auth.example.com/authorize',
+        clientId: 'c',
+        redirectUri: 'https://k/cb',
+        state: 's',
+        codeChallenge: 'x',
+        resource: 'https://mcp.example.com',
+        scopes: [],
+      }),
+    );
     expect(url.searchParams.has('scope')).toBe(false);
   });
 });
@@ -45,8 +54,11 @@ describe('callbackCode', () => {
     scopes: [],
     client: { issuer: 'https://auth.example.com', clientId: 'c', tokenEndpointAuth: 'none', source: 'given' },
     authorizationServer: {
-      issuer: 'https://auth.example.com', authorizationEndpoint: 'https://auth.example.com/authorize', tokenEndpoint: 'https://auth.example.com/token',
-      clientIdMetadataDocumentSupported: false, issParameterSupported,
+      issuer: 'https://auth.example.com',
+      authorizationEndpoint: 'https://auth.example.com/authorize',
+      tokenEndpoint: 'https://auth.example.com/token',
+      clientIdMetadataDocumentSupported: false,
+      issParameterSupported,
     },
   });
   const failure = (fn: () => unknown): UpstreamAuthorizationError => {
@@ -77,9 +89,14 @@ describe('callbackCode', () => {
   });
 
   it('relays a refusal, bounded', () => {
-    const error = failure(() => callbackCode(pending(), {
-      state: 'the-state', iss: 'https://auth.example.com', error: 'access_denied', errorDescription: `no\n${'x'.repeat(500)}`,
-    }));
+    const error = failure(() =>
+      callbackCode(pending(), {
+        state: 'the-state',
+        iss: 'https://auth.example.com',
+        error: 'access_denied',
+        errorDescription: `no\n${'x'.repeat(500)}`,
+      }),
+    );
     expect(error.code).toBe('authorization_denied');
     expect(error.oauthError).toBe('access_denied');
     expect(error.oauthDescription).toBe(`no${'x'.repeat(198)}`);

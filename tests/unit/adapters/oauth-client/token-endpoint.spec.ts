@@ -22,7 +22,8 @@ describe('authenticate', () => {
 describe('oauthFailure', () => {
   it('relays the server error and description within RFC 6749 characters and bounds', () => {
     const error = oauthFailure('grant_refused', 'the token endpoint refused the grant', {
-      status: 400, body: { error: 'invalid_grant', error_description: `bad "code"\u0000${'y'.repeat(300)}` },
+      status: 400,
+      body: { error: 'invalid_grant', error_description: `bad "code"\u0000${'y'.repeat(300)}` },
     });
     expect(error.message).toBe('the token endpoint refused the grant: invalid_grant');
     expect(error.oauthDescription).toBe(`bad code${'y'.repeat(192)}`);
@@ -35,7 +36,9 @@ describe('oauthFailure', () => {
 
 describe('clientMetadataDocument', () => {
   it('describes a public client with PKCE, code and refresh grants, whose id is its own URL', () => {
-    expect(clientMetadataDocument('https://keygate.example.com/oauth/client', ['https://keygate.example.com/oauth/callback'], 'keygate')).toEqual({
+    expect(
+      clientMetadataDocument('https://keygate.example.com/oauth/client', ['https://keygate.example.com/oauth/callback'], 'keygate'),
+    ).toEqual({
       client_id: 'https://keygate.example.com/oauth/client',
       client_name: 'keygate',
       redirect_uris: ['https://keygate.example.com/oauth/callback'],

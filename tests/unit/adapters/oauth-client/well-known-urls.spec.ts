@@ -10,7 +10,9 @@ describe('protectedResourceMetadataUrls', () => {
 
   it('asks the root once for a resource without a path', () => {
     expect(protectedResourceMetadataUrls('https://example.com')).toEqual(['https://example.com/.well-known/oauth-protected-resource']);
-    expect(protectedResourceMetadataUrls('https://example.com:8443/')).toEqual(['https://example.com:8443/.well-known/oauth-protected-resource']);
+    expect(protectedResourceMetadataUrls('https://example.com:8443/')).toEqual([
+      'https://example.com:8443/.well-known/oauth-protected-resource',
+    ]);
   });
 });
 
