@@ -57,16 +57,12 @@ export class RollKey {
       if (old.replacedBy !== null) throw new ConflictError(`API key ${id} was already rolled; roll ${old.replacedBy} instead`);
       if (old.stateAt(now) === 'expired') throw new ConflictError(`API key ${id} has expired; create a new key instead`);
       const successor: NewApiKey = {
-        name: old.name,
+        ...old.attributes,
         userId: old.userId,
-        scopes: old.scopes,
-        expiresAt: old.expiresAt,
         keyPrefix: displayPrefixOf(rawKey),
         keyHash: this.hasher.hash(rawKey),
         createdAt: now,
         // One budget for the chain: during the overlap both keys draw on one rate window and one balance.
-        rateLimit: old.rateLimit,
-        quota: old.quota,
         budgetId: old.budgetId,
       };
       const key = grace === 0 ? await keys.insert(successor) : await keys.insertWithinLimit(successor, this.policy.maxKeysPerUser);
