@@ -28,9 +28,10 @@ interface LeanProps {
 }
 
 export function toCachedKey(key: ApiKey, scopes: ScopeSet): CachedKey {
-  return Object.freeze({
-    ...key.attributes,
+  // A literal of a fixed shape: a copy made by spreading takes about twice the heap (bench/key-cache-memory.ts).
+  const cached = {
     id: key.id,
+    name: key.name,
     keyPrefix: key.keyPrefix,
     userId: key.userId,
     scopes,
@@ -41,19 +42,40 @@ export function toCachedKey(key: ApiKey, scopes: ScopeSet): CachedKey {
     rateLimit: key.rateLimit,
     quota: key.quota,
     budgetId: key.budgetId === key.id ? null : key.budgetId,
-  });
+  } satisfies Partial<CachedKey>;
+  return Object.freeze(withOthers<CachedKey>(cached, key.attributes));
 }
 
 /** A fresh ApiKey for each hit: it lives for one request, so the young generation takes it back cheaply. */
 export function fromCachedKey(keyHash: string, cached: CachedKey): ApiKey {
-  const { expiresAt, lastUsedAt, createdAt, budgetId, ...kept } = cached;
-  return ApiKey.restore({
-    ...kept,
+  const props = {
+    id: cached.id,
+    name: cached.name,
+    keyPrefix: cached.keyPrefix,
     keyHash,
-    expiresAt: expiresAt === null ? null : new Date(expiresAt),
-    lastUsedAt: lastUsedAt === null ? null : new Date(lastUsedAt),
+    userId: cached.userId,
+    scopes: cached.scopes,
+    expiresAt: cached.expiresAt === null ? null : new Date(cached.expiresAt),
+    lastUsedAt: cached.lastUsedAt === null ? null : new Date(cached.lastUsedAt),
     revokedAt: null,
-    createdAt: new Date(createdAt),
-    budgetId: budgetId ?? cached.id,
-  });
+    createdAt: new Date(cached.createdAt),
+    replacedBy: cached.replacedBy,
+    rateLimit: cached.rateLimit,
+    quota: cached.quota,
+    budgetId: cached.budgetId ?? cached.id,
+  } satisfies Partial<ApiKeyProps>;
+  return ApiKey.restore(withOthers<ApiKeyProps>(props, cached));
+}
+
+/**
+ * `named` completed with what `from` holds beyond it: the attributes the
+ * literals above do not name (one added to keys later), kept as the key
+ * holds them.
+ */
+function withOthers<T>(named: object, from: object): T {
+  const source = from as { [field: string]: unknown };
+  const target = named as { [field: string]: unknown };
+  // for...in allocates nothing, and this runs on every cache hit.
+  for (const field in source) if (!(field in target)) target[field] = source[field];
+  return target as T;
 }
