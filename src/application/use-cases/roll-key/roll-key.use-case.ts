@@ -30,8 +30,8 @@ export interface RollKeyOutput {
 }
 
 /**
- * Replaces a key with a new one of the same name, scopes, expiry and limits
- * (the new key draws on the old one's budget). The old
+ * Replaces a key with a new one of the same attributes: name, scopes, expiry,
+ * limits and any other its owner set (the new key draws on the old one's budget). The old
  * key is revoked at once, or left to expire at the end of the grace period
  * (never later than it would have anyway). A roll with a grace period is
  * held to MAX_KEYS_PER_USER like a create, since both keys work until it
