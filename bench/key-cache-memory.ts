@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { KeyCache } from '../src/adapters/persistence/hot-path/key-cache';
 import { ApiKeyMapper } from '../src/adapters/persistence/api-key.mapper';
-import { ApiKeyRow } from '../src/adapters/persistence/api-key.row';
+import { ApiKeyRow, ApiKeyRowSchema } from '../src/adapters/persistence/api-key.row';
 
 export interface KeyCacheMemory {
   keys: number;
@@ -38,9 +38,16 @@ export async function keyCacheMemory(keys = 100_000): Promise<KeyCacheMemory> {
 /** node-postgres decodes each text field from the message buffer: one flat string each, never a concatenation. */
 const flat = (s: string) => Buffer.from(s).toString();
 
+/** Every column NULL: a column added later (a new key attribute) is then a key that leaves it unset. */
+const NULL_ROW = Object.fromEntries(Object.keys(ApiKeyRowSchema.options.columns).map((column) => [column, null])) as Record<
+  keyof ApiKeyRow,
+  null
+>;
+
 function benchRow(i: number): ApiKeyRow {
   const createdAt = new Date(Date.now() - i * 1000);
   return {
+    ...NULL_ROW,
     id: flat(randomUUID()),
     name: flat(`bench key ${i}`),
     key_prefix: flat(`svc_${randomBytes(2).toString('hex')}`),

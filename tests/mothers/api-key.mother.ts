@@ -39,7 +39,7 @@ export const ApiKeyMother = {
   },
   /** What CreateKey hands the repository. */
   unsaved(overrides: Partial<NewApiKey> = {}): NewApiKey {
-    const { name, keyPrefix, keyHash, userId, scopes, expiresAt, createdAt } = ApiKeyMother.props();
-    return { name, keyPrefix, keyHash, userId, scopes, expiresAt, createdAt, ...overrides };
+    const { id: _id, lastUsedAt: _used, revokedAt: _revoked, replacedBy: _replaced, budgetId: _budget, ...unsaved } = ApiKeyMother.props();
+    return { ...unsaved, ...overrides };
   },
 };

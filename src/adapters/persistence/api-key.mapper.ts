@@ -1,4 +1,4 @@
-import { ApiKey, QuotaPolicy, RateLimit, RefillInterval } from '../../domain/api-key';
+import { ApiKey, ApiKeyAttributes, QuotaPolicy, RateLimit, RefillInterval } from '../../domain/api-key';
 import { ScopeSet } from '../../domain/scope';
 import { ApiKeyRow } from './api-key.row';
 
@@ -22,9 +22,13 @@ export class ApiKeyMapper {
     });
   }
 
-  /** The limit columns of a key, as an insert or an update writes them (undefined: leave as is). */
-  static limitColumns(rateLimit: RateLimit | null | undefined, quota: QuotaPolicy | null | undefined): Partial<ApiKeyRow> {
+  /** The columns of a key's attributes, as an insert or an update writes them (undefined: leave as is). */
+  static attributeColumns(attributes: Partial<ApiKeyAttributes>): Partial<ApiKeyRow> {
+    const { name, scopes, expiresAt, rateLimit, quota } = attributes;
     const columns: Partial<ApiKeyRow> = {};
+    if (name !== undefined) columns.name = name;
+    if (scopes !== undefined) columns.scopes = scopes.toArray();
+    if (expiresAt !== undefined) columns.expires_at = expiresAt;
     if (rateLimit !== undefined) {
       columns.rate_limit_limit = rateLimit?.limit ?? null;
       columns.rate_limit_window_seconds = rateLimit?.windowSeconds ?? null;

@@ -36,12 +36,7 @@ export class TypeormApiKeyRepository implements ApiKeyRepository {
   }
 
   async update(id: string, changes: ApiKeyChanges): Promise<ApiKey | null> {
-    const columns: Partial<ApiKeyRow> = {};
-    if (changes.name !== undefined) columns.name = changes.name;
-    if (changes.scopes !== undefined) columns.scopes = changes.scopes.toArray();
-    if (changes.expiresAt !== undefined) columns.expires_at = changes.expiresAt;
-    Object.assign(columns, ApiKeyMapper.limitColumns(changes.rateLimit, changes.quota));
-    return this.updateWhere(id, 'revoked_at IS NULL AND replaced_by IS NULL', columns);
+    return this.updateWhere(id, 'revoked_at IS NULL AND replaced_by IS NULL', ApiKeyMapper.attributeColumns(changes));
   }
 
   async markReplaced(id: string, replacedBy: string, retire: RetireKey): Promise<ApiKey | null> {
@@ -107,27 +102,23 @@ export class TypeormApiKeyRepository implements ApiKeyRepository {
   }
 }
 
-/** Every uncached /mcp request runs this: a named statement (named-statement.ts says why). */
+/** Every uncached /mcp request runs this: a named statement (named-statement.ts says why). Its columns are the row's. */
 const FIND_BY_HASH: NamedStatement = {
   name: 'api_keys.find_by_hash',
-  text: `SELECT id, name, key_prefix, key_hash, user_id, scopes, expires_at, last_used_at, revoked_at, created_at, replaced_by,
-           budget_id, rate_limit_limit, rate_limit_window_seconds, has_quota, quota_refill_amount, quota_refill_interval
-         FROM api_keys WHERE key_hash = $1`,
+  text: `SELECT ${Object.keys(ApiKeyRowSchema.options.columns).join(', ')} FROM api_keys WHERE key_hash = $1`,
 };
 
 function newRow(manager: EntityManager, key: NewApiKey): ApiKeyRow {
+  const { keyPrefix, keyHash, userId, createdAt, budgetId, ...attributes } = key;
   return manager.create(ApiKeyRowSchema, {
-    name: key.name,
-    key_prefix: key.keyPrefix,
-    key_hash: key.keyHash,
-    user_id: key.userId,
-    scopes: key.scopes.toArray(),
-    expires_at: key.expiresAt,
+    ...ApiKeyMapper.attributeColumns({ ...attributes, rateLimit: attributes.rateLimit ?? null, quota: attributes.quota ?? null }),
+    key_prefix: keyPrefix,
+    key_hash: keyHash,
+    user_id: userId,
     last_used_at: null,
     revoked_at: null,
-    created_at: key.createdAt,
+    created_at: createdAt,
     replaced_by: null,
-    budget_id: key.budgetId ?? null,
-    ...ApiKeyMapper.limitColumns(key.rateLimit ?? null, key.quota ?? null),
+    budget_id: budgetId ?? null,
   });
 }

@@ -1,28 +1,16 @@
-import { ApiKey, QuotaPolicy, RateLimit } from '../../domain/api-key';
-import { ScopeSet } from '../../domain/scope';
+import { ApiKey, ApiKeyAttributes } from '../../domain/api-key';
 
-export interface NewApiKey {
-  name: string;
+export interface NewApiKey extends ApiKeyAttributes {
   keyPrefix: string;
   keyHash: string;
   userId: string;
-  scopes: ScopeSet;
-  expiresAt: Date | null;
   createdAt: Date;
-  rateLimit?: RateLimit | null;
-  quota?: QuotaPolicy | null;
   /** A roll's new key shares its predecessor's budget; absent: the key's own. */
   budgetId?: string;
 }
 
 /** What PATCH may change; absent fields stay as they are. */
-export interface ApiKeyChanges {
-  name?: string;
-  scopes?: ScopeSet;
-  expiresAt?: Date | null;
-  rateLimit?: RateLimit | null;
-  quota?: QuotaPolicy | null;
-}
+export type ApiKeyChanges = Partial<ApiKeyAttributes>;
 
 /** What a roll does to the key it replaces: revoke it now, or let it expire at the end of the overlap. */
 export type RetireKey = { revokedAt: Date } | { expiresAt: Date | null };

@@ -1,25 +1,20 @@
 import { ScopeSet } from '../scope';
+import { ApiKeyAttributes } from './key-attributes';
 import { QuotaPolicy, RateLimit } from './usage-limits';
 
 export type ApiKeyState = 'active' | 'revoked' | 'expired';
 
-export interface ApiKeyProps {
+/** What the service assigns a key, beside the attributes its owner sets. */
+export interface ApiKeySystemFields {
   id: string;
-  name: string;
   keyPrefix: string;
   keyHash: string;
   userId: string;
-  scopes: ScopeSet;
-  expiresAt: Date | null;
   lastUsedAt: Date | null;
   revokedAt: Date | null;
   createdAt: Date;
   /** The key that replaced this one in a roll; null until then. */
   replacedBy: string | null;
-  /** Requests per window on /mcp; null (or absent): unlimited. */
-  rateLimit?: RateLimit | null;
-  /** Whether tools/call draws on a balance, and its refill; null (or absent): no quota. */
-  quota?: QuotaPolicy | null;
   /**
    * The budget the key's rate window and balance belong to: its own id when
    * created, its predecessor's after a roll, so both keys of an overlap draw
@@ -28,12 +23,20 @@ export interface ApiKeyProps {
   budgetId?: string;
 }
 
+export type ApiKeyProps = ApiKeyAttributes & ApiKeySystemFields;
+
 /** A stored API key (spec 2.1). Its state is derived from its dates and a clock. */
 export class ApiKey {
   private constructor(private readonly props: ApiKeyProps) {}
 
   static restore(props: ApiKeyProps): ApiKey {
     return new ApiKey({ ...props });
+  }
+
+  /** What the owner set (absent limits as null): what a roll carries over and the trail records. */
+  get attributes(): ApiKeyAttributes {
+    const { id, keyPrefix, keyHash, userId, lastUsedAt, revokedAt, createdAt, replacedBy, budgetId, ...attributes } = this.props;
+    return { ...attributes, rateLimit: this.rateLimit, quota: this.quota };
   }
 
   get id(): string {

@@ -1,4 +1,5 @@
 export * from './api-key';
+export * from './key-attributes';
 export * from './key-name';
 export * from './raw-api-key';
 export * from './usage-limits';

@@ -7,7 +7,7 @@ import { RollKey } from '../../../application/use-cases/roll-key/roll-key.use-ca
 import { UpdateKey } from '../../../application/use-cases/update-key/update-key.use-case';
 import { ValidationError } from '../../../domain/errors';
 import { unchecked } from '../../unchecked';
-import { presentCreatedKey, presentKey, presentRolledKey } from '../dto/api-key.presenter';
+import { ApiKeyDto, CreatedApiKeyDto, RolledApiKeyDto } from '../dto/api-key.dto';
 import { allowedFields } from '../dto/body-fields';
 import { CreateApiKeyDto } from '../dto/create-api-key.dto';
 import { RollApiKeyDto, UpdateApiKeyDto } from '../dto/update-api-key.dto';
@@ -42,43 +42,34 @@ export class ApiKeysController {
     const unknown = Object.keys(req.query).filter((name) => name !== 'user_id');
     if (unknown.length > 0) throw ValidationError.single(unknown[0], 'is not a known query parameter');
     const keys = await this.useCases.list.execute({ actor: actorOf(res.locals), userId: unchecked(req.query.user_id) });
-    res.json(keys.map(({ key, quotaRemaining }) => presentKey(key, quotaRemaining)));
+    res.json(keys.map((listed) => ApiKeyDto.from(listed)));
   }
 
   async get(req: Request<{ id: string }>, res: Response): Promise<void> {
     const unknown = Object.keys(req.query);
     if (unknown.length > 0) throw ValidationError.single(unknown[0], 'is not a known query parameter');
-    const { key, quotaRemaining } = await this.useCases.get.execute({ actor: actorOf(res.locals), id: req.params.id });
-    res.json(presentKey(key, quotaRemaining));
+    res.json(ApiKeyDto.from(await this.useCases.get.execute({ actor: actorOf(res.locals), id: req.params.id })));
   }
 
   async create(req: Request, res: Response): Promise<void> {
     const body = allowedFields(CreateApiKeyDto, req.body);
-    const { key, rawKey, quotaRemaining } = await this.useCases.create.execute({ actor: actorOf(res.locals), ...body.toInput() });
+    const created = await this.useCases.create.execute({ actor: actorOf(res.locals), ...body.toInput() });
     res.status(201).setHeader('Cache-Control', 'no-store');
-    res.json(presentCreatedKey(key, rawKey, quotaRemaining));
+    res.json(CreatedApiKeyDto.from(created));
   }
 
   async update(req: Request<{ id: string }>, res: Response): Promise<void> {
     const body = allowedFields(UpdateApiKeyDto, req.body);
-    const { key, quotaRemaining } = await this.useCases.update.execute({
-      actor: actorOf(res.locals),
-      id: req.params.id,
-      ...body.toInput(),
-    });
-    res.json(presentKey(key, quotaRemaining));
+    const updated = await this.useCases.update.execute({ actor: actorOf(res.locals), id: req.params.id, ...body.toInput() });
+    res.json(ApiKeyDto.from(updated));
   }
 
   async roll(req: Request<{ id: string }>, res: Response): Promise<void> {
     // The body is optional: no body at all rolls with no overlap.
     const body = allowedFields(RollApiKeyDto, req.body ?? {});
-    const { key, rawKey, replaces, quotaRemaining } = await this.useCases.roll.execute({
-      actor: actorOf(res.locals),
-      id: req.params.id,
-      ...body.toInput(),
-    });
+    const rolled = await this.useCases.roll.execute({ actor: actorOf(res.locals), id: req.params.id, ...body.toInput() });
     res.status(201).setHeader('Cache-Control', 'no-store');
-    res.json(presentRolledKey(key, rawKey, replaces, quotaRemaining));
+    res.json(RolledApiKeyDto.from(rolled));
   }
 
   async revoke(req: Request<{ id: string }>, res: Response): Promise<void> {

@@ -1,5 +1,15 @@
 import { Actor, mayActFor } from '../../../domain/actor';
-import { ApiKey, displayPrefixOf, parseKeyName, parseQuota, parseRateLimit, QuotaSetting, RateLimit } from '../../../domain/api-key';
+import {
+  ApiKey,
+  displayPrefixOf,
+  parseQuota,
+  parseRateLimit,
+  plainAttributeParsers,
+  PlainKeyAttributes,
+  PlainKeyAttributesInput,
+  QuotaSetting,
+  RateLimit,
+} from '../../../domain/api-key';
 import { ConflictError, ForbiddenError, ValidationError } from '../../../domain/errors';
 import { ScopeSet } from '../../../domain/scope';
 import { Clock } from '../../ports/clock.port';
@@ -11,9 +21,9 @@ import { keyEvent, keyFacts } from '../key-audit';
 import { parseFields, requireUuid } from '../guards';
 import { isoInstant } from '../iso-instant';
 
-export interface CreateKeyInput {
+/** The plain attributes (name, ...) as the domain declares them, then the fields with behaviour of their own. */
+export type CreateKeyInput = PlainKeyAttributesInput & {
   actor: Actor;
-  name: string;
   userId?: string | null;
   expiresAt?: string | Date | null;
   scopes?: readonly string[];
@@ -21,7 +31,7 @@ export interface CreateKeyInput {
   rateLimit?: { limit: number; window_seconds: number } | null;
   /** null or absent: no quota. */
   quota?: { remaining: number; refill?: { amount: number; interval: string } | null } | null;
-}
+};
 
 export interface CreateKeyOutput {
   key: ApiKey;
@@ -42,7 +52,7 @@ export class CreateKey {
 
   async execute(input: CreateKeyInput): Promise<CreateKeyOutput> {
     const now = this.clock.now();
-    const { name, userId, expiresAt, scopes, rateLimit, quota } = this.parse(input, now);
+    const { userId, quota, ...attributes } = this.parse(input, now);
     if (!mayActFor(input.actor, userId)) {
       throw new ForbiddenError('Only admins may create keys for another user');
     }
@@ -50,14 +60,11 @@ export class CreateKey {
     const key = await this.work.run(async ({ keys, audit, quotas }) => {
       const stored = await keys.insertWithinLimit(
         {
-          name,
+          ...attributes,
           userId,
-          scopes,
-          expiresAt,
           keyPrefix: displayPrefixOf(rawKey),
           keyHash: this.hasher.hash(rawKey),
           createdAt: now,
-          rateLimit,
           quota: quota ? { refill: quota.refill } : null,
         },
         this.policy.maxKeysPerUser,
@@ -74,15 +81,16 @@ export class CreateKey {
   }
 
   private parse(input: CreateKeyInput, now: Date) {
-    return parseFields<{
-      name: string;
-      userId: string;
-      expiresAt: Date | null;
-      scopes: ScopeSet;
-      rateLimit: RateLimit | null;
-      quota: QuotaSetting | null;
-    }>({
-      name: () => parseKeyName(input.name),
+    return parseFields<
+      PlainKeyAttributes & {
+        userId: string;
+        expiresAt: Date | null;
+        scopes: ScopeSet;
+        rateLimit: RateLimit | null;
+        quota: QuotaSetting | null;
+      }
+    >({
+      ...plainAttributeParsers(input, false),
       userId: () => parseUserId(input.userId, input.actor),
       expiresAt: () => parseExpiry(input.expiresAt, now),
       scopes: () => ScopeSet.parse(input.scopes ?? [], 'scopes'),

@@ -30,8 +30,8 @@ export interface RollKeyOutput {
 }
 
 /**
- * Replaces a key with a new one of the same name, scopes, expiry and limits
- * (the new key draws on the old one's budget). The old
+ * Replaces a key with a new one of the same attributes: name, scopes, expiry,
+ * limits and any other its owner set (the new key draws on the old one's budget). The old
  * key is revoked at once, or left to expire at the end of the grace period
  * (never later than it would have anyway). A roll with a grace period is
  * held to MAX_KEYS_PER_USER like a create, since both keys work until it
@@ -57,16 +57,12 @@ export class RollKey {
       if (old.replacedBy !== null) throw new ConflictError(`API key ${id} was already rolled; roll ${old.replacedBy} instead`);
       if (old.stateAt(now) === 'expired') throw new ConflictError(`API key ${id} has expired; create a new key instead`);
       const successor: NewApiKey = {
-        name: old.name,
+        ...old.attributes,
         userId: old.userId,
-        scopes: old.scopes,
-        expiresAt: old.expiresAt,
         keyPrefix: displayPrefixOf(rawKey),
         keyHash: this.hasher.hash(rawKey),
         createdAt: now,
         // One budget for the chain: during the overlap both keys draw on one rate window and one balance.
-        rateLimit: old.rateLimit,
-        quota: old.quota,
         budgetId: old.budgetId,
       };
       const key = grace === 0 ? await keys.insert(successor) : await keys.insertWithinLimit(successor, this.policy.maxKeysPerUser);

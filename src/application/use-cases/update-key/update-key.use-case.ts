@@ -1,5 +1,13 @@
 import { Actor, mayActFor } from '../../../domain/actor';
-import { ApiKey, parseKeyName, parseQuota, parseRateLimit, QuotaSetting } from '../../../domain/api-key';
+import {
+  ApiKey,
+  parseQuota,
+  parseRateLimit,
+  PLAIN_KEY_ATTRIBUTES,
+  plainAttributeParsers,
+  PlainKeyAttributesInput,
+  QuotaSetting,
+} from '../../../domain/api-key';
 import { AuditValue } from '../../../domain/audit';
 import { ConflictError, NotFoundError, ValidationError } from '../../../domain/errors';
 import { ScopeSet } from '../../../domain/scope';
@@ -8,12 +16,12 @@ import { Clock } from '../../ports/clock.port';
 import { UnitOfWork } from '../../ports/unit-of-work.port';
 import { parseExpiry } from '../create-key/create-key.use-case';
 import { parseFields, requireUuid } from '../guards';
-import { keyEvent, keyFacts } from '../key-audit';
+import { attributeFacts, keyEvent, snakeCase } from '../key-audit';
 
-export interface UpdateKeyInput {
+/** Any of the plain attributes (name, ...) as the domain declares them, and of the fields with behaviour of their own. */
+export type UpdateKeyInput = Partial<PlainKeyAttributesInput> & {
   actor: Actor;
   id: string;
-  name?: string;
   /** The new scopes in full; [] means full access, as at create. */
   scopes?: readonly string[];
   /** null removes the expiry. */
@@ -22,7 +30,7 @@ export interface UpdateKeyInput {
   rateLimit?: { limit: number; window_seconds: number } | null;
   /** Sets the balance and the refill; null removes the quota. */
   quota?: { remaining: number; refill?: { amount: number; interval: string } | null } | null;
-}
+};
 
 export interface UpdateKeyOutput {
   key: ApiKey;
@@ -30,7 +38,7 @@ export interface UpdateKeyOutput {
   quotaRemaining: number | null;
 }
 
-const FIELDS = 'name, scopes, expires_at, rate_limit or quota';
+const FIELDS = `${[...Object.keys(PLAIN_KEY_ATTRIBUTES).map(snakeCase), 'scopes', 'expires_at', 'rate_limit'].join(', ')} or quota`;
 
 /**
  * Changes a key's name, scopes, expiry or limits. Every replica drops the
@@ -50,7 +58,7 @@ export class UpdateKey {
     const id = requireUuid(input.id);
     const now = this.clock.now();
     const { quota, ...fields } = parseFields<Omit<ApiKeyChanges, 'quota'> & { quota?: QuotaSetting | null }>({
-      name: input.name === undefined ? undefined : () => parseKeyName(input.name),
+      ...plainAttributeParsers(input, true),
       scopes: input.scopes === undefined ? undefined : () => parseScopes(input.scopes),
       expiresAt: input.expiresAt === undefined ? undefined : () => parseExpiry(input.expiresAt, now),
       rateLimit: input.rateLimit === undefined ? undefined : () => parseRateLimit(input.rateLimit),
@@ -81,12 +89,12 @@ function rolledKey(id: string, successor: string): ConflictError {
   return new ConflictError(`API key ${id} was rolled and cannot be edited; edit its replacement ${successor} instead`);
 }
 
-/** The fields whose value changed, with their new value; a quota given again counts (its balance was set). */
+/** The attributes whose value changed, with their new value; a quota given again counts (its balance was set). */
 function changedFacts(before: ApiKey, after: ApiKey, quotaSet: boolean): { [field: string]: AuditValue } {
-  const was: { [field: string]: AuditValue } = { rate_limit: null, quota: null, ...keyFacts(before) };
-  const now: { [field: string]: AuditValue } = { rate_limit: null, quota: null, ...keyFacts(after) };
+  const was = attributeFacts(before);
+  const now = attributeFacts(after);
   const changed: { [field: string]: AuditValue } = {};
-  for (const field of ['name', 'scopes', 'expires_at', 'rate_limit', 'quota'] as const) {
+  for (const field of Object.keys(now)) {
     const set = field === 'quota' && quotaSet;
     if (set || JSON.stringify(now[field]) !== JSON.stringify(was[field])) changed[field] = now[field];
   }
