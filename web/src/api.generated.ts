@@ -543,6 +543,8 @@ export interface components {
             headers: {
                 [key: string]: string;
             };
+            /** @description How keygate authenticates to the server; `{"type":"static"}` (the record's headers) when left out. */
+            auth: components["schemas"]["StaticAuth"] | components["schemas"]["OAuthAuth"] | components["schemas"]["TokenExchangeAuth"] | components["schemas"]["UserSecretAuth"];
             /** @description Upstream tool name → every scope needed. */
             tool_scopes: {
                 [key: string]: components["schemas"]["Scope"][];
@@ -571,6 +573,8 @@ export interface components {
             headers?: {
                 [key: string]: string;
             };
+            /** @description How keygate authenticates to the server; `{"type":"static"}` (the record's headers) when left out. */
+            auth?: components["schemas"]["StaticAuth"] | components["schemas"]["OAuthAuth"] | components["schemas"]["TokenExchangeAuth"] | components["schemas"]["UserSecretAuth"];
             /** @description Upstream tool name → every scope needed. */
             tool_scopes?: {
                 [key: string]: components["schemas"]["Scope"][];
@@ -593,6 +597,8 @@ export interface components {
             headers?: {
                 [key: string]: string;
             };
+            /** @description How keygate authenticates to the server; `{"type":"static"}` (the record's headers) when left out. */
+            auth?: components["schemas"]["StaticAuth"] | components["schemas"]["OAuthAuth"] | components["schemas"]["TokenExchangeAuth"] | components["schemas"]["UserSecretAuth"];
             /** @description Upstream tool name → every scope needed. */
             tool_scopes?: {
                 [key: string]: components["schemas"]["Scope"][];
@@ -640,6 +646,17 @@ export interface components {
             mode?: string;
             /** @description Added to the role's scopes while a session of this mode is active. */
             additional_scopes?: components["schemas"]["Scope"][];
+        };
+        OAuthAuth: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "OAuthAuth";
+            client_id?: string;
+            /** @description A secret: stored encrypted, always shown as `********`; sending the mask back keeps the stored value. */
+            client_secret?: string;
+            scopes?: string[];
         };
         Problem: {
             /** @description A stable slug per kind of failure. */
@@ -703,6 +720,26 @@ export interface components {
             agent_role_id: string;
             mode: string;
         };
+        StaticAuth: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "StaticAuth";
+        };
+        TokenExchangeAuth: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "TokenExchangeAuth";
+            /** Format: uri */
+            token_endpoint: string;
+            audience: string;
+            client_id: string;
+            /** @description A secret: stored encrypted, always shown as `********`; sending the mask back keeps the stored value. */
+            client_secret?: string;
+        };
         Tool: {
             name: string;
             title?: string;
@@ -737,6 +774,17 @@ export interface components {
             expires_at?: string | null;
             rate_limit?: components["schemas"]["RateLimit"] | null;
             quota?: components["schemas"]["Quota"] | null;
+        };
+        UserSecretAuth: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "UserSecretAuth";
+            /** @description An HTTP header name, such as `Authorization`. */
+            header: string;
+            /** @description Put before the secret, such as `Bearer `. */
+            prefix?: string;
         };
     };
     responses: {

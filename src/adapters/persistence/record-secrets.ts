@@ -1,6 +1,6 @@
 import { SecretBox } from '../../application/ports/secret-box.port';
 import { RecordLocation } from '../../domain/resource/resource-record';
-import { secretFieldsAt } from '../../domain/resource/secret-fields';
+import { isSecretName, secretFieldsAt } from '../../domain/resource/secret-fields';
 
 type Data = Record<string, unknown>;
 /**
@@ -68,7 +68,7 @@ export class RecordSecrets {
       if (typeof values !== 'object' || values === null || Array.isArray(values)) continue;
       const changed = Object.entries(values as Data).map(([name, value]): [string, unknown] => [
         name,
-        typeof value === 'string'
+        typeof value === 'string' && isSecretName(at, field, name)
           ? change(value, {
               bound: JSON.stringify([owner.ownerId, at.resource, owner.id, field, name]),
               older: JSON.stringify([owner.ownerId, at.resource, field, name]),

@@ -134,7 +134,7 @@ function bindMcp(c: Container): void {
   );
   c.bind(CallTool).toResolvedValue(
     (store: ResourceStore, external: ExternalTools, config: Config, servers: McpServerUseCases) =>
-      new CallTool(store, { mcp_servers: mcpServerPolicy(config.mcp.maxServersPerUser) }, external, servers),
+      new CallTool(store, { mcp_servers: mcpServerPolicy(config.mcp.maxServersPerUser, config.env === 'production') }, external, servers),
     [TOKENS.ResourceStore, TOKENS.ExternalTools, TOKENS.Config, TOKENS.McpServerUseCases],
   );
   c.bind(McpServerFactory).toResolvedValue(
@@ -264,8 +264,8 @@ function bindMcpServers(c: Container): void {
     [TOKENS.Config, TOKENS.Logger],
   );
   c.bind<McpServerUseCases>(TOKENS.McpServerUseCases).toResolvedValue(
-    (store: ResourceStore, work: UnitOfWork, clock: Clock, pins: ToolPins, addresses: UpstreamAddressCheck, { mcp }: Config) => {
-      const policy = mcpServerPolicy(mcp.maxServersPerUser);
+    (store: ResourceStore, work: UnitOfWork, clock: Clock, pins: ToolPins, addresses: UpstreamAddressCheck, { mcp, env }: Config) => {
+      const policy = mcpServerPolicy(mcp.maxServersPerUser, env === 'production');
       return {
         list: new ListMcpServers(store, policy, pins),
         get: new GetMcpServer(store, policy, pins),

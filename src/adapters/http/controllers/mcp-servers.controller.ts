@@ -57,7 +57,10 @@ export class McpServersController {
     const caller = callerOf(req, res);
     const data = given(allowedFields(McpServerUpdateDto, req.body));
     if (Object.keys(data).length === 0) {
-      throw ValidationError.single('body', 'name, url, headers, tool_scopes, resource_scopes, prompt_scopes or approve_tools is required');
+      throw ValidationError.single(
+        'body',
+        'name, url, headers, auth, tool_scopes, resource_scopes, prompt_scopes or approve_tools is required',
+      );
     }
     const view = await bodyFieldsOf(() => this.useCases.update.execute({ caller, id: req.params.id, data, checkAddress: true }));
     res.json(presentMcpServer(view));

@@ -82,6 +82,17 @@ export class UpdateMcpServer {
         'the stored header values do not decrypt: send every header again with its value ({} for none)',
       );
     }
+    // The same for a client secret: kept auth would lose it unseen.
+    if (stored.unreadableSecrets && isObject(stored.data.auth) && 'client_id' in stored.data.auth && !restated(data.auth)) {
+      throw ValidationError.single(
+        'data.auth',
+        'the stored client secret does not decrypt: send auth again with its client_secret, if any',
+      );
+    }
     return storable(this.policy.check(this.policy.merge(stored.data, data)));
   }
+}
+
+function restated(auth: unknown): boolean {
+  return isObject(auth) && auth.client_secret !== MASK;
 }
