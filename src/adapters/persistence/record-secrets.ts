@@ -23,7 +23,7 @@ export interface SecretOwner {
  * in the data is left as it is.
  */
 export class RecordSecrets {
-  constructor(private readonly box: SecretBox) {}
+  constructor(readonly box: SecretBox) {}
 
   seal(owner: SecretOwner, at: RecordLocation, data: Data): Data {
     return this.map(owner, at, data, (value, context) => this.box.encrypt(value, context.bound));
