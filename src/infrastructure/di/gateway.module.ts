@@ -35,6 +35,14 @@ import { AesGcmSecretBox } from '../../adapters/crypto/aes-gcm-secret-box';
 import { Sha256ContentDigest } from '../../adapters/crypto/sha256-content-digest';
 import { UsageGate } from '../../adapters/edge/usage-gate';
 import { McpServersController } from '../../adapters/http/controllers/mcp-servers.controller';
+import { McpConnectionsController } from '../../adapters/http/controllers/mcp-connections.controller';
+import { ConnectionSecrets } from '../../adapters/persistence/connections/connection-secrets';
+import { PostgresMcpConnectionStore } from '../../adapters/persistence/connections/postgres-mcp-connection.store';
+import { RecordSecrets } from '../../adapters/persistence/record-secrets';
+import { McpConnectionStore } from '../../application/ports/mcp-connection-store.port';
+import { ConnectMcpServer } from '../../application/use-cases/gateway/mcp-connections/connect-mcp-server.use-case';
+import { DisconnectMcpServer } from '../../application/use-cases/gateway/mcp-connections/disconnect-mcp-server.use-case';
+import { GetMcpConnection } from '../../application/use-cases/gateway/mcp-connections/get-mcp-connection.use-case';
 import { McpServerFactory } from '../../adapters/mcp/mcp-server.factory';
 import { McpController } from '../../adapters/mcp/mcp.controller';
 import { InputRequiredRounds } from '../../adapters/mcp/modern/input-required-rounds';
@@ -276,9 +284,26 @@ function bindMcpServers(c: Container): void {
     },
     [TOKENS.ResourceStore, TOKENS.UnitOfWork, TOKENS.Clock, ToolPins, TOKENS.UpstreamAddressCheck, TOKENS.Config],
   );
+  c.bind<McpConnectionStore>(TOKENS.McpConnectionStore).toResolvedValue(
+    (ds: DataSource, secrets: RecordSecrets, logger: Logger) =>
+      // The connection's id and the box's reason (a key id at most), never a value.
+      new PostgresMcpConnectionStore(ds.manager, new ConnectionSecrets(secrets.box), (connectionId, reason) =>
+        logger.warn({ mcpConnectionId: connectionId }, `a stored MCP connection secret does not decrypt: ${reason}`),
+      ),
+    [TOKENS.DataSource, RecordSecrets, TOKENS.Logger],
+  );
+  c.bind(McpConnectionsController).toResolvedValue(
+    (store: ResourceStore, connections: McpConnectionStore, work: UnitOfWork, clock: Clock) =>
+      new McpConnectionsController({
+        get: new GetMcpConnection(store, connections),
+        connect: new ConnectMcpServer(work, clock),
+        disconnect: new DisconnectMcpServer(work, clock),
+      }),
+    [TOKENS.ResourceStore, TOKENS.McpConnectionStore, TOKENS.UnitOfWork, TOKENS.Clock],
+  );
   c.bind(McpServersController).toResolvedValue(
-    (useCases: McpServerUseCases) => new McpServersController(useCases),
-    [TOKENS.McpServerUseCases],
+    (useCases: McpServerUseCases, connections: McpConnectionsController) => new McpServersController(useCases, connections),
+    [TOKENS.McpServerUseCases, McpConnectionsController],
   );
 }
 
