@@ -40,6 +40,8 @@ import { ConnectionSecrets } from '../../adapters/persistence/connections/connec
 import { PostgresMcpConnectionStore } from '../../adapters/persistence/connections/postgres-mcp-connection.store';
 import { RecordSecrets } from '../../adapters/persistence/record-secrets';
 import { McpConnectionStore } from '../../application/ports/mcp-connection-store.port';
+import { UpstreamCredentials } from '../../application/use-cases/gateway/external/upstream-credentials';
+import { connectPageUrl } from '../config/connect-page-url';
 import { ConnectMcpServer } from '../../application/use-cases/gateway/mcp-connections/connect-mcp-server.use-case';
 import { DisconnectMcpServer } from '../../application/use-cases/gateway/mcp-connections/disconnect-mcp-server.use-case';
 import { GetMcpConnection } from '../../application/use-cases/gateway/mcp-connections/get-mcp-connection.use-case';
@@ -131,9 +133,16 @@ function bindMcp(c: Container): void {
     [TOKENS.Config],
   );
   c.bind<ExternalTools>(TOKENS.ExternalTools).toResolvedValue(
-    (store: ResourceStore, upstream: UpstreamMcp, lists: ToolListCache, log: Log, pins: ToolPins) =>
-      new UpstreamToolDirectory(store, upstream, lists, log, pins),
-    [TOKENS.ResourceStore, TOKENS.UpstreamMcp, TOKENS.ToolListCache, TOKENS.McpLog, ToolPins],
+    (
+      store: ResourceStore,
+      upstream: UpstreamMcp,
+      lists: ToolListCache,
+      log: Log,
+      pins: ToolPins,
+      connections: McpConnectionStore,
+      config: Config,
+    ) => new UpstreamToolDirectory(store, upstream, lists, log, pins, new UpstreamCredentials(connections, connectPageUrl(config))),
+    [TOKENS.ResourceStore, TOKENS.UpstreamMcp, TOKENS.ToolListCache, TOKENS.McpLog, ToolPins, TOKENS.McpConnectionStore, TOKENS.Config],
   );
   c.bind(AuthorizeToolCall).toResolvedValue((external: ExternalTools) => new AuthorizeToolCall(external), [TOKENS.ExternalTools]);
   c.bind(ListTools).toResolvedValue(
