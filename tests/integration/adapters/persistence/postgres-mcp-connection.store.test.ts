@@ -3,6 +3,8 @@ import { AesGcmSecretBox } from '../../../../src/adapters/crypto/aes-gcm-secret-
 import { ConnectionSecrets } from '../../../../src/adapters/persistence/connections/connection-secrets';
 import { PostgresMcpConnectionStore } from '../../../../src/adapters/persistence/connections/postgres-mcp-connection.store';
 import { PostgresResourceStore } from '../../../../src/adapters/persistence/postgres-resource.store';
+import { RecordSecrets } from '../../../../src/adapters/persistence/record-secrets';
+import { StoredSecrets } from '../../../../src/adapters/persistence/stored-secrets';
 import { topLevel } from '../../../../src/domain/resource/resource-record';
 import { tablesContaining } from '../../../support/plaintext-scan';
 import { createTestDatabase, TestDatabase } from '../../../support/test-database';
@@ -93,5 +95,26 @@ describe('PostgresMcpConnectionStore', () => {
     expect(await sut.remove(alice, kept)).toBeNull();
     await records.remove(alice, SERVERS, deleted);
     expect(await db.dataSource.query('SELECT id FROM mcp_connections WHERE user_id = $1', [alice])).toEqual([]);
+  });
+});
+
+describe('connection secrets on rotation (npm run secrets:rotate)', () => {
+  it('move to the new key with the records, after which the old key alone reads nothing; one that does not open is named', async () => {
+    const [oldKey, newKey] = [randomBytes(32), randomBytes(32)];
+    const storeWith = (current: Buffer, previous: Buffer[] = []) =>
+      new PostgresMcpConnectionStore(db.dataSource.manager, new ConnectionSecrets(new AesGcmSecretBox(current, previous)));
+    const { server } = makeSut();
+    const [alice, secret] = [randomUUID(), aSecret()];
+    const serverId = await server(alice);
+    await storeWith(oldKey).saveSecret(alice, serverId, secret);
+    const lost = await server(alice);
+    await storeWith(randomBytes(32)).saveSecret(alice, lost, aSecret());
+
+    const report = await new StoredSecrets(db.dataSource, new RecordSecrets(new AesGcmSecretBox(newKey, [oldKey]))).reseal('all');
+    expect(report.changed).toBeGreaterThanOrEqual(1);
+    const [{ id: lostId }] = await db.dataSource.query('SELECT id FROM mcp_connections WHERE server_id = $1', [lost]);
+    expect(report.unreadable).toContainEqual({ id: `connection ${lostId}`, reason: expect.stringMatching(/neither/) });
+    expect((await storeWith(newKey).openSecret(alice, serverId))!.secret).toBe(secret);
+    expect(await storeWith(oldKey).openSecret(alice, serverId)).toBeNull();
   });
 });
