@@ -51,8 +51,9 @@ export class InMemoryMcpConnectionStore implements McpConnectionStore {
     return removed;
   }
 
-  /** A server's connections go with its record, as ON DELETE CASCADE does. */
-  removeServer(serverId: string): void {
-    for (const c of this.connections.filter((c) => c.serverId === serverId)) void this.remove(c.userId, c.serverId);
+  async removeAllOf(serverId: string): Promise<McpConnection[]> {
+    const gone = this.connections.filter((c) => c.serverId === serverId);
+    for (const c of gone) await this.remove(c.userId, c.serverId);
+    return gone;
   }
 }

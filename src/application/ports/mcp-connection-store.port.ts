@@ -18,6 +18,8 @@ export interface McpConnectionStore {
   openSecret(userId: string, serverId: string): Promise<OpenedConnection | null>;
   /** Stores the user's secret for the server, replacing any connection it had; `created` when there was none. */
   saveSecret(userId: string, serverId: string, secret: string): Promise<{ connection: McpConnection; created: boolean }>;
+  /** Forgets every user's connection to the server (its record moved elsewhere); those removed. */
+  removeAllOf(serverId: string): Promise<McpConnection[]>;
   /** Forgets the user's connection to the server; the one removed, or null when there was none. */
   remove(userId: string, serverId: string): Promise<McpConnection | null>;
 }

@@ -69,6 +69,14 @@ export class PostgresMcpConnectionStore implements McpConnectionStore {
     return row ? toConnection(row) : null;
   }
 
+  async removeAllOf(serverId: string): Promise<McpConnection[]> {
+    const rows = await this.query<ConnectionRow>(
+      `WITH gone AS (DELETE FROM mcp_connections WHERE server_id = $1 RETURNING ${COLUMNS}) SELECT * FROM gone ORDER BY created_at, id`,
+      [serverId],
+    );
+    return rows.map(toConnection);
+  }
+
   private async row(userId: string, serverId: string): Promise<ConnectionRow | null> {
     const [row] = await this.query<ConnectionRow>(`SELECT ${COLUMNS} FROM mcp_connections WHERE user_id = $1 AND server_id = $2`, [
       userId,

@@ -95,6 +95,11 @@ describe('PostgresMcpConnectionStore', () => {
     expect(await sut.remove(alice, kept)).toBeNull();
     await records.remove(alice, SERVERS, deleted);
     expect(await db.dataSource.query('SELECT id FROM mcp_connections WHERE user_id = $1', [alice])).toEqual([]);
+    const [bob, moved] = [randomUUID(), await server(alice)];
+    await sut.saveSecret(alice, moved, aSecret());
+    await sut.saveSecret(bob, moved, aSecret());
+    expect((await sut.removeAllOf(moved)).map((c) => c.userId).sort()).toEqual([alice, bob].sort());
+    expect(await sut.find(bob, moved)).toBeNull();
   });
 });
 

@@ -2,6 +2,8 @@ import { ConnectMcpServer } from '../../../../../../src/application/use-cases/ga
 import { DisconnectMcpServer } from '../../../../../../src/application/use-cases/gateway/mcp-connections/disconnect-mcp-server.use-case';
 import { GetMcpConnection } from '../../../../../../src/application/use-cases/gateway/mcp-connections/get-mcp-connection.use-case';
 import { DeleteMcpServer } from '../../../../../../src/application/use-cases/gateway/mcp-servers/delete-mcp-server.use-case';
+import { UpdateMcpServer } from '../../../../../../src/application/use-cases/gateway/mcp-servers/update-mcp-server.use-case';
+import { mcpServerPolicy } from '../../../../../../src/application/use-cases/gateway/external/mcp-server-policy';
 import { McpServerCaller } from '../../../../../../src/application/use-cases/gateway/mcp-servers/mcp-server-caller';
 import { SERVERS } from '../../../../../../src/application/use-cases/gateway/external/upstream-servers';
 import { Actor } from '../../../../../../src/domain/actor';
@@ -11,6 +13,7 @@ import { InMemoryMcpConnectionStore } from '../../../../../fakes/in-memory-mcp-c
 import { InMemoryResourceStore } from '../../../../../fakes/in-memory-resource.store';
 import { InMemoryUnitOfWork } from '../../../../../fakes/in-memory-unit-of-work';
 import { ActorMother } from '../../../../../mothers/actor.mother';
+import { ANY_ADDRESS, makeToolPins } from '../../../../../support/call-tool-service';
 
 const SECRET = 'sk-personal-SECRET-1234';
 const personal = { type: 'user_secret', header: 'Authorization', prefix: 'Bearer ' };
@@ -25,6 +28,7 @@ function makeSut() {
     connect: new ConnectMcpServer(work, clock),
     disconnect: new DisconnectMcpServer(work, clock),
     remove: new DeleteMcpServer(work, clock),
+    update: new UpdateMcpServer(work, clock, mcpServerPolicy(3), makeToolPins({ work, clock }).pins, ANY_ADDRESS),
   };
   // null: a record without auth, as every record written before auth existed.
   const server = async (owner: Actor, auth: unknown = personal) =>
@@ -170,5 +174,33 @@ describe('user_secret connections', () => {
     await sut.remove.execute({ caller: as(alice), id });
     expect(connections.connections).toEqual([]);
     expect(audit.records.map((r) => r.action)).toEqual(['mcp_connection.created', 'mcp_connection.revoked', 'mcp_server.deleted']);
+  });
+
+  it.each([
+    ['its url moves to another origin', { url: 'https://elsewhere.example.net/mcp' }],
+    ['its auth type changes', { auth: { type: 'static' } }],
+    ['its user_secret header changes', { auth: { type: 'user_secret', header: 'X-Api-Key' } }],
+  ])('forgets every connection to a server when %s, with mcp_connection.revoked', async (_, data) => {
+    const { sut, connections, audit, server } = makeSut();
+    const alice = ActorMother.user();
+    const id = await server(alice);
+    await sut.connect.execute({ caller: as(alice), id, secret: SECRET });
+    await sut.update.execute({ caller: as(alice), id, data });
+    expect(connections.connections).toEqual([]);
+    expect(audit.records.map((r) => r.action)).toEqual(['mcp_connection.created', 'mcp_server.updated', 'mcp_connection.revoked']);
+  });
+
+  it('keeps connections through a change that leaves origin and auth as they were', async () => {
+    const { sut, connections, audit, server } = makeSut();
+    const alice = ActorMother.user();
+    const id = await server(alice);
+    await sut.connect.execute({ caller: as(alice), id, secret: SECRET });
+    await sut.update.execute({
+      caller: as(alice),
+      id,
+      data: { url: 'https://FILES.example.com:443/v2/mcp', auth: { ...personal, prefix: 'Token ' } },
+    });
+    expect(connections.connections).toHaveLength(1);
+    expect(audit.records.map((r) => r.action)).toEqual(['mcp_connection.created', 'mcp_server.updated']);
   });
 });
