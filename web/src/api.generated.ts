@@ -698,11 +698,8 @@ export interface components {
             additional_scopes?: components["schemas"]["Scope"][];
         };
         OAuthAuth: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "OAuthAuth";
+            /** @enum {string} */
+            type: "oauth";
             client_id?: string;
             /** @description A secret: stored encrypted, always shown as `********`; sending the mask back keeps the stored value. */
             client_secret?: string;
@@ -771,18 +768,12 @@ export interface components {
             mode: string;
         };
         StaticAuth: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "StaticAuth";
+            /** @enum {string} */
+            type: "static";
         };
         TokenExchangeAuth: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "TokenExchangeAuth";
+            /** @enum {string} */
+            type: "token_exchange";
             /** Format: uri */
             token_endpoint: string;
             audience: string;
@@ -826,11 +817,8 @@ export interface components {
             quota?: components["schemas"]["Quota"] | null;
         };
         UserSecretAuth: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "UserSecretAuth";
+            /** @enum {string} */
+            type: "user_secret";
             /** @description An HTTP header name, such as `Authorization`. */
             header: string;
             /** @description Put before the secret, such as `Bearer `. */

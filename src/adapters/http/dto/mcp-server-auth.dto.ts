@@ -35,6 +35,5 @@ export class UserSecretAuthDto {
 /** The schema of `auth`: one of the four shapes, by `type`. */
 export const AUTH_SCHEMA = {
   oneOf: [StaticAuthDto, OAuthAuthDto, TokenExchangeAuthDto, UserSecretAuthDto].map((Dto) => componentRef(schemaName(Dto))),
-  discriminator: { propertyName: 'type' },
   description: 'How keygate authenticates to the server; `{"type":"static"}` (the record\'s headers) when left out.',
 };
