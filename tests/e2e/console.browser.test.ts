@@ -276,6 +276,37 @@ describeWithProgram(
     await docs.close();
   });
 
+  it("connects to a user_secret server from the servers page with the user's own secret, and disconnects", async () => {
+    const token = await page.evaluate<string>("JSON.parse(sessionStorage.getItem('keygate.session')).accessToken");
+    const rest = (method: string, path: string, body?: unknown) =>
+      fetch(`${service.baseUrl}/api/v1${path}`, {
+        method,
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    const auth = { type: 'user_secret', header: 'Authorization', prefix: 'Bearer ' };
+    const created = await rest('POST', '/mcp-servers', { name: 'personal', url: 'https://personal.example.invalid/mcp', auth });
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+    const state = async () => ((await (await rest('GET', `/mcp-servers/${id}/connection`)).json()) as { state: string }).state;
+
+    await page.getByRole('link', { name: 'MCP servers' }).click();
+    await page.getByRole('link', { name: 'Connect personal' }).click();
+    await page.getByRole('heading', { name: 'Connect to personal' }).waitFor();
+    expect(page.url()).toBe(`${service.baseUrl}/console/#/servers/${id}/connect`);
+    await page.getByText('Not connected').waitFor();
+    await page.getByLabel('Your secret', { exact: true }).fill('sk-from-the-console');
+    await page.getByRole('button', { name: 'Connect' }).click();
+    await page.getByText('Connected', { exact: true }).waitFor();
+    expect(await page.getByLabel('Your secret', { exact: true }).inputValue()).toBe('');
+    expect(await state()).toBe('connected');
+    await check('server-connect', page, false);
+    await page.getByRole('button', { name: 'Disconnect' }).click();
+    await page.getByText('Not connected').waitFor();
+    expect(await state()).toBe('not_connected');
+    expect((await rest('DELETE', `/mcp-servers/${id}`)).status).toBe(204);
+  });
+
   it('lists and adds upstream MCP servers and shows the admin pages', async () => {
     await page.getByRole('link', { name: 'MCP servers' }).click();
     await page.getByRole('heading', { name: 'Upstream MCP servers' }).waitFor();

@@ -66,6 +66,7 @@ describe('/api/v1/mcp-servers', () => {
       name: 'files',
       url: upstream.url,
       headers: { Authorization: '********' },
+      auth: { type: 'static' },
       tool_scopes: { secret: ['chat:write'] },
       resource_scopes: {},
       prompt_scopes: {},
@@ -108,6 +109,33 @@ describe('/api/v1/mcp-servers', () => {
     for (const res of answers) expect(JSON.stringify(res.body)).not.toContain(token);
     expect(logLines.join('')).not.toContain(token);
     expect(await tablesContaining(t.db.dataSource, token)).toEqual([]);
+  });
+
+  it('takes auth on POST and PATCH, the client secret masked in every answer and sealed at rest; a bad auth is a 400 naming its field', async () => {
+    const alice = aUser();
+    const clientSecret = `cs-${randomBytes(12).toString('hex')}`;
+    const auth = { type: 'token_exchange', token_endpoint: 'https://as.example.com/token', audience: 'files', client_id: 'kg' };
+    const created = await alice
+      .post(BASE, { name: 'exchanged', url: upstream.url, auth: { ...auth, client_secret: clientSecret } })
+      .expect(201);
+    expect(created.body.auth).toEqual({ ...auth, client_secret: '********' });
+    const { id } = created.body;
+    const answers = [created, await alice.get(`${BASE}/${id}`).expect(200), await alice.get(BASE).expect(200)];
+    answers.push(await alice.patch(`${BASE}/${id}`, { auth: { ...auth, client_secret: '********' } }).expect(200));
+    expect(answers.at(-1)!.body.auth).toEqual({ ...auth, client_secret: '********' });
+    const personal = { type: 'user_secret', header: 'Authorization', prefix: 'Bearer ' };
+    answers.push(await alice.patch(`${BASE}/${id}`, { auth: personal }).expect(200));
+    expect(answers.at(-1)!.body.auth).toEqual(personal);
+    for (const res of answers) expect(JSON.stringify(res.body)).not.toContain(clientSecret);
+    expect(logLines.join('')).not.toContain(clientSecret);
+    expect(await tablesContaining(t.db.dataSource, clientSecret)).toEqual([]);
+
+    const refused = await alice
+      .post(BASE, { name: 'bad-auth', url: upstream.url, auth: { type: 'user_secret', header: 'X Key' } })
+      .expect(400);
+    expect(refused.body.errors).toEqual([expect.objectContaining({ field: 'auth.header' })]);
+    await alice.post(BASE, { name: 'bad-auth', url: upstream.url, auth: 'oauth' }).expect(400);
+    expect((await alice.get(BASE).expect(200)).body.map((s: { name: string }) => s.name)).toEqual(['exchanged']);
   });
 
   it('refuses (400) a header name or value that is not an HTTP field, on POST and PATCH, naming the header and never quoting the value', async () => {

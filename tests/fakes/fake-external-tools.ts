@@ -27,7 +27,7 @@ export class FakeExternalTools implements ExternalTools {
       createdAt: now,
       updatedAt: now,
     };
-    const found = { server: record, tool, callScopes };
+    const found = { server: record, callerId: owner, tool, callScopes };
     this.tools.set(`${owner}/${name}`, found);
     return found;
   }

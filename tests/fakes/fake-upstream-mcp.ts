@@ -20,6 +20,8 @@ export class FakeUpstreamMcp implements UpstreamMcp {
   readonly contacts: string[] = [];
   readonly listings: string[] = [];
   readonly calls: { url: string; tool: string; args: Record<string, unknown> | undefined }[] = [];
+  /** The headers of each open, in order: what the upstream's requests would carry. */
+  readonly headers: Record<string, string>[] = [];
   /** The context of each open, in order. */
   readonly contexts: (UpstreamContext | undefined)[] = [];
   /** Upstream sessions ended: the server's URL and keygate's session id there. */
@@ -36,6 +38,7 @@ export class FakeUpstreamMcp implements UpstreamMcp {
 
   open(server: UpstreamServer, context?: UpstreamContext): UpstreamSession {
     this.contexts.push(context);
+    this.headers.push({ ...server.headers });
     let connected = false;
     const contact = (): FakeUpstreamBehaviour => {
       if (!connected) this.contacts.push(server.url);

@@ -3,6 +3,7 @@ import { TransactionPorts, UnitOfWork } from '../../src/application/ports/unit-o
 import { AuditRecord } from '../../src/domain/audit';
 import { InMemoryAgentRoleRepository } from './in-memory-agent-role.repository';
 import { InMemoryApiKeyRepository } from './in-memory-api-key.repository';
+import { InMemoryMcpConnectionStore } from './in-memory-mcp-connection.store';
 import { InMemoryModeSessionRepository } from './in-memory-mode-session.repository';
 import { InMemoryModeToolConfigRepository } from './in-memory-mode-tool-config.repository';
 import { InMemoryResourceStore } from './in-memory-resource.store';
@@ -42,6 +43,7 @@ export class InMemoryUnitOfWork implements UnitOfWork {
       records: ports.records ?? new InMemoryResourceStore(),
       quotas: ports.quotas ?? new InMemoryQuotaBalances(),
       pins: ports.pins ?? new InMemoryToolPinStore(),
+      connections: ports.connections ?? new InMemoryMcpConnectionStore(),
     };
   }
 

@@ -326,6 +326,37 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/mcp-servers/{id}/connection": {
+        parameters: {
+            query?: {
+                /** @description Admins only: act for this user (403 for anyone else naming another user). Without it an admin reaches any user's server by its id, as with keys; anyone else only their own (another user's server is 404). */
+                user_id?: string;
+            };
+            header?: never;
+            path: {
+                /** @description A UUID; anything else is a 400. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * The user's connection to the server: its state, never its secret
+         * @description An admin reads it for any user's server; `state` is `not_connected` when there is none.
+         */
+        get: operations["getMcpConnection"];
+        put?: never;
+        /**
+         * Store your own secret for a user_secret server (replacing any you had)
+         * @description Sent as `header: prefix + secret` on your calls of its tools, never on anyone else's. 400 for a server of another auth type; only the user the connection belongs to may connect (403 for an admin acting for someone else).
+         */
+        post: operations["connectMcpServer"];
+        /** Forget the connection (404 when there is none) */
+        delete: operations["disconnectMcpServer"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/secret-scanning/reports": {
         parameters: {
             query?: never;
@@ -464,7 +495,7 @@ export interface components {
             /** Format: date-time */
             occurred_at: string;
             /** @enum {unknown} */
-            action: "key.created" | "key.updated" | "key.rolled" | "key.revoked" | "key.leaked" | "agent_role.created" | "agent_role.updated" | "agent_role.deleted" | "mode_tool_config.created" | "mode_tool_config.updated" | "mode_tool_config.deleted" | "mode_session.started" | "mode_session.ended" | "mcp_server.created" | "mcp_server.updated" | "mcp_server.deleted" | "mcp_server.tool_changed" | "tool.called" | "tool.denied";
+            action: "key.created" | "key.updated" | "key.rolled" | "key.revoked" | "key.leaked" | "agent_role.created" | "agent_role.updated" | "agent_role.deleted" | "mode_tool_config.created" | "mode_tool_config.updated" | "mode_tool_config.deleted" | "mode_session.started" | "mode_session.ended" | "mcp_server.created" | "mcp_server.updated" | "mcp_server.deleted" | "mcp_server.tool_changed" | "mcp_connection.created" | "mcp_connection.revoked" | "tool.called" | "tool.denied";
             actor: components["schemas"]["AuditActor"];
             user_id: string | null;
             key_id: string | null;
@@ -534,6 +565,25 @@ export interface components {
             /** @enum {string} */
             label: "true_positive" | "false_positive";
         };
+        McpConnection: {
+            /** Format: uuid */
+            server_id: string;
+            /** @enum {string} */
+            auth_type: "static" | "oauth" | "token_exchange" | "user_secret";
+            /**
+             * @description `not_connected` when the user has no connection.
+             * @enum {string}
+             */
+            state: "not_connected" | "pending" | "connected" | "failed";
+            kind: ("oauth" | "user_secret") | null;
+            scopes: string[];
+            expires_at: string | null;
+            created_at: string | null;
+            updated_at: string | null;
+        };
+        McpConnectionInput: {
+            secret: string;
+        };
         McpServer: {
             /** Format: uuid */
             id: string;
@@ -543,6 +593,8 @@ export interface components {
             headers: {
                 [key: string]: string;
             };
+            /** @description How keygate authenticates to the server; `{"type":"static"}` (the record's headers) when left out. */
+            auth: components["schemas"]["StaticAuth"] | components["schemas"]["OAuthAuth"] | components["schemas"]["TokenExchangeAuth"] | components["schemas"]["UserSecretAuth"];
             /** @description Upstream tool name → every scope needed. */
             tool_scopes: {
                 [key: string]: components["schemas"]["Scope"][];
@@ -571,6 +623,8 @@ export interface components {
             headers?: {
                 [key: string]: string;
             };
+            /** @description How keygate authenticates to the server; `{"type":"static"}` (the record's headers) when left out. */
+            auth?: components["schemas"]["StaticAuth"] | components["schemas"]["OAuthAuth"] | components["schemas"]["TokenExchangeAuth"] | components["schemas"]["UserSecretAuth"];
             /** @description Upstream tool name → every scope needed. */
             tool_scopes?: {
                 [key: string]: components["schemas"]["Scope"][];
@@ -593,6 +647,8 @@ export interface components {
             headers?: {
                 [key: string]: string;
             };
+            /** @description How keygate authenticates to the server; `{"type":"static"}` (the record's headers) when left out. */
+            auth?: components["schemas"]["StaticAuth"] | components["schemas"]["OAuthAuth"] | components["schemas"]["TokenExchangeAuth"] | components["schemas"]["UserSecretAuth"];
             /** @description Upstream tool name → every scope needed. */
             tool_scopes?: {
                 [key: string]: components["schemas"]["Scope"][];
@@ -640,6 +696,14 @@ export interface components {
             mode?: string;
             /** @description Added to the role's scopes while a session of this mode is active. */
             additional_scopes?: components["schemas"]["Scope"][];
+        };
+        OAuthAuth: {
+            /** @enum {string} */
+            type: "oauth";
+            client_id?: string;
+            /** @description A secret: stored encrypted, always shown as `********`; sending the mask back keeps the stored value. */
+            client_secret?: string;
+            scopes?: string[];
         };
         Problem: {
             /** @description A stable slug per kind of failure. */
@@ -703,6 +767,20 @@ export interface components {
             agent_role_id: string;
             mode: string;
         };
+        StaticAuth: {
+            /** @enum {string} */
+            type: "static";
+        };
+        TokenExchangeAuth: {
+            /** @enum {string} */
+            type: "token_exchange";
+            /** Format: uri */
+            token_endpoint: string;
+            audience: string;
+            client_id: string;
+            /** @description A secret: stored encrypted, always shown as `********`; sending the mask back keeps the stored value. */
+            client_secret?: string;
+        };
         Tool: {
             name: string;
             title?: string;
@@ -737,6 +815,14 @@ export interface components {
             expires_at?: string | null;
             rate_limit?: components["schemas"]["RateLimit"] | null;
             quota?: components["schemas"]["Quota"] | null;
+        };
+        UserSecretAuth: {
+            /** @enum {string} */
+            type: "user_secret";
+            /** @description An HTTP header name, such as `Authorization`. */
+            header: string;
+            /** @description Put before the secret, such as `Bearer `. */
+            prefix?: string;
         };
     };
     responses: {
@@ -1696,6 +1782,104 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getMcpConnection: {
+        parameters: {
+            query?: {
+                /** @description Admins only: act for this user (403 for anyone else naming another user). Without it an admin reaches any user's server by its id, as with keys; anyone else only their own (another user's server is 404). */
+                user_id?: string;
+            };
+            header?: never;
+            path: {
+                /** @description A UUID; anything else is a 400. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The connection. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpConnection"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    connectMcpServer: {
+        parameters: {
+            query?: {
+                /** @description Admins only: act for this user (403 for anyone else naming another user). Without it an admin reaches any user's server by its id, as with keys; anyone else only their own (another user's server is 404). */
+                user_id?: string;
+            };
+            header?: never;
+            path: {
+                /** @description A UUID; anything else is a 400. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["McpConnectionInput"];
+            };
+        };
+        responses: {
+            /** @description The connection. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpConnection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    disconnectMcpServer: {
+        parameters: {
+            query?: {
+                /** @description Admins only: act for this user (403 for anyone else naming another user). Without it an admin reaches any user's server by its id, as with keys; anyone else only their own (another user's server is 404). */
+                user_id?: string;
+            };
+            header?: never;
+            path: {
+                /** @description A UUID; anything else is a 400. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Disconnected. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };

@@ -26,6 +26,7 @@ export type UpdateKeyBody = Schemas['UpdateApiKey'];
 export type AuditPage = Schemas['AuditPage'];
 export type AuditEvent = Schemas['AuditEvent'];
 export type McpServer = Schemas['McpServer'];
+export type McpConnection = Schemas['McpConnection'];
 export type AgentRole = Schemas['AgentRole'];
 export type ModeToolConfig = Schemas['ModeToolConfig'];
 

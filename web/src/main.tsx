@@ -7,6 +7,7 @@ import { AdminsPage } from './pages/admins';
 import { CreateKeyPage } from './pages/create-key';
 import { KeyDetailPage } from './pages/key-detail';
 import { KeysPage } from './pages/keys';
+import { ServerConnectPage } from './pages/server-connect';
 import { ServersPage } from './pages/servers';
 import './styles.css';
 
@@ -31,6 +32,8 @@ function Page({ hash, admin }: { hash: string; admin: boolean | null }) {
   const detail = /^#\/keys\/([0-9a-f-]{36})$/.exec(hash);
   if (detail) return <KeyDetailPage id={detail[1]} />;
   if (hash === '#/servers') return <ServersPage />;
+  const connect = /^#\/servers\/([0-9a-f-]{36})\/connect$/.exec(hash);
+  if (connect) return <ServerConnectPage id={connect[1]} />;
   if (hash === '#/admins')
     return admin ? <AdminsPage /> : <p class="muted">{admin === null ? 'Loading…' : 'Agent roles and modes are managed by admins.'}</p>;
   return <KeysPage />;
@@ -83,7 +86,7 @@ function App() {
     signOut();
     setSession(null);
   };
-  const section = hash.startsWith('#/keys') ? '#/keys' : hash;
+  const section = hash.startsWith('#/keys') ? '#/keys' : hash.startsWith('#/servers') ? '#/servers' : hash;
   return (
     <>
       <header class="top">

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { RecordFilter, ResourceStore } from '../../application/ports/resource-store.port';
 import { RecordLocation, ResourceRecord } from '../../domain/resource/resource-record';
-import { secretFieldsAt } from '../../domain/resource/secret-fields';
+import { withoutSecretValues } from '../../domain/resource/secret-fields';
 import { SecretBoxError } from '../crypto/aes-gcm-secret-box';
 import { RecordSecrets } from './record-secrets';
 
@@ -66,9 +66,7 @@ export class EncryptedResourceStore implements ResourceStore {
     } catch (error) {
       if (!(error instanceof SecretBoxError)) throw error;
       this.unreadable(record, error.message);
-      const data = { ...record.data };
-      for (const field of secretFieldsAt(record)) delete data[field];
-      return { ...record, data, unreadableSecrets: true };
+      return { ...record, data: withoutSecretValues(record, record.data), unreadableSecrets: true };
     }
   }
 }

@@ -1,6 +1,6 @@
 import { SecretBox } from '../../application/ports/secret-box.port';
 import { RecordLocation } from '../../domain/resource/resource-record';
-import { secretFieldsAt } from '../../domain/resource/secret-fields';
+import { isSecretName, secretFieldsAt } from '../../domain/resource/secret-fields';
 
 type Data = Record<string, unknown>;
 /**
@@ -23,7 +23,7 @@ export interface SecretOwner {
  * in the data is left as it is.
  */
 export class RecordSecrets {
-  constructor(private readonly box: SecretBox) {}
+  constructor(readonly box: SecretBox) {}
 
   seal(owner: SecretOwner, at: RecordLocation, data: Data): Data {
     return this.map(owner, at, data, (value, context) => this.box.encrypt(value, context.bound));
@@ -68,7 +68,7 @@ export class RecordSecrets {
       if (typeof values !== 'object' || values === null || Array.isArray(values)) continue;
       const changed = Object.entries(values as Data).map(([name, value]): [string, unknown] => [
         name,
-        typeof value === 'string'
+        typeof value === 'string' && isSecretName(at, field, name)
           ? change(value, {
               bound: JSON.stringify([owner.ownerId, at.resource, owner.id, field, name]),
               older: JSON.stringify([owner.ownerId, at.resource, field, name]),

@@ -1,6 +1,7 @@
 import { DataSource } from 'typeorm';
 import { SecretBoxError } from '../crypto/aes-gcm-secret-box';
 import { RESOURCES_WITH_SECRETS } from '../../domain/resource/secret-fields';
+import { StoredConnectionSecrets } from './connections/stored-connection-secrets';
 import { RecordSecrets, ResealScope } from './record-secrets';
 import { ResourceRecordMapper, ResourceRecordRow } from './resource-record.mapper';
 
@@ -33,7 +34,7 @@ export class StoredSecrets {
         `SELECT * FROM resource_records WHERE resource = ANY($1) AND parent_id IS NULL AND id > $2 ORDER BY id LIMIT ${BATCH}`,
         [RESOURCES_WITH_SECRETS, after],
       );
-      if (rows.length === 0) return report;
+      if (rows.length === 0) break;
       for (const row of rows) {
         try {
           if (this.stale(row, scope) && (await this.resealRow(row.id, scope))) report.changed += 1;
@@ -44,6 +45,9 @@ export class StoredSecrets {
       }
       after = rows[rows.length - 1].id;
     }
+    // Users' connection secrets (mcp_connections) move to the current key with the rest.
+    if (scope === 'all') await new StoredConnectionSecrets(this.dataSource, this.secrets.box).rotate(report);
+    return report;
   }
 
   private stale(row: ResourceRecordRow, scope: ResealScope): boolean {

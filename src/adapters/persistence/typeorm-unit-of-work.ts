@@ -5,6 +5,8 @@ import { TransactionPorts, UnitOfWork } from '../../application/ports/unit-of-wo
 import { ApiKey } from '../../domain/api-key';
 import { RecordLocation, ResourceRecord } from '../../domain/resource/resource-record';
 import { TypeormAuditLog } from './audit/typeorm-audit-log';
+import { ConnectionSecrets } from './connections/connection-secrets';
+import { PostgresMcpConnectionStore } from './connections/postgres-mcp-connection.store';
 import { databaseCall } from './database-unavailable';
 import { EncryptedResourceStore } from './encrypted-resource.store';
 import { PostgresResourceStore } from './postgres-resource.store';
@@ -53,6 +55,7 @@ export class TypeormUnitOfWork implements UnitOfWork {
           audit: new TypeormAuditLog(manager),
           quotas: new TypeormQuotaBalances(manager),
           pins: new TypeormToolPinStore(manager),
+          connections: new PostgresMcpConnectionStore(manager, new ConnectionSecrets(this.secrets.box)),
         }),
       ),
     );

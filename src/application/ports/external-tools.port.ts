@@ -8,6 +8,8 @@ import type { UpstreamView } from './upstream-view.port';
 export interface ExternalTool {
   /** The mcp_servers record that registers the server, as stored: its header values are secrets, never shown. */
   server: ResourceRecord;
+  /** The user the call is for: their own credential is the one a per-user server is reached with. */
+  callerId: string;
   /** The tool's own name on that server. */
   tool: string;
   /** Every scope a call needs. */

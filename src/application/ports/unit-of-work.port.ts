@@ -1,6 +1,7 @@
 import { AgentRoleRepository } from './agent-role-repository.port';
 import { ApiKeyRepository } from './api-key-repository.port';
 import { AuditLog } from './audit-log.port';
+import { McpConnectionStore } from './mcp-connection-store.port';
 import { ModeSessionRepository } from './mode-session-repository.port';
 import { QuotaBalances } from './quota-balances.port';
 import { ModeToolConfigRepository } from './mode-tool-config-repository.port';
@@ -20,6 +21,8 @@ export interface TransactionPorts {
   quotas: QuotaBalances;
   /** Pinned definitions of upstream MCP servers' tools. */
   pins: ToolPinStore;
+  /** Users' connections to upstream MCP servers, secrets sealed. */
+  connections: McpConnectionStore;
 }
 
 /**

@@ -20,6 +20,8 @@ export const AUDIT_ACTIONS = [
   'mcp_server.updated',
   'mcp_server.deleted',
   'mcp_server.tool_changed',
+  'mcp_connection.created',
+  'mcp_connection.revoked',
   'tool.called',
   'tool.denied',
 ] as const;

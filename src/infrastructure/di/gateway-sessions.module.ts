@@ -12,7 +12,7 @@ import { SessionBus } from '../../application/ports/session-bus.port';
 import { UpstreamMcp, ToolListCache } from '../../application/ports/upstream-mcp.port';
 import { UpstreamSessionStore } from '../../application/ports/upstream-session-store.port';
 import { UpstreamListings } from '../../application/use-cases/gateway/external/upstream-listings';
-import { SERVERS, serversIn, toServer } from '../../application/use-cases/gateway/external/upstream-servers';
+import { reachableAsRegistered, SERVERS, serversIn, toServer } from '../../application/use-cases/gateway/external/upstream-servers';
 import { toolListKey } from '../../application/use-cases/gateway/external/upstream-tool-directory';
 import { ListTools } from '../../application/use-cases/gateway/list-tools/list-tools.use-case';
 import { AnnounceToolChanges } from '../../application/use-cases/gateway/mcp-sessions/announce-tool-changes.use-case';
@@ -310,8 +310,9 @@ function bindMcpSubscriptions(c: Container): void {
         held: (sessionId: string) => subscriptions.heldSessions(sessionId),
         server: async (userId: string, serverId: string) => {
           const record = await records.find(userId, SERVERS, serverId);
-          // A record whose header values did not decrypt is as good as gone: no stream is opened without them.
-          return record === null || record.unreadableSecrets ? null : toServer(record);
+          // A record whose header values did not decrypt is as good as gone: no stream is opened without them,
+          // nor to a server with per-user credentials, which only its users' own calls reach.
+          return record === null || !reachableAsRegistered(record) ? null : toServer(record);
         },
         relay: (input: Parameters<RelayUpstreamNotification['execute']>[0]) => (relay ??= c.get(RelayUpstreamNotification)).execute(input),
         acknowledge: (sessionId: string, serverId: string) => subscriptions.listening(sessionId, serverId),

@@ -35,6 +35,16 @@ import { AesGcmSecretBox } from '../../adapters/crypto/aes-gcm-secret-box';
 import { Sha256ContentDigest } from '../../adapters/crypto/sha256-content-digest';
 import { UsageGate } from '../../adapters/edge/usage-gate';
 import { McpServersController } from '../../adapters/http/controllers/mcp-servers.controller';
+import { McpConnectionsController } from '../../adapters/http/controllers/mcp-connections.controller';
+import { ConnectionSecrets } from '../../adapters/persistence/connections/connection-secrets';
+import { PostgresMcpConnectionStore } from '../../adapters/persistence/connections/postgres-mcp-connection.store';
+import { RecordSecrets } from '../../adapters/persistence/record-secrets';
+import { McpConnectionStore } from '../../application/ports/mcp-connection-store.port';
+import { UpstreamCredentials } from '../../application/use-cases/gateway/external/upstream-credentials';
+import { connectPageUrl } from '../config/connect-page-url';
+import { ConnectMcpServer } from '../../application/use-cases/gateway/mcp-connections/connect-mcp-server.use-case';
+import { DisconnectMcpServer } from '../../application/use-cases/gateway/mcp-connections/disconnect-mcp-server.use-case';
+import { GetMcpConnection } from '../../application/use-cases/gateway/mcp-connections/get-mcp-connection.use-case';
 import { McpServerFactory } from '../../adapters/mcp/mcp-server.factory';
 import { McpController } from '../../adapters/mcp/mcp.controller';
 import { InputRequiredRounds } from '../../adapters/mcp/modern/input-required-rounds';
@@ -123,9 +133,16 @@ function bindMcp(c: Container): void {
     [TOKENS.Config],
   );
   c.bind<ExternalTools>(TOKENS.ExternalTools).toResolvedValue(
-    (store: ResourceStore, upstream: UpstreamMcp, lists: ToolListCache, log: Log, pins: ToolPins) =>
-      new UpstreamToolDirectory(store, upstream, lists, log, pins),
-    [TOKENS.ResourceStore, TOKENS.UpstreamMcp, TOKENS.ToolListCache, TOKENS.McpLog, ToolPins],
+    (
+      store: ResourceStore,
+      upstream: UpstreamMcp,
+      lists: ToolListCache,
+      log: Log,
+      pins: ToolPins,
+      connections: McpConnectionStore,
+      config: Config,
+    ) => new UpstreamToolDirectory(store, upstream, lists, log, pins, new UpstreamCredentials(connections, connectPageUrl(config))),
+    [TOKENS.ResourceStore, TOKENS.UpstreamMcp, TOKENS.ToolListCache, TOKENS.McpLog, ToolPins, TOKENS.McpConnectionStore, TOKENS.Config],
   );
   c.bind(AuthorizeToolCall).toResolvedValue((external: ExternalTools) => new AuthorizeToolCall(external), [TOKENS.ExternalTools]);
   c.bind(ListTools).toResolvedValue(
@@ -134,7 +151,7 @@ function bindMcp(c: Container): void {
   );
   c.bind(CallTool).toResolvedValue(
     (store: ResourceStore, external: ExternalTools, config: Config, servers: McpServerUseCases) =>
-      new CallTool(store, { mcp_servers: mcpServerPolicy(config.mcp.maxServersPerUser) }, external, servers),
+      new CallTool(store, { mcp_servers: mcpServerPolicy(config.mcp.maxServersPerUser, config.env === 'production') }, external, servers),
     [TOKENS.ResourceStore, TOKENS.ExternalTools, TOKENS.Config, TOKENS.McpServerUseCases],
   );
   c.bind(McpServerFactory).toResolvedValue(
@@ -264,8 +281,8 @@ function bindMcpServers(c: Container): void {
     [TOKENS.Config, TOKENS.Logger],
   );
   c.bind<McpServerUseCases>(TOKENS.McpServerUseCases).toResolvedValue(
-    (store: ResourceStore, work: UnitOfWork, clock: Clock, pins: ToolPins, addresses: UpstreamAddressCheck, { mcp }: Config) => {
-      const policy = mcpServerPolicy(mcp.maxServersPerUser);
+    (store: ResourceStore, work: UnitOfWork, clock: Clock, pins: ToolPins, addresses: UpstreamAddressCheck, { mcp, env }: Config) => {
+      const policy = mcpServerPolicy(mcp.maxServersPerUser, env === 'production');
       return {
         list: new ListMcpServers(store, policy, pins),
         get: new GetMcpServer(store, policy, pins),
@@ -276,9 +293,26 @@ function bindMcpServers(c: Container): void {
     },
     [TOKENS.ResourceStore, TOKENS.UnitOfWork, TOKENS.Clock, ToolPins, TOKENS.UpstreamAddressCheck, TOKENS.Config],
   );
+  c.bind<McpConnectionStore>(TOKENS.McpConnectionStore).toResolvedValue(
+    (ds: DataSource, secrets: RecordSecrets, logger: Logger) =>
+      // The connection's id and the box's reason (a key id at most), never a value.
+      new PostgresMcpConnectionStore(ds.manager, new ConnectionSecrets(secrets.box), (connectionId, reason) =>
+        logger.warn({ mcpConnectionId: connectionId }, `a stored MCP connection secret does not decrypt: ${reason}`),
+      ),
+    [TOKENS.DataSource, RecordSecrets, TOKENS.Logger],
+  );
+  c.bind(McpConnectionsController).toResolvedValue(
+    (store: ResourceStore, connections: McpConnectionStore, work: UnitOfWork, clock: Clock) =>
+      new McpConnectionsController({
+        get: new GetMcpConnection(store, connections),
+        connect: new ConnectMcpServer(work, clock),
+        disconnect: new DisconnectMcpServer(work, clock),
+      }),
+    [TOKENS.ResourceStore, TOKENS.McpConnectionStore, TOKENS.UnitOfWork, TOKENS.Clock],
+  );
   c.bind(McpServersController).toResolvedValue(
-    (useCases: McpServerUseCases) => new McpServersController(useCases),
-    [TOKENS.McpServerUseCases],
+    (useCases: McpServerUseCases, connections: McpConnectionsController) => new McpServersController(useCases, connections),
+    [TOKENS.McpServerUseCases, McpConnectionsController],
   );
 }
 

@@ -62,6 +62,8 @@ export const TOKENS = {
   ExternalTools: Symbol.for('keygate.ExternalTools'),
   /** `McpServerUseCases`: the rules of mcp_servers records, for the tool and the REST API (gateway.module.ts). */
   McpServerUseCases: Symbol.for('keygate.McpServerUseCases'),
+  /** `McpConnectionStore`: users' connections to upstream MCP servers, read outside a unit of work (gateway.module.ts). */
+  McpConnectionStore: Symbol.for('keygate.McpConnectionStore'),
   /** Whether a registered server's host may be contacted at all (MCP_UPSTREAM_ALLOWLIST), asked by the REST API. */
   UpstreamAddressCheck: Symbol.for('keygate.UpstreamAddressCheck'),
 

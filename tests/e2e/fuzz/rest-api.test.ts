@@ -51,8 +51,16 @@ beforeAll(async () => {
     session(users.a, system[0], 'review'),
     session(users.b, roles[1], 'build'),
   ]);
+  // A name that does not resolve passes the address check (the connection checks again): one server per auth the connection routes tell apart.
+  const server = async (name: string, auth: object) =>
+    (await as(users.a).post('/api/v1/mcp-servers', { name, url: 'https://upstream.invalid/mcp', auth }).expect(201)).body.id as string;
+  const servers = [
+    await server('personal', { type: 'user_secret', header: 'Authorization', prefix: 'Bearer ' }),
+    await server('shared', { type: 'static' }),
+  ];
   fx = {
     credentials: restCredentials(t.idp, users, keys[0].body.raw_key),
+    serverIds: servers,
     userIds: Object.values(users),
     keyIds: keys.map((k) => k.body.id),
     roleIds: [...system, ...roles],
@@ -83,7 +91,7 @@ describe('fuzzing the REST API: no 5xx, no answer over 64 KiB, no row written by
     await fuzz('REST headers', app.baseUrl, restRequest(fx, all(), { paths: false, headers: true, bodies: false }), contract, RUNS);
   });
 
-  for (const family of ['api-keys', 'agent-roles', 'mode-tool-configs', 'mode-sessions and tool-sets']) {
+  for (const family of ['api-keys', 'agent-roles', 'mode-tool-configs', 'mode-sessions and tool-sets', 'mcp-server connections']) {
     it(`bodies of the ${family} routes`, async () => {
       const routes = restRoutes(fx)[family].filter((r) => r.body);
       await fuzz(

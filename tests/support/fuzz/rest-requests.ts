@@ -33,9 +33,11 @@ export interface RestFixture {
   modeIds: string[];
   modeNames: string[];
   sessionIds: string[];
+  /** MCP server records (a user_secret one first); fixtures without them fuzz the server routes with random ids. */
+  serverIds?: string[];
 }
 
-type IdKind = 'key' | 'role' | 'mode' | 'session';
+type IdKind = 'key' | 'role' | 'mode' | 'session' | 'server';
 
 export interface Route {
   method: string;
@@ -164,6 +166,19 @@ export function restRoutes(fx: RestFixture): Record<string, Route[]> {
           .map(([role, session]) => (session ? `{"agent_role_id":${role},"mode_session_id":${session}}` : `{"agent_role_id":${role}}`)),
       },
     ],
+    'mcp-server connections': [
+      { method: 'GET', path: '/api/v1/mcp-servers/:id/connection', id: 'server' },
+      {
+        method: 'POST',
+        path: '/api/v1/mcp-servers/:id/connection',
+        id: 'server',
+        body: restBody({
+          secret: [fc.oneof(unique('sk'), nastyString(40).map(text), longString(4090, 4200).map(text), fc.constant('null')), 0.9],
+        }),
+        valid: unique('sk').map((secret) => `{"secret":${secret}}`),
+      },
+      { method: 'DELETE', path: '/api/v1/mcp-servers/:id/connection', id: 'server' },
+    ],
     // /metrics is left out: it is an operations endpoint outside /api, and its size grows with the series recorded.
     // So is /api/v1/audit-events, whose answers are bounded by the stored trail, not 64 KiB: audit-requests.ts fuzzes it.
     'scopes, unknown routes and other methods': [
@@ -204,7 +219,8 @@ export const EVERYTHING: Dimensions = { paths: true, headers: true, bodies: true
 
 /** One request to one of `routes`, generated along `dims`. */
 export function restRequest(fx: RestFixture, routes: Route[], dims: Dimensions = EVERYTHING): fc.Arbitrary<FuzzRequest> {
-  const pools: Record<IdKind, string[]> = { key: fx.keyIds, role: fx.roleIds, mode: fx.modeIds, session: fx.sessionIds };
+  const servers = fx.serverIds && fx.serverIds.length > 0 ? fx.serverIds : ['00000000-0000-4000-8000-000000000000'];
+  const pools: Record<IdKind, string[]> = { key: fx.keyIds, role: fx.roleIds, mode: fx.modeIds, session: fx.sessionIds, server: servers };
   const queryValues = fc.oneof(fc.constantFrom(...fx.userIds), fc.uuid().map(String), fc.constantFrom('admin', '1', 'true', '[]', '%00'));
   const anyBody = restBody({ name: nastyString(10).map(text) });
   // Admins most of the time when credentials are not what is fuzzed: most bodies are of admin routes.

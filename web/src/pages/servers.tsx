@@ -98,6 +98,11 @@ export function ServersPage() {
                   <td>{Object.keys(s.tool_pins ?? {}).length}</td>
                   <td>{shortDate(s.updated_at)}</td>
                   <td class="actions">
+                    {s.auth.type === 'user_secret' && (
+                      <a class="button secondary" href={`#/servers/${s.id}/connect`} aria-label={`Connect ${s.name}`}>
+                        Connect
+                      </a>
+                    )}
                     <button type="button" class="secondary" onClick={() => setEditing(s)} aria-label={`Edit ${s.name}`}>
                       Edit
                     </button>

@@ -21,7 +21,11 @@ type IdRequest = Request<{ id: string }>;
  * runs before this router.
  */
 export class McpServersController {
-  constructor(private readonly useCases: McpServerUseCases) {}
+  constructor(
+    private readonly useCases: McpServerUseCases,
+    /** The routes of a server's connection, under the same authentication. */
+    private readonly connections?: { router(): Router },
+  ) {}
 
   router(): Router {
     const router = Router();
@@ -31,6 +35,7 @@ export class McpServersController {
     router.patch('/:id', jsonBody, (req: IdRequest, res) => this.update(req, res));
     router.delete('/:id', (req: IdRequest, res) => this.remove(req, res));
     router.post('/:id/approve-tools', jsonBody, (req: IdRequest, res) => this.approve(req, res));
+    if (this.connections) router.use(this.connections.router());
     return router;
   }
 
@@ -57,7 +62,10 @@ export class McpServersController {
     const caller = callerOf(req, res);
     const data = given(allowedFields(McpServerUpdateDto, req.body));
     if (Object.keys(data).length === 0) {
-      throw ValidationError.single('body', 'name, url, headers, tool_scopes, resource_scopes, prompt_scopes or approve_tools is required');
+      throw ValidationError.single(
+        'body',
+        'name, url, headers, auth, tool_scopes, resource_scopes, prompt_scopes or approve_tools is required',
+      );
     }
     const view = await bodyFieldsOf(() => this.useCases.update.execute({ caller, id: req.params.id, data, checkAddress: true }));
     res.json(presentMcpServer(view));
@@ -81,7 +89,7 @@ export class McpServersController {
 }
 
 /** The token's user, or the one an admin names with ?user_id=; any other query parameter is a 400. */
-function callerOf(req: Request, res: Response, more: readonly string[] = []): McpServerCaller {
+export function callerOf(req: Request, res: Response, more: readonly string[] = []): McpServerCaller {
   const unknown = Object.keys(req.query).find((name) => name !== 'user_id' && !more.includes(name));
   if (unknown !== undefined) throw ValidationError.single(unknown, 'is not a known query parameter');
   return { kind: 'user', actor: actorOf(res.locals), userId: unchecked(req.query.user_id) };

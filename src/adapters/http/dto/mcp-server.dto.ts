@@ -1,5 +1,6 @@
 import { Allow, IsIn, IsObject, IsString, Matches, ValidateBy } from 'class-validator';
 import { SHA256_HEX } from './common-fields';
+import { AUTH_SCHEMA } from './mcp-server-auth.dto';
 import { componentRef, Optional, SchemaOf, Timestamp, Uuid } from './wire-decorators';
 
 const sha256Hex = { type: 'string', pattern: SHA256_HEX.source };
@@ -46,6 +47,11 @@ export class McpServerInputDto {
   })
   @StringMap('must be an object of header names to string values')
   headers?: Record<string, string>;
+
+  @Optional()
+  @SchemaOf(AUTH_SCHEMA)
+  @IsObject({ message: 'must be an object whose type is one of static, oauth, token_exchange, user_secret' })
+  auth?: Record<string, unknown>;
 
   @Optional()
   @SchemaOf(TOOL_SCOPES)
@@ -101,6 +107,7 @@ export class McpServerDto {
   @SchemaOf({ type: 'object', additionalProperties: { type: 'string' }, description: 'Values are always `********`.' })
   @IsObject()
   headers!: Record<string, string>;
+  @SchemaOf(AUTH_SCHEMA) @IsObject() auth!: Record<string, unknown>;
   @SchemaOf(TOOL_SCOPES) @IsObject() tool_scopes!: Record<string, string[]>;
   @SchemaOf(RESOURCE_SCOPES) @IsObject() resource_scopes!: Record<string, string[]>;
   @SchemaOf(PROMPT_SCOPES) @IsObject() prompt_scopes!: Record<string, string[]>;

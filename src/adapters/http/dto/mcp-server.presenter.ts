@@ -16,6 +16,8 @@ export function presentMcpServer({ record, pins }: McpServerView): McpServerDto 
     name: data.name,
     url: data.url,
     headers: data.headers ?? {},
+    // Masked by the use-cases like header values.
+    auth: data.auth ?? { type: 'static' },
     tool_scopes: data.tool_scopes ?? {},
     resource_scopes: data.resource_scopes ?? {},
     prompt_scopes: data.prompt_scopes ?? {},

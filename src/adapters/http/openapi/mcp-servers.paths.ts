@@ -1,5 +1,6 @@
 import { idParameter, json, jsonBody, noContent, operation, queryParameter } from './operation';
 import { ApproveToolsDto, McpServerDto, McpServerInputDto, McpServerUpdateDto } from '../dto/mcp-server.dto';
+import { McpConnectionDto, McpConnectionInputDto } from '../dto/mcp-connection.dto';
 import { schemaRef } from './dto-schemas';
 import { arrayOf, Schema, uuid } from './schema-parts';
 
@@ -79,6 +80,34 @@ export const mcpServerPaths: Record<string, Schema> = {
       requestBody: jsonBody(schemaRef(ApproveToolsDto)),
       ok: { 200: json('The server.', schemaRef(McpServerDto)) },
       errors: [...BODY_ERRORS, 404, 409],
+    }),
+  },
+  '/api/v1/mcp-servers/{id}/connection': {
+    parameters: [idParameter, actForById],
+    get: operation({
+      tag,
+      operationId: 'getMcpConnection',
+      summary: "The user's connection to the server: its state, never its secret",
+      description: "An admin reads it for any user's server; `state` is `not_connected` when there is none.",
+      ok: { 200: json('The connection.', schemaRef(McpConnectionDto)) },
+      errors: [400, 401, 403, 404, 503],
+    }),
+    post: operation({
+      tag,
+      operationId: 'connectMcpServer',
+      summary: 'Store your own secret for a user_secret server (replacing any you had)',
+      description:
+        "Sent as `header: prefix + secret` on your calls of its tools, never on anyone else's. 400 for a server of another auth type; only the user the connection belongs to may connect (403 for an admin acting for someone else).",
+      requestBody: jsonBody(schemaRef(McpConnectionInputDto)),
+      ok: { 201: json('The connection.', schemaRef(McpConnectionDto)) },
+      errors: [...BODY_ERRORS, 404],
+    }),
+    delete: operation({
+      tag,
+      operationId: 'disconnectMcpServer',
+      summary: 'Forget the connection (404 when there is none)',
+      ok: { 204: noContent('Disconnected.') },
+      errors: [400, 401, 403, 404, 503],
     }),
   },
 };

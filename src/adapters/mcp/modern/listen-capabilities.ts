@@ -1,6 +1,6 @@
 import { UpstreamView } from '../../../application/use-cases/gateway/external/upstream-view';
 import { UpstreamListings } from '../../../application/use-cases/gateway/external/upstream-listings';
-import { toServer } from '../../../application/use-cases/gateway/external/upstream-servers';
+import { reachableAsRegistered, toServer } from '../../../application/use-cases/gateway/external/upstream-servers';
 import {
   EndpointCapabilities,
   KEYGATE_CAPABILITIES,
@@ -26,7 +26,7 @@ export class ListenCapabilities {
   async execute(input: { userId: string; view: UpstreamView }): Promise<EndpointCapabilities> {
     if (input.view.server === null) return KEYGATE_CAPABILITIES;
     const record = await this.listings.server(input.userId, input.view.server);
-    if (record === null || record.unreadableSecrets) return UNKNOWN_UPSTREAM_CAPABILITIES;
+    if (record === null || !reachableAsRegistered(record)) return UNKNOWN_UPSTREAM_CAPABILITIES;
     const profile = await this.profiles(toServer(record));
     return profile.era === 'unknown' ? UNKNOWN_UPSTREAM_CAPABILITIES : narrowedTo(profile.capabilities);
   }

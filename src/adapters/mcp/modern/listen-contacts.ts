@@ -1,5 +1,5 @@
 import { mayShowAny } from '../../../application/use-cases/gateway/external/upstream-item-scopes';
-import { toServer } from '../../../application/use-cases/gateway/external/upstream-servers';
+import { reachableAsRegistered, toServer } from '../../../application/use-cases/gateway/external/upstream-servers';
 import { UpstreamView } from '../../../application/use-cases/gateway/external/upstream-view';
 import { KeyPrincipal } from '../../../application/use-cases/validate-key/validate-key.use-case';
 import { ResourceRecord } from '../../../domain/resource/resource-record';
@@ -99,7 +99,7 @@ export class ListenContacts<T extends ContactHolder> {
         `no upstream contact opened for a subscriptions/listen stream: this replica holds ${this.maxUpstreams} (MCP_MAX_UPSTREAM_STREAMS_PER_REPLICA)`,
       );
     }
-    if (contact.record.unreadableSecrets) return;
+    if (!reachableAsRegistered(contact.record)) return;
     this.upstreams++;
     let listen: UpstreamListen | null = null;
     let failed = false;

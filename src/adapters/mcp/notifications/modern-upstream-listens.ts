@@ -1,6 +1,6 @@
 import { Agent } from 'undici';
 import { UpstreamServer } from '../../../application/ports/upstream-mcp.port';
-import { toServer } from '../../../application/use-cases/gateway/external/upstream-servers';
+import { reachableAsRegistered, toServer } from '../../../application/use-cases/gateway/external/upstream-servers';
 import { UpstreamView } from '../../../application/use-cases/gateway/external/upstream-view';
 import { ResourceRecord } from '../../../domain/resource/resource-record';
 import { UpstreamListen, UpstreamListenLimits, upstreamOffers } from '../modern/listen-upstream';
@@ -37,7 +37,7 @@ export function modernListens(
     const subscribed = await sources.subscribed(holder.sessionId);
     if (holder.view.server === null && subscribed.size === 0) return [];
     const records = (await sources.servers(holder.userId, holder.view)).filter(
-      (record) => !held.has(record.id) && !record.unreadableSecrets && (holder.view.server !== null || subscribed.has(record.id)),
+      (record) => !held.has(record.id) && reachableAsRegistered(record) && (holder.view.server !== null || subscribed.has(record.id)),
     );
     const targets: ListenedTarget[] = [];
     for (const record of records) {

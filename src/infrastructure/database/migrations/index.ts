@@ -13,6 +13,7 @@ import { McpUpstreamSessions1763900000011 } from './1763900000011-mcp-upstream-s
 import { McpPostStreams1763900000012 } from './1763900000012-mcp-post-streams';
 import { McpTokenSessions1763900000016 } from './1763900000016-mcp-token-sessions';
 import { McpResourceSubscriptions1763900000013 } from './1763900000013-mcp-resource-subscriptions';
+import { McpConnections1763900000017 } from './1763900000017-mcp-connections';
 
 /** Listed explicitly so the same list works from ts sources, compiled code and tests. */
 export const MIGRATIONS = [
@@ -31,4 +32,5 @@ export const MIGRATIONS = [
   McpPostStreams1763900000012,
   McpTokenSessions1763900000016,
   McpResourceSubscriptions1763900000013,
+  McpConnections1763900000017,
 ];

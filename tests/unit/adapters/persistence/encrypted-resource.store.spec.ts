@@ -77,4 +77,15 @@ describe('EncryptedResourceStore', () => {
     const other = new EncryptedResourceStore(inner, new RecordSecrets(new AesGcmSecretBox(randomBytes(32))));
     expect((await other.find('alice', SERVERS, original.id))!.unreadableSecrets).toBe(true);
   });
+
+  it('leaves out only the client secret of an unreadable record, so its auth type stays what it was', async () => {
+    const { inner, sut } = makeSut();
+    const auth = { type: 'oauth', client_id: 'kg', client_secret: 'cs-s3cret' };
+    await sut.create('alice', SERVERS, { ...server, auth });
+    const moved = await inner.create('alice', SERVERS, { ...inner.records[0].data, name: 'moved' });
+    expect(JSON.stringify(inner.records)).not.toContain('cs-s3cret');
+    const found = (await sut.find('alice', SERVERS, moved.id))!;
+    expect(found.unreadableSecrets).toBe(true);
+    expect(found.data).toEqual({ name: 'moved', url: server.url, auth: { type: 'oauth', client_id: 'kg' } });
+  });
 });

@@ -45,4 +45,21 @@ describe('RecordSecrets', () => {
     expect(secrets.open(one, SERVERS, rotated)).toEqual(data);
     expect(secrets.reseal(one, SERVERS, rotated, 'all')).toBe(rotated);
   });
+
+  it('seals the client secret of auth, bound to its record, and leaves the other auth fields readable', () => {
+    const secrets = new RecordSecrets(new AesGcmSecretBox(newKey));
+    const auth = {
+      type: 'token_exchange',
+      token_endpoint: 'https://as.example.com/t',
+      audience: 'a',
+      client_id: 'kg',
+      client_secret: 'cs-s3cret',
+    };
+    const sealed = secrets.seal(one, SERVERS, { ...data, auth });
+    const stored = sealed.auth as Record<string, string>;
+    expect(stored).toEqual({ ...auth, client_secret: expect.stringMatching(/^v2:/) });
+    expect(JSON.stringify(sealed)).not.toContain('cs-s3cret');
+    expect(secrets.open(one, SERVERS, sealed)).toEqual({ ...data, auth });
+    expect(() => secrets.open(two, SERVERS, sealed)).toThrow(/failed authentication/);
+  });
 });

@@ -2,8 +2,11 @@ import { clip } from '../../../../domain/errors';
 
 // RFC 9110: a field name is a token; a field value is visible ASCII, obs-text,
 // spaces and tabs, and neither starts nor ends with a space or a tab.
-const FIELD_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-const FIELD_VALUE = /^(?:[\x21-\x7e\x80-\xff](?:[\t\x20-\x7e\x80-\xff]*[\x21-\x7e\x80-\xff])?)?$/;
+export const FIELD_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+export const FIELD_VALUE = /^(?:[\x21-\x7e\x80-\xff](?:[\t\x20-\x7e\x80-\xff]*[\x21-\x7e\x80-\xff])?)?$/;
+
+/** A secret that is not a header value (a client secret, a user's secret): any text but control characters (CR, LF, NUL ...). */
+export const SECRET_TEXT = /^[^\x00-\x1f\x7f]*$/;
 
 /**
  * The problems of headers an upstream request would carry, each naming its

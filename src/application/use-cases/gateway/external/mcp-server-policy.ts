@@ -3,10 +3,11 @@ import { Scope } from '../../../../domain/scope';
 import { ResourcePolicy } from '../built-in/resource-policy';
 import { isObject } from '../built-in/tool-command';
 import { headerProblems } from './header-fields';
+import { authProblems, maskedAuth, mergedAuth } from './server-auth';
 import { checkScopeMap } from './scope-map-check';
 
 export const SERVER_NAME = /^[a-z0-9-]{1,32}$/;
-const FIELDS = ['name', 'url', 'headers', 'tool_scopes', 'resource_scopes', 'prompt_scopes', 'description'];
+const FIELDS = ['name', 'url', 'headers', 'auth', 'tool_scopes', 'resource_scopes', 'prompt_scopes', 'description'];
 /** What get and list show instead of a header value: header values are secrets. */
 export const MASK = '********';
 
@@ -15,10 +16,13 @@ export const MASK = '********';
  * namespace), `url` (Streamable HTTP), optional `headers` sent with every
  * request, optional `tool_scopes` (upstream tool name → scopes needed),
  * optional `resource_scopes` (upstream URI or URI template → scopes) and
- * `prompt_scopes` (upstream prompt name → scopes), checked in scope-map-check.ts.
+ * `prompt_scopes` (upstream prompt name → scopes), checked in scope-map-check.ts,
+ * and optional `auth` (server-auth.ts: static, oauth, token_exchange or
+ * user_secret), whose client_secret is a secret like a header value.
  * One user holds at most `maxServers` of them (MAX_MCP_SERVERS_PER_USER).
+ * `production`: URLs keygate calls besides the record's own must be https.
  */
-export const mcpServerPolicy = (maxServers: number): ResourcePolicy => ({
+export const mcpServerPolicy = (maxServers: number, production = false): ResourcePolicy => ({
   check(data) {
     const errors: FieldError[] = [];
     const add = (field: string, message: string) => errors.push({ field: `data.${field}`, message });
@@ -32,6 +36,7 @@ export const mcpServerPolicy = (maxServers: number): ResourcePolicy => ({
       headerProblems(data.headers as Record<string, string>, (field, message) => problems.push({ field: `data.${field}`, message }));
       if (problems.length > 0) throw new InvalidHeaderFieldError(problems);
     }
+    if (data.auth !== undefined) authProblems(data.auth, production, add);
     if (data.description !== undefined && typeof data.description !== 'string') add('description', 'must be a string');
     if (data.tool_scopes !== undefined) {
       if (!isObject(data.tool_scopes)) add('tool_scopes', 'must map tool names to arrays of scopes');
@@ -48,8 +53,9 @@ export const mcpServerPolicy = (maxServers: number): ResourcePolicy => ({
   },
   mask(record) {
     const headers = record.data.headers as Record<string, string> | undefined;
-    if (headers === undefined) return record.data;
-    return { ...record.data, headers: Object.fromEntries(Object.keys(headers).map((name) => [name, MASK])) };
+    const shown = record.data.auth === undefined ? record.data : { ...record.data, auth: maskedAuth(record.data.auth, MASK) };
+    if (headers === undefined) return shown;
+    return { ...shown, headers: Object.fromEntries(Object.keys(headers).map((name) => [name, MASK])) };
   },
   merge(stored, update) {
     const merged = { ...stored, ...update };
@@ -66,6 +72,9 @@ export const mcpServerPolicy = (maxServers: number): ResourcePolicy => ({
         ),
       );
     }
+    const auth = mergedAuth(stored.auth, update.auth, MASK, moved);
+    if (auth === undefined) delete merged.auth;
+    else merged.auth = auth;
     return merged;
   },
   limit: {

@@ -6,7 +6,8 @@ import { ResourceStore } from '../../../ports/resource-store.port';
 import { ToolListCache, ToolListing, UpstreamContext, UpstreamMcp, UpstreamSession, UpstreamTool } from '../../../ports/upstream-mcp.port';
 import { failed, relayed } from '../tool-outcome';
 import { ToolPins } from './tool-pins';
-import { serverNamed, serversIn, shownFailure, toServer } from './upstream-servers';
+import { CallerReach, listKeyOf, UpstreamCredentials } from './upstream-credentials';
+import { serverNamed, serversIn, shownFailure } from './upstream-servers';
 import { NAMESPACED_VIEW, UpstreamView } from './upstream-view';
 
 /** Without tool_scopes, listing an upstream tool is reading MCP server configuration, calling it is acting on it. */
@@ -23,7 +24,10 @@ const NONE: readonly ToolDescriptor[] = Object.freeze([]);
  * or passes a limit loses its tools from the catalog alone and its calls fail,
  * both until its listing expires; the reason is logged through `log`. A call
  * finds its server in the same per-user list the catalog reads (which the
- * store may cache), once: resolve finds it, run is handed it.
+ * store may cache), once: resolve finds it, run is handed it. Every contact
+ * carries the credential of the user the request is for (UpstreamCredentials):
+ * a server that takes each user's own is listed and called only for a user
+ * who has one, with a listing of their own.
  */
 export class UpstreamToolDirectory implements ExternalTools {
   constructor(
@@ -32,6 +36,8 @@ export class UpstreamToolDirectory implements ExternalTools {
     private readonly lists: ToolListCache,
     private readonly log: (message: string) => void,
     private readonly pins: ToolPins,
+    /** Without connections, a server with per-user auth is never contacted. */
+    private readonly credentials: UpstreamCredentials = new UpstreamCredentials(null, (id) => `/console/#/servers/${id}/connect`),
   ) {}
 
   async catalog(userId: string, scopes: ScopeSet, view: UpstreamView = NAMESPACED_VIEW): Promise<readonly ToolDescriptor[]> {
@@ -41,7 +47,10 @@ export class UpstreamToolDirectory implements ExternalTools {
       servers
         .filter((record) => mayList(record, scopes))
         .map(async (record) => {
-          const listing = await this.listing(record);
+          const reach = await this.reach(record, userId, 'left out of tools/list');
+          // No credential of this user's: nothing is listed, and nobody else's is used to list it.
+          if (!reach.ok) return [];
+          const listing = await this.listing(record, reach);
           return listing.ok ? listing.tools.map((tool) => describe(view, record, tool)) : [];
         }),
     );
@@ -52,33 +61,41 @@ export class UpstreamToolDirectory implements ExternalTools {
     const target = view.splitTool(name);
     if (target === null) return null;
     const server = await serverNamed(this.store, userId, target.server);
-    return server ? { server, tool: target.name, callScopes: scopesOf(server, target.name) ?? DEFAULT_CALL_SCOPES } : null;
+    return server
+      ? { server, callerId: userId, tool: target.name, callScopes: scopesOf(server, target.name) ?? DEFAULT_CALL_SCOPES }
+      : null;
   }
 
   /** Runs only tools the server's listing (cached, or read in the same contact) names. */
   async run(
-    { server: record, tool }: ExternalTool,
+    { server: record, callerId, tool }: ExternalTool,
     args: Record<string, unknown> | undefined,
     context?: UpstreamContext,
   ): Promise<ExternalToolOutcome> {
-    let server;
-    try {
-      server = toServer(record);
-    } catch (error) {
-      return failed(shownFailure(this.log, record, 'tools/call failed', error));
-    }
+    const reach = await this.reach(record, callerId, 'tools/call failed');
+    if (!reach.ok) return failed(reach.shown);
+    const { server, secrets } = reach;
     const session = this.upstream.open(server, context);
     try {
-      const listing = await this.listing(record, session);
+      const listing = await this.listing(record, reach, session);
       if (!listing.ok) return failed(listing.shown);
       const withheld = listing.withheld?.get(tool);
       if (withheld !== undefined) return failed(withheld);
       if (!listing.tools.some((listed) => listed.name === tool)) return failed(`The MCP server ${server.name} has no tool ${tool}`);
       return relayed(await session.callTool(tool, args));
     } catch (error) {
-      return failed(shownFailure(this.log, record, 'tools/call failed', error));
+      return failed(shownFailure(this.log, record, 'tools/call failed', error, secrets));
     } finally {
       await session.close();
+    }
+  }
+
+  /** How `userId` reaches the record's server; a record that cannot be used at all (its secrets did not decrypt) is a failure shown as such. */
+  private async reach(record: ResourceRecord, userId: string, what: string): Promise<CallerReach> {
+    try {
+      return await this.credentials.reach(record, userId);
+    } catch (error) {
+      return { ok: false, shown: shownFailure(this.log, record, what, error) };
     }
   }
 
@@ -88,26 +105,21 @@ export class UpstreamToolDirectory implements ExternalTools {
    * their pins (an approval bumps the record's version, so it is a new load on
    * every replica); a store failure there fails the request and is not cached.
    */
-  private listing(record: ResourceRecord, session?: UpstreamSession): Promise<ToolListing> {
-    return this.lists.get(toolListKey(record), async () => {
-      const loaded = await this.load(record, session);
+  private listing(record: ResourceRecord, reach: Extract<CallerReach, { ok: true }>, session?: UpstreamSession): Promise<ToolListing> {
+    return this.lists.get(reach.listKey, async () => {
+      const loaded = await this.load(record, reach, session);
       if (!loaded.ok) return loaded;
       const { served, withheld } = await this.pins.review(record, loaded.tools);
       return withheld.size > 0 ? { ok: true, tools: served, withheld } : { ok: true, tools: served };
     });
   }
 
-  private async load(record: ResourceRecord, session?: UpstreamSession): Promise<ToolListing> {
-    let own: UpstreamSession;
-    try {
-      own = session ?? this.upstream.open(toServer(record));
-    } catch (error) {
-      return { ok: false, shown: shownFailure(this.log, record, 'left out of tools/list', error) };
-    }
+  private async load(record: ResourceRecord, reach: Extract<CallerReach, { ok: true }>, session?: UpstreamSession): Promise<ToolListing> {
+    const own = session ?? this.upstream.open(reach.server);
     try {
       return { ok: true, tools: await own.listTools() };
     } catch (error) {
-      return { ok: false, shown: shownFailure(this.log, record, 'left out of tools/list', error) };
+      return { ok: false, shown: shownFailure(this.log, record, 'left out of tools/list', error, reach.secrets) };
     } finally {
       if (own !== session) await own.close();
     }
@@ -136,7 +148,7 @@ function scopesOf(record: ResourceRecord, tool: string): string[] | null {
   return Array.isArray(scopes) && scopes.length > 0 ? scopes : null;
 }
 
-/** Where a record's tool listing is cached: its id and version, so an edited record is a new entry. */
+/** Where a record's shared tool listing is cached (a static server's): its id and version, so an edited record is a new entry. */
 export function toolListKey(record: ResourceRecord): string {
-  return `${record.id}@${record.updatedAt.toISOString()}`;
+  return listKeyOf(record);
 }

@@ -3,6 +3,7 @@ import { Clock } from '../../../ports/clock.port';
 import { UnitOfWork } from '../../../ports/unit-of-work.port';
 import { serverEvent } from '../external/mcp-server-audit';
 import { SERVERS } from '../external/upstream-servers';
+import { connectionEvent } from '../mcp-connections/mcp-connection-audit';
 import { changerFor, McpServerCaller } from './mcp-server-caller';
 import { serverIdOf } from './mcp-server-record';
 
@@ -12,7 +13,9 @@ export interface DeleteMcpServerInput {
 }
 
 /**
- * Removes a server with its pins; `mcp_server.deleted` names it. An unknown
+ * Removes a server with its pins and its owner's connection to it;
+ * `mcp_server.deleted` names it, and `mcp_connection.revoked` the
+ * connection if there was one (the table's cascade takes any other). An unknown
  * id, or another user's for anyone but an admin, is a NotFoundError.
  */
 export class DeleteMcpServer {
@@ -24,11 +27,17 @@ export class DeleteMcpServer {
   async execute(input: DeleteMcpServerInput): Promise<void> {
     const id = serverIdOf(input.id, 'delete');
     const changer = await changerFor(input.caller, id, (server) => this.work.run(({ records }) => records.ownerOf(SERVERS, server)));
-    await this.work.run(async ({ records, audit }) => {
+    await this.work.run(async ({ records, connections, audit }) => {
       // Its name is read before it goes, for the event.
       const before = await records.find(changer.userId, SERVERS, id);
+      const connection = before && (await connections.remove(changer.userId, id));
       if (!(await records.remove(changer.userId, SERVERS, id))) throw new NotFoundError('mcp_servers', id);
-      if (before) await audit.append([serverEvent('mcp_server.deleted', changer, before, this.clock.now())]);
+      if (!before) return;
+      const at = this.clock.now();
+      await audit.append([
+        ...(connection ? [connectionEvent('mcp_connection.revoked', changer, before, at)] : []),
+        serverEvent('mcp_server.deleted', changer, before, at),
+      ]);
     });
   }
 }

@@ -1,7 +1,7 @@
 import { ResourceStore } from '../../../ports/resource-store.port';
 import { UpstreamMcp } from '../../../ports/upstream-mcp.port';
 import { UpstreamSessionStore } from '../../../ports/upstream-session-store.port';
-import { SERVERS, toServer } from '../external/upstream-servers';
+import { reachableAsRegistered, SERVERS, toServer } from '../external/upstream-servers';
 
 export interface CloseUpstreamSessionsInput {
   /** The client session that ended (internal id). */
@@ -28,8 +28,9 @@ export class CloseUpstreamSessions {
     const closed = await Promise.all(
       taken.map(async (held) => {
         const record = await this.records.find(held.userId, SERVERS, held.serverId);
-        // One whose header values did not decrypt cannot be reached as registered either.
-        if (record === null || record.unreadableSecrets) return 0;
+        // One whose header values did not decrypt cannot be reached as registered either; one with per-user
+        // credentials is not reached without its user's call (the upstream ends the session when it expires).
+        if (record === null || !reachableAsRegistered(record)) return 0;
         await terminate(toServer(record), held);
         return 1;
       }),

@@ -35,4 +35,12 @@ describe("the MCP server DTOs check the wire shape at the edge, with the mcp_ser
       { field: 'all', message: 'is not a known field' },
     ]);
   });
+
+  it('takes auth as an object, left to the policy to check field by field, and refuses anything else naming auth', () => {
+    const auth = { type: 'user_secret', header: 'Authorization', prefix: 'Bearer ' };
+    expect(allowedFields(McpServerInputDto, { name: 'a', url: 'https://example.com/mcp', auth })).toMatchObject({ auth });
+    expect(errorsOf(() => allowedFields(McpServerUpdateDto, { auth: 'oauth' }))).toEqual([
+      { field: 'auth', message: 'must be an object whose type is one of static, oauth, token_exchange, user_secret' },
+    ]);
+  });
 });

@@ -241,3 +241,19 @@ describe('McpServer use-cases for a user over REST', () => {
     }
   });
 });
+
+describe('McpServer update of a record whose client secret did not decrypt', () => {
+  it('wants auth restated, so a kept auth never loses its client secret unseen', async () => {
+    const { sut, store } = makeSut();
+    const alice = ActorMother.user();
+    const auth = { type: 'oauth', client_id: 'kg', client_secret: 'cs-s3cret' };
+    const created = await sut.create.execute({ caller: asUser(alice), data: files({ auth }) });
+    store.records[0].unreadableSecrets = true;
+    store.records[0].data = { ...store.records[0].data, auth: { type: 'oauth', client_id: 'kg' } };
+    const update = (data: Record<string, unknown>) =>
+      sut.update.execute({ caller: asUser(alice), id: created.id, data: { headers: {}, ...data } });
+    await expect(update({ description: 'x' })).rejects.toThrow(/data\.auth: the stored client secret does not decrypt/);
+    await expect(update({ auth: { ...auth, client_secret: '********' } })).rejects.toThrow(/data\.auth/);
+    await expect(update({ auth })).resolves.toBeDefined();
+  });
+});

@@ -1,0 +1,10 @@
+import { ConnectMcpServer } from './connect-mcp-server.use-case';
+import { DisconnectMcpServer } from './disconnect-mcp-server.use-case';
+import { GetMcpConnection } from './get-mcp-connection.use-case';
+
+/** Users' connections to their upstream MCP servers, behind /api/v1/mcp-servers/:id/connection. */
+export interface McpConnectionUseCases {
+  get: GetMcpConnection;
+  connect: ConnectMcpServer;
+  disconnect: DisconnectMcpServer;
+}

@@ -1,0 +1,59 @@
+import { randomUUID } from 'node:crypto';
+import { McpConnectionStore, OpenedConnection } from '../../src/application/ports/mcp-connection-store.port';
+import { McpConnection } from '../../src/domain/connection/mcp-connection';
+
+/** Connections in memory, secrets in `secrets` by connection id (tests read both). */
+export class InMemoryMcpConnectionStore implements McpConnectionStore {
+  readonly connections: McpConnection[] = [];
+  readonly secrets = new Map<string, string>();
+
+  constructor(private readonly now: () => Date = () => new Date()) {}
+
+  async find(userId: string, serverId: string): Promise<McpConnection | null> {
+    const found = this.connections.find((c) => c.userId === userId && c.serverId === serverId);
+    return found ? { ...found } : null;
+  }
+
+  async openSecret(userId: string, serverId: string): Promise<OpenedConnection | null> {
+    const connection = await this.find(userId, serverId);
+    if (!connection || connection.kind !== 'user_secret' || connection.state !== 'connected') return null;
+    const secret = this.secrets.get(connection.id);
+    if (secret === undefined) return null;
+    return { connection, secret };
+  }
+
+  async saveSecret(userId: string, serverId: string, secret: string): Promise<{ connection: McpConnection; created: boolean }> {
+    const at = this.now();
+    const index = this.connections.findIndex((c) => c.userId === userId && c.serverId === serverId);
+    const before = index === -1 ? null : this.connections[index];
+    const connection: McpConnection = {
+      id: before?.id ?? randomUUID(),
+      userId,
+      serverId,
+      kind: 'user_secret',
+      state: 'connected',
+      scopes: [],
+      expiresAt: null,
+      createdAt: before?.createdAt ?? at,
+      updatedAt: at,
+    };
+    if (before) this.connections[index] = connection;
+    else this.connections.push(connection);
+    this.secrets.set(connection.id, secret);
+    return { connection: { ...connection }, created: before === null };
+  }
+
+  async remove(userId: string, serverId: string): Promise<McpConnection | null> {
+    const index = this.connections.findIndex((c) => c.userId === userId && c.serverId === serverId);
+    if (index === -1) return null;
+    const [removed] = this.connections.splice(index, 1);
+    this.secrets.delete(removed.id);
+    return removed;
+  }
+
+  async removeAllOf(serverId: string): Promise<McpConnection[]> {
+    const gone = this.connections.filter((c) => c.serverId === serverId);
+    for (const c of gone) await this.remove(c.userId, c.serverId);
+    return gone;
+  }
+}
