@@ -39,7 +39,6 @@ import { SdkUpstreamMcp } from '../../adapters/mcp/upstream/sdk-upstream-mcp';
 import { UpstreamAddressGuard } from '../../adapters/mcp/upstream/upstream-address-guard';
 import { NotifiedCache } from '../../adapters/persistence/hot-path/change-listener';
 import { CachedUpstreamSessionStore } from '../../adapters/persistence/mcp-sessions/cached-upstream-session-store';
-import { CachedMcpSessionRepository } from '../../adapters/persistence/mcp-sessions/cached-mcp-session.repository';
 import { PostgresMcpSessionRepository } from '../../adapters/persistence/mcp-sessions/postgres-mcp-session.repository';
 import {
   LISTENING_CHANNEL,
@@ -87,12 +86,10 @@ function bindMcpSessions(c: Container): void {
     (message, error) =>
       logger.warn({ err: error }, message);
   c.bind(SessionIdlePolicy).toResolvedValue(({ mcp }: Config) => new SessionIdlePolicy(mcp.sessionIdleSeconds), [TOKENS.Config]);
-  c.bind(CachedMcpSessionRepository).toResolvedValue(
-    (ds: DataSource, idle: SessionIdlePolicy, clock: Clock) =>
-      new CachedMcpSessionRepository(new PostgresMcpSessionRepository(ds), idle, clock),
-    [TOKENS.DataSource, SessionIdlePolicy, TOKENS.Clock],
+  c.bind<McpSessionRepository>(TOKENS.McpSessionRepository).toResolvedValue(
+    (ds: DataSource) => new PostgresMcpSessionRepository(ds),
+    [TOKENS.DataSource],
   );
-  c.bind<McpSessionRepository>(TOKENS.McpSessionRepository).toService(CachedMcpSessionRepository);
   c.bind(PostgresSessionEvents).toResolvedValue((ds: DataSource) => new PostgresSessionEvents(ds, SESSION_EVENTS), [TOKENS.DataSource]);
   c.bind(PostgresSessionBus).toResolvedValue(
     (ds: DataSource, events: PostgresSessionEvents, logger: Logger) => new PostgresSessionBus(ds, events, log(logger)),
@@ -120,12 +117,8 @@ function bindMcpSessions(c: Container): void {
     [TOKENS.Logger],
   );
   c.bind<NotifiedCache[]>(TOKENS.SessionChannels).toResolvedValue(
-    (bus: PostgresSessionBus, watcher: ToolChangeWatcher, sessions: CachedMcpSessionRepository) => [
-      ...bus.channels(),
-      ...watcher.channels(),
-      ...sessions.channels,
-    ],
-    [PostgresSessionBus, ToolChangeWatcher, CachedMcpSessionRepository],
+    (bus: PostgresSessionBus, watcher: ToolChangeWatcher) => [...bus.channels(), ...watcher.channels()],
+    [PostgresSessionBus, ToolChangeWatcher],
   );
   c.bind(SessionPurge).toResolvedValue(
     (ds: DataSource, clock: Clock, idle: SessionIdlePolicy, logger: Logger) =>
