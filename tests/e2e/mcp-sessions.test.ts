@@ -104,11 +104,11 @@ describe('sessions across two replicas', () => {
     const key = await createKey();
     const session = await initialize(a, key.raw);
     const headers = { 'Mcp-Session-Id': session };
-    // Each replica now holds the session in memory.
+    // Each replica has just served the session: a cache of it anywhere would hold it now.
     for (const url of [a, b, a, b]) expect((await mcpPost(url, key.raw, toolsList, headers)).status).toBe(200);
     await r.a.db.dataSource.query('UPDATE mcp_sessions SET ended_at = now() WHERE key_id = $1', [key.id]);
     for (const url of [a, b]) {
-      // The NOTIFY from the table's trigger reaches each replica within moments.
+      // Polled, so the test also holds a cache that the table's NOTIFY evicts within moments.
       const deadline = Date.now() + 5_000;
       let status = 200;
       while (status === 200 && Date.now() < deadline) {
