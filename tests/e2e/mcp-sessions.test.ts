@@ -108,7 +108,7 @@ describe('sessions across two replicas', () => {
     for (const url of [a, b, a, b]) expect((await mcpPost(url, key.raw, toolsList, headers)).status).toBe(200);
     await r.a.db.dataSource.query('UPDATE mcp_sessions SET ended_at = now() WHERE key_id = $1', [key.id]);
     for (const url of [a, b]) {
-      // Polled, so the test also holds a cache that the table's NOTIFY evicts within moments.
+      // Polled for a few seconds: a cache that the table's NOTIFY evicts would pass, one that is never told would not.
       const deadline = Date.now() + 5_000;
       let status = 200;
       while (status === 200 && Date.now() < deadline) {
