@@ -101,6 +101,11 @@ describe.each([
     await client.close();
     expect(seen).toEqual([]);
     expect(failure.code).toBe(-32042);
+    // The tool did not run: its event says so.
+    const events = await t.db.dataSource.query(`SELECT details FROM audit_events WHERE user_id = $1 AND action = 'tool.called'`, [
+      key.user,
+    ]);
+    expect(events.map((event: { details: { outcome: string } }) => event.details.outcome)).toEqual(['error']);
     expect(failure.data.elicitations).toEqual([
       {
         mode: 'url',
@@ -158,5 +163,59 @@ describe.each([
     expect(result.content[0].text).toBe(
       `The MCP server personal needs your own credential: connect to it at ${connectPage}, then call again`,
     );
+  });
+});
+
+describe('a 2026-07-28 retry with the connect state', () => {
+  /** One raw 2026 tools/call (JSON answer) declaring URL elicitation, as a client in manual mode sends it. */
+  async function call(key: TestKey, extra: Record<string, unknown> = {}) {
+    const res = await fetch(server.url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json',
+        authorization: `Bearer ${key.raw}`,
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'tools/call',
+        'mcp-name': 'personal__echo',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: {
+          name: 'personal__echo',
+          arguments: { text: 'hi' },
+          _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': URL_ELICITATION },
+          ...extra,
+        },
+      }),
+    });
+    return (await res.json()) as { result?: any; error?: any };
+  }
+
+  it('asks again while the user has not connected, and runs the call once they have; the state is theirs only', async () => {
+    const { key, serverId } = await unconnectedUser();
+    // The same user's other key: the tool is there, the state is not its.
+    const other = await makeKey(t, [], key.user);
+    const secret = `sk-${randomBytes(12).toString('hex')}`;
+    const first = (await call(key)).result;
+    expect(first.resultType).toBe('input_required');
+    const answers = { connect: { action: 'accept' } };
+    const seen = await seenDuring(async () => {
+      const again = (await call(key, { inputResponses: answers, requestState: first.requestState })).result;
+      expect(again.resultType).toBe('input_required');
+      expect(again.inputRequests.connect.params.mode).toBe('url');
+      // Sealed for this key, endpoint and tool: another key's retry with it is refused.
+      expect((await call(other, { inputResponses: answers, requestState: first.requestState })).error).toMatchObject({
+        code: -32602,
+        data: { reason: 'invalid_request_state' },
+      });
+    });
+    expect(seen).toEqual([]);
+    await connect(key, serverId, secret);
+    const done = (await call(key, { inputResponses: answers, requestState: first.requestState })).result;
+    expect(done.isError).toBeFalsy();
+    expect(done.content[0].text).toBe('hi');
   });
 });
