@@ -30,6 +30,7 @@ export class InMemoryMcpSessionRepository implements McpSessionRepository {
       lastSeenAt: session.now,
       endedAt: null,
       expiresAt: session.expiresAt ?? null,
+      urlElicitation: typeof (session.clientCapabilities.elicitation as { url?: unknown } | undefined)?.url === 'object',
       tokenHash: session.tokenHash,
       toolsDigest: session.toolsDigest,
     };

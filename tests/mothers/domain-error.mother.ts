@@ -1,5 +1,6 @@
 import {
   ConflictError,
+  ConnectionRequiredError,
   DatabaseUnavailableError,
   ErrorCode,
   ErrorWithCode,
@@ -36,6 +37,7 @@ export const DomainErrorMother: { readonly [C in ErrorCode]: () => ErrorWithCode
   'MCP_REFERENCE.UNKNOWN': () => new UnknownReferenceError('prompt', 'files__greet'),
   'UPSTREAM.FAILED': () => new UpstreamFailedError('The MCP server files did not answer: fetch failed'),
   'MCP_SUBSCRIPTION.LIMIT': () => new SubscriptionLimitError(100),
+  'MCP_CONNECTION.REQUIRED': () => new ConnectionRequiredError('github', 'https://keygate.example/console/#/servers/s1/connect'),
   'STATE.CONFLICT': () => new ConflictError('The key limit is reached'),
   'DATABASE.UNAVAILABLE': () => new DatabaseUnavailableError({ cause: new Error('connect ECONNREFUSED 127.0.0.1:5432') }),
   'SIGNATURE.INVALID': () => new InvalidSignatureError(),

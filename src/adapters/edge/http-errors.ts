@@ -44,6 +44,8 @@ export const HTTP_ERRORS: { readonly [C in ErrorCode]: HttpAnswer<ErrorWithCode<
   'UPSTREAM.FAILED': { status: 502, slug: 'upstream-failed', title: 'Bad Gateway' },
   // resources/subscribe only (mcp-error-map answers it); over HTTP the session's state refuses it.
   'MCP_SUBSCRIPTION.LIMIT': { status: 409, slug: 'subscription-limit', title: 'Conflict' },
+  // tools/call only (mcp-error-map answers it); over HTTP the caller would be told to connect first.
+  'MCP_CONNECTION.REQUIRED': { status: 409, slug: 'connection-required', title: 'Conflict' },
   'RESOURCE.NOT_FOUND': { status: 404, slug: 'not-found', title: 'Not Found' },
   'STATE.CONFLICT': { status: 409, slug: 'conflict', title: 'Conflict' },
   // An outage is brief (the pool reconnects by itself), so clients are told to come back soon.

@@ -12,6 +12,8 @@ export const RPC = {
   SERVER_ERROR: -32000,
   /** MCP's "resource not found" (resources/read). */
   RESOURCE_NOT_FOUND: -32002,
+  /** MCP 2025-11-25's URLElicitationRequiredError: the client must have its user open a URL first (data.elicitations). */
+  URL_ELICITATION_REQUIRED: -32042,
   /** Not defined by JSON-RPC or MCP: a tool call the key's scopes do not allow. */
   INSUFFICIENT_SCOPE: -32003,
 } as const;

@@ -1,8 +1,8 @@
-import { ProtocolError } from '@modelcontextprotocol/server';
-import { DomainError } from '../../domain/errors';
+import { CallToolResult, inputRequired, ProtocolError } from '@modelcontextprotocol/server';
+import { ConnectionRequiredError, DomainError } from '../../domain/errors';
 import { RPC } from './json-rpc';
 import { RpcError } from './rpc-error';
-import { INTERNAL, RPC_ERRORS, RpcAnswer } from './rpc-errors';
+import { connectMessage, INTERNAL, RPC_ERRORS, RpcAnswer } from './rpc-errors';
 
 /**
  * The one place that turns errors inside MCP handlers into JSON-RPC errors:
@@ -30,4 +30,56 @@ export function toMcpError(error: unknown, log: (error: unknown) => void): RpcEr
 export function toModernMcpError(error: unknown, log: (error: unknown) => void): RpcError {
   const answer = toMcpError(error, log);
   return answer.code === RPC.RESOURCE_NOT_FOUND ? new RpcError(RPC.INVALID_PARAMS, answer.message, answer.data) : answer;
+}
+
+/**
+ * How a client can be asked to connect to a server before its call runs, by
+ * what it declared: a 2025-11-25 client with URL elicitation (in its
+ * session's initialize) gets the URL-elicitation-required error; a
+ * 2026-07-28 client with it (in the request's envelope) an input_required
+ * result whose requestState brings the same call back; any other a tool error
+ * naming the page. `base` is the origin the client reached keygate at: an
+ * elicitation's URL must be absolute, and the connect page is a path unless
+ * MCP_RESOURCE_URL names keygate's public URL.
+ */
+export type ConnectPrompt =
+  | { kind: 'tool-error' }
+  | { kind: 'url-elicitation-error'; base: string }
+  | { kind: 'input-required'; base: string; requestState: () => string };
+
+export const CONNECT_BY_TOOL_ERROR: ConnectPrompt = { kind: 'tool-error' };
+
+/** Whether declared client capabilities take URL-mode elicitation (`elicitation.url`, both revisions). */
+export function takesUrlElicitation(capabilities: unknown): boolean {
+  const elicitation = isObject(capabilities) ? capabilities.elicitation : undefined;
+  return isObject(elicitation) && isObject(elicitation.url);
+}
+
+/** The one place a ConnectionRequiredError becomes what the client gets: a result, or a JSON-RPC error thrown. */
+export function connectionAnswer(error: ConnectionRequiredError, prompt: ConnectPrompt, log: (error: unknown) => void): CallToolResult {
+  const url = prompt.kind === 'tool-error' ? null : absoluteUrl(error.connectUrl, prompt.base);
+  if (prompt.kind === 'tool-error' || url === null) return { content: [{ type: 'text', text: error.message }], isError: true };
+  const asked = new ConnectionRequiredError(error.server, url);
+  if (prompt.kind === 'url-elicitation-error') throw toMcpError(asked, log);
+  // 2026-07-28's URL mode has no elicitationId: the retry is told apart by its requestState.
+  const request = inputRequired.elicitUrl({ message: connectMessage(asked), url });
+  return {
+    resultType: 'input_required',
+    inputRequests: { connect: request },
+    requestState: prompt.requestState(),
+  } as unknown as CallToolResult;
+}
+
+/** The connect page as an absolute http(s) URL, against the client's own origin when it is a path; null when there is none. */
+function absoluteUrl(page: string, base: string): string | null {
+  try {
+    const url = new URL(page, base);
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : null;
+  } catch {
+    return null;
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

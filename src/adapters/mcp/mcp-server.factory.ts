@@ -13,7 +13,7 @@ import { tracedRequest } from './modern/forwarded-meta';
 import { RPC } from './json-rpc';
 import { listToolsFor } from './list-tools-request';
 import { RpcError } from './rpc-error';
-import { toMcpError } from './mcp-error-map';
+import { CONNECT_BY_TOOL_ERROR, ConnectPrompt, toMcpError } from './mcp-error-map';
 import { MAX_RESULT_RECORD_BYTES } from './record-view';
 import { ToolCallRecorder } from './tool-call-recorder';
 import { serveUpstreamContent, UpstreamContentUseCases } from './upstream-content-handlers';
@@ -26,6 +26,12 @@ import { SessionRelays } from './relay/session-relays';
 export interface SessionCall {
   id: string;
   relay: boolean;
+  /**
+   * Set when the client declared URL-mode elicitation at initialize: the
+   * origin it reached keygate at, so that a call that needs a connection is
+   * its -32042 with the connect page's absolute URL.
+   */
+  connectBase?: string;
 }
 
 export const SERVER_INFO = { name: 'keygate', version: '0.1.0' };
@@ -139,7 +145,9 @@ export class McpServerFactory {
         ? { clientSessionId: session.id, relay, forwarded }
         : forwarded && { forwarded };
       try {
-        return await this.calls.run(principal, origin, calls, params, recordBytes, upstream);
+        const base = session?.connectBase;
+        const prompt: ConnectPrompt = base === undefined ? CONNECT_BY_TOOL_ERROR : { kind: 'url-elicitation-error', base };
+        return await this.calls.run(principal, origin, calls, params, recordBytes, upstream, prompt);
       } finally {
         relay?.close();
       }

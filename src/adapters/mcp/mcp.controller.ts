@@ -15,6 +15,7 @@ import { AllowedCalls, authorizeToolCalls } from './tool-gate';
 import { ToolsCallFastPath } from './tools-call-fast-path';
 import { ToolsListFastPath } from './tools-list-fast-path';
 import { UsageGate } from '../edge/usage-gate';
+import { requestBase } from './request-base';
 import { acceptsEventStream, McpSessionEdge, sessionOf } from './sessions/mcp-session-edge';
 import { FindServerView } from '../../application/use-cases/gateway/upstream-view/find-server-view.use-case';
 import { serverView, viewOf } from './server-view';
@@ -162,7 +163,16 @@ export class McpController {
     await this.options.modern.serve(
       req,
       res,
-      { principal, method, calls, origin, view, streams, ...(logLevel !== undefined && { logLevel }) },
+      {
+        principal,
+        method,
+        calls,
+        origin,
+        view,
+        streams,
+        ...(logLevel !== undefined && { logLevel }),
+        ...(calls.size > 0 && { connectBase: requestBase(req) }),
+      },
       format,
     );
   }
@@ -204,7 +214,7 @@ export class McpController {
       calls,
       messages.length,
       origin,
-      session ? { id: session.id, relay } : undefined,
+      session ? { id: session.id, relay, ...(session.urlElicitation === true && { connectBase: requestBase(req) }) } : undefined,
       view,
       declared,
     );

@@ -1,4 +1,5 @@
-import { ErrorCode, ErrorWithCode } from '../../domain/errors';
+import { randomUUID } from 'node:crypto';
+import { ConnectionRequiredError, ErrorCode, ErrorWithCode } from '../../domain/errors';
 import { RPC } from './json-rpc';
 
 /**
@@ -29,6 +30,8 @@ export const RPC_ERRORS: { readonly [C in ErrorCode]: RpcAnswer<ErrorWithCode<C>
   'UPSTREAM.FAILED': { code: RPC.SERVER_ERROR },
   // Not the params' fault but the session's state: a server error, with the bound in data so a client can act on it.
   'MCP_SUBSCRIPTION.LIMIT': { code: RPC.SERVER_ERROR, data: (e) => ({ max_subscriptions: e.max }) },
+  // MCP 2025-11-25's URL-mode elicitation as an error: the client has its user open the connect page, then calls again.
+  'MCP_CONNECTION.REQUIRED': { code: RPC.URL_ELICITATION_REQUIRED, data: (e) => ({ elicitations: [urlElicitation(e)] }) },
   // The tool gate answers these first (HTTP 403); here only if a tool's scopes changed between the gate and the call.
   'SCOPE.INSUFFICIENT': { code: RPC.INSUFFICIENT_SCOPE, data: (e) => ({ required_scopes: e.scopes }) },
   // /mcp checks the key before any handler runs, and takes no user tokens.
@@ -48,3 +51,17 @@ export const RPC_ERRORS: { readonly [C in ErrorCode]: RpcAnswer<ErrorWithCode<C>
   'RATE_LIMIT.EXCEEDED': INTERNAL,
   'QUOTA.EXHAUSTED': INTERNAL,
 };
+
+/**
+ * The URL-mode elicitation that asks a 2025-11-25 client's user to connect:
+ * the console's connect page, and a fresh id (the spec's elicitationId; keygate
+ * sends no elicitation/complete notification, so nothing else reads it).
+ */
+export function urlElicitation(error: ConnectionRequiredError): { mode: 'url'; elicitationId: string; url: string; message: string } {
+  return { mode: 'url', elicitationId: randomUUID(), url: error.connectUrl, message: connectMessage(error) };
+}
+
+/** What the client shows its user beside the connect page's URL. */
+export function connectMessage(error: ConnectionRequiredError): string {
+  return `Connect your account to the MCP server ${error.server} to use its tools`;
+}

@@ -6,8 +6,9 @@ import { auditedToolName } from './audited-tool-name';
 import { KeyPrincipal } from '../../application/use-cases/validate-key/validate-key.use-case';
 import { UpstreamContext } from '../../application/ports/upstream-mcp.port';
 import { AuditOrigin } from '../../domain/audit';
+import { ConnectionRequiredError } from '../../domain/errors/connection-required.error';
 import { UnknownToolError } from '../../domain/errors/unknown-tool.error';
-import { toMcpError } from './mcp-error-map';
+import { CONNECT_BY_TOOL_ERROR, ConnectPrompt, connectionAnswer, toMcpError } from './mcp-error-map';
 import { ToolCallRecorder } from './tool-call-recorder';
 import { AllowedCalls } from './tool-gate';
 import { toCallToolResult } from './tool-presenter';
@@ -22,7 +23,8 @@ export interface ToolCallParams {
  * One tools/call, whichever path answers it (the SDK server's handler or the
  * tools/call fast path), so both run, record and render it alike: the target
  * the tool gate found, one audit event, the presenter within `recordBytes`.
- * Every failure leaves as an RpcError.
+ * Every failure leaves as an RpcError, but a missing connection of the
+ * caller's, which `prompt` (what the client can take) answers.
  */
 export class ToolCallRunner {
   constructor(
@@ -38,6 +40,7 @@ export class ToolCallRunner {
     params: ToolCallParams,
     recordBytes: number,
     upstream?: UpstreamContext,
+    prompt: ConnectPrompt = CONNECT_BY_TOOL_ERROR,
   ): Promise<CallToolResult> {
     const { name, arguments: args } = params;
     const { userId } = principal;
@@ -56,6 +59,7 @@ export class ToolCallRunner {
       );
       return toCallToolResult(outcome, recordBytes);
     } catch (error) {
+      if (error instanceof ConnectionRequiredError) return connectionAnswer(error, prompt, this.log);
       throw toMcpError(error, this.log);
     }
   }

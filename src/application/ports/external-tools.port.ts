@@ -33,6 +33,9 @@ export interface ExternalTools {
   catalog(userId: string, scopes: ScopeSet, view?: UpstreamView): Promise<readonly ToolDescriptor[]>;
   /** The tool behind a name as the view shows it (namespaced when left out); null when the user has no server of that name. */
   resolve(userId: string, name: string, view?: UpstreamView): Promise<ExternalTool | null>;
-  /** Calls a resolved tool, within the client's session and relay when `context` has them; every failure is an error outcome. */
+  /**
+   * Calls a resolved tool, within the client's session and relay when `context` has them; every failure is an error
+   * outcome but one: a caller without the connection the server needs gets a ConnectionRequiredError.
+   */
   run(tool: ExternalTool, args: Record<string, unknown> | undefined, context?: UpstreamContext): Promise<ExternalToolOutcome>;
 }

@@ -1,4 +1,5 @@
 import type { ConflictError } from './conflict.error';
+import type { ConnectionRequiredError } from './connection-required.error';
 import type { DatabaseUnavailableError } from './database-unavailable.error';
 import type { ErrorCode } from './error-code';
 import type { ForbiddenError } from './forbidden.error';
@@ -30,6 +31,7 @@ export type KnownDomainError =
   | UnknownReferenceError
   | UpstreamFailedError
   | SubscriptionLimitError
+  | ConnectionRequiredError
   | ConflictError
   | DatabaseUnavailableError
   | InvalidSignatureError

@@ -12,6 +12,7 @@ export * from './insufficient-scope.error';
 export * from './unknown-tool.error';
 export * from './unknown-upstream-item.error';
 export * from './subscription-limit.error';
+export * from './connection-required.error';
 export * from './database-unavailable.error';
 export * from './invalid-signature.error';
 export * from './signing-keys-unavailable.error';

@@ -10,6 +10,8 @@ export interface McpSession {
   endedAt: Date | null;
   /** A session opened with an OAuth access token ends when the latest token that used it expires; null for a key's (null or absent). */
   expiresAt?: Date | null;
+  /** Whether the client declared URL-mode elicitation at initialize (absent: it did not). */
+  urlElicitation?: boolean;
 }
 
 /**

@@ -17,6 +17,7 @@ import { ToolCallParams, ToolCallRunner } from '../tool-call-runner';
 import { AllowedCalls } from '../tool-gate';
 import { toMcpTool } from '../tool-presenter';
 import { upstreamContentAnswers, UpstreamContentUseCases } from '../upstream-content-handlers';
+import { ConnectRound, isConnectState } from './connect-round';
 import { InputMethod, InputRequiredRounds, InputRound } from './input-required-rounds';
 import { modernRelay, progressTokenOf } from './modern-relay';
 import { ParkedCalls } from './parked-calls';
@@ -52,6 +53,8 @@ export interface ModernCall {
   streams: boolean;
   /** The request's io.modelcontextprotocol/logLevel: with one, an upstream's log messages may reach the client, and logging is served. */
   logLevel?: string;
+  /** The origin the client reached keygate at, for a tools/call: a connect page's URL is made absolute against it. */
+  connectBase?: string;
 }
 
 /**
@@ -129,14 +132,22 @@ export class ModernServerFactory {
             notify: (notification) => ctx.mcpReq.notify(notification),
           })
         : undefined;
-      return (await this.withInput(call, 'tools/call', params.name, ctx, relay, async (round, upstream) =>
-        round.answer(
-          await this.calls.run(principal, call.origin, call.calls, params, MAX_RESULT_RECORD_BYTES, {
-            ...upstream,
-            forwarded: round.forwarded,
-          }),
-        ),
-      )) as never;
+      const envelope = (ctx.mcpReq as { envelope?: Record<string, unknown> }).envelope;
+      const binding = bindingOf(call, 'tools/call', params.name);
+      const connect = new ConnectRound(this.states, envelope?.[CLIENT_CAPABILITIES], binding, call.connectBase);
+      return (await this.withInput(call, 'tools/call', params.name, ctx, relay, async (round, upstream) => {
+        const result = await this.calls.run(
+          principal,
+          call.origin,
+          call.calls,
+          params,
+          MAX_RESULT_RECORD_BYTES,
+          { ...upstream, forwarded: round.forwarded },
+          connect.prompt,
+        );
+        // keygate's own input_required (connect first) is sealed already; an upstream's is sealed by its round.
+        return connect.asked ? result : round.answer(result);
+      })) as never;
     });
     // The 2025 handlers' answers over the same use-cases, without a session (a 2025 stateless request's) and without subscribe (gone in 2026).
     for (const [method, answer] of upstreamContentAnswers(this.content, principal, 1, undefined, view, withoutSubscribe(declared))) {
@@ -176,7 +187,8 @@ export class ModernServerFactory {
    * call's retry resumes it (parked-tool-calls.ts); any other state is a 2026
    * upstream's round (input-required-rounds.ts), sealed as it comes back; a
    * first request may park when its 2025 upstream asks for input the client
-   * declared (a 2026 upstream asks in its answer instead).
+   * declared (a 2026 upstream asks in its answer instead). A retry whose
+   * state is keygate's connect prompt's (connect-round.ts) is a first request.
    */
   private async withInput(
     call: ModernCall,
@@ -197,7 +209,10 @@ export class ModernServerFactory {
     const binding = bindingOf(call, method, name);
     // Opened once here (decrypting is the dear part), then read by whichever kind of round it is.
     const sealed = req.requestState();
-    const state = sealed === undefined ? undefined : OpenedRequestState.open(this.states, sealed, binding);
+    const opened = sealed === undefined ? undefined : OpenedRequestState.open(this.states, sealed, binding);
+    // A retry after keygate asked the user to connect is the call again, from scratch: its answers are for no upstream.
+    const connected = opened !== undefined && isConnectState(opened.payload);
+    const state = connected ? undefined : opened;
     if (state !== undefined) {
       const resumed = await this.parked.retry(state, req.inputResponses, binding, gate);
       if (resumed !== undefined) return resumed;
@@ -206,7 +221,7 @@ export class ModernServerFactory {
       binding,
       meta: req._meta,
       envelope: req.envelope,
-      inputResponses: req.inputResponses,
+      inputResponses: connected ? undefined : req.inputResponses,
       requestState: state,
     });
     if (state !== undefined) return run(round, firstRound && { relay: firstRound });

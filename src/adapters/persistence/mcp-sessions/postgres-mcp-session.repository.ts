@@ -13,9 +13,12 @@ interface SessionRow {
   last_seen_at: Date;
   ended_at: Date | null;
   expires_at: Date | null;
+  url_elicitation: boolean | null;
 }
 
-const COLUMNS = 'id, key_id, user_id, protocol_version, created_at, last_seen_at, ended_at, expires_at';
+// url_elicitation: read with the session, so a call that needs a connection knows how to ask for it without another read.
+const COLUMNS = `id, key_id, user_id, protocol_version, created_at, last_seen_at, ended_at, expires_at,
+  jsonb_typeof(client_capabilities->'elicitation'->'url') = 'object' AS url_elicitation`;
 
 // Every request of a session reads it: a named statement, planned once per connection.
 const FIND_BY_HASH = { name: 'mcp_session_by_hash', text: `SELECT ${COLUMNS} FROM mcp_sessions WHERE token_hash = $1` };
@@ -111,5 +114,6 @@ function toSession(row: SessionRow): McpSession {
     lastSeenAt: new Date(row.last_seen_at),
     endedAt: row.ended_at === null ? null : new Date(row.ended_at),
     expiresAt: row.expires_at === null ? null : new Date(row.expires_at),
+    urlElicitation: row.url_elicitation === true,
   };
 }

@@ -21,6 +21,19 @@ const EXPECTED: Record<ErrorCode, Expected> = {
   'MCP_REFERENCE.UNKNOWN': { code: -32602 },
   'UPSTREAM.FAILED': { code: -32000 },
   'MCP_SUBSCRIPTION.LIMIT': { code: -32000, data: { max_subscriptions: 100 } },
+  'MCP_CONNECTION.REQUIRED': {
+    code: -32042,
+    data: {
+      elicitations: [
+        {
+          mode: 'url',
+          elicitationId: expect.any(String),
+          url: 'https://keygate.example/console/#/servers/s1/connect',
+          message: 'Connect your account to the MCP server github to use its tools',
+        },
+      ],
+    },
+  },
   'SCOPE.INSUFFICIENT': { code: -32003, data: { required_scopes: ['agents:write', 'chat:read'] } },
   'API_KEY.INVALID': 'internal',
   'ACCESS_TOKEN.INVALID': 'internal',

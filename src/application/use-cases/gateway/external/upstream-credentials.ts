@@ -10,7 +10,10 @@ import { toServer } from './upstream-servers';
  * and the key its tool listing is cached under; or, when the caller has no
  * usable credential, what their call answers instead (no upstream request).
  */
-export type CallerReach = { ok: true; server: UpstreamServer; secrets: readonly string[]; listKey: string } | { ok: false; shown: string };
+export type CallerReach =
+  | { ok: true; server: UpstreamServer; secrets: readonly string[]; listKey: string }
+  /** `connectUrl`: the caller could connect there, after which the same call works. */
+  | { ok: false; shown: string; connectUrl?: string };
 
 /** Where a user connects to a server: the console's connect page for it. */
 export type ConnectUrl = (serverId: string) => string;
@@ -40,9 +43,11 @@ export class UpstreamCredentials {
     }
     const opened = this.connections && (await this.connections.openSecret(callerId, record.id));
     if (!opened) {
+      const connectUrl = this.connectUrl(record.id);
       return {
         ok: false,
-        shown: `The MCP server ${name} needs your own credential: connect to it at ${this.connectUrl(record.id)}, then call again`,
+        shown: `The MCP server ${name} needs your own credential: connect to it at ${connectUrl}, then call again`,
+        connectUrl,
       };
     }
     const server = toServer(record, { perUser: true });

@@ -1,3 +1,4 @@
+import { ConnectionRequiredError } from '../../../../domain/errors';
 import { ResourceRecord } from '../../../../domain/resource/resource-record';
 import { ScopeSet } from '../../../../domain/scope';
 import { ToolDescriptor } from '../../../../domain/tool';
@@ -66,13 +67,18 @@ export class UpstreamToolDirectory implements ExternalTools {
       : null;
   }
 
-  /** Runs only tools the server's listing (cached, or read in the same contact) names. */
+  /**
+   * Runs only tools the server's listing (cached, or read in the same contact)
+   * names. A caller without the connection the server needs gets a
+   * ConnectionRequiredError (nothing is sent upstream), for the edge to ask them to connect.
+   */
   async run(
     { server: record, callerId, tool }: ExternalTool,
     args: Record<string, unknown> | undefined,
     context?: UpstreamContext,
   ): Promise<ExternalToolOutcome> {
     const reach = await this.reach(record, callerId, 'tools/call failed');
+    if (!reach.ok && reach.connectUrl !== undefined) throw new ConnectionRequiredError(String(record.data.name), reach.connectUrl);
     if (!reach.ok) return failed(reach.shown);
     const { server, secrets } = reach;
     const session = this.upstream.open(server, context);

@@ -8,6 +8,7 @@ import {
   SERVERS,
   toServer,
 } from '../../../../../../src/application/use-cases/gateway/external/upstream-servers';
+import { ConnectionRequiredError } from '../../../../../../src/domain/errors';
 import { LruLoadingCache } from '../../../../../../src/adapters/mcp/upstream/lru-loading-cache';
 import { FakeUpstreamMcp } from '../../../../../fakes/fake-upstream-mcp';
 import { InMemoryMcpConnectionStore } from '../../../../../fakes/in-memory-mcp-connection.store';
@@ -44,13 +45,16 @@ function makeSut() {
 }
 
 describe("UpstreamCredentials: a user_secret server is reached with the calling user's own secret only", () => {
-  it('without a connection: lists nothing and calls nothing upstream; the call answers with the connect page', async () => {
+  it('without a connection: lists nothing and calls nothing upstream; the call is a ConnectionRequiredError naming the connect page', async () => {
     const { upstream, directory, register, names } = makeSut();
     const record = await register(ALICE, 'files', { auth: personal, headers: { 'X-Team': 't1' } });
     expect(await names(ALICE)).toEqual([]);
     const tool = (await directory.resolve(ALICE, 'files__echo'))!;
-    expect(await directory.run(tool, {})).toEqual({
-      kind: 'error',
+    const failure = await directory.run(tool, {}).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(ConnectionRequiredError);
+    expect(failure).toMatchObject({
+      server: 'files',
+      connectUrl: `https://keygate.example.com/console/#/servers/${record.id}/connect`,
       message: `The MCP server files needs your own credential: connect to it at https://keygate.example.com/console/#/servers/${record.id}/connect, then call again`,
     });
     expect(upstream.contacts).toEqual([]);
@@ -76,8 +80,9 @@ describe("UpstreamCredentials: a user_secret server is reached with the calling 
     // Records are per owner today, so Bob cannot name Alice's server; the rule holds for a tool resolved any way.
     expect(await directory.resolve(BOB, 'files__echo')).toBeNull();
     const tool = (await directory.resolve(ALICE, 'files__echo'))!;
-    const outcome = await directory.run({ ...tool, callerId: BOB }, {});
-    expect(outcome).toEqual({ kind: 'error', message: expect.stringMatching(/needs your own credential: connect to it at/) });
+    const failure = await directory.run({ ...tool, callerId: BOB }, {}).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(ConnectionRequiredError);
+    expect((failure as Error).message).toMatch(/needs your own credential: connect to it at/);
     expect(upstream.contacts).toEqual([]);
     await connections.saveSecret(BOB, record.id, 'sk-bob');
     expect(await directory.run({ ...tool, callerId: BOB }, {})).toMatchObject({ kind: 'relayed' });
