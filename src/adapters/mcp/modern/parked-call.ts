@@ -82,9 +82,20 @@ export class ParkedCall implements UpstreamRelay {
     return this.finished !== null;
   }
 
-  /** Ends the call: the upstream contact is aborted (its request cancelled), what it asked is refused. */
+  /**
+   * Ends a call that is still running: the upstream contact is aborted (its
+   * request cancelled), and what the upstream asked is left unanswered. An
+   * answer would race the cancellation (two requests to the upstream), and an
+   * upstream that got the refusal first would end its tool as failed rather
+   * than cancelled; cancelled, it drops its own requests.
+   */
   cancel(why: string): void {
     this.stop.abort(new Error(why));
+    this.asked.clear();
+  }
+
+  /** After the call's end: what the upstream still asked is refused. */
+  private refuseAsked(why: string): void {
     for (const [key, asked] of this.asked) {
       this.asked.delete(key);
       asked.settle({ error: { code: REFUSED, message: `keygate could not relay the request: ${why}` } });
@@ -144,7 +155,8 @@ export class ParkedCall implements UpstreamRelay {
 
   private finish(outcome: ParkedOutcome): void {
     this.finished ??= outcome;
-    this.cancel('the call ended');
+    this.refuseAsked('the call ended');
+    this.stop.abort(new Error('the call ended'));
     this.emit();
   }
 

@@ -108,7 +108,7 @@ describe('ParkedCalls', () => {
     expect(a.size).toBe(2);
   });
 
-  it('cancels a parked call nobody answers by its deadline: the relay aborts and the waiting request is refused', async () => {
+  it('cancels a parked call nobody answers by its deadline: the relay aborts and the waiting request gets no answer to race the cancellation', async () => {
     jest.useFakeTimers();
     try {
       const { a } = makeSut({ ...LIMITS, callTimeoutMs: 8000 });
@@ -121,7 +121,11 @@ describe('ParkedCalls', () => {
       // Cancelled ahead of the contact's own bound, so that the upstream is still told.
       jest.advanceTimersByTime(7000);
       expect(call.signal.aborted).toBe(true);
-      expect(await answer).toMatchObject({ error: { code: -32603 } });
+      // The upstream hears the cancellation alone: a refusal sent beside it could reach it first and end its tool as failed.
+      let settled = false;
+      void answer!.then(() => (settled = true));
+      await jest.advanceTimersByTimeAsync(60_000);
+      expect(settled).toBe(false);
       expect(a.size).toBe(0);
     } finally {
       jest.useRealTimers();
