@@ -1,4 +1,5 @@
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../../../src/infrastructure/config/config';
@@ -25,6 +26,29 @@ describe('the secrets key', () => {
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(withSecretsKey(loadConfig({ DATA_DIR: dataDir })).secrets.key).toEqual(first);
     expect(Buffer.from(readFileSync(file, 'utf8').trim(), 'base64')).toEqual(first);
+  });
+
+  it('is the same key for processes that start together on a fresh DATA_DIR, none reading a file not yet written', async () => {
+    const module = path.resolve(__dirname, '../../../dist/src/infrastructure/config/secrets-key.js');
+    const config = path.resolve(__dirname, '../../../dist/src/infrastructure/config/config.js');
+    const script = `const { withSecretsKey } = require(${JSON.stringify(module)}); const { loadConfig } = require(${JSON.stringify(config)});
+      process.stdout.write(withSecretsKey(loadConfig({ DATA_DIR: process.argv[1] })).secrets.key.toString('base64'));`;
+    for (let round = 0; round < 4; round++) {
+      const dir = path.join(dataDir, `round-${round}`);
+      const keys = await Promise.all(
+        Array.from(
+          { length: 8 },
+          () =>
+            new Promise<string>((resolve, reject) =>
+              execFile(process.execPath, ['-e', script, dir], (error, stdout, stderr) =>
+                error ? reject(new Error(stderr)) : resolve(stdout),
+              ),
+            ),
+        ),
+      );
+      expect(new Set(keys).size).toBe(1);
+      expect(readdirSync(dir)).toEqual(['dev-secrets-key']);
+    }
   });
 
   it('is never made up in production', () => {
