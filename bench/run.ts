@@ -9,7 +9,7 @@ import { load } from './load';
 import { peakRssMb, Started, startListening } from './processes';
 import { machine } from './machine';
 import { alternate, Measured, measured } from './rounds';
-import { callsOneAtATime, ClientEra, measureUpstreamCall } from './upstream-call';
+import { callsOneAtATime, ClientEra, measureUpstreamCall, UpstreamCallSetup } from './upstream-call';
 import { validateInProcess } from './validate-in-process';
 
 /**
@@ -117,21 +117,7 @@ async function main(): Promise<void> {
     await createUpstreamRecord(service.baseUrl, rawKey, `${upstream.baseUrl.replace('localhost', '127.0.0.1')}/mcp`);
     const j: UpstreamCall[] = [];
     for (const era of UPSTREAM_ERAS) {
-      j.push(
-        await measureUpstreamCall({
-          era,
-          gatewayUrl: `${service.baseUrl}/mcp/servers/${UPSTREAM_NAME}`,
-          rawKey,
-          directUrl: `${upstream.baseUrl}/mcp`,
-          servicePid: service.child.pid!,
-          upstreamPid: upstream.child.pid!,
-          rate: RATE,
-          seconds: SECONDS,
-          rounds: ROUNDS,
-          warmUpSeconds: WARM_UP_SECONDS,
-          connections: CONNECTIONS,
-        }),
-      );
+      j.push(await measureUpstreamCall(upstreamCallSetup(era, service, upstream, rawKey)));
     }
     const rounds = [...ab.figureRounds, ...ae.figureRounds, ...abModern.figureRounds, ...j.flatMap((call) => call.throughput.figureRounds)];
     if (rounds.some((r) => r.requests === 0 || r.errors + r.timeouts > 0)) {
@@ -290,22 +276,27 @@ const KEY_LIMITS_NOTE: Record<BenchKey['limits'], string> = {
 const UPSTREAM_NAME = 'bench';
 
 /** (j) alone: its figures, and how many PostgreSQL transactions and row changes each call through keygate cost. */
+/** (j)'s setup for one client era: the upstream through keygate's /mcp/servers/<name> and directly, at the run's rate and rounds. */
+function upstreamCallSetup(era: ClientEra, service: Started, upstream: Started, rawKey: string): UpstreamCallSetup {
+  return {
+    era,
+    gatewayUrl: `${service.baseUrl}/mcp/servers/${UPSTREAM_NAME}`,
+    rawKey,
+    directUrl: `${upstream.baseUrl}/mcp`,
+    servicePid: service.child.pid!,
+    upstreamPid: upstream.child.pid!,
+    rate: RATE,
+    seconds: SECONDS,
+    rounds: ROUNDS,
+    warmUpSeconds: WARM_UP_SECONDS,
+    connections: CONNECTIONS,
+  };
+}
+
 async function onlyUpstreamCalls(service: Started, upstream: Started, url: string, rawKey: string): Promise<void> {
   await createUpstreamRecord(service.baseUrl, rawKey, `${upstream.baseUrl.replace('localhost', '127.0.0.1')}/mcp`);
   for (const era of UPSTREAM_ERAS) {
-    const setup = {
-      era,
-      gatewayUrl: `${service.baseUrl}/mcp/servers/${UPSTREAM_NAME}`,
-      rawKey,
-      directUrl: `${upstream.baseUrl}/mcp`,
-      servicePid: service.child.pid!,
-      upstreamPid: upstream.child.pid!,
-      rate: RATE,
-      seconds: SECONDS,
-      rounds: ROUNDS,
-      warmUpSeconds: WARM_UP_SECONDS,
-      connections: CONNECTIONS,
-    };
+    const setup = upstreamCallSetup(era, service, upstream, rawKey);
     const calls = 200;
     const before = await databaseActivity(url);
     await callsOneAtATime(setup, calls);
