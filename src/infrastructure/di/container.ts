@@ -24,6 +24,7 @@ import { bindKeys } from './keys.module';
 import { Lifecycle } from './lifecycle';
 import { bindScopeContexts } from './scope-contexts.module';
 import { TOKENS } from './tokens';
+import { bindUpstreamAuthorization } from './upstream-authorization.module';
 
 export interface ContainerParts {
   config: Config;
@@ -63,6 +64,7 @@ export function buildContainer(parts: ContainerParts): Container {
   bindScopeContexts(c);
   bindGatewaySessions(c);
   bindGateway(c);
+  bindUpstreamAuthorization(c);
   bindHttpEdge(c, parts.port);
   // Started in this order, stopped in the reverse: retention, the MCP session streams and purge, the listener, the quota credits handed back, the last last_used_at batch,
   // the audit events still to write, then the pool.

@@ -64,6 +64,10 @@ export const TOKENS = {
   McpServerUseCases: Symbol.for('keygate.McpServerUseCases'),
   /** `McpConnectionStore`: users' connections to upstream MCP servers, read outside a unit of work (gateway.module.ts). */
   McpConnectionStore: Symbol.for('keygate.McpConnectionStore'),
+  /** `UpstreamAuthorization`: keygate as an OAuth client of upstream authorization servers (upstream-authorization.module.ts). */
+  UpstreamAuthorization: Symbol.for('keygate.UpstreamAuthorization'),
+  /** `ConnectionAttemptStore`: OAuth authorizations waiting for their callback. */
+  ConnectionAttemptStore: Symbol.for('keygate.ConnectionAttemptStore'),
   /** Whether a registered server's host may be contacted at all (MCP_UPSTREAM_ALLOWLIST), asked by the REST API. */
   UpstreamAddressCheck: Symbol.for('keygate.UpstreamAddressCheck'),
 

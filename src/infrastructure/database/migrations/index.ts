@@ -14,6 +14,7 @@ import { McpPostStreams1763900000012 } from './1763900000012-mcp-post-streams';
 import { McpTokenSessions1763900000016 } from './1763900000016-mcp-token-sessions';
 import { McpResourceSubscriptions1763900000013 } from './1763900000013-mcp-resource-subscriptions';
 import { McpConnections1763900000017 } from './1763900000017-mcp-connections';
+import { McpConnectionAttempts1763900000018 } from './1763900000018-mcp-connection-attempts';
 
 /** Listed explicitly so the same list works from ts sources, compiled code and tests. */
 export const MIGRATIONS = [
@@ -33,4 +34,5 @@ export const MIGRATIONS = [
   McpTokenSessions1763900000016,
   McpResourceSubscriptions1763900000013,
   McpConnections1763900000017,
+  McpConnectionAttempts1763900000018,
 ];
