@@ -1,11 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { McpConnectionStore, OpenedConnection } from '../../src/application/ports/mcp-connection-store.port';
+import { McpConnectionStore, OAuthGrant, OpenedConnection, OpenedGrant } from '../../src/application/ports/mcp-connection-store.port';
 import { McpConnection } from '../../src/domain/connection/mcp-connection';
 
 /** Connections in memory, secrets in `secrets` by connection id (tests read both). */
 export class InMemoryMcpConnectionStore implements McpConnectionStore {
   readonly connections: McpConnection[] = [];
   readonly secrets = new Map<string, string>();
+  readonly grants = new Map<string, OAuthGrant>();
+  /** Connection ids whose refresh is claimed. */
+  readonly refreshing = new Set<string>();
 
   constructor(private readonly now: () => Date = () => new Date()) {}
 
@@ -43,11 +46,58 @@ export class InMemoryMcpConnectionStore implements McpConnectionStore {
     return { connection: { ...connection }, created: before === null };
   }
 
+  async openGrant(userId: string, serverId: string): Promise<OpenedGrant | null> {
+    const connection = await this.find(userId, serverId);
+    if (!connection || connection.kind !== 'oauth' || connection.state !== 'connected') return null;
+    const grant = this.grants.get(connection.id);
+    return grant ? { connection, grant: structuredClone(grant) } : null;
+  }
+
+  async saveGrant(userId: string, serverId: string, grant: OAuthGrant): Promise<{ connection: McpConnection; created: boolean }> {
+    const at = this.now();
+    const index = this.connections.findIndex((c) => c.userId === userId && c.serverId === serverId);
+    const before = index === -1 ? null : this.connections[index];
+    const connection: McpConnection = {
+      id: before?.id ?? randomUUID(),
+      userId,
+      serverId,
+      kind: 'oauth',
+      state: 'connected',
+      scopes: grant.tokens.scopes,
+      expiresAt: grant.tokens.expiresAt ?? null,
+      createdAt: before?.createdAt ?? at,
+      updatedAt: at,
+    };
+    if (before) this.connections[index] = connection;
+    else this.connections.push(connection);
+    this.secrets.delete(connection.id);
+    this.grants.set(connection.id, structuredClone(grant));
+    this.refreshing.delete(connection.id);
+    return { connection: { ...connection }, created: before === null };
+  }
+
+  async claimRefresh(connectionId: string): Promise<boolean> {
+    if (this.refreshing.has(connectionId)) return false;
+    this.refreshing.add(connectionId);
+    return true;
+  }
+
+  async markFailed(userId: string, serverId: string): Promise<McpConnection | null> {
+    const connection = this.connections.find((c) => c.userId === userId && c.serverId === serverId && c.kind === 'oauth');
+    if (!connection) return null;
+    connection.state = 'failed';
+    connection.updatedAt = this.now();
+    this.grants.delete(connection.id);
+    this.refreshing.delete(connection.id);
+    return { ...connection };
+  }
+
   async remove(userId: string, serverId: string): Promise<McpConnection | null> {
     const index = this.connections.findIndex((c) => c.userId === userId && c.serverId === serverId);
     if (index === -1) return null;
     const [removed] = this.connections.splice(index, 1);
     this.secrets.delete(removed.id);
+    this.grants.delete(removed.id);
     return removed;
   }
 

@@ -326,6 +326,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/mcp-servers/connections/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The redirect URI of oauth connections: the authorization server's redirect back, without the user's JWT
+         * @description The `state` binds user and server (ten minutes, once). Stores the token set encrypted as the user's connection, records `mcp_connection.created`, and answers 303 to the console's connect page of the server. A bad, expired or used state, or a refused code, is a 400 that stores nothing.
+         */
+        get: operations["completeMcpConnection"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/mcp-servers/{id}/connection": {
         parameters: {
             query?: {
@@ -346,8 +366,8 @@ export interface paths {
         get: operations["getMcpConnection"];
         put?: never;
         /**
-         * Store your own secret for a user_secret server (replacing any you had)
-         * @description Sent as `header: prefix + secret` on your calls of its tools, never on anyone else's. 400 for a server of another auth type; only the user the connection belongs to may connect (403 for an admin acting for someone else).
+         * Store your own secret for a user_secret server (replacing any you had), or begin an oauth authorization
+         * @description user_secret: sent as `header: prefix + secret` on your calls of its tools, never on anyone else's. oauth (empty body): discovers the upstream's authorization server, registers keygate with it and answers the URL to send your browser to; the authorization server sends it back to `GET /api/v1/mcp-servers/connections/callback`, which stores the tokens (encrypted) and redirects to the console's connect page. 400 for a server of another auth type or an authorization server that cannot be used; only the user the connection belongs to may connect (403 for an admin acting for someone else).
          */
         post: operations["connectMcpServer"];
         /** Forget the connection (404 when there is none) */
@@ -565,6 +585,10 @@ export interface components {
             /** @enum {string} */
             label: "true_positive" | "false_positive";
         };
+        McpAuthorizationStart: {
+            /** Format: uri */
+            authorization_url: string;
+        };
         McpConnection: {
             /** Format: uuid */
             server_id: string;
@@ -582,7 +606,7 @@ export interface components {
             updated_at: string | null;
         };
         McpConnectionInput: {
-            secret: string;
+            secret?: string;
         };
         McpServer: {
             /** Format: uuid */
@@ -1785,6 +1809,37 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    completeMcpConnection: {
+        parameters: {
+            query?: {
+                /** @description The authorization code. */
+                code?: string;
+                /** @description The state keygate sent. */
+                state?: string;
+                /** @description RFC 9207: the issuer, when the authorization server sends it. */
+                iss?: string;
+                /** @description The refusal, when the user or the server refused. */
+                error?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Connected: on to the console's connect page. */
+            303: {
+                headers: {
+                    /** @description The connect page of the server. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     getMcpConnection: {
         parameters: {
             query?: {
@@ -1836,13 +1891,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The connection. */
+            /** @description The connection (user_secret), or the authorization URL (oauth). */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["McpConnection"];
+                    "application/json": components["schemas"]["McpConnection"] | components["schemas"]["McpAuthorizationStart"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -42,6 +42,12 @@ import { RecordSecrets } from '../../adapters/persistence/record-secrets';
 import { McpConnectionStore } from '../../application/ports/mcp-connection-store.port';
 import { UpstreamCredentials } from '../../application/use-cases/gateway/external/upstream-credentials';
 import { connectPageUrl } from '../config/connect-page-url';
+import { connectionCallbackUrl } from '../config/connection-callback-url';
+import { McpConnectionCallbackController } from '../../adapters/http/controllers/mcp-connection-callback.controller';
+import { ConnectionAttemptStore } from '../../application/ports/connection-attempt-store.port';
+import { UpstreamAuthorization } from '../../application/ports/upstream-authorization.port';
+import { OAuthConnectionStart } from '../../application/use-cases/gateway/mcp-connections/oauth-connection-start';
+import { CompleteOAuthConnection } from '../../application/use-cases/gateway/mcp-connections/complete-oauth-connection.use-case';
 import { ConnectMcpServer } from '../../application/use-cases/gateway/mcp-connections/connect-mcp-server.use-case';
 import { DisconnectMcpServer } from '../../application/use-cases/gateway/mcp-connections/disconnect-mcp-server.use-case';
 import { GetMcpConnection } from '../../application/use-cases/gateway/mcp-connections/get-mcp-connection.use-case';
@@ -302,13 +308,37 @@ function bindMcpServers(c: Container): void {
     [TOKENS.DataSource, RecordSecrets, TOKENS.Logger],
   );
   c.bind(McpConnectionsController).toResolvedValue(
-    (store: ResourceStore, connections: McpConnectionStore, work: UnitOfWork, clock: Clock) =>
-      new McpConnectionsController({
-        get: new GetMcpConnection(store, connections),
-        connect: new ConnectMcpServer(work, clock),
-        disconnect: new DisconnectMcpServer(work, clock),
-      }),
-    [TOKENS.ResourceStore, TOKENS.McpConnectionStore, TOKENS.UnitOfWork, TOKENS.Clock],
+    (
+      store: ResourceStore,
+      connections: McpConnectionStore,
+      work: UnitOfWork,
+      clock: Clock,
+      authorization: UpstreamAuthorization,
+      attempts: ConnectionAttemptStore,
+      config: Config,
+    ) =>
+      new McpConnectionsController(
+        {
+          get: new GetMcpConnection(store, connections),
+          connect: new ConnectMcpServer(work, clock, new OAuthConnectionStart(authorization, attempts, clock)),
+          disconnect: new DisconnectMcpServer(work, clock),
+        },
+        connectionCallbackUrl(config),
+      ),
+    [
+      TOKENS.ResourceStore,
+      TOKENS.McpConnectionStore,
+      TOKENS.UnitOfWork,
+      TOKENS.Clock,
+      TOKENS.UpstreamAuthorization,
+      TOKENS.ConnectionAttemptStore,
+      TOKENS.Config,
+    ],
+  );
+  c.bind(McpConnectionCallbackController).toResolvedValue(
+    (attempts: ConnectionAttemptStore, authorization: UpstreamAuthorization, work: UnitOfWork, clock: Clock, config: Config) =>
+      new McpConnectionCallbackController(new CompleteOAuthConnection(attempts, authorization, work, clock), connectPageUrl(config)),
+    [TOKENS.ConnectionAttemptStore, TOKENS.UpstreamAuthorization, TOKENS.UnitOfWork, TOKENS.Clock, TOKENS.Config],
   );
   c.bind(McpServersController).toResolvedValue(
     (useCases: McpServerUseCases, connections: McpConnectionsController) => new McpServersController(useCases, connections),

@@ -178,6 +178,8 @@ export function restRoutes(fx: RestFixture): Record<string, Route[]> {
         valid: unique('sk').map((secret) => `{"secret":${secret}}`),
       },
       { method: 'DELETE', path: '/api/v1/mcp-servers/:id/connection', id: 'server' },
+      // The oauth redirect URI, outside the users' JWT: any state it is sent is unknown to it (400).
+      { method: 'GET', path: '/api/v1/mcp-servers/connections/callback' },
     ],
     // /metrics is left out: it is an operations endpoint outside /api, and its size grows with the series recorded.
     // So is /api/v1/audit-events, whose answers are bounded by the stored trail, not 64 KiB: audit-requests.ts fuzzes it.

@@ -1,6 +1,6 @@
 import { idParameter, json, jsonBody, noContent, operation, queryParameter } from './operation';
 import { ApproveToolsDto, McpServerDto, McpServerInputDto, McpServerUpdateDto } from '../dto/mcp-server.dto';
-import { McpConnectionDto, McpConnectionInputDto } from '../dto/mcp-connection.dto';
+import { McpAuthorizationStartDto, McpConnectionDto, McpConnectionInputDto } from '../dto/mcp-connection.dto';
 import { schemaRef } from './dto-schemas';
 import { arrayOf, Schema, uuid } from './schema-parts';
 
@@ -82,6 +82,29 @@ export const mcpServerPaths: Record<string, Schema> = {
       errors: [...BODY_ERRORS, 404, 409],
     }),
   },
+  '/api/v1/mcp-servers/connections/callback': {
+    get: operation({
+      tag,
+      operationId: 'completeMcpConnection',
+      summary: "The redirect URI of oauth connections: the authorization server's redirect back, without the user's JWT",
+      description:
+        "The `state` binds user and server (ten minutes, once). Stores the token set encrypted as the user's connection, records `mcp_connection.created`, and answers 303 to the console's connect page of the server. A bad, expired or used state, or a refused code, is a 400 that stores nothing.",
+      parameters: [
+        queryParameter('code', 'The authorization code.', { type: 'string' }),
+        queryParameter('state', 'The state keygate sent.', { type: 'string' }),
+        queryParameter('iss', 'RFC 9207: the issuer, when the authorization server sends it.', { type: 'string' }),
+        queryParameter('error', 'The refusal, when the user or the server refused.', { type: 'string' }),
+      ],
+      security: [],
+      ok: {
+        303: {
+          description: "Connected: on to the console's connect page.",
+          headers: { Location: { description: 'The connect page of the server.', schema: { type: 'string' } } },
+        },
+      },
+      errors: [400, 503],
+    }),
+  },
   '/api/v1/mcp-servers/{id}/connection': {
     parameters: [idParameter, actForById],
     get: operation({
@@ -95,11 +118,15 @@ export const mcpServerPaths: Record<string, Schema> = {
     post: operation({
       tag,
       operationId: 'connectMcpServer',
-      summary: 'Store your own secret for a user_secret server (replacing any you had)',
+      summary: 'Store your own secret for a user_secret server (replacing any you had), or begin an oauth authorization',
       description:
-        "Sent as `header: prefix + secret` on your calls of its tools, never on anyone else's. 400 for a server of another auth type; only the user the connection belongs to may connect (403 for an admin acting for someone else).",
+        "user_secret: sent as `header: prefix + secret` on your calls of its tools, never on anyone else's. oauth (empty body): discovers the upstream's authorization server, registers keygate with it and answers the URL to send your browser to; the authorization server sends it back to `GET /api/v1/mcp-servers/connections/callback`, which stores the tokens (encrypted) and redirects to the console's connect page. 400 for a server of another auth type or an authorization server that cannot be used; only the user the connection belongs to may connect (403 for an admin acting for someone else).",
       requestBody: jsonBody(schemaRef(McpConnectionInputDto)),
-      ok: { 201: json('The connection.', schemaRef(McpConnectionDto)) },
+      ok: {
+        201: json('The connection (user_secret), or the authorization URL (oauth).', {
+          oneOf: [schemaRef(McpConnectionDto), schemaRef(McpAuthorizationStartDto)],
+        }),
+      },
       errors: [...BODY_ERRORS, 404],
     }),
     delete: operation({

@@ -1,5 +1,5 @@
 import { EntityManager } from 'typeorm';
-import { McpConnectionStore, OpenedConnection } from '../../../application/ports/mcp-connection-store.port';
+import { McpConnectionStore, OAuthGrant, OpenedConnection, OpenedGrant } from '../../../application/ports/mcp-connection-store.port';
 import { ConnectionKind, ConnectionState, McpConnection } from '../../../domain/connection/mcp-connection';
 import { SecretBoxError } from '../../crypto/aes-gcm-secret-box';
 import { databaseCall } from '../database-unavailable';
@@ -14,11 +14,12 @@ interface ConnectionRow {
   scopes: string[];
   expires_at: Date | null;
   sealed_secret: string | null;
+  sealed_tokens: string | null;
   created_at: Date;
   updated_at: Date;
 }
 
-const COLUMNS = 'id, user_id, server_id, kind, state, scopes, expires_at, sealed_secret, created_at, updated_at';
+const COLUMNS = 'id, user_id, server_id, kind, state, scopes, expires_at, sealed_secret, sealed_tokens, created_at, updated_at';
 
 /** McpConnectionStore on PostgreSQL (migration 1763900000017); one indexed row per (user, server). */
 export class PostgresMcpConnectionStore implements McpConnectionStore {
@@ -58,6 +59,63 @@ export class PostgresMcpConnectionStore implements McpConnectionStore {
       [userId, serverId, this.secrets.seal(userId, serverId, 'secret', secret)],
     );
     return { connection: toConnection(row), created: row.created };
+  }
+
+  async openGrant(userId: string, serverId: string): Promise<OpenedGrant | null> {
+    const row = await this.row(userId, serverId);
+    if (row === null || row.kind !== 'oauth' || row.state !== 'connected' || row.sealed_tokens === null) return null;
+    try {
+      const grant = JSON.parse(this.secrets.open(userId, serverId, 'tokens', row.sealed_tokens)) as OAuthGrant;
+      if (grant.tokens.expiresAt !== undefined) grant.tokens.expiresAt = new Date(grant.tokens.expiresAt);
+      return { connection: toConnection(row), grant };
+    } catch (error) {
+      if (!(error instanceof SecretBoxError)) throw error;
+      this.unreadable(row.id, error.message);
+      return null;
+    }
+  }
+
+  async saveGrant(userId: string, serverId: string, grant: OAuthGrant): Promise<{ connection: McpConnection; created: boolean }> {
+    const [row] = await this.query<ConnectionRow & { created: boolean }>(
+      `INSERT INTO mcp_connections (user_id, server_id, kind, state, scopes, expires_at, issuer, sealed_tokens)
+       VALUES ($1, $2, 'oauth', 'connected', $3, $4, $5, $6)
+       ON CONFLICT (user_id, server_id) DO UPDATE SET
+         kind = 'oauth', state = 'connected', scopes = EXCLUDED.scopes, expires_at = EXCLUDED.expires_at, issuer = EXCLUDED.issuer,
+         sealed_tokens = EXCLUDED.sealed_tokens, sealed_secret = NULL, client_registration = NULL, refreshing_until = NULL,
+         updated_at = now()
+       RETURNING ${COLUMNS}, (xmax = 0) AS created`,
+      [
+        userId,
+        serverId,
+        grant.tokens.scopes,
+        grant.tokens.expiresAt ?? null,
+        grant.authorizationServer.issuer,
+        this.secrets.seal(userId, serverId, 'tokens', JSON.stringify(grant)),
+      ],
+    );
+    return { connection: toConnection(row), created: row.created };
+  }
+
+  async claimRefresh(connectionId: string, seconds: number): Promise<boolean> {
+    const claimed = await this.query<{ id: string }>(
+      `WITH claimed AS (
+         UPDATE mcp_connections SET refreshing_until = now() + make_interval(secs => $2)
+         WHERE id = $1 AND (refreshing_until IS NULL OR refreshing_until < now()) RETURNING id
+       ) SELECT id FROM claimed`,
+      [connectionId, seconds],
+    );
+    return claimed.length === 1;
+  }
+
+  async markFailed(userId: string, serverId: string): Promise<McpConnection | null> {
+    const [row] = await this.query<ConnectionRow>(
+      `WITH failed AS (
+         UPDATE mcp_connections SET state = 'failed', sealed_tokens = NULL, refreshing_until = NULL, updated_at = now()
+         WHERE user_id = $1 AND server_id = $2 AND kind = 'oauth' RETURNING ${COLUMNS}
+       ) SELECT * FROM failed`,
+      [userId, serverId],
+    );
+    return row ? toConnection(row) : null;
   }
 
   async remove(userId: string, serverId: string): Promise<McpConnection | null> {

@@ -7,6 +7,7 @@ import { changerOf, McpServerCaller } from '../mcp-servers/mcp-server-caller';
 import { serverIdOf } from '../mcp-servers/mcp-server-record';
 import { connectionEvent } from './mcp-connection-audit';
 import { connectionView, McpConnectionView } from './mcp-connection-view';
+import { OAuthConnectionStart } from './oauth-connection-start';
 import { userSecretOf } from './user-secret';
 
 export interface ConnectMcpServerInput {
@@ -14,28 +15,47 @@ export interface ConnectMcpServerInput {
   id: string | null;
   /** The user's own secret for a user_secret server. */
   secret: unknown;
+  /** Where the authorization server sends the user back (the callback route's absolute URL), for an oauth server. */
+  redirectUri?: string;
 }
+
+/** A user_secret connection as stored; for an oauth server, where the user's browser goes to authorize. */
+export type ConnectResult = { connected: McpConnectionView } | { authorizationUrl: string };
 
 /**
  * Connects the caller to one of their servers: for a user_secret server,
  * stores their secret (sealed), replacing any connection they had, with
  * `mcp_connection.created` in the same transaction. A connection holds its
  * user's own credential, so only that user connects (an admin acting for
- * someone else is refused). OAuth connections come in a later increment.
+ * someone else is refused). For an oauth server, begins an authorization
+ * (OAuthConnectionStart) whose callback stores the token set.
  */
 export class ConnectMcpServer {
   constructor(
     private readonly work: UnitOfWork,
     private readonly clock: Clock,
+    private readonly oauth: OAuthConnectionStart | null = null,
   ) {}
 
-  async execute(input: ConnectMcpServerInput): Promise<McpConnectionView> {
+  async execute(input: ConnectMcpServerInput): Promise<ConnectResult> {
     const id = serverIdOf(input.id, 'connect');
     const changer = changerOf(input.caller);
     if (changer.actor.type === 'user' && changer.actor.id !== changer.userId) {
       throw new ForbiddenError("A connection holds its own user's credential: only that user may connect");
     }
-    return this.work.run(async ({ records, connections, audit }) => {
+    const found = await this.work.run(({ records }) => records.find(changer.userId, SERVERS, id));
+    if (!found) throw new NotFoundError('mcp_servers', id);
+    const oauth = authOf(found.data);
+    if (oauth.type === 'oauth' && input.secret !== undefined)
+      throw ValidationError.single(
+        'auth',
+        'this server uses oauth auth: it takes no secret; connect without one to authorize at its authorization server',
+      );
+    if (oauth.type === 'oauth' && this.oauth && input.redirectUri) {
+      // Outside any transaction: discovery and registration are requests to the authorization server.
+      return { authorizationUrl: await this.oauth.start(changer.userId, found, oauth, input.redirectUri) };
+    }
+    const connected = await this.work.run(async ({ records, connections, audit }) => {
       const server = await records.find(changer.userId, SERVERS, id);
       if (!server) throw new NotFoundError('mcp_servers', id);
       const auth = authOf(server.data);
@@ -45,6 +65,7 @@ export class ConnectMcpServer {
       await audit.append([connectionEvent('mcp_connection.created', changer, server, this.clock.now())]);
       return connectionView(server, connection);
     });
+    return { connected };
   }
 }
 

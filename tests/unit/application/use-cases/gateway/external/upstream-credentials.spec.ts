@@ -1,3 +1,4 @@
+import { OAuthGrant } from '../../../../../../src/application/ports/mcp-connection-store.port';
 import { UpstreamReplyError } from '../../../../../../src/application/ports/upstream-content.port';
 import { ToolListing } from '../../../../../../src/application/ports/upstream-mcp.port';
 import { UpstreamCredentials } from '../../../../../../src/application/use-cases/gateway/external/upstream-credentials';
@@ -114,20 +115,20 @@ describe("UpstreamCredentials: a user_secret server is reached with the calling 
     expect(logged.join('\n')).not.toContain(SECRET);
   });
 
-  it.each([
-    ['oauth', { type: 'oauth' }],
-    ['token_exchange', { type: 'token_exchange', token_endpoint: 'https://as.example/t', audience: 'a', client_id: 'c' }],
-  ])('does not contact a server with %s auth, which keygate cannot use yet', async (type, auth) => {
-    const { upstream, directory, register, names } = makeSut();
-    await register(ALICE, 'files', { auth, headers: { Authorization: 'Bearer shared' } });
-    expect(await names(ALICE)).toEqual([]);
-    const tool = (await directory.resolve(ALICE, 'files__echo'))!;
-    expect(await directory.run(tool, {})).toEqual({
-      kind: 'error',
-      message: `The MCP server files uses ${type} auth, which keygate cannot use yet: it is not contacted`,
-    });
-    expect(upstream.contacts).toEqual([]);
-  });
+  it.each([['token_exchange', { type: 'token_exchange', token_endpoint: 'https://as.example/t', audience: 'a', client_id: 'c' }]])(
+    'does not contact a server with %s auth, which keygate cannot use yet',
+    async (type, auth) => {
+      const { upstream, directory, register, names } = makeSut();
+      await register(ALICE, 'files', { auth, headers: { Authorization: 'Bearer shared' } });
+      expect(await names(ALICE)).toEqual([]);
+      const tool = (await directory.resolve(ALICE, 'files__echo'))!;
+      expect(await directory.run(tool, {})).toEqual({
+        kind: 'error',
+        message: `The MCP server files uses ${type} auth, which keygate cannot use yet: it is not contacted`,
+      });
+      expect(upstream.contacts).toEqual([]);
+    },
+  );
 
   it('reaches a static server with its headers as ever', async () => {
     const { upstream, register, names } = makeSut();
@@ -146,5 +147,46 @@ describe('toServer outside UpstreamCredentials', () => {
     expect(() => toServer(personalServer)).toThrow(PER_USER_AUTH);
     expect(reachableAsRegistered(plain)).toBe(true);
     expect(toServer(plain)).toMatchObject({ name: 'plain', headers: {} });
+  });
+});
+
+describe("UpstreamCredentials: an oauth server is reached with the calling user's own access token only", () => {
+  const grantOf = (accessToken: string): OAuthGrant => ({
+    tokens: { accessToken, refreshToken: `refresh-${accessToken}`, scopes: ['mcp:tools'], tokenType: 'Bearer' },
+    client: { issuer: 'https://as.example', clientId: 'c', tokenEndpointAuth: 'none', source: 'dynamic' },
+    authorizationServer: {
+      issuer: 'https://as.example',
+      authorizationEndpoint: 'https://as.example/auth',
+      tokenEndpoint: 'https://as.example/token',
+      clientIdMetadataDocumentSupported: false,
+      issParameterSupported: false,
+    },
+    resource: 'https://files.example/mcp',
+  });
+
+  it("sends Authorization: Bearer with the caller's token, replacing the record's; another user without one gets the connect page", async () => {
+    const { upstream, connections, directory, register, names } = makeSut();
+    const record = await register(ALICE, 'files', { auth: { type: 'oauth' }, headers: { Authorization: 'Bearer shared', 'X-Team': 't1' } });
+    const tool = (await directory.resolve(ALICE, 'files__echo'))!;
+    expect(await directory.run(tool, {})).toEqual({
+      kind: 'error',
+      message: `The MCP server files needs your own credential: connect to it at https://keygate.example.com/console/#/servers/${record.id}/connect, then call again`,
+    });
+    expect(upstream.contacts).toEqual([]);
+    await connections.saveGrant(ALICE, record.id, grantOf('at-alice'));
+    expect(await names(ALICE)).toEqual(['files__echo']);
+    expect(await directory.run(tool, {})).toMatchObject({ kind: 'relayed' });
+    expect(upstream.headers.length).toBeGreaterThan(0);
+    for (const headers of upstream.headers) expect(headers).toEqual({ Authorization: 'Bearer at-alice', 'X-Team': 't1' });
+  });
+
+  it("does not send a failed connection's token", async () => {
+    const { upstream, connections, directory, register } = makeSut();
+    const record = await register(ALICE, 'files', { auth: { type: 'oauth' } });
+    await connections.saveGrant(ALICE, record.id, grantOf('at-alice'));
+    await connections.markFailed(ALICE, record.id);
+    const tool = (await directory.resolve(ALICE, 'files__echo'))!;
+    expect(await directory.run(tool, {})).toMatchObject({ kind: 'error', message: expect.stringContaining('connect to it at') });
+    expect(upstream.contacts).toEqual([]);
   });
 });

@@ -62,7 +62,7 @@ describe('user_secret connections', () => {
     const { sut, connections, audit, server } = makeSut();
     const alice = ActorMother.user();
     const id = await server(alice);
-    const view = await sut.connect.execute({ caller: as(alice), id, secret: SECRET });
+    const { connected: view } = (await sut.connect.execute({ caller: as(alice), id, secret: SECRET })) as { connected: unknown };
     expect(view).toMatchObject({ serverId: id, authType: 'user_secret', state: 'connected', kind: 'user_secret' });
     expect(JSON.stringify(view)).not.toContain(SECRET);
     expect(await connections.openSecret(alice.userId, id)).toMatchObject({ secret: SECRET });
@@ -85,7 +85,7 @@ describe('user_secret connections', () => {
   it.each([
     ['static', { type: 'static' }, /static auth .*nothing to connect/],
     ['no auth', null, /static auth/],
-    ['oauth', { type: 'oauth' }, /oauth auth: .*not available yet/],
+    ['oauth', { type: 'oauth' }, /oauth auth: it takes no secret/],
     ['token_exchange', { type: 'token_exchange', token_endpoint: 'https://as/t', audience: 'a', client_id: 'c' }, /token_exchange/],
   ])('refuses (400) to connect a server with %s auth, writing nothing', async (_, auth, message) => {
     const { sut, connections, audit, server } = makeSut();

@@ -1,0 +1,148 @@
+import { Writable } from 'node:stream';
+import request from 'supertest';
+import { createLogger } from '../../src/infrastructure/logging/logger';
+import { call, makeKey, rpc, TestKey } from '../support/mcp-keys';
+import { OAuthAuthorizationServer } from '../support/oauth-authorization-server';
+import { OAuthUpstream, startOAuthUpstream } from '../support/oauth-upstream';
+import { tablesContaining } from '../support/plaintext-scan';
+import { startTestApp, TestApp } from '../support/test-app';
+
+jest.setTimeout(60_000);
+
+/**
+ * oauth servers end to end (issue 27, increment 3): a user connects through
+ * the upstream's own authorization server (oidc-provider: discovery, dynamic
+ * registration, PKCE, resource indicator), the callback stores the tokens,
+ * and the user's calls carry their own access token, which the upstream (SDK
+ * v2) verifies for its audience. No token in any answer, log line, audit
+ * event or table.
+ */
+const BASE = '/api/v1/mcp-servers';
+const CALLBACK = `${BASE}/connections/callback`;
+const logLines: string[] = [];
+const answers: string[] = [];
+
+let t: TestApp;
+let as: OAuthAuthorizationServer;
+let upstream: OAuthUpstream;
+let alice: TestKey;
+let bob: TestKey;
+beforeAll(async () => {
+  as = await new OAuthAuthorizationServer().start({ resourceScopes: 'mcp:tools' });
+  upstream = await startOAuthUpstream(as);
+  t = await startTestApp({ MCP_UPSTREAM_ALLOWLIST: '127.0.0.0/8', MCP_UPSTREAM_TIMEOUT_MS: '5000' }, undefined, {
+    logger: createLogger('trace', new Writable({ write: (chunk, _enc, done) => (logLines.push(chunk.toString()), done()) })),
+  });
+  [alice, bob] = [await makeKey(t), await makeKey(t)];
+});
+afterAll(async () => {
+  await t?.close();
+  await upstream?.stop();
+  await as?.stop();
+});
+
+const asUser = (key: TestKey) => `Bearer ${t.userToken(key.user)}`;
+async function register(key: TestKey, name: string): Promise<string> {
+  const res = await request(t.app)
+    .post(BASE)
+    .set('Authorization', asUser(key))
+    .send({ name, url: upstream.url, auth: { type: 'oauth' } });
+  expect(res.status).toBe(201);
+  return res.body.id as string;
+}
+/** POST .../connection: the authorization URL. */
+async function begin(key: TestKey, id: string): Promise<URL> {
+  const res = await request(t.app).post(`${BASE}/${id}/connection`).set('Authorization', asUser(key)).send({});
+  answers.push(res.text);
+  expect(res.status).toBe(201);
+  expect(Object.keys(res.body)).toEqual(['authorization_url']);
+  return new URL(res.body.authorization_url as string);
+}
+/** The user logs in at the authorization server as `account` and consents: the query keygate's callback gets. */
+async function authorize(url: URL, account: string): Promise<Record<string, string>> {
+  const back = await as.authorize(url.href, url.searchParams.get('redirect_uri')!, { account });
+  expect(back.error).toBeNull();
+  return { code: back.code!, state: back.state!, ...(back.iss ? { iss: back.iss } : {}) };
+}
+async function connect(key: TestKey, id: string, account: string): Promise<void> {
+  const res = await request(t.app)
+    .get(CALLBACK)
+    .query(await authorize(await begin(key, id), account));
+  answers.push(res.text);
+  expect(res.status).toBe(303);
+  expect(res.headers.location).toBe(`/console/#/servers/${id}/connect`);
+}
+async function whoami(key: TestKey, name: string): Promise<{ isError?: boolean; content: { text: string }[] }> {
+  const res = await rpc(t, key, call(1, `${name}__whoami`)).expect(200);
+  answers.push(res.text);
+  return res.body.result;
+}
+const auditOf = async (action: string) =>
+  t.db.dataSource.query<Record<string, unknown>[]>('SELECT * FROM audit_events WHERE action = $1', [action]);
+
+describe('an oauth server on /mcp', () => {
+  let aliceServer: string;
+
+  it('POST .../connection answers the authorization URL: PKCE S256, the resource indicator, and the callback as redirect URI', async () => {
+    aliceServer = await register(alice, 'linear');
+    const url = await begin(alice, aliceServer);
+    expect(url.origin).toBe(new URL(as.issuer).origin);
+    expect(url.searchParams.get('code_challenge_method')).toBe('S256');
+    expect(url.searchParams.get('resource')).toBe(upstream.url);
+    expect(new URL(url.searchParams.get('redirect_uri')!).pathname).toBe(CALLBACK);
+  });
+
+  it("user A connects and calls a tool: the upstream sees A's subject, and the connection shows connected", async () => {
+    const before = await auditOf('mcp_connection.created');
+    await connect(alice, aliceServer, 'alice-at-linear');
+    expect((await whoami(alice, 'linear')).content[0].text).toBe('you are alice-at-linear');
+    expect(upstream.subjects).toContain('alice-at-linear');
+    const state = await request(t.app).get(`${BASE}/${aliceServer}/connection`).set('Authorization', asUser(alice)).expect(200);
+    answers.push(state.text);
+    expect(state.body).toMatchObject({ auth_type: 'oauth', kind: 'oauth', state: 'connected', scopes: expect.any(Array) });
+    expect((await auditOf('mcp_connection.created')).length).toBe(before.length + 1);
+  });
+
+  it('user B without a connection gets the connect page and sends nothing; after connecting, B is B upstream', async () => {
+    const bobServer = await register(bob, 'linear');
+    const seen = upstream.tokens.length;
+    const result = await whoami(bob, 'linear');
+    expect(result.isError).toBe(true);
+    expect(result.content[0].text).toBe(
+      `The MCP server linear needs your own credential: connect to it at /console/#/servers/${bobServer}/connect, then call again`,
+    );
+    expect(upstream.tokens.length).toBe(seen);
+    await connect(bob, bobServer, 'bob-at-linear');
+    expect((await whoami(bob, 'linear')).content[0].text).toBe('you are bob-at-linear');
+    expect((await whoami(alice, 'linear')).content[0].text).toBe('you are alice-at-linear');
+  });
+
+  it('a bad, replayed or missing state is a 400 that stores nothing', async () => {
+    const query = await authorize(await begin(alice, aliceServer), 'mallory');
+    const count = async () => (await t.db.dataSource.query('SELECT count(*)::int AS n FROM mcp_connections'))[0].n as number;
+    const before = await count();
+    for (const bad of [{ ...query, state: 'not-a-state' }, { code: query.code }]) {
+      const res = await request(t.app).get(CALLBACK).query(bad);
+      answers.push(res.text);
+      expect(res.status).toBe(400);
+    }
+    expect((await request(t.app).get(CALLBACK).query(query)).status).toBe(303);
+    const replayed = await request(t.app).get(CALLBACK).query(query);
+    answers.push(replayed.text);
+    expect(replayed.status).toBe(400);
+    expect(replayed.text).not.toContain(query.code);
+    expect(await count()).toBe(before);
+    // The attempt the good callback completed connected Alice again, as mallory: her own choice at the authorization server.
+    expect((await whoami(alice, 'linear')).content[0].text).toBe('you are mallory');
+  });
+
+  it('no token is in any answer, log line, audit event or table', async () => {
+    const tokens = [...new Set(upstream.tokens)];
+    expect(tokens.length).toBeGreaterThan(1);
+    for (const token of tokens) {
+      expect(answers.join('\n')).not.toContain(token);
+      expect(logLines.join('\n')).not.toContain(token);
+      expect(await tablesContaining(t.db.dataSource, token)).toEqual([]);
+    }
+  });
+});
