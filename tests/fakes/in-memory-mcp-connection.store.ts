@@ -9,6 +9,7 @@ export class InMemoryMcpConnectionStore implements McpConnectionStore {
   readonly grants = new Map<string, OAuthGrant>();
   /** Connection ids whose refresh is claimed. */
   readonly refreshing = new Set<string>();
+  private readonly auditedAt = new Map<string, Date>();
 
   constructor(private readonly now: () => Date = () => new Date()) {}
 
@@ -76,10 +77,34 @@ export class InMemoryMcpConnectionStore implements McpConnectionStore {
     return { connection: { ...connection }, created: before === null };
   }
 
-  async claimRefresh(connectionId: string): Promise<boolean> {
+  async claimRefresh(connectionId: string, _seconds?: number): Promise<boolean> {
     if (this.refreshing.has(connectionId)) return false;
     this.refreshing.add(connectionId);
     return true;
+  }
+
+  async saveRefreshed(
+    connectionId: string,
+    userId: string,
+    serverId: string,
+    grant: OAuthGrant,
+  ): Promise<{ connection: McpConnection; audit: boolean } | null> {
+    const connection = this.connections.find((c) => c.id === connectionId && c.kind === 'oauth' && c.state === 'connected');
+    if (!connection || connection.userId !== userId || connection.serverId !== serverId) return null;
+    const at = this.now();
+    connection.scopes = grant.tokens.scopes;
+    connection.expiresAt = grant.tokens.expiresAt ?? null;
+    connection.updatedAt = at;
+    this.grants.set(connection.id, structuredClone(grant));
+    this.refreshing.delete(connection.id);
+    const last = this.auditedAt.get(connection.id);
+    const audit = last === undefined || at.getTime() - last.getTime() >= 3_600_000;
+    if (audit) this.auditedAt.set(connection.id, at);
+    return { connection: { ...connection }, audit };
+  }
+
+  async releaseRefresh(connectionId: string): Promise<void> {
+    this.refreshing.delete(connectionId);
   }
 
   async markFailed(userId: string, serverId: string): Promise<McpConnection | null> {

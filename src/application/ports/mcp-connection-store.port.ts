@@ -44,6 +44,20 @@ export interface McpConnectionStore {
    * one lapsed); false while another holds it.
    */
   claimRefresh(connectionId: string, seconds: number): Promise<boolean>;
+  /**
+   * Stores the refreshed grant of a connected oauth connection and ends its
+   * refresh; `audit` is true at most once an hour per connection (the
+   * refresh to record as `mcp_connection.refreshed`). Null when the
+   * connection is gone or no longer connected.
+   */
+  saveRefreshed(
+    connectionId: string,
+    userId: string,
+    serverId: string,
+    grant: OAuthGrant,
+  ): Promise<{ connection: McpConnection; audit: boolean } | null>;
+  /** Ends a refresh claim without a new grant (the authorization server could not be reached). */
+  releaseRefresh(connectionId: string): Promise<void>;
   /** Marks the user's oauth connection failed (its grant refused) and drops its tokens; the connection, or null when there was none. */
   markFailed(userId: string, serverId: string): Promise<McpConnection | null>;
   /** Forgets every user's connection to the server (its record moved elsewhere); those removed. */

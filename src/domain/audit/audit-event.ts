@@ -22,6 +22,8 @@ export const AUDIT_ACTIONS = [
   'mcp_server.tool_changed',
   'mcp_connection.created',
   'mcp_connection.revoked',
+  'mcp_connection.refreshed',
+  'mcp_connection.failed',
   'tool.called',
   'tool.denied',
 ] as const;

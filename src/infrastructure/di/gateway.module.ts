@@ -41,6 +41,7 @@ import { PostgresMcpConnectionStore } from '../../adapters/persistence/connectio
 import { RecordSecrets } from '../../adapters/persistence/record-secrets';
 import { McpConnectionStore } from '../../application/ports/mcp-connection-store.port';
 import { UpstreamCredentials } from '../../application/use-cases/gateway/external/upstream-credentials';
+import { REFRESH_DEFAULTS, RefreshingAccessTokens } from '../../application/use-cases/gateway/external/refreshing-access-tokens';
 import { connectPageUrl } from '../config/connect-page-url';
 import { connectionCallbackUrl } from '../config/connection-callback-url';
 import { McpConnectionCallbackController } from '../../adapters/http/controllers/mcp-connection-callback.controller';
@@ -147,8 +148,35 @@ function bindMcp(c: Container): void {
       pins: ToolPins,
       connections: McpConnectionStore,
       config: Config,
-    ) => new UpstreamToolDirectory(store, upstream, lists, log, pins, new UpstreamCredentials(connections, connectPageUrl(config))),
-    [TOKENS.ResourceStore, TOKENS.UpstreamMcp, TOKENS.ToolListCache, TOKENS.McpLog, ToolPins, TOKENS.McpConnectionStore, TOKENS.Config],
+      authorization: UpstreamAuthorization,
+      work: UnitOfWork,
+      clock: Clock,
+    ) => {
+      const tokens = new RefreshingAccessTokens(connections, authorization, work, clock, {
+        ...REFRESH_DEFAULTS,
+        waitMs: config.mcp.upstreamTimeoutMs,
+      });
+      return new UpstreamToolDirectory(
+        store,
+        upstream,
+        lists,
+        log,
+        pins,
+        new UpstreamCredentials(connections, connectPageUrl(config), tokens),
+      );
+    },
+    [
+      TOKENS.ResourceStore,
+      TOKENS.UpstreamMcp,
+      TOKENS.ToolListCache,
+      TOKENS.McpLog,
+      ToolPins,
+      TOKENS.McpConnectionStore,
+      TOKENS.Config,
+      TOKENS.UpstreamAuthorization,
+      TOKENS.UnitOfWork,
+      TOKENS.Clock,
+    ],
   );
   c.bind(AuthorizeToolCall).toResolvedValue((external: ExternalTools) => new AuthorizeToolCall(external), [TOKENS.ExternalTools]);
   c.bind(ListTools).toResolvedValue(

@@ -107,6 +107,37 @@ export class PostgresMcpConnectionStore implements McpConnectionStore {
     return claimed.length === 1;
   }
 
+  async saveRefreshed(
+    connectionId: string,
+    userId: string,
+    serverId: string,
+    grant: OAuthGrant,
+  ): Promise<{ connection: McpConnection; audit: boolean } | null> {
+    // now() is the transaction's time: refresh_audited_at equals it only when this update set it.
+    const [row] = await this.query<ConnectionRow & { audit: boolean }>(
+      `WITH saved AS (
+         UPDATE mcp_connections SET sealed_tokens = $4, scopes = $5, expires_at = $6, refreshing_until = NULL, updated_at = now(),
+           refresh_audited_at = CASE WHEN refresh_audited_at IS NULL OR refresh_audited_at <= now() - interval '1 hour'
+                                     THEN now() ELSE refresh_audited_at END
+         WHERE id = $1 AND user_id = $2 AND server_id = $3 AND kind = 'oauth' AND state = 'connected'
+         RETURNING ${COLUMNS}, refresh_audited_at = now() AS audit
+       ) SELECT * FROM saved`,
+      [
+        connectionId,
+        userId,
+        serverId,
+        this.secrets.seal(userId, serverId, 'tokens', JSON.stringify(grant)),
+        grant.tokens.scopes,
+        grant.tokens.expiresAt ?? null,
+      ],
+    );
+    return row ? { connection: toConnection(row), audit: row.audit } : null;
+  }
+
+  async releaseRefresh(connectionId: string): Promise<void> {
+    await this.query('UPDATE mcp_connections SET refreshing_until = NULL WHERE id = $1', [connectionId]);
+  }
+
   async markFailed(userId: string, serverId: string): Promise<McpConnection | null> {
     const [row] = await this.query<ConnectionRow>(
       `WITH failed AS (

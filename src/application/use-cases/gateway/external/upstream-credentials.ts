@@ -44,7 +44,7 @@ export class UpstreamCredentials {
     const name = String(record.data.name);
     if (auth.type === 'static') return { ok: true, server: toServer(record), secrets: [], listKey: listKeyOf(record) };
     if (auth.type === 'oauth') {
-      const opened = this.connections && (await this.accessTokens.open(callerId, record.id));
+      const opened = this.connections && (await this.accessTokens.open(callerId, record));
       if (!opened) return this.notConnected(record);
       return reachWith(record, callerId, 'Authorization', 'Bearer ', opened.token, opened.connection);
     }
