@@ -1,8 +1,11 @@
 import { Writable } from 'node:stream';
 import request from 'supertest';
+import { McpConnectionStore } from '../../src/application/ports/mcp-connection-store.port';
+import { TOKENS } from '../../src/infrastructure/di/tokens';
 import { createLogger } from '../../src/infrastructure/logging/logger';
 import { call, makeKey, rpc, TestKey } from '../support/mcp-keys';
 import { OAuthAuthorizationServer } from '../support/oauth-authorization-server';
+import { oauthClient } from '../support/oauth-client-fixture';
 import { OAuthUpstream, startOAuthUpstream } from '../support/oauth-upstream';
 import { tablesContaining } from '../support/plaintext-scan';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -134,6 +137,26 @@ describe('an oauth server on /mcp', () => {
     expect(await count()).toBe(before);
     // The attempt the good callback completed connected Alice again, as mallory: her own choice at the authorization server.
     expect((await whoami(alice, 'linear')).content[0].text).toBe('you are mallory');
+  });
+
+  it('DELETE .../connection revokes the grant at the authorization server, then forgets it: the call names the connect page again', async () => {
+    const stored = t.container.get<McpConnectionStore>(TOKENS.McpConnectionStore);
+    const { grant } = (await stored.openGrant(alice.user, aliceServer))!;
+    const res = await request(t.app).delete(`${BASE}/${aliceServer}/connection`).set('Authorization', asUser(alice));
+    expect(res.status).toBe(204);
+    const refused = await oauthClient()
+      .refresh({
+        authorizationServer: grant.authorizationServer,
+        client: grant.client,
+        refreshToken: grant.tokens.refreshToken!,
+        resource: grant.resource,
+      })
+      .catch((error: unknown) => error);
+    expect(refused).toMatchObject({ code: 'grant_refused', oauthError: 'invalid_grant' });
+    const result = await whoami(alice, 'linear');
+    expect(result.isError).toBe(true);
+    expect(result.content[0].text).toMatch(/connect to it at/);
+    expect(await stored.find(alice.user, aliceServer)).toBeNull();
   });
 
   it('no token is in any answer, log line, audit event or table', async () => {

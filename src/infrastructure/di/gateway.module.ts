@@ -349,7 +349,7 @@ function bindMcpServers(c: Container): void {
         {
           get: new GetMcpConnection(store, connections),
           connect: new ConnectMcpServer(work, clock, new OAuthConnectionStart(authorization, attempts, clock)),
-          disconnect: new DisconnectMcpServer(work, clock),
+          disconnect: new DisconnectMcpServer(work, clock, authorization),
         },
         connectionCallbackUrl(config),
       ),
