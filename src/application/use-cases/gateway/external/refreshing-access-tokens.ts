@@ -4,8 +4,8 @@ import { Clock } from '../../../ports/clock.port';
 import { McpConnectionStore, OpenedGrant } from '../../../ports/mcp-connection-store.port';
 import { UnitOfWork } from '../../../ports/unit-of-work.port';
 import { UpstreamAuthorization, UpstreamAuthorizationError } from '../../../ports/upstream-authorization.port';
-import { connectionEvent } from '../mcp-connections/mcp-connection-audit';
 import { AccessTokens, UsableToken } from './access-tokens';
+import { serverEvent } from './mcp-server-audit';
 
 export interface RefreshOptions {
   /** A token this close to its expiry is refreshed before it is sent. */
@@ -87,7 +87,7 @@ export class RefreshingAccessTokens implements AccessTokens {
     return this.work.run(async ({ connections, audit }) => {
       const saved = await connections.saveRefreshed(connection.id, userId, server.id, refreshed);
       if (!saved) return null;
-      if (saved.audit) await audit.append([connectionEvent('mcp_connection.refreshed', changerOf(userId), server, this.clock.now())]);
+      if (saved.audit) await audit.append([serverEvent('mcp_connection.refreshed', changerOf(userId), server, this.clock.now())]);
       return { connection: saved.connection, token: tokens.accessToken };
     });
   }
@@ -107,7 +107,7 @@ export class RefreshingAccessTokens implements AccessTokens {
   private async fail(userId: string, server: ResourceRecord): Promise<null> {
     await this.work.run(async ({ connections, audit }) => {
       if (await connections.markFailed(userId, server.id))
-        await audit.append([connectionEvent('mcp_connection.failed', changerOf(userId), server, this.clock.now())]);
+        await audit.append([serverEvent('mcp_connection.failed', changerOf(userId), server, this.clock.now())]);
     });
     return null;
   }
