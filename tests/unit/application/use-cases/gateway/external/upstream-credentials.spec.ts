@@ -168,10 +168,9 @@ describe("UpstreamCredentials: an oauth server is reached with the calling user'
     const { upstream, connections, directory, register, names } = makeSut();
     const record = await register(ALICE, 'files', { auth: { type: 'oauth' }, headers: { Authorization: 'Bearer shared', 'X-Team': 't1' } });
     const tool = (await directory.resolve(ALICE, 'files__echo'))!;
-    expect(await directory.run(tool, {})).toEqual({
-      kind: 'error',
-      message: `The MCP server files needs your own credential: connect to it at https://keygate.example.com/console/#/servers/${record.id}/connect, then call again`,
-    });
+    const failure = await directory.run(tool, {}).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(ConnectionRequiredError);
+    expect(failure).toMatchObject({ connectUrl: `https://keygate.example.com/console/#/servers/${record.id}/connect` });
     expect(upstream.contacts).toEqual([]);
     await connections.saveGrant(ALICE, record.id, grantOf('at-alice'));
     expect(await names(ALICE)).toEqual(['files__echo']);
@@ -186,7 +185,7 @@ describe("UpstreamCredentials: an oauth server is reached with the calling user'
     await connections.saveGrant(ALICE, record.id, grantOf('at-alice'));
     await connections.markFailed(ALICE, record.id);
     const tool = (await directory.resolve(ALICE, 'files__echo'))!;
-    expect(await directory.run(tool, {})).toMatchObject({ kind: 'error', message: expect.stringContaining('connect to it at') });
+    await expect(directory.run(tool, {})).rejects.toBeInstanceOf(ConnectionRequiredError);
     expect(upstream.contacts).toEqual([]);
   });
 });
