@@ -5,6 +5,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Browser, BrowserContext, Page } from 'playwright-core';
 import { buildConsole, checkPage, CHROMIUM_PATH, launchChromium, SCREENSHOTS } from '../support/browser';
+import { freePort } from '../support/nginx';
+import { OAuthAuthorizationServer } from '../support/oauth-authorization-server';
+import { startOAuthUpstream } from '../support/oauth-upstream';
 import { ServiceProcess, startService, waitForListening } from '../support/service-process';
 import { createTestDatabase, TestDatabase } from '../support/test-database';
 import { describeWithProgram, installedAt } from '../support/system-program';
@@ -25,7 +28,11 @@ beforeAll(async () => {
   buildConsole();
   db = await createTestDatabase();
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'keygate-console-'));
-  service = await waitForListening(startService({ DATABASE_URL: db.url, DATA_DIR: dataDir, LOG_LEVEL: 'warn' }));
+  // A port chosen up front: without PUBLIC_URL, development's redirect URI for oauth connections is http://localhost:PORT.
+  const port = String(await freePort());
+  service = await waitForListening(
+    startService({ DATABASE_URL: db.url, DATA_DIR: dataDir, LOG_LEVEL: 'warn', PORT: port, MCP_UPSTREAM_ALLOWLIST: '127.0.0.0/8' }),
+  );
   browser = await launchChromium();
   context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: service.baseUrl });
@@ -305,6 +312,73 @@ describeWithProgram(
     await page.getByText('Not connected').waitFor();
     expect(await state()).toBe('not_connected');
     expect((await rest('DELETE', `/mcp-servers/${id}`)).status).toBe(204);
+  });
+
+  it("connects to an oauth server: Connect goes to the upstream's authorization server, which sends the browser back to the console, which completes it as the signed-in user", async () => {
+    const as = await new OAuthAuthorizationServer().start({ resourceScopes: 'mcp:tools' });
+    const upstream = await startOAuthUpstream(as);
+    try {
+      const token = await page.evaluate<string>("JSON.parse(sessionStorage.getItem('keygate.session')).accessToken");
+      const rest = (method: string, path: string, body?: unknown) =>
+        fetch(`${service.baseUrl}/api/v1${path}`, {
+          method,
+          headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+      const created = await rest('POST', '/mcp-servers', { name: 'linear', url: upstream.url, auth: { type: 'oauth' } });
+      expect(created.status).toBe(201);
+      const { id } = (await created.json()) as { id: string };
+
+      await page.getByRole('link', { name: 'MCP servers' }).click();
+      await page.getByRole('link', { name: 'Connect linear' }).click();
+      await page.getByRole('heading', { name: 'Connect to linear' }).waitFor();
+      await page.getByText('Not connected').waitFor();
+      // The test authorization server logs in whoever this header names and consents at once.
+      await page.setExtraHTTPHeaders({ 'X-Test-Account': 'console-user-at-linear' });
+      const seen: string[] = [];
+      const onRequest = (r: { url(): string }) => seen.push(r.url());
+      page.on('request', onRequest);
+      await page.getByRole('button', { name: 'Connect' }).click();
+      await page.waitForURL(`${service.baseUrl}/console/#/servers/${id}/connect`);
+      await page.getByText('Connected', { exact: true }).waitFor();
+      page.off('request', onRequest);
+      await page.setExtraHTTPHeaders({});
+      expect(seen.some((url) => url.startsWith(`${as.issuer}/`))).toBe(true);
+      expect(seen.some((url) => url.startsWith(`${service.baseUrl}/console/connections/callback?`))).toBe(true);
+      const state = (await (await rest('GET', `/mcp-servers/${id}/connection`)).json()) as { state: string; scopes: string[] };
+      expect(state).toMatchObject({ state: 'connected', scopes: expect.arrayContaining(['mcp:tools']) });
+      await check('server-connect-oauth', page, false);
+      await page.getByRole('button', { name: 'Disconnect' }).click();
+      await page.getByText('Not connected').waitFor();
+      expect((await rest('DELETE', `/mcp-servers/${id}`)).status).toBe(204);
+    } finally {
+      await page.setExtraHTTPHeaders({});
+      await upstream.stop();
+      await as.stop();
+    }
+  });
+
+  it('a callback that finds the console signed out signs in first and then hands the query over as that user', async () => {
+    const fresh = await browser.newContext();
+    try {
+      const tab = await fresh.newPage();
+      tab.setDefaultTimeout(10_000);
+      const posted: string[] = [];
+      tab.on(
+        'request',
+        (r) => r.method() === 'POST' && r.url().endsWith('/api/v1/mcp-servers/connections/callback') && posted.push(r.postData() ?? ''),
+      );
+      await tab.goto(`${service.baseUrl}/console/connections/callback?state=someone-elses-state&code=a-code`);
+      // The code and state leave the address bar before anything else runs.
+      expect(tab.url()).toBe(`${service.baseUrl}/console/#/connections/callback`);
+      await tab.getByRole('button', { name: 'Sign in' }).click();
+      await tab.getByRole('button', { name: 'Sign in as the development user' }).click();
+      await tab.getByText(/is unknown, expired, already used or from a connection someone else started/).waitFor();
+      expect(tab.url()).toBe(`${service.baseUrl}/console/#/connections/callback`);
+      expect(posted.map((body) => JSON.parse(body) as unknown)).toEqual([{ state: 'someone-elses-state', code: 'a-code' }]);
+    } finally {
+      await fresh.close();
+    }
   });
 
   it('lists and adds upstream MCP servers and shows the admin pages', async () => {

@@ -33,9 +33,13 @@ let bob: TestKey;
 beforeAll(async () => {
   as = await new OAuthAuthorizationServer().start({ resourceScopes: 'mcp:tools' });
   upstream = await startOAuthUpstream(as);
-  t = await startTestApp({ MCP_UPSTREAM_ALLOWLIST: '127.0.0.0/8', MCP_UPSTREAM_TIMEOUT_MS: '5000' }, undefined, {
-    logger: createLogger('trace', new Writable({ write: (chunk, _enc, done) => (logLines.push(chunk.toString()), done()) })),
-  });
+  t = await startTestApp(
+    { MCP_UPSTREAM_ALLOWLIST: '127.0.0.0/8', MCP_UPSTREAM_TIMEOUT_MS: '5000', PUBLIC_URL: 'http://keygate.test' },
+    undefined,
+    {
+      logger: createLogger('trace', new Writable({ write: (chunk, _enc, done) => (logLines.push(chunk.toString()), done()) })),
+    },
+  );
   [alice, bob] = [await makeKey(t), await makeKey(t)];
 });
 afterAll(async () => {
@@ -67,13 +71,14 @@ async function authorize(url: URL, account: string): Promise<Record<string, stri
   expect(back.error).toBeNull();
   return { code: back.code!, state: back.state!, ...(back.iss ? { iss: back.iss } : {}) };
 }
+/** What the console's callback page does: hands the query over as its signed-in user. */
+const complete = (key: TestKey, query: Record<string, string>) =>
+  request(t.app).post(CALLBACK).set('Authorization', asUser(key)).send(query);
 async function connect(key: TestKey, id: string, account: string): Promise<void> {
-  const res = await request(t.app)
-    .get(CALLBACK)
-    .query(await authorize(await begin(key, id), account));
+  const res = await complete(key, await authorize(await begin(key, id), account));
   answers.push(res.text);
-  expect(res.status).toBe(303);
-  expect(res.headers.location).toBe(`/console/#/servers/${id}/connect`);
+  expect(res.status).toBe(201);
+  expect(res.body).toMatchObject({ server_id: id, auth_type: 'oauth', state: 'connected' });
 }
 async function whoami(key: TestKey, name: string): Promise<{ isError?: boolean; content: { text: string }[] }> {
   const res = await rpc(t, key, call(1, `${name}__whoami`)).expect(200);
@@ -86,13 +91,23 @@ const auditOf = async (action: string) =>
 describe('an oauth server on /mcp', () => {
   let aliceServer: string;
 
-  it('POST .../connection answers the authorization URL: PKCE S256, the resource indicator, and the callback as redirect URI', async () => {
+  it("POST .../connection answers the authorization URL: PKCE S256, the resource indicator, and the console's callback page under PUBLIC_URL as redirect URI, whatever Host the request named", async () => {
     aliceServer = await register(alice, 'linear');
     const url = await begin(alice, aliceServer);
     expect(url.origin).toBe(new URL(as.issuer).origin);
     expect(url.searchParams.get('code_challenge_method')).toBe('S256');
     expect(url.searchParams.get('resource')).toBe(upstream.url);
-    expect(new URL(url.searchParams.get('redirect_uri')!).pathname).toBe(CALLBACK);
+    expect(url.searchParams.get('redirect_uri')).toBe('http://keygate.test/console/connections/callback');
+    const spoofed = await request(t.app)
+      .post(`${BASE}/${aliceServer}/connection`)
+      .set('Authorization', asUser(alice))
+      .set('Host', 'attacker.example')
+      .set('X-Forwarded-Host', 'attacker.example')
+      .send({})
+      .expect(201);
+    expect(new URL(spoofed.body.authorization_url as string).searchParams.get('redirect_uri')).toBe(
+      'http://keygate.test/console/connections/callback',
+    );
   });
 
   it("user A connects and calls a tool: the upstream sees A's subject, and the connection shows connected", async () => {
@@ -112,7 +127,7 @@ describe('an oauth server on /mcp', () => {
     const result = await whoami(bob, 'linear');
     expect(result.isError).toBe(true);
     expect(result.content[0].text).toBe(
-      `The MCP server linear needs your own credential: connect to it at /console/#/servers/${bobServer}/connect, then call again`,
+      `The MCP server linear needs your own credential: connect to it at http://keygate.test/console/#/servers/${bobServer}/connect, then call again`,
     );
     expect(upstream.tokens.length).toBe(seen);
     await connect(bob, bobServer, 'bob-at-linear');
@@ -120,17 +135,31 @@ describe('an oauth server on /mcp', () => {
     expect((await whoami(alice, 'linear')).content[0].text).toBe('you are alice-at-linear');
   });
 
+  it("an authorization someone else began is refused: Bob's browser finishing Alice's link connects nobody", async () => {
+    // Alice (the attacker here) begins a connection and gets Bob to open her link and consent upstream as himself.
+    const query = await authorize(await begin(alice, aliceServer), 'bob-at-linear');
+    const before = await t.db.dataSource.query('SELECT user_id, updated_at FROM mcp_connections ORDER BY user_id');
+    const hijack = await complete(bob, query);
+    answers.push(hijack.text);
+    expect(hijack.status).toBe(400);
+    expect(hijack.body.errors).toEqual([{ field: 'state', message: expect.stringContaining('someone else started') }]);
+    expect(await t.db.dataSource.query('SELECT user_id, updated_at FROM mcp_connections ORDER BY user_id')).toEqual(before);
+    expect((await whoami(alice, 'linear')).content[0].text).toBe('you are alice-at-linear');
+    // The code only ever reached Bob's browser, and the attempt stays Alice's alone: no GET route takes a callback without a user.
+    expect((await request(t.app).get(CALLBACK).set('Authorization', asUser(alice)).query(query)).status).toBe(404);
+  });
+
   it('a bad, replayed or missing state is a 400 that stores nothing', async () => {
     const query = await authorize(await begin(alice, aliceServer), 'mallory');
     const count = async () => (await t.db.dataSource.query('SELECT count(*)::int AS n FROM mcp_connections'))[0].n as number;
     const before = await count();
     for (const bad of [{ ...query, state: 'not-a-state' }, { code: query.code }]) {
-      const res = await request(t.app).get(CALLBACK).query(bad);
+      const res = await complete(alice, bad);
       answers.push(res.text);
       expect(res.status).toBe(400);
     }
-    expect((await request(t.app).get(CALLBACK).query(query)).status).toBe(303);
-    const replayed = await request(t.app).get(CALLBACK).query(query);
+    expect((await complete(alice, query)).status).toBe(201);
+    const replayed = await complete(alice, query);
     answers.push(replayed.text);
     expect(replayed.status).toBe(400);
     expect(replayed.text).not.toContain(query.code);

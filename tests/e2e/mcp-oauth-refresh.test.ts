@@ -27,7 +27,11 @@ let serverId: string;
 beforeAll(async () => {
   as = await new OAuthAuthorizationServer().start({ resourceScopes: 'mcp:tools', accessTokenTtl: 300 });
   upstream = await startOAuthUpstream(as);
-  replicas = await startTwoReplicas({ MCP_UPSTREAM_ALLOWLIST: '127.0.0.0/8', MCP_UPSTREAM_TIMEOUT_MS: '10000' });
+  replicas = await startTwoReplicas({
+    MCP_UPSTREAM_ALLOWLIST: '127.0.0.0/8',
+    MCP_UPSTREAM_TIMEOUT_MS: '10000',
+    PUBLIC_URL: 'http://keygate.test',
+  });
   alice = await makeKey(replicas.a);
   const jwt = `Bearer ${replicas.a.userToken(alice.user)}`;
   const created = await request(replicas.a.app)
@@ -40,9 +44,10 @@ beforeAll(async () => {
   const back = await as.authorize(url.href, url.searchParams.get('redirect_uri')!, { account: 'alice-at-linear' });
   // The callback lands on the other replica: the attempt is in PostgreSQL.
   await request(replicas.b.url)
-    .get(`${BASE}/connections/callback`)
-    .query({ code: back.code!, state: back.state!, ...(back.iss ? { iss: back.iss } : {}) })
-    .expect(303);
+    .post(`${BASE}/connections/callback`)
+    .set('Authorization', jwt)
+    .send({ code: back.code!, state: back.state!, ...(back.iss ? { iss: back.iss } : {}) })
+    .expect(201);
 });
 afterAll(async () => {
   await replicas?.close();
@@ -105,7 +110,7 @@ describe('an oauth connection near its expiry', () => {
     const res = await onReplica(replicas.b.url, 7).expect(200);
     expect(res.body.result.isError).toBe(true);
     expect(res.body.result.content[0].text).toBe(
-      `The MCP server linear needs your own credential: connect to it at /console/#/servers/${serverId}/connect, then call again`,
+      `The MCP server linear needs your own credential: connect to it at http://keygate.test/console/#/servers/${serverId}/connect, then call again`,
     );
     expect(upstream.tokens.length).toBe(seen);
     expect((await stored.find(alice.user, serverId))?.state).toBe('failed');

@@ -333,13 +333,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * The redirect URI of oauth connections: the authorization server's redirect back, without the user's JWT
-         * @description The `state` binds user and server (ten minutes, once). Stores the token set encrypted as the user's connection, records `mcp_connection.created`, and answers 303 to the console's connect page of the server. A bad, expired or used state, or a refused code, is a 400 that stores nothing.
-         */
-        get: operations["completeMcpConnection"];
+        get?: never;
         put?: never;
-        post?: never;
+        /**
+         * Complete an oauth connection with the query the authorization server sent the browser back with
+         * @description The redirect URI of oauth connections is the console's page `/console/connections/callback` under PUBLIC_URL; the console posts its query here as the signed-in user. The `state` is valid ten minutes, once, and only for the user who began the connection: an authorization someone else began is refused, so a link they send you never connects their account with your upstream grant. Stores the token set encrypted as your connection and records `mcp_connection.created`. A bad, expired, used or someone else's state, or a refused code, is a 400 that stores nothing.
+         */
+        post: operations["completeMcpConnection"];
         delete?: never;
         options?: never;
         head?: never;
@@ -367,7 +367,7 @@ export interface paths {
         put?: never;
         /**
          * Store your own secret for a user_secret server (replacing any you had), or begin an oauth authorization
-         * @description user_secret: sent as `header: prefix + secret` on your calls of its tools, never on anyone else's. oauth (empty body): discovers the upstream's authorization server, registers keygate with it and answers the URL to send your browser to; the authorization server sends it back to `GET /api/v1/mcp-servers/connections/callback`, which stores the tokens (encrypted) and redirects to the console's connect page. 400 for a server of another auth type or an authorization server that cannot be used; only the user the connection belongs to may connect (403 for an admin acting for someone else).
+         * @description user_secret: sent as `header: prefix + secret` on your calls of its tools, never on anyone else's. oauth (empty body): discovers the upstream's authorization server, registers keygate with it and answers the URL to send your browser to; the authorization server sends it back to the console's callback page, which completes the connection with `POST /api/v1/mcp-servers/connections/callback` as you. 400 for a server of another auth type or an authorization server that cannot be used; 409 when keygate has no public URL (PUBLIC_URL) to be sent back to; only the user the connection belongs to may connect (403 for an admin acting for someone else).
          */
         post: operations["connectMcpServer"];
         /** Forget the connection (404 when there is none) */
@@ -604,6 +604,13 @@ export interface components {
             expires_at: string | null;
             created_at: string | null;
             updated_at: string | null;
+        };
+        McpConnectionCallback: {
+            state: string;
+            code?: string;
+            iss?: string;
+            error?: string;
+            error_description?: string;
         };
         McpConnectionInput: {
             secret?: string;
@@ -1811,32 +1818,31 @@ export interface operations {
     };
     completeMcpConnection: {
         parameters: {
-            query?: {
-                /** @description The authorization code. */
-                code?: string;
-                /** @description The state keygate sent. */
-                state?: string;
-                /** @description RFC 9207: the issuer, when the authorization server sends it. */
-                iss?: string;
-                /** @description The refusal, when the user or the server refused. */
-                error?: string;
-            };
+            query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["McpConnectionCallback"];
+            };
+        };
         responses: {
-            /** @description Connected: on to the console's connect page. */
-            303: {
+            /** @description The connection. */
+            201: {
                 headers: {
-                    /** @description The connect page of the server. */
-                    Location?: string;
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["McpConnection"];
+                };
             };
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1904,6 +1910,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             503: components["responses"]["ServiceUnavailable"];

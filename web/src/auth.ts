@@ -26,6 +26,8 @@ interface Pending {
   verifier: string;
   state: string;
   nonce: string;
+  /** The page to go back to once signed in (a console hash route). */
+  returnTo: string;
 }
 
 function base64url(bytes: Uint8Array): string {
@@ -66,7 +68,8 @@ async function provider(): Promise<{ config: ConsoleConfig & { issuer: string };
 
 export async function signIn(): Promise<void> {
   const { config, discovery } = await provider();
-  const pending: Pending = { verifier: randomText(48), state: randomText(), nonce: randomText() };
+  const returnTo = /^#\/[\w/-]*$/.test(location.hash) ? location.hash : '#/keys';
+  const pending: Pending = { verifier: randomText(48), state: randomText(), nonce: randomText(), returnTo };
   sessionStorage.setItem(PENDING, JSON.stringify(pending));
   const url = new URL(discovery.authorization_endpoint);
   url.search = new URLSearchParams({
@@ -86,9 +89,11 @@ export async function signIn(): Promise<void> {
 export async function completeSignIn(): Promise<Session | null> {
   const params = new URLSearchParams(location.search);
   if (!params.has('code') && !params.has('error')) return null;
-  history.replaceState(null, '', '/console/#/keys');
   const pending = JSON.parse(sessionStorage.getItem(PENDING) ?? 'null') as Pending | null;
   sessionStorage.removeItem(PENDING);
+  history.replaceState(null, '', `/console/${pending?.returnTo ?? '#/keys'}`);
+  // replaceState fires no event: the router learns of the page this way.
+  dispatchEvent(new HashChangeEvent('hashchange'));
   if (params.has('error')) throw new Error(`Sign-in refused: ${params.get('error')}`);
   if (!pending || params.get('state') !== pending.state) throw new Error('Sign-in answer does not match the request (state)');
   const { config, discovery } = await provider();

@@ -3,7 +3,9 @@ import { useEffect, useState } from 'preact/hooks';
 import { useIsAdmin } from './admin';
 import { completeSignIn, currentSession, Session, signIn, signOut } from './auth';
 import { ErrorNote, messageOf } from './components/error-note';
+import { stashConnectionCallback } from './connection-callback';
 import { AdminsPage } from './pages/admins';
+import { ConnectionCallbackPage } from './pages/connection-callback';
 import { CreateKeyPage } from './pages/create-key';
 import { KeyDetailPage } from './pages/key-detail';
 import { KeysPage } from './pages/keys';
@@ -32,6 +34,7 @@ function Page({ hash, admin }: { hash: string; admin: boolean | null }) {
   const detail = /^#\/keys\/([0-9a-f-]{36})$/.exec(hash);
   if (detail) return <KeyDetailPage id={detail[1]} />;
   if (hash === '#/servers') return <ServersPage />;
+  if (hash === '#/connections/callback') return <ConnectionCallbackPage />;
   const connect = /^#\/servers\/([0-9a-f-]{36})\/connect$/.exec(hash);
   if (connect) return <ServerConnectPage id={connect[1]} />;
   if (hash === '#/admins')
@@ -116,4 +119,5 @@ function App() {
   );
 }
 
+stashConnectionCallback();
 render(<App />, document.getElementById('app')!);

@@ -10,13 +10,17 @@ export interface ConnectionAttempt {
 }
 
 /**
- * Pending authorizations, kept where every replica sees them (the callback
- * may reach any), found by their `state` only: the browser comes back from
- * the authorization server without the user's token, and the state binds
- * user and server. Each is taken once.
+ * Pending authorizations, kept where every replica sees them (the browser may
+ * come back to any), found by their `state` and the user who started them:
+ * the console completes an attempt as its signed-in user, so an
+ * authorization URL someone else started never lands on their connection.
+ * Each is taken once.
  */
 export interface ConnectionAttemptStore {
   save(attempt: ConnectionAttempt): Promise<void>;
-  /** Removes and returns the attempt of `state` when it has not expired at `now`; null for an unknown, used or expired state. */
-  take(state: string, now: Date): Promise<ConnectionAttempt | null>;
+  /**
+   * Removes and returns the attempt of `state` when `userId` started it and it has not expired at `now`; null for
+   * an unknown, used or expired state, or another user's (which stays for its own user).
+   */
+  take(state: string, userId: string, now: Date): Promise<ConnectionAttempt | null>;
 }

@@ -5,6 +5,11 @@ export interface Config {
   env: string;
   port: number;
   host: string;
+  /**
+   * keygate's public origin as browsers reach it (PUBLIC_URL, else MCP_RESOURCE_URL without /mcp); null when
+   * neither is set. Links keygate hands out (redirect URIs, connect pages) are built on it, never on a request's Host.
+   */
+  publicUrl: string | null;
   /** Unset: the embedded database under dataDir. */
   databaseUrl: string | null;
   dataDir: string;
@@ -149,6 +154,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     env: nodeEnv,
     port: integer(env, 'PORT', 8080, 0, 65535),
     host: nonEmpty(env.HOST) ?? '0.0.0.0',
+    publicUrl: publicUrl(env, nodeEnv === 'production'),
     databaseUrl,
     dataDir: path.resolve(nonEmpty(env.DATA_DIR) ?? '.data'),
     ops: {
@@ -274,6 +280,31 @@ function mcpOAuth(env: NodeJS.ProcessEnv, production: boolean): McpOAuthConfig |
   }
   for (const server of servers) webUrl(server, 'MCP_AUTHORIZATION_SERVERS', production);
   return { resourceUrl: resource, authorizationServers: servers };
+}
+
+/**
+ * PUBLIC_URL: an origin (scheme, host, port), since the console and the API sit at fixed paths under it;
+ * else the base MCP_RESOURCE_URL already names (validated with it).
+ */
+function publicUrl(env: NodeJS.ProcessEnv, production: boolean): string | null {
+  const raw = nonEmpty(env.PUBLIC_URL);
+  if (raw === null) {
+    const resource = nonEmpty(env.MCP_RESOURCE_URL);
+    return resource === null ? null : resource.replace(/\/mcp\/?$/, '').replace(/\/+$/, '');
+  }
+  const url = webUrl(raw, 'PUBLIC_URL', production);
+  if (
+    url.pathname !== '/' ||
+    url.search !== '' ||
+    url.hash !== '' ||
+    raw.includes('?') ||
+    raw.includes('#') ||
+    url.username ||
+    url.password
+  ) {
+    throw new ConfigError('PUBLIC_URL must be an origin only (https://keygate.example.com): no path, query, fragment or credentials');
+  }
+  return url.origin;
 }
 
 /** An absolute http(s) URL; https in production, where a token sent in clear is a token given away. */

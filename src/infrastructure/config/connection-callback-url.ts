@@ -1,13 +1,16 @@
-import { CONNECTION_CALLBACK_PATH, RedirectUri } from '../../adapters/http/controllers/mcp-connections.controller';
+import { CONNECTION_CALLBACK_PAGE } from '../../adapters/http/console/console.router';
 import { Config } from './config';
 
 /**
- * The redirect URI of oauth connections: the callback route under
- * MCP_RESOURCE_URL's base (the public URL of /mcp, without /mcp) when it is
- * set, as the connect page's; else under the origin the user's request
- * reached keygate at (the console's own).
+ * The redirect URI of oauth connections, from configuration only: a request's
+ * Host is the caller's to choose, and a redirect URI built on it would send
+ * another user's authorization code wherever the caller liked. Under
+ * keygate's public URL; in development without one, http://localhost:PORT
+ * (what `npm start` serves); null when neither applies (oauth connections
+ * are then refused, naming PUBLIC_URL).
  */
-export function connectionCallbackUrl({ mcp }: Pick<Config, 'mcp'>): RedirectUri {
-  const base = mcp.oauth === null ? null : mcp.oauth.resourceUrl.replace(/\/mcp\/?$/, '').replace(/\/+$/, '');
-  return (requestOrigin) => (base ?? requestOrigin) + CONNECTION_CALLBACK_PATH;
+export function connectionCallbackUrl({ publicUrl, env, port }: Pick<Config, 'publicUrl' | 'env' | 'port'>): string | null {
+  if (publicUrl !== null) return publicUrl + CONNECTION_CALLBACK_PAGE;
+  if (env !== 'production' && port !== 0) return `http://localhost:${port}${CONNECTION_CALLBACK_PAGE}`;
+  return null;
 }

@@ -44,7 +44,6 @@ import { UpstreamCredentials } from '../../application/use-cases/gateway/externa
 import { REFRESH_DEFAULTS, RefreshingAccessTokens } from '../../application/use-cases/gateway/external/refreshing-access-tokens';
 import { connectPageUrl } from '../config/connect-page-url';
 import { connectionCallbackUrl } from '../config/connection-callback-url';
-import { McpConnectionCallbackController } from '../../adapters/http/controllers/mcp-connection-callback.controller';
 import { ConnectionAttemptStore } from '../../application/ports/connection-attempt-store.port';
 import { UpstreamAuthorization } from '../../application/ports/upstream-authorization.port';
 import { OAuthConnectionStart } from '../../application/use-cases/gateway/mcp-connections/oauth-connection-start';
@@ -345,14 +344,12 @@ function bindMcpServers(c: Container): void {
       attempts: ConnectionAttemptStore,
       config: Config,
     ) =>
-      new McpConnectionsController(
-        {
-          get: new GetMcpConnection(store, connections),
-          connect: new ConnectMcpServer(work, clock, new OAuthConnectionStart(authorization, attempts, clock)),
-          disconnect: new DisconnectMcpServer(work, clock, authorization),
-        },
-        connectionCallbackUrl(config),
-      ),
+      new McpConnectionsController({
+        get: new GetMcpConnection(store, connections),
+        connect: new ConnectMcpServer(work, clock, new OAuthConnectionStart(authorization, attempts, clock, connectionCallbackUrl(config))),
+        disconnect: new DisconnectMcpServer(work, clock, authorization),
+        complete: new CompleteOAuthConnection(attempts, authorization, work, clock),
+      }),
     [
       TOKENS.ResourceStore,
       TOKENS.McpConnectionStore,
@@ -362,11 +359,6 @@ function bindMcpServers(c: Container): void {
       TOKENS.ConnectionAttemptStore,
       TOKENS.Config,
     ],
-  );
-  c.bind(McpConnectionCallbackController).toResolvedValue(
-    (attempts: ConnectionAttemptStore, authorization: UpstreamAuthorization, work: UnitOfWork, clock: Clock, config: Config) =>
-      new McpConnectionCallbackController(new CompleteOAuthConnection(attempts, authorization, work, clock), connectPageUrl(config)),
-    [TOKENS.ConnectionAttemptStore, TOKENS.UpstreamAuthorization, TOKENS.UnitOfWork, TOKENS.Clock, TOKENS.Config],
   );
   c.bind(McpServersController).toResolvedValue(
     (useCases: McpServerUseCases, connections: McpConnectionsController) => new McpServersController(useCases, connections),

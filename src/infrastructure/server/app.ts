@@ -8,8 +8,6 @@ import { AgentRolesController } from '../../adapters/http/controllers/agent-role
 import { ApiKeysController } from '../../adapters/http/controllers/api-keys.controller';
 import { AuditEventsController } from '../../adapters/http/controllers/audit-events.controller';
 import { McpServersController } from '../../adapters/http/controllers/mcp-servers.controller';
-import { CONNECTION_CALLBACK_PATH } from '../../adapters/http/controllers/mcp-connections.controller';
-import { McpConnectionCallbackController } from '../../adapters/http/controllers/mcp-connection-callback.controller';
 import { ModeSessionsController } from '../../adapters/http/controllers/mode-sessions.controller';
 import { ModeToolConfigsController } from '../../adapters/http/controllers/mode-tool-configs.controller';
 import { ToolSetsController } from '../../adapters/http/controllers/tool-sets.controller';
@@ -70,8 +68,6 @@ export function createApp(container: Container, extras: AppExtras = {}): Express
   app.use('/api/v1/tool-sets', user, container.get(ToolSetsController).toolSets());
   app.use('/api/v1/scopes', user, container.get(ToolSetsController).scopes());
   app.use('/api/v1/audit-events', user, container.get(AuditEventsController).router());
-  // Before the servers' router and without the users' JWT: the browser comes back from the authorization server.
-  app.use(CONNECTION_CALLBACK_PATH, container.get(McpConnectionCallbackController).router());
   app.use('/api/v1/mcp-servers', user, container.get(McpServersController).router());
   // Not behind the users' JWT: a leak report is authenticated by its signature.
   app.use('/api/v1/secret-scanning', container.get<RequestHandler>(TOKENS.SecretScanningRoutes));

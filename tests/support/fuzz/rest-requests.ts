@@ -178,8 +178,17 @@ export function restRoutes(fx: RestFixture): Record<string, Route[]> {
         valid: unique('sk').map((secret) => `{"secret":${secret}}`),
       },
       { method: 'DELETE', path: '/api/v1/mcp-servers/:id/connection', id: 'server' },
-      // The oauth redirect URI, outside the users' JWT: any state it is sent is unknown to it (400).
-      { method: 'GET', path: '/api/v1/mcp-servers/connections/callback' },
+      // An oauth connection's callback, as the console hands it over: any state it is sent is unknown to it (400).
+      {
+        method: 'POST',
+        path: '/api/v1/mcp-servers/connections/callback',
+        body: restBody({
+          state: [fc.oneof(unique('st'), nastyString(40).map(text), longString(500, 600).map(text), fc.constant('null')), 0.9],
+          code: [fc.oneof(unique('c'), nastyString(40).map(text), longString(2040, 2100).map(text)), 0.5],
+          iss: [nastyString(40).map(text), 0.2],
+          error: [nastyString(20).map(text), 0.2],
+        }),
+      },
     ],
     // /metrics is left out: it is an operations endpoint outside /api, and its size grows with the series recorded.
     // So is /api/v1/audit-events, whose answers are bounded by the stored trail, not 64 KiB: audit-requests.ts fuzzes it.

@@ -13,7 +13,9 @@ const STATES: Record<McpConnection['state'], string> = {
 /**
  * #/servers/<id>/connect: the page a tool error on /mcp sends a user to.
  * For a user_secret server, stores the user's own secret (never shown again)
- * or forgets it; other auth types say what they need.
+ * or forgets it; for an oauth server, sends the browser to the upstream's
+ * authorization server (it comes back through #/connections/callback); other
+ * auth types say what they need.
  */
 export function ServerConnectPage({ id }: { id: string }) {
   const [server, setServer] = useState<McpServer | null>(null);
@@ -37,6 +39,10 @@ export function ServerConnectPage({ id }: { id: string }) {
       setConnection(data);
     }, fail);
   };
+  const authorize = () => {
+    setError(null);
+    api<{ authorization_url: string }>('POST', `${path}/connection`, {}).then(({ data }) => location.assign(data.authorization_url), fail);
+  };
   const disconnect = () => api('DELETE', `${path}/connection`).then(load, fail);
 
   if (server === null || connection === null) return error ? <ErrorNote error={error} /> : <p class="muted">Loading…</p>;
@@ -49,7 +55,32 @@ export function ServerConnectPage({ id }: { id: string }) {
         {connection.updated_at && <span class="muted"> · since {shortDate(connection.updated_at)}</span>}
       </p>
       <ErrorNote error={error} />
-      {connection.auth_type !== 'user_secret' ? (
+      {connection.auth_type === 'oauth' ? (
+        <div class="form" aria-label="Authorize at the server">
+          {connection.state === 'connected' && connection.scopes.length > 0 && (
+            <p class="muted small">
+              Granted: <span class="mono">{connection.scopes.join(' ')}</span>
+              {connection.expires_at && <> · token renewed before {shortDate(connection.expires_at)}</>}
+            </p>
+          )}
+          <p class="muted small">
+            You sign in at the server's own authorization server; keygate keeps the tokens it grants, encrypted, for your calls only.
+          </p>
+          <div class="buttons">
+            <button type="button" onClick={authorize}>
+              {connection.state === 'connected' ? 'Connect again' : 'Connect'}
+            </button>
+            {connection.state !== 'not_connected' && (
+              <button type="button" class="danger" onClick={() => void disconnect()}>
+                Disconnect
+              </button>
+            )}
+            <a class="button secondary" href="#/servers">
+              Back to servers
+            </a>
+          </div>
+        </div>
+      ) : connection.auth_type !== 'user_secret' ? (
         <p class="muted">
           {connection.auth_type === 'static'
             ? 'This server uses its own headers, shared by every caller: there is nothing to connect.'

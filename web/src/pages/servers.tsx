@@ -98,7 +98,7 @@ export function ServersPage() {
                   <td>{Object.keys(s.tool_pins ?? {}).length}</td>
                   <td>{shortDate(s.updated_at)}</td>
                   <td class="actions">
-                    {s.auth.type === 'user_secret' && (
+                    {(s.auth.type === 'user_secret' || s.auth.type === 'oauth') && (
                       <a class="button secondary" href={`#/servers/${s.id}/connect`} aria-label={`Connect ${s.name}`}>
                         Connect
                       </a>

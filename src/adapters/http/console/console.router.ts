@@ -14,6 +14,9 @@ export interface ConsoleOptions {
   issuerOrigin: string | null;
 }
 
+/** The console page an upstream's authorization server sends the browser back to (the redirect URI of oauth connections). */
+export const CONNECTION_CALLBACK_PAGE = '/console/connections/callback';
+
 /**
  * The key console at /console/: static files only, talking to the public REST API with the user's
  * access token. Its CSP allows no inline script or style and no origin but this one and the issuer's.
@@ -59,6 +62,11 @@ export function consoleRouter(options: ConsoleOptions): Router {
     );
     return router;
   }
+  // The single page again: it hands the query to the API as its signed-in user (web/src/connection-callback.ts).
+  router.get(CONNECTION_CALLBACK_PAGE, (_req, res) => {
+    res.setHeader('Cache-Control', 'no-store');
+    res.sendFile(path.join(options.dir, 'index.html'));
+  });
   router.use(
     '/console',
     express.static(options.dir, {

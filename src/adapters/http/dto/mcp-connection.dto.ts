@@ -1,4 +1,4 @@
-import { IsArray, IsIn, IsOptional, IsString } from 'class-validator';
+import { IsArray, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { MAX_USER_SECRET } from '../../../application/use-cases/gateway/mcp-connections/user-secret';
 import { Described, NullableSchema, SchemaOf, Timestamp, Uuid } from './wire-decorators';
 
@@ -18,10 +18,39 @@ export class McpAuthorizationStartDto {
   @SchemaOf({ type: 'string', format: 'uri' })
   @Described({
     description:
-      "The upstream authorization server's authorization URL (PKCE, resource indicator); it sends the browser back to keygate's callback, which stores the tokens and goes on to the console's connect page. Valid for ten minutes, once.",
+      "The upstream authorization server's authorization URL (PKCE, resource indicator); it sends the browser back to the console's callback page (`/console/connections/callback` under PUBLIC_URL), which completes the connection as the signed-in user. Valid for ten minutes, once, and only for the user who asked.",
   })
   @IsString()
   authorization_url!: string;
+}
+
+const CALLBACK_TEXT = { type: 'string', maxLength: 2048 } as const;
+
+/**
+ * POST /api/v1/mcp-servers/connections/callback: the query the authorization
+ * server sent the browser back to the console's callback page with, as is.
+ */
+export class McpConnectionCallbackDto {
+  @SchemaOf({ type: 'string', minLength: 1, maxLength: 512 })
+  @Described({ description: 'The `state` of the authorization URL keygate answered you (ten minutes, once, yours only).' })
+  @IsString({ message: 'is required: the state the authorization server sent back' })
+  @MaxLength(512)
+  state!: string;
+
+  @SchemaOf(CALLBACK_TEXT) @Described({ description: 'The authorization code.' }) @IsOptional() @IsString() @MaxLength(2048) code?: string;
+  @SchemaOf(CALLBACK_TEXT)
+  @Described({ description: 'RFC 9207: the issuer, when the authorization server sent it.' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(2048)
+  iss?: string;
+  @SchemaOf(CALLBACK_TEXT)
+  @Described({ description: 'The refusal, when the user or the server refused.' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(2048)
+  error?: string;
+  @SchemaOf(CALLBACK_TEXT) @IsOptional() @IsString() @MaxLength(2048) error_description?: string;
 }
 
 /** A user's connection to a server: its state, never the secret or a token. */

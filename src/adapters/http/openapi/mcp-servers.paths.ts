@@ -1,6 +1,6 @@
 import { idParameter, json, jsonBody, noContent, operation, queryParameter } from './operation';
 import { ApproveToolsDto, McpServerDto, McpServerInputDto, McpServerUpdateDto } from '../dto/mcp-server.dto';
-import { McpAuthorizationStartDto, McpConnectionDto, McpConnectionInputDto } from '../dto/mcp-connection.dto';
+import { McpAuthorizationStartDto, McpConnectionCallbackDto, McpConnectionDto, McpConnectionInputDto } from '../dto/mcp-connection.dto';
 import { schemaRef } from './dto-schemas';
 import { arrayOf, Schema, uuid } from './schema-parts';
 
@@ -83,26 +83,15 @@ export const mcpServerPaths: Record<string, Schema> = {
     }),
   },
   '/api/v1/mcp-servers/connections/callback': {
-    get: operation({
+    post: operation({
       tag,
       operationId: 'completeMcpConnection',
-      summary: "The redirect URI of oauth connections: the authorization server's redirect back, without the user's JWT",
+      summary: 'Complete an oauth connection with the query the authorization server sent the browser back with',
       description:
-        "The `state` binds user and server (ten minutes, once). Stores the token set encrypted as the user's connection, records `mcp_connection.created`, and answers 303 to the console's connect page of the server. A bad, expired or used state, or a refused code, is a 400 that stores nothing.",
-      parameters: [
-        queryParameter('code', 'The authorization code.', { type: 'string' }),
-        queryParameter('state', 'The state keygate sent.', { type: 'string' }),
-        queryParameter('iss', 'RFC 9207: the issuer, when the authorization server sends it.', { type: 'string' }),
-        queryParameter('error', 'The refusal, when the user or the server refused.', { type: 'string' }),
-      ],
-      security: [],
-      ok: {
-        303: {
-          description: "Connected: on to the console's connect page.",
-          headers: { Location: { description: 'The connect page of the server.', schema: { type: 'string' } } },
-        },
-      },
-      errors: [400, 503],
+        "The redirect URI of oauth connections is the console's page `/console/connections/callback` under PUBLIC_URL; the console posts its query here as the signed-in user. The `state` is valid ten minutes, once, and only for the user who began the connection: an authorization someone else began is refused, so a link they send you never connects their account with your upstream grant. Stores the token set encrypted as your connection and records `mcp_connection.created`. A bad, expired, used or someone else's state, or a refused code, is a 400 that stores nothing.",
+      requestBody: jsonBody(schemaRef(McpConnectionCallbackDto)),
+      ok: { 201: json('The connection.', schemaRef(McpConnectionDto)) },
+      errors: [...BODY_ERRORS],
     }),
   },
   '/api/v1/mcp-servers/{id}/connection': {
@@ -120,14 +109,14 @@ export const mcpServerPaths: Record<string, Schema> = {
       operationId: 'connectMcpServer',
       summary: 'Store your own secret for a user_secret server (replacing any you had), or begin an oauth authorization',
       description:
-        "user_secret: sent as `header: prefix + secret` on your calls of its tools, never on anyone else's. oauth (empty body): discovers the upstream's authorization server, registers keygate with it and answers the URL to send your browser to; the authorization server sends it back to `GET /api/v1/mcp-servers/connections/callback`, which stores the tokens (encrypted) and redirects to the console's connect page. 400 for a server of another auth type or an authorization server that cannot be used; only the user the connection belongs to may connect (403 for an admin acting for someone else).",
+        "user_secret: sent as `header: prefix + secret` on your calls of its tools, never on anyone else's. oauth (empty body): discovers the upstream's authorization server, registers keygate with it and answers the URL to send your browser to; the authorization server sends it back to the console's callback page, which completes the connection with `POST /api/v1/mcp-servers/connections/callback` as you. 400 for a server of another auth type or an authorization server that cannot be used; 409 when keygate has no public URL (PUBLIC_URL) to be sent back to; only the user the connection belongs to may connect (403 for an admin acting for someone else).",
       requestBody: jsonBody(schemaRef(McpConnectionInputDto)),
       ok: {
         201: json('The connection (user_secret), or the authorization URL (oauth).', {
           oneOf: [schemaRef(McpConnectionDto), schemaRef(McpAuthorizationStartDto)],
         }),
       },
-      errors: [...BODY_ERRORS, 404],
+      errors: [...BODY_ERRORS, 404, 409],
     }),
     delete: operation({
       tag,

@@ -36,10 +36,11 @@ export class PostgresConnectionAttemptStore implements ConnectionAttemptStore {
     );
   }
 
-  async take(state: string, now: Date): Promise<ConnectionAttempt | null> {
+  async take(state: string, userId: string, now: Date): Promise<ConnectionAttempt | null> {
     const [row] = await this.query<AttemptRow>(
-      `WITH taken AS (DELETE FROM mcp_connection_attempts WHERE state_hash = $1 AND expires_at > $2 RETURNING *) SELECT * FROM taken`,
-      [stateHash(state), now],
+      `WITH taken AS (DELETE FROM mcp_connection_attempts WHERE state_hash = $1 AND user_id = $2 AND expires_at > $3 RETURNING *)
+       SELECT * FROM taken`,
+      [stateHash(state), userId, now],
     );
     if (!row) return null;
     try {

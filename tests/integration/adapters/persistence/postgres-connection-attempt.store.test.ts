@@ -57,8 +57,18 @@ describe('PostgresConnectionAttemptStore', () => {
     const p = pending();
     await sut.save({ userId: user, serverId, pending: p, expiresAt: later(600_000) });
     for (const value of [p.state, p.codeVerifier, p.client.clientSecret!]) expect(await tablesContaining(db.dataSource, value)).toEqual([]);
-    expect(await sut.take(p.state, new Date())).toEqual({ userId: user, serverId, pending: p, expiresAt: expect.any(Date) });
-    expect(await sut.take(p.state, new Date())).toBeNull();
+    expect(await sut.take(p.state, user, new Date())).toEqual({ userId: user, serverId, pending: p, expiresAt: expect.any(Date) });
+    expect(await sut.take(p.state, user, new Date())).toBeNull();
+  });
+
+  it("gives an attempt to the user who started it only, and another user's try does not use it up", async () => {
+    const { sut, server } = makeSut();
+    const [user, other] = [randomUUID(), randomUUID()];
+    const serverId = await server(user);
+    const p = pending();
+    await sut.save({ userId: user, serverId, pending: p, expiresAt: later(600_000) });
+    expect(await sut.take(p.state, other, new Date())).toBeNull();
+    expect(await sut.take(p.state, user, new Date())).toMatchObject({ userId: user, serverId });
   });
 
   it('gives nothing for an unknown or expired state, and the expired one stays unusable', async () => {
@@ -67,8 +77,8 @@ describe('PostgresConnectionAttemptStore', () => {
     const serverId = await server(user);
     const p = pending();
     await sut.save({ userId: user, serverId, pending: p, expiresAt: later(60_000) });
-    expect(await sut.take(`state-${hex()}`, new Date())).toBeNull();
-    expect(await sut.take(p.state, later(120_000))).toBeNull();
+    expect(await sut.take(`state-${hex()}`, user, new Date())).toBeNull();
+    expect(await sut.take(p.state, user, later(120_000))).toBeNull();
   });
 
   it('does not open an attempt sealed under another key, and goes with its server', async () => {
@@ -77,9 +87,9 @@ describe('PostgresConnectionAttemptStore', () => {
     const serverId = await first.server(user);
     const [p, q] = [pending(), pending()];
     await first.sut.save({ userId: user, serverId, pending: p, expiresAt: later(600_000) });
-    expect(await makeSut().sut.take(p.state, new Date())).toBeNull();
+    expect(await makeSut().sut.take(p.state, user, new Date())).toBeNull();
     await first.sut.save({ userId: user, serverId, pending: q, expiresAt: later(600_000) });
     await first.records.remove(user, SERVERS, serverId);
-    expect(await first.sut.take(q.state, new Date())).toBeNull();
+    expect(await first.sut.take(q.state, user, new Date())).toBeNull();
   });
 });

@@ -15,8 +15,6 @@ export interface ConnectMcpServerInput {
   id: string | null;
   /** The user's own secret for a user_secret server. */
   secret: unknown;
-  /** Where the authorization server sends the user back (the callback route's absolute URL), for an oauth server. */
-  redirectUri?: string;
 }
 
 /** A user_secret connection as stored; for an oauth server, where the user's browser goes to authorize. */
@@ -51,9 +49,9 @@ export class ConnectMcpServer {
         'auth',
         'this server uses oauth auth: it takes no secret; connect without one to authorize at its authorization server',
       );
-    if (oauth.type === 'oauth' && this.oauth && input.redirectUri) {
+    if (oauth.type === 'oauth' && this.oauth) {
       // Outside any transaction: discovery and registration are requests to the authorization server.
-      return { authorizationUrl: await this.oauth.start(changer.userId, found, oauth, input.redirectUri) };
+      return { authorizationUrl: await this.oauth.start(changer.userId, found, oauth) };
     }
     const connected = await this.work.run(async ({ records, connections, audit }) => {
       const server = await records.find(changer.userId, SERVERS, id);

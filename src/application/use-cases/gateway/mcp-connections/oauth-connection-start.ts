@@ -1,3 +1,4 @@
+import { ConflictError } from '../../../../domain/errors';
 import { ResourceRecord } from '../../../../domain/resource/resource-record';
 import { Clock } from '../../../ports/clock.port';
 import { ConnectionAttemptStore } from '../../../ports/connection-attempt-store.port';
@@ -16,17 +17,25 @@ export type OAuthAuth = Extract<ServerAuth, { type: 'oauth' }>;
  * Begins a user's oauth connection to a server: the upstream's authorization
  * server found by discovery (RFC 9728, 8414), keygate registered with it (the
  * record's client, else dynamically), and an authorization with PKCE and the
- * resource indicator, kept where any replica's callback finds it. The URL the
- * user's browser goes to next.
+ * resource indicator, kept where any replica finds it when the browser comes
+ * back. The URL the user's browser goes to next.
  */
 export class OAuthConnectionStart {
   constructor(
     private readonly authorization: UpstreamAuthorization,
     private readonly attempts: ConnectionAttemptStore,
     private readonly clock: Clock,
+    /** The console's callback page under keygate's configured public URL; null when none is configured. */
+    private readonly redirectUri: string | null,
   ) {}
 
-  async start(userId: string, server: ResourceRecord, auth: OAuthAuth, redirectUri: string): Promise<string> {
+  async start(userId: string, server: ResourceRecord, auth: OAuthAuth): Promise<string> {
+    const { redirectUri } = this;
+    if (redirectUri === null) {
+      throw new ConflictError(
+        "oauth connections need keygate's public URL for the authorization server to send the browser back to: set PUBLIC_URL",
+      );
+    }
     try {
       const discovered = await this.authorization.discover(String(server.data.url));
       const given = auth.client_id === undefined ? undefined : { clientId: auth.client_id, clientSecret: auth.client_secret };
