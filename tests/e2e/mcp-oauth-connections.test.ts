@@ -57,13 +57,15 @@ async function register(key: TestKey, name: string): Promise<string> {
   expect(res.status).toBe(201);
   return res.body.id as string;
 }
+const begun: URL[] = [];
 /** POST .../connection: the authorization URL. */
 async function begin(key: TestKey, id: string): Promise<URL> {
   const res = await request(t.app).post(`${BASE}/${id}/connection`).set('Authorization', asUser(key)).send({});
   answers.push(res.text);
   expect(res.status).toBe(201);
   expect(Object.keys(res.body)).toEqual(['authorization_url']);
-  return new URL(res.body.authorization_url as string);
+  begun.push(new URL(res.body.authorization_url as string));
+  return begun[begun.length - 1];
 }
 /** The user logs in at the authorization server as `account` and consents: the query keygate's callback gets. */
 async function authorize(url: URL, account: string): Promise<Record<string, string>> {
@@ -72,8 +74,7 @@ async function authorize(url: URL, account: string): Promise<Record<string, stri
   return { code: back.code!, state: back.state!, ...(back.iss ? { iss: back.iss } : {}) };
 }
 /** What the console's callback page does: hands the query over as its signed-in user. */
-const complete = (key: TestKey, query: Record<string, string>) =>
-  request(t.app).post(CALLBACK).set('Authorization', asUser(key)).send(query);
+const complete = (key: TestKey, query: object) => request(t.app).post(CALLBACK).set('Authorization', asUser(key)).send(query);
 async function connect(key: TestKey, id: string, account: string): Promise<void> {
   const res = await complete(key, await authorize(await begin(key, id), account));
   answers.push(res.text);
@@ -186,6 +187,18 @@ describe('an oauth server on /mcp', () => {
     expect(result.isError).toBe(true);
     expect(result.content[0].text).toMatch(/connect to it at/);
     expect(await stored.find(alice.user, aliceServer)).toBeNull();
+  });
+
+  it('registered keygate at the authorization server once: every user and every attempt used the same client, kept sealed', async () => {
+    expect(begun.length).toBeGreaterThan(3);
+    expect(new Set(begun.map((url) => url.searchParams.get('client_id'))).size).toBe(1);
+    const rows = await t.db.dataSource.query<{ issuer: string; client_id: string; sealed_registration: string }[]>(
+      'SELECT issuer, client_id, sealed_registration FROM mcp_client_registrations',
+    );
+    expect(rows).toEqual([
+      { issuer: as.issuer, client_id: begun[0].searchParams.get('client_id'), sealed_registration: expect.any(String) },
+    ]);
+    expect(rows[0].sealed_registration).not.toContain(rows[0].client_id);
   });
 
   it('no token is in any answer, log line, audit event or table', async () => {

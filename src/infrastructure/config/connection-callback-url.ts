@@ -1,4 +1,5 @@
 import { CONNECTION_CALLBACK_PAGE } from '../../adapters/http/console/console.router';
+import { CLIENT_METADATA_PATH } from '../../adapters/http/controllers/client-metadata.router';
 import { Config } from './config';
 
 /**
@@ -13,4 +14,9 @@ export function connectionCallbackUrl({ publicUrl, env, port }: Pick<Config, 'pu
   if (publicUrl !== null) return publicUrl + CONNECTION_CALLBACK_PAGE;
   if (env !== 'production' && port !== 0) return `http://localhost:${port}${CONNECTION_CALLBACK_PAGE}`;
   return null;
+}
+
+/** keygate's Client ID Metadata Document URL, its client id at servers that take one: only under an https public URL. */
+export function clientMetadataDocumentUrl({ publicUrl }: Pick<Config, 'publicUrl'>): string | null {
+  return publicUrl !== null && publicUrl.startsWith('https://') ? publicUrl + CLIENT_METADATA_PATH : null;
 }

@@ -43,8 +43,9 @@ import { McpConnectionStore } from '../../application/ports/mcp-connection-store
 import { UpstreamCredentials } from '../../application/use-cases/gateway/external/upstream-credentials';
 import { REFRESH_DEFAULTS, RefreshingAccessTokens } from '../../application/use-cases/gateway/external/refreshing-access-tokens';
 import { connectPageUrl } from '../config/connect-page-url';
-import { connectionCallbackUrl } from '../config/connection-callback-url';
+import { clientMetadataDocumentUrl, connectionCallbackUrl } from '../config/connection-callback-url';
 import { ConnectionAttemptStore } from '../../application/ports/connection-attempt-store.port';
+import { ClientRegistrationStore } from '../../application/ports/client-registration-store.port';
 import { UpstreamAuthorization } from '../../application/ports/upstream-authorization.port';
 import { OAuthConnectionStart } from '../../application/use-cases/gateway/mcp-connections/oauth-connection-start';
 import { CompleteOAuthConnection } from '../../application/use-cases/gateway/mcp-connections/complete-oauth-connection.use-case';
@@ -343,12 +344,24 @@ function bindMcpServers(c: Container): void {
       authorization: UpstreamAuthorization,
       attempts: ConnectionAttemptStore,
       config: Config,
+      registrations: ClientRegistrationStore,
     ) =>
       new McpConnectionsController({
         get: new GetMcpConnection(store, connections),
-        connect: new ConnectMcpServer(work, clock, new OAuthConnectionStart(authorization, attempts, clock, connectionCallbackUrl(config))),
+        connect: new ConnectMcpServer(
+          work,
+          clock,
+          new OAuthConnectionStart({
+            authorization,
+            attempts,
+            registrations,
+            clock,
+            redirectUri: connectionCallbackUrl(config),
+            metadataDocumentUrl: clientMetadataDocumentUrl(config),
+          }),
+        ),
         disconnect: new DisconnectMcpServer(work, clock, authorization),
-        complete: new CompleteOAuthConnection(attempts, authorization, work, clock),
+        complete: new CompleteOAuthConnection(attempts, authorization, work, clock, registrations),
       }),
     [
       TOKENS.ResourceStore,
@@ -358,6 +371,7 @@ function bindMcpServers(c: Container): void {
       TOKENS.UpstreamAuthorization,
       TOKENS.ConnectionAttemptStore,
       TOKENS.Config,
+      TOKENS.ClientRegistrationStore,
     ],
   );
   c.bind(McpServersController).toResolvedValue(

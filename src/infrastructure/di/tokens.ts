@@ -68,6 +68,10 @@ export const TOKENS = {
   UpstreamAuthorization: Symbol.for('keygate.UpstreamAuthorization'),
   /** `ConnectionAttemptStore`: OAuth authorizations waiting for their callback. */
   ConnectionAttemptStore: Symbol.for('keygate.ConnectionAttemptStore'),
+  /** `ClientRegistrationStore`: keygate's dynamic registrations at upstream authorization servers. */
+  ClientRegistrationStore: Symbol.for('keygate.ClientRegistrationStore'),
+  /** The route serving keygate's OAuth Client ID Metadata Document (empty without an https PUBLIC_URL). */
+  ClientMetadataRoutes: Symbol.for('keygate.ClientMetadataRoutes'),
   /** Whether a registered server's host may be contacted at all (MCP_UPSTREAM_ALLOWLIST), asked by the REST API. */
   UpstreamAddressCheck: Symbol.for('keygate.UpstreamAddressCheck'),
 

@@ -54,6 +54,7 @@ export function createApp(container: Container, extras: AppExtras = {}): Express
   app.use(metricsRouter(metrics));
   app.use(healthRouter(container.get<ReadinessCheck>(TOKENS.ReadinessCheck)));
   app.use(container.get<RequestHandler>(TOKENS.ProtectedResourceRoutes));
+  app.use(container.get<RequestHandler>(TOKENS.ClientMetadataRoutes));
   for (const handler of extras.before ?? []) app.use(handler);
   app.use('/api/v1', helmet());
   // Express answers OPTIONS on a mounted path itself (200 and Allow); the API documents no OPTIONS, so it is an unknown route like any other method.

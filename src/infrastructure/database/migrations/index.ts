@@ -15,6 +15,7 @@ import { McpTokenSessions1763900000016 } from './1763900000016-mcp-token-session
 import { McpResourceSubscriptions1763900000013 } from './1763900000013-mcp-resource-subscriptions';
 import { McpConnections1763900000017 } from './1763900000017-mcp-connections';
 import { McpConnectionAttempts1763900000018 } from './1763900000018-mcp-connection-attempts';
+import { McpClientRegistrations1763900000019 } from './1763900000019-mcp-client-registrations';
 
 /** Listed explicitly so the same list works from ts sources, compiled code and tests. */
 export const MIGRATIONS = [
@@ -35,4 +36,5 @@ export const MIGRATIONS = [
   McpResourceSubscriptions1763900000013,
   McpConnections1763900000017,
   McpConnectionAttempts1763900000018,
+  McpClientRegistrations1763900000019,
 ];

@@ -2,7 +2,8 @@ import { ForbiddenError, ValidationError } from '../../../../domain/errors';
 import { Clock } from '../../../ports/clock.port';
 import { ConnectionAttemptStore } from '../../../ports/connection-attempt-store.port';
 import { UnitOfWork } from '../../../ports/unit-of-work.port';
-import { AuthorizationCallback, UpstreamAuthorization } from '../../../ports/upstream-authorization.port';
+import { ClientRegistrationStore } from '../../../ports/client-registration-store.port';
+import { AuthorizationCallback, UpstreamAuthorization, UpstreamAuthorizationError } from '../../../ports/upstream-authorization.port';
 import { SERVERS } from '../external/upstream-servers';
 import { changerOf, McpServerCaller } from '../mcp-servers/mcp-server-caller';
 import { connectionEvent } from './mcp-connection-audit';
@@ -32,6 +33,7 @@ export class CompleteOAuthConnection {
     private readonly authorization: UpstreamAuthorization,
     private readonly work: UnitOfWork,
     private readonly clock: Clock,
+    private readonly registrations: ClientRegistrationStore,
   ) {}
 
   /** The server connected to. */
@@ -47,7 +49,10 @@ export class CompleteOAuthConnection {
     if (!attempt)
       throw ValidationError.single('state', 'is unknown, expired, already used or from a connection someone else started: connect again');
     const { userId, serverId, pending } = attempt;
-    const tokens = await this.authorization.complete(pending, callback).catch((error: unknown) => {
+    const tokens = await this.authorization.complete(pending, callback).catch(async (error: unknown) => {
+      // The server no longer knows the client kept for it: the next connect registers again.
+      if (error instanceof UpstreamAuthorizationError && error.oauthError === 'invalid_client' && pending.client.source === 'dynamic')
+        await this.registrations.forget(pending.client.issuer, pending.client.clientId);
       throw authorizationFailure(error);
     });
     await this.work.run(async ({ records, connections, audit }) => {
