@@ -68,9 +68,12 @@ async function begin(key: TestKey, id: string): Promise<URL> {
   return begun[begun.length - 1];
 }
 /** The user logs in at the authorization server as `account` and consents: the query keygate's callback gets. */
+/** Every authorization code and state the callbacks carried: bearer values too. */
+const codes: string[] = [];
 async function authorize(url: URL, account: string): Promise<Record<string, string>> {
   const back = await as.authorize(url.href, url.searchParams.get('redirect_uri')!, { account });
   expect(back.error).toBeNull();
+  codes.push(back.code!, back.state!);
   return { code: back.code!, state: back.state!, ...(back.iss ? { iss: back.iss } : {}) };
 }
 /** What the console's callback page does: hands the query over as its signed-in user. */
@@ -154,11 +157,18 @@ describe('an oauth server on /mcp', () => {
     const query = await authorize(await begin(alice, aliceServer), 'mallory');
     const count = async () => (await t.db.dataSource.query('SELECT count(*)::int AS n FROM mcp_connections'))[0].n as number;
     const before = await count();
-    for (const bad of [{ ...query, state: 'not-a-state' }, { code: query.code }]) {
+    const refusals = [];
+    for (const bad of [{ ...query, state: 'not-a-state' }, { code: query.code }, { ...query, state: 'x'.repeat(513) }]) {
       const res = await complete(alice, bad);
       answers.push(res.text);
       expect(res.status).toBe(400);
+      refusals.push(res.body.errors);
     }
+    expect(refusals).toEqual([
+      [{ field: 'state', message: expect.stringMatching(/^is unknown, expired/) }],
+      [{ field: 'state', message: 'is required: the state the authorization server sent back' }],
+      [{ field: 'state', message: 'is at most 512 characters' }],
+    ]);
     expect((await complete(alice, query)).status).toBe(201);
     const replayed = await complete(alice, query);
     answers.push(replayed.text);
@@ -201,11 +211,13 @@ describe('an oauth server on /mcp', () => {
     expect(rows[0].sealed_registration).not.toContain(rows[0].client_id);
   });
 
-  it('no token is in any answer, log line, audit event or table', async () => {
+  it('no token, authorization code or state is in any answer, log line, audit event or table', async () => {
     const tokens = [...new Set(upstream.tokens)];
     expect(tokens.length).toBeGreaterThan(1);
-    for (const token of tokens) {
-      expect(answers.join('\n')).not.toContain(token);
+    expect(codes.length).toBeGreaterThan(4);
+    for (const token of [...tokens, ...codes]) {
+      // A state is in the authorization URL answered to its user, by design; codes and tokens never.
+      if (!begun.some((url) => url.searchParams.get('state') === token)) expect(answers.join('\n')).not.toContain(token);
       expect(logLines.join('\n')).not.toContain(token);
       expect(await tablesContaining(t.db.dataSource, token)).toEqual([]);
     }

@@ -25,6 +25,7 @@ export class McpAuthorizationStartDto {
 }
 
 const CALLBACK_TEXT = { type: 'string', maxLength: 2048 } as const;
+const AT_MOST = { message: 'is at most 2048 characters' };
 
 /**
  * POST /api/v1/mcp-servers/connections/callback: the query the authorization
@@ -33,24 +34,30 @@ const CALLBACK_TEXT = { type: 'string', maxLength: 2048 } as const;
 export class McpConnectionCallbackDto {
   @SchemaOf({ type: 'string', minLength: 1, maxLength: 512 })
   @Described({ description: 'The `state` of the authorization URL keygate answered you (ten minutes, once, yours only).' })
+  @MaxLength(512, { message: 'is at most 512 characters' })
+  // Checked first (decorators apply bottom-up): a missing state says so, not that it is too long.
   @IsString({ message: 'is required: the state the authorization server sent back' })
-  @MaxLength(512)
   state!: string;
 
-  @SchemaOf(CALLBACK_TEXT) @Described({ description: 'The authorization code.' }) @IsOptional() @IsString() @MaxLength(2048) code?: string;
+  @SchemaOf(CALLBACK_TEXT)
+  @Described({ description: 'The authorization code.' })
+  @IsOptional()
+  @MaxLength(2048, AT_MOST)
+  @IsString()
+  code?: string;
   @SchemaOf(CALLBACK_TEXT)
   @Described({ description: 'RFC 9207: the issuer, when the authorization server sent it.' })
   @IsOptional()
+  @MaxLength(2048, AT_MOST)
   @IsString()
-  @MaxLength(2048)
   iss?: string;
   @SchemaOf(CALLBACK_TEXT)
   @Described({ description: 'The refusal, when the user or the server refused.' })
   @IsOptional()
+  @MaxLength(2048, AT_MOST)
   @IsString()
-  @MaxLength(2048)
   error?: string;
-  @SchemaOf(CALLBACK_TEXT) @IsOptional() @IsString() @MaxLength(2048) error_description?: string;
+  @SchemaOf(CALLBACK_TEXT) @IsOptional() @MaxLength(2048, AT_MOST) @IsString() error_description?: string;
 }
 
 /** A user's connection to a server: its state, never the secret or a token. */
