@@ -340,7 +340,7 @@ describeWithProgram(
       page.on('request', onRequest);
       await page.getByRole('button', { name: 'Connect' }).click();
       await page.waitForURL(`${service.baseUrl}/console/#/servers/${id}/connect`);
-      await page.getByText('Connected', { exact: true }).waitFor();
+      await page.getByText('Connected as console-user-at-linear', { exact: true }).waitFor();
       page.off('request', onRequest);
       await page.setExtraHTTPHeaders({});
       expect(seen.some((url) => url.startsWith(`${as.issuer}/`))).toBe(true);
@@ -348,6 +348,9 @@ describeWithProgram(
       const state = (await (await rest('GET', `/mcp-servers/${id}/connection`)).json()) as { state: string; scopes: string[] };
       expect(state).toMatchObject({ state: 'connected', scopes: expect.arrayContaining(['mcp:tools']) });
       await check('server-connect-oauth', page, false);
+      await page.getByRole('link', { name: 'Back to servers' }).click();
+      await page.getByText('Connected as console-user-at-linear', { exact: true }).waitFor();
+      await page.getByRole('link', { name: 'Connect linear' }).click();
       await page.getByRole('button', { name: 'Disconnect' }).click();
       await page.getByText('Not connected').waitFor();
       expect((await rest('DELETE', `/mcp-servers/${id}`)).status).toBe(204);

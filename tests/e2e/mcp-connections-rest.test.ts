@@ -51,6 +51,7 @@ describe('/api/v1/mcp-servers/:id/connection', () => {
       kind: null,
       scopes: [],
       expires_at: null,
+      account: null,
       created_at: null,
       updated_at: null,
     });

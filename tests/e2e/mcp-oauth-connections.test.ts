@@ -121,7 +121,13 @@ describe('an oauth server on /mcp', () => {
     expect(upstream.subjects).toContain('alice-at-linear');
     const state = await request(t.app).get(`${BASE}/${aliceServer}/connection`).set('Authorization', asUser(alice)).expect(200);
     answers.push(state.text);
-    expect(state.body).toMatchObject({ auth_type: 'oauth', kind: 'oauth', state: 'connected', scopes: expect.any(Array) });
+    expect(state.body).toMatchObject({
+      auth_type: 'oauth',
+      kind: 'oauth',
+      state: 'connected',
+      scopes: expect.any(Array),
+      account: 'alice-at-linear',
+    });
     expect((await auditOf('mcp_connection.created')).length).toBe(before.length + 1);
   });
 

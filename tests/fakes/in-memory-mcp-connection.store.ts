@@ -38,6 +38,7 @@ export class InMemoryMcpConnectionStore implements McpConnectionStore {
       state: 'connected',
       scopes: [],
       expiresAt: null,
+      account: null,
       createdAt: before?.createdAt ?? at,
       updatedAt: at,
     };
@@ -66,6 +67,7 @@ export class InMemoryMcpConnectionStore implements McpConnectionStore {
       state: 'connected',
       scopes: grant.tokens.scopes,
       expiresAt: grant.tokens.expiresAt ?? null,
+      account: grant.tokens.account ?? null,
       createdAt: before?.createdAt ?? at,
       updatedAt: at,
     };
@@ -94,6 +96,7 @@ export class InMemoryMcpConnectionStore implements McpConnectionStore {
     const at = this.now();
     connection.scopes = grant.tokens.scopes;
     connection.expiresAt = grant.tokens.expiresAt ?? null;
+    connection.account = grant.tokens.account ?? connection.account;
     connection.updatedAt = at;
     this.grants.set(connection.id, structuredClone(grant));
     this.refreshing.delete(connection.id);

@@ -602,6 +602,8 @@ export interface components {
             kind: ("oauth" | "user_secret") | null;
             scopes: string[];
             expires_at: string | null;
+            /** @description oauth: who you are at the server, as its token answer said (shown as “Connected as …”); null when it did not say. */
+            account?: string | null;
             created_at: string | null;
             updated_at: string | null;
         };

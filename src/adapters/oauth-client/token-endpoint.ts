@@ -49,6 +49,8 @@ export async function requestTokens(
     scopes: typeof body.scope === 'string' ? body.scope.split(' ').filter(Boolean) : asked,
   };
   if (typeof body.refresh_token === 'string' && body.refresh_token !== '') set.refreshToken = body.refresh_token;
+  const account = accountOf(body);
+  if (account !== undefined) set.account = account;
   const expiresIn = Number(body.expires_in);
   if (Number.isFinite(expiresIn) && expiresIn > 0) set.expiresAt = new Date(now.getTime() + expiresIn * 1000);
   return set;
@@ -76,4 +78,38 @@ function bounded(value: unknown, max: number): string | undefined {
   if (typeof value !== 'string') return undefined;
   const clean = value.replace(/[^\x20-\x21\x23-\x5b\x5d-\x7e]/g, '').slice(0, max);
   return clean === '' ? undefined : clean;
+}
+
+const ACCOUNT_CLAIMS = ['preferred_username', 'email', 'name', 'sub'] as const;
+const MAX_ACCOUNT = 120;
+
+/**
+ * A label for the account the tokens are for: the first of ACCOUNT_CLAIMS in
+ * the answer's ID token, else in the access token when it is a JWT. Read,
+ * not verified: it is only shown to the user it belongs to (and admins),
+ * never trusted. Control characters make it no label at all.
+ */
+export function accountOf(body: Record<string, unknown>): string | undefined {
+  for (const token of [body.id_token, body.access_token]) {
+    const claims = typeof token === 'string' ? jwtClaims(token) : null;
+    for (const claim of ACCOUNT_CLAIMS) {
+      const value = claims?.[claim];
+      // eslint-disable-next-line no-control-regex
+      if (typeof value === 'string' && value.trim() !== '' && !/[\u0000-\u001f\u007f-\u009f]/.test(value)) {
+        return value.trim().slice(0, MAX_ACCOUNT);
+      }
+    }
+  }
+  return undefined;
+}
+
+function jwtClaims(token: string): Record<string, unknown> | null {
+  const parts = token.split('.');
+  if (parts.length !== 3 || parts[1].length > 16_384) return null;
+  try {
+    const claims: unknown = JSON.parse(Buffer.from(parts[1], 'base64url').toString('utf8'));
+    return typeof claims === 'object' && claims !== null && !Array.isArray(claims) ? (claims as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
 }

@@ -102,6 +102,11 @@ export interface UpstreamTokenSet {
   /** Granted scopes: the answer's `scope`, else those asked for. */
   scopes: string[];
   tokenType: string;
+  /**
+   * Who the user is at the upstream, for display only: a name, email or subject the answer states (an ID token's
+   * or a JWT access token's claims, unverified). Not a secret; never used to decide anything.
+   */
+  account?: string;
 }
 
 export interface RefreshInput {

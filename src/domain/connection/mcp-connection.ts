@@ -17,6 +17,8 @@ export interface McpConnection {
   scopes: string[];
   /** When the access token expires (oauth); null when it does not or is no token. */
   expiresAt: Date | null;
+  /** Who the user is at the upstream (oauth), as its token answer said; null when unknown or for a secret. */
+  account: string | null;
   createdAt: Date;
   updatedAt: Date;
 }

@@ -51,7 +51,10 @@ export function ServerConnectPage({ id }: { id: string }) {
       <h1 id="connect-title">Connect to {server.name}</h1>
       <p class="mono small">{server.url}</p>
       <p>
-        <strong>{STATES[connection.state]}</strong>
+        <strong>
+          {STATES[connection.state]}
+          {connection.state === 'connected' && connection.account && ` as ${connection.account}`}
+        </strong>
         {connection.updated_at && <span class="muted"> · since {shortDate(connection.updated_at)}</span>}
       </p>
       <ErrorNote error={error} />

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, McpServer } from '../api';
+import { api, McpConnection, McpServer } from '../api';
 import { ErrorNote, messageOf } from '../components/error-note';
 import { shortDate } from '../format';
 import { nextPageOf } from '../paging';
@@ -19,6 +19,36 @@ function awaitingOf(servers: McpServer[]): Awaiting[] {
     Object.entries(server.tool_pins ?? {})
       .filter(([, pin]) => pin.status === 'changed' && pin.seen_sha256)
       .map(([name, pin]) => ({ server, name, approved: pin.sha256, seen: pin.seen_sha256! })),
+  );
+}
+
+/** A per-user server's connection at a glance ("Connected as …"), and the way to its connect page. */
+function ConnectionLink({ server }: { server: McpServer }) {
+  const [connection, setConnection] = useState<McpConnection | null>(null);
+  useEffect(() => {
+    api<McpConnection>('GET', `/mcp-servers/${server.id}/connection`).then(
+      ({ data }) => setConnection(data),
+      () => setConnection(null),
+    );
+  }, [server.id, server.updated_at]);
+  const connected = connection?.state === 'connected';
+  return (
+    <>
+      {connection && (
+        <span class="muted small" data-connection={connection.state}>
+          {connected
+            ? connection.account
+              ? `Connected as ${connection.account}`
+              : 'Connected'
+            : connection.state === 'failed'
+              ? 'Connect again'
+              : 'Not connected'}
+        </span>
+      )}
+      <a class="button secondary" href={`#/servers/${server.id}/connect`} aria-label={`Connect ${server.name}`}>
+        {connected ? 'Manage' : 'Connect'}
+      </a>
+    </>
   );
 }
 
@@ -98,11 +128,7 @@ export function ServersPage() {
                   <td>{Object.keys(s.tool_pins ?? {}).length}</td>
                   <td>{shortDate(s.updated_at)}</td>
                   <td class="actions">
-                    {(s.auth.type === 'user_secret' || s.auth.type === 'oauth') && (
-                      <a class="button secondary" href={`#/servers/${s.id}/connect`} aria-label={`Connect ${s.name}`}>
-                        Connect
-                      </a>
-                    )}
+                    {(s.auth.type === 'user_secret' || s.auth.type === 'oauth') && <ConnectionLink server={s} />}
                     <button type="button" class="secondary" onClick={() => setEditing(s)} aria-label={`Edit ${s.name}`}>
                       Edit
                     </button>

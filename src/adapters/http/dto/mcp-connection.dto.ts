@@ -70,6 +70,13 @@ export class McpConnectionDto {
   @NullableSchema() @IsIn(['oauth', 'user_secret']) kind!: string | null;
   @SchemaOf({ type: 'array', items: { type: 'string' } }) @IsArray() scopes!: string[];
   @NullableSchema() @Timestamp() expires_at!: string | null;
+  @Described({
+    description: 'oauth: who you are at the server, as its token answer said (shown as “Connected as …”); null when it did not say.',
+  })
+  @NullableSchema()
+  @IsOptional()
+  @IsString()
+  account!: string | null;
   @NullableSchema() @Timestamp() created_at!: string | null;
   @NullableSchema() @Timestamp() updated_at!: string | null;
 }

@@ -10,6 +10,7 @@ export function presentMcpConnection(view: McpConnectionView): McpConnectionDto 
     kind: view.kind,
     scopes: view.scopes,
     expires_at: view.expiresAt?.toISOString() ?? null,
+    account: view.account,
     created_at: view.createdAt?.toISOString() ?? null,
     updated_at: view.updatedAt?.toISOString() ?? null,
   };

@@ -13,13 +13,14 @@ interface ConnectionRow {
   state: ConnectionState;
   scopes: string[];
   expires_at: Date | null;
+  account: string | null;
   sealed_secret: string | null;
   sealed_tokens: string | null;
   created_at: Date;
   updated_at: Date;
 }
 
-const COLUMNS = 'id, user_id, server_id, kind, state, scopes, expires_at, sealed_secret, sealed_tokens, created_at, updated_at';
+const COLUMNS = 'id, user_id, server_id, kind, state, scopes, expires_at, account, sealed_secret, sealed_tokens, created_at, updated_at';
 
 /** McpConnectionStore on PostgreSQL (migration 1763900000017); one indexed row per (user, server). */
 export class PostgresMcpConnectionStore implements McpConnectionStore {
@@ -54,7 +55,8 @@ export class PostgresMcpConnectionStore implements McpConnectionStore {
        VALUES ($1, $2, 'user_secret', 'connected', $3)
        ON CONFLICT (user_id, server_id) DO UPDATE SET
          kind = 'user_secret', state = 'connected', sealed_secret = EXCLUDED.sealed_secret, sealed_tokens = NULL,
-         scopes = '{}', expires_at = NULL, issuer = NULL, client_registration = NULL, refreshing_until = NULL, updated_at = now()
+         scopes = '{}', expires_at = NULL, issuer = NULL, account = NULL, client_registration = NULL, refreshing_until = NULL,
+         updated_at = now()
        RETURNING ${COLUMNS}, (xmax = 0) AS created`,
       [userId, serverId, this.secrets.seal(userId, serverId, 'secret', secret)],
     );
@@ -77,10 +79,11 @@ export class PostgresMcpConnectionStore implements McpConnectionStore {
 
   async saveGrant(userId: string, serverId: string, grant: OAuthGrant): Promise<{ connection: McpConnection; created: boolean }> {
     const [row] = await this.query<ConnectionRow & { created: boolean }>(
-      `INSERT INTO mcp_connections (user_id, server_id, kind, state, scopes, expires_at, issuer, sealed_tokens)
-       VALUES ($1, $2, 'oauth', 'connected', $3, $4, $5, $6)
+      `INSERT INTO mcp_connections (user_id, server_id, kind, state, scopes, expires_at, issuer, sealed_tokens, account)
+       VALUES ($1, $2, 'oauth', 'connected', $3, $4, $5, $6, $7)
        ON CONFLICT (user_id, server_id) DO UPDATE SET
          kind = 'oauth', state = 'connected', scopes = EXCLUDED.scopes, expires_at = EXCLUDED.expires_at, issuer = EXCLUDED.issuer,
+         account = EXCLUDED.account,
          sealed_tokens = EXCLUDED.sealed_tokens, sealed_secret = NULL, client_registration = NULL, refreshing_until = NULL,
          updated_at = now()
        RETURNING ${COLUMNS}, (xmax = 0) AS created`,
@@ -91,6 +94,7 @@ export class PostgresMcpConnectionStore implements McpConnectionStore {
         grant.tokens.expiresAt ?? null,
         grant.authorizationServer.issuer,
         this.secrets.seal(userId, serverId, 'tokens', JSON.stringify(grant)),
+        grant.tokens.account ?? null,
       ],
     );
     return { connection: toConnection(row), created: row.created };
@@ -117,6 +121,7 @@ export class PostgresMcpConnectionStore implements McpConnectionStore {
     const [row] = await this.query<ConnectionRow & { audit: boolean }>(
       `WITH saved AS (
          UPDATE mcp_connections SET sealed_tokens = $4, scopes = $5, expires_at = $6, refreshing_until = NULL, updated_at = now(),
+           account = COALESCE($7, account),
            refresh_audited_at = CASE WHEN refresh_audited_at IS NULL OR refresh_audited_at <= now() - interval '1 hour'
                                      THEN now() ELSE refresh_audited_at END
          WHERE id = $1 AND user_id = $2 AND server_id = $3 AND kind = 'oauth' AND state = 'connected'
@@ -129,6 +134,7 @@ export class PostgresMcpConnectionStore implements McpConnectionStore {
         this.secrets.seal(userId, serverId, 'tokens', JSON.stringify(grant)),
         grant.tokens.scopes,
         grant.tokens.expiresAt ?? null,
+        grant.tokens.account ?? null,
       ],
     );
     return row ? { connection: toConnection(row), audit: row.audit } : null;
@@ -188,6 +194,7 @@ function toConnection(row: ConnectionRow): McpConnection {
     state: row.state,
     scopes: row.scopes,
     expiresAt: row.expires_at,
+    account: row.account,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };

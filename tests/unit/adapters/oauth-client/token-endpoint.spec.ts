@@ -1,4 +1,4 @@
-import { authenticate, oauthFailure } from '../../../../src/adapters/oauth-client/token-endpoint';
+import { accountOf, authenticate, oauthFailure } from '../../../../src/adapters/oauth-client/token-endpoint';
 import { clientMetadataDocument } from '../../../../src/adapters/oauth-client/client-metadata-document';
 
 describe('authenticate', () => {
@@ -46,5 +46,25 @@ describe('clientMetadataDocument', () => {
       response_types: ['code'],
       token_endpoint_auth_method: 'none',
     });
+  });
+});
+
+describe('accountOf', () => {
+  const jwt = (claims: Record<string, unknown>) => `e30.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.sig`;
+
+  it('names the account from the ID token first, then a JWT access token, by the first claim of preferred_username, email, name, sub', () => {
+    expect(accountOf({ id_token: jwt({ sub: 's', email: 'a@x.example' }), access_token: jwt({ preferred_username: 'other' }) })).toBe(
+      'a@x.example',
+    );
+    expect(accountOf({ access_token: jwt({ sub: 'user-42', name: 'Ada' }) })).toBe('Ada');
+    expect(accountOf({ access_token: jwt({ sub: 'user-42' }) })).toBe('user-42');
+  });
+
+  it('names none for an opaque token, a claim that is not text, or text with control characters; cuts a long one', () => {
+    expect(accountOf({ access_token: 'opaque-token' })).toBeUndefined();
+    expect(accountOf({ access_token: 'a.!!!.c' })).toBeUndefined();
+    expect(accountOf({ access_token: jwt({ sub: 42, email: ['x'] }) })).toBeUndefined();
+    expect(accountOf({ access_token: jwt({ preferred_username: 'evil\u001b[31m', sub: 'fine' }) })).toBe('fine');
+    expect(accountOf({ access_token: jwt({ sub: 'x'.repeat(500) }) })).toHaveLength(120);
   });
 });

@@ -12,6 +12,7 @@ export interface McpConnectionView {
   kind: ConnectionKind | null;
   scopes: string[];
   expiresAt: Date | null;
+  account: string | null;
   createdAt: Date | null;
   updatedAt: Date | null;
 }
@@ -24,6 +25,7 @@ export function connectionView(server: ResourceRecord, connection: McpConnection
     kind: connection?.kind ?? null,
     scopes: connection?.scopes ?? [],
     expiresAt: connection?.expiresAt ?? null,
+    account: connection?.account ?? null,
     createdAt: connection?.createdAt ?? null,
     updatedAt: connection?.updatedAt ?? null,
   };

@@ -139,6 +139,7 @@ describe('user_secret connections', () => {
       kind: null,
       scopes: [],
       expiresAt: null,
+      account: null,
       createdAt: null,
       updatedAt: null,
     });
