@@ -94,7 +94,6 @@ export function accountOf(body: Record<string, unknown>): string | undefined {
     const claims = typeof token === 'string' ? jwtClaims(token) : null;
     for (const claim of ACCOUNT_CLAIMS) {
       const value = claims?.[claim];
-      // eslint-disable-next-line no-control-regex
       if (typeof value === 'string' && value.trim() !== '' && !/[\u0000-\u001f\u007f-\u009f]/.test(value)) {
         return value.trim().slice(0, MAX_ACCOUNT);
       }
