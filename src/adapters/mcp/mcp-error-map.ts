@@ -21,7 +21,9 @@ export function toMcpError(error: unknown, log: (error: unknown) => void): RpcEr
   }
   log(error);
   const outage = outageOf(error);
-  return outage ? new UnavailableRpcError(RPC.INTERNAL_ERROR, 'Internal error', outage) : new RpcError(RPC.INTERNAL_ERROR, 'Internal error');
+  return outage
+    ? new UnavailableRpcError(RPC.INTERNAL_ERROR, 'Internal error', outage)
+    : new RpcError(RPC.INTERNAL_ERROR, 'Internal error');
 }
 
 /**

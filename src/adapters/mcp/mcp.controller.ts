@@ -60,7 +60,8 @@ export interface McpControllerOptions {
  * Once the body is parsed, the era gate (era/era-gate.ts) decides its era:
  * 2025 goes on as above; a 2026-07-28 request (its version in _meta, its
  * headers checked against the body first) runs the same gates without any
- * session and is answered by the SDK v2 (modern/modern-http.ts).
+ * session and is answered by the SDK v2 (modern/modern-http.ts); an outage
+ * it meets on the way is 503 with its id (answerModernFailure).
  */
 export class McpController {
   constructor(private readonly options: McpControllerOptions) {}
@@ -117,7 +118,8 @@ export class McpController {
   private async dispatch(req: Request, res: Response): Promise<void> {
     const verdict = eraOf({ httpMethod: 'POST', headers: eraHeadersOf(req.headers), body: req.body });
     if (verdict.era === 'rejected') return sendModernError(res, verdict.rejection);
-    if (verdict.era === 'modern') return this.postModern(req, res, verdict).catch((error) => answerModernFailure(req, res, error, verdict.id));
+    if (verdict.era === 'modern')
+      return this.postModern(req, res, verdict).catch((error) => answerModernFailure(req, res, error, verdict.id));
     if (res.locals.sessionDeferred === true) {
       let passed = false;
       await this.options.sessions.resolve(req, res, () => void (passed = true));

@@ -146,13 +146,17 @@ describe('an outage (what the HTTP map answers 503)', () => {
     expect(logged).toHaveLength(1);
   });
 
-  it('is -32000 with the edge\'s words on 2026, raw or mapped once already, and logged once', () => {
+  it("is -32000 with the edge's words on 2026, raw or mapped once already, and logged once", () => {
     const logged: unknown[] = [];
     const modern = (error: unknown) => toModernMcpError(error, (e) => logged.push(e));
     const first = modern(outage());
     const again = modern(toMcpError(outage(), (e) => logged.push(e)));
     for (const answer of [first, again]) {
-      expect({ code: answer.code, message: answer.message, data: answer.data }).toEqual({ code: -32000, message: UNAVAILABLE, data: undefined });
+      expect({ code: answer.code, message: answer.message, data: answer.data }).toEqual({
+        code: -32000,
+        message: UNAVAILABLE,
+        data: undefined,
+      });
       expect(isUnavailable(answer)).toBe(true);
     }
     expect(logged).toHaveLength(2);
@@ -163,7 +167,12 @@ describe('an outage (what the HTTP map answers 503)', () => {
       rejection: { httpStatus: 503, id: 'r-1', code: -32000, message: UNAVAILABLE },
       headers: { 'Retry-After': '1' },
     });
-    expect(modernUnavailable(toMcpError(outage(), () => undefined), 7)).toMatchObject({ rejection: { id: 7, code: -32000 } });
+    expect(
+      modernUnavailable(
+        toMcpError(outage(), () => undefined),
+        7,
+      ),
+    ).toMatchObject({ rejection: { id: 7, code: -32000 } });
     expect(modernUnavailable(DomainErrorMother['SIGNING_KEYS.UNAVAILABLE'](), null)).toMatchObject({
       rejection: { httpStatus: 503, id: null, code: -32000 },
       headers: { 'Retry-After': expect.any(String) },
