@@ -10,6 +10,7 @@ import { ListUpstreamResourceTemplates } from '../../src/application/use-cases/g
 import { ListUpstreamResources } from '../../src/application/use-cases/gateway/upstream-content/list-upstream-resources.use-case';
 import { ReadUpstreamResource } from '../../src/application/use-cases/gateway/upstream-content/read-upstream-resource.use-case';
 import { ListenCapabilities } from '../../src/adapters/mcp/modern/listen-capabilities';
+import { ToolCallRecorder } from '../../src/adapters/mcp/tool-call-recorder';
 import { DatabaseUnavailableError } from '../../src/domain/errors';
 import { makeKey, TestKey } from '../support/mcp-keys';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -116,6 +117,25 @@ describe('the gates after the body, before any handler', () => {
     await post(secretCall('gate-2')).expect(200);
   });
 
+  it('answers a refused tools/call whose denial cannot be recorded 503 with its id (the 403 waits for the event)', async () => {
+    const forbidden: Post = {
+      path: '/mcp/servers/files',
+      key: chat,
+      id: 'denied-1',
+      method: 'tools/call',
+      params: { name: 'echo', arguments: { text: 'x' } },
+      headers: { 'Mcp-Name': 'echo' },
+    };
+    const spy = jest.spyOn(ToolCallRecorder.prototype, 'denied').mockRejectedValue(new DatabaseUnavailableError());
+    try {
+      expectUnavailable(await post(forbidden), 'denied-1');
+      expect(spy).toHaveBeenCalledTimes(1);
+    } finally {
+      spy.mockRestore();
+    }
+    await post({ ...forbidden, id: 'denied-2' }).expect(403);
+  });
+
   it('answers a tools/call whose quota charge meets the outage 503 with its id', async () => {
     const created = await request(t.app)
       .post('/api/v1/api-keys')
@@ -174,6 +194,14 @@ describe('tools', () => {
     const res = await duringOutage(CallTool, () => post(secretCall('call-2', chat, { progressToken: 'p' })));
     expectUnavailable(res, 'call-2');
     const back = await post(secretCall('call-3', chat, { progressToken: 'p' })).expect(200);
+    expect(back.body.result.content[0].text).toBe('the secret');
+  });
+
+  it('answers a tools/call that may park (the client declares elicitation) 503 with its id', async () => {
+    const declares = { 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } };
+    const res = await duringOutage(CallTool, () => post(secretCall('park-1', chat, declares)));
+    expectUnavailable(res, 'park-1');
+    const back = await post(secretCall('park-2', chat, declares)).expect(200);
     expect(back.body.result.content[0].text).toBe('the secret');
   });
 

@@ -27,26 +27,39 @@ export function toMcpError(error: unknown, log: (error: unknown) => void): RpcEr
 }
 
 /**
- * An outage met inside an MCP handler (PostgreSQL away: what the HTTP map
- * answers 503). A 2025 handler's answer is on HTTP 200 by then, so it stays
- * -32603 like any fault; a 2026 one is -32000 with the edge's words, and the
- * 2026 edge, while its answer is not yet streaming, answers 503 instead
- * (modernUnavailable), whichever path met it.
+ * An outage as keygate answers it (PostgreSQL away: what the HTTP map answers
+ * 503): the status, its headers (Retry-After) and words ("title: detail",
+ * never the driver's). Plain data, so a parked call's holder can hand it to
+ * the replica its client's retry reached.
+ */
+export interface Outage {
+  status: number;
+  headers: Record<string, string>;
+  message: string;
+}
+
+/**
+ * An outage met inside an MCP handler. A 2025 handler's answer is on HTTP 200
+ * by then, so it stays -32603 like any fault; a 2026 one is -32000 with the
+ * outage's words, and the 2026 edge, while its answer is not yet streaming,
+ * answers 503 instead (modernUnavailable), whichever path met it.
  */
 export class UnavailableRpcError extends RpcError {
   constructor(
     code: number,
     message: string,
-    readonly outage: DomainError,
+    readonly outage: Outage,
   ) {
     super(code, message);
   }
 }
 
-/** The domain error behind an outage, raw or already mapped; undefined for anything else. */
-function outageOf(error: unknown): DomainError | undefined {
+/** The outage `error` stands for, raw or already mapped; undefined for anything else. */
+export function outageOf(error: unknown): Outage | undefined {
   if (error instanceof UnavailableRpcError) return error.outage;
-  return error instanceof DomainError && toProblem(error).problem.status === 503 ? error : undefined;
+  if (!(error instanceof DomainError)) return undefined;
+  const { problem, headers } = toProblem(error);
+  return problem.status === 503 ? { status: problem.status, headers, message: `${problem.title}: ${problem.detail}` } : undefined;
 }
 
 /** Whether `error` means keygate cannot serve right now (an outage), raw or mapped by toMcpError. */
@@ -63,16 +76,14 @@ export interface ModernUnavailable {
 /**
  * What the 2026 leg answers for an outage met once the body was read (the
  * gates, a fast path, a listen, the SDK leg's factory or handler), as
- * server/discover always has: the HTTP map's 503 and Retry-After, with the
- * problem's title and detail as a JSON-RPC -32000 that echoes the request's
- * id (never the driver's words: the domain error has its own). Undefined for
- * anything that is not an outage.
+ * server/discover always has: the outage's status and headers, its words as
+ * a JSON-RPC -32000 that echoes the request's id. Undefined for anything
+ * that is not an outage.
  */
 export function modernUnavailable(error: unknown, id: RpcId): ModernUnavailable | undefined {
   const outage = outageOf(error);
   if (outage === undefined) return undefined;
-  const { problem, headers } = toProblem(outage);
-  return { rejection: { httpStatus: problem.status, id, code: RPC.SERVER_ERROR, message: `${problem.title}: ${problem.detail}` }, headers };
+  return { rejection: { httpStatus: outage.status, id, code: RPC.SERVER_ERROR, message: outage.message }, headers: outage.headers };
 }
 
 /**
@@ -84,10 +95,7 @@ export function modernUnavailable(error: unknown, id: RpcId): ModernUnavailable 
  */
 export function toModernMcpError(error: unknown, log: (error: unknown) => void): RpcError {
   const answer = toMcpError(error, log);
-  if (answer instanceof UnavailableRpcError) {
-    const { code, message } = modernUnavailable(answer, null)!.rejection;
-    return new UnavailableRpcError(code, message, answer.outage);
-  }
+  if (answer instanceof UnavailableRpcError) return new UnavailableRpcError(RPC.SERVER_ERROR, answer.outage.message, answer.outage);
   return answer.code === RPC.RESOURCE_NOT_FOUND ? new RpcError(RPC.INVALID_PARAMS, answer.message, answer.data) : answer;
 }
 
