@@ -2,7 +2,13 @@ import { OAuthHttp } from '../../src/adapters/oauth-client/oauth-http';
 import { OAuthUpstreamAuthorization } from '../../src/adapters/oauth-client/oauth-upstream-authorization';
 import { pinnedAgent } from '../../src/adapters/mcp/upstream/pinned-agent';
 import { UpstreamAddressGuard } from '../../src/adapters/mcp/upstream/upstream-address-guard';
-import { PendingAuthorization, UpstreamTokenSet } from '../../src/application/ports/upstream-authorization.port';
+import {
+  ClientRegistration,
+  DiscoveredAuthorization,
+  PendingAuthorization,
+  UpstreamAuthorizationError,
+  UpstreamTokenSet,
+} from '../../src/application/ports/upstream-authorization.port';
 import { OAuthAuthorizationServer, TOKEN_EXCHANGE_GRANT } from './oauth-authorization-server';
 import { ProtectedResource } from './protected-resource';
 
@@ -86,4 +92,90 @@ export async function connect(
 ): Promise<UpstreamTokenSet> {
   const back = await as.authorize(pending.authorizationUrl, pending.redirectUri, { account });
   return client.complete(pending, { code: back.code ?? undefined, state: back.state ?? undefined, iss: back.iss ?? undefined });
+}
+
+/** The rejection of `promise`, which must reject (one that resolves fails the test); mostly the client's UpstreamAuthorizationError. */
+export function failureOf<E = UpstreamAuthorizationError>(promise: Promise<unknown>): Promise<E> {
+  return promise.then(
+    () => {
+      throw new Error('resolved');
+    },
+    (error: unknown) => error as E,
+  );
+}
+
+export interface OAuthClientFixtureOptions {
+  /** Start the protected resource (startProtectedResource) too; true unless a file serves its own. */
+  resource?: boolean;
+  /** Discover the resource's authorization (through its well-known URL) once, for every test. */
+  discover?: boolean;
+  /** Then register keygate with the given client (GIVEN_CLIENT), once, for every test. */
+  register?: boolean;
+  /** The CA the authorization server trusts for Client ID Metadata Documents, read when it starts. */
+  cimdCa?: () => string;
+}
+
+/** What a file of OAuth client tests shares, each part set once its beforeAll ran. */
+export interface OAuthClientFixture {
+  readonly client: OAuthUpstreamAuthorization;
+  readonly as: OAuthAuthorizationServer;
+  readonly resource: ProtectedResource;
+  readonly discovered: DiscoveredAuthorization;
+  readonly registered: ClientRegistration;
+}
+
+/**
+ * The setup every file of OAuth client tests repeats, as jest hooks of the
+ * calling file: the authorization server, the protected resource guarded by
+ * it, keygate's client (built at once, with the default options), and with
+ * `discover`/`register` the discovery and registration the tests start from;
+ * stopped after the file. Hooks run in order, so a beforeAll declared before
+ * this call (a CA for `cimdCa`) runs first, and one after it sees the parts.
+ */
+export function oauthClientFixture(options: OAuthClientFixtureOptions = {}): OAuthClientFixture {
+  const client = oauthClient();
+  const parts: {
+    as?: OAuthAuthorizationServer;
+    resource?: ProtectedResource;
+    discovered?: DiscoveredAuthorization;
+    registered?: ClientRegistration;
+  } = {};
+  beforeAll(async () => {
+    const as = (parts.as = await startAuthorizationServer(options.cimdCa?.()));
+    if (options.resource === false) return;
+    const resource = (parts.resource = await startProtectedResource(as));
+    if (!options.discover && !options.register) return;
+    const discovered = (parts.discovered = await client.discover(`${resource.origin}/mcp`));
+    if (!options.register) return;
+    parts.registered = await client.register({
+      authorizationServer: discovered.authorizationServer,
+      given: GIVEN_CLIENT,
+      redirectUri: REDIRECT_URI,
+      clientName: 'keygate',
+    });
+  });
+  afterAll(async () => {
+    await parts.resource?.stop();
+    await parts.as?.stop();
+  });
+  const part = <K extends keyof typeof parts>(name: K): NonNullable<(typeof parts)[K]> => {
+    const value = parts[name];
+    if (value === undefined) throw new Error(`oauthClientFixture: no ${name} (not asked for, or read before beforeAll)`);
+    return value;
+  };
+  return {
+    client,
+    get as() {
+      return part('as');
+    },
+    get resource() {
+      return part('resource');
+    },
+    get discovered() {
+      return part('discovered');
+    },
+    get registered() {
+      return part('registered');
+    },
+  };
 }

@@ -1,6 +1,8 @@
 import { CallToolResult, inputRequired, ProtocolError } from '@modelcontextprotocol/server';
 import { ConnectionRequiredError, DomainError } from '../../domain/errors';
-import { RPC } from './json-rpc';
+import { toProblem } from '../edge/error-map';
+import { EraRejection } from './era/era-gate';
+import { RPC, RpcId } from './json-rpc';
 import { RpcError } from './rpc-error';
 import { connectMessage, INTERNAL, RPC_ERRORS, RpcAnswer } from './rpc-errors';
 
@@ -18,17 +20,82 @@ export function toMcpError(error: unknown, log: (error: unknown) => void): RpcEr
     if (answer !== INTERNAL) return new RpcError(answer.code, error.message, answer.data?.(error));
   }
   log(error);
-  return new RpcError(RPC.INTERNAL_ERROR, 'Internal error');
+  const outage = outageOf(error);
+  return outage
+    ? new UnavailableRpcError(RPC.INTERNAL_ERROR, 'Internal error', outage)
+    : new RpcError(RPC.INTERNAL_ERROR, 'Internal error');
+}
+
+/**
+ * An outage as keygate answers it (PostgreSQL away: what the HTTP map answers
+ * 503): the status, its headers (Retry-After) and words ("title: detail",
+ * never the driver's). Plain data, so a parked call's holder can hand it to
+ * the replica its client's retry reached.
+ */
+export interface Outage {
+  status: number;
+  headers: Record<string, string>;
+  message: string;
+}
+
+/**
+ * An outage met inside an MCP handler. A 2025 handler's answer is on HTTP 200
+ * by then, so it stays -32603 like any fault; a 2026 one is -32000 with the
+ * outage's words, and the 2026 edge, while its answer is not yet streaming,
+ * answers 503 instead (modernUnavailable), whichever path met it.
+ */
+export class UnavailableRpcError extends RpcError {
+  constructor(
+    code: number,
+    message: string,
+    readonly outage: Outage,
+  ) {
+    super(code, message);
+  }
+}
+
+/** The outage `error` stands for, raw or already mapped; undefined for anything else. */
+export function outageOf(error: unknown): Outage | undefined {
+  if (error instanceof UnavailableRpcError) return error.outage;
+  if (!(error instanceof DomainError)) return undefined;
+  const { problem, headers } = toProblem(error);
+  return problem.status === 503 ? { status: problem.status, headers, message: `${problem.title}: ${problem.detail}` } : undefined;
+}
+
+/** Whether `error` means keygate cannot serve right now (an outage), raw or mapped by toMcpError. */
+export function isUnavailable(error: unknown): boolean {
+  return outageOf(error) !== undefined;
+}
+
+/** A 2026 answer to an outage: the HTTP map's status and headers (503, Retry-After), a JSON-RPC -32000 with the request's id. */
+export interface ModernUnavailable {
+  rejection: EraRejection;
+  headers: Record<string, string>;
+}
+
+/**
+ * What the 2026 leg answers for an outage met once the body was read (the
+ * gates, a fast path, a listen, the SDK leg's factory or handler), as
+ * server/discover always has: the outage's status and headers, its words as
+ * a JSON-RPC -32000 that echoes the request's id. Undefined for anything
+ * that is not an outage.
+ */
+export function modernUnavailable(error: unknown, id: RpcId): ModernUnavailable | undefined {
+  const outage = outageOf(error);
+  if (outage === undefined) return undefined;
+  return { rejection: { httpStatus: outage.status, id, code: RPC.SERVER_ERROR, message: outage.message }, headers: outage.headers };
 }
 
 /**
  * toMcpError for a 2026-07-28 request: that revision answers an unknown
  * resource -32602 (Invalid params) and forbids -32002, which 2025 answers, so
  * keygate's own and any an upstream relayed become -32602, message and data
- * (the URI) kept.
+ * (the URI) kept. An outage is modernUnavailable's -32000, for an answer
+ * already streaming (the edge answers 503 otherwise).
  */
 export function toModernMcpError(error: unknown, log: (error: unknown) => void): RpcError {
   const answer = toMcpError(error, log);
+  if (answer instanceof UnavailableRpcError) return new UnavailableRpcError(RPC.SERVER_ERROR, answer.outage.message, answer.outage);
   return answer.code === RPC.RESOURCE_NOT_FOUND ? new RpcError(RPC.INVALID_PARAMS, answer.message, answer.data) : answer;
 }
 

@@ -3,10 +3,12 @@ import { AuthorizeToolCall } from '../../application/use-cases/gateway/tools/aut
 import { ValidateKey } from '../../application/use-cases/validate-key/validate-key.use-case';
 import { AuditOrigin, NO_ORIGIN } from '../../domain/audit';
 import { apiKeyAuth, principalOf } from '../edge/api-key-auth';
-import { requestIdOf } from '../edge/request-logging';
-import { RPC, sendRpcError } from './json-rpc';
+import { logOf, requestIdOf } from '../edge/request-logging';
+import { RPC, RpcId, sendRpcError } from './json-rpc';
 import { jsonRpcBody, messagesOf } from './json-rpc-body';
 import { McpServerFactory } from './mcp-server.factory';
+import { modernUnavailable } from './mcp-error-map';
+import { RpcError } from './rpc-error';
 import { refuseInvalidParams } from './params-check';
 import { RequestGuardOptions, requestGuard } from './request-guard';
 import { responseFormat, serveStreamableHttp } from './streamable-http';
@@ -58,7 +60,8 @@ export interface McpControllerOptions {
  * Once the body is parsed, the era gate (era/era-gate.ts) decides its era:
  * 2025 goes on as above; a 2026-07-28 request (its version in _meta, its
  * headers checked against the body first) runs the same gates without any
- * session and is answered by the SDK v2 (modern/modern-http.ts).
+ * session and is answered by the SDK v2 (modern/modern-http.ts); an outage
+ * it meets on the way is 503 with its id (answerModernFailure).
  */
 export class McpController {
   constructor(private readonly options: McpControllerOptions) {}
@@ -115,7 +118,8 @@ export class McpController {
   private async dispatch(req: Request, res: Response): Promise<void> {
     const verdict = eraOf({ httpMethod: 'POST', headers: eraHeadersOf(req.headers), body: req.body });
     if (verdict.era === 'rejected') return sendModernError(res, verdict.rejection);
-    if (verdict.era === 'modern') return this.postModern(req, res, verdict);
+    if (verdict.era === 'modern')
+      return this.postModern(req, res, verdict).catch((error) => answerModernFailure(req, res, error, verdict.id));
     if (res.locals.sessionDeferred === true) {
       let passed = false;
       await this.options.sessions.resolve(req, res, () => void (passed = true));
@@ -231,6 +235,22 @@ export class McpController {
 }
 
 type ModernVerdict = Extract<EraVerdict, { era: 'modern' }>;
+
+/**
+ * An outage met anywhere on the 2026 leg once the body was read (the gates,
+ * a fast path, a listen, the SDK leg) is answered as the error map says,
+ * with the request's id (modernUnavailable); anything else goes on to the
+ * edge's error handler. What runs before the body (the key, the rate limit,
+ * the server record) has no id to echo and answers its problem document.
+ */
+function answerModernFailure(req: Request, res: Response, error: unknown, id: RpcId): void {
+  const answer = res.headersSent ? undefined : modernUnavailable(error, id);
+  if (answer === undefined) throw error;
+  // An RpcError was logged where a handler mapped it; a raw one is logged here, as the edge's error handler would.
+  if (!(error instanceof RpcError)) logOf(req).error({ err: error }, 'request failed');
+  for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
+  sendModernError(res, answer.rejection);
+}
 
 function callsUpstream(calls: AllowedCalls): boolean {
   for (const target of calls.values()) if (target?.kind === 'external') return true;

@@ -2,10 +2,9 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createMcpHandler, McpHttpHandler } from '@modelcontextprotocol/server';
 import { Request as ExpressRequest, Response as ExpressResponse } from 'express';
-import { RpcId } from '../json-rpc';
 import { ResponseFormat } from '../streamable-http';
 import { sendModernError } from '../era/modern-answer';
-import { sendFactoryFailure } from './factory-failure';
+import { isUnavailable } from '../mcp-error-map';
 import { ListenStreams } from './listen-streams';
 import { ModernCall, ModernServerFactory } from './modern-server.factory';
 
@@ -30,8 +29,12 @@ const FORWARDED_HEADERS = ['mcp-protocol-version', 'mcp-method', 'mcp-name'];
  */
 export class ModernHttp {
   private readonly contexts = new WeakMap<Request, ModernCall>();
-  /** What the factory threw for a Request: the SDK answers that 500, keygate a domain error as its edge does (factory-failure.ts). */
-  private readonly failures = new WeakMap<Request, unknown>();
+  /**
+   * An outage the factory threw (the SDK answers that 500) or a handler met
+   * (-32000 on 200), per Request: while the answer is not a stream yet, it is
+   * thrown instead, for the edge to answer 503 with the id (mcp.controller.ts).
+   */
+  private readonly outages = new WeakMap<Request, unknown>();
   private readonly handlers: Record<ResponseFormat, McpHttpHandler>;
 
   constructor(
@@ -46,7 +49,7 @@ export class ModernHttp {
       try {
         return await servers.create(call);
       } catch (error) {
-        this.failures.set(request!, error);
+        if (isUnavailable(error)) this.outages.set(request!, error);
         throw error;
       }
     };
@@ -79,11 +82,11 @@ export class ModernHttp {
     const aborted = new AbortController();
     res.on('close', () => aborted.abort());
     const request = new Request(new URL(req.originalUrl, 'http://keygate.invalid'), { method: 'POST', headers, signal: aborted.signal });
-    this.contexts.set(request, call);
+    this.contexts.set(request, { ...call, unavailable: (error) => this.outages.set(request, error) });
     const answer = await this.handlers[format].fetch(request, { parsedBody: req.body });
-    if (this.failures.has(request) && sendFactoryFailure(res, this.failures.get(request), (req.body as { id?: RpcId }).id ?? null)) {
+    if (this.outages.has(request) && !isEventStream(answer)) {
       await answer.body?.cancel().catch(() => undefined);
-      return;
+      throw this.outages.get(request);
     }
     res.status(answer.status);
     answer.headers.forEach((value, name) => res.setHeader(name, value));
@@ -94,4 +97,8 @@ export class ModernHttp {
   async close(): Promise<void> {
     await Promise.all(Object.values(this.handlers).map((handler) => handler.close()));
   }
+}
+
+function isEventStream(answer: Response): boolean {
+  return answer.headers.get('content-type')?.startsWith('text/event-stream') === true;
 }

@@ -9,9 +9,10 @@ import { ClientRelay, UpstreamRelay } from '../../../application/ports/upstream-
 import { AuditOrigin } from '../../../domain/audit';
 import { ANY_PARAMS } from '../any-params';
 import { listToolsFor } from '../list-tools-request';
-import { toModernMcpError } from '../mcp-error-map';
+import { isUnavailable, toModernMcpError } from '../mcp-error-map';
 import { instructionsFor, serverInfoFor } from '../mcp-server.factory';
 import { MAX_RESULT_RECORD_BYTES } from '../record-view';
+import { RpcError } from '../rpc-error';
 import { ToolCallRecorder } from '../tool-call-recorder';
 import { ToolCallParams, ToolCallRunner } from '../tool-call-runner';
 import { AllowedCalls } from '../tool-gate';
@@ -55,6 +56,8 @@ export interface ModernCall {
   logLevel?: string;
   /** The origin the client reached keygate at, for a tools/call: a connect page's URL is made absolute against it. */
   connectBase?: string;
+  /** Hears an outage a handler met (modern-http.ts sets it): the edge answers it 503 while the answer is not yet streaming. */
+  unavailable?: (error: unknown) => void;
 }
 
 /**
@@ -118,7 +121,7 @@ export class ModernServerFactory {
         const tools = await listToolsFor(this.listTools, principal, params, view);
         return { tools: tools.map(toMcpTool) };
       } catch (error) {
-        throw toModernMcpError(error, this.log);
+        throw this.failure(call, error);
       }
     });
     server.setRequestHandler('tools/call', async (request, ctx) => {
@@ -135,19 +138,24 @@ export class ModernServerFactory {
       const envelope = (ctx.mcpReq as { envelope?: Record<string, unknown> }).envelope;
       const binding = bindingOf(call, 'tools/call', params.name);
       const connect = new ConnectRound(this.states, envelope?.[CLIENT_CAPABILITIES], binding, call.connectBase);
-      return (await this.withInput(call, 'tools/call', params.name, ctx, relay, async (round, upstream) => {
-        const result = await this.calls.run(
-          principal,
-          call.origin,
-          call.calls,
-          params,
-          MAX_RESULT_RECORD_BYTES,
-          { ...upstream, forwarded: round.forwarded },
-          connect.prompt,
-        );
-        // keygate's own input_required (connect first) is sealed already; an upstream's is sealed by its round.
-        return connect.asked ? result : round.answer(result);
-      })) as never;
+      try {
+        return (await this.withInput(call, 'tools/call', params.name, ctx, relay, async (round, upstream) => {
+          const result = await this.calls.run(
+            principal,
+            call.origin,
+            call.calls,
+            params,
+            MAX_RESULT_RECORD_BYTES,
+            { ...upstream, forwarded: round.forwarded },
+            connect.prompt,
+          );
+          // keygate's own input_required (connect first) is sealed already; an upstream's is sealed by its round.
+          return connect.asked ? result : round.answer(result);
+        })) as never;
+      } catch (error) {
+        // The runner and the rounds answer their own errors; only an outage is noted and reworded.
+        throw isUnavailable(error) ? this.failure(call, error) : error;
+      }
     });
     // The 2025 handlers' answers over the same use-cases, without a session (a 2025 stateless request's) and without subscribe (gone in 2026).
     for (const [method, answer] of upstreamContentAnswers(this.content, principal, 1, undefined, view, withoutSubscribe(declared))) {
@@ -175,11 +183,18 @@ export class ModernServerFactory {
             access,
           );
         } catch (error) {
-          throw toModernMcpError(error, this.log);
+          throw this.failure(call, error);
         }
       });
     }
     return server;
+  }
+
+  /** A handler's error for the SDK to send; an outage is noted first, for the edge to answer 503 while it still can. */
+  private failure(call: ModernCall, error: unknown): RpcError {
+    const answer = toModernMcpError(error, this.log);
+    if (isUnavailable(answer)) call.unavailable?.(answer);
+    return answer;
   }
 
   /**

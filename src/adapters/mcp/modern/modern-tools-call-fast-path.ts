@@ -2,6 +2,7 @@ import { Request, Response } from 'express';
 import { modernResultBody } from '../era/modern-answer';
 import { RpcId } from '../json-rpc';
 import { serverInfoFor } from '../mcp-server.factory';
+import { isUnavailable } from '../mcp-error-map';
 import { MAX_RESULT_RECORD_BYTES } from '../record-view';
 import { RpcError } from '../rpc-error';
 import { ResponseFormat } from '../streamable-http';
@@ -44,6 +45,8 @@ export class ModernToolsCallFastPath {
       );
       body = modernResultBody(id, 'tools/call', result, { serverInfo: serverInfoFor(call.view) });
     } catch (error) {
+      // An outage is the edge's to answer, 503 with the id, as the SDK leg's would be (mcp.controller.ts).
+      if (isUnavailable(error)) throw error;
       body = thrownErrorBody(id, error as RpcError);
     }
     res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });

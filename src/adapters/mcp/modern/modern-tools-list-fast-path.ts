@@ -4,6 +4,7 @@ import { ToolDescriptor } from '../../../domain/tool';
 import { modernResultBody } from '../era/modern-answer';
 import { RpcId } from '../json-rpc';
 import { listToolsFor } from '../list-tools-request';
+import { isUnavailable } from '../mcp-error-map';
 import { serverInfoFor } from '../mcp-server.factory';
 import { ResponseFormat } from '../streamable-http';
 import { ToolListBytes } from '../tool-list-bytes';
@@ -28,7 +29,8 @@ interface Template {
  * version) and keygate's gates, is answered here over the same use-case with
  * the bytes the SDK leg answers (resultType, the caching hints and serverInfo
  * stamped by the same writer); any failure, such as a cursor (-32602), is left
- * to the SDK so that errors keep one source.
+ * to the SDK so that errors keep one source, but an outage, which the edge
+ * answers as the SDK leg's would be (mcp.controller.ts).
  */
 export class ModernToolsListFastPath {
   private readonly bytes = new ToolListBytes('');
@@ -46,7 +48,9 @@ export class ModernToolsListFastPath {
     let tools: readonly ToolDescriptor[];
     try {
       tools = await listToolsFor(this.listTools, call.principal, params, call.view);
-    } catch {
+    } catch (error) {
+      // An outage is the edge's to answer (503 with the id); the SDK leg would only meet it again.
+      if (isUnavailable(error)) throw error;
       return false;
     }
     const template = call.view?.server ? templateOf(serverInfoFor(call.view)) : this.keygate;

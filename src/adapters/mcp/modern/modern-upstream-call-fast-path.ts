@@ -1,6 +1,7 @@
 import { Request, Response } from 'express';
 import { modernResultBody, withServerInfo } from '../era/modern-answer';
 import { serverInfoFor } from '../mcp-server.factory';
+import { isUnavailable } from '../mcp-error-map';
 import { MAX_RESULT_RECORD_BYTES } from '../record-view';
 import { rpcResult } from '../rpc-answer';
 import { RpcError } from '../rpc-error';
@@ -68,6 +69,8 @@ export class ModernUpstreamCallFastPath {
           ? rpcResult(id, withServerInfo(result, serverInfo))
           : modernResultBody(id, 'tools/call', result, { serverInfo });
     } catch (error) {
+      // An outage is the edge's to answer, 503 with the id, as the SDK leg's would be (mcp.controller.ts).
+      if (isUnavailable(error)) throw error;
       body = thrownErrorBody(id, error as RpcError);
       // In-band errors stay on 200 but for the upstream's -32021, which the SDK answers 400 (as the spec says).
       if ((error as RpcError).code === MISSING_CAPABILITY) status = 400;

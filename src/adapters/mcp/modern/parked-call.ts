@@ -1,4 +1,5 @@
 import { RelayAnswer, UpstreamRelay } from '../../../application/ports/upstream-mcp.port';
+import { Outage } from '../mcp-error-map';
 
 /** The input requests of one round, keyed as the client must key its inputResponses. */
 export type InputRequests = Record<string, { method: string; params: Record<string, unknown> }>;
@@ -8,6 +9,8 @@ export interface WireError {
   code: number;
   message: string;
   data?: unknown;
+  /** An outage the holder met: the retry's replica answers it as its own (503 while it still can). */
+  outage?: Outage;
 }
 
 /** Where a parked call stands when its client hears from it: done, failed, or asking for input (answered under `round`). */

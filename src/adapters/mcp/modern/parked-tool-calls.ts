@@ -1,9 +1,10 @@
 import { inputRequired } from '@modelcontextprotocol/server';
 import { UpstreamContext, UpstreamRelay } from '../../../application/ports/upstream-mcp.port';
 import { RPC } from '../json-rpc';
+import { outageOf, UnavailableRpcError } from '../mcp-error-map';
 import { RpcError } from '../rpc-error';
 import { relayedCapabilities } from '../upstream/relaying-client';
-import { ParkedOutcome } from './parked-call';
+import { ParkedOutcome, WireError } from './parked-call';
 import { ParkedCallGone, ParkedCalls } from './parked-calls';
 import { OpenedRequestState } from './opened-request-state';
 import { RequestStateBinding, SealedRequestState } from './sealed-request-state';
@@ -85,15 +86,21 @@ export class ParkedToolCalls {
 
   private answer(outcome: ParkedOutcome, id: string, deadline: number, binding: RequestStateBinding): Record<string, unknown> {
     if (outcome.kind === 'complete') return outcome.result;
-    if (outcome.kind === 'failed') throw new RpcError(outcome.error.code, outcome.error.message, outcome.error.data);
+    if (outcome.kind === 'failed') throw rpcErrorOf(outcome.error);
     const state: ParkedState = { k: id, r: outcome.round, d: deadline };
     return inputRequired({ inputRequests: outcome.inputRequests as never, requestState: this.states.mint(state, binding) });
   }
 }
 
-function wireErrorOf(error: unknown): { code: number; message: string; data?: unknown } {
-  if (error instanceof RpcError) return { code: error.code, message: error.message, ...(error.data !== undefined && { data: error.data }) };
-  return { code: RPC.INTERNAL_ERROR, message: 'Internal error' };
+function wireErrorOf(error: unknown): WireError {
+  const outage = outageOf(error);
+  if (error instanceof RpcError)
+    return { code: error.code, message: error.message, ...(error.data !== undefined && { data: error.data }), ...(outage && { outage }) };
+  return { code: RPC.INTERNAL_ERROR, message: 'Internal error', ...(outage && { outage }) };
+}
+
+function rpcErrorOf({ code, message, data, outage }: WireError): RpcError {
+  return outage ? new UnavailableRpcError(code, message, outage) : new RpcError(code, message, data);
 }
 
 function isParkedState(value: Partial<ParkedState> | null): value is ParkedState {

@@ -1,51 +1,10 @@
-import {
-  ClientRegistration,
-  DiscoveredAuthorization,
-  UpstreamAuthorizationError,
-  UpstreamTokenSet,
-} from '../../../../src/application/ports/upstream-authorization.port';
-import { OAuthAuthorizationServer } from '../../../support/oauth-authorization-server';
-import {
-  claimsOf,
-  connect,
-  GIVEN_CLIENT,
-  oauthClient,
-  REDIRECT_URI,
-  startAuthorizationServer,
-  startProtectedResource,
-} from '../../../support/oauth-client-fixture';
-import { ProtectedResource } from '../../../support/protected-resource';
+import { UpstreamTokenSet } from '../../../../src/application/ports/upstream-authorization.port';
+import { claimsOf, connect, failureOf, GIVEN_CLIENT, oauthClientFixture, REDIRECT_URI } from '../../../support/oauth-client-fixture';
 
-let as: OAuthAuthorizationServer;
-let resource: ProtectedResource;
-let discovered: DiscoveredAuthorization;
-let registered: ClientRegistration;
-const client = oauthClient();
+const oauth = oauthClientFixture({ register: true });
+const { client } = oauth;
 
-beforeAll(async () => {
-  as = await startAuthorizationServer();
-  resource = await startProtectedResource(as);
-  discovered = await client.discover(`${resource.origin}/mcp`);
-  registered = await client.register({
-    authorizationServer: discovered.authorizationServer,
-    given: GIVEN_CLIENT,
-    redirectUri: REDIRECT_URI,
-    clientName: 'keygate',
-  });
-});
-afterAll(async () => {
-  await resource.stop();
-  await as.stop();
-});
-
-const begin = () => client.begin({ discovered, client: registered, redirectUri: REDIRECT_URI });
-const failureOf = (promise: Promise<unknown>) =>
-  promise.then(
-    () => {
-      throw new Error('resolved');
-    },
-    (error: unknown) => error as UpstreamAuthorizationError,
-  );
+const begin = () => client.begin({ discovered: oauth.discovered, client: oauth.registered, redirectUri: REDIRECT_URI });
 /** What no error text may hold. */
 const secretsOf = (...values: (string | undefined)[]) => values.filter((v): v is string => v !== undefined && v !== '');
 
@@ -54,12 +13,17 @@ describe('begin and complete', () => {
     const pending = begin();
     const params = new URL(pending.authorizationUrl).searchParams;
     expect(params.get('code_challenge_method')).toBe('S256');
-    expect(params.get('resource')).toBe(`${resource.origin}/mcp`);
+    expect(params.get('resource')).toBe(`${oauth.resource.origin}/mcp`);
     expect(params.get('state')).toBe(pending.state);
     expect(params.get('scope')).toBe('mcp:tools');
     const before = Date.now();
-    const tokens = await connect(client, as, pending, 'alice');
-    expect(claimsOf(tokens.accessToken)).toMatchObject({ sub: 'alice', aud: `${resource.origin}/mcp`, iss: as.issuer, scope: 'mcp:tools' });
+    const tokens = await connect(client, oauth.as, pending, 'alice');
+    expect(claimsOf(tokens.accessToken)).toMatchObject({
+      sub: 'alice',
+      aud: `${oauth.resource.origin}/mcp`,
+      iss: oauth.as.issuer,
+      scope: 'mcp:tools',
+    });
     expect(tokens.scopes).toEqual(['mcp:tools']);
     expect(tokens.refreshToken).toEqual(expect.any(String));
     expect(tokens.expiresAt!.getTime()).toBeGreaterThanOrEqual(before + 3600_000 - 5000);
@@ -67,7 +31,7 @@ describe('begin and complete', () => {
 
   it('refuses a callback whose state is not the pending one, and never sends its code', async () => {
     const pending = begin();
-    const back = await as.authorize(pending.authorizationUrl, REDIRECT_URI);
+    const back = await oauth.as.authorize(pending.authorizationUrl, REDIRECT_URI);
     const error = await failureOf(client.complete(pending, { code: back.code!, state: 'forged', iss: back.iss! }));
     expect(error.code).toBe('callback_mismatch');
     // The code was not spent: with the right state it still works.
@@ -76,7 +40,7 @@ describe('begin and complete', () => {
 
   it('is refused by the server when the verifier is not the one of the challenge, without naming code or verifier', async () => {
     const pending = begin();
-    const back = await as.authorize(pending.authorizationUrl, REDIRECT_URI);
+    const back = await oauth.as.authorize(pending.authorizationUrl, REDIRECT_URI);
     const other = begin();
     const error = await failureOf(
       client.complete({ ...pending, codeVerifier: other.codeVerifier }, { code: back.code!, state: back.state!, iss: back.iss! }),
@@ -90,7 +54,7 @@ describe('begin and complete', () => {
 
   it('relays a user refusal', async () => {
     const pending = begin();
-    const back = await as.authorize(pending.authorizationUrl, REDIRECT_URI, { deny: true });
+    const back = await oauth.as.authorize(pending.authorizationUrl, REDIRECT_URI, { deny: true });
     const error = await failureOf(client.complete(pending, { state: back.state!, iss: back.iss!, error: back.error! }));
     expect(error.code).toBe('authorization_denied');
     expect(error.oauthError).toBe('access_denied');
@@ -100,26 +64,26 @@ describe('begin and complete', () => {
 describe('refresh', () => {
   let tokens: UpstreamTokenSet;
   beforeAll(async () => {
-    tokens = await connect(client, as, begin(), 'alice');
+    tokens = await connect(client, oauth.as, begin(), 'alice');
   });
 
   it('gets a new access token and a rotated refresh token; the old refresh token is refused after', async () => {
     const refreshed = await client.refresh({
-      authorizationServer: discovered.authorizationServer,
-      client: registered,
+      authorizationServer: oauth.discovered.authorizationServer,
+      client: oauth.registered,
       refreshToken: tokens.refreshToken!,
-      resource: discovered.resource,
+      resource: oauth.discovered.resource,
     });
     expect(refreshed.accessToken).not.toBe(tokens.accessToken);
     expect(refreshed.refreshToken).toEqual(expect.any(String));
     expect(refreshed.refreshToken).not.toBe(tokens.refreshToken);
-    expect(claimsOf(refreshed.accessToken)).toMatchObject({ sub: 'alice', aud: `${resource.origin}/mcp` });
+    expect(claimsOf(refreshed.accessToken)).toMatchObject({ sub: 'alice', aud: `${oauth.resource.origin}/mcp` });
     const error = await failureOf(
       client.refresh({
-        authorizationServer: discovered.authorizationServer,
-        client: registered,
+        authorizationServer: oauth.discovered.authorizationServer,
+        client: oauth.registered,
         refreshToken: tokens.refreshToken!,
-        resource: discovered.resource,
+        resource: oauth.discovered.resource,
       }),
     );
     expect(error.code).toBe('grant_refused');
@@ -131,22 +95,22 @@ describe('refresh', () => {
 
 describe('revoke', () => {
   it('revokes a refresh token at the revocation endpoint (RFC 7009), after which it is refused', async () => {
-    const tokens = await connect(client, as, begin(), 'alice');
-    const input = { authorizationServer: discovered.authorizationServer, client: registered };
+    const tokens = await connect(client, oauth.as, begin(), 'alice');
+    const input = { authorizationServer: oauth.discovered.authorizationServer, client: oauth.registered };
     await expect(client.revoke({ ...input, token: tokens.refreshToken!, tokenTypeHint: 'refresh_token' })).resolves.toEqual({
       revoked: true,
     });
-    const error = await failureOf(client.refresh({ ...input, refreshToken: tokens.refreshToken!, resource: discovered.resource }));
+    const error = await failureOf(client.refresh({ ...input, refreshToken: tokens.refreshToken!, resource: oauth.discovered.resource }));
     expect(error.oauthError).toBe('invalid_grant');
   });
 
   it('only says so when the server has no revocation endpoint', async () => {
-    const { revocationEndpoint: _, ...withoutRevocation } = discovered.authorizationServer;
-    const tokens = await connect(client, as, begin(), 'alice');
+    const { revocationEndpoint: _, ...withoutRevocation } = oauth.discovered.authorizationServer;
+    const tokens = await connect(client, oauth.as, begin(), 'alice');
     await expect(
       client.revoke({
         authorizationServer: withoutRevocation,
-        client: registered,
+        client: oauth.registered,
         token: tokens.refreshToken!,
         tokenTypeHint: 'refresh_token',
       }),
@@ -154,20 +118,20 @@ describe('revoke', () => {
     // Nothing was sent: the refresh token still works.
     await expect(
       client.refresh({
-        authorizationServer: discovered.authorizationServer,
-        client: registered,
+        authorizationServer: oauth.discovered.authorizationServer,
+        client: oauth.registered,
         refreshToken: tokens.refreshToken!,
-        resource: discovered.resource,
+        resource: oauth.discovered.resource,
       }),
     ).resolves.toHaveProperty('accessToken');
   });
 
   it('relays a refused revocation (a wrong client secret)', async () => {
-    const tokens = await connect(client, as, begin(), 'alice');
+    const tokens = await connect(client, oauth.as, begin(), 'alice');
     const error = await failureOf(
       client.revoke({
-        authorizationServer: discovered.authorizationServer,
-        client: { ...registered, clientSecret: 'wrong-secret' },
+        authorizationServer: oauth.discovered.authorizationServer,
+        client: { ...oauth.registered, clientSecret: 'wrong-secret' },
         token: tokens.refreshToken!,
         tokenTypeHint: 'refresh_token',
       }),

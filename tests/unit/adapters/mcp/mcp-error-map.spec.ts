@@ -1,5 +1,5 @@
 import { ProtocolError } from '@modelcontextprotocol/client';
-import { toMcpError, toModernMcpError } from '../../../../src/adapters/mcp/mcp-error-map';
+import { isUnavailable, modernUnavailable, toMcpError, toModernMcpError } from '../../../../src/adapters/mcp/mcp-error-map';
 import { RpcError } from '../../../../src/adapters/mcp/rpc-error';
 import { ERROR_CODES, ErrorCode, UnknownResourceError, UnknownToolError, ValidationError } from '../../../../src/domain/errors';
 import { DomainErrorMother } from '../../../mothers/domain-error.mother';
@@ -131,5 +131,63 @@ describe('toModernMcpError (2026-07-28)', () => {
   it('answers everything else as 2025 does', () => {
     expect(map(new UnknownToolError('t'))).toMatchObject({ code: -32602, message: 'Unknown tool: t' });
     expect(map(new RpcError(-32000, 'upstream'))).toMatchObject({ code: -32000, message: 'upstream' });
+  });
+});
+
+describe('an outage (what the HTTP map answers 503)', () => {
+  const outage = () => DomainErrorMother['DATABASE.UNAVAILABLE']();
+  const UNAVAILABLE = 'Service Unavailable: The database is not reachable; retry shortly';
+
+  it('stays -32603 on 2025, where the answer is on HTTP 200 already, but is known for one', () => {
+    const { map, logged } = makeSut();
+    const answer = map(outage());
+    expect({ code: answer.code, message: answer.message }).toEqual({ code: -32603, message: 'Internal error' });
+    expect(isUnavailable(answer)).toBe(true);
+    expect(logged).toHaveLength(1);
+  });
+
+  it("is -32000 with the edge's words on 2026, raw or mapped once already, and logged once", () => {
+    const logged: unknown[] = [];
+    const modern = (error: unknown) => toModernMcpError(error, (e) => logged.push(e));
+    const first = modern(outage());
+    const again = modern(toMcpError(outage(), (e) => logged.push(e)));
+    for (const answer of [first, again]) {
+      expect({ code: answer.code, message: answer.message, data: answer.data }).toEqual({
+        code: -32000,
+        message: UNAVAILABLE,
+        data: undefined,
+      });
+      expect(isUnavailable(answer)).toBe(true);
+    }
+    expect(logged).toHaveLength(2);
+  });
+
+  it('is answered on the 2026 edge with the status, headers and the request id', () => {
+    expect(modernUnavailable(outage(), 'r-1')).toEqual({
+      rejection: { httpStatus: 503, id: 'r-1', code: -32000, message: UNAVAILABLE },
+      headers: { 'Retry-After': '1' },
+    });
+    expect(
+      modernUnavailable(
+        toMcpError(outage(), () => undefined),
+        7,
+      ),
+    ).toMatchObject({ rejection: { id: 7, code: -32000 } });
+    expect(modernUnavailable(DomainErrorMother['SIGNING_KEYS.UNAVAILABLE'](), null)).toMatchObject({
+      rejection: { httpStatus: 503, id: null, code: -32000 },
+      headers: { 'Retry-After': expect.any(String) },
+    });
+  });
+
+  it('is nothing else: a refusal, a fault or a driver error keep their own answers', () => {
+    for (const error of [
+      DomainErrorMother['QUOTA.EXHAUSTED'](),
+      DomainErrorMother['UPSTREAM.FAILED'](),
+      new Error('connect ECONNREFUSED 127.0.0.1:5432'),
+      new RpcError(-32603, 'Internal error'),
+    ]) {
+      expect(isUnavailable(error)).toBe(false);
+      expect(modernUnavailable(error, 1)).toBeUndefined();
+    }
   });
 });
