@@ -41,6 +41,9 @@ import { PostgresMcpConnectionStore } from '../../adapters/persistence/connectio
 import { RecordSecrets } from '../../adapters/persistence/record-secrets';
 import { McpConnectionStore } from '../../application/ports/mcp-connection-store.port';
 import { UpstreamCredentials } from '../../application/use-cases/gateway/external/upstream-credentials';
+import { ExchangedTokens } from '../../application/use-cases/gateway/external/exchanged-tokens';
+import { LruExpiringCache } from '../../adapters/mcp/upstream/lru-expiring-cache';
+import { KeyHasher } from '../../application/ports/key-hasher.port';
 import { REFRESH_DEFAULTS, RefreshingAccessTokens } from '../../application/use-cases/gateway/external/refreshing-access-tokens';
 import { connectPageUrl } from '../config/connect-page-url';
 import { connectionCallbackUrl } from '../config/connection-callback-url';
@@ -108,6 +111,8 @@ export function bindGateway(c: Container): void {
 const UPSTREAM_LIST_CACHE = { maxEntries: 10_000, maxChars: 16 * 1024 * 1024 };
 /** Upstream profiles (revision, capabilities, discover result), one per server version: bounded and kept as capabilities are (bindMcpCapabilities). */
 const PROFILE_CACHE_ENTRIES = 10_000;
+/** Upstream tokens exchanged from callers' own (token_exchange servers): one per subject token and server. */
+const EXCHANGED_TOKEN_ENTRIES = 10_000;
 
 type Log = (error: unknown) => void;
 
@@ -151,18 +156,21 @@ function bindMcp(c: Container): void {
       authorization: UpstreamAuthorization,
       work: UnitOfWork,
       clock: Clock,
+      hasher: KeyHasher,
     ) => {
       const tokens = new RefreshingAccessTokens(connections, authorization, work, clock, {
         ...REFRESH_DEFAULTS,
         waitMs: config.mcp.upstreamTimeoutMs,
       });
+      const exchangeCache = new LruExpiringCache<string>({ maxEntries: EXCHANGED_TOKEN_ENTRIES, now: () => clock.now().getTime() });
+      const exchanged = new ExchangedTokens(authorization, exchangeCache, hasher, clock);
       return new UpstreamToolDirectory(
         store,
         upstream,
         lists,
         log,
         pins,
-        new UpstreamCredentials(connections, connectPageUrl(config), tokens),
+        new UpstreamCredentials(connections, connectPageUrl(config), tokens, exchanged),
       );
     },
     [
@@ -176,6 +184,7 @@ function bindMcp(c: Container): void {
       TOKENS.UpstreamAuthorization,
       TOKENS.UnitOfWork,
       TOKENS.Clock,
+      TOKENS.KeyHasher,
     ],
   );
   c.bind(AuthorizeToolCall).toResolvedValue((external: ExternalTools) => new AuthorizeToolCall(external), [TOKENS.ExternalTools]);
