@@ -144,13 +144,9 @@ function bindMcp(c: Container): void {
     ({ mcp }: Config) => new LruLoadingCache<ToolListing>({ ...UPSTREAM_LIST_CACHE, ttlMs: mcp.upstreamListTtlSeconds * 1000 }),
     [TOKENS.Config],
   );
-  c.bind<ExternalTools>(TOKENS.ExternalTools).toResolvedValue(
+  // One for tools and for resources and prompts: one refresher, one cache of exchanged tokens.
+  c.bind(UpstreamCredentials).toResolvedValue(
     (
-      store: ResourceStore,
-      upstream: UpstreamMcp,
-      lists: ToolListCache,
-      log: Log,
-      pins: ToolPins,
       connections: McpConnectionStore,
       config: Config,
       authorization: UpstreamAuthorization,
@@ -164,28 +160,14 @@ function bindMcp(c: Container): void {
       });
       const exchangeCache = new LruExpiringCache<string>({ maxEntries: EXCHANGED_TOKEN_ENTRIES, now: () => clock.now().getTime() });
       const exchanged = new ExchangedTokens(authorization, exchangeCache, hasher, clock);
-      return new UpstreamToolDirectory(
-        store,
-        upstream,
-        lists,
-        log,
-        pins,
-        new UpstreamCredentials(connections, connectPageUrl(config), tokens, exchanged),
-      );
+      return new UpstreamCredentials(connections, connectPageUrl(config), tokens, exchanged);
     },
-    [
-      TOKENS.ResourceStore,
-      TOKENS.UpstreamMcp,
-      TOKENS.ToolListCache,
-      TOKENS.McpLog,
-      ToolPins,
-      TOKENS.McpConnectionStore,
-      TOKENS.Config,
-      TOKENS.UpstreamAuthorization,
-      TOKENS.UnitOfWork,
-      TOKENS.Clock,
-      TOKENS.KeyHasher,
-    ],
+    [TOKENS.McpConnectionStore, TOKENS.Config, TOKENS.UpstreamAuthorization, TOKENS.UnitOfWork, TOKENS.Clock, TOKENS.KeyHasher],
+  );
+  c.bind<ExternalTools>(TOKENS.ExternalTools).toResolvedValue(
+    (store: ResourceStore, upstream: UpstreamMcp, lists: ToolListCache, log: Log, pins: ToolPins, credentials: UpstreamCredentials) =>
+      new UpstreamToolDirectory(store, upstream, lists, log, pins, credentials),
+    [TOKENS.ResourceStore, TOKENS.UpstreamMcp, TOKENS.ToolListCache, TOKENS.McpLog, ToolPins, UpstreamCredentials],
   );
   c.bind(AuthorizeToolCall).toResolvedValue((external: ExternalTools) => new AuthorizeToolCall(external), [TOKENS.ExternalTools]);
   c.bind(ListTools).toResolvedValue(
@@ -392,14 +374,14 @@ const ITEM_LIST_CACHE = { maxEntries: 10_000, maxChars: 16 * 1024 * 1024 };
 /** The upstream servers' resources, prompts and completion on /mcp: their listings, use-cases, and the object McpServerFactory takes. */
 function bindMcpContent(c: Container): void {
   c.bind(UpstreamListings).toResolvedValue(
-    (store: ResourceStore, upstream: SdkUpstreamMcp, config: Config, log: (message: string) => void) => {
+    (store: ResourceStore, upstream: SdkUpstreamMcp, config: Config, log: (message: string) => void, credentials: UpstreamCredentials) => {
       const cache: ItemListCache = new LruLoadingCache<ItemListing>({
         ...ITEM_LIST_CACHE,
         ttlMs: config.mcp.upstreamListTtlSeconds * 1000,
       });
-      return new UpstreamListings(store, upstream, cache, log);
+      return new UpstreamListings(store, upstream, cache, log, credentials);
     },
-    [TOKENS.ResourceStore, SdkUpstreamMcp, TOKENS.Config, TOKENS.McpLog],
+    [TOKENS.ResourceStore, SdkUpstreamMcp, TOKENS.Config, TOKENS.McpLog, UpstreamCredentials],
   );
   c.bind<UpstreamContentUseCases>(TOKENS.UpstreamContentUseCases).toResolvedValue(
     (listings: UpstreamListings, store: ResourceSubscriptionStore, { mcp }: Config) =>

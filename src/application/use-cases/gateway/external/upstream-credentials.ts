@@ -19,6 +19,12 @@ export type CallerReach =
   /** `connectUrl`: the caller could connect there, after which the same call works. */
   | { ok: false; shown: string; connectUrl?: string };
 
+/** Who an upstream request is for: the user whose own credential a per-user server takes, and the OAuth access token they came with (secret; none for a key). */
+export interface UpstreamCaller {
+  userId: string;
+  subjectToken?: string;
+}
+
 /** Where a user connects to a server: the console's connect page for it. */
 export type ConnectUrl = (serverId: string) => string;
 
