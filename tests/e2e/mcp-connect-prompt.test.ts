@@ -219,3 +219,37 @@ describe('a 2026-07-28 retry with the connect state', () => {
     expect(done.content[0].text).toBe('hi');
   });
 });
+
+describe('a resources/read or prompts/get on /mcp without a connection', () => {
+  it('is, for a 2025-11-25 client that declared URL elicitation, -32042 with the connect page; after connecting it reads with the secret', async () => {
+    const { key, serverId, connectPage } = await unconnectedUser();
+    const client = await legacyClient(key, '/mcp', URL_ELICITATION);
+    const failures: any[] = [];
+    const seen = await seenDuring(async () => {
+      failures.push(await client.readResource({ uri: 'keygate://personal/file:///notes/a.txt' }).catch((error: unknown) => error));
+      failures.push(await client.getPrompt({ name: 'personal__greet', arguments: { who: 'you' } }).catch((error: unknown) => error));
+    });
+    expect(seen).toEqual([]);
+    for (const failure of failures) {
+      expect(failure.code).toBe(-32042);
+      expect(failure.data.elicitations).toEqual([expect.objectContaining({ mode: 'url', url: endpoint(connectPage) })]);
+    }
+    const secret = `sk-${randomBytes(8).toString('hex')}`;
+    await connect(key, serverId, secret);
+    const after = await seenDuring(async () => {
+      const read = await client.readResource({ uri: 'keygate://personal/file:///notes/a.txt' });
+      expect(read.contents[0]).toMatchObject({ text: 'upstream: file:///notes/a.txt' });
+    });
+    await client.close();
+    expect(new Set(after)).toEqual(new Set([`Bearer ${secret}`]));
+  });
+
+  it('is, for a client that did not declare it, an error naming the connect page', async () => {
+    const { key, connectPage } = await unconnectedUser();
+    const client = await legacyClient(key, '/mcp', {});
+    const failure: any = await client.readResource({ uri: 'keygate://personal/file:///notes/a.txt' }).catch((error: unknown) => error);
+    await client.close();
+    expect(failure.code).toBe(-32000);
+    expect(failure.message).toContain(`connect to it at ${connectPage}`);
+  });
+});

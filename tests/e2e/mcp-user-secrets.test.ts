@@ -147,6 +147,47 @@ describe('a user_secret server on /mcp', () => {
     expect(logLines.join('')).not.toContain(secretC);
   });
 
+  it("resources and prompts: A's secret reaches only A's reads and prompts; a user without a connection lists none and is sent to the connect page", async () => {
+    const carol = await makeKey(t);
+    const carolServer = await register(carol, 'personal');
+    const read = (id: number) => ({
+      jsonrpc: '2.0',
+      id,
+      method: 'resources/read',
+      params: { uri: 'keygate://personal/file:///notes/a.txt' },
+    });
+    const prompt = (id: number) => ({
+      jsonrpc: '2.0',
+      id,
+      method: 'prompts/get',
+      params: { name: 'personal__greet', arguments: { who: 'you' } },
+    });
+    const listed = async (key: TestKey) =>
+      ((await mcp(key, { jsonrpc: '2.0', id: 1, method: 'resources/list' })).result.resources as { uri: string }[]).map((r) => r.uri);
+    const unconnected = await seenDuring(async () => {
+      expect(await listed(carol)).not.toContain('keygate://personal/file:///notes/a.txt');
+      const page = `connect to it at /console/#/servers/${carolServer}/connect`;
+      for (const body of [read(20), prompt(21)]) {
+        const { error } = await mcp(carol, body);
+        expect(error.code).toBe(-32000);
+        expect(error.message).toContain(page);
+      }
+    });
+    expect(unconnected).toEqual([]);
+    for (const [key, secret] of [
+      [alice, secretA],
+      [bob, secretB],
+    ] as const) {
+      const seen = await seenDuring(async () => {
+        expect(await listed(key)).toContain('keygate://personal/file:///notes/a.txt');
+        expect((await mcp(key, read(22))).result.contents[0].text).toBe('upstream: file:///notes/a.txt');
+        expect((await mcp(key, prompt(23))).result.messages[0].content.text).toBe('upstream greets you');
+      });
+      expect(seen.length).toBeGreaterThan(0);
+      expect(new Set(seen)).toEqual(new Set([`Bearer ${secret}`]));
+    }
+  });
+
   it('keeps every secret out of every answer, log line, audit event and table', async () => {
     for (const key of [alice, bob]) {
       const events = await rest(key.user).get('/api/v1/audit-events?limit=100').expect(200);

@@ -36,6 +36,8 @@ export class FakeUpstreamContent implements UpstreamContent {
   readonly gets: { url: string; name: string; args: Record<string, string> | undefined }[] = [];
   readonly completions: { url: string; params: UpstreamCompletion }[] = [];
   readonly follows: { url: string; uri: string; on: boolean }[] = [];
+  /** The headers of each open, in order: what the upstream's requests would carry. */
+  readonly headers: Record<string, string>[] = [];
 
   serve(url: string, behaviour: FakeContentBehaviour): this {
     this.behaviour.set(url, behaviour);
@@ -43,6 +45,7 @@ export class FakeUpstreamContent implements UpstreamContent {
   }
 
   open(server: UpstreamServer): UpstreamContentSession {
+    this.headers.push({ ...server.headers });
     let connected = false;
     const contact = (): FakeContentBehaviour => {
       if (!connected) this.contacts.push(server.url);

@@ -46,6 +46,7 @@ export class TestIdentityProvider {
   /** Signs like the provider but is not in the JWKS. */
   readonly stranger: SigningKey = rsaKey('rs-1');
   jwksRequests = 0;
+  private readonly published: object[] = [];
   /** null: the JWKS, at once. */
   answer: JwksAnswer | null = null;
   private server?: http.Server;
@@ -89,9 +90,18 @@ export class TestIdentityProvider {
     return sign(key, options);
   }
 
+  /**
+   * Serves another issuer's public keys in this JWKS too, as one JWKS that
+   * JWT_JWKS_URI names would for every issuer of MCP_AUTHORIZATION_SERVERS
+   * (a test's real authorization server, whose private keys stay its own).
+   */
+  publish(keys: readonly object[]): void {
+    this.published.push(...keys);
+  }
+
   /** The JWKS document the provider serves (for a test that serves it elsewhere, over https say). */
   jwks(): { keys: object[] } {
-    return { keys: this.keys.map(publicJwk) };
+    return { keys: [...this.keys.map(publicJwk), ...this.published] };
   }
 
   tokenFromStranger(options: TokenOptions = {}): string {

@@ -2,6 +2,7 @@ import { upstreamContentUseCases } from '../../src/adapters/mcp/upstream-content
 import { ItemListing } from '../../src/application/ports/upstream-content.port';
 import { ResourceStore } from '../../src/application/ports/resource-store.port';
 import { LoadingCache } from '../../src/application/ports/loading-cache.port';
+import { UpstreamCredentials } from '../../src/application/use-cases/gateway/external/upstream-credentials';
 import { UpstreamListings } from '../../src/application/use-cases/gateway/external/upstream-listings';
 import { EndpointCapabilities } from '../../src/application/use-cases/gateway/upstream-view/endpoint-capabilities';
 import { FindEndpointCapabilities } from '../../src/application/use-cases/gateway/upstream-view/find-endpoint-capabilities.use-case';
@@ -18,14 +19,24 @@ export class MapLoadingCache<T> implements LoadingCache<T> {
   }
 }
 
-/** The use-cases over one UpstreamListings with an in-memory cache, a fake upstream and in-memory subscriptions (at most `maxSubscriptions` a session). */
+/**
+ * The use-cases over one UpstreamListings with an in-memory cache, a fake upstream and in-memory subscriptions (at
+ * most `maxSubscriptions` a session); `credentials` is how per-user servers are reached (none: never).
+ */
 export function makeUpstreamContent(
   store: ResourceStore,
   upstream = new FakeUpstreamContent(),
   logged: string[] = [],
   maxSubscriptions = 3,
+  credentials?: UpstreamCredentials,
 ) {
-  const listings = new UpstreamListings(store, upstream, new MapLoadingCache<ItemListing>(), (message) => logged.push(message));
+  const listings = new UpstreamListings(
+    store,
+    upstream,
+    new MapLoadingCache<ItemListing>(),
+    (message) => logged.push(message),
+    credentials,
+  );
   const subscriptions = new InMemoryResourceSubscriptions();
   const capabilities = new FindEndpointCapabilities(listings, new MapLoadingCache<EndpointCapabilities>());
   return {

@@ -61,7 +61,7 @@ export class McpAccessTokenVerifier {
       budgetId: ownerId,
       rateLimit: null,
       hasQuota: false,
-      accessToken: { expiresAt: new Date(payload.exp * 1000) },
+      accessToken: { expiresAt: new Date(payload.exp * 1000), token },
     };
   }
 

@@ -22,5 +22,11 @@ export async function listToolsFor(
 ): Promise<readonly ToolDescriptor[]> {
   // Every tool fits on one page, so no cursor was ever handed out.
   if (params.cursor !== undefined) throw ValidationError.single('cursor', 'was never issued: this server does not paginate');
-  return listTools.execute({ userId: principal.userId, scopes: principal.scopes, agentScopes: unchecked(params.agent_scopes), view });
+  return listTools.execute({
+    userId: principal.userId,
+    scopes: principal.scopes,
+    agentScopes: unchecked(params.agent_scopes),
+    view,
+    subjectToken: principal.accessToken?.token,
+  });
 }

@@ -94,6 +94,8 @@ export function modernUnavailable(error: unknown, id: RpcId): ModernUnavailable 
  * already streaming (the edge answers 503 otherwise).
  */
 export function toModernMcpError(error: unknown, log: (error: unknown) => void): RpcError {
+  // tools/call asks with input_required (connectionAnswer); a content method's answer names the page.
+  if (error instanceof ConnectionRequiredError) return connectionError(error, undefined, log);
   const answer = toMcpError(error, log);
   if (answer instanceof UnavailableRpcError) return new UnavailableRpcError(RPC.SERVER_ERROR, answer.outage.message, answer.outage);
   return answer.code === RPC.RESOURCE_NOT_FOUND ? new RpcError(RPC.INVALID_PARAMS, answer.message, answer.data) : answer;
@@ -135,6 +137,19 @@ export function connectionAnswer(error: ConnectionRequiredError, prompt: Connect
     inputRequests: { connect: request },
     requestState: prompt.requestState(),
   } as unknown as CallToolResult;
+}
+
+/**
+ * A ConnectionRequiredError of a method other than tools/call (resources/read,
+ * prompts/get, completion/complete), which has no tool result to carry it:
+ * the URL-elicitation-required error for a 2025-11-25 session that declared
+ * URL elicitation (`base`, as for tools/call), else a server error whose
+ * message names the connect page.
+ */
+export function connectionError(error: ConnectionRequiredError, base: string | undefined, log: (error: unknown) => void): RpcError {
+  const url = base === undefined ? null : absoluteUrl(error.connectUrl, base);
+  if (url === null) return new RpcError(RPC.SERVER_ERROR, error.message);
+  return toMcpError(new ConnectionRequiredError(error.server, url), log);
 }
 
 /** The connect page as an absolute http(s) URL, against the client's own origin when it is a path; null when there is none. */

@@ -91,7 +91,7 @@ export class McpServerFactory {
   async declaredFor(principal: KeyPrincipal, messages: readonly unknown[], view?: UpstreamView): Promise<EndpointCapabilities> {
     if (!view?.server || messages.length !== 1 || (messages[0] as { method?: unknown }).method !== 'initialize')
       return KEYGATE_CAPABILITIES;
-    return this.options.capabilities.execute({ userId: principal.userId, view });
+    return this.options.capabilities.execute({ userId: principal.userId, view, subjectToken: principal.accessToken?.token });
   }
 
   /**
@@ -161,7 +161,17 @@ export class McpServerFactory {
         if (session) await this.options.relays.setLogLevel(session.id, level);
         return {};
       });
-    serveUpstreamContent(server, this.options.content, principal, messages, this.options.log, session?.id, view, declared);
+    serveUpstreamContent(
+      server,
+      this.options.content,
+      principal,
+      messages,
+      this.options.log,
+      session?.id,
+      view,
+      declared,
+      session?.connectBase,
+    );
     return server;
   }
 }

@@ -50,7 +50,8 @@ export async function authorizeToolCalls(
     const { params } = message as JSONRPCRequest;
     if (toolCallShapeProblem(params) !== null) continue;
     const { name, arguments: args } = params as { name: string; arguments?: Record<string, unknown> };
-    const decision = await authorize.execute({ userId: principal.userId, scopes: principal.scopes, name, arguments: args, view });
+    const { userId, scopes, accessToken } = principal;
+    const decision = await authorize.execute({ userId, scopes, name, arguments: args, view, subjectToken: accessToken?.token });
     if (decision.kind !== 'denied') {
       (allowed ??= new Map()).set(name, decision.kind === 'allowed' ? decision.target : null);
       continue;

@@ -20,7 +20,8 @@ import { ANY_PARAMS } from './any-params';
 import { tracedRequest } from './modern/forwarded-meta';
 import { RPC } from './json-rpc';
 import { keepResourceNotFound } from './legacy-resource-not-found';
-import { toMcpError } from './mcp-error-map';
+import { connectionError, toMcpError } from './mcp-error-map';
+import { ConnectionRequiredError } from '../../domain/errors';
 import { RpcError } from './rpc-error';
 
 /** The use-cases behind the upstream servers' resources, prompts and completion on /mcp. */
@@ -83,7 +84,8 @@ export type ContentAnswer = (params: Params, forwarded?: ForwardedRequest, relay
  * capabilities the server was made with (the SDK refuses a handler for an
  * undeclared one).
  * A list page holds MAX_PAGE_BYTES of items' JSON, or its share when a batch
- * of `messages` shares the answer.
+ * of `messages` shares the answer. A read or prompt of a per-user server the
+ * caller has no credential for asks them to connect (connectionError).
  */
 export function serveUpstreamContent(
   server: Server,
@@ -94,6 +96,8 @@ export function serveUpstreamContent(
   clientSessionId?: string,
   view?: UpstreamView,
   declared: EndpointCapabilities = KEYGATE_CAPABILITIES,
+  /** The origin a session that declared URL elicitation reached keygate at (SessionCall.connectBase). */
+  connectBase?: string,
 ): void {
   for (const [method, answer] of upstreamContentAnswers(useCases, principal, messages, clientSessionId, view, declared)) {
     // ANY_PARAMS: the use-cases check the params (-32602), not the SDK's schemas (-32603).
@@ -101,7 +105,7 @@ export function serveUpstreamContent(
       try {
         return await answer(params, tracedRequest(params._meta));
       } catch (error) {
-        const answered = toMcpError(error, log);
+        const answered = error instanceof ConnectionRequiredError ? connectionError(error, connectBase, log) : toMcpError(error, log);
         if (answered.code === RPC.RESOURCE_NOT_FOUND) keepResourceNotFound(server, ctx.mcpReq.id);
         throw answered;
       }
@@ -124,8 +128,10 @@ export function upstreamContentAnswers(
   declared: EndpointCapabilities,
 ): Array<[ContentMethod, ContentAnswer]> {
   const { userId, scopes } = principal;
+  // The OAuth access token the caller came with: a token_exchange server's upstream token is made from it.
+  const subjectToken = principal.accessToken?.token;
   const pageBytes = Math.floor(MAX_PAGE_BYTES / messages);
-  const page = (params: Params) => ({ userId, scopes, cursor: unchecked<string>(params.cursor), pageBytes, view });
+  const page = (params: Params) => ({ userId, scopes, cursor: unchecked<string>(params.cursor), pageBytes, view, subjectToken });
   const answers: Array<[ContentMethod, ContentAnswer]> = [];
   if (declared.resources) {
     answers.push(
@@ -137,7 +143,16 @@ export function upstreamContentAnswers(
       [
         'resources/read',
         (params, forwarded, relayed) =>
-          useCases.readResource.execute({ userId, scopes, uri: unchecked(params.uri), clientSessionId, view, forwarded, relayed }),
+          useCases.readResource.execute({
+            userId,
+            scopes,
+            uri: unchecked(params.uri),
+            clientSessionId,
+            view,
+            forwarded,
+            relayed,
+            subjectToken,
+          }),
       ],
     );
   }
@@ -181,6 +196,7 @@ export function upstreamContentAnswers(
             view,
             forwarded,
             relayed,
+            subjectToken,
           }),
       ],
     );
@@ -197,6 +213,7 @@ export function upstreamContentAnswers(
           context: unchecked(params.context),
           clientSessionId,
           view,
+          subjectToken,
         }),
     ]);
   }

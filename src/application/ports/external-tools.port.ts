@@ -10,6 +10,8 @@ export interface ExternalTool {
   server: ResourceRecord;
   /** The user the call is for: their own credential is the one a per-user server is reached with. */
   callerId: string;
+  /** The OAuth access token the caller came with (secret; absent for a key): what a token_exchange server's token is made from. */
+  subjectToken?: string;
   /** The tool's own name on that server. */
   tool: string;
   /** Every scope a call needs. */
@@ -30,9 +32,12 @@ export interface ExternalTools {
    * scopes so that it need not contact an upstream none of whose tools they
    * could see; the caller still filters what it returns.
    */
-  catalog(userId: string, scopes: ScopeSet, view?: UpstreamView): Promise<readonly ToolDescriptor[]>;
-  /** The tool behind a name as the view shows it (namespaced when left out); null when the user has no server of that name. */
-  resolve(userId: string, name: string, view?: UpstreamView): Promise<ExternalTool | null>;
+  catalog(userId: string, scopes: ScopeSet, view?: UpstreamView, subjectToken?: string): Promise<readonly ToolDescriptor[]>;
+  /**
+   * The tool behind a name as the view shows it (namespaced when left out); null when the user has no server of that name.
+   * `subjectToken` (both): the caller's OAuth access token, when they came with one (ExternalTool.subjectToken).
+   */
+  resolve(userId: string, name: string, view?: UpstreamView, subjectToken?: string): Promise<ExternalTool | null>;
   /**
    * Calls a resolved tool, within the client's session and relay when `context` has them; every failure is an error
    * outcome but one: a caller without the connection the server needs gets a ConnectionRequiredError.

@@ -41,6 +41,9 @@ import { PostgresMcpConnectionStore } from '../../adapters/persistence/connectio
 import { RecordSecrets } from '../../adapters/persistence/record-secrets';
 import { McpConnectionStore } from '../../application/ports/mcp-connection-store.port';
 import { UpstreamCredentials } from '../../application/use-cases/gateway/external/upstream-credentials';
+import { ExchangedTokens } from '../../application/use-cases/gateway/external/exchanged-tokens';
+import { LruExpiringCache } from '../../adapters/mcp/upstream/lru-expiring-cache';
+import { KeyHasher } from '../../application/ports/key-hasher.port';
 import { REFRESH_DEFAULTS, RefreshingAccessTokens } from '../../application/use-cases/gateway/external/refreshing-access-tokens';
 import { connectPageUrl } from '../config/connect-page-url';
 import { clientMetadataDocumentUrl, connectionCallbackUrl } from '../config/connection-callback-url';
@@ -108,6 +111,8 @@ export function bindGateway(c: Container): void {
 const UPSTREAM_LIST_CACHE = { maxEntries: 10_000, maxChars: 16 * 1024 * 1024 };
 /** Upstream profiles (revision, capabilities, discover result), one per server version: bounded and kept as capabilities are (bindMcpCapabilities). */
 const PROFILE_CACHE_ENTRIES = 10_000;
+/** Upstream tokens exchanged from callers' own (token_exchange servers): one per subject token and server. */
+const EXCHANGED_TOKEN_ENTRIES = 10_000;
 
 type Log = (error: unknown) => void;
 
@@ -139,44 +144,30 @@ function bindMcp(c: Container): void {
     ({ mcp }: Config) => new LruLoadingCache<ToolListing>({ ...UPSTREAM_LIST_CACHE, ttlMs: mcp.upstreamListTtlSeconds * 1000 }),
     [TOKENS.Config],
   );
-  c.bind<ExternalTools>(TOKENS.ExternalTools).toResolvedValue(
+  // One for tools and for resources and prompts: one refresher, one cache of exchanged tokens.
+  c.bind(UpstreamCredentials).toResolvedValue(
     (
-      store: ResourceStore,
-      upstream: UpstreamMcp,
-      lists: ToolListCache,
-      log: Log,
-      pins: ToolPins,
       connections: McpConnectionStore,
       config: Config,
       authorization: UpstreamAuthorization,
       work: UnitOfWork,
       clock: Clock,
+      hasher: KeyHasher,
     ) => {
       const tokens = new RefreshingAccessTokens(connections, authorization, work, clock, {
         ...REFRESH_DEFAULTS,
         waitMs: config.mcp.upstreamTimeoutMs,
       });
-      return new UpstreamToolDirectory(
-        store,
-        upstream,
-        lists,
-        log,
-        pins,
-        new UpstreamCredentials(connections, connectPageUrl(config), tokens),
-      );
+      const exchangeCache = new LruExpiringCache<string>({ maxEntries: EXCHANGED_TOKEN_ENTRIES, now: () => clock.now().getTime() });
+      const exchanged = new ExchangedTokens(authorization, exchangeCache, hasher, clock);
+      return new UpstreamCredentials(connections, connectPageUrl(config), tokens, exchanged);
     },
-    [
-      TOKENS.ResourceStore,
-      TOKENS.UpstreamMcp,
-      TOKENS.ToolListCache,
-      TOKENS.McpLog,
-      ToolPins,
-      TOKENS.McpConnectionStore,
-      TOKENS.Config,
-      TOKENS.UpstreamAuthorization,
-      TOKENS.UnitOfWork,
-      TOKENS.Clock,
-    ],
+    [TOKENS.McpConnectionStore, TOKENS.Config, TOKENS.UpstreamAuthorization, TOKENS.UnitOfWork, TOKENS.Clock, TOKENS.KeyHasher],
+  );
+  c.bind<ExternalTools>(TOKENS.ExternalTools).toResolvedValue(
+    (store: ResourceStore, upstream: UpstreamMcp, lists: ToolListCache, log: Log, pins: ToolPins, credentials: UpstreamCredentials) =>
+      new UpstreamToolDirectory(store, upstream, lists, log, pins, credentials),
+    [TOKENS.ResourceStore, TOKENS.UpstreamMcp, TOKENS.ToolListCache, TOKENS.McpLog, ToolPins, UpstreamCredentials],
   );
   c.bind(AuthorizeToolCall).toResolvedValue((external: ExternalTools) => new AuthorizeToolCall(external), [TOKENS.ExternalTools]);
   c.bind(ListTools).toResolvedValue(
@@ -389,14 +380,14 @@ const ITEM_LIST_CACHE = { maxEntries: 10_000, maxChars: 16 * 1024 * 1024 };
 /** The upstream servers' resources, prompts and completion on /mcp: their listings, use-cases, and the object McpServerFactory takes. */
 function bindMcpContent(c: Container): void {
   c.bind(UpstreamListings).toResolvedValue(
-    (store: ResourceStore, upstream: SdkUpstreamMcp, config: Config, log: (message: string) => void) => {
+    (store: ResourceStore, upstream: SdkUpstreamMcp, config: Config, log: (message: string) => void, credentials: UpstreamCredentials) => {
       const cache: ItemListCache = new LruLoadingCache<ItemListing>({
         ...ITEM_LIST_CACHE,
         ttlMs: config.mcp.upstreamListTtlSeconds * 1000,
       });
-      return new UpstreamListings(store, upstream, cache, log);
+      return new UpstreamListings(store, upstream, cache, log, credentials);
     },
-    [TOKENS.ResourceStore, SdkUpstreamMcp, TOKENS.Config, TOKENS.McpLog],
+    [TOKENS.ResourceStore, SdkUpstreamMcp, TOKENS.Config, TOKENS.McpLog, UpstreamCredentials],
   );
   c.bind<UpstreamContentUseCases>(TOKENS.UpstreamContentUseCases).toResolvedValue(
     (listings: UpstreamListings, store: ResourceSubscriptionStore, { mcp }: Config) =>

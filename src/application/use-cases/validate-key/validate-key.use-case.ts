@@ -22,9 +22,11 @@ export interface KeyPrincipal {
    * Set when the caller is a user's OAuth access token on /mcp, not a key.
    * `keyId` (and `budgetId`) is then the token subject's own id, made from its
    * issuer and subject: what its sessions belong to, never a key's id, so the
-   * audit trail names the user instead. `expiresAt` is the token's `exp`.
+   * audit trail names the user instead. `expiresAt` is the token's `exp`;
+   * `token` the token itself (secret: never logged, audited or shown), the
+   * subject token a token_exchange server's upstream token is made from.
    */
-  accessToken?: { expiresAt: Date };
+  accessToken?: { expiresAt: Date; token: string };
 }
 
 /** Spec section 5, in order. Every failure is the same InvalidApiKeyError. */

@@ -35,7 +35,7 @@ describe('McpAccessTokenVerifier', () => {
     ]);
   });
 
-  it('gives the subject, its own id as owner and budget, no limits and the expiry', async () => {
+  it('gives the subject, its own id as owner and budget, no limits, the expiry and the token (the subject token of an exchange)', async () => {
     const { sut } = makeSut({ scope: 'projects:read' });
     const principal = await sut.verify('a.b.c');
     expect(principal).toMatchObject({
@@ -44,7 +44,7 @@ describe('McpAccessTokenVerifier', () => {
       budgetId: subjectId(ISS, SUB.toLowerCase()),
       rateLimit: null,
       hasQuota: false,
-      accessToken: { expiresAt: new Date(2_000_000_000_000) },
+      accessToken: { expiresAt: new Date(2_000_000_000_000), token: 'a.b.c' },
     });
   });
 

@@ -1,4 +1,4 @@
-import { connectionAnswer, takesUrlElicitation } from '../../../../src/adapters/mcp/mcp-error-map';
+import { connectionAnswer, connectionError, takesUrlElicitation, toModernMcpError } from '../../../../src/adapters/mcp/mcp-error-map';
 import { RpcError } from '../../../../src/adapters/mcp/rpc-error';
 import { ConnectionRequiredError } from '../../../../src/domain/errors';
 
@@ -74,6 +74,32 @@ describe('connectionAnswer: how a call that needs a connection is answered, by w
     const { log } = makeSut();
     const result = connectionAnswer(error(), { kind: 'input-required', base: 'not a url', requestState: () => 'never' }, log);
     expect(result).toMatchObject({ isError: true });
+  });
+});
+
+describe('connectionError: a read, prompt or completion that needs a connection, which has no tool result to carry it', () => {
+  const NAMED = `The MCP server github needs your own credential: connect to it at ${PAGE}, then call again`;
+
+  it('is -32042 with the page made absolute, for a 2025-11-25 session that declared URL elicitation', () => {
+    const { log } = makeSut();
+    const rpc = connectionError(error(), 'http://127.0.0.1:8080', log);
+    expect(rpc.code).toBe(-32042);
+    expect(rpc.data).toEqual({
+      elicitations: [{ mode: 'url', elicitationId: expect.any(String), url: `http://127.0.0.1:8080${PAGE}`, message: MESSAGE }],
+    });
+  });
+
+  it('is a server error naming the page otherwise, and for every 2026-07-28 request', () => {
+    const { log, logged } = makeSut();
+    for (const rpc of [
+      connectionError(error(), undefined, log),
+      connectionError(error(), 'not a url', log),
+      toModernMcpError(error(), log),
+    ]) {
+      expect(rpc).toBeInstanceOf(RpcError);
+      expect({ code: rpc.code, message: rpc.message, data: rpc.data }).toEqual({ code: -32000, message: NAMED, data: undefined });
+    }
+    expect(logged).toEqual([]);
   });
 });
 

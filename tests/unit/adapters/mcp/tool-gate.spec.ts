@@ -94,6 +94,15 @@ describe('authorizeToolCalls (the tool gate)', () => {
     expect(sent.status).toBe(0);
   });
 
+  it("hands on the OAuth access token a caller came with as the subject token (a token_exchange server's), and none for a key", async () => {
+    const authorize = makeAuthorize({});
+    const { res } = makeRes();
+    const byToken: KeyPrincipal = { ...principal, accessToken: { expiresAt: new Date(2_000_000_000_000), token: 'eyJ.subject.sig' } };
+    await authorizeToolCalls(authorize, byToken, [call(1, 'files__read')], res, noDenial);
+    await authorizeToolCalls(authorize, principal, [call(2, 'files__read')], res, noDenial);
+    expect(authorize.asked.map((input) => input.subjectToken)).toEqual(['eyJ.subject.sig', undefined]);
+  });
+
   it('leaves out notifications and calls whose params params-check refuses', async () => {
     const authorize = makeAuthorize({});
     const { res } = makeRes();

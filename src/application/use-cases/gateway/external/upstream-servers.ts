@@ -17,7 +17,8 @@ const MAX_SHOWN_CHARS = 300;
 export const UNREADABLE_HEADERS = 'the stored header values of this MCP server do not decrypt; its owner must set them again';
 
 /** Why a server whose credential is each caller's own is not contacted where no caller's credential applies. */
-export const PER_USER_AUTH = "this MCP server takes each caller's own credential: only its tools are served, on its users' own calls";
+export const PER_USER_AUTH =
+  "this MCP server takes each caller's own credential: its tools, resources and prompts are served on its users' own calls, not its subscriptions or notifications";
 
 /**
  * Whether keygate may contact the record's server with the record alone: its

@@ -41,14 +41,19 @@ export class UpstreamToolDirectory implements ExternalTools {
     private readonly credentials: UpstreamCredentials = new UpstreamCredentials(null, (id) => `/console/#/servers/${id}/connect`),
   ) {}
 
-  async catalog(userId: string, scopes: ScopeSet, view: UpstreamView = NAMESPACED_VIEW): Promise<readonly ToolDescriptor[]> {
+  async catalog(
+    userId: string,
+    scopes: ScopeSet,
+    view: UpstreamView = NAMESPACED_VIEW,
+    subjectToken?: string,
+  ): Promise<readonly ToolDescriptor[]> {
     const servers = await serversIn(this.store, userId, view);
     if (servers.length === 0) return NONE;
     const listed = await Promise.all(
       servers
         .filter((record) => mayList(record, scopes))
         .map(async (record) => {
-          const reach = await this.reach(record, userId, 'left out of tools/list');
+          const reach = await this.reach(record, userId, 'left out of tools/list', subjectToken);
           // No credential of this user's: nothing is listed, and nobody else's is used to list it.
           if (!reach.ok) return [];
           const listing = await this.listing(record, reach);
@@ -58,13 +63,13 @@ export class UpstreamToolDirectory implements ExternalTools {
     return listed.flat();
   }
 
-  async resolve(userId: string, name: string, view: UpstreamView = NAMESPACED_VIEW): Promise<ExternalTool | null> {
+  async resolve(userId: string, name: string, view: UpstreamView = NAMESPACED_VIEW, subjectToken?: string): Promise<ExternalTool | null> {
     const target = view.splitTool(name);
     if (target === null) return null;
     const server = await serverNamed(this.store, userId, target.server);
-    return server
-      ? { server, callerId: userId, tool: target.name, callScopes: scopesOf(server, target.name) ?? DEFAULT_CALL_SCOPES }
-      : null;
+    if (server === null) return null;
+    const callScopes = scopesOf(server, target.name) ?? DEFAULT_CALL_SCOPES;
+    return { server, callerId: userId, ...(subjectToken !== undefined && { subjectToken }), tool: target.name, callScopes };
   }
 
   /**
@@ -73,11 +78,11 @@ export class UpstreamToolDirectory implements ExternalTools {
    * ConnectionRequiredError (nothing is sent upstream), for the edge to ask them to connect.
    */
   async run(
-    { server: record, callerId, tool }: ExternalTool,
+    { server: record, callerId, subjectToken, tool }: ExternalTool,
     args: Record<string, unknown> | undefined,
     context?: UpstreamContext,
   ): Promise<ExternalToolOutcome> {
-    const reach = await this.reach(record, callerId, 'tools/call failed');
+    const reach = await this.reach(record, callerId, 'tools/call failed', subjectToken);
     if (!reach.ok && reach.connectUrl !== undefined) throw new ConnectionRequiredError(String(record.data.name), reach.connectUrl);
     if (!reach.ok) return failed(reach.shown);
     const { server, secrets } = reach;
@@ -97,9 +102,9 @@ export class UpstreamToolDirectory implements ExternalTools {
   }
 
   /** How `userId` reaches the record's server; a record that cannot be used at all (its secrets did not decrypt) is a failure shown as such. */
-  private async reach(record: ResourceRecord, userId: string, what: string): Promise<CallerReach> {
+  private async reach(record: ResourceRecord, userId: string, what: string, subjectToken?: string): Promise<CallerReach> {
     try {
-      return await this.credentials.reach(record, userId);
+      return await this.credentials.reach(record, userId, subjectToken);
     } catch (error) {
       return { ok: false, shown: shownFailure(this.log, record, what, error) };
     }

@@ -11,6 +11,8 @@ export interface ListToolsInput {
   agentScopes?: readonly string[];
   /** The endpoint's view of the upstream servers; /mcp's (built-ins, namespaced upstreams) when left out. */
   view?: UpstreamView;
+  /** The OAuth access token the caller came with (secret; absent for a key), for token_exchange servers. */
+  subjectToken?: string;
 }
 
 /** The tools a caller sees in an endpoint's view: built-in (when it has them) and external, filtered by FilterTools. */
@@ -25,7 +27,7 @@ export class ListTools {
     const scopes = input.scopes.narrow(ScopeSet.parse(input.agentScopes, 'agent_scopes'));
     const view = input.view ?? NAMESPACED_VIEW;
     const builtIn = view.builtIns ? this.filterTools.execute({ scopes }) : [];
-    const catalog = await this.externalTools.catalog(input.userId, scopes, view);
+    const catalog = await this.externalTools.catalog(input.userId, scopes, view, input.subjectToken);
     if (catalog.length === 0) return builtIn;
     return builtIn.concat(this.filterTools.execute({ scopes, tools: catalog }));
   }

@@ -10,6 +10,8 @@ export interface AuthorizeToolCallInput {
   arguments?: Record<string, unknown>;
   /** The endpoint's view: which tools exist there and how they are named; /mcp's when left out. */
   view?: UpstreamView;
+  /** The OAuth access token the caller came with (secret; absent for a key), for token_exchange servers. */
+  subjectToken?: string;
 }
 
 /** What a call runs: a built-in tool's resource group, or a tool of one of the user's upstream servers. */
@@ -38,7 +40,7 @@ export class AuthorizeToolCall {
   async execute(input: AuthorizeToolCallInput): Promise<ToolCallDecision> {
     const view = input.view ?? NAMESPACED_VIEW;
     if (view.builtIns && isResource(input.name)) return decide(input.scopes, { kind: 'built-in', resource: input.name }, input.arguments);
-    const tool = await this.external.resolve(input.userId, input.name, view);
+    const tool = await this.external.resolve(input.userId, input.name, view, input.subjectToken);
     return tool === null ? UNKNOWN : decide(input.scopes, { kind: 'external', tool }, input.arguments);
   }
 }

@@ -20,6 +20,8 @@ export interface CompleteUpstreamArgumentInput {
   clientSessionId?: string;
   /** The endpoint's view: which servers, and how their items are named; /mcp's when left out. */
   view?: UpstreamView;
+  /** The OAuth access token the caller came with (secret; absent for a key), for token_exchange servers. */
+  subjectToken?: string;
 }
 
 /** How each kind of ref is read, checked and handed upstream. */
@@ -85,6 +87,7 @@ export class CompleteUpstreamArgument {
       ...(context !== undefined && { context: { arguments: context } }),
     };
     const result = await this.listings.withListed(
+      { userId: input.userId, subjectToken: input.subjectToken },
       record,
       ref.kind,
       ref.listedBy,

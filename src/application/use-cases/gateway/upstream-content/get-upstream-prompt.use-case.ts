@@ -20,13 +20,16 @@ export interface GetUpstreamPromptInput {
   forwarded?: ForwardedRequest;
   /** A 2026-07-28 client's relay for what a 2025 upstream asks during the request. */
   relayed?: ClientRelay;
+  /** The OAuth access token the caller came with (secret; absent for a key), for token_exchange servers. */
+  subjectToken?: string;
 }
 
 /**
  * prompts/get: routes a prompt as the view names it (`<server>__<prompt>` on /mcp) to that server and gets `<prompt>`
  * there, only when the caller may see it and the server's listing names it
  * (cached, or read in the same contact), so a hidden prompt and one that does
- * not exist answer alike. The messages are relayed as they came.
+ * not exist answer alike. The messages are relayed as they came. A per-user
+ * server is asked with the caller's own credential (withListed).
  */
 export class GetUpstreamPrompt {
   constructor(private readonly listings: UpstreamListings) {}
@@ -39,6 +42,7 @@ export class GetUpstreamPrompt {
     if (target === null || record === null || !allows(input.scopes, promptScopes(record, target.name)))
       throw new UnknownReferenceError('prompt', name);
     const result = await this.listings.withListed(
+      { userId: input.userId, subjectToken: input.subjectToken },
       record,
       'prompts',
       'name',

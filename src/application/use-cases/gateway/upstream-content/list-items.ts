@@ -14,6 +14,8 @@ export interface ListItemsInput {
   pageBytes?: number;
   /** The endpoint's view: which servers, and how their items are named; /mcp's when left out. */
   view?: UpstreamView;
+  /** The OAuth access token the caller came with (secret; absent for a key), for token_exchange servers. */
+  subjectToken?: string;
 }
 
 /** What the three list use-cases share: the cursor read first, then the visible items, named as the view names them, one page of them. */
@@ -26,7 +28,7 @@ export async function listItems(
 ): Promise<ItemPage<UpstreamItem>> {
   const start = parseCursor(input.cursor);
   const view = input.view ?? NAMESPACED_VIEW;
-  const served = await listings.visible(input.userId, input.scopes, kind, view, visible);
+  const served = await listings.visible(input.userId, input.scopes, kind, view, visible, input.subjectToken);
   return pageOf(
     served.map(({ record, item }) => rename(view, record.data.name as string, item)),
     start,

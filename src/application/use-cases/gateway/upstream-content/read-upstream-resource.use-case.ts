@@ -20,14 +20,17 @@ export interface ReadUpstreamResourceInput {
   forwarded?: ForwardedRequest;
   /** A 2026-07-28 client's relay for what a 2025 upstream asks during the request. */
   relayed?: ClientRelay;
+  /** The OAuth access token the caller came with (secret; absent for a key), for token_exchange servers. */
+  subjectToken?: string;
 }
 
 /**
  * resources/read: routes a URI as the view names it (`keygate://<server>/<uri>`
  * on /mcp) to that server and reads `<uri>` there, in one contact and without listing first (the scopes come
- * from the record, not the listing). Not in that form, no such server, not
- * allowed by the URI's scopes, or refused by the upstream: each is the same
- * UnknownResourceError. The contents come back with URIs named as the view names them.
+ * from the record, not the listing), with the caller's own credential for a
+ * per-user server (a ConnectionRequiredError without one they could make).
+ * Not in that form, no such server, not allowed by the URI's scopes, or
+ * refused by the upstream: each is the same UnknownResourceError. The contents come back with URIs named as the view names them.
  */
 export class ReadUpstreamResource {
   constructor(private readonly listings: UpstreamListings) {}
@@ -38,15 +41,16 @@ export class ReadUpstreamResource {
     const target = await this.listings.resourceAt(input.userId, view, uri);
     if (target === null || !allows(input.scopes, resourceScopes(target.record, target.name))) throw new UnknownResourceError(uri);
     const { record } = target;
-    const session = this.listings.open(record, input.clientSessionId, input.forwarded, input.relayed);
+    const caller = { userId: input.userId, subjectToken: input.subjectToken };
+    const { session, reach } = await this.listings.openFor(record, caller, input.clientSessionId, input.forwarded, input.relayed);
     let result: Record<string, unknown>;
     try {
       result = await session.readResource(target.name);
     } catch (error) {
       if (!(error instanceof UpstreamReplyError))
-        throw new UpstreamFailedError(this.listings.shown(record, 'resources/read failed', error));
+        throw new UpstreamFailedError(this.listings.shown(record, 'resources/read failed', error, reach.secrets));
       // Whatever the upstream's code, it read nothing: answered as a URI that does not exist, its reason logged.
-      this.listings.shown(record, 'answered resources/read with an error', error);
+      this.listings.shown(record, 'answered resources/read with an error', error, reach.secrets);
       throw new UnknownResourceError(uri);
     } finally {
       await session.close();

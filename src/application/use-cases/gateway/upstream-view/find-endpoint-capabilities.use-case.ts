@@ -1,7 +1,6 @@
-import { UpstreamFailedError } from '../../../../domain/errors';
 import { LoadingCache } from '../../../ports/loading-cache.port';
 import { ResourceRecord } from '../../../../domain/resource/resource-record';
-import { UpstreamListings } from '../external/upstream-listings';
+import { Reached, UpstreamListings } from '../external/upstream-listings';
 import { UpstreamView } from '../external/upstream-view';
 import { EndpointCapabilities, KEYGATE_CAPABILITIES, narrowedTo, UNKNOWN_UPSTREAM_CAPABILITIES } from './endpoint-capabilities';
 
@@ -10,6 +9,8 @@ export interface FindEndpointCapabilitiesInput {
   userId: string;
   /** The endpoint's view (FindServerView's on /mcp/servers/<name>). */
   view: UpstreamView;
+  /** The OAuth access token the caller came with (secret; absent for a key), for a token_exchange server. */
+  subjectToken?: string;
 }
 
 /**
@@ -19,7 +20,10 @@ export interface FindEndpointCapabilitiesInput {
  * record id and version, so initialize contacts a server at most once per
  * cache lifetime however many sessions open. An upstream that cannot be
  * reached gets UNKNOWN_UPSTREAM_CAPABILITIES, cached as long: initialize
- * never fails, nor waits again, on an upstream that is down.
+ * never fails, nor waits again, on an upstream that is down. A per-user
+ * server is asked with the caller's own credential and cached as theirs (as
+ * its listings are); without one it gets UNKNOWN_UPSTREAM_CAPABILITIES, not
+ * cached, so a session opened after connecting is told the real set.
  */
 export class FindEndpointCapabilities {
   constructor(
@@ -32,25 +36,23 @@ export class FindEndpointCapabilities {
     const record = await this.listings.server(input.userId, input.view.server);
     // Deleted since the view was found: its endpoint serves nothing more than tools now.
     if (record === null) return UNKNOWN_UPSTREAM_CAPABILITIES;
-    return this.cache.get(capabilitiesKey(record), () => this.load(record));
+    const caller = { userId: input.userId, subjectToken: input.subjectToken };
+    const reach = await this.listings.reach(record, caller, 'not contacted');
+    if (!reach.ok) return UNKNOWN_UPSTREAM_CAPABILITIES;
+    // By record id and version (an edited record, another URL, is asked again), and for a per-user server the caller's connection.
+    return this.cache.get(`capabilities:${reach.listKey}`, () => this.load(record, reach));
   }
 
-  private async load(record: ResourceRecord): Promise<EndpointCapabilities> {
+  private async load(record: ResourceRecord, reach: Reached): Promise<EndpointCapabilities> {
     let session;
     try {
-      session = this.listings.open(record);
+      session = this.listings.contact(reach);
       return narrowedTo(await session.capabilities());
     } catch (error) {
-      // A server not contacted at all (its header values did not decrypt) was logged by open.
-      if (!(error instanceof UpstreamFailedError)) this.listings.shown(record, 'did not tell its capabilities', error);
+      this.listings.shown(record, 'did not tell its capabilities', error, reach.secrets);
       return UNKNOWN_UPSTREAM_CAPABILITIES;
     } finally {
       await session?.close();
     }
   }
-}
-
-/** Where a record's capabilities are cached: id and version, so an edited record (another URL) is asked again. */
-export function capabilitiesKey(record: ResourceRecord): string {
-  return `capabilities:${record.id}@${record.updatedAt.toISOString()}`;
 }

@@ -115,20 +115,23 @@ describe("UpstreamCredentials: a user_secret server is reached with the calling 
     expect(logged.join('\n')).not.toContain(SECRET);
   });
 
-  it.each([['token_exchange', { type: 'token_exchange', token_endpoint: 'https://as.example/t', audience: 'a', client_id: 'c' }]])(
-    'does not contact a server with %s auth, which keygate cannot use yet',
-    async (type, auth) => {
-      const { upstream, directory, register, names } = makeSut();
-      await register(ALICE, 'files', { auth, headers: { Authorization: 'Bearer shared' } });
-      expect(await names(ALICE)).toEqual([]);
-      const tool = (await directory.resolve(ALICE, 'files__echo'))!;
-      expect(await directory.run(tool, {})).toEqual({
-        kind: 'error',
-        message: `The MCP server files uses ${type} auth, which keygate cannot use yet: it is not contacted`,
-      });
-      expect(upstream.contacts).toEqual([]);
-    },
-  );
+  it('does not contact a token_exchange server for a caller without a subject token, nor without an exchanger', async () => {
+    const { upstream, directory, register, names } = makeSut();
+    const auth = { type: 'token_exchange', token_endpoint: 'https://as.example/t', audience: 'a', client_id: 'c' };
+    await register(ALICE, 'files', { auth, headers: { Authorization: 'Bearer shared' } });
+    expect(await names(ALICE)).toEqual([]);
+    const tool = (await directory.resolve(ALICE, 'files__echo'))!;
+    expect(await directory.run(tool, {})).toEqual({
+      kind: 'error',
+      message:
+        "The MCP server files takes the caller's own OAuth access token (token_exchange auth), and an API key has none: call it with an OAuth access token on /mcp",
+    });
+    expect(await directory.run({ ...tool, subjectToken: 'eyJ.a.b' }, {})).toEqual({
+      kind: 'error',
+      message: 'The MCP server files uses token_exchange auth, which is not set up here: it is not contacted',
+    });
+    expect(upstream.contacts).toEqual([]);
+  });
 
   it('reaches a static server with its headers as ever', async () => {
     const { upstream, register, names } = makeSut();

@@ -1,4 +1,6 @@
 import { InMemoryResourceStore } from '../../../../../fakes/in-memory-resource.store';
+import { InMemoryMcpConnectionStore } from '../../../../../fakes/in-memory-mcp-connection.store';
+import { UpstreamCredentials } from '../../../../../../src/application/use-cases/gateway/external/upstream-credentials';
 import { FakeUpstreamContent } from '../../../../../fakes/fake-upstream-content';
 import { makeUpstreamContent } from '../../../../../support/upstream-content-use-cases';
 import {
@@ -117,5 +119,23 @@ describe('FindEndpointCapabilities', () => {
   it('declares tools and logging when the server is gone since its view was found', async () => {
     const { declared } = makeSut();
     expect(await declared('gone')).toEqual(UNKNOWN_UPSTREAM_CAPABILITIES);
+  });
+
+  it("asks a per-user server with the caller's own credential, and only once they have one", async () => {
+    const store = new InMemoryResourceStore();
+    const upstream = new FakeUpstreamContent();
+    const connections = new InMemoryMcpConnectionStore();
+    const credentials = new UpstreamCredentials(connections, (id) => `/console/#/servers/${id}/connect`);
+    const { capabilities: sut } = makeUpstreamContent(store, upstream, [], 3, credentials);
+    const url = 'https://files.example/mcp';
+    upstream.serve(url, { capabilities: { prompts: {} } });
+    const auth = { type: 'user_secret', header: 'Authorization', prefix: 'Bearer ' };
+    const record = await store.create(USER, SERVERS, { name: 'files', url, auth });
+    const declared = () => sut.execute({ userId: USER, view: singleServerView('files')! });
+    expect(await declared()).toEqual(UNKNOWN_UPSTREAM_CAPABILITIES);
+    expect(upstream.countOf(url)).toBe(0);
+    await connections.saveSecret(USER, record.id, 'sk-alice');
+    expect(await declared()).toEqual({ tools: { listChanged: true }, prompts: {} });
+    expect(upstream.headers).toEqual([{ Authorization: 'Bearer sk-alice' }]);
   });
 });
