@@ -66,6 +66,11 @@ export class InMemoryToolPinStore implements ToolPinStore {
     }
   }
 
+  async forgetTexts(serverId: string, tools: readonly string[]): Promise<void> {
+    this.writes += 1;
+    for (const tool of tools) this.textsOf(serverId).delete(tool);
+  }
+
   async approve(serverId: string, approvals: readonly PinApproval[]): Promise<ToolPin[]> {
     this.writes += 1;
     const pins = this.of(serverId);

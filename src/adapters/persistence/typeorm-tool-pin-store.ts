@@ -102,6 +102,15 @@ export class TypeormToolPinStore implements ToolPinStore {
     );
   }
 
+  async forgetTexts(serverId: string, tools: readonly string[]): Promise<void> {
+    if (tools.length === 0) return;
+    await this.rows(
+      `UPDATE mcp_tool_pins SET definition_text = NULL
+       WHERE server_id = $1 AND tool_name = ANY($2::text[]) AND definition_text IS NOT NULL`,
+      [serverId, tools],
+    );
+  }
+
   async approve(serverId: string, approvals: readonly PinApproval[]): Promise<ToolPin[]> {
     const tools = approvals.map((a) => a.tool);
     // The expected hash sits in the WHERE: a replica that noted another definition first holds the row, and PostgreSQL checks the row again after it.

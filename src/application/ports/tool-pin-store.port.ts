@@ -26,6 +26,8 @@ export interface ToolPinStore {
   restore(serverId: string, served: readonly ServedDefinition[]): Promise<void>;
   /** Keeps the text of served definitions that are the approved ones (checked in the same write), where none is kept yet. */
   describe(serverId: string, served: readonly ServedDefinition[]): Promise<void>;
+  /** Drops the kept text of these tools (a listing no longer names them); a later listing that serves one keeps it again. */
+  forgetTexts(serverId: string, tools: readonly string[]): Promise<void>;
   /**
    * Approves the last seen definition of these tools; one with a sha256 only
    * while that is the seen one, checked in the same write, so a definition

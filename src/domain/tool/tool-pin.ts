@@ -32,14 +32,16 @@ export interface PinnedDefinition {
 
 /**
  * What one listing asks of the pins: first sights to pin, definitions newly
- * seen as changed, changed ones served as approved again, and approved ones
- * served whose text is not kept yet.
+ * seen as changed, changed ones served as approved again, approved ones
+ * served whose text is not kept yet, and the tools whose text is kept but
+ * which the listing no longer names (`gone`).
  */
 export interface PinChanges {
   first: ServedDefinition[];
   changed: ServedDefinition[];
   restored: ServedDefinition[];
   described: ServedDefinition[];
+  gone: string[];
 }
 
 /**
@@ -48,10 +50,11 @@ export interface PinChanges {
  * changed tool is reported once per new definition, however often it is
  * listed. A tool served with its approved definition again is approved again.
  * The approved definition's text is news while its pin keeps none; another
- * definition's text never is.
+ * definition's text never is. A kept text is news once its tool is no longer
+ * served: a server that dropped a tool should not be shown with it.
  */
 export function pinChanges(pins: ReadonlyMap<string, ToolPin>, served: readonly ServedDefinition[]): PinChanges {
-  const changes: PinChanges = { first: [], changed: [], restored: [], described: [] };
+  const changes: PinChanges = { first: [], changed: [], restored: [], described: [], gone: [] };
   for (const definition of served) {
     const pin = pins.get(definition.tool);
     if (pin === undefined) changes.first.push(definition);
@@ -60,11 +63,13 @@ export function pinChanges(pins: ReadonlyMap<string, ToolPin>, served: readonly 
       if (!pin.described && definition.text !== undefined) changes.described.push(definition);
     } else if (pin.status === 'approved' || pin.seenSha256 !== definition.sha256) changes.changed.push(definition);
   }
+  const named = new Set(served.map((definition) => definition.tool));
+  for (const pin of pins.values()) if (pin.described && !named.has(pin.tool)) changes.gone.push(pin.tool);
   return changes;
 }
 
-export function hasChanges({ first, changed, restored, described }: PinChanges): boolean {
-  return first.length + changed.length + restored.length + described.length > 0;
+export function hasChanges({ first, changed, restored, described, gone }: PinChanges): boolean {
+  return first.length + changed.length + restored.length + described.length + gone.length > 0;
 }
 
 /** Only the approved definition of a pinned tool is offered. */

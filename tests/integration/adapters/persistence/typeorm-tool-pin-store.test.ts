@@ -150,6 +150,12 @@ describe('TypeormToolPinStore', () => {
       'echo',
     ]);
     expect(row.definition_text).toBeNull();
+    await replica().forgetTexts(id, ['bare', 'echo']);
+    expect(await replica().definitions(id)).toEqual([]);
+    expect((await replica().list(id)).map((p) => [p.tool, p.status, p.described])).toEqual([
+      ['bare', 'approved', false],
+      ['echo', 'approved', false],
+    ]);
   });
 });
 

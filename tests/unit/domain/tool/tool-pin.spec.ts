@@ -88,6 +88,7 @@ describe('pinChanges', () => {
       changed: [{ tool: 'moved', sha256: 'h2' }],
       restored: [{ tool: 'back', sha256: 'h1' }],
       described: [],
+      gone: [],
     });
   });
 
@@ -112,6 +113,18 @@ describe('pinChanges', () => {
       true,
     );
     expect(hasChanges(pinChanges(new Map([['kept', pin('kept', 'h1')]]), [{ tool: 'kept', sha256: 'h1', text: 't' }]))).toBe(false);
+  });
+
+  it('asks to drop the kept text of a tool the listing no longer names, once', () => {
+    const kept = new Map<string, ToolPin>([
+      ['stays', pin('stays', 'h1')],
+      ['dropped', pin('dropped', 'h1')],
+      ['bare', pin('bare', 'h1', 'h1', false)],
+    ]);
+    const changes = pinChanges(kept, [{ tool: 'stays', sha256: 'h1' }]);
+    expect(changes.gone).toEqual(['dropped']);
+    expect(hasChanges(changes)).toBe(true);
+    expect(hasChanges(pinChanges(new Map([['bare', pin('bare', 'h1', 'h1', false)]]), []))).toBe(false);
   });
 
   it('notes a third definition of a changed tool again', () => {

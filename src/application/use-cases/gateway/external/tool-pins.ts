@@ -33,7 +33,8 @@ export interface PinnedTools {
  * (MCP_UPSTREAM_MAX_TOOLS, the most one listing may name); a tool past them
  * is withheld, since it cannot be pinned. Each pin keeps the approved
  * definition's text, taken from a listing that served it (never another
- * definition's), for `approvedTools`. Only a listing load (bounded by the
+ * definition's) and dropped by one that no longer names the tool, for
+ * `approvedTools`. Only a listing load (bounded by the
  * listing cache) writes pins, and only when something is new (a text not
  * kept yet counts).
  */
@@ -151,6 +152,7 @@ export class ToolPins {
       const noticed = await pins.markChanged(server.id, changes.changed);
       await pins.restore(server.id, changes.restored);
       await pins.describe(server.id, changes.described);
+      await pins.forgetTexts(server.id, changes.gone);
       if (noticed.length > 0) {
         const at = this.clock.now();
         await audit.append(noticed.map((pin) => toolChangedEvent(server, pin, at)));

@@ -249,6 +249,18 @@ describe('ToolPins: the approved definitions kept with the pins', () => {
     expect(store.writes).toBe(writes);
   });
 
+  it('stops showing a tool the server no longer lists, and shows it again once it is served with its approved definition', async () => {
+    const { pins, store } = makeToolPins();
+    await pins.review(SERVER, [described('Echoes'), other]);
+    await pins.review(SERVER, [other]);
+    expect(await pins.approvedTools(SERVER)).toEqual([other]);
+    const writes = store.writes;
+    await pins.review(SERVER, [other]);
+    expect(store.writes).toBe(writes);
+    await pins.review(SERVER, [described('Echoes'), other]);
+    expect(await pins.approvedTools(SERVER)).toEqual([described('Echoes'), other]);
+  });
+
   it('shows no text that does not hash to its pin or names another tool', async () => {
     const { pins, store } = makeToolPins();
     await pins.review(SERVER, [described('Echoes'), other]);

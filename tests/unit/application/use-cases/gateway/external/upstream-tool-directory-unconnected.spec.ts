@@ -131,6 +131,18 @@ describe('UpstreamToolDirectory: a per-user server for a user without a connecti
     expect(JSON.stringify(shown)).not.toContain('id_rsa');
   });
 
+  it('does not show a tool the server no longer listed', async () => {
+    const { upstream, connections, register, external } = makeSut();
+    const record = await register('files', { auth: personal });
+    await connections.saveSecret(ALICE, record.id, 'sk-alice');
+    await external();
+    upstream.serve('https://files.example/mcp', { tools: [SECRET] });
+    await connections.saveSecret(ALICE, record.id, 'sk-alice-2');
+    expect((await external()).map((tool) => tool.name)).toEqual(['files__secret']);
+    await connections.remove(ALICE, record.id);
+    expect((await external()).map((tool) => tool.name)).toEqual(['files__secret']);
+  });
+
   it('keeps listing nothing of a token_exchange server for a key caller, pinned or not', async () => {
     const { upstream, pins, register, external } = makeSut();
     const auth = { type: 'token_exchange', token_endpoint: 'https://as.example/t', audience: 'a', client_id: 'c' };
