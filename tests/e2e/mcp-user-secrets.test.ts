@@ -232,7 +232,9 @@ describe('a user_secret server without a connection, listed before: its approved
     answers.push(res.text);
     const body = accept === 'text/event-stream' ? JSON.parse(/^data: (.*)$/m.exec(res.text)![1]) : res.body;
     const tools = body.result.tools as Tool[];
-    return (path === '/mcp' ? tools.filter((tool) => tool.name.startsWith('cached__')) : tools).sort((a, b) => a.name.localeCompare(b.name));
+    return (path === '/mcp' ? tools.filter((tool) => tool.name.startsWith('cached__')) : tools).sort((a, b) =>
+      a.name.localeCompare(b.name),
+    );
   }
   /** What every leg lists: /mcp and /mcp/servers/cached, 2025 and 2026, fast path and SDK leg. */
   const everyLeg = async () => ({

@@ -26,13 +26,13 @@ export class TypeormToolPinStore implements ToolPinStore {
   }
 
   async definitions(serverId: string): Promise<PinnedDefinition[]> {
-    const rows = (await databaseCall(
+    const rows = await databaseCall<{ tool_name: string; sha256: string; definition_text: string }[]>(
       this.manager.query(
         `SELECT tool_name, sha256, definition_text FROM mcp_tool_pins
          WHERE server_id = $1 AND definition_text IS NOT NULL ORDER BY tool_name`,
         [serverId],
       ),
-    )) as { tool_name: string; sha256: string; definition_text: string }[];
+    );
     return rows.map((row) => ({ tool: row.tool_name, sha256: row.sha256, text: row.definition_text }));
   }
 

@@ -20,7 +20,14 @@ describe('definitionFrom', () => {
     };
     expect(definitionFrom(pinnedText(definition)!)).toEqual(definition);
     expect(definitionFrom(pinnedText({ name: 'bare', inputSchema: {} })!)).toEqual({ name: 'bare', inputSchema: {} });
-    for (const text of ['not json', '[]', 'null', '{"inputSchema":{}}', '{"name":"a","inputSchema":[]}', '{"name":"a","inputSchema":{},"title":1}'])
+    for (const text of [
+      'not json',
+      '[]',
+      'null',
+      '{"inputSchema":{}}',
+      '{"name":"a","inputSchema":[]}',
+      '{"name":"a","inputSchema":{},"title":1}',
+    ])
       expect(definitionFrom(text)).toBeNull();
   });
 });

@@ -58,7 +58,8 @@ export class UpstreamToolDirectory implements ExternalTools {
         .map(async (record) => {
           const reach = await this.reach(record, userId, 'left out of tools/list', subjectToken);
           // No credential of this user's: nobody else's is used to list it. When they could connect, what was approved is shown.
-          if (!reach.ok) return reach.connectUrl === undefined ? [] : (await this.pinned(record)).map((tool) => describe(view, record, tool));
+          if (!reach.ok)
+            return reach.connectUrl === undefined ? [] : (await this.pinned(record)).map((tool) => describe(view, record, tool));
           const listing = await this.listing(record, reach);
           return listing.ok ? listing.tools.map((tool) => describe(view, record, tool)) : [];
         }),

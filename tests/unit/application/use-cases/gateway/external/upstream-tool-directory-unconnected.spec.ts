@@ -34,7 +34,9 @@ const ALL = ScopeSetMother.of('mcp_servers:read', 'mcp_servers:write', 'chat:rea
 function makeSut() {
   const store = new InMemoryResourceStore();
   const upstream = new FakeUpstreamMcp();
-  const connections = new InMemoryMcpConnectionStore();
+  // Each save a second later: a reconnect is a new listing key even within one millisecond of real time.
+  let seconds = 0;
+  const connections = new InMemoryMcpConnectionStore(() => new Date(++seconds * 1000));
   const { pins, store: pinStore } = makeToolPins();
   const directory = new UpstreamToolDirectory(
     store,
