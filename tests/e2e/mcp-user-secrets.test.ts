@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import request from 'supertest';
+import { ModernToolsListFastPath } from '../../src/adapters/mcp/modern/modern-tools-list-fast-path';
+import { ToolsListFastPath } from '../../src/adapters/mcp/tools-list-fast-path';
 import { createLogger } from '../../src/infrastructure/logging/logger';
 import { EchoingUpstream, startEchoingUpstream } from '../support/echoing-upstream';
 import { call, makeKey, rpc, TestKey } from '../support/mcp-keys';
@@ -82,7 +84,7 @@ async function seenDuring(work: () => Promise<unknown>): Promise<unknown[]> {
 describe('a user_secret server on /mcp', () => {
   let aliceServer: string;
 
-  it('without a connection: tools/list shows none of its tools and the call names the connect page, with no upstream request', async () => {
+  it('without a connection, never listed: tools/list shows none of its tools and the call names the connect page, with no upstream request', async () => {
     aliceServer = await register(alice, 'personal');
     const seen = await seenDuring(async () => {
       expect((await toolNames(alice)).filter((name) => name.startsWith('personal__'))).toEqual([]);
@@ -266,7 +268,14 @@ describe('a user_secret server without a connection, listed before: its approved
     expect(cached.seenHeaders.length).toBeGreaterThan(0);
     await disconnect();
     const contacts = cached.seenHeaders.length;
+    const fast2025 = jest.spyOn(ToolsListFastPath.prototype, 'tryServe');
+    const fast2026 = jest.spyOn(t.container.get(ModernToolsListFastPath), 'tryServe');
     expect(await everyLeg()).toEqual(connected);
+    // The JSON legs were the fast paths' (the SSE ones the SDK legs').
+    for (const spy of [fast2025, fast2026]) {
+      expect(await Promise.all(spy.mock.results.map((result) => result.value))).toContain(true);
+      spy.mockRestore();
+    }
     const result = (await mcp(dave, call(30, 'cached__echo', { text: 'hi' }))).result;
     expect(result.isError).toBe(true);
     expect(result.content[0].text).toMatch(new RegExp(`connect to it at /console/#/servers/${daveServer}/connect`));
