@@ -1,4 +1,5 @@
 import { clip, FieldError, ValidationError } from '../../../../domain/errors';
+import { withoutSecrets } from '../../../../domain/resource/without-secrets';
 import { ResourceRecord } from '../../../../domain/resource/resource-record';
 import {
   definitionFrom,
@@ -34,7 +35,8 @@ export interface PinnedTools {
  * is withheld, since it cannot be pinned. Each pin keeps the approved
  * definition's text, taken from a listing that served it (never another
  * definition's) and dropped by one that no longer names the tool, for
- * `approvedTools`. Only a listing load (bounded by the
+ * `approvedTools`; never one that holds a credential the listing carried
+ * (an upstream echoing it), which would then lie in the table unsealed. Only a listing load (bounded by the
  * listing cache) writes pins, and only when something is new (a text not
  * kept yet counts).
  */
@@ -47,7 +49,8 @@ export class ToolPins {
     readonly maxPins: number,
   ) {}
 
-  async review(server: ResourceRecord, tools: readonly UpstreamTool[]): Promise<PinnedTools> {
+  /** `secrets`: the credentials the listing carried (header values, the caller's own); a text holding one is not kept. */
+  async review(server: ResourceRecord, tools: readonly UpstreamTool[], secrets: readonly string[] = []): Promise<PinnedTools> {
     const name = server.data.name as string;
     const withheld = new Map<string, string>();
     const hashed: { tool: UpstreamTool; sha256: string; text: string }[] = [];
@@ -60,7 +63,11 @@ export class ToolPins {
         );
       else hashed.push({ tool, sha256: this.digest.sha256(text), text });
     }
-    const served = hashed.map(({ tool, sha256, text }) => ({ tool: tool.name, sha256, text }));
+    const served = hashed.map(({ tool, sha256, text }) => ({
+      tool: tool.name,
+      sha256,
+      ...(withoutSecrets(text, secrets) === text && { text }),
+    }));
     let pins = byTool(await this.pins.list(server.id));
     if (hasChanges(pinChanges(pins, served))) pins = byTool(await this.record(server, served));
     const offered: UpstreamTool[] = [];

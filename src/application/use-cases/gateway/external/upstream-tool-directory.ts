@@ -8,7 +8,7 @@ import { ToolListCache, ToolListing, UpstreamContext, UpstreamMcp, UpstreamSessi
 import { failed, relayed } from '../tool-outcome';
 import { ToolPins } from './tool-pins';
 import { CallerReach, listKeyOf, UpstreamCredentials } from './upstream-credentials';
-import { serverNamed, serversIn, shownFailure } from './upstream-servers';
+import { credentialsOf, serverNamed, serversIn, shownFailure } from './upstream-servers';
 import { NAMESPACED_VIEW, UpstreamView } from './upstream-view';
 
 /** Without tool_scopes, listing an upstream tool is reading MCP server configuration, calling it is acting on it. */
@@ -124,7 +124,7 @@ export class UpstreamToolDirectory implements ExternalTools {
     return this.lists.get(reach.listKey, async () => {
       const loaded = await this.load(record, reach, session);
       if (!loaded.ok) return loaded;
-      const { served, withheld } = await this.pins.review(record, loaded.tools);
+      const { served, withheld } = await this.pins.review(record, loaded.tools, credentialsOf(record, reach.secrets));
       // The review may have pinned or kept definitions: this replica shows them at once (others when theirs expires).
       this.lists.forget?.(pinnedListKey(record));
       return withheld.size > 0 ? { ok: true, tools: served, withheld } : { ok: true, tools: served };

@@ -261,6 +261,15 @@ describe('ToolPins: the approved definitions kept with the pins', () => {
     expect(await pins.approvedTools(SERVER)).toEqual([described('Echoes'), other]);
   });
 
+  it('keeps no text that holds a credential the listing carried, as written or JSON-escaped, and still serves the tool', async () => {
+    const { pins, store } = makeToolPins();
+    const secret = 'sk-"alice"-SECRET';
+    const review = await pins.review(SERVER, [described(`Echoes; your key is ${secret}`), other], [secret]);
+    expect(names(review.served)).toEqual(['echo', 'other']);
+    expect(await pins.approvedTools(SERVER)).toEqual([other]);
+    expect(JSON.stringify([...store.texts.values()].map((texts) => [...texts.values()]))).not.toContain('alice');
+  });
+
   it('shows no text that does not hash to its pin or names another tool', async () => {
     const { pins, store } = makeToolPins();
     await pins.review(SERVER, [described('Echoes'), other]);

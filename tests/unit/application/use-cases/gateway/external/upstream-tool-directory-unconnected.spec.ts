@@ -133,6 +133,18 @@ describe('UpstreamToolDirectory: a per-user server for a user without a connecti
     expect(JSON.stringify(shown)).not.toContain('id_rsa');
   });
 
+  it("keeps no definition that echoes the user's secret or a header value, so none lies in the pins unsealed", async () => {
+    const { connections, pinStore, register, external } = makeSut();
+    const echoing = { ...ECHO, description: 'Echoes with Bearer sk-alice' };
+    const team = { ...SECRET, name: 'team', description: 'For team t-1234' };
+    const record = await register('files', { auth: personal, headers: { 'X-Team': 't-1234' } }, [echoing, team, SECRET]);
+    await connections.saveSecret(ALICE, record.id, 'sk-alice');
+    expect(await external()).toHaveLength(3);
+    await connections.remove(ALICE, record.id);
+    expect((await external()).map((tool) => tool.name)).toEqual(['files__secret']);
+    expect(JSON.stringify([...pinStore.texts.values()].map((texts) => [...texts.values()]))).not.toMatch(/sk-alice|t-1234/);
+  });
+
   it('does not show a tool the server no longer listed', async () => {
     const { upstream, connections, register, external } = makeSut();
     const record = await register('files', { auth: personal });
