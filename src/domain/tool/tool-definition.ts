@@ -33,3 +33,34 @@ function depthWithin(value: unknown, depth: number): boolean {
   const children = Array.isArray(value) ? value : Object.values(value);
   return children.every((child) => depthWithin(child, depth - 1));
 }
+
+/**
+ * The definition a pinnedText was made from, or null when the text is not
+ * one (not JSON, no name, an inputSchema that is not an object, or a field of
+ * the wrong kind): a kept definition read back.
+ */
+export function definitionFrom(text: string): ToolDefinition | null {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (!isObject(parsed)) return null;
+  const { name, title, description, inputSchema, outputSchema, annotations } = parsed;
+  if (typeof name !== 'string' || !isObject(inputSchema)) return null;
+  if (!(title === undefined || typeof title === 'string') || !(description === undefined || typeof description === 'string')) return null;
+  if (!(outputSchema === undefined || isObject(outputSchema)) || !(annotations === undefined || isObject(annotations))) return null;
+  return {
+    name,
+    ...(title !== undefined && { title }),
+    ...(description !== undefined && { description }),
+    inputSchema,
+    ...(outputSchema !== undefined && { outputSchema }),
+    ...(annotations !== undefined && { annotations }),
+  };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

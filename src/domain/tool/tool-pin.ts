@@ -1,26 +1,47 @@
 /**
  * A tool definition keygate has seen from an upstream MCP server. `sha256`
  * is the approved definition's; `seenSha256` the one last served, which
- * differs while the status is `changed`.
+ * differs while the status is `changed`. `described`: whether the approved
+ * definition's text is kept (PinnedDefinition); a pin made before keygate
+ * kept them, or just approved, has none until that definition is served.
  */
 export interface ToolPin {
   tool: string;
   sha256: string;
   status: 'approved' | 'changed';
   seenSha256: string;
+  described: boolean;
 }
 
-/** A definition as an upstream served it: the tool's name and its definition's SHA-256. */
+/**
+ * A definition as an upstream served it: the tool's name, its definition's
+ * SHA-256 and (where keygate may keep it) the canonical text hashed.
+ */
 export interface ServedDefinition {
   tool: string;
   sha256: string;
+  text?: string;
 }
 
-/** What one listing asks of the pins: first sights to pin, definitions newly seen as changed, and changed ones served as approved again. */
+/** An approved definition's canonical text, as kept with its pin: what a user without a connection is shown (definitionFrom). */
+export interface PinnedDefinition {
+  tool: string;
+  sha256: string;
+  text: string;
+}
+
+/**
+ * What one listing asks of the pins: first sights to pin, definitions newly
+ * seen as changed, changed ones served as approved again, approved ones
+ * served whose text is not kept yet, and the tools whose text is kept but
+ * which the listing no longer names (`gone`).
+ */
 export interface PinChanges {
   first: ServedDefinition[];
   changed: ServedDefinition[];
   restored: ServedDefinition[];
+  described: ServedDefinition[];
+  gone: string[];
 }
 
 /**
@@ -28,21 +49,27 @@ export interface PinChanges {
  * approved one is news only when it is not already the one last seen, so a
  * changed tool is reported once per new definition, however often it is
  * listed. A tool served with its approved definition again is approved again.
+ * The approved definition's text is news while its pin keeps none; another
+ * definition's text never is. A kept text is news once its tool is no longer
+ * served: a server that dropped a tool should not be shown with it.
  */
 export function pinChanges(pins: ReadonlyMap<string, ToolPin>, served: readonly ServedDefinition[]): PinChanges {
-  const changes: PinChanges = { first: [], changed: [], restored: [] };
+  const changes: PinChanges = { first: [], changed: [], restored: [], described: [], gone: [] };
   for (const definition of served) {
     const pin = pins.get(definition.tool);
     if (pin === undefined) changes.first.push(definition);
     else if (pin.sha256 === definition.sha256) {
       if (pin.status === 'changed') changes.restored.push(definition);
+      if (!pin.described && definition.text !== undefined) changes.described.push(definition);
     } else if (pin.status === 'approved' || pin.seenSha256 !== definition.sha256) changes.changed.push(definition);
   }
+  const named = new Set(served.map((definition) => definition.tool));
+  for (const pin of pins.values()) if (pin.described && !named.has(pin.tool)) changes.gone.push(pin.tool);
   return changes;
 }
 
-export function hasChanges({ first, changed, restored }: PinChanges): boolean {
-  return first.length + changed.length + restored.length > 0;
+export function hasChanges({ first, changed, restored, described, gone }: PinChanges): boolean {
+  return first.length + changed.length + restored.length + described.length + gone.length > 0;
 }
 
 /** Only the approved definition of a pinned tool is offered. */

@@ -45,11 +45,11 @@ describe('TypeormToolPinStore', () => {
     const id = await server();
     await replica().pinFirst(id, [{ tool: 'echo', sha256: h('a') }], 10);
     const noted = await Promise.all([1, 2, 3].map(() => replica().markChanged(id, [{ tool: 'echo', sha256: h('b') }])));
-    expect(noted.flat()).toEqual([{ tool: 'echo', sha256: h('a'), seenSha256: h('b'), status: 'changed' }]);
+    expect(noted.flat()).toEqual([{ tool: 'echo', sha256: h('a'), seenSha256: h('b'), status: 'changed', described: false }]);
     expect(await replica().markChanged(id, [{ tool: 'echo', sha256: h('a') }])).toEqual([]);
     expect(await replica().markChanged(id, [{ tool: 'echo', sha256: h('c') }])).toHaveLength(1);
     await replica().restore(id, [{ tool: 'echo', sha256: h('a') }]);
-    expect(await replica().list(id)).toEqual([{ tool: 'echo', sha256: h('a'), seenSha256: h('a'), status: 'approved' }]);
+    expect(await replica().list(id)).toEqual([{ tool: 'echo', sha256: h('a'), seenSha256: h('a'), status: 'approved', described: false }]);
   });
 
   it('approves the seen definition, leaves approved ones alone, and drops the pins with their server record', async () => {
@@ -69,8 +69,8 @@ describe('TypeormToolPinStore', () => {
         { tool: 'other', sha256: null },
       ]),
     ).toEqual([
-      { tool: 'echo', sha256: h('b'), seenSha256: h('b'), status: 'approved' },
-      { tool: 'other', sha256: h('d'), seenSha256: h('d'), status: 'approved' },
+      { tool: 'echo', sha256: h('b'), seenSha256: h('b'), status: 'approved', described: false },
+      { tool: 'other', sha256: h('d'), seenSha256: h('d'), status: 'approved', described: false },
     ]);
     await db.dataSource.query('DELETE FROM resource_records WHERE id = $1', [id]);
     expect(await replica().list(id)).toEqual([]);
@@ -83,10 +83,10 @@ describe('TypeormToolPinStore', () => {
     await replica().pinFirst(id, [{ tool: 'echo', sha256: h('a') }], 10);
     await replica().markChanged(id, [{ tool: 'echo', sha256: h('b') }]);
     expect(await replica().approve(id, [{ tool: 'echo', sha256: h('c') }])).toEqual([
-      { tool: 'echo', sha256: h('a'), seenSha256: h('b'), status: 'changed' },
+      { tool: 'echo', sha256: h('a'), seenSha256: h('b'), status: 'changed', described: false },
     ]);
     expect(await replica().approve(id, [{ tool: 'echo', sha256: h('b') }])).toEqual([
-      { tool: 'echo', sha256: h('b'), seenSha256: h('b'), status: 'approved' },
+      { tool: 'echo', sha256: h('b'), seenSha256: h('b'), status: 'approved', described: false },
     ]);
   });
 
@@ -105,13 +105,57 @@ describe('TypeormToolPinStore', () => {
       for (let i = 0; i < 200 && !(await waitingOnLock()); i += 1) await new Promise((r) => setTimeout(r, 10));
       expect(await waitingOnLock()).toBe(true);
       await noting.commitTransaction();
-      expect(await approval).toEqual([{ tool: 'echo', sha256: h('a'), seenSha256: h('c'), status: 'changed' }]);
+      expect(await approval).toEqual([{ tool: 'echo', sha256: h('a'), seenSha256: h('c'), status: 'changed', described: false }]);
       await approving.commitTransaction();
     } finally {
       await noting.release();
       await approving.release();
     }
-    expect(await replica().list(id)).toEqual([{ tool: 'echo', sha256: h('a'), seenSha256: h('c'), status: 'changed' }]);
+    expect(await replica().list(id)).toEqual([{ tool: 'echo', sha256: h('a'), seenSha256: h('c'), status: 'changed', described: false }]);
+  });
+
+  it("keeps the approved definition's text: on first sight, for a pin without one, never another definition's, dropped by an approval", async () => {
+    const id = await server();
+    await replica().pinFirst(
+      id,
+      [
+        { tool: 'echo', sha256: h('a'), text: '{"name":"echo"}' },
+        { tool: 'bare', sha256: h('d') },
+      ],
+      10,
+    );
+    expect((await replica().list(id)).map((p) => [p.tool, p.described])).toEqual([
+      ['bare', false],
+      ['echo', true],
+    ]);
+    expect(await replica().definitions(id)).toEqual([{ tool: 'echo', sha256: h('a'), text: '{"name":"echo"}' }]);
+    // Another definition's text is not kept, nor a second text over a kept one.
+    await replica().describe(id, [
+      { tool: 'bare', sha256: h('e'), text: 'withheld' },
+      { tool: 'echo', sha256: h('a'), text: 'second' },
+    ]);
+    expect(await replica().definitions(id)).toEqual([{ tool: 'echo', sha256: h('a'), text: '{"name":"echo"}' }]);
+    await Promise.all([1, 2].map(() => replica().describe(id, [{ tool: 'bare', sha256: h('d'), text: '{"name":"bare"}' }])));
+    expect((await replica().definitions(id)).map((d) => d.tool)).toEqual(['bare', 'echo']);
+    // A changed definition leaves the approved text; its approval drops it, as it no longer hashes to sha256.
+    const [noted] = await replica().markChanged(id, [{ tool: 'echo', sha256: h('b') }]);
+    expect(noted).toMatchObject({ status: 'changed', described: true });
+    expect((await replica().definitions(id)).map((d) => d.tool)).toEqual(['bare', 'echo']);
+    expect(await replica().approve(id, [{ tool: 'echo', sha256: h('b') }])).toEqual([
+      { tool: 'echo', sha256: h('b'), seenSha256: h('b'), status: 'approved', described: false },
+    ]);
+    expect(await replica().definitions(id)).toEqual([{ tool: 'bare', sha256: h('d'), text: '{"name":"bare"}' }]);
+    const [row] = await db.dataSource.query('SELECT definition_text FROM mcp_tool_pins WHERE server_id = $1 AND tool_name = $2', [
+      id,
+      'echo',
+    ]);
+    expect(row.definition_text).toBeNull();
+    await replica().forgetTexts(id, ['bare', 'echo']);
+    expect(await replica().definitions(id)).toEqual([]);
+    expect((await replica().list(id)).map((p) => [p.tool, p.status, p.described])).toEqual([
+      ['bare', 'approved', false],
+      ['echo', 'approved', false],
+    ]);
   });
 });
 

@@ -19,6 +19,7 @@ const pin = (i: number, changed = false): ToolPin => ({
   sha256: hex(i),
   status: changed ? 'changed' : 'approved',
   seenSha256: changed ? hex(i + 1000) : hex(i),
+  described: !changed,
 });
 /** What get shows of the server with these pins, within `budget` bytes of record JSON. */
 function shown(pins: ToolPin[], budget?: number, record = SERVER) {

@@ -1,6 +1,8 @@
 import { clip, FieldError, ValidationError } from '../../../../domain/errors';
+import { withoutSecrets } from '../../../../domain/resource/without-secrets';
 import { ResourceRecord } from '../../../../domain/resource/resource-record';
 import {
+  definitionFrom,
   hasChanges,
   isApproved,
   MAX_PINNED_NAME_LENGTH,
@@ -30,8 +32,13 @@ export interface PinnedTools {
  * withheld until the server's owner approves it, and recorded once as
  * `mcp_server.tool_changed`. A server holds at most `maxPins` pins
  * (MCP_UPSTREAM_MAX_TOOLS, the most one listing may name); a tool past them
- * is withheld, since it cannot be pinned. Only a listing load (bounded by
- * the listing cache) writes pins, and only when something is new.
+ * is withheld, since it cannot be pinned. Each pin keeps the approved
+ * definition's text, taken from a listing that served it (never another
+ * definition's) and dropped by one that no longer names the tool, for
+ * `approvedTools`; never one that holds a credential the listing carried
+ * (an upstream echoing it), which would then lie in the table unsealed. Only a listing load (bounded by the
+ * listing cache) writes pins, and only when something is new (a text not
+ * kept yet counts).
  */
 export class ToolPins {
   constructor(
@@ -42,10 +49,11 @@ export class ToolPins {
     readonly maxPins: number,
   ) {}
 
-  async review(server: ResourceRecord, tools: readonly UpstreamTool[]): Promise<PinnedTools> {
+  /** `secrets`: the credentials the listing carried (header values, the caller's own); a text holding one is not kept. */
+  async review(server: ResourceRecord, tools: readonly UpstreamTool[], secrets: readonly string[] = []): Promise<PinnedTools> {
     const name = server.data.name as string;
     const withheld = new Map<string, string>();
-    const hashed: { tool: UpstreamTool; sha256: string }[] = [];
+    const hashed: { tool: UpstreamTool; sha256: string; text: string }[] = [];
     for (const tool of tools) {
       const text = tool.name.length <= MAX_PINNED_NAME_LENGTH ? pinnedText(tool) : null;
       if (text === null)
@@ -53,9 +61,13 @@ export class ToolPins {
           tool.name,
           `The tool ${clip(tool.name, MAX_PINNED_NAME_LENGTH)} of the MCP server ${name} cannot be pinned (a name over ${MAX_PINNED_NAME_LENGTH} characters or a definition nested too deep), so keygate does not offer it`,
         );
-      else hashed.push({ tool, sha256: this.digest.sha256(text) });
+      else hashed.push({ tool, sha256: this.digest.sha256(text), text });
     }
-    const served = hashed.map(({ tool, sha256 }) => ({ tool: tool.name, sha256 }));
+    const served = hashed.map(({ tool, sha256, text }) => ({
+      tool: tool.name,
+      sha256,
+      ...(withoutSecrets(text, secrets) === text && { text }),
+    }));
     let pins = byTool(await this.pins.list(server.id));
     if (hasChanges(pinChanges(pins, served))) pins = byTool(await this.record(server, served));
     const offered: UpstreamTool[] = [];
@@ -70,6 +82,24 @@ export class ToolPins {
         );
     }
     return { served: offered, withheld };
+  }
+
+  /**
+   * The server's approved definitions as kept with their pins, by name: what
+   * its tools/list shows a user who has no connection to it, without asking
+   * the server. A pin with no text kept (made before keygate kept them, or
+   * approved since its last listing) shows nothing; a changed one shows the
+   * definition approved, never the one withheld. A text is shown only while
+   * it hashes to the pin's sha256 and parses as the tool it names.
+   */
+  async approvedTools(server: ResourceRecord): Promise<UpstreamTool[]> {
+    const tools: UpstreamTool[] = [];
+    for (const { tool, sha256, text } of await this.pins.definitions(server.id)) {
+      if (this.digest.sha256(text) !== sha256) continue;
+      const definition = definitionFrom(text);
+      if (definition !== null && definition.name === tool) tools.push(definition);
+    }
+    return tools;
   }
 
   /** The server's pins, for its owner to see on the record; `store` is a transaction's when there is one. */
@@ -128,6 +158,8 @@ export class ToolPins {
       await pins.pinFirst(server.id, changes.first, this.maxPins);
       const noticed = await pins.markChanged(server.id, changes.changed);
       await pins.restore(server.id, changes.restored);
+      await pins.describe(server.id, changes.described);
+      await pins.forgetTexts(server.id, changes.gone);
       if (noticed.length > 0) {
         const at = this.clock.now();
         await audit.append(noticed.map((pin) => toolChangedEvent(server, pin, at)));

@@ -89,8 +89,13 @@ export function shownFailure(
 
 /** An upstream's own error message, as it may be shown or logged: the server's header values taken out, clipped. */
 export function upstreamMessage(record: ResourceRecord, message: string, max = MAX_SHOWN_CHARS, secrets: readonly string[] = []): string {
+  return clip(withoutSecrets(message, credentialsOf(record, secrets)), max);
+}
+
+/** Every secret a contact with the record's server carries: its header values and the caller's own credential (`secrets`). */
+export function credentialsOf(record: ResourceRecord, secrets: readonly string[] = []): string[] {
   const headers = record.data.headers;
   const values =
     typeof headers === 'object' && headers !== null ? Object.values(headers).filter((v): v is string => typeof v === 'string') : [];
-  return clip(withoutSecrets(message, [...values, ...secrets]), max);
+  return [...values, ...secrets];
 }

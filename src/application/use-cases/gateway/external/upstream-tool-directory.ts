@@ -8,7 +8,7 @@ import { ToolListCache, ToolListing, UpstreamContext, UpstreamMcp, UpstreamSessi
 import { failed, relayed } from '../tool-outcome';
 import { ToolPins } from './tool-pins';
 import { CallerReach, listKeyOf, UpstreamCredentials } from './upstream-credentials';
-import { serverNamed, serversIn, shownFailure } from './upstream-servers';
+import { credentialsOf, serverNamed, serversIn, shownFailure } from './upstream-servers';
 import { NAMESPACED_VIEW, UpstreamView } from './upstream-view';
 
 /** Without tool_scopes, listing an upstream tool is reading MCP server configuration, calling it is acting on it. */
@@ -28,7 +28,10 @@ const NONE: readonly ToolDescriptor[] = Object.freeze([]);
  * store may cache), once: resolve finds it, run is handed it. Every contact
  * carries the credential of the user the request is for (UpstreamCredentials):
  * a server that takes each user's own is listed and called only for a user
- * who has one, with a listing of their own.
+ * who has one, with a listing of their own. A user who could connect to it
+ * but has not is shown its approved definitions as pinned (ToolPins), with
+ * no upstream request, so that a client sees the tools and its call asks
+ * them to connect.
  */
 export class UpstreamToolDirectory implements ExternalTools {
   constructor(
@@ -54,8 +57,9 @@ export class UpstreamToolDirectory implements ExternalTools {
         .filter((record) => mayList(record, scopes))
         .map(async (record) => {
           const reach = await this.reach(record, userId, 'left out of tools/list', subjectToken);
-          // No credential of this user's: nothing is listed, and nobody else's is used to list it.
-          if (!reach.ok) return [];
+          // No credential of this user's: nobody else's is used to list it. When they could connect, what was approved is shown.
+          if (!reach.ok)
+            return reach.connectUrl === undefined ? [] : (await this.pinned(record)).map((tool) => describe(view, record, tool));
           const listing = await this.listing(record, reach);
           return listing.ok ? listing.tools.map((tool) => describe(view, record, tool)) : [];
         }),
@@ -120,9 +124,17 @@ export class UpstreamToolDirectory implements ExternalTools {
     return this.lists.get(reach.listKey, async () => {
       const loaded = await this.load(record, reach, session);
       if (!loaded.ok) return loaded;
-      const { served, withheld } = await this.pins.review(record, loaded.tools);
+      const { served, withheld } = await this.pins.review(record, loaded.tools, credentialsOf(record, reach.secrets));
+      // The review may have pinned or kept definitions: this replica shows them at once (others when theirs expires).
+      this.lists.forget?.(pinnedListKey(record));
       return withheld.size > 0 ? { ok: true, tools: served, withheld } : { ok: true, tools: served };
     });
+  }
+
+  /** The record's approved definitions as pinned, cached like a listing under the record's version (an approval is a new one). */
+  private async pinned(record: ResourceRecord): Promise<UpstreamTool[]> {
+    const listing = await this.lists.get(pinnedListKey(record), async () => ({ ok: true, tools: await this.pins.approvedTools(record) }));
+    return listing.ok ? listing.tools : [];
   }
 
   private async load(record: ResourceRecord, reach: Extract<CallerReach, { ok: true }>, session?: UpstreamSession): Promise<ToolListing> {
@@ -157,6 +169,11 @@ function describe(view: UpstreamView, record: ResourceRecord, tool: UpstreamTool
 function scopesOf(record: ResourceRecord, tool: string): string[] | null {
   const scopes = (record.data.tool_scopes as Record<string, string[]> | undefined)?.[tool];
   return Array.isArray(scopes) && scopes.length > 0 ? scopes : null;
+}
+
+/** Where a record's approved definitions are cached, for the users who have no connection to it. */
+function pinnedListKey(record: ResourceRecord): string {
+  return `${listKeyOf(record)} pinned`;
 }
 
 /** Where a record's shared tool listing is cached (a static server's): its id and version, so an edited record is a new entry. */

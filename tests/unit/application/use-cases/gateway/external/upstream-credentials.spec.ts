@@ -90,14 +90,18 @@ describe("UpstreamCredentials: a user_secret server is reached with the calling 
     expect(upstream.headers.every((headers) => headers.Authorization === 'Bearer sk-bob')).toBe(true);
   });
 
-  it('keeps listings apart per user and connection: a disconnected user sees nothing again', async () => {
+  it('keeps listings apart per user and connection: a disconnected user sees the pinned definitions only, a new connection lists afresh', async () => {
     const { upstream, connections, register, names } = makeSut();
     const record = await register(ALICE, 'files', { auth: personal });
     await connections.saveSecret(ALICE, record.id, SECRET);
     expect(await names(ALICE)).toEqual(['files__echo']);
     await connections.remove(ALICE, record.id);
-    expect(await names(ALICE)).toEqual([]);
+    expect(await names(ALICE)).toEqual(['files__echo']);
     expect(upstream.listings).toHaveLength(1);
+    await connections.saveSecret(ALICE, record.id, 'sk-alice-again');
+    expect(await names(ALICE)).toEqual(['files__echo']);
+    expect(upstream.listings).toHaveLength(2);
+    expect(upstream.headers.at(-1)).toEqual({ Authorization: 'Bearer sk-alice-again' });
   });
 
   it('takes the secret out of an upstream error it echoes, in the answer and the log', async () => {
