@@ -20,7 +20,7 @@ export class InMemoryToolPinStore implements ToolPinStore {
     this.reads += 1;
     const texts = this.textsOf(serverId);
     return (await this.list(serverId))
-      .filter((pin) => texts.has(pin.tool))
+      .filter((pin) => pin.status === 'approved' && texts.has(pin.tool))
       .map((pin) => ({ tool: pin.tool, sha256: pin.sha256, text: texts.get(pin.tool)! }));
   }
 

@@ -29,7 +29,7 @@ export class TypeormToolPinStore implements ToolPinStore {
     const rows = await databaseCall<{ tool_name: string; sha256: string; definition_text: string }[]>(
       this.manager.query(
         `SELECT tool_name, sha256, definition_text FROM mcp_tool_pins
-         WHERE server_id = $1 AND definition_text IS NOT NULL ORDER BY tool_name`,
+         WHERE server_id = $1 AND status = 'approved' AND definition_text IS NOT NULL ORDER BY tool_name`,
         [serverId],
       ),
     );

@@ -8,7 +8,7 @@ import { PinApproval, PinnedDefinition, ServedDefinition, ToolPin } from '../../
 export interface ToolPinStore {
   /** The server's pins (at most as many as were ever allowed in). */
   list(serverId: string): Promise<ToolPin[]>;
-  /** The approved definitions whose text is kept (each hashing to its pin's sha256), by tool name. */
+  /** The definitions of approved pins (not changed ones, withheld while changed) whose text is kept, by tool name. */
   definitions(serverId: string): Promise<PinnedDefinition[]>;
   /**
    * Pins first-seen definitions as approved, with their text, while the

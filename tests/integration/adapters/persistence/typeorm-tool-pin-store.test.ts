@@ -137,10 +137,11 @@ describe('TypeormToolPinStore', () => {
     expect(await replica().definitions(id)).toEqual([{ tool: 'echo', sha256: h('a'), text: '{"name":"echo"}' }]);
     await Promise.all([1, 2].map(() => replica().describe(id, [{ tool: 'bare', sha256: h('d'), text: '{"name":"bare"}' }])));
     expect((await replica().definitions(id)).map((d) => d.tool)).toEqual(['bare', 'echo']);
-    // A changed definition leaves the approved text; its approval drops it, as it no longer hashes to sha256.
+    // A changed definition keeps the approved text but is not offered while changed; its approval drops the text,
+    // as it no longer hashes to sha256.
     const [noted] = await replica().markChanged(id, [{ tool: 'echo', sha256: h('b') }]);
     expect(noted).toMatchObject({ status: 'changed', described: true });
-    expect((await replica().definitions(id)).map((d) => d.tool)).toEqual(['bare', 'echo']);
+    expect((await replica().definitions(id)).map((d) => d.tool)).toEqual(['bare']);
     expect(await replica().approve(id, [{ tool: 'echo', sha256: h('b') }])).toEqual([
       { tool: 'echo', sha256: h('b'), seenSha256: h('b'), status: 'approved', described: false },
     ]);

@@ -117,7 +117,7 @@ describe('UpstreamToolDirectory: a per-user server for a user without a connecti
     expect(upstream.contacts).toEqual([]);
   });
 
-  it('shows the approved definition of a tool whose served definition changed, not the withheld one', async () => {
+  it('leaves out a tool whose served definition changed, as the connected listing does, and never shows the withheld one', async () => {
     const { upstream, connections, register, external } = makeSut();
     const record = await register('files', { auth: personal });
     await connections.saveSecret(ALICE, record.id, 'sk-alice');
@@ -129,8 +129,9 @@ describe('UpstreamToolDirectory: a per-user server for a user without a connecti
     expect((await external()).map((tool) => tool.name)).toEqual(['files__secret']);
     await connections.remove(ALICE, record.id);
     const shown = await external();
-    expect(shown.find((tool) => tool.name === 'files__echo')).toEqual(approved);
+    expect(shown.map((tool) => tool.name)).toEqual(['files__secret']);
     expect(JSON.stringify(shown)).not.toContain('id_rsa');
+    expect(approved.name).toBe('files__echo');
   });
 
   it("keeps no definition that echoes the user's secret or a header value, so none lies in the pins unsealed", async () => {
