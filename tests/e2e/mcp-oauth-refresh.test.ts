@@ -67,6 +67,10 @@ async function nearExpiry(): Promise<void> {
   const stored = replicas.a.container.get<McpConnectionStore>(TOKENS.McpConnectionStore);
   const { grant } = (await stored.openGrant(alice.user, serverId))!;
   await stored.saveGrant(alice.user, serverId, { ...grant, tokens: { ...grant.tokens, expiresAt: new Date(Date.now() + 30_000) } });
+  // As if the set was stored five minutes ago: a token with 30 s left of a 30 s life is not yet due (half its lifetime).
+  await replicas.a.db.dataSource.query(`UPDATE mcp_connections SET updated_at = now() - interval '5 minutes' WHERE server_id = $1`, [
+    serverId,
+  ]);
 }
 const audited = async (action: string) =>
   (await replicas.a.db.dataSource.query<{ n: number }[]>('SELECT count(*)::int AS n FROM audit_events WHERE action = $1', [action]))[0].n;

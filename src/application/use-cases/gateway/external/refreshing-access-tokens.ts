@@ -60,9 +60,17 @@ export class RefreshingAccessTokens implements AccessTokens {
     return pending;
   }
 
-  private fresh({ grant }: OpenedGrant): boolean {
+  /**
+   * Not within the margin of its expiry. The margin is at most half the token's lifetime (from when the set was
+   * stored, the connection's updatedAt): a token issued for less than two margins would otherwise be refreshed on
+   * every call.
+   */
+  private fresh({ grant, connection }: OpenedGrant): boolean {
     const expiresAt = grant.tokens.expiresAt;
-    return expiresAt === undefined || expiresAt.getTime() - this.clock.now().getTime() > this.options.marginMs;
+    if (expiresAt === undefined) return true;
+    const lifetime = expiresAt.getTime() - connection.updatedAt.getTime();
+    const margin = Math.min(this.options.marginMs, Math.max(0, lifetime / 2));
+    return expiresAt.getTime() - this.clock.now().getTime() > margin;
   }
 
   private async refresh(userId: string, server: ResourceRecord, opened: OpenedGrant): Promise<UsableToken | null> {

@@ -66,20 +66,26 @@ async function makeSut() {
     },
     resource: 'https://linear.example/mcp',
   });
-  return { sut, clock, connections, work, authorization, server, grant, sleeps };
+  /** A ten-minute token saved, then the clock moved to 30 s before its expiry. */
+  const nearExpiry = async () => {
+    const saved = await connections.saveGrant(ALICE, server.id, grant(10 * MINUTE));
+    clock.advance(10 * MINUTE - 30_000);
+    return saved;
+  };
+  return { sut, clock, connections, work, authorization, server, grant, sleeps, nearExpiry };
 }
 
 describe('RefreshingAccessTokens', () => {
   it('sends a token far from its expiry as it is', async () => {
-    const { sut, connections, authorization, server, grant } = await makeSut();
+    const { sut, connections, authorization, server, grant, nearExpiry } = await makeSut();
     await connections.saveGrant(ALICE, server.id, grant(10 * MINUTE));
     expect((await sut.open(ALICE, server))?.token).toBe('at-0');
     expect(authorization.refreshes).toEqual([]);
   });
 
   it('refreshes a token within a minute of expiry once for concurrent calls, keeping the rotated refresh token', async () => {
-    const { sut, connections, authorization, server, grant, work } = await makeSut();
-    await connections.saveGrant(ALICE, server.id, grant(30_000));
+    const { sut, connections, authorization, server, grant, work, nearExpiry } = await makeSut();
+    await nearExpiry();
     const tokens = await Promise.all([1, 2, 3, 4].map(() => sut.open(ALICE, server)));
     expect(tokens.map((t) => t?.token)).toEqual(['at-1', 'at-1', 'at-1', 'at-1']);
     expect(authorization.refreshes).toHaveLength(1);
@@ -89,9 +95,21 @@ describe('RefreshingAccessTokens', () => {
     expect(JSON.stringify(work.audit.records)).not.toMatch(/at-|rt-/);
   });
 
+  it('refreshes a token issued for less than two minutes only once half its lifetime is left, not on every call', async () => {
+    const { sut, connections, authorization, server, grant, clock } = await makeSut();
+    await connections.saveGrant(ALICE, server.id, grant(40_000));
+    expect((await sut.open(ALICE, server))?.token).toBe('at-0');
+    clock.advance(19_000);
+    expect((await sut.open(ALICE, server))?.token).toBe('at-0');
+    expect(authorization.refreshes).toEqual([]);
+    clock.advance(2_000);
+    expect((await sut.open(ALICE, server))?.token).toBe('at-1');
+    expect(authorization.refreshes).toHaveLength(1);
+  });
+
   it('records mcp_connection.refreshed at most once an hour per connection', async () => {
-    const { sut, clock, connections, server, grant, work } = await makeSut();
-    await connections.saveGrant(ALICE, server.id, grant(30_000));
+    const { sut, clock, connections, server, grant, work, nearExpiry } = await makeSut();
+    await nearExpiry();
     await sut.open(ALICE, server);
     for (const step of [10, 20, 35]) {
       clock.advance(step * MINUTE);
@@ -102,8 +120,8 @@ describe('RefreshingAccessTokens', () => {
   });
 
   it('a refused refresh marks the connection failed, records mcp_connection.failed, and answers as without a connection', async () => {
-    const { sut, connections, authorization, server, grant, work } = await makeSut();
-    await connections.saveGrant(ALICE, server.id, grant(30_000));
+    const { sut, connections, authorization, server, grant, work, nearExpiry } = await makeSut();
+    await nearExpiry();
     authorization.refused = true;
     expect(await sut.open(ALICE, server)).toBeNull();
     expect((await connections.find(ALICE, server.id))?.state).toBe('failed');
@@ -113,8 +131,8 @@ describe('RefreshingAccessTokens', () => {
   });
 
   it('an unreachable authorization server leaves the connection as it was, and the next call tries again', async () => {
-    const { sut, connections, authorization, server, grant } = await makeSut();
-    await connections.saveGrant(ALICE, server.id, grant(30_000));
+    const { sut, connections, authorization, server, grant, nearExpiry } = await makeSut();
+    await nearExpiry();
     authorization.unreachable = true;
     expect((await sut.open(ALICE, server))?.token).toBe('at-0');
     authorization.unreachable = false;
@@ -122,8 +140,8 @@ describe('RefreshingAccessTokens', () => {
   });
 
   it("while another replica holds the refresh, waits for its token instead of refreshing, within the call's deadline", async () => {
-    const { sut, connections, authorization, server, grant, sleeps } = await makeSut();
-    const { connection } = await connections.saveGrant(ALICE, server.id, grant(30_000));
+    const { sut, connections, authorization, server, grant, sleeps, nearExpiry } = await makeSut();
+    const { connection } = await nearExpiry();
     expect(await connections.claimRefresh(connection.id, 30)).toBe(true);
     // The other replica stores its new token during the second wait.
     let waits = 0;
@@ -138,8 +156,8 @@ describe('RefreshingAccessTokens', () => {
   });
 
   it('gives up waiting at the deadline and sends the token it has', async () => {
-    const { sut, clock, connections, authorization, server, grant } = await makeSut();
-    const { connection } = await connections.saveGrant(ALICE, server.id, grant(30_000));
+    const { sut, clock, connections, authorization, server, grant, nearExpiry } = await makeSut();
+    const { connection } = await nearExpiry();
     await connections.claimRefresh(connection.id, 30);
     const slept: number[] = [];
     (sut as unknown as { options: { sleep: (ms: number) => Promise<void> } }).options.sleep = async (ms) => {
