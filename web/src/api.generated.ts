@@ -632,6 +632,10 @@ export interface components {
             tool_scopes: {
                 [key: string]: components["schemas"]["Scope"][];
             };
+            /** @description Tool name → its rules, in order (at most 20 per tool). */
+            tool_rules: {
+                [key: string]: components["schemas"]["ToolRule"][];
+            };
             /** @description Resource URI or URI template → every scope needed. */
             resource_scopes: {
                 [key: string]: components["schemas"]["Scope"][];
@@ -662,6 +666,10 @@ export interface components {
             tool_scopes?: {
                 [key: string]: components["schemas"]["Scope"][];
             };
+            /** @description Tool name → its rules, in order (at most 20 per tool). */
+            tool_rules?: {
+                [key: string]: components["schemas"]["ToolRule"][];
+            };
             /** @description Resource URI or URI template → every scope needed. */
             resource_scopes?: {
                 [key: string]: components["schemas"]["Scope"][];
@@ -685,6 +693,10 @@ export interface components {
             /** @description Upstream tool name → every scope needed. */
             tool_scopes?: {
                 [key: string]: components["schemas"]["Scope"][];
+            };
+            /** @description Tool name → its rules, in order (at most 20 per tool). */
+            tool_rules?: {
+                [key: string]: components["schemas"]["ToolRule"][];
             };
             /** @description Resource URI or URI template → every scope needed. */
             resource_scopes?: {
@@ -829,6 +841,19 @@ export interface components {
             /** @enum {string} */
             status: "approved" | "changed";
             seen_sha256?: string;
+        };
+        ToolRule: {
+            /** @description A CEL condition over args, key, user, tool, server and now; the first rule whose condition is true decides. */
+            when: string;
+            /**
+             * @description require_approval refuses the call too, until approvals are available.
+             * @enum {string}
+             */
+            effect: "deny" | "require_approval";
+            /** @description What a refused caller is told. */
+            message: string;
+            /** @enum {string} */
+            approvers?: "owner" | "admin";
         };
         ToolSet: {
             /** @description `[]` means full access. */
