@@ -225,3 +225,50 @@ describe('writing tool rules', () => {
     });
   });
 });
+
+describe('the built-in tools’ rules (/api/v1/tool-rules)', () => {
+  const as = (token: string) => ({
+    put: (tool: string, body: object) =>
+      request(t.app).put(`/api/v1/tool-rules/${tool}`).set('Authorization', `Bearer ${token}`).send(body),
+    get: () => request(t.app).get('/api/v1/tool-rules').set('Authorization', `Bearer ${token}`),
+    delete: (tool: string) => request(t.app).delete(`/api/v1/tool-rules/${tool}`).set('Authorization', `Bearer ${token}`),
+  });
+  const rules = [
+    { when: 'args.action == "delete" && server == "" && tool == "projects"', effect: 'deny', message: 'Projects are never deleted' },
+  ];
+
+  it('is for admins only: 403 for anyone else, writing nothing', async () => {
+    const user = as(t.userToken(owner.user));
+    await user.put('projects', { rules }).expect(403);
+    await user.get().expect(403);
+    await user.delete('projects').expect(403);
+    expect((await as(t.adminToken()).get().expect(200)).body).toEqual([]);
+  });
+
+  it('answers 400 naming the rule and position, and 404 for a tool that is not built in', async () => {
+    const admin = as(t.adminToken());
+    const bad = await admin.put('projects', { rules: [rules[0], { when: 'args.x >', effect: 'deny', message: 'm' }] }).expect(400);
+    expect(bad.body.errors).toEqual([{ field: 'rules[1].when', message: expect.stringMatching(/^line 1, column 8: does not parse/) }]);
+    await admin.put('projects', { rules: {} }).expect(400);
+    await admin.put('files__echo', { rules }).expect(404);
+    expect((await admin.get().expect(200)).body).toEqual([]);
+  });
+
+  it('refuses a built-in call a rule matches, lets others through, and clears on DELETE', async () => {
+    const admin = as(t.adminToken());
+    const put = await admin.put('projects', { rules }).expect(200);
+    expect(put.body).toEqual({ tool: 'projects', rules, updated_at: expect.any(String) });
+    expect((await admin.get().expect(200)).body).toEqual([put.body]);
+    const key = await makeKey(t, ['projects:write']);
+    const refused = await rpc(t, key, call(1, 'projects', { action: 'delete', id: randomUUID(), data: { note: MARKER } })).expect(403);
+    expect(refused.body.error.message).toBe('Refused by rule 0 of projects: Projects are never deleted');
+    await rpc(t, key, call(2, 'projects', { action: 'list' })).expect(200);
+    const [event] = (await toolEvents(key.user)).filter((row) => row.action === 'tool.denied');
+    expect(event.details.rule).toEqual({ source: 'built_in', index: 0, effect: 'deny', outcome: 'matched' });
+    expect(JSON.stringify(event)).not.toContain(MARKER);
+    await admin.delete('projects').expect(204);
+    expect((await admin.get().expect(200)).body).toEqual([]);
+    const after = await rpc(t, key, call(3, 'projects', { action: 'delete', id: randomUUID() })).expect(200);
+    expect(after.body.result.content[0].text).not.toContain('never deleted');
+  });
+});

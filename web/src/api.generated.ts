@@ -377,6 +377,47 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/tool-rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every built-in tool that has rules, with them (admins only) */
+        get: operations["listToolRules"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tool-rules/{tool}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A built-in tool: agents, projects, routines, mcp_servers, chat or models (anything else is a 404). */
+                tool: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Replace a built-in tool's rules (admins only); an empty list clears them
+         * @description Each condition must parse, be at most 2 KiB and read only args, key, user, tool, server and now: otherwise 400 naming `rules[<i>].when` with its line and column, and nothing is written. Other replicas apply the change within 5 seconds.
+         */
+        put: operations["putToolRules"];
+        post?: never;
+        /** Clear a built-in tool's rules (admins only) */
+        delete: operations["deleteToolRules"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/secret-scanning/reports": {
         parameters: {
             query?: never;
@@ -533,6 +574,12 @@ export interface components {
         AuditTarget: {
             type: string;
             id: string | null;
+        };
+        BuiltInToolRules: {
+            tool: string;
+            rules: components["schemas"]["ToolRule"][];
+            /** Format: date-time */
+            updated_at: string;
         };
         CreateApiKey: {
             name: string;
@@ -854,6 +901,9 @@ export interface components {
             message: string;
             /** @enum {string} */
             approvers?: "owner" | "admin";
+        };
+        ToolRulesInput: {
+            rules: components["schemas"]["ToolRule"][];
         };
         ToolSet: {
             /** @description `[]` means full access. */
@@ -1966,6 +2016,89 @@ export interface operations {
                 content?: never;
             };
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listToolRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tools with rules, by name. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BuiltInToolRules"][];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    putToolRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A built-in tool: agents, projects, routines, mcp_servers, chat or models (anything else is a 404). */
+                tool: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ToolRulesInput"];
+            };
+        };
+        responses: {
+            /** @description The tool's rules. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BuiltInToolRules"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteToolRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A built-in tool: agents, projects, routines, mcp_servers, chat or models (anything else is a 404). */
+                tool: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cleared (or there were none). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];

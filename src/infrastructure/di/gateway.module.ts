@@ -30,6 +30,12 @@ import { ResourcePolicy } from '../../application/use-cases/gateway/built-in/res
 import { ToolRuleGate } from '../../application/use-cases/gateway/tools/tool-rule-gate';
 import { RuleCompiler } from '../../application/ports/rule-compiler.port';
 import { CelRuleCompiler } from '../../adapters/rules/cel-rule-compiler';
+import { BuiltInRuleReader, ToolRuleStore } from '../../application/ports/tool-rule-store.port';
+import { TypeormToolRuleStore } from '../../adapters/persistence/typeorm-tool-rule-store';
+import { CachedBuiltInRules } from '../../adapters/persistence/cached-built-in-rules';
+import { ListToolRules } from '../../application/use-cases/tool-rules/list-tool-rules.use-case';
+import { PutToolRules } from '../../application/use-cases/tool-rules/put-tool-rules.use-case';
+import { ToolRulesController } from '../../adapters/http/controllers/tool-rules.controller';
 import { CallTool } from '../../application/use-cases/gateway/tools/call-tool.use-case';
 import { EndpointCapabilities } from '../../application/use-cases/gateway/upstream-view/endpoint-capabilities';
 import { FindEndpointCapabilities } from '../../application/use-cases/gateway/upstream-view/find-endpoint-capabilities.use-case';
@@ -173,11 +179,7 @@ function bindMcp(c: Container): void {
       new UpstreamToolDirectory(store, upstream, lists, log, pins, credentials),
     [TOKENS.ResourceStore, TOKENS.UpstreamMcp, TOKENS.ToolListCache, TOKENS.McpLog, ToolPins, UpstreamCredentials],
   );
-  c.bind<RuleCompiler>(TOKENS.RuleCompiler).toResolvedValue(() => new CelRuleCompiler());
-  c.bind(ToolRuleGate).toResolvedValue(
-    (compiler: RuleCompiler, clock: Clock) => new ToolRuleGate(compiler, clock, null),
-    [TOKENS.RuleCompiler, TOKENS.Clock],
-  );
+  bindToolRules(c);
   c.bind(AuthorizeToolCall).toResolvedValue(
     (external: ExternalTools, rules: ToolRuleGate) => new AuthorizeToolCall(external, rules),
     [TOKENS.ExternalTools, ToolRuleGate],
@@ -413,6 +415,36 @@ function bindMcpContent(c: Container): void {
     (listings: UpstreamListings, store: ResourceSubscriptionStore, { mcp }: Config) =>
       upstreamContentUseCases(listings, { store, maxPerSession: mcp.maxSubscriptionsPerSession }),
     [UpstreamListings, TOKENS.ResourceSubscriptionStore, TOKENS.Config],
+  );
+}
+
+/** How long a replica keeps its copy of the built-in tools' rules: another replica's change applies within it. */
+const BUILT_IN_RULES_TTL_MS = 5000;
+
+/** The rule language, the built-in tools' rules (table and copy), the gate AuthorizeToolCall asks, and their REST routes. */
+function bindToolRules(c: Container): void {
+  c.bind<RuleCompiler>(TOKENS.RuleCompiler).toResolvedValue(() => new CelRuleCompiler());
+  c.bind<ToolRuleStore>(TOKENS.ToolRuleStore).toResolvedValue(
+    (ds: DataSource) => new TypeormToolRuleStore(ds.manager),
+    [TOKENS.DataSource],
+  );
+  c.bind<BuiltInRuleReader>(TOKENS.BuiltInRuleReader).toResolvedValue(
+    (store: ToolRuleStore) => new CachedBuiltInRules(store, BUILT_IN_RULES_TTL_MS),
+    [TOKENS.ToolRuleStore],
+  );
+  c.bind(ToolRuleGate).toResolvedValue(
+    (compiler: RuleCompiler, clock: Clock, builtIns: BuiltInRuleReader) => new ToolRuleGate(compiler, clock, builtIns),
+    [TOKENS.RuleCompiler, TOKENS.Clock, TOKENS.BuiltInRuleReader],
+  );
+  c.bind(ListToolRules).toResolvedValue((store: ToolRuleStore) => new ListToolRules(store), [TOKENS.ToolRuleStore]);
+  c.bind(PutToolRules).toResolvedValue(
+    (store: ToolRuleStore, reader: BuiltInRuleReader, compiler: RuleCompiler, clock: Clock) =>
+      new PutToolRules(store, reader, compiler, clock),
+    [TOKENS.ToolRuleStore, TOKENS.BuiltInRuleReader, TOKENS.RuleCompiler, TOKENS.Clock],
+  );
+  c.bind(ToolRulesController).toResolvedValue(
+    (list: ListToolRules, put: PutToolRules) => new ToolRulesController(list, put),
+    [ListToolRules, PutToolRules],
   );
 }
 

@@ -1,6 +1,6 @@
-import { IsIn, IsString } from 'class-validator';
+import { IsArray, IsIn, IsString } from 'class-validator';
 import { RULE_APPROVERS, RULE_EFFECTS, RULE_LIMITS } from '../../../domain/tool';
-import { componentRef, Described, Optional } from './wire-decorators';
+import { componentRef, Described, Optional, SchemaOf, Timestamp } from './wire-decorators';
 
 /**
  * One tool rule (docs/policy-rules.md). The use-cases check the condition
@@ -34,3 +34,17 @@ export const TOOL_RULES_SCHEMA = {
   description: 'Tool name → its rules, in order (at most 20 per tool).',
   additionalProperties: { type: 'array', maxItems: RULE_LIMITS.rulesPerTool, items: componentRef('ToolRule') },
 };
+
+/** PUT /api/v1/tool-rules/:tool: the tool's whole ordered list (empty clears it). */
+export class ToolRulesInputDto {
+  @SchemaOf({ type: 'array', maxItems: RULE_LIMITS.rulesPerTool, items: componentRef('ToolRule') })
+  @IsArray({ message: 'must be an array of rules' })
+  rules!: unknown[];
+}
+
+/** A built-in tool's rules as stored. */
+export class BuiltInToolRulesDto {
+  @IsString() tool!: string;
+  @SchemaOf({ type: 'array', items: componentRef('ToolRule') }) @IsArray() rules!: ToolRuleDto[];
+  @Timestamp() updated_at!: string;
+}

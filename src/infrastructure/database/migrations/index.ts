@@ -16,6 +16,7 @@ import { McpResourceSubscriptions1763900000013 } from './1763900000013-mcp-resou
 import { McpConnections1763900000017 } from './1763900000017-mcp-connections';
 import { McpConnectionAttempts1763900000018 } from './1763900000018-mcp-connection-attempts';
 import { McpClientRegistrations1763900000019 } from './1763900000019-mcp-client-registrations';
+import { ToolRules1763900000021 } from './1763900000021-tool-rules';
 
 /** Listed explicitly so the same list works from ts sources, compiled code and tests. */
 export const MIGRATIONS = [
@@ -37,4 +38,5 @@ export const MIGRATIONS = [
   McpConnections1763900000017,
   McpConnectionAttempts1763900000018,
   McpClientRegistrations1763900000019,
+  ToolRules1763900000021,
 ];
