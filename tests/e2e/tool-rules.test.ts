@@ -255,9 +255,15 @@ describe('the built-in tools’ rules (/api/v1/tool-rules)', () => {
   });
 
   it('refuses a built-in call a rule matches, lets others through, and clears on DELETE', async () => {
-    const admin = as(t.adminToken());
+    const adminId = randomUUID();
+    const admin = as(t.adminToken(adminId));
     const put = await admin.put('projects', { rules }).expect(200);
     expect(put.body).toEqual({ tool: 'projects', rules, updated_at: expect.any(String) });
+    const [changed] = await t.db.dataSource.query(
+      `SELECT ${AUDIT_COLUMNS} FROM audit_events WHERE action = 'tool_rules.updated' AND user_id = $1`,
+      [adminId],
+    );
+    expect(changed).toMatchObject({ actor_id: adminId, target_id: 'projects', details: { rule_count: 1, effects: ['deny'] } });
     expect((await admin.get().expect(200)).body).toEqual([put.body]);
     const key = await makeKey(t, ['projects:write']);
     const refused = await rpc(t, key, call(1, 'projects', { action: 'delete', id: randomUUID(), data: { note: MARKER } })).expect(403);

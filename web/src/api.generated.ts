@@ -556,7 +556,7 @@ export interface components {
             /** Format: date-time */
             occurred_at: string;
             /** @enum {unknown} */
-            action: "key.created" | "key.updated" | "key.rolled" | "key.revoked" | "key.leaked" | "agent_role.created" | "agent_role.updated" | "agent_role.deleted" | "mode_tool_config.created" | "mode_tool_config.updated" | "mode_tool_config.deleted" | "mode_session.started" | "mode_session.ended" | "mcp_server.created" | "mcp_server.updated" | "mcp_server.deleted" | "mcp_server.tool_changed" | "mcp_connection.created" | "mcp_connection.revoked" | "mcp_connection.refreshed" | "mcp_connection.failed" | "tool.called" | "tool.denied";
+            action: "key.created" | "key.updated" | "key.rolled" | "key.revoked" | "key.leaked" | "agent_role.created" | "agent_role.updated" | "agent_role.deleted" | "mode_tool_config.created" | "mode_tool_config.updated" | "mode_tool_config.deleted" | "mode_session.started" | "mode_session.ended" | "mcp_server.created" | "mcp_server.updated" | "mcp_server.deleted" | "mcp_server.tool_changed" | "mcp_connection.created" | "mcp_connection.revoked" | "mcp_connection.refreshed" | "mcp_connection.failed" | "tool_rules.updated" | "tool.called" | "tool.denied";
             actor: components["schemas"]["AuditActor"];
             user_id: string | null;
             key_id: string | null;

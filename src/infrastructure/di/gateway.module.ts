@@ -438,9 +438,8 @@ function bindToolRules(c: Container): void {
   );
   c.bind(ListToolRules).toResolvedValue((store: ToolRuleStore) => new ListToolRules(store), [TOKENS.ToolRuleStore]);
   c.bind(PutToolRules).toResolvedValue(
-    (store: ToolRuleStore, reader: BuiltInRuleReader, compiler: RuleCompiler, clock: Clock) =>
-      new PutToolRules(store, reader, compiler, clock),
-    [TOKENS.ToolRuleStore, TOKENS.BuiltInRuleReader, TOKENS.RuleCompiler, TOKENS.Clock],
+    (work: UnitOfWork, reader: BuiltInRuleReader, compiler: RuleCompiler, clock: Clock) => new PutToolRules(work, reader, compiler, clock),
+    [TOKENS.UnitOfWork, TOKENS.BuiltInRuleReader, TOKENS.RuleCompiler, TOKENS.Clock],
   );
   c.bind(ToolRulesController).toResolvedValue(
     (list: ListToolRules, put: PutToolRules) => new ToolRulesController(list, put),
