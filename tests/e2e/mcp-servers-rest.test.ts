@@ -68,6 +68,7 @@ describe('/api/v1/mcp-servers', () => {
       headers: { Authorization: '********' },
       auth: { type: 'static' },
       tool_scopes: { secret: ['chat:write'] },
+      tool_rules: {},
       resource_scopes: {},
       prompt_scopes: {},
       tool_pins: {},

@@ -9,6 +9,7 @@ import { InMemoryModeToolConfigRepository } from './in-memory-mode-tool-config.r
 import { InMemoryResourceStore } from './in-memory-resource.store';
 import { InMemoryQuotaBalances } from './in-memory-quota-balances';
 import { InMemoryToolPinStore } from './in-memory-tool-pin-store';
+import { InMemoryToolRuleStore } from './in-memory-tool-rule-store';
 
 /** Records what would be appended; use-case tests read `records`. */
 export class InMemoryAuditLog implements AuditLog {
@@ -44,6 +45,7 @@ export class InMemoryUnitOfWork implements UnitOfWork {
       quotas: ports.quotas ?? new InMemoryQuotaBalances(),
       pins: ports.pins ?? new InMemoryToolPinStore(),
       connections: ports.connections ?? new InMemoryMcpConnectionStore(),
+      toolRules: ports.toolRules ?? new InMemoryToolRuleStore(),
     };
   }
 

@@ -377,6 +377,47 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/tool-rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every built-in tool that has rules, with them (admins only) */
+        get: operations["listToolRules"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tool-rules/{tool}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A built-in tool: agents, projects, routines, mcp_servers, chat or models (anything else is a 404). */
+                tool: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Replace a built-in tool's rules (admins only); an empty list clears them
+         * @description Each condition must parse, be at most 2 KiB and read only args, key, user, tool, server and now: otherwise 400 naming `rules[<i>].when` with its line and column, and nothing is written. Other replicas apply the change within 5 seconds.
+         */
+        put: operations["putToolRules"];
+        post?: never;
+        /** Clear a built-in tool's rules (admins only) */
+        delete: operations["deleteToolRules"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/secret-scanning/reports": {
         parameters: {
             query?: never;
@@ -515,7 +556,7 @@ export interface components {
             /** Format: date-time */
             occurred_at: string;
             /** @enum {unknown} */
-            action: "key.created" | "key.updated" | "key.rolled" | "key.revoked" | "key.leaked" | "agent_role.created" | "agent_role.updated" | "agent_role.deleted" | "mode_tool_config.created" | "mode_tool_config.updated" | "mode_tool_config.deleted" | "mode_session.started" | "mode_session.ended" | "mcp_server.created" | "mcp_server.updated" | "mcp_server.deleted" | "mcp_server.tool_changed" | "mcp_connection.created" | "mcp_connection.revoked" | "mcp_connection.refreshed" | "mcp_connection.failed" | "tool.called" | "tool.denied";
+            action: "key.created" | "key.updated" | "key.rolled" | "key.revoked" | "key.leaked" | "agent_role.created" | "agent_role.updated" | "agent_role.deleted" | "mode_tool_config.created" | "mode_tool_config.updated" | "mode_tool_config.deleted" | "mode_session.started" | "mode_session.ended" | "mcp_server.created" | "mcp_server.updated" | "mcp_server.deleted" | "mcp_server.tool_changed" | "mcp_connection.created" | "mcp_connection.revoked" | "mcp_connection.refreshed" | "mcp_connection.failed" | "tool_rules.updated" | "tool.called" | "tool.denied";
             actor: components["schemas"]["AuditActor"];
             user_id: string | null;
             key_id: string | null;
@@ -533,6 +574,12 @@ export interface components {
         AuditTarget: {
             type: string;
             id: string | null;
+        };
+        BuiltInToolRules: {
+            tool: string;
+            rules: components["schemas"]["ToolRule"][];
+            /** Format: date-time */
+            updated_at: string;
         };
         CreateApiKey: {
             name: string;
@@ -632,6 +679,10 @@ export interface components {
             tool_scopes: {
                 [key: string]: components["schemas"]["Scope"][];
             };
+            /** @description Tool name → its rules, in order (at most 20 per tool). */
+            tool_rules: {
+                [key: string]: components["schemas"]["ToolRule"][];
+            };
             /** @description Resource URI or URI template → every scope needed. */
             resource_scopes: {
                 [key: string]: components["schemas"]["Scope"][];
@@ -662,6 +713,10 @@ export interface components {
             tool_scopes?: {
                 [key: string]: components["schemas"]["Scope"][];
             };
+            /** @description Tool name → its rules, in order (at most 20 per tool). */
+            tool_rules?: {
+                [key: string]: components["schemas"]["ToolRule"][];
+            };
             /** @description Resource URI or URI template → every scope needed. */
             resource_scopes?: {
                 [key: string]: components["schemas"]["Scope"][];
@@ -685,6 +740,10 @@ export interface components {
             /** @description Upstream tool name → every scope needed. */
             tool_scopes?: {
                 [key: string]: components["schemas"]["Scope"][];
+            };
+            /** @description Tool name → its rules, in order (at most 20 per tool). */
+            tool_rules?: {
+                [key: string]: components["schemas"]["ToolRule"][];
             };
             /** @description Resource URI or URI template → every scope needed. */
             resource_scopes?: {
@@ -829,6 +888,22 @@ export interface components {
             /** @enum {string} */
             status: "approved" | "changed";
             seen_sha256?: string;
+        };
+        ToolRule: {
+            /** @description A CEL condition over args, key, user, tool, server and now; the first rule whose condition is true decides. */
+            when: string;
+            /**
+             * @description require_approval refuses the call too, until approvals are available.
+             * @enum {string}
+             */
+            effect: "deny" | "require_approval";
+            /** @description What a refused caller is told. */
+            message: string;
+            /** @enum {string} */
+            approvers?: "owner" | "admin";
+        };
+        ToolRulesInput: {
+            rules: components["schemas"]["ToolRule"][];
         };
         ToolSet: {
             /** @description `[]` means full access. */
@@ -1941,6 +2016,89 @@ export interface operations {
                 content?: never;
             };
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listToolRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tools with rules, by name. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BuiltInToolRules"][];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    putToolRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A built-in tool: agents, projects, routines, mcp_servers, chat or models (anything else is a 404). */
+                tool: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ToolRulesInput"];
+            };
+        };
+        responses: {
+            /** @description The tool's rules. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BuiltInToolRules"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteToolRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A built-in tool: agents, projects, routines, mcp_servers, chat or models (anything else is a 404). */
+                tool: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cleared (or there were none). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];

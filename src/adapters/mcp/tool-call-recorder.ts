@@ -1,6 +1,6 @@
 import { AuditQueue } from '../../application/ports/audit-log.port';
 import { Clock } from '../../application/ports/clock.port';
-import { ToolCallResult, toolCallEvent } from '../../application/use-cases/gateway/tools/tool-call-audit';
+import { DecidingRule, ToolCallResult, toolCallEvent } from '../../application/use-cases/gateway/tools/tool-call-audit';
 import { AuditOrigin, AuditRecord } from '../../domain/audit';
 import { argumentsSha256 } from '../audit/arguments-digest';
 import { RPC } from './json-rpc';
@@ -18,6 +18,8 @@ export interface ToolCall {
   name: string;
   arguments: Record<string, unknown> | undefined;
   requiredScopes: readonly string[];
+  /** The rule that refused a denied call, when a rule did (not its scopes). */
+  rule?: DecidingRule;
 }
 
 /** What a call whose event could not be written is answered instead of its result (docs/audit.md, "Audit trail"). */
@@ -92,6 +94,7 @@ export class ToolCallRecorder {
       durationMs,
       argsSha256: argumentsSha256(call.arguments),
       requiredScopes: call.requiredScopes,
+      ...(call.rule && { rule: call.rule }),
       at,
     });
   }

@@ -8,6 +8,8 @@ import { insufficientScopeChallenge } from '../edge/bearer-challenge';
 import { RPC, sendRpcError } from './json-rpc';
 import { toolCallShapeProblem } from './params-check';
 import { ToolCall } from './tool-call-recorder';
+import { RuleVerdict } from '../../application/use-cases/tool-rules/evaluate-tool-rules';
+import { DecidingRule } from '../../application/use-cases/gateway/tools/tool-call-audit';
 
 /**
  * What each tool a POST calls runs, by the name called (null: no such tool),
@@ -51,8 +53,10 @@ export async function authorizeToolCalls(
     if (toolCallShapeProblem(params) !== null) continue;
     const { name, arguments: args } = params as { name: string; arguments?: Record<string, unknown> };
     const { userId, scopes, accessToken } = principal;
-    const decision = await authorize.execute({ userId, scopes, name, arguments: args, view, subjectToken: accessToken?.token });
-    if (decision.kind !== 'denied') {
+    // An access token is no key: its rules see an empty key id and name.
+    const caller = { keyId: accessToken ? '' : principal.keyId, keyName: principal.keyName ?? '', admin: false };
+    const decision = await authorize.execute({ userId, scopes, name, arguments: args, view, subjectToken: accessToken?.token, caller });
+    if (decision.kind === 'allowed' || decision.kind === 'unknown') {
       (allowed ??= new Map()).set(name, decision.kind === 'allowed' ? decision.target : null);
       continue;
     }
@@ -62,7 +66,15 @@ export async function authorizeToolCalls(
       name: view?.server ? NAMESPACED_VIEW.toolName(view.server, name) : name,
       arguments: args,
       requiredScopes: decision.required,
+      ...(decision.kind === 'refused' && { rule: deciding(decision.rule) }),
     });
+    if (decision.kind === 'refused') {
+      // No scope would help, so no insufficient_scope challenge: the error and its status are the scope denial's.
+      sendRpcError(res, 403, id, RPC.INSUFFICIENT_SCOPE, decision.message, {
+        rule: { tool: decision.rule.tool, index: decision.rule.index },
+      });
+      return null;
+    }
     res.setHeader('WWW-Authenticate', challenge(insufficientScopeChallenge(decision.scopes)));
     const needed = decision.scopes.join(' ');
     sendRpcError(res, 403, id, RPC.INSUFFICIENT_SCOPE, `Insufficient scope: calling ${clipInput(name)} this way needs ${needed}`, {
@@ -71,4 +83,15 @@ export async function authorizeToolCalls(
     return null;
   }
   return allowed ?? NO_CALLS;
+}
+
+/** What the audit trail keeps of the rule that refused a call: where it is and how it decided, never its message or the arguments. */
+function deciding(rule: RuleVerdict): DecidingRule {
+  return {
+    source: rule.source.kind,
+    ...(rule.source.kind === 'server' && { server_id: rule.source.recordId }),
+    index: rule.index,
+    effect: rule.effect,
+    outcome: rule.outcome,
+  };
 }

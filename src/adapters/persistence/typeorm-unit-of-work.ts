@@ -15,6 +15,7 @@ import { TypeormAgentRoleRepository } from './typeorm-agent-role.repository';
 import { TypeormApiKeyRepository } from './typeorm-api-key.repository';
 import { TypeormModeSessionRepository } from './typeorm-mode-session.repository';
 import { TypeormModeToolConfigRepository } from './typeorm-mode-tool-config.repository';
+import { TypeormToolRuleStore } from './typeorm-tool-rule-store';
 import { TypeormToolPinStore } from './typeorm-tool-pin-store';
 import { TypeormQuotaBalances } from './usage/typeorm-quota-balances';
 
@@ -55,6 +56,7 @@ export class TypeormUnitOfWork implements UnitOfWork {
           audit: new TypeormAuditLog(manager),
           quotas: new TypeormQuotaBalances(manager),
           pins: new TypeormToolPinStore(manager),
+          toolRules: new TypeormToolRuleStore(manager),
           connections: new PostgresMcpConnectionStore(manager, new ConnectionSecrets(this.secrets.box)),
         }),
       ),

@@ -7,6 +7,7 @@ import { QuotaBalances } from './quota-balances.port';
 import { ModeToolConfigRepository } from './mode-tool-config-repository.port';
 import { ResourceStore } from './resource-store.port';
 import { ToolPinStore } from './tool-pin-store.port';
+import { ToolRuleStore } from './tool-rule-store.port';
 
 /** The ports whose writes share one transaction with the audit log. */
 export interface TransactionPorts {
@@ -23,6 +24,8 @@ export interface TransactionPorts {
   pins: ToolPinStore;
   /** Users' connections to upstream MCP servers, secrets sealed. */
   connections: McpConnectionStore;
+  /** The built-in tools' rules. */
+  toolRules: ToolRuleStore;
 }
 
 /**

@@ -24,6 +24,7 @@ export const AUDIT_ACTIONS = [
   'mcp_connection.revoked',
   'mcp_connection.refreshed',
   'mcp_connection.failed',
+  'tool_rules.updated',
   'tool.called',
   'tool.denied',
 ] as const;

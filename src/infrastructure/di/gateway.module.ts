@@ -26,6 +26,16 @@ import { ListMcpServers } from '../../application/use-cases/gateway/mcp-servers/
 import { McpServerUseCases } from '../../application/use-cases/gateway/mcp-servers/mcp-server-use-cases';
 import { UpdateMcpServer } from '../../application/use-cases/gateway/mcp-servers/update-mcp-server.use-case';
 import { AuthorizeToolCall } from '../../application/use-cases/gateway/tools/authorize-tool-call.use-case';
+import { ResourcePolicy } from '../../application/use-cases/gateway/built-in/resource-policy';
+import { ToolRuleGate } from '../../application/use-cases/gateway/tools/tool-rule-gate';
+import { RuleCompiler } from '../../application/ports/rule-compiler.port';
+import { CelRuleCompiler } from '../../adapters/rules/cel-rule-compiler';
+import { BuiltInRuleReader, ToolRuleStore } from '../../application/ports/tool-rule-store.port';
+import { TypeormToolRuleStore } from '../../adapters/persistence/typeorm-tool-rule-store';
+import { CachedBuiltInRules } from '../../adapters/persistence/cached-built-in-rules';
+import { ListToolRules } from '../../application/use-cases/tool-rules/list-tool-rules.use-case';
+import { PutToolRules } from '../../application/use-cases/tool-rules/put-tool-rules.use-case';
+import { ToolRulesController } from '../../adapters/http/controllers/tool-rules.controller';
 import { CallTool } from '../../application/use-cases/gateway/tools/call-tool.use-case';
 import { EndpointCapabilities } from '../../application/use-cases/gateway/upstream-view/endpoint-capabilities';
 import { FindEndpointCapabilities } from '../../application/use-cases/gateway/upstream-view/find-endpoint-capabilities.use-case';
@@ -169,15 +179,19 @@ function bindMcp(c: Container): void {
       new UpstreamToolDirectory(store, upstream, lists, log, pins, credentials),
     [TOKENS.ResourceStore, TOKENS.UpstreamMcp, TOKENS.ToolListCache, TOKENS.McpLog, ToolPins, UpstreamCredentials],
   );
-  c.bind(AuthorizeToolCall).toResolvedValue((external: ExternalTools) => new AuthorizeToolCall(external), [TOKENS.ExternalTools]);
+  bindToolRules(c);
+  c.bind(AuthorizeToolCall).toResolvedValue(
+    (external: ExternalTools, rules: ToolRuleGate) => new AuthorizeToolCall(external, rules),
+    [TOKENS.ExternalTools, ToolRuleGate],
+  );
   c.bind(ListTools).toResolvedValue(
     (filter: FilterTools, external: ExternalTools) => new ListTools(filter, external),
     [FilterTools, TOKENS.ExternalTools],
   );
   c.bind(CallTool).toResolvedValue(
-    (store: ResourceStore, external: ExternalTools, config: Config, servers: McpServerUseCases) =>
-      new CallTool(store, { mcp_servers: mcpServerPolicy(config.mcp.maxServersPerUser, config.env === 'production') }, external, servers),
-    [TOKENS.ResourceStore, TOKENS.ExternalTools, TOKENS.Config, TOKENS.McpServerUseCases],
+    (store: ResourceStore, external: ExternalTools, config: Config, servers: McpServerUseCases, compiler: RuleCompiler) =>
+      new CallTool(store, { mcp_servers: serverPolicy(config, compiler) }, external, servers),
+    [TOKENS.ResourceStore, TOKENS.ExternalTools, TOKENS.Config, TOKENS.McpServerUseCases, TOKENS.RuleCompiler],
   );
   c.bind(McpServerFactory).toResolvedValue(
     (
@@ -306,8 +320,16 @@ function bindMcpServers(c: Container): void {
     [TOKENS.Config, TOKENS.Logger],
   );
   c.bind<McpServerUseCases>(TOKENS.McpServerUseCases).toResolvedValue(
-    (store: ResourceStore, work: UnitOfWork, clock: Clock, pins: ToolPins, addresses: UpstreamAddressCheck, { mcp, env }: Config) => {
-      const policy = mcpServerPolicy(mcp.maxServersPerUser, env === 'production');
+    (
+      store: ResourceStore,
+      work: UnitOfWork,
+      clock: Clock,
+      pins: ToolPins,
+      addresses: UpstreamAddressCheck,
+      config: Config,
+      compiler: RuleCompiler,
+    ) => {
+      const policy = serverPolicy(config, compiler);
       return {
         list: new ListMcpServers(store, policy, pins),
         get: new GetMcpServer(store, policy, pins),
@@ -316,7 +338,7 @@ function bindMcpServers(c: Container): void {
         remove: new DeleteMcpServer(work, clock),
       };
     },
-    [TOKENS.ResourceStore, TOKENS.UnitOfWork, TOKENS.Clock, ToolPins, TOKENS.UpstreamAddressCheck, TOKENS.Config],
+    [TOKENS.ResourceStore, TOKENS.UnitOfWork, TOKENS.Clock, ToolPins, TOKENS.UpstreamAddressCheck, TOKENS.Config, TOKENS.RuleCompiler],
   );
   c.bind<McpConnectionStore>(TOKENS.McpConnectionStore).toResolvedValue(
     (ds: DataSource, secrets: RecordSecrets, logger: Logger) =>
@@ -394,6 +416,40 @@ function bindMcpContent(c: Container): void {
       upstreamContentUseCases(listings, { store, maxPerSession: mcp.maxSubscriptionsPerSession }),
     [UpstreamListings, TOKENS.ResourceSubscriptionStore, TOKENS.Config],
   );
+}
+
+/** How long a replica keeps its copy of the built-in tools' rules: another replica's change applies within it. */
+const BUILT_IN_RULES_TTL_MS = 5000;
+
+/** The rule language, the built-in tools' rules (table and copy), the gate AuthorizeToolCall asks, and their REST routes. */
+function bindToolRules(c: Container): void {
+  c.bind<RuleCompiler>(TOKENS.RuleCompiler).toResolvedValue(() => new CelRuleCompiler());
+  c.bind<ToolRuleStore>(TOKENS.ToolRuleStore).toResolvedValue(
+    (ds: DataSource) => new TypeormToolRuleStore(ds.manager),
+    [TOKENS.DataSource],
+  );
+  c.bind<BuiltInRuleReader>(TOKENS.BuiltInRuleReader).toResolvedValue(
+    (store: ToolRuleStore) => new CachedBuiltInRules(store, BUILT_IN_RULES_TTL_MS),
+    [TOKENS.ToolRuleStore],
+  );
+  c.bind(ToolRuleGate).toResolvedValue(
+    (compiler: RuleCompiler, clock: Clock, builtIns: BuiltInRuleReader) => new ToolRuleGate(compiler, clock, builtIns),
+    [TOKENS.RuleCompiler, TOKENS.Clock, TOKENS.BuiltInRuleReader],
+  );
+  c.bind(ListToolRules).toResolvedValue((store: ToolRuleStore) => new ListToolRules(store), [TOKENS.ToolRuleStore]);
+  c.bind(PutToolRules).toResolvedValue(
+    (work: UnitOfWork, reader: BuiltInRuleReader, compiler: RuleCompiler, clock: Clock) => new PutToolRules(work, reader, compiler, clock),
+    [TOKENS.UnitOfWork, TOKENS.BuiltInRuleReader, TOKENS.RuleCompiler, TOKENS.Clock],
+  );
+  c.bind(ToolRulesController).toResolvedValue(
+    (list: ListToolRules, put: PutToolRules) => new ToolRulesController(list, put),
+    [ListToolRules, PutToolRules],
+  );
+}
+
+/** The mcp_servers policy, the same for the tool and REST: tool_rules name at most MCP_UPSTREAM_MAX_TOOLS tools. */
+function serverPolicy({ mcp, env }: Config, compiler: RuleCompiler): ResourcePolicy {
+  return mcpServerPolicy(mcp.maxServersPerUser, env === 'production', { compiler, maxTools: mcp.upstreamMaxTools });
 }
 
 /** Pinned upstream tool definitions: a server holds at most as many pins as one listing may name (MCP_UPSTREAM_MAX_TOOLS). */

@@ -60,6 +60,11 @@ export const TOKENS = {
   UpstreamContentUseCases: Symbol.for('keygate.UpstreamContentUseCases'),
   ToolListCache: Symbol.for('keygate.ToolListCache'),
   ExternalTools: Symbol.for('keygate.ExternalTools'),
+  /** The tools' rule language (CEL), compiling each condition once. */
+  RuleCompiler: Symbol.for('keygate.RuleCompiler'),
+  /** The built-in tools' rules: the table, and the short-lived copy calls read. */
+  ToolRuleStore: Symbol.for('keygate.ToolRuleStore'),
+  BuiltInRuleReader: Symbol.for('keygate.BuiltInRuleReader'),
   /** `McpServerUseCases`: the rules of mcp_servers records, for the tool and the REST API (gateway.module.ts). */
   McpServerUseCases: Symbol.for('keygate.McpServerUseCases'),
   /** `McpConnectionStore`: users' connections to upstream MCP servers, read outside a unit of work (gateway.module.ts). */

@@ -91,7 +91,14 @@ describe('fuzzing the REST API: no 5xx, no answer over 64 KiB, no row written by
     await fuzz('REST headers', app.baseUrl, restRequest(fx, all(), { paths: false, headers: true, bodies: false }), contract, RUNS);
   });
 
-  for (const family of ['api-keys', 'agent-roles', 'mode-tool-configs', 'mode-sessions and tool-sets', 'mcp-server connections']) {
+  for (const family of [
+    'api-keys',
+    'agent-roles',
+    'mode-tool-configs',
+    'mode-sessions and tool-sets',
+    'mcp-server connections',
+    'tool-rules',
+  ]) {
     it(`bodies of the ${family} routes`, async () => {
       const routes = restRoutes(fx)[family].filter((r) => r.body);
       await fuzz(

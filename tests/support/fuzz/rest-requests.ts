@@ -8,6 +8,7 @@ import {
   malformedJson,
   nastyString,
   nastyValue,
+  objectText,
   objectWith,
   oversize,
   text,
@@ -113,6 +114,43 @@ export function restRoutes(fx: RestFixture): Record<string, Route[]> {
     .tuple(unique('mode'), fc.subarray(SCOPES, { minLength: 1 }))
     .map(([mode, scopes]) => `{"mode":${mode},"additional_scopes":${text(scopes)}}`);
   const fixtureRole = fc.constantFrom(...fx.roleIds).map(text);
+  // Tool rules: conditions that compile, that do not (syntax, unknown variable, nesting, over 2 KiB), and any text.
+  const condition = fc.oneof(
+    {
+      weight: 3,
+      arbitrary: fc
+        .constantFrom(
+          'args.a == 1',
+          'true',
+          'key.name == "ci" && !user.admin',
+          'args.l.exists(x, x > 2)',
+          'now.getDayOfWeek() == 5',
+          '1 / 0 == 1',
+          'args.',
+          'nobody == 1',
+          'args.a.exists(x, args.b.exists(y, x == y))',
+          '((((((((((((((((((((((((((((((((true))))))))))))))))))))))))))))))))',
+        )
+        .map(text),
+    },
+    { weight: 1, arbitrary: nastyString(60).map(text) },
+    { weight: 1, arbitrary: longString(2049, 2400).map(text) },
+  );
+  const rule = objectWith({
+    when: [condition, 0.9],
+    effect: [fc.constantFrom('deny', 'require_approval', 'allow', '').map(text), 0.9],
+    // Short or over the bound: a list of valid rules stays far below 64 KiB however many tools have one.
+    message: [fc.oneof(nastyString(40).map(text), longString(501, 700).map(text)), 0.9],
+    approvers: [fc.constantFrom('owner', 'admin', 'everyone').map(text), 0.2],
+  });
+  const ruleList = fc.oneof(
+    { weight: 4, arbitrary: fc.array(rule, { maxLength: 4 }).map((rules) => `[${rules.join(',')}]`) },
+    { weight: 1, arbitrary: fc.array(rule, { minLength: 19, maxLength: 22 }).map((rules) => `[${rules.join(',')}]`) },
+  );
+  const ruleMap = fc
+    .array(fc.tuple(fc.oneof(fc.constantFrom('echo', 'read', '__proto__').map(String), nastyString(12)), ruleList), { maxLength: 3 })
+    .map((entries) => objectText(entries));
+  const validRules = `[{"when":"args.action == \\"delete\\"","effect":"deny","message":"no deletes"}]`;
   return {
     'api-keys': [
       { method: 'GET', path: '/api/v1/api-keys' },
@@ -164,6 +202,26 @@ export function restRoutes(fx: RestFixture): Record<string, Route[]> {
         valid: fc
           .tuple(fixtureRole, fc.option(fc.constantFrom(...fx.sessionIds).map(text), { nil: undefined }))
           .map(([role, session]) => (session ? `{"agent_role_id":${role},"mode_session_id":${session}}` : `{"agent_role_id":${role}}`)),
+      },
+    ],
+    'tool-rules': [
+      { method: 'GET', path: '/api/v1/tool-rules' },
+      ...['projects', 'agents', 'files__echo'].map((tool) => ({
+        method: 'PUT',
+        path: `/api/v1/tool-rules/${tool}`,
+        body: restBody({ rules: [ruleList, 0.9] }),
+        valid: fc.constant(`{"rules":${validRules}}`),
+      })),
+      { method: 'DELETE', path: '/api/v1/tool-rules/chat' },
+      {
+        method: 'POST',
+        path: '/api/v1/mcp-servers',
+        body: restBody({
+          name: [unique('ruled'), 0.9],
+          url: [fc.constant(text('https://upstream.invalid/mcp')), 0.95],
+          tool_rules: [ruleMap, 0.9],
+        }),
+        valid: unique('ruled').map((name) => `{"name":${name},"url":"https://upstream.invalid/mcp","tool_rules":{"echo":${validRules}}}`),
       },
     ],
     'mcp-server connections': [

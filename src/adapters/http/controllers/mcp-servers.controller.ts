@@ -64,7 +64,7 @@ export class McpServersController {
     if (Object.keys(data).length === 0) {
       throw ValidationError.single(
         'body',
-        'name, url, headers, auth, tool_scopes, resource_scopes, prompt_scopes or approve_tools is required',
+        'name, url, headers, auth, tool_scopes, tool_rules, resource_scopes, prompt_scopes or approve_tools is required',
       );
     }
     const view = await bodyFieldsOf(() => this.useCases.update.execute({ caller, id: req.params.id, data, checkAddress: true }));

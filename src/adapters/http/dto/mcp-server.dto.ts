@@ -1,6 +1,7 @@
 import { Allow, IsIn, IsObject, IsString, Matches, ValidateBy } from 'class-validator';
 import { SHA256_HEX } from './common-fields';
 import { AUTH_SCHEMA } from './mcp-server-auth.dto';
+import { TOOL_RULES_SCHEMA } from './tool-rule.dto';
 import { componentRef, Optional, SchemaOf, Timestamp, Uuid } from './wire-decorators';
 
 const sha256Hex = { type: 'string', pattern: SHA256_HEX.source };
@@ -59,6 +60,11 @@ export class McpServerInputDto {
   tool_scopes?: Record<string, string[]>;
 
   @Optional()
+  @SchemaOf(TOOL_RULES_SCHEMA)
+  @IsObject({ message: 'must map tool names to arrays of rules' })
+  tool_rules?: Record<string, unknown[]>;
+
+  @Optional()
   @SchemaOf(RESOURCE_SCOPES)
   @IsObject({ message: 'must map resource URIs or URI templates to arrays of scopes' })
   resource_scopes?: Record<string, string[]>;
@@ -109,6 +115,7 @@ export class McpServerDto {
   headers!: Record<string, string>;
   @SchemaOf(AUTH_SCHEMA) @IsObject() auth!: Record<string, unknown>;
   @SchemaOf(TOOL_SCOPES) @IsObject() tool_scopes!: Record<string, string[]>;
+  @SchemaOf(TOOL_RULES_SCHEMA) @IsObject() tool_rules!: Record<string, unknown[]>;
   @SchemaOf(RESOURCE_SCOPES) @IsObject() resource_scopes!: Record<string, string[]>;
   @SchemaOf(PROMPT_SCOPES) @IsObject() prompt_scopes!: Record<string, string[]>;
   @SchemaOf({ type: 'object', additionalProperties: componentRef('ToolPin') }) @IsObject() tool_pins!: Record<string, ToolPinDto>;

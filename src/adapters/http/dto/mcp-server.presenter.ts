@@ -19,6 +19,7 @@ export function presentMcpServer({ record, pins }: McpServerView): McpServerDto 
     // Masked by the use-cases like header values.
     auth: data.auth ?? { type: 'static' },
     tool_scopes: data.tool_scopes ?? {},
+    tool_rules: data.tool_rules ?? {},
     resource_scopes: data.resource_scopes ?? {},
     prompt_scopes: data.prompt_scopes ?? {},
     // fromEntries, not assignment: a tool named __proto__ is a key like any other.

@@ -3,6 +3,7 @@ import { auditEventPaths } from './audit-events.paths';
 import { documentPaths, introspectionPaths, secretScanningPaths } from './edge-paths';
 import { dtoSchemas } from './dto-schemas';
 import { mcpServerPaths } from './mcp-servers.paths';
+import { toolRulePaths } from './tool-rules.paths';
 import { problemResponseComponents, problemResponses } from './responses';
 import { scopeContextPaths } from './scope-contexts.paths';
 import { Schema } from './schema-parts';
@@ -59,6 +60,7 @@ export const openApiDocument: Schema = {
     { name: 'Scopes and contexts', description: 'Agent roles, mode tool configs, mode sessions and tool sets (spec 4.6).' },
     { name: 'Audit trail' },
     { name: 'Upstream MCP servers' },
+    { name: 'Tool rules', description: "Rules on the built-in tools' calls; a server record's are its tool_rules." },
     { name: 'Leak reports' },
     { name: 'Introspection' },
     { name: 'Reference' },
@@ -68,6 +70,7 @@ export const openApiDocument: Schema = {
     ...scopeContextPaths,
     ...auditEventPaths,
     ...mcpServerPaths,
+    ...toolRulePaths,
     ...secretScanningPaths,
     ...introspectionPaths,
     ...documentPaths,

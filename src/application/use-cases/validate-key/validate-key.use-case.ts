@@ -12,6 +12,8 @@ export interface ValidateKeyInput {
 /** What a validated key gives the request (spec section 5, step 6). */
 export interface KeyPrincipal {
   keyId: string;
+  /** The key's name, for the tools' rules (`key.name`); absent for an access token. */
+  keyName?: string;
   userId: string;
   scopes: ScopeSet;
   /** What the key's rate window and quota are counted against (shared along a roll chain). */
@@ -46,6 +48,7 @@ export class ValidateKey {
     await this.keys.touchLastUsed(key.id, now);
     return {
       keyId: key.id,
+      keyName: key.name,
       userId: key.userId,
       scopes: key.scopes,
       budgetId: key.budgetId,

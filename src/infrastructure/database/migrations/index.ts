@@ -17,6 +17,7 @@ import { McpConnections1763900000017 } from './1763900000017-mcp-connections';
 import { McpConnectionAttempts1763900000018 } from './1763900000018-mcp-connection-attempts';
 import { McpClientRegistrations1763900000019 } from './1763900000019-mcp-client-registrations';
 import { McpToolPinDefinitions1763900000020 } from './1763900000020-mcp-tool-pin-definitions';
+import { ToolRules1763900000021 } from './1763900000021-tool-rules';
 
 /** Listed explicitly so the same list works from ts sources, compiled code and tests. */
 export const MIGRATIONS = [
@@ -39,4 +40,5 @@ export const MIGRATIONS = [
   McpConnectionAttempts1763900000018,
   McpClientRegistrations1763900000019,
   McpToolPinDefinitions1763900000020,
+  ToolRules1763900000021,
 ];

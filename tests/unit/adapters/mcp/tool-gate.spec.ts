@@ -68,7 +68,7 @@ describe('authorizeToolCalls (the tool gate)', () => {
     expect(sent.status).toBe(0);
   });
 
-  it("authorizes each call once, with the key's user, scopes and the call's arguments, and hands on the targets by name", async () => {
+  it("authorizes each call once, with the key's user, scopes, the key for its rules and the call's arguments, and hands on the targets by name", async () => {
     const files = { kind: 'external', tool: { server: {}, tool: 'read', callScopes: [] } } as unknown as ToolTarget;
     const authorize = makeAuthorize({ projects: { kind: 'allowed', target: projects }, files__read: { kind: 'allowed', target: files } });
     const { sent, res } = makeRes();
@@ -86,10 +86,11 @@ describe('authorizeToolCalls (the tool gate)', () => {
         ['nope__x', null],
       ]),
     );
+    const caller = { keyId: 'k', keyName: '', admin: false };
     expect(authorize.asked).toEqual([
-      { userId: 'alice', scopes: principal.scopes, name: 'projects', arguments: { action: 'list' } },
-      { userId: 'alice', scopes: principal.scopes, name: 'files__read', arguments: undefined },
-      { userId: 'alice', scopes: principal.scopes, name: 'nope__x', arguments: undefined },
+      { userId: 'alice', scopes: principal.scopes, name: 'projects', arguments: { action: 'list' }, caller },
+      { userId: 'alice', scopes: principal.scopes, name: 'files__read', arguments: undefined, caller },
+      { userId: 'alice', scopes: principal.scopes, name: 'nope__x', arguments: undefined, caller },
     ]);
     expect(sent.status).toBe(0);
   });
@@ -166,5 +167,48 @@ describe('authorizeToolCalls (the tool gate)', () => {
       }),
     ).rejects.toBe(outage);
     expect(unsent.status).toBe(0);
+  });
+
+  it("answers a call a rule refused with 403 and the rule's message, no challenge, and reports the rule (not its message)", async () => {
+    const rule = {
+      source: { kind: 'server' as const, recordId: 'r1' },
+      tool: 'read',
+      index: 1,
+      effect: 'deny' as const,
+      message: 'not here',
+      outcome: 'matched' as const,
+    };
+    const authorize = makeAuthorize({
+      files__read: { kind: 'refused', rule, message: 'Refused by rule 1 of read: not here', required: ['mcp_servers:write'], steps: [] },
+    });
+    const { sent, res } = makeRes();
+    const denied: ToolCall[] = [];
+    const named: KeyPrincipal = { ...principal, keyName: 'ci' };
+    expect(
+      await authorizeToolCalls(authorize, named, [call(5, 'files__read', { path: '/etc' })], res, async (c) => void denied.push(c)),
+    ).toBeNull();
+    expect(authorize.asked[0].caller).toEqual({ keyId: 'k', keyName: 'ci', admin: false });
+    expect(denied).toEqual([
+      {
+        name: 'files__read',
+        arguments: { path: '/etc' },
+        requiredScopes: ['mcp_servers:write'],
+        rule: { source: 'server', server_id: 'r1', index: 1, effect: 'deny', outcome: 'matched' },
+      },
+    ]);
+    expect(sent.status).toBe(403);
+    expect(sent.headers['WWW-Authenticate']).toBeUndefined();
+    expect(sent.body).toEqual({
+      jsonrpc: '2.0',
+      id: 5,
+      error: { code: -32003, message: 'Refused by rule 1 of read: not here', data: { rule: { tool: 'read', index: 1 } } },
+    });
+  });
+
+  it('gives the rules of a call made with an access token no key id', async () => {
+    const authorize = makeAuthorize({});
+    const byToken: KeyPrincipal = { ...principal, accessToken: { expiresAt: new Date(2_000_000_000_000), token: 'eyJ.subject.sig' } };
+    await authorizeToolCalls(authorize, byToken, [call(1, 'files__read')], makeRes().res, noDenial);
+    expect(authorize.asked[0].caller).toEqual({ keyId: '', keyName: '', admin: false });
   });
 });

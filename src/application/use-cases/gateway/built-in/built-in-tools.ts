@@ -4,7 +4,7 @@ import { ACTIONS, SUBRESOURCES, ToolDescriptor } from '../../../../domain/tool';
 /** What a caller cannot guess from the schema alone. */
 const MORE: Partial<Record<Resource, string>> = {
   mcp_servers:
-    ' A record registers an upstream MCP server: data.name, url, headers, auth, tool_scopes, resource_scopes, prompt_scopes.' +
+    ' A record registers an upstream MCP server: data.name, url, headers, auth, tool_scopes, tool_rules, resource_scopes, prompt_scopes.' +
     ' auth is {type: static} (the headers, the default), oauth, token_exchange or user_secret {header, prefix}.' +
     ' get shows tool_pins; an upstream tool whose definition changed is withheld until an update approves it' +
     ' with data.approve_tools: [name, or {name, sha256} to approve only the definition you inspected].',

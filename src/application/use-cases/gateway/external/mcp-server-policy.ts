@@ -5,9 +5,18 @@ import { isObject } from '../built-in/tool-command';
 import { headerProblems } from './header-fields';
 import { authProblems, maskedAuth, mergedAuth } from './server-auth';
 import { checkScopeMap } from './scope-map-check';
+import { RuleCompiler } from '../../../ports/rule-compiler.port';
+import { checkToolRules } from '../../tool-rules/tool-rules-check';
 
 export const SERVER_NAME = /^[a-z0-9-]{1,32}$/;
 const FIELDS = ['name', 'url', 'headers', 'auth', 'tool_scopes', 'resource_scopes', 'prompt_scopes', 'description'];
+
+/** What checks a record's `tool_rules`; without it (a policy built for tests), the field is refused like any unknown one. */
+export interface ToolRulesCheck {
+  compiler: RuleCompiler;
+  /** MCP_UPSTREAM_MAX_TOOLS: a record holds rules for at most as many tools as one listing may name. */
+  maxTools: number;
+}
 /** What get and list show instead of a header value: header values are secrets. */
 export const MASK = '********';
 
@@ -18,15 +27,17 @@ export const MASK = '********';
  * optional `resource_scopes` (upstream URI or URI template → scopes) and
  * `prompt_scopes` (upstream prompt name → scopes), checked in scope-map-check.ts,
  * and optional `auth` (server-auth.ts: static, oauth, token_exchange or
- * user_secret), whose client_secret is a secret like a header value.
+ * user_secret), whose client_secret is a secret like a header value, and
+ * optional `tool_rules` (upstream tool name → ordered rules, tool-rules-check.ts).
  * One user holds at most `maxServers` of them (MAX_MCP_SERVERS_PER_USER).
  * `production`: URLs keygate calls besides the record's own must be https.
  */
-export const mcpServerPolicy = (maxServers: number, production = false): ResourcePolicy => ({
+export const mcpServerPolicy = (maxServers: number, production = false, rules?: ToolRulesCheck): ResourcePolicy => ({
   check(data) {
     const errors: FieldError[] = [];
     const add = (field: string, message: string) => errors.push({ field: `data.${field}`, message });
-    for (const key of Object.keys(data)) if (!FIELDS.includes(key)) add(key, `is not a field of an MCP server (${FIELDS.join(', ')})`);
+    const fields = rules ? [...FIELDS, 'tool_rules'] : FIELDS;
+    for (const key of Object.keys(data)) if (!fields.includes(key)) add(key, `is not a field of an MCP server (${fields.join(', ')})`);
     if (typeof data.name !== 'string' || !SERVER_NAME.test(data.name)) add('name', 'is required: 1 to 32 of a-z, 0-9 and -');
     if (!isHttpUrl(data.url)) add('url', 'is required: an http or https URL of a Streamable HTTP MCP endpoint');
     if (data.headers !== undefined && !(isObject(data.headers) && Object.values(data.headers).every((v) => typeof v === 'string'))) {
@@ -48,6 +59,7 @@ export const mcpServerPolicy = (maxServers: number, production = false): Resourc
     }
     if (data.resource_scopes !== undefined) checkScopeMap('resource_scopes', data.resource_scopes, add);
     if (data.prompt_scopes !== undefined) checkScopeMap('prompt_scopes', data.prompt_scopes, add);
+    if (rules && data.tool_rules !== undefined) checkToolRules('tool_rules', data.tool_rules, rules.compiler, rules.maxTools, add);
     if (errors.length > 0) throw new ValidationError(errors);
     return data;
   },

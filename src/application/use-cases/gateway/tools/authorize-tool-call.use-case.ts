@@ -1,7 +1,10 @@
 import { isResource, Resource, ScopeSet } from '../../../../domain/scope';
 import { ACTIONS, requiredScopeFor } from '../../../../domain/tool';
-import { ExternalTool, ExternalTools } from '../../../ports/external-tools.port';
+import { ExternalTools } from '../../../ports/external-tools.port';
+import { ToolTarget } from './tool-target';
 import { NAMESPACED_VIEW, UpstreamView } from '../external/upstream-view';
+import { RuleStep, RuleVerdict } from '../../tool-rules/evaluate-tool-rules';
+import { RuleCaller, ToolRuleGate } from './tool-rule-gate';
 
 export interface AuthorizeToolCallInput {
   userId: string;
@@ -12,15 +15,25 @@ export interface AuthorizeToolCallInput {
   view?: UpstreamView;
   /** The OAuth access token the caller came with (secret; absent for a key), for token_exchange servers. */
   subjectToken?: string;
+  /** The key the call came with, for the tool's rules (`key`, `user.admin`); absent for an internal job. */
+  caller?: RuleCaller;
+  /** False when the arguments are not known (forward auth): a rule that reads them refuses the call. */
+  argsKnown?: boolean;
 }
 
-/** What a call runs: a built-in tool's resource group, or a tool of one of the user's upstream servers. */
-export type ToolTarget = { kind: 'built-in'; resource: Resource } | { kind: 'external'; tool: ExternalTool };
+export type { ToolTarget } from './tool-target';
 
 export type ToolCallDecision =
   | { kind: 'allowed'; target: ToolTarget }
   /** `scopes`: those the caller lacks; `required`: every scope the call needs. */
   | { kind: 'denied'; scopes: string[]; required: readonly string[] }
+  /**
+   * The scopes allowed it, then one of the tool's rules refused it: a deny
+   * rule matched, a rule could not be evaluated, or a require_approval rule
+   * matched (approvals are not available yet: refused too). `message` is
+   * what the caller is told; `steps` every rule looked at, in order.
+   */
+  | { kind: 'refused'; rule: RuleVerdict; message: string; required: readonly string[]; steps: RuleStep[] }
   | { kind: 'unknown' };
 
 const UNKNOWN: ToolCallDecision = { kind: 'unknown' };
@@ -35,14 +48,42 @@ const UNKNOWN: ToolCallDecision = { kind: 'unknown' };
  * tools need the scopes their server's record names for them.
  */
 export class AuthorizeToolCall {
-  constructor(private readonly external: ExternalTools) {}
+  constructor(
+    private readonly external: ExternalTools,
+    /** The tools' rules, looked at once the scopes allow a call; absent, no tool has any. */
+    private readonly rules: ToolRuleGate | null = null,
+  ) {}
 
   async execute(input: AuthorizeToolCallInput): Promise<ToolCallDecision> {
     const view = input.view ?? NAMESPACED_VIEW;
-    if (view.builtIns && isResource(input.name)) return decide(input.scopes, { kind: 'built-in', resource: input.name }, input.arguments);
+    if (view.builtIns && isResource(input.name))
+      return this.withRules(input, decide(input.scopes, { kind: 'built-in', resource: input.name }, input.arguments));
     const tool = await this.external.resolve(input.userId, input.name, view, input.subjectToken);
-    return tool === null ? UNKNOWN : decide(input.scopes, { kind: 'external', tool }, input.arguments);
+    return tool === null ? UNKNOWN : this.withRules(input, decide(input.scopes, { kind: 'external', tool }, input.arguments));
   }
+
+  private async withRules(input: AuthorizeToolCallInput, decision: ToolCallDecision): Promise<ToolCallDecision> {
+    if (decision.kind !== 'allowed' || this.rules === null) return decision;
+    const { target } = decision;
+    const { verdict, steps } = await this.rules.evaluate({
+      target,
+      userId: input.userId,
+      scopes: input.scopes,
+      caller: input.caller,
+      arguments: input.arguments,
+      argsKnown: input.argsKnown ?? true,
+    });
+    if (verdict === null) return decision;
+    return { kind: 'refused', rule: verdict, message: refusalMessage(verdict), required: requiredScopes(target, input.arguments), steps };
+  }
+}
+
+/** What a refused caller reads: the rule's own message, or why the rule refused without matching. */
+function refusalMessage(rule: RuleVerdict): string {
+  const which = `rule ${rule.index} of ${rule.tool}`;
+  if (rule.outcome !== 'matched') return `Refused: ${rule.message}`;
+  if (rule.effect === 'deny') return `Refused by ${which}: ${rule.message}`;
+  return `This call needs approval (${which}: ${rule.message}), and approvals are not available yet, so it is refused`;
 }
 
 /** Every scope a call of `target` with these arguments needs (the audit trail records them for calls that ran too). */

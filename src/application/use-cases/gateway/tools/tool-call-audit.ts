@@ -1,4 +1,4 @@
-import { AuditOrigin, AuditRecord } from '../../../../domain/audit';
+import { AuditOrigin, AuditRecord, AuditValue } from '../../../../domain/audit';
 import { isResource, Resource } from '../../../../domain/scope';
 import { ACTIONS, SUBRESOURCES } from '../../../../domain/tool';
 import { isUuid } from '../../../../domain/uuid';
@@ -27,7 +27,24 @@ export interface ToolCallFacts {
   argsSha256: string;
   /** Every scope the call needs, not only those the key lacked. */
   requiredScopes: readonly string[];
+  /** A denied call's deciding rule, when a rule (not its scopes) refused it. */
+  rule?: DecidingRule;
   at: Date;
+}
+
+/**
+ * The rule that refused a call, as tool.denied names it: where it lives
+ * (`server` with the record's id, or `built_in`), its index in the tool's
+ * list, its effect, and whether it matched or could not be evaluated
+ * (`error`, `needs_arguments`). Never its message or condition, which the
+ * record shows, and never the arguments.
+ */
+export interface DecidingRule {
+  source: 'server' | 'built_in';
+  server_id?: string;
+  index: number;
+  effect: string;
+  outcome: string;
 }
 
 /**
@@ -53,10 +70,22 @@ export function toolCallEvent(facts: ToolCallFacts): AuditRecord {
       outcome: facts.result,
       record_id: command.record_id,
       required_scopes: [...facts.requiredScopes],
+      ...(facts.rule && { rule: ruleDetails(facts.rule) }),
       subresource: command.subresource,
       tool: facts.tool,
     },
   );
+}
+
+/** The rule's members in code-unit order, as the chain hashes them. */
+function ruleDetails(rule: DecidingRule): { [field: string]: AuditValue } {
+  return {
+    effect: rule.effect,
+    index: rule.index,
+    outcome: rule.outcome,
+    ...(rule.server_id !== undefined && { server_id: rule.server_id }),
+    source: rule.source,
+  };
 }
 
 /** A tool error (isError) is a call that ran and failed, whether ours or an upstream's. */
