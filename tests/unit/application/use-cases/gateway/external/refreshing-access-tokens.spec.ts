@@ -77,7 +77,7 @@ async function makeSut() {
 
 describe('RefreshingAccessTokens', () => {
   it('sends a token far from its expiry as it is', async () => {
-    const { sut, connections, authorization, server, grant, nearExpiry } = await makeSut();
+    const { sut, connections, authorization, server, grant } = await makeSut();
     await connections.saveGrant(ALICE, server.id, grant(10 * MINUTE));
     expect((await sut.open(ALICE, server))?.token).toBe('at-0');
     expect(authorization.refreshes).toEqual([]);
@@ -108,7 +108,7 @@ describe('RefreshingAccessTokens', () => {
   });
 
   it('records mcp_connection.refreshed at most once an hour per connection', async () => {
-    const { sut, clock, connections, server, grant, work, nearExpiry } = await makeSut();
+    const { sut, clock, server, work, nearExpiry } = await makeSut();
     await nearExpiry();
     await sut.open(ALICE, server);
     for (const step of [10, 20, 35]) {
@@ -120,7 +120,7 @@ describe('RefreshingAccessTokens', () => {
   });
 
   it('a refused refresh marks the connection failed, records mcp_connection.failed, and answers as without a connection', async () => {
-    const { sut, connections, authorization, server, grant, work, nearExpiry } = await makeSut();
+    const { sut, connections, authorization, server, work, nearExpiry } = await makeSut();
     await nearExpiry();
     authorization.refused = true;
     expect(await sut.open(ALICE, server)).toBeNull();
@@ -131,7 +131,7 @@ describe('RefreshingAccessTokens', () => {
   });
 
   it('an unreachable authorization server leaves the connection as it was, and the next call tries again', async () => {
-    const { sut, connections, authorization, server, grant, nearExpiry } = await makeSut();
+    const { sut, authorization, server, nearExpiry } = await makeSut();
     await nearExpiry();
     authorization.unreachable = true;
     expect((await sut.open(ALICE, server))?.token).toBe('at-0');
@@ -156,7 +156,7 @@ describe('RefreshingAccessTokens', () => {
   });
 
   it('gives up waiting at the deadline and sends the token it has', async () => {
-    const { sut, clock, connections, authorization, server, grant, nearExpiry } = await makeSut();
+    const { sut, clock, connections, authorization, server, nearExpiry } = await makeSut();
     const { connection } = await nearExpiry();
     await connections.claimRefresh(connection.id, 30);
     const slept: number[] = [];
