@@ -84,7 +84,7 @@ describe('RefreshingAccessTokens', () => {
   });
 
   it('refreshes a token within a minute of expiry once for concurrent calls, keeping the rotated refresh token', async () => {
-    const { sut, connections, authorization, server, grant, work, nearExpiry } = await makeSut();
+    const { sut, connections, authorization, server, work, nearExpiry } = await makeSut();
     await nearExpiry();
     const tokens = await Promise.all([1, 2, 3, 4].map(() => sut.open(ALICE, server)));
     expect(tokens.map((t) => t?.token)).toEqual(['at-1', 'at-1', 'at-1', 'at-1']);
