@@ -33,6 +33,7 @@ import { CelRuleCompiler } from '../../adapters/rules/cel-rule-compiler';
 import { BuiltInRuleReader, ToolRuleStore } from '../../application/ports/tool-rule-store.port';
 import { TypeormToolRuleStore } from '../../adapters/persistence/typeorm-tool-rule-store';
 import { CachedBuiltInRules } from '../../adapters/persistence/cached-built-in-rules';
+import { NotifiedCache } from '../../adapters/persistence/hot-path/change-listener';
 import { ListToolRules } from '../../application/use-cases/tool-rules/list-tool-rules.use-case';
 import { PutToolRules } from '../../application/use-cases/tool-rules/put-tool-rules.use-case';
 import { ToolRulesController } from '../../adapters/http/controllers/tool-rules.controller';
@@ -418,8 +419,8 @@ function bindMcpContent(c: Container): void {
   );
 }
 
-/** How long a replica keeps its copy of the built-in tools' rules: another replica's change applies within it. */
-const BUILT_IN_RULES_TTL_MS = 5000;
+/** The longest a replica keeps its copy of the built-in tools' rules; changes drop it at once by NOTIFY. */
+const BUILT_IN_RULES_TTL_MS = 60_000;
 
 /** The rule language, the built-in tools' rules (table and copy), the gate AuthorizeToolCall asks, and their REST routes. */
 function bindToolRules(c: Container): void {
@@ -428,10 +429,12 @@ function bindToolRules(c: Container): void {
     (ds: DataSource) => new TypeormToolRuleStore(ds.manager),
     [TOKENS.DataSource],
   );
-  c.bind<BuiltInRuleReader>(TOKENS.BuiltInRuleReader).toResolvedValue(
+  c.bind(CachedBuiltInRules).toResolvedValue(
     (store: ToolRuleStore) => new CachedBuiltInRules(store, BUILT_IN_RULES_TTL_MS),
     [TOKENS.ToolRuleStore],
   );
+  c.bind<BuiltInRuleReader>(TOKENS.BuiltInRuleReader).toService(CachedBuiltInRules);
+  c.bind<NotifiedCache[]>(TOKENS.ToolRuleChannels).toResolvedValue((rules: CachedBuiltInRules) => [rules], [CachedBuiltInRules]);
   c.bind(ToolRuleGate).toResolvedValue(
     (compiler: RuleCompiler, clock: Clock, builtIns: BuiltInRuleReader) => new ToolRuleGate(compiler, clock, builtIns),
     [TOKENS.RuleCompiler, TOKENS.Clock, TOKENS.BuiltInRuleReader],

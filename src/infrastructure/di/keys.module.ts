@@ -194,10 +194,12 @@ function bindHotPath(c: Container): void {
       sessions: NotifiedCache[] | undefined,
       relay: NotifiedCache[] | undefined,
       subscriptions: NotifiedCache[] | undefined,
+      toolRules: NotifiedCache[] | undefined,
     ) =>
-      new ChangeListener([cache, servers.lists, usage, ...(sessions ?? []), ...(relay ?? []), ...(subscriptions ?? [])], {
-        url: connectionUrl(dataSource),
-      }),
+      new ChangeListener(
+        [cache, servers.lists, usage, ...(sessions ?? []), ...(relay ?? []), ...(subscriptions ?? []), ...(toolRules ?? [])],
+        { url: connectionUrl(dataSource) },
+      ),
     [
       TOKENS.DataSource,
       TOKENS.KeyCache,
@@ -206,6 +208,7 @@ function bindHotPath(c: Container): void {
       { serviceIdentifier: TOKENS.SessionChannels, optional: true },
       { serviceIdentifier: TOKENS.RelayChannels, optional: true },
       { serviceIdentifier: TOKENS.SubscriptionChannels, optional: true },
+      { serviceIdentifier: TOKENS.ToolRuleChannels, optional: true },
     ],
   );
 }

@@ -90,5 +90,7 @@ export const TOKENS = {
   /** `NotifiedCache[]`: the sessions' channels, heard through the one change listener. */
   SessionChannels: Symbol.for('keygate.SessionChannels'),
   SubscriptionChannels: Symbol.for('keygate.SubscriptionChannels'),
+  /** The built-in tools' rules copy, told of changes by NOTIFY. */
+  ToolRuleChannels: Symbol.for('keygate.ToolRuleChannels'),
   ResourceSubscriptionStore: Symbol.for('keygate.ResourceSubscriptionStore'),
 } as const;

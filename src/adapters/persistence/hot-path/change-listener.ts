@@ -7,6 +7,8 @@ import { Client } from 'pg';
  */
 export const KEY_CHANGES_CHANNEL = 'keygate_key_revoked';
 export const MCP_SERVERS_CHANNEL = 'keygate_mcp_servers_changed';
+/** Any change to the built-in tools' rules (migration 1763900000021). */
+export const TOOL_RULES_CHANNEL = 'keygate_tool_rules_changed';
 
 /** A cache that is only trusted while change notifications can reach it. */
 export interface NotifiedCache {

@@ -20,6 +20,7 @@ function makeSut() {
     },
   };
   const sut = new CachedBuiltInRules(store, 5000, () => now);
+  sut.enable();
   return {
     sut,
     reads: () => reads,
@@ -31,6 +32,24 @@ function makeSut() {
 }
 
 describe('CachedBuiltInRules', () => {
+  it("drops its copy when another replica's change is notified, and keeps none while the listener is down", async () => {
+    const { sut, reads, write } = makeSut();
+    expect(await sut.rulesFor('projects')).toEqual([rule('one')]);
+    write('two');
+    expect(await sut.rulesFor('projects')).toEqual([rule('one')]);
+    sut.evict();
+    expect(await sut.rulesFor('projects')).toEqual([rule('two')]);
+    expect(reads()).toBe(2);
+    sut.disable();
+    await sut.rulesFor('projects');
+    await sut.rulesFor('projects');
+    expect(reads()).toBe(4);
+    sut.enable();
+    await sut.rulesFor('projects');
+    await sut.rulesFor('projects');
+    expect(reads()).toBe(5);
+  });
+
   it('reads the table once per lifetime, shared by every call meanwhile', async () => {
     const { sut, reads, advance, write } = makeSut();
     expect(await Promise.all([sut.rulesFor('projects'), sut.rulesFor('agents')])).toEqual([[rule('one')], []]);
