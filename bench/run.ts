@@ -8,6 +8,7 @@ import { benchPlace } from './database';
 import { load } from './load';
 import { peakRssMb, Started, startListening } from './processes';
 import { machine } from './machine';
+import { measureRuleCost, RuleCost } from './rule-cost';
 import { alternate, Measured, measured } from './rounds';
 import { callsOneAtATime, ClientEra, measureUpstreamCall, UpstreamCallSetup } from './upstream-call';
 import { validateInProcess } from './validate-in-process';
@@ -104,6 +105,15 @@ async function main(): Promise<void> {
       ROUNDS,
     );
     const audited = { calls: ae.figure.statusCounts['200'] ?? 0, events: (await toolCallEvents(url)) - eventsBefore };
+    const ruleCost = await measureRuleCost({
+      pid: service.child.pid!,
+      baseUrl: service.baseUrl,
+      adminToken: DevTokenIssuer.loadOrCreate(dataDir).mint({ sub: crypto.randomUUID(), admin: true }),
+      tool: 'projects',
+      seconds: SECONDS,
+      rounds: ROUNDS,
+      run: (seconds) => load(mcp(rawKey, seconds, getCall)),
+    });
     await load(bareLoad('/bare-modern', MODERN_TOOLS_LIST, WARM_UP_SECONDS));
     await load(mcp(rawKey, WARM_UP_SECONDS, MODERN_TOOLS_LIST, MODERN_HEADERS));
     const abModern = await alternate(
@@ -138,6 +148,7 @@ async function main(): Promise<void> {
       bModern: abModern.figure,
       j,
       audited,
+      ruleCost,
       rss,
       ratios: { b: ab, e: ae, bModern: abModern },
       key,
@@ -164,17 +175,19 @@ function report(figures: {
   bModern: Measured;
   j: UpstreamCall[];
   audited: { calls: number; events: number };
+  ruleCost: RuleCost;
   rss: { serviceMb: number; serviceAfterUpstreamCallsMb: number; benchProcessMb: number };
   ratios: { b: Ratio; e: Ratio; bModern: Ratio };
   key: BenchKey;
 }) {
-  const { a, b, c, d, aPrime, e, aModern, bModern, j, audited, rss, ratios, key } = figures;
+  const { a, b, c, d, aPrime, e, aModern, bModern, j, audited, ruleCost, rss, ratios, key } = figures;
   const targets: Record<string, boolean> = {
     'tools/list vs bare Express >= 0.7': ratios.b.ratio >= 0.7,
     'tools/call get vs bare Express + PostgreSQL row >= 0.7': ratios.e.ratio >= 0.7,
     'ValidateKey median < 20 us': d.medianMicros < 20,
     'service peak RSS < 200 MB': rss.serviceMb < 200,
     '2026-07-28 tools/list vs bare Express >= 0.9': ratios.bModern.ratio >= 0.9,
+    '(k) tools/call get with a non-matching rule vs without >= 0.9': ruleCost.ratio >= 0.9,
   };
   for (const call of j) {
     targets[`(j) ${call.era} client: added p50 <= 1 ms at ${call.rate} req/s`] = call.latency.added.p50Ms <= 1;
@@ -197,6 +210,9 @@ function report(figures: {
   console.log(`    (e)'s key: ${KEY_LIMITS_NOTE[key.limits]}`);
   console.log(`ratio (b)/(a): ${ratios.b.ratio} (rounds: ${ratios.b.roundRatios.join(', ')})`);
   console.log(`ratio (e)/(a'): ${ratios.e.ratio} (rounds: ${ratios.e.roundRatios.join(', ')})`);
+  console.log(line('(e) again, no rule on the tool', ruleCost.without));
+  console.log(line('(k) (e) with one non-matching rule', ruleCost.with));
+  console.log(`ratio (k)/(e): ${ruleCost.ratio} (rounds: ${ruleCost.roundRatios.join(', ')})  target >= 0.9`);
   console.log(line('(a) bare Express JSON, 2026 bytes', aModern));
   console.log(line('(b26) /mcp tools/list, 2026-07-28', bModern));
   console.log(`ratio (b26)/(a): ${ratios.bModern.ratio} (rounds: ${ratios.bModern.roundRatios.join(', ')})  target >= 0.9`);
@@ -228,6 +244,10 @@ function report(figures: {
     roundRatios: ratios.b.roundRatios,
     toolsCallRatio: ratios.e.ratio,
     toolsCallRoundRatios: ratios.e.roundRatios,
+    toolsCallWithoutRule: ruleCost.without,
+    toolsCallWithRule: ruleCost.with,
+    ruleRatio: ruleCost.ratio,
+    ruleRoundRatios: ruleCost.roundRatios,
     bareExpressModern: aModern,
     toolsListModern: bModern,
     modernRatio: ratios.bModern.ratio,
