@@ -154,10 +154,12 @@ describe('REST limits', () => {
 
   it('every error answer of the REST fuzz is under 16 KiB with at most 20 errors', async () => {
     const users = { admin: randomUUID(), a: user, b: randomUUID() };
+    // A key of its own: the fuzz may revoke or roll it, and the /mcp limits below need theirs usable.
+    const spare = await makeKey(app.t, [], user);
     const fx: RestFixture = {
-      credentials: restCredentials(app.t.idp, users, key.raw),
+      credentials: restCredentials(app.t.idp, users, spare.raw),
       userIds: Object.values(users),
-      keyIds: [key.id],
+      keyIds: [spare.id],
       roleIds: [roleId],
       modeIds: [modeId],
       modeNames: ['limits'],
