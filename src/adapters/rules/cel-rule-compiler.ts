@@ -64,7 +64,7 @@ export class CelRuleCompiler implements RuleCompiler {
     } catch (error) {
       return refused(parseProblem(error));
     }
-    const facts = syntaxFacts(parsed);
+    const facts = syntaxFacts(parsed, (name) => ENV.funcs.find(name) !== undefined);
     if (facts.problem !== null) return refused({ message: facts.problem.message, ...lineAndColumn(source, facts.problem.offset) });
     let program: Program;
     try {

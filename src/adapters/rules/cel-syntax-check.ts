@@ -8,6 +8,8 @@ type Expr = NonNullable<ParsedExpr['expr']>;
 /** Type names a condition may use as values (`type(args.n) == int`). */
 const TYPE_NAMES = ['bool', 'bytes', 'double', 'dyn', 'int', 'list', 'map', 'null_type', 'string', 'type', 'uint'];
 const KNOWN = new Set<string>([...RULE_VARIABLES, ...TYPE_NAMES]);
+/** Calls the parser makes that the planner handles itself, not as functions of the environment. */
+const OPERATORS = new Set(['_&&_', '_||_', '_?_:_', '_[_]', '@not_strictly_false']);
 
 /** A parsed condition's problem (its position an offset into the source), or null, and whether it reads `args`. */
 export interface SyntaxFacts {
@@ -18,12 +20,13 @@ export interface SyntaxFacts {
 /**
  * Walks a parsed condition once (the library's own checker is not exported):
  * every identifier must be a rule variable, a type name or a variable a
- * comprehension (all, exists, exists_one, map, filter) binds around it; the
+ * comprehension (all, exists, exists_one, map, filter) binds around it;
+ * every call a function of the environment (`isFunction`) or an operator; the
  * tree has at most RULE_LIMITS.expressionNodes nodes; and no comprehension,
  * nor an `in` test, sits in another comprehension's body, where it would run
  * once per element of the outer one.
  */
-export function syntaxFacts(parsed: ParsedExpr): SyntaxFacts {
+export function syntaxFacts(parsed: ParsedExpr, isFunction: (name: string) => boolean = () => true): SyntaxFacts {
   const positions = parsed.sourceInfo?.positions ?? {};
   const offsetOf = (expr: Expr) => positions[String(expr.id)] ?? 0;
   let nodes = 0;
@@ -45,6 +48,8 @@ export function syntaxFacts(parsed: ParsedExpr): SyntaxFacts {
       case 'selectExpr':
         return walk(kind.value.operand, bound, inLoop);
       case 'callExpr':
+        if (!isFunction(kind.value.function) && !OPERATORS.has(kind.value.function))
+          return fail(expr, `calls the unknown function ${kind.value.function}`);
         if (inLoop && kind.value.function === '@in')
           return fail(expr, 'tests `in` inside a comprehension, which would walk a list per element');
         walk(kind.value.target, bound, inLoop);

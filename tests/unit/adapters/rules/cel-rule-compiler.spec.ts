@@ -46,6 +46,20 @@ describe('CelRuleCompiler', () => {
       });
     });
 
+    it('refuses an unknown function at its position, and takes the standard ones and every operator', () => {
+      expect(compiler.check('args.a == 1 && lowerAscii(tool) == "x"')).toEqual({
+        message: 'calls the unknown function lowerAscii',
+        line: 1,
+        column: 16,
+      });
+      expect(compiler.check('args.name.frobnicate()')?.message).toBe('calls the unknown function frobnicate');
+      expect(
+        compiler.check(
+          '!(size(args.s) > 2) || args.s.startsWith("a") && args.s.matches("^a+$") && args.l[0] in ["x"] && (tool == "t" ? true : false) && args.l.all(x, x != "") && int(args.n) >= 0 && now.getDayOfWeek() >= 0 && -args.n < 1.0',
+        ),
+      ).toBeNull();
+    });
+
     it("allows a comprehension's own variable inside it, and not outside it", () => {
       expect(compiler.check('args.paths.exists(p, p.startsWith("/etc"))')).toBeNull();
       expect(compiler.check('args.paths.map(p, p.size()).all(n, n < 10)')).toBeNull();
