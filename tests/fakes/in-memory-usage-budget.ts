@@ -1,4 +1,4 @@
-import { RateDecision, UsageBudget } from '../../src/application/ports/usage-budget.port';
+import { RateDecision, RateStanding, UsageBudget } from '../../src/application/ports/usage-budget.port';
 import { RateLimit } from '../../src/domain/api-key';
 import { InMemoryQuotaBalances } from './in-memory-quota-balances';
 
@@ -17,6 +17,18 @@ export class InMemoryUsageBudget implements UsageBudget {
     const admitted = used <= limit;
     return {
       admitted,
+      limit,
+      windowSeconds,
+      remaining: Math.max(0, limit - used),
+      resetSeconds: Math.max(1, Math.ceil(start + windowSeconds - seconds)),
+    };
+  }
+
+  async peekRate(budgetId: string, { limit, windowSeconds }: RateLimit, now: Date): Promise<RateStanding> {
+    const seconds = now.getTime() / 1000;
+    const start = Math.floor(seconds / windowSeconds) * windowSeconds;
+    const used = this.counts.get(`${budgetId}/${windowSeconds}/${start}`) ?? 0;
+    return {
       limit,
       windowSeconds,
       remaining: Math.max(0, limit - used),

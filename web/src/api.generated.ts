@@ -418,6 +418,49 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/authz/explain": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Why can (or can't) this key call this tool: the decision and each step in order
+         * @description The steps a tools/call on /mcp meets, each judged: key state, the tool, scope (required vs granted), pin, each rule, rate limit and quota (remaining), approval. Read-only: no upstream is contacted (upstream tools are known from their pins), no request is counted and no credit taken, nothing is audited. An unknown tool is a refusal that says so. 404 for an unknown key id and, for anyone but an admin, another user's key.
+         */
+        post: operations["explainToolCall"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/api-keys/{id}/tools": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A UUID; anything else is a 400. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Every tool the built-ins and the key owner's MCP servers offer, visible or hidden for this key
+         * @description Visible as the key's tools/list on /mcp shows it; a hidden one names the first step that hides it (`key`, `scope`, `pin`) and why. Rules judge each call and hide nothing: explain a call for them. Upstream tools as keygate pinned them from the server's listings; no server is contacted. 404 as for GET /api/v1/api-keys/{id}.
+         */
+        get: operations["listKeyTools"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/secret-scanning/reports": {
         parameters: {
             query?: never;
@@ -604,6 +647,45 @@ export interface components {
             rate_limit: components["schemas"]["RateLimit"] | null;
             quota: components["schemas"]["ShownQuota"] | null;
         };
+        ExplainRequest: {
+            /** @description The key to explain: the caller's own, or any key for an admin. */
+            key_id: string;
+            /** @description The tool as a client calls it on /mcp: `projects`, `files__echo`. */
+            tool: string;
+            /** @description The call's arguments; left out, a rule that reads them answers needs_arguments. */
+            arguments?: Record<string, never>;
+        };
+        ExplainStep: {
+            /** @enum {string} */
+            step: "key" | "tool" | "scope" | "pin" | "rules" | "rate_limit" | "quota" | "approval";
+            /** @enum {string} */
+            outcome: "pass" | "fail" | "not_applicable" | "needs_arguments";
+            detail: string;
+            key?: components["schemas"]["KeyStanding"];
+            required?: string[];
+            granted?: string[];
+            missing?: string[];
+            /** @enum {string} */
+            status?: "approved" | "changed";
+            rules?: components["schemas"]["ExplainedRule"][];
+            remaining?: number;
+            limit?: number;
+            window_seconds?: number;
+            reset_seconds?: number;
+            needed?: boolean;
+        };
+        ExplainedRule: {
+            index: number;
+            effect: string;
+            message: string;
+            /**
+             * @description `not_evaluated`: an earlier rule decided, as it would on the call.
+             * @enum {string}
+             */
+            outcome: "matched" | "not_matched" | "error" | "needs_arguments" | "not_evaluated";
+            /** @description The rule language's error, for `error`. */
+            error?: string;
+        };
         FieldError: {
             field: string;
             message: string;
@@ -616,6 +698,39 @@ export interface components {
             token: string;
             /** @description Accepted and ignored. */
             token_type_hint?: string;
+        };
+        KeyStanding: {
+            /** @enum {string} */
+            state: "active" | "expired" | "revoked" | "rolled";
+            usable: boolean;
+            expires_at: string | null;
+            revoked_at: string | null;
+            replaced_by: string | null;
+            /** @description A rolled key's end of overlap. */
+            grace_ends_at: string | null;
+        };
+        KeyTool: {
+            /** @description As a client calls it on /mcp. */
+            name: string;
+            /** @description The MCP server it comes from; null for a built-in tool. */
+            server: string | null;
+            /** @description What listing it takes. */
+            required_scopes: string[];
+            visible: boolean;
+            /**
+             * @description The first step that hides it.
+             * @enum {string}
+             */
+            hidden_by?: "key" | "scope" | "pin";
+            reason?: string;
+        };
+        /** @description The tools the built-ins and the key owner's MCP servers offer, visible as the key's tools/list shows them. */
+        KeyTools: {
+            /** Format: uuid */
+            key_id: string;
+            tools: components["schemas"]["KeyTool"][];
+            /** @description The next page, as `cursor`; null on the last. */
+            next_cursor: string | null;
         };
         /** @description Other fields are ignored, so the scanner can extend its format. */
         LeakReportEntry: {
@@ -882,6 +997,20 @@ export interface components {
         ToolApproval: {
             name: string;
             sha256: string;
+        };
+        /** @description What a tools/call of the tool by the key would meet on /mcp, step by step; nothing is spent or contacted. */
+        ToolExplanation: {
+            /** Format: uuid */
+            key_id: string;
+            tool: string;
+            /**
+             * @description `needs_arguments`: no step refuses, but a rule reads arguments the request did not give.
+             * @enum {string}
+             */
+            decision: "allowed" | "refused" | "needs_arguments";
+            /** @description The first step that refuses (or cannot decide), in words. */
+            reason: string;
+            steps: components["schemas"]["ExplainStep"][];
         };
         ToolPin: {
             sha256: string;
@@ -2101,6 +2230,69 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    explainToolCall: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExplainRequest"];
+            };
+        };
+        responses: {
+            /** @description The decision and its steps. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ToolExplanation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listKeyTools: {
+        parameters: {
+            query?: {
+                /** @description 1–500, default 500. */
+                limit?: number;
+                /** @description The previous page's `next_cursor`. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description A UUID; anything else is a 400. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of tools: built-ins first, then each server tool by name. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KeyTools"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             503: components["responses"]["ServiceUnavailable"];
         };

@@ -11,6 +11,9 @@ export interface RateDecision {
   resetSeconds: number;
 }
 
+/** Where a key's current rate window stands, read without counting anything (explain). */
+export type RateStanding = Omit<RateDecision, 'admitted'>;
+
 /**
  * A budget's rate windows and quota balance as the /mcp hot path draws on
  * them. One budget is shared by every replica (and by the keys of a roll
@@ -20,6 +23,12 @@ export interface RateDecision {
 export interface UsageBudget {
   /** Counts one request against the budget's current window. */
   admitRequest(budgetId: string, limit: RateLimit, now: Date): Promise<RateDecision>;
+  /**
+   * The current window as it stands, counting nothing: `remaining` is what the
+   * window has not handed out to any replica, plus what this replica holds
+   * unspent (shares other replicas hold unspent are not known here).
+   */
+  peekRate(budgetId: string, limit: RateLimit, now: Date): Promise<RateStanding>;
   /** Takes `calls` credits (all or none); false when the balance cannot cover them. */
   chargeToolCalls(budgetId: string, calls: number, now: Date): Promise<boolean>;
 }

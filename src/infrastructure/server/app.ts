@@ -6,6 +6,7 @@ import { apiReferenceRouter } from '../../adapters/http/controllers/api-referenc
 import { openApiDocument } from '../../adapters/http/openapi/openapi-document';
 import { AgentRolesController } from '../../adapters/http/controllers/agent-roles.controller';
 import { ToolRulesController } from '../../adapters/http/controllers/tool-rules.controller';
+import { ExplainController } from '../../adapters/http/controllers/explain.controller';
 import { ApiKeysController } from '../../adapters/http/controllers/api-keys.controller';
 import { AuditEventsController } from '../../adapters/http/controllers/audit-events.controller';
 import { McpServersController } from '../../adapters/http/controllers/mcp-servers.controller';
@@ -63,7 +64,9 @@ export function createApp(container: Container, extras: AppExtras = {}): Express
   // Public: the document and its viewer need no JWT.
   app.use(apiReferenceRouter(openApiDocument));
   const user = accessTokenAuth(container.get<AccessTokenVerifier>(TOKENS.AccessTokenVerifier));
-  app.use('/api/v1/api-keys', user, container.get(ApiKeysController).router());
+  const explain = container.get(ExplainController);
+  app.use('/api/v1/api-keys', user, explain.keyTools(), container.get(ApiKeysController).router());
+  app.use('/api/v1/authz', user, explain.explain());
   app.use('/api/v1/agent-roles', user, container.get(AgentRolesController).router());
   app.use('/api/v1/mode-tool-configs', user, container.get(ModeToolConfigsController).router());
   app.use('/api/v1/mode-sessions', user, container.get(ModeSessionsController).router());

@@ -98,6 +98,7 @@ describe('fuzzing the REST API: no 5xx, no answer over 64 KiB, no row written by
     'mode-sessions and tool-sets',
     'mcp-server connections',
     'tool-rules',
+    'explain',
   ]) {
     it(`bodies of the ${family} routes`, async () => {
       const routes = restRoutes(fx)[family].filter((r) => r.body);

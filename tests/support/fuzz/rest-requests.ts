@@ -224,6 +224,28 @@ export function restRoutes(fx: RestFixture): Record<string, Route[]> {
         valid: unique('ruled').map((name) => `{"name":${name},"url":"https://upstream.invalid/mcp","tool_rules":{"echo":${validRules}}}`),
       },
     ],
+    explain: [
+      {
+        method: 'POST',
+        path: '/api/v1/authz/explain',
+        body: restBody({
+          key_id: [uuidOf(fx.keyIds), 0.9],
+          tool: [
+            fc.oneof(
+              fc.constantFrom('projects', 'chat', 'files__echo', 'nope', '__').map(text),
+              nastyString(40).map(text),
+              longString(500, 600).map(text),
+            ),
+            0.9,
+          ],
+          arguments: [fc.oneof(fc.constantFrom('{}', '{"action":"list"}', '{"action":"delete","id":1}', '[]', 'null'), nastyValue), 0.6],
+        }),
+        valid: fc
+          .tuple(fc.constantFrom(...fx.keyIds), fc.constantFrom('projects', 'agents', 'files__echo', 'nope'))
+          .map(([id, tool]) => `{"key_id":${text(id)},"tool":${text(tool)},"arguments":{"action":"list"}}`),
+      },
+      { method: 'GET', path: '/api/v1/api-keys/:id/tools', id: 'key' },
+    ],
     'mcp-server connections': [
       { method: 'GET', path: '/api/v1/mcp-servers/:id/connection', id: 'server' },
       {

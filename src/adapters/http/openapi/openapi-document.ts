@@ -4,6 +4,7 @@ import { documentPaths, introspectionPaths, secretScanningPaths } from './edge-p
 import { dtoSchemas } from './dto-schemas';
 import { mcpServerPaths } from './mcp-servers.paths';
 import { toolRulePaths } from './tool-rules.paths';
+import { explainPaths } from './explain.paths';
 import { problemResponseComponents, problemResponses } from './responses';
 import { scopeContextPaths } from './scope-contexts.paths';
 import { Schema } from './schema-parts';
@@ -61,6 +62,7 @@ export const openApiDocument: Schema = {
     { name: 'Audit trail' },
     { name: 'Upstream MCP servers' },
     { name: 'Tool rules', description: "Rules on the built-in tools' calls; a server record's are its tool_rules." },
+    { name: 'Explain', description: 'Why a key can or cannot use a tool, read without spending anything (issue 28).' },
     { name: 'Leak reports' },
     { name: 'Introspection' },
     { name: 'Reference' },
@@ -71,6 +73,7 @@ export const openApiDocument: Schema = {
     ...auditEventPaths,
     ...mcpServerPaths,
     ...toolRulePaths,
+    ...explainPaths,
     ...secretScanningPaths,
     ...introspectionPaths,
     ...documentPaths,

@@ -1,4 +1,4 @@
-import { RateDecision, UsageBudget } from '../../../application/ports/usage-budget.port';
+import { RateDecision, RateStanding, UsageBudget } from '../../../application/ports/usage-budget.port';
 import { Clock } from '../../../application/ports/clock.port';
 import { RateLimit } from '../../../domain/api-key';
 import { NotifiedCache } from '../hot-path/change-listener';
@@ -44,6 +44,10 @@ export class PostgresUsageBudget implements UsageBudget, NotifiedCache {
 
   admitRequest(budgetId: string, limit: RateLimit, now: Date): Promise<RateDecision> {
     return this.rates.admit(budgetId, limit, now);
+  }
+
+  peekRate(budgetId: string, limit: RateLimit, now: Date): Promise<RateStanding> {
+    return this.rates.peek(budgetId, limit, now);
   }
 
   chargeToolCalls(budgetId: string, calls: number, now: Date): Promise<boolean> {

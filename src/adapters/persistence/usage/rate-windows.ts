@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { RateDecision } from '../../../application/ports/usage-budget.port';
+import { RateDecision, RateStanding } from '../../../application/ports/usage-budget.port';
 import { RateLimit } from '../../../domain/api-key';
 import { databaseCall } from '../database-unavailable';
 
@@ -64,6 +64,27 @@ export class RateWindows {
         this.taking.delete(slot);
       }
     }
+  }
+
+  /** The slot's current window as it stands: one read, nothing taken or counted. */
+  async peek(budgetId: string, { limit, windowSeconds }: RateLimit, now: Date): Promise<RateStanding> {
+    const seconds = now.getTime() / 1000;
+    const start = Math.floor(seconds / windowSeconds) * windowSeconds;
+    const [row] = await databaseCall(
+      this.dataSource.query<{ granted: string }[]>(
+        'SELECT granted FROM key_rate_windows WHERE budget_id = $1 AND window_seconds = $2 AND window_start = $3',
+        [budgetId, windowSeconds, start],
+      ),
+    );
+    const known = this.windows.get(`${windowSeconds}:${budgetId}`);
+    const held = known !== undefined && known.start === start ? known.unspent : 0;
+    const handedOut = Math.min(limit, Number(row?.granted ?? 0));
+    return {
+      limit,
+      windowSeconds,
+      remaining: Math.min(limit, Math.max(0, limit - handedOut) + held),
+      resetSeconds: Math.max(1, Math.ceil(start + windowSeconds - seconds)),
+    };
   }
 
   /** Forgets windows that have ended (by `now`), so memory holds only current ones. */

@@ -6,10 +6,11 @@ function fakeDatabase() {
   const rows = new Map<string, number>();
   const calls = { count: 0 };
   const dataSource = {
-    async query(_sql: string, [, windowSeconds, start, share]: [string, number, number, number]) {
+    async query(sql: string, [, windowSeconds, start, share]: [string, number, number, number]) {
       calls.count += 1;
       await new Promise((resolve) => setImmediate(resolve));
       const key = `${windowSeconds}:${start}`;
+      if (sql.startsWith('SELECT')) return rows.has(key) ? [{ granted: String(rows.get(key)) }] : [];
       rows.set(key, (rows.get(key) ?? 0) + share);
       return [{ granted: String(rows.get(key)) }];
     },
@@ -52,5 +53,28 @@ describe('RateWindows', () => {
     );
     expect(decisions.every((d) => d.admitted)).toBe(true);
     expect(db.calls.count).toBe(2);
+  });
+
+  it('peeks at the window without counting: what admit would report, the row and the share held untouched', async () => {
+    const db = fakeDatabase();
+    const windows = new RateWindows(db.dataSource);
+    const rateLimit = { limit: 40, windowSeconds: 60 };
+    const at = new Date(BOUNDARY);
+    expect(await windows.peek('budget', rateLimit, at)).toEqual({ limit: 40, windowSeconds: 60, remaining: 40, resetSeconds: 50 });
+    const admitted = await windows.admit('budget', rateLimit, at);
+    const rows = [...db.rows.entries()];
+    for (let i = 0; i < 3; i += 1) expect((await windows.peek('budget', rateLimit, at)).remaining).toBe(admitted.remaining);
+    expect([...db.rows.entries()]).toEqual(rows);
+    // The share this replica took still admits exactly as many as before the peeks.
+    expect((await windows.admit('budget', rateLimit, at)).remaining).toBe(admitted.remaining - 1);
+    expect([...db.rows.entries()]).toEqual(rows);
+  });
+
+  it("peeks at a used-up window as remaining 0, another replica's shares counted as spent", async () => {
+    const db = fakeDatabase();
+    const windows = new RateWindows(db.dataSource);
+    const rateLimit = { limit: 2, windowSeconds: 60 };
+    db.rows.set(`60:${Math.floor(BOUNDARY / 60_000) * 60}`, 3);
+    expect((await windows.peek('budget', rateLimit, new Date(BOUNDARY))).remaining).toBe(0);
   });
 });

@@ -162,8 +162,13 @@ function describe(view: UpstreamView, record: ResourceRecord, tool: UpstreamTool
     ...tool,
     name: view.toolName(server, tool.name),
     description: tool.description ?? `${tool.name} from the MCP server ${server}`,
-    requiredScopes: scopesOf(record, tool.name) ?? DEFAULT_LIST_SCOPES,
+    requiredScopes: listScopesOf(record, tool.name),
   };
+}
+
+/** The scopes a tool of the record needs to be listed: its tool_scopes, else reading MCP server configuration. */
+export function listScopesOf(record: ResourceRecord, tool: string): readonly string[] {
+  return scopesOf(record, tool) ?? DEFAULT_LIST_SCOPES;
 }
 
 function scopesOf(record: ResourceRecord, tool: string): string[] | null {

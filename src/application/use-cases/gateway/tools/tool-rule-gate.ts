@@ -40,7 +40,7 @@ export class ToolRuleGate {
   ) {}
 
   async evaluate(call: RuleCall): Promise<RuleEvaluation> {
-    const set = await this.rulesOf(call.target);
+    const set = await this.rulesFor(call.target);
     if (set === null || set.rules.length === 0) return NO_RULES;
     // `tool` is the name the rules are kept under: an upstream tool's own name on its server, a built-in tool's name.
     const { target } = call;
@@ -61,7 +61,8 @@ export class ToolRuleGate {
     );
   }
 
-  private async rulesOf(target: ToolTarget): Promise<RuleSet | null> {
+  /** The target's rules in order, with where they are kept; null when it has none (explain lists them all). */
+  async rulesFor(target: ToolTarget): Promise<RuleSet | null> {
     if (target.kind === 'built-in') {
       if (this.builtIns === null) return null;
       return { source: { kind: 'built_in' }, rules: await this.builtIns.rulesFor(target.resource) };
