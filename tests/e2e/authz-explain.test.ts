@@ -10,7 +10,7 @@ jest.setTimeout(60_000);
 
 // Fixed, so a test can step past an expiry or a grace period and back, and rate windows stay put.
 const clock = new FixedClock(new Date());
-const ORDER = ['key', 'tool', 'scope', 'pin', 'rules', 'rate_limit', 'quota', 'approval'];
+const ORDER = ['key', 'tool', 'scope', 'pin', 'connection', 'rules', 'rate_limit', 'quota', 'approval'];
 const FILES_RULES = {
   echo: [{ when: 'has(args.text) && args.text.startsWith("rm ")', effect: 'deny', message: 'No rm through echo' }],
   secret: [{ when: 'args.n == 0', effect: 'require_approval', message: 'n of 0 needs a yes' }],

@@ -657,7 +657,7 @@ export interface components {
         };
         ExplainStep: {
             /** @enum {string} */
-            step: "key" | "tool" | "scope" | "pin" | "rules" | "rate_limit" | "quota" | "approval";
+            step: "key" | "tool" | "scope" | "pin" | "connection" | "rules" | "rate_limit" | "quota" | "approval";
             /** @enum {string} */
             outcome: "pass" | "fail" | "not_applicable" | "needs_arguments";
             detail: string;
@@ -667,6 +667,8 @@ export interface components {
             missing?: string[];
             /** @enum {string} */
             status?: "approved" | "changed";
+            /** @description `connection`: the console page where the key's owner connects to the server. */
+            connect_url?: string;
             rules?: components["schemas"]["ExplainedRule"][];
             remaining?: number;
             limit?: number;

@@ -2,6 +2,7 @@ import { Container } from 'inversify';
 import { ApiKeyRepository } from '../../application/ports/api-key-repository.port';
 import { Clock } from '../../application/ports/clock.port';
 import { ExternalTools } from '../../application/ports/external-tools.port';
+import { McpConnectionStore } from '../../application/ports/mcp-connection-store.port';
 import { QuotaBalances } from '../../application/ports/quota-balances.port';
 import { ResourceStore } from '../../application/ports/resource-store.port';
 import { UsageBudget } from '../../application/ports/usage-budget.port';
@@ -10,6 +11,8 @@ import { ListKeyTools } from '../../application/use-cases/explain/list-key-tools
 import { ToolPins } from '../../application/use-cases/gateway/external/tool-pins';
 import { ToolRuleGate } from '../../application/use-cases/gateway/tools/tool-rule-gate';
 import { ExplainController } from '../../adapters/http/controllers/explain.controller';
+import { Config } from '../config/config';
+import { connectPageUrl } from '../config/connect-page-url';
 import { TOKENS } from './tokens';
 
 /** Explain (issue 28): the gateway's own pieces, read-only; the budget only through its read path. */
@@ -23,8 +26,20 @@ export function bindExplain(c: Container): void {
       budget: UsageBudget,
       quotas: QuotaBalances,
       clock: Clock,
-    ) => new ExplainToolCall(keys, external, pins, rules, budget, quotas, clock),
-    [TOKENS.ApiKeyRepository, TOKENS.ExternalTools, ToolPins, ToolRuleGate, TOKENS.UsageBudget, TOKENS.QuotaBalances, TOKENS.Clock],
+      connections: McpConnectionStore,
+      config: Config,
+    ) => new ExplainToolCall({ keys, external, pins, rules, budget, quotas, clock, connections, connectUrl: connectPageUrl(config) }),
+    [
+      TOKENS.ApiKeyRepository,
+      TOKENS.ExternalTools,
+      ToolPins,
+      ToolRuleGate,
+      TOKENS.UsageBudget,
+      TOKENS.QuotaBalances,
+      TOKENS.Clock,
+      TOKENS.McpConnectionStore,
+      TOKENS.Config,
+    ],
   );
   c.bind(ListKeyTools).toResolvedValue(
     (keys: ApiKeyRepository, store: ResourceStore, pins: ToolPins, clock: Clock) => new ListKeyTools(keys, store, pins, clock),

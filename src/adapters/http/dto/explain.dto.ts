@@ -5,7 +5,7 @@ import { ToolCallExplanation } from '../../../application/use-cases/explain/expl
 import { KeyTool, KeyTools } from '../../../application/use-cases/explain/list-key-tools.use-case';
 import { componentRef, Described, Nested, NullableSchema, Optional, SchemaOf, Timestamp, Uuid } from './wire-decorators';
 
-const STEPS = ['key', 'tool', 'scope', 'pin', 'rules', 'rate_limit', 'quota', 'approval'];
+const STEPS = ['key', 'tool', 'scope', 'pin', 'connection', 'rules', 'rate_limit', 'quota', 'approval'];
 const OUTCOMES = ['pass', 'fail', 'not_applicable', 'needs_arguments'];
 const RULE_OUTCOMES = ['matched', 'not_matched', 'error', 'needs_arguments', 'not_evaluated'];
 const STRINGS = { type: 'array', items: { type: 'string' } };
@@ -56,6 +56,10 @@ export class ExplainStepDto {
   @Optional() @SchemaOf(STRINGS) @IsArray() granted?: string[];
   @Optional() @SchemaOf(STRINGS) @IsArray() missing?: string[];
   @Optional() @IsIn(['approved', 'changed']) status?: string;
+  @Described({ description: "`connection`: the console page where the key's owner connects to the server." })
+  @Optional()
+  @IsString()
+  connect_url?: string;
   @Optional() @SchemaOf({ type: 'array', items: componentRef('ExplainedRule') }) @IsArray() rules?: ExplainedRuleDto[];
   @Optional() @IsInt() @Min(0) remaining?: number;
   @Optional() @IsInt() @Min(1) limit?: number;
@@ -128,6 +132,8 @@ function stepOf(step: ExplainStep): ExplainStepDto {
       return { ...base, required: [...step.required], granted: [...step.granted], missing: [...step.missing] };
     case 'pin':
       return { ...base, ...(step.status && { status: step.status }) };
+    case 'connection':
+      return { ...base, ...(step.connectUrl && { connect_url: step.connectUrl }) };
     case 'rules':
       return { ...base, rules: step.rules.map(ruleOf) };
     case 'rate_limit':

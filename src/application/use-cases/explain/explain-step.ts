@@ -34,6 +34,8 @@ export type ExplainStep =
       missing: readonly string[];
     }
   | { step: 'pin'; outcome: StepOutcome; detail: string; status?: 'approved' | 'changed' }
+  /** The credential the upstream call would carry; `connectUrl`: where the key's owner connects. */
+  | { step: 'connection'; outcome: StepOutcome; detail: string; connectUrl?: string }
   | { step: 'rules'; outcome: StepOutcome; detail: string; rules: ExplainedRule[] }
   | {
       step: 'rate_limit';

@@ -7,7 +7,10 @@ import { ApiKeyRepository } from '../../ports/api-key-repository.port';
 import { Clock } from '../../ports/clock.port';
 import { ExternalTools } from '../../ports/external-tools.port';
 import { QuotaBalances } from '../../ports/quota-balances.port';
+import { McpConnectionStore } from '../../ports/mcp-connection-store.port';
 import { UsageBudget } from '../../ports/usage-budget.port';
+import { authOf } from '../gateway/external/server-auth';
+import { ConnectUrl } from '../gateway/external/upstream-credentials';
 import { changedMessage, ToolPins } from '../gateway/external/tool-pins';
 import { requiredScopes } from '../gateway/tools/authorize-tool-call.use-case';
 import { ToolRuleGate } from '../gateway/tools/tool-rule-gate';
@@ -15,6 +18,18 @@ import { ToolTarget } from '../gateway/tools/tool-target';
 import { requireUuid } from '../guards';
 import { ExplainedRule, ExplainStep, StepOutcome } from './explain-step';
 import { keyStanding } from './key-standing';
+
+export interface ExplainPorts {
+  keys: ApiKeyRepository;
+  external: ExternalTools;
+  pins: ToolPins;
+  rules: ToolRuleGate;
+  budget: UsageBudget;
+  quotas: QuotaBalances;
+  connections: McpConnectionStore;
+  connectUrl: ConnectUrl;
+  clock: Clock;
+}
 
 export interface ExplainToolCallInput {
   actor: Actor;
@@ -40,8 +55,8 @@ type Found = { target: ToolTarget; pin: ToolPin | null } | null;
 
 /**
  * "Why can't this key use X?": every step a tools/call of `tool` by the key
- * would pass on /mcp, in order (key, tool, scope, pin, rules, rate limit,
- * quota, approval), each judged on its own. Read-only: no upstream is
+ * would pass on /mcp, in order (key, tool, scope, pin, connection, rules,
+ * rate limit, quota, approval), each judged on its own. Read-only: no upstream is
  * contacted (an upstream tool is known from its pins, which keygate keeps
  * from the server's listings), no rate window is counted, no credit taken,
  * nothing written, not even an audit event (reading one's own key's policy
@@ -49,15 +64,29 @@ type Found = { target: ToolTarget; pin: ToolPin | null } | null;
  * non-admin, as on GET /api-keys/:id.
  */
 export class ExplainToolCall {
-  constructor(
-    private readonly keys: ApiKeyRepository,
-    private readonly external: ExternalTools,
-    private readonly pins: ToolPins,
-    private readonly rules: ToolRuleGate,
-    private readonly budget: UsageBudget,
-    private readonly quotas: QuotaBalances,
-    private readonly clock: Clock,
-  ) {}
+  private readonly keys: ApiKeyRepository;
+  private readonly external: ExternalTools;
+  private readonly pins: ToolPins;
+  private readonly rules: ToolRuleGate;
+  private readonly budget: UsageBudget;
+  private readonly quotas: QuotaBalances;
+  private readonly connections: McpConnectionStore;
+  private readonly connectUrl: ConnectUrl;
+  private readonly clock: Clock;
+
+  constructor(ports: ExplainPorts) {
+    ({
+      keys: this.keys,
+      external: this.external,
+      pins: this.pins,
+      rules: this.rules,
+      budget: this.budget,
+      quotas: this.quotas,
+      connections: this.connections,
+      connectUrl: this.connectUrl,
+      clock: this.clock,
+    } = ports);
+  }
 
   async execute(input: ExplainToolCallInput): Promise<ToolCallExplanation> {
     const id = requireUuid(input.keyId, 'key_id');
@@ -71,6 +100,7 @@ export class ExplainToolCall {
       toolStep(input.tool, found),
       scopeStep(key, found, input.arguments),
       pinStep(found),
+      await this.connectionStep(key, found),
       rules.step,
       await this.rateStep(key, now),
       await this.quotaStep(key, now),
@@ -131,6 +161,36 @@ export class ExplainToolCall {
     }
     const detail = verdict.outcome === 'matched' ? `Refused by ${which}: ${verdict.message}` : `Refused: ${verdict.message}`;
     return { step: { step: 'rules', outcome: 'fail', detail, rules }, approval: noApproval };
+  }
+
+  /**
+   * What the upstream call would carry: a static server its record's headers; a user_secret or oauth server the
+   * owner's own connection (none or a failed one: the call asks them to connect); a token_exchange server the
+   * caller's OAuth access token, which a key does not have.
+   */
+  private async connectionStep(key: ApiKey, found: Found): Promise<ExplainStep> {
+    if (found === null || found.target.kind !== 'external')
+      return {
+        step: 'connection',
+        outcome: 'not_applicable',
+        detail: found === null ? 'No such tool' : 'Built-in tools need no credential',
+      };
+    const { server } = found.target.tool;
+    const name = String(server.data.name);
+    const auth = authOf(server.data);
+    if (auth.type === 'static') return { step: 'connection', outcome: 'not_applicable', detail: `${name} is called with its own headers` };
+    if (auth.type === 'token_exchange')
+      return {
+        step: 'connection',
+        outcome: 'fail',
+        detail: `${name} exchanges the caller's OAuth access token for its own, and a key has none: call it with an access token on /mcp`,
+      };
+    const connection = await this.connections.find(key.userId, server.id);
+    if (connection?.state === 'connected')
+      return { step: 'connection', outcome: 'pass', detail: `The key's owner is connected to ${name} (${auth.type})` };
+    const connectUrl = this.connectUrl(server.id);
+    const why = connection?.state === 'failed' ? 'has a connection that failed' : 'is not connected';
+    return { step: 'connection', outcome: 'fail', detail: `The key's owner ${why} to ${name}: connect at ${connectUrl}`, connectUrl };
   }
 
   private async rateStep(key: ApiKey, now: Date): Promise<ExplainStep> {

@@ -3,6 +3,7 @@ import { ExplainStep } from '../../../../../src/application/use-cases/explain/ex
 import { NotFoundError, ValidationError } from '../../../../../src/domain/errors';
 import { ToolRule } from '../../../../../src/domain/tool';
 import { FakeExternalTools } from '../../../../fakes/fake-external-tools';
+import { InMemoryMcpConnectionStore } from '../../../../fakes/in-memory-mcp-connection.store';
 import { InMemoryQuotaBalances } from '../../../../fakes/in-memory-quota-balances';
 import { ActorMother } from '../../../../mothers/actor.mother';
 import { KEY_EPOCH } from '../../../../mothers/api-key.mother';
@@ -11,7 +12,7 @@ import { makeExplainPorts } from './explain-fixture';
 
 const OWNER = 'owner-1';
 const deny = (when: string, message: string): ToolRule => ({ when, effect: 'deny', message });
-const ORDER = ['key', 'tool', 'scope', 'pin', 'rules', 'rate_limit', 'quota', 'approval'];
+const ORDER = ['key', 'tool', 'scope', 'pin', 'connection', 'rules', 'rate_limit', 'quota', 'approval'];
 
 function makeSut(rules: Record<string, ToolRule[]> = {}, builtIns: Record<string, ToolRule[]> = {}) {
   const ports = makeExplainPorts(builtIns);
@@ -20,10 +21,21 @@ function makeSut(rules: Record<string, ToolRule[]> = {}, builtIns: Record<string
   echo.server.data.tool_rules = rules;
   external.add(OWNER, 'files__gone', ['mcp_servers:write']);
   const quotas = new InMemoryQuotaBalances();
-  const sut = new ExplainToolCall(ports.keys, external, ports.pins, ports.rules, ports.budget, quotas, ports.clock);
+  const connections = new InMemoryMcpConnectionStore(() => ports.clock.now());
+  const sut = new ExplainToolCall({
+    keys: ports.keys,
+    external,
+    pins: ports.pins,
+    rules: ports.rules,
+    budget: ports.budget,
+    quotas,
+    connections,
+    connectUrl: (id) => `https://keygate.example/console/#/servers/${id}/connect`,
+    clock: ports.clock,
+  });
   const explain = (keyId: string, tool: string, args?: Record<string, unknown>, actor = ActorMother.user(OWNER)) =>
     sut.execute({ actor, keyId, tool, ...(args !== undefined && { arguments: args }) });
-  return { ...ports, external, quotas, explain };
+  return { ...ports, external, quotas, connections, explain };
 }
 
 function step<N extends ExplainStep['step']>(steps: ExplainStep[], name: N): Extract<ExplainStep, { step: N }> {
@@ -43,6 +55,7 @@ describe('ExplainToolCall', () => {
       'pass',
       'pass',
       'not_applicable',
+      'not_applicable',
       'pass',
       'not_applicable',
       'not_applicable',
@@ -52,6 +65,38 @@ describe('ExplainToolCall', () => {
     expect(upstream.decision).toBe('allowed');
     expect(step(upstream.steps, 'pin')).toMatchObject({ outcome: 'pass', status: 'approved' });
     expect(step(upstream.steps, 'scope')).toMatchObject({ required: ['mcp_servers:write'], missing: [] });
+  });
+
+  describe('connection', () => {
+    it("passes a static server, and for a per-user one asks for the owner's connection: none or failed names the connect page", async () => {
+      const { save, explain, pin, external, connections } = makeSut();
+      await pin('files-id', 'echo');
+      const key = save({ userId: OWNER });
+      expect(step((await explain(key.id, 'files__echo', {})).steps, 'connection')).toMatchObject({ outcome: 'not_applicable' });
+      const record = external.add(OWNER, 'files__echo', ['mcp_servers:write']).server;
+      record.data.auth = { type: 'user_secret', header: 'Authorization' };
+      const unconnected = await explain(key.id, 'files__echo', {});
+      expect(unconnected).toMatchObject({ decision: 'refused', reason: expect.stringContaining('is not connected to files') });
+      expect(step(unconnected.steps, 'connection')).toMatchObject({
+        outcome: 'fail',
+        connectUrl: 'https://keygate.example/console/#/servers/files-id/connect',
+      });
+      await connections.saveSecret(OWNER, record.id, 'sk-1');
+      expect(step((await explain(key.id, 'files__echo', {})).steps, 'connection')).toMatchObject({ outcome: 'pass' });
+      record.data.auth = { type: 'oauth' };
+      const as = { issuer: 'https://as', authorizationEndpoint: 'https://as/a', tokenEndpoint: 'https://as/t' };
+      await connections.saveGrant(OWNER, record.id, {
+        tokens: { accessToken: 'at', scopes: [], tokenType: 'Bearer' },
+        client: { issuer: 'https://as', clientId: 'c', tokenEndpointAuth: 'none', source: 'dynamic' },
+        authorizationServer: { ...as, clientIdMetadataDocumentSupported: false, issParameterSupported: false },
+        resource: 'https://files.example/mcp',
+      });
+      expect(step((await explain(key.id, 'files__echo', {})).steps, 'connection')).toMatchObject({ outcome: 'pass' });
+      await connections.markFailed(OWNER, record.id);
+      expect((await explain(key.id, 'files__echo', {})).reason).toContain('has a connection that failed');
+      record.data.auth = { type: 'token_exchange', token_endpoint: 'https://as/t', audience: 'a', client_id: 'c' };
+      expect((await explain(key.id, 'files__echo', {})).reason).toContain('a key has none');
+    });
   });
 
   describe('key state', () => {
@@ -105,6 +150,7 @@ describe('ExplainToolCall', () => {
       expect(answer.steps.map((s) => s.outcome)).toEqual([
         'pass',
         'fail',
+        'not_applicable',
         'not_applicable',
         'not_applicable',
         'not_applicable',
