@@ -6,9 +6,16 @@ export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** The problem body's `errors`, for a form that shows each next to its field. */
+    readonly fields: FieldError[] = [],
   ) {
     super(message);
   }
+}
+
+export interface FieldError {
+  field: string;
+  message: string;
 }
 
 type Schemas = components['schemas'];
@@ -29,6 +36,11 @@ export type McpServer = Schemas['McpServer'];
 export type McpConnection = Schemas['McpConnection'];
 export type AgentRole = Schemas['AgentRole'];
 export type ModeToolConfig = Schemas['ModeToolConfig'];
+export type ToolRule = Schemas['ToolRule'];
+export type KeyTool = Schemas['KeyTool'];
+export type KeyTools = Schemas['KeyTools'];
+export type ToolExplanation = Schemas['ToolExplanation'];
+export type ExplainStep = Schemas['ExplainStep'];
 
 export async function api<T>(method: string, path: string, body?: unknown): Promise<{ data: T; headers: Headers }> {
   const session = currentSession();
@@ -59,7 +71,8 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
       .map((e) => `${e.field ?? ''}: ${e.message ?? ''}`)
       .filter((f) => !summary.includes(f))
       .join('; ');
-    throw new ApiError(res.status, [summary, fields].filter(Boolean).join(' — ').slice(0, 300));
+    const all = (problem.errors ?? []).map((e) => ({ field: e.field ?? '', message: e.message ?? '' }));
+    throw new ApiError(res.status, [summary, fields].filter(Boolean).join(' — ').slice(0, 300), all);
   }
   const data = (res.status === 204 ? null : await res.json()) as T;
   return { data, headers: res.headers };

@@ -1,7 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, ApiError, ApiKey, AuditEvent, AuditPage } from '../api';
+import { api, ApiError, ApiKey, AuditEvent, AuditPage, KeyTool } from '../api';
 import { EditKeyForm } from '../components/edit-key-form';
 import { ErrorNote, messageOf } from '../components/error-note';
+import { ExplainForm } from '../components/explain-form';
+import { KeyToolsList } from '../components/key-tools';
 import { ScopeChips } from '../components/scope-chips';
 import { expiryText, quotaText, rateText, relativeTime, shortDate } from '../format';
 
@@ -78,8 +80,21 @@ export function KeyDetailPage({ id }: { id: string }) {
         </div>
       )}
       {key && editing && <EditKeyForm apiKey={key} onSaved={onSaved} onCancel={() => setEditing(false)} />}
+      {key && <WhyNot key={`${id} ${saved ?? ''}`} id={id} />}
       {/* Keyed by what was saved, so a save reloads the trail with its key.updated on top. */}
       <KeyEvents key={`${id} ${saved ?? ''}`} id={id} />
+    </section>
+  );
+}
+
+function WhyNot({ id }: { id: string }) {
+  const [tools, setTools] = useState<KeyTool[]>([]);
+  return (
+    <section aria-labelledby="why-not-title">
+      <h2 id="why-not-title">Why can't this key use …?</h2>
+      <KeyToolsList id={id} onTools={setTools} />
+      <h3>Explain a call</h3>
+      <ExplainForm id={id} tools={tools} />
     </section>
   );
 }
