@@ -1,7 +1,8 @@
 import { useState } from 'preact/hooks';
-import { api, McpServer } from '../api';
+import { api, ApiError, McpServer } from '../api';
 import { ErrorNote, messageOf } from '../components/error-note';
 import { mapOf, rowsOf, ScopeMapEditor } from '../components/scope-map-editor';
+import { RuleErrors, ruleErrorsOf, ruleMapOf, ruleRowsOf, ToolRulesEditor } from '../components/tool-rules-editor';
 
 /** "Name: value" lines to a header map; a value left as ******** keeps the stored one (docs/mcp-gateway.md). */
 function parseHeaders(text: string): Record<string, string> {
@@ -33,6 +34,7 @@ function changes(server: McpServer, body: Record<string, unknown>): Record<strin
     url: server.url,
     headers: server.headers,
     tool_scopes: server.tool_scopes ?? {},
+    tool_rules: server.tool_rules ?? {},
     resource_scopes: server.resource_scopes ?? {},
     prompt_scopes: server.prompt_scopes ?? {},
   };
@@ -44,6 +46,8 @@ export function ServerForm({ server, onDone }: { server: McpServer | null; onDon
   const [url, setUrl] = useState(server?.url ?? 'https://');
   const [headers, setHeaders] = useState(server ? headerText(server.headers) : '');
   const [tools, setTools] = useState(rowsOf(server?.tool_scopes));
+  const [rules, setRules] = useState(ruleRowsOf(server?.tool_rules));
+  const [ruleErrors, setRuleErrors] = useState<RuleErrors>({});
   const [resources, setResources] = useState(rowsOf(server?.resource_scopes));
   const [prompts, setPrompts] = useState(rowsOf(server?.prompt_scopes));
   const [error, setError] = useState<string | null>(null);
@@ -55,16 +59,20 @@ export function ServerForm({ server, onDone }: { server: McpServer | null; onDon
       url: url.trim(),
       headers: parseHeaders(headers),
       tool_scopes: mapOf(tools),
+      tool_rules: ruleMapOf(rules),
       resource_scopes: mapOf(resources),
       prompt_scopes: mapOf(prompts),
     };
     const changed = server ? changes(server, body) : body;
     if (server && Object.keys(changed).length === 0) return onDone();
     setBusy(true);
+    setRuleErrors({});
     const call = server ? api('PATCH', `/mcp-servers/${server.id}`, changed) : api('POST', '/mcp-servers', body);
     call.then(onDone, (e) => {
       setBusy(false);
       setError(messageOf(e));
+      // A rule's compile error ("line 1, column 7: …") goes next to its field as well.
+      if (e instanceof ApiError) setRuleErrors(ruleErrorsOf(rules, e.fields));
     });
   };
   const title = server ? `Edit ${server.name}` : 'Add a server';
@@ -107,6 +115,16 @@ export function ServerForm({ server, onDone }: { server: McpServer | null; onDon
         onChange={setTools}
         known={Object.keys(server?.tool_pins ?? {})}
         help="A listed tool needs all of its scopes to be seen and called; any other needs mcp_servers:read to be seen, mcp_servers:write to be called."
+      />
+      <ToolRulesEditor
+        rows={rules}
+        errors={ruleErrors}
+        onChange={(rows) => {
+          // Errors are placed by row: once rows move, they would point at the wrong one.
+          if (rows.length !== rules.length) setRuleErrors({});
+          setRules(rows);
+        }}
+        known={Object.keys(server?.tool_pins ?? {})}
       />
       <ScopeMapEditor
         id="resource-scopes"
