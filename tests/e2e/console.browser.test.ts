@@ -91,6 +91,25 @@ async function mcpStatus(rawKey: string): Promise<number> {
   return res.status;
 }
 
+/** A REST call with the console's own access token. */
+async function restAs(): Promise<(method: string, path: string, body?: unknown) => Promise<Response>> {
+  const token = await page.evaluate<string>("JSON.parse(sessionStorage.getItem('keygate.session')).accessToken");
+  return (method, path, body) =>
+    fetch(`${service.baseUrl}/api/v1${path}`, {
+      method,
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+}
+
+/** Signs the console in as the development user (after an earlier test signed out). */
+async function signIn(): Promise<void> {
+  await page.goto(`${service.baseUrl}/console/`);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in as the development user' }).click();
+  await page.getByRole('heading', { name: 'API keys' }).waitFor();
+}
+
 async function shownKey(): Promise<string> {
   const raw = await page.getByLabel('New key').inputValue();
   expect(raw).toMatch(/^svc_[0-9a-f]{64}$/);
@@ -402,6 +421,94 @@ describeWithProgram(
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
     expect(await page.evaluate("sessionStorage.getItem('keygate.session')")).toBeNull();
+    expect(cspViolations).toEqual([]);
+  });
+
+  it('explains on the key page why a key cannot use a tool: its tools, hidden ones with why, and each step of a call', async () => {
+    await signIn();
+    const rest = await restAs();
+    const created = await rest('POST', '/api-keys', { name: 'chat only', scopes: ['chat:read'] });
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+    const fromApi = (await (await rest('POST', '/authz/explain', { key_id: id, tool: 'projects' })).json()) as {
+      decision: string;
+      steps: { step: string; detail: string }[];
+    };
+    const scopeDetail = fromApi.steps.find((s) => s.step === 'scope')!.detail;
+    expect(fromApi.decision).toBe('refused');
+
+    const explains: string[] = [];
+    const onRequest = (r: { url(): string }) => r.url().endsWith('/api/v1/authz/explain') && explains.push(r.url());
+    page.on('request', onRequest);
+    await page.goto(`${service.baseUrl}/console/#/keys/${id}`);
+    await page.getByRole('heading', { name: "Why can't this key use …?" }).waitFor();
+    const tools = page.getByRole('table', { name: 'Tools of this key' });
+    const projectsRow = tools.getByRole('row').filter({ has: page.getByText('projects', { exact: true }) });
+    await projectsRow.waitFor();
+    expect(await projectsRow.innerText()).toContain('hidden by scope');
+    expect(
+      await tools
+        .getByRole('row')
+        .filter({ has: page.getByText('chat', { exact: true }) })
+        .innerText(),
+    ).toContain('visible');
+
+    // Arguments that are not JSON: said in place, nothing sent.
+    await page.getByLabel('Tool, as a client calls it on /mcp').fill('projects');
+    await page.getByLabel('Arguments (JSON object, optional)').fill('{"action": ');
+    await page.getByRole('button', { name: 'Explain' }).click();
+    expect(await page.getByRole('alert').innerText()).toContain('Arguments are not valid JSON');
+    expect(await page.getByLabel('Arguments (JSON object, optional)').getAttribute('aria-invalid')).toBe('true');
+    expect(explains).toEqual([]);
+
+    await page.getByLabel('Arguments (JSON object, optional)').fill('');
+    await page.getByRole('button', { name: 'Explain' }).click();
+    const answer = page.getByRole('region', { name: /^projects: / });
+    await answer.waitFor();
+    expect(await answer.getByRole('heading').innerText()).toBe('projects: refused');
+    const steps = answer.getByRole('list', { name: 'Steps, in the order a call meets them' });
+    const scopeStep = steps.getByRole('listitem').filter({ hasText: /^Scope: / });
+    expect(await scopeStep.innerText()).toContain(`Scope: fail — ${scopeDetail}`);
+    expect((await steps.locator(':scope > li > strong').allInnerTexts()).slice(0, 3)).toEqual(['Key', 'Tool', 'Scope']);
+    expect(explains).toHaveLength(1);
+    page.off('request', onRequest);
+    await check('key-explain');
+    expect((await rest('DELETE', `/api-keys/${id}`)).status).toBe(204);
+  });
+
+  it("edits a server's tool rules: a rule that does not compile shows its error next to its condition and saves nothing; fixed, it saves", async () => {
+    const rest = await restAs();
+    const created = await rest('POST', '/mcp-servers', { name: 'ruled', url: 'https://ruled.example.invalid/mcp' });
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+    const rulesOf = async () => ((await (await rest('GET', `/mcp-servers/${id}`)).json()) as { tool_rules: unknown }).tool_rules;
+
+    await page.getByRole('link', { name: 'MCP servers' }).click();
+    await page.getByRole('button', { name: 'Edit ruled' }).click();
+    const form = page.getByRole('form', { name: 'Edit ruled' });
+    await form.getByRole('button', { name: 'Add rule' }).click();
+    const rule = form.getByRole('group', { name: 'Rule 1' });
+    await rule.getByLabel('Tool', { exact: true }).fill('echo');
+    await rule.getByLabel('When (CEL)').fill('args.text ==');
+    await rule.getByLabel('Message').fill('No rm through echo');
+    await form.getByRole('button', { name: 'Save' }).click();
+    const when = rule.getByLabel('When (CEL)');
+    const inPlace = rule.locator('#rule-0-when-error');
+    await inPlace.waitFor();
+    expect(await inPlace.innerText()).toMatch(/^line 1, column \d+: /);
+    expect(await when.getAttribute('aria-invalid')).toBe('true');
+    expect(await when.getAttribute('aria-describedby')).toBe('rule-0-when-error');
+    expect(await rulesOf()).toEqual({});
+    await check('edit-server-rules');
+
+    await when.fill('args.text == "rm"');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await form.waitFor({ state: 'detached' });
+    expect(await rulesOf()).toEqual({ echo: [{ when: 'args.text == "rm"', effect: 'deny', message: 'No rm through echo' }] });
+    // Open again: the rule is shown as saved.
+    await page.getByRole('button', { name: 'Edit ruled' }).click();
+    expect(await page.getByRole('group', { name: 'Rule 1' }).getByLabel('When (CEL)').inputValue()).toBe('args.text == "rm"');
+    expect((await rest('DELETE', `/mcp-servers/${id}`)).status).toBe(204);
     expect(cspViolations).toEqual([]);
   });
 });
