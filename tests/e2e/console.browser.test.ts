@@ -486,28 +486,44 @@ describeWithProgram(
     await page.getByRole('link', { name: 'MCP servers' }).click();
     await page.getByRole('button', { name: 'Edit ruled' }).click();
     const form = page.getByRole('form', { name: 'Edit ruled' });
-    await form.getByRole('button', { name: 'Add rule' }).click();
-    const rule = form.getByRole('group', { name: 'Rule 1' });
-    await rule.getByLabel('Tool', { exact: true }).fill('echo');
-    await rule.getByLabel('When (CEL)').fill('args.text ==');
-    await rule.getByLabel('Message').fill('No rm through echo');
+    const addRule = async (n: number, when: string, message: string) => {
+      await form.getByRole('button', { name: 'Add rule' }).click();
+      const rule = form.getByRole('group', { name: `Rule ${n}` });
+      await rule.getByLabel('Tool', { exact: true }).fill('echo');
+      await rule.getByLabel('When (CEL)').fill(when);
+      await rule.getByLabel('Message').fill(message);
+      return rule;
+    };
+    const first = await addRule(1, 'args.text == "rm"', 'No rm through echo');
+    // The second rule of echo does not parse: the API names tool_rules.echo[1].when, shown next to that condition only.
+    const second = await addRule(2, 'args.n >', 'Nothing big');
     await form.getByRole('button', { name: 'Save' }).click();
-    const when = rule.getByLabel('When (CEL)');
-    const inPlace = rule.locator('#rule-0-when-error');
+    const when = second.getByLabel('When (CEL)');
+    const inPlace = second.locator('#rule-1-when-error');
     await inPlace.waitFor();
     expect(await inPlace.innerText()).toMatch(/^line 1, column \d+: /);
     expect(await when.getAttribute('aria-invalid')).toBe('true');
-    expect(await when.getAttribute('aria-describedby')).toBe('rule-0-when-error');
+    expect(await when.getAttribute('aria-describedby')).toBe('rule-1-when-error');
+    expect(await first.getByLabel('When (CEL)').getAttribute('aria-invalid')).toBeNull();
+    expect(await first.locator('.field-error').count()).toBe(0);
     expect(await rulesOf()).toEqual({});
     await check('edit-server-rules');
 
-    await when.fill('args.text == "rm"');
+    // Fixed, and moved first: a tool's rules are saved in the rows' order.
+    await when.fill('has(args.n) && args.n > 3.0');
+    await second.getByRole('button', { name: 'Move rule 2 up' }).click();
+    expect(await form.getByRole('group', { name: 'Rule 1' }).getByLabel('Message').inputValue()).toBe('Nothing big');
     await form.getByRole('button', { name: 'Save' }).click();
     await form.waitFor({ state: 'detached' });
-    expect(await rulesOf()).toEqual({ echo: [{ when: 'args.text == "rm"', effect: 'deny', message: 'No rm through echo' }] });
-    // Open again: the rule is shown as saved.
+    expect(await rulesOf()).toEqual({
+      echo: [
+        { when: 'has(args.n) && args.n > 3.0', effect: 'deny', message: 'Nothing big' },
+        { when: 'args.text == "rm"', effect: 'deny', message: 'No rm through echo' },
+      ],
+    });
+    // Open again: the rules are shown as saved.
     await page.getByRole('button', { name: 'Edit ruled' }).click();
-    expect(await page.getByRole('group', { name: 'Rule 1' }).getByLabel('When (CEL)').inputValue()).toBe('args.text == "rm"');
+    expect(await page.getByRole('group', { name: 'Rule 2' }).getByLabel('When (CEL)').inputValue()).toBe('args.text == "rm"');
     expect((await rest('DELETE', `/mcp-servers/${id}`)).status).toBe(204);
     expect(cspViolations).toEqual([]);
   });

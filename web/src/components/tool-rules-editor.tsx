@@ -57,14 +57,20 @@ export function ruleErrorsOf(rows: RuleRow[], errors: FieldError[]): RuleErrors 
 interface Props {
   rows: RuleRow[];
   errors: RuleErrors;
-  onChange: (rows: RuleRow[]) => void;
+  /** `moved`: rows were removed or reordered, so errors placed by row no longer fit. */
+  onChange: (rows: RuleRow[], moved: boolean) => void;
   /** Tools the server is known to have, offered as suggestions. */
   known: string[];
 }
 
 /** A server's `tool_rules` as rows; each API error is shown next to its rule's field. */
 export function ToolRulesEditor({ rows, errors, onChange, known }: Props) {
-  const set = (at: number, change: Partial<RuleRow>) => onChange(rows.map((row, i) => (i === at ? { ...row, ...change } : row)));
+  const set = (at: number, change: Partial<RuleRow>) =>
+    onChange(
+      rows.map((row, i) => (i === at ? { ...row, ...change } : row)),
+      false,
+    );
+  const swap = (at: number) => onChange([...rows.slice(0, at), rows[at + 1], rows[at], ...rows.slice(at + 2)], true);
   return (
     <fieldset class="scope-map">
       <legend>Tool rules</legend>
@@ -160,8 +166,23 @@ export function ToolRulesEditor({ rows, errors, onChange, known }: Props) {
               </select>
               {note('approvers')}
             </div>
-            <div>
-              <button type="button" class="secondary" onClick={() => onChange(rows.filter((_, j) => j !== i))}>
+            <div class="rule-actions">
+              <button type="button" class="secondary" disabled={i === 0} onClick={() => swap(i - 1)}>
+                Move rule {i + 1} up
+              </button>
+              <button type="button" class="secondary" disabled={i === rows.length - 1} onClick={() => swap(i)}>
+                Move rule {i + 1} down
+              </button>
+              <button
+                type="button"
+                class="secondary"
+                onClick={() =>
+                  onChange(
+                    rows.filter((_, j) => j !== i),
+                    true,
+                  )
+                }
+              >
                 Remove rule {i + 1}
               </button>
             </div>
@@ -172,7 +193,7 @@ export function ToolRulesEditor({ rows, errors, onChange, known }: Props) {
         type="button"
         class="secondary"
         disabled={rows.length >= MAX_ROWS}
-        onClick={() => onChange([...rows, { tool: '', when: '', effect: 'deny', message: '', approvers: '' }])}
+        onClick={() => onChange([...rows, { tool: '', when: '', effect: 'deny', message: '', approvers: '' }], false)}
       >
         Add rule
       </button>

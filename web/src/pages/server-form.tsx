@@ -119,9 +119,9 @@ export function ServerForm({ server, onDone }: { server: McpServer | null; onDon
       <ToolRulesEditor
         rows={rules}
         errors={ruleErrors}
-        onChange={(rows) => {
+        onChange={(rows, moved) => {
           // Errors are placed by row: once rows move, they would point at the wrong one.
-          if (rows.length !== rules.length) setRuleErrors({});
+          if (moved) setRuleErrors({});
           setRules(rows);
         }}
         known={Object.keys(server?.tool_pins ?? {})}
