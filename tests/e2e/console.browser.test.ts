@@ -473,6 +473,31 @@ describeWithProgram(
     expect(explains).toHaveLength(1);
     page.off('request', onRequest);
     await check('key-explain');
+
+    // A built-in tool's rules, each with its outcome, for the arguments given.
+    const rules = [
+      { when: 'has(args.text) && args.text == "x"', effect: 'deny', message: 'No x' },
+      { when: 'true', effect: 'deny', message: 'Never' },
+    ];
+    expect((await rest('PUT', '/tool-rules/chat', { rules })).status).toBe(200);
+    try {
+      await page.getByLabel('Tool, as a client calls it on /mcp').fill('chat');
+      await page.getByLabel('Arguments (JSON object, optional)').fill('{"text": "x"}');
+      await page.getByRole('button', { name: 'Explain' }).click();
+      const rulesStep = page
+        .getByRole('region', { name: /^chat: / })
+        .getByRole('list', { name: 'Steps, in the order a call meets them' })
+        .getByRole('listitem')
+        .filter({ hasText: /^Rules: / });
+      await rulesStep.waitFor();
+      expect(await rulesStep.locator('ol > li').allInnerTexts()).toEqual([
+        'Rule 0 (deny): "No x" — matched',
+        'Rule 1 (deny): "Never" — not evaluated',
+      ]);
+      expect(await rulesStep.innerText()).toMatch(/^Rules: fail — /);
+    } finally {
+      expect((await rest('DELETE', '/tool-rules/chat')).status).toBe(204);
+    }
     expect((await rest('DELETE', `/api-keys/${id}`)).status).toBe(204);
   });
 
