@@ -2,7 +2,8 @@ import { useState } from 'preact/hooks';
 import { api, ExplainStep, KeyTool, ToolExplanation } from '../api';
 import { ErrorNote, messageOf } from './error-note';
 
-const STEP_NAMES: Record<ExplainStep['step'], string> = {
+/** Unknown steps (a newer API) show by their own name. */
+const STEP_NAMES: Record<string, string> = {
   key: 'Key',
   tool: 'Tool',
   scope: 'Scope',
