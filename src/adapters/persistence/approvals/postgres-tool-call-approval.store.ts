@@ -102,10 +102,12 @@ export class PostgresToolCallApprovalStore implements ToolCallApprovalStore {
     return rows.map((row) => this.toApproval(row));
   }
 
+  // A bare UPDATE ... RETURNING comes back from TypeORM as [rows, count]; selected from a CTE, as rows.
   async decide(id: string, to: 'granted' | 'denied', by: string, now: Date): Promise<ToolCallApproval | null> {
     const [row] = await this.query<ApprovalRow>(
-      `UPDATE tool_call_approvals SET state = $2, decided_by = $3, decided_at = $4
-       WHERE id = $1 AND state = 'pending' AND expires_at > $4 RETURNING *`,
+      `WITH decided AS (UPDATE tool_call_approvals SET state = $2, decided_by = $3, decided_at = $4
+         WHERE id = $1 AND state = 'pending' AND expires_at > $4 RETURNING *)
+       SELECT * FROM decided`,
       [id, to, by, now],
     );
     return row ? this.toApproval(row) : null;
@@ -113,7 +115,8 @@ export class PostgresToolCallApprovalStore implements ToolCallApprovalStore {
 
   async consume(id: string, now: Date): Promise<boolean> {
     const rows = await this.query<{ id: string }>(
-      `UPDATE tool_call_approvals SET state = 'used' WHERE id = $1 AND state = 'granted' AND expires_at > $2 RETURNING id`,
+      `WITH used AS (UPDATE tool_call_approvals SET state = 'used' WHERE id = $1 AND state = 'granted' AND expires_at > $2 RETURNING id)
+       SELECT id FROM used`,
       [id, now],
     );
     return rows.length === 1;
