@@ -179,7 +179,7 @@ describe('authorizeToolCalls (the tool gate)', () => {
       outcome: 'matched' as const,
     };
     const authorize = makeAuthorize({
-      files__read: { kind: 'refused', rule, message: 'Refused by rule 1 of read: not here', required: ['mcp_servers:write'], steps: [] },
+      files__read: { kind: 'refused', rule, message: 'Refused by rule 1 of read: not here', required: ['mcp_servers:write'], steps: [], target: { kind: 'built-in', resource: 'projects' } },
     });
     const { sent, res } = makeRes();
     const denied: ToolCall[] = [];
