@@ -136,6 +136,28 @@ describe('a call a require_approval rule holds', () => {
   });
 });
 
+describe('explain', () => {
+  it("answers the approval this very call would meet: needed, pending, granted, then needed again once used, using nothing", async () => {
+    const key = await makeKey(t, [], owner.user);
+    const explain = async () =>
+      (
+        await request(t.app)
+          .post('/api/v1/authz/explain')
+          .set('Authorization', owners(key))
+          .send({ key_id: key.id, tool: 'files__echo', arguments: { text: 'deploy explained' } })
+          .expect(200)
+      ).body.steps.find((step: { step: string }) => step.step === 'approval');
+    expect(await explain()).toMatchObject({ outcome: 'fail', needed: true, approval: 'needed' });
+    const id = await held(key, 'deploy explained');
+    expect(await explain()).toMatchObject({ outcome: 'fail', approval: 'pending', approval_id: id });
+    await decide(key, id, 'approve').expect(200);
+    expect(await explain()).toMatchObject({ outcome: 'pass', approval: 'granted', approval_id: id });
+    expect(await explain()).toMatchObject({ approval: 'granted' });
+    await rpc(t, key, call(6, 'files__echo', { text: 'deploy explained' })).expect(200);
+    expect(await explain()).toMatchObject({ approval: 'needed' });
+  });
+});
+
 describe('how the client is asked', () => {
   it('is -32042 with the approval page for a 2025-11-25 session that declared URL elicitation', async () => {
     const server = await serve(t.app);

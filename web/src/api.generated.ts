@@ -775,6 +775,13 @@ export interface components {
             window_seconds?: number;
             reset_seconds?: number;
             needed?: boolean;
+            /**
+             * @description `approval`: the approval this very call would meet; `needed` when it has none yet.
+             * @enum {string}
+             */
+            approval?: "needed" | "pending" | "granted" | "denied";
+            /** Format: uuid */
+            approval_id?: string;
         };
         ExplainedRule: {
             index: number;
