@@ -1131,13 +1131,16 @@ export interface components {
             /** @description A CEL condition over args, key, user, tool, server and now; the first rule whose condition is true decides. */
             when: string;
             /**
-             * @description require_approval refuses the call too, until approvals are available.
+             * @description require_approval holds a call on /mcp until its approver approves it (docs/policy-rules.md#approvals).
              * @enum {string}
              */
             effect: "deny" | "require_approval";
             /** @description What a refused caller is told. */
             message: string;
-            /** @enum {string} */
+            /**
+             * @description Who approves a require_approval call: the key's owner (the default) or any admin.
+             * @enum {string}
+             */
             approvers?: "owner" | "admin";
         };
         ToolRulesInput: {
