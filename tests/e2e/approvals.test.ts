@@ -29,7 +29,11 @@ beforeAll(async () => {
   t = replicas.a;
   upstream = await startUpstream();
   owner = await makeKey(t);
-  const res = await rpc(t, owner, call(1, 'mcp_servers', { action: 'create', data: { name: 'files', url: upstream.url, tool_rules: RULES } }));
+  const res = await rpc(
+    t,
+    owner,
+    call(1, 'mcp_servers', { action: 'create', data: { name: 'files', url: upstream.url, tool_rules: RULES } }),
+  );
   expect(res.body.result.isError).toBeUndefined();
 });
 afterAll(async () => {
@@ -103,12 +107,16 @@ describe('a call a require_approval rule holds', () => {
     expect(await held(other, 'deploy a')).not.toBe(id);
     const [{ state }] = await t.db.dataSource.query(`SELECT state FROM tool_call_approvals WHERE id = $1`, [id]);
     expect(state).toBe('granted');
-    expect((await rpc(t, key, call(4, 'files__echo', { text: 'deploy a' })).expect(200)).body.result.structuredContent).toEqual({ text: 'deploy a' });
+    expect((await rpc(t, key, call(4, 'files__echo', { text: 'deploy a' })).expect(200)).body.result.structuredContent).toEqual({
+      text: 'deploy a',
+    });
   });
 
   it('refuses the same call once denied, saying so', async () => {
     const key = await makeKey(t);
-    await rpc(t, key, call(1, 'mcp_servers', { action: 'create', data: { name: 'files', url: upstream.url, tool_rules: RULES } })).expect(200);
+    await rpc(t, key, call(1, 'mcp_servers', { action: 'create', data: { name: 'files', url: upstream.url, tool_rules: RULES } })).expect(
+      200,
+    );
     const id = await held(key, 'deploy x');
     await decide(key, id, 'deny').expect(200);
     const refused = await rpc(t, key, call(5, 'files__echo', { text: 'deploy x' })).expect(403);
@@ -128,16 +136,15 @@ describe('a call a require_approval rule holds', () => {
     expect(next).not.toBe(id);
     await t.db.dataSource.query(`UPDATE tool_call_approvals SET expires_at = now() - interval '1 second' WHERE id = $1`, [next]);
     await decide(key, next, 'approve').expect(409);
-    const expired = await t.db.dataSource.query(
-      `SELECT target_id FROM audit_events WHERE action = 'approval.expired' AND key_id = $1`,
-      [key.id],
-    );
+    const expired = await t.db.dataSource.query(`SELECT target_id FROM audit_events WHERE action = 'approval.expired' AND key_id = $1`, [
+      key.id,
+    ]);
     expect(expired.map((e: { target_id: string }) => e.target_id)).toEqual([id]);
   });
 });
 
 describe('explain', () => {
-  it("answers the approval this very call would meet: needed, pending, granted, then needed again once used, using nothing", async () => {
+  it('answers the approval this very call would meet: needed, pending, granted, then needed again once used, using nothing', async () => {
     const key = await makeKey(t, [], owner.user);
     const explain = async () =>
       (
@@ -164,7 +171,9 @@ describe('how the client is asked', () => {
     try {
       const client = new Client({ name: 'approval-test', version: '1.0.0' }, { capabilities: { elicitation: { url: {} } } });
       await client.connect(
-        new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${owner.raw}` } } }),
+        new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), {
+          requestInit: { headers: { Authorization: `Bearer ${owner.raw}` } },
+        }),
       );
       const failure: any = await client.callTool({ name: 'files__echo', arguments: { text: 'deploy elicited' } }).catch((e: unknown) => e);
       await client.close();
@@ -179,7 +188,10 @@ describe('how the client is asked', () => {
 
   it('is input_required with the approval page for a 2026-07-28 request that declared it', async () => {
     const V = '2026-07-28';
-    const meta = { 'io.modelcontextprotocol/protocolVersion': V, 'io.modelcontextprotocol/clientCapabilities': { elicitation: { url: {} } } };
+    const meta = {
+      'io.modelcontextprotocol/protocolVersion': V,
+      'io.modelcontextprotocol/clientCapabilities': { elicitation: { url: {} } },
+    };
     const res = await request(t.app)
       .post('/mcp')
       .set('Content-Type', 'application/json')
@@ -188,7 +200,14 @@ describe('how the client is asked', () => {
       .set('MCP-Protocol-Version', V)
       .set('Mcp-Method', 'tools/call')
       .set('Mcp-Name', 'files__echo')
-      .send(JSON.stringify({ jsonrpc: '2.0', id: 'm1', method: 'tools/call', params: { name: 'files__echo', arguments: { text: 'deploy modern' }, _meta: meta } }))
+      .send(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: 'm1',
+          method: 'tools/call',
+          params: { name: 'files__echo', arguments: { text: 'deploy modern' }, _meta: meta },
+        }),
+      )
       .expect(200);
     expect(res.body.result).toMatchObject({ resultType: 'input_required', requestState: expect.any(String) });
     expect(res.body.result.inputRequests.approve.params).toMatchObject({ mode: 'url', url: expect.stringMatching(PAGE) });

@@ -21,7 +21,7 @@ export class ApprovalsController {
       if (unknown !== undefined) throw ValidationError.single(unknown, 'is not a known query parameter');
       const userId = req.query.user_id;
       if (userId !== undefined && typeof userId !== 'string') throw ValidationError.single('user_id', 'must be a UUID');
-      res.json((await this.list.execute({ actor: actorOf(res.locals), userId })).map(ApprovalDto.from));
+      res.json((await this.list.execute({ actor: actorOf(res.locals), userId })).map((approval) => ApprovalDto.from(approval)));
     });
     router.post('/:id/approve', async (req: ApprovalRequest, res) => {
       res.json(ApprovalDto.from(await this.decide.execute({ actor: actorOf(res.locals), id: req.params.id, decision: 'granted' })));

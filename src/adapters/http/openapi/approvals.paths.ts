@@ -18,7 +18,12 @@ export const approvalPaths: Record<string, Schema> = {
       description:
         "The caller's own keys' calls under owner rules; for an admin, every call under an admin rule too. Each with the tool, " +
         'the server, the arguments the call will run with, the rule and when it expires.',
-      parameters: [queryParameter('user_id', "Only this user's keys' approvals (admins; anyone else gets only their own).", { type: 'string', format: 'uuid' })],
+      parameters: [
+        queryParameter('user_id', "Only this user's keys' approvals (admins; anyone else gets only their own).", {
+          type: 'string',
+          format: 'uuid',
+        }),
+      ],
       ok: { 200: json('The pending approvals.', arrayOf(schemaRef(ApprovalDto))) },
       errors: [400, 401, 503],
     }),

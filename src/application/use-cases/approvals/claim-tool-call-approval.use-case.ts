@@ -107,13 +107,20 @@ export class ClaimToolCallApproval {
     });
     if (created === null) {
       const max = this.settings.maxPendingPerKey;
-      return { kind: 'refused', message: `This call needs approval, and this key already has ${max} pending approvals: wait for them to be decided or to expire` };
+      return {
+        kind: 'refused',
+        message: `This call needs approval, and this key already has ${max} pending approvals: wait for them to be decided or to expire`,
+      };
     }
     return { kind: 'pending', error: this.required(created, input.rule) };
   }
 
   private required(approval: ToolCallApproval, rule: RuleVerdict): ApprovalRequiredError {
-    return new ApprovalRequiredError(approval.id, this.settings.pageUrl(approval.id), `rule ${rule.index} of ${rule.tool}: ${rule.message}`);
+    return new ApprovalRequiredError(
+      approval.id,
+      this.settings.pageUrl(approval.id),
+      `rule ${rule.index} of ${rule.tool}: ${rule.message}`,
+    );
   }
 }
 

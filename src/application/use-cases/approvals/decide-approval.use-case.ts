@@ -38,7 +38,8 @@ export class DecideApproval {
     const action = input.decision === 'granted' ? 'approval.granted' : 'approval.denied';
     const decided = await this.work.run(async ({ approvals, audit }) => {
       const changed = await approvals.decide(id, input.decision, input.actor.userId, now);
-      if (changed !== null) await audit.append([approvalEvent(action, { type: 'user', id: input.actor.userId }, changed, now, input.actor.origin)]);
+      if (changed !== null)
+        await audit.append([approvalEvent(action, { type: 'user', id: input.actor.userId }, changed, now, input.actor.origin)]);
       return changed;
     });
     if (decided === null) throw new ConflictError('The approval was decided or expired meanwhile');

@@ -37,7 +37,9 @@ export class ToolCallApprovals1763900000022 implements MigrationInterface {
     await queryRunner.query(
       'CREATE INDEX tool_call_approvals_binding_idx ON tool_call_approvals (key_id, tool, arguments_sha256, record_id, record_version, created_at)',
     );
-    await queryRunner.query(`CREATE INDEX tool_call_approvals_pending_idx ON tool_call_approvals (user_id, created_at) WHERE state = 'pending'`);
+    await queryRunner.query(
+      `CREATE INDEX tool_call_approvals_pending_idx ON tool_call_approvals (user_id, created_at) WHERE state = 'pending'`,
+    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {

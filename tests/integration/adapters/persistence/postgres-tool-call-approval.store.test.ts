@@ -54,7 +54,9 @@ describe('PostgresToolCallApprovalStore', () => {
     expect(await store().latestFor({ ...input, argumentsSha256: 'b'.repeat(64) })).toBeNull();
     expect(await store().latestFor({ ...input, recordVersion: 'other' })).toBeNull();
     // Another service key cannot open them: the approver sees none rather than a failure.
-    expect((await new PostgresToolCallApprovalStore(db.dataSource.manager, new AesGcmSecretBox(randomBytes(32))).find(created.id))?.arguments).toEqual({});
+    expect(
+      (await new PostgresToolCallApprovalStore(db.dataSource.manager, new AesGcmSecretBox(randomBytes(32))).find(created.id))?.arguments,
+    ).toEqual({});
   });
 
   it('holds at most maxPending live pending approvals per key', async () => {
@@ -73,7 +75,7 @@ describe('PostgresToolCallApprovalStore', () => {
     const now = new Date();
     expect((await store().listPending({ decider: { userId: user, admin: false } }, now, 10)).map((a) => a.id)).toEqual([mine.id]);
     expect((await store().listPending({ decider: { userId: other, admin: true } }, now, 10)).map((a) => a.id)).toEqual([admins.id]);
-    expect((await store().listPending({ decider: { userId: other, admin: true }, ownerId: other }, now, 10))).toEqual([]);
+    expect(await store().listPending({ decider: { userId: other, admin: true }, ownerId: other }, now, 10)).toEqual([]);
     const [a, b] = await Promise.all([store().decide(mine.id, 'granted', user, now), store().decide(mine.id, 'denied', user, now)]);
     expect([a, b].filter((x) => x !== null)).toHaveLength(1);
     expect(await store().decide(admins.id, 'granted', other, new Date(Date.now() + 120_000))).toBeNull();
@@ -86,7 +88,9 @@ describe('PostgresToolCallApprovalStore', () => {
     expect(await store().consume(created.id, new Date())).toBe(false);
     await store().decide(created.id, 'granted', user, new Date());
     const wins = await Promise.all(
-      Array.from({ length: 8 }, () => db.dataSource.transaction((manager) => new PostgresToolCallApprovalStore(manager, box).consume(created.id, new Date()))),
+      Array.from({ length: 8 }, () =>
+        db.dataSource.transaction((manager) => new PostgresToolCallApprovalStore(manager, box).consume(created.id, new Date())),
+      ),
     );
     expect(wins.filter(Boolean)).toHaveLength(1);
     expect((await store().find(created.id))?.state).toBe('used');

@@ -34,7 +34,14 @@ function makeSut(rule: ToolRule = { when: 'true', effect: 'require_approval', me
   const gate = new ToolRuleGate(new CelRuleCompiler(), clock, reader);
   const settings = { ttlSeconds: 60, maxPendingPerKey: 3, pageUrl: (id: string) => `https://kg.example/console/#/approvals/${id}` };
   const claim = new ClaimToolCallApproval(store, work, gate, digest, clock, settings);
-  const verdict: RuleVerdict = { source: { kind: 'server', recordId: files.server.id }, tool: 'write', index: 0, effect: 'require_approval', message: rule.message, outcome: 'matched' };
+  const verdict: RuleVerdict = {
+    source: { kind: 'server', recordId: files.server.id },
+    tool: 'write',
+    index: 0,
+    effect: 'require_approval',
+    message: rule.message,
+    outcome: 'matched',
+  };
   const external_: ToolTarget = { kind: 'external', tool: files };
   const call = (args: Record<string, unknown> = { path: '/a' }, keyId = KEY, target = external_) =>
     claim.execute({ keyId, userId: OWNER, name: 'files__write', target, arguments: args, rule: verdict });
@@ -71,7 +78,13 @@ describe('ClaimToolCallApproval', () => {
     expect(error.approvalUrl).toBe(`https://kg.example/console/#/approvals/${error.approvalId}`);
     expect(error.message).toContain('rule 0 of write: needs a yes');
     expect(store.rows).toHaveLength(1);
-    expect(store.rows[0]).toMatchObject({ keyId: KEY, userId: OWNER, state: 'pending', arguments: { path: '/a', n: 1 }, approvers: 'owner' });
+    expect(store.rows[0]).toMatchObject({
+      keyId: KEY,
+      userId: OWNER,
+      state: 'pending',
+      arguments: { path: '/a', n: 1 },
+      approvers: 'owner',
+    });
     expect(store.rows[0].argumentsSha256).toBe(argumentsSha256({ n: 1, path: '/a' }));
     // The same call again, still pending: the same approval, no second one.
     const again = await call({ n: 1, path: '/a' });
@@ -104,7 +117,15 @@ describe('ClaimToolCallApproval', () => {
   it('binds a built-in tool’s approval to its rules: a changed rule list needs a new one', async () => {
     const { claim, decide, builtIns, verdict } = makeSut();
     const target: ToolTarget = { kind: 'built-in', resource: 'projects' };
-    const run = () => claim.execute({ keyId: KEY, userId: OWNER, name: 'projects', target, arguments: { action: 'list' }, rule: { ...verdict, source: { kind: 'built_in' }, tool: 'projects' } });
+    const run = () =>
+      claim.execute({
+        keyId: KEY,
+        userId: OWNER,
+        name: 'projects',
+        target,
+        arguments: { action: 'list' },
+        rule: { ...verdict, source: { kind: 'built_in' }, tool: 'projects' },
+      });
     const first = await run();
     const id = (first as { error: ApprovalRequiredError }).error.approvalId;
     await decide.execute({ actor: ActorMother.user(OWNER), id, decision: 'granted' });
@@ -169,7 +190,10 @@ describe('DecideApproval and ListApprovals', () => {
     expect(await list.execute({ actor: ActorMother.admin() })).toEqual([]);
     expect((await list.execute({ actor: ActorMother.user(OWNER) })).map((a) => a.id)).toEqual([id]);
     expect(await list.execute({ actor: ActorMother.user() })).toEqual([]);
-    expect(await decide.execute({ actor: ActorMother.user(OWNER), id, decision: 'granted' })).toMatchObject({ state: 'granted', decidedBy: OWNER });
+    expect(await decide.execute({ actor: ActorMother.user(OWNER), id, decision: 'granted' })).toMatchObject({
+      state: 'granted',
+      decidedBy: OWNER,
+    });
   });
 
   it('lets only admins decide an admin rule’s approval, and lists it to them (by user_id too)', async () => {
