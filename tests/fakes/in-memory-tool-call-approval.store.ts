@@ -7,6 +7,9 @@ export class InMemoryToolCallApprovalStore implements ToolCallApprovalStore {
   readonly rows: ToolCallApproval[] = [];
 
   async createWithinLimit(approval: NewApproval, maxPending: number, now: Date): Promise<ToolCallApproval | null> {
+    const stale = now.getTime() - 86_400_000;
+    for (let i = this.rows.length - 1; i >= 0; i--)
+      if (this.rows[i].keyId === approval.keyId && this.rows[i].expiresAt.getTime() < stale) this.rows.splice(i, 1);
     const pending = this.rows.filter((row) => row.keyId === approval.keyId && row.state === 'pending' && isLive(row, now));
     if (pending.length >= maxPending) return null;
     const row: ToolCallApproval = { ...approval, id: randomUUID(), state: 'pending', decidedBy: null, decidedAt: null };

@@ -43,6 +43,11 @@ export class PostgresToolCallApprovalStore implements ToolCallApprovalStore {
   async createWithinLimit(approval: NewApproval, maxPending: number, now: Date): Promise<ToolCallApproval | null> {
     // The key's row is locked so two calls of one key cannot both pass the bound (the run is one transaction).
     await this.query('SELECT id FROM api_keys WHERE id = $1 FOR UPDATE', [approval.keyId]);
+    // The key's approvals a day past their expiry answer nothing any more (a call finding one would only note it expired).
+    await this.query(`DELETE FROM tool_call_approvals WHERE key_id = $1 AND expires_at < $2::timestamptz - interval '1 day'`, [
+      approval.keyId,
+      now,
+    ]);
     const [{ count }] = await this.query<{ count: number }>(
       `SELECT count(*)::int AS count FROM tool_call_approvals WHERE key_id = $1 AND state = 'pending' AND expires_at > $2`,
       [approval.keyId, now],

@@ -98,4 +98,14 @@ describe('PostgresToolCallApprovalStore', () => {
     await store().decide(late.id, 'granted', user, new Date());
     expect(await store().consume(late.id, new Date(Date.now() + 120_000))).toBe(false);
   });
+
+  it("drops a key's approvals a day past their expiry when it holds a new one", async () => {
+    const user = randomUUID();
+    const key = await newKey(user);
+    const long = new Date(Date.now() - 2 * 86_400_000);
+    const old = (await store().createWithinLimit(approval(key, user, { createdAt: long, expiresAt: long }), 5, long))!;
+    const recent = (await store().createWithinLimit(approval(key, user, { expiresAt: new Date(Date.now() - 1000) }), 5, new Date()))!;
+    expect(await store().find(old.id)).toBeNull();
+    expect(await store().find(recent.id)).not.toBeNull();
+  });
 });
