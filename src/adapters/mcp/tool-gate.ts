@@ -74,14 +74,22 @@ export async function authorizeToolCalls(
     const caller = { keyId: accessToken ? '' : principal.keyId, keyName: principal.keyName ?? '', admin: false };
     const decision = await authorize.execute({ userId, scopes, name, arguments: args, view, subjectToken: accessToken?.token, caller });
     if (decision.kind === 'allowed' || decision.kind === 'unknown') {
-      (allowed ??= new Map()).set(name, decision.kind === 'allowed' ? decision.target : null);
+      allow((allowed ??= new Map()), name, decision.kind === 'allowed' ? decision.target : null);
       continue;
     }
     let refusal = decision.kind === 'refused' ? decision.message : '';
     if (decision.kind === 'refused' && approvals && !accessToken && asksApproval(decision.rule)) {
-      const claim = await approvals.execute({ keyId: principal.keyId, userId, name, target: decision.target, arguments: args, rule: decision.rule, origin: origin?.() });
+      const claim = await approvals.execute({
+        keyId: principal.keyId,
+        userId,
+        name,
+        target: decision.target,
+        arguments: args,
+        rule: decision.rule,
+        origin: origin?.(),
+      });
       if (claim.kind !== 'refused') {
-        (allowed ??= new Map()).set(name, claim.kind === 'approved' ? decision.target : { kind: 'held', error: claim.error });
+        allow((allowed ??= new Map()), name, claim.kind === 'approved' ? decision.target : { kind: 'held', error: claim.error });
         continue;
       }
       refusal = claim.message;
@@ -109,6 +117,14 @@ export async function authorizeToolCalls(
     return null;
   }
   return allowed ?? NO_CALLS;
+}
+
+/**
+ * Notes what a call of `name` runs. Calls are found by name alone, so in a batch calling one tool with different
+ * arguments, a held call keeps the name held: another call's approval must not let it run.
+ */
+function allow(calls: Map<string, ToolTarget | HeldCall | null>, name: string, entry: ToolTarget | HeldCall | null): void {
+  if (calls.get(name)?.kind !== 'held') calls.set(name, entry);
 }
 
 /** A require_approval rule that matched (one that could not be evaluated refuses, whatever its effect). */

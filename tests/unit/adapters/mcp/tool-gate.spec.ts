@@ -181,7 +181,14 @@ describe('authorizeToolCalls (the tool gate)', () => {
       outcome: 'matched' as const,
     };
     const authorize = makeAuthorize({
-      files__read: { kind: 'refused', rule, message: 'Refused by rule 1 of read: not here', required: ['mcp_servers:write'], steps: [], target: { kind: 'built-in', resource: 'projects' } },
+      files__read: {
+        kind: 'refused',
+        rule,
+        message: 'Refused by rule 1 of read: not here',
+        required: ['mcp_servers:write'],
+        steps: [],
+        target: { kind: 'built-in', resource: 'projects' },
+      },
     });
     const { sent, res } = makeRes();
     const denied: ToolCall[] = [];
@@ -233,13 +240,36 @@ describe('authorizeToolCalls (the tool gate)', () => {
       const authorize = makeAuthorize({ projects: refused });
       const approved = claims({ kind: 'approved', approval: {} as never });
       const { res, sent } = makeRes();
-      const calls = await authorizeToolCalls(authorize, principal, [call(1, 'projects', { a: 1 })], res, noDenial, undefined, undefined, approved);
+      const calls = await authorizeToolCalls(
+        authorize,
+        principal,
+        [call(1, 'projects', { a: 1 })],
+        res,
+        noDenial,
+        undefined,
+        undefined,
+        approved,
+      );
       expect(calls?.get('projects')).toBe(projects);
-      expect(approved.asked).toEqual([expect.objectContaining({ keyId: 'k', name: 'projects', arguments: { a: 1 }, rule, target: projects })]);
+      expect(approved.asked).toEqual([
+        expect.objectContaining({ keyId: 'k', name: 'projects', arguments: { a: 1 }, rule, target: projects }),
+      ]);
       const pending = claims({ kind: 'pending', error: held });
       const waiting = await authorizeToolCalls(authorize, principal, [call(2, 'projects')], res, noDenial, undefined, undefined, pending);
       expect(waiting?.get('projects')).toEqual({ kind: 'held', error: held });
       expect(sent.status).toBe(0);
+    });
+
+    it('keeps a name held in a batch when another call of it, with other arguments, was approved', async () => {
+      const authorize = makeAuthorize({ projects: refused });
+      let n = 0;
+      const claim = {
+        execute: async (): Promise<ApprovalClaim> =>
+          n++ === 0 ? { kind: 'pending', error: held } : { kind: 'approved', approval: {} as never },
+      };
+      const batch = [call(1, 'projects', { a: 'unapproved' }), call(2, 'projects', { a: 'approved' })];
+      const calls = await authorizeToolCalls(authorize, principal, batch, makeRes().res, noDenial, undefined, undefined, claim);
+      expect(calls?.get('projects')).toEqual({ kind: 'held', error: held });
     });
 
     it("refuses with the claim's message (a denied approval) as a rule refusal, and never asks for an access token's call", async () => {
@@ -254,7 +284,9 @@ describe('authorizeToolCalls (the tool gate)', () => {
       const byToken: KeyPrincipal = { ...principal, accessToken: { expiresAt: new Date(2_000_000_000_000), token: 'eyJ.subject.sig' } };
       const unused = claims({ kind: 'approved', approval: {} as never });
       const second = makeRes();
-      expect(await authorizeToolCalls(authorize, byToken, [call(4, 'projects')], second.res, record, undefined, undefined, unused)).toBeNull();
+      expect(
+        await authorizeToolCalls(authorize, byToken, [call(4, 'projects')], second.res, record, undefined, undefined, unused),
+      ).toBeNull();
       expect(unused.asked).toEqual([]);
       expect(second.sent.body).toMatchObject({ error: { message: 'refused' } });
     });
