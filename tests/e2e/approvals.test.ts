@@ -112,6 +112,21 @@ describe('a call a require_approval rule holds', () => {
     });
   });
 
+  it("serves the same call on the server's own endpoint: the binding is the server's tool, not the name called", async () => {
+    const key = await makeKey(t, [], owner.user);
+    const id = await held(key, 'deploy here');
+    await decide(key, id, 'approve').expect(200);
+    const ran = await request(t.app)
+      .post('/mcp/servers/files')
+      .set('Content-Type', 'application/json')
+      .set('Accept', 'application/json, text/event-stream')
+      .set('Authorization', `Bearer ${key.raw}`)
+      .send(JSON.stringify(call(7, 'echo', { text: 'deploy here' })))
+      .expect(200);
+    expect(ran.body.result.structuredContent).toEqual({ text: 'deploy here' });
+    expect(await held(key, 'deploy here')).not.toBe(id);
+  });
+
   it('refuses the same call once denied, saying so', async () => {
     const key = await makeKey(t);
     await rpc(t, key, call(1, 'mcp_servers', { action: 'create', data: { name: 'files', url: upstream.url, tool_rules: RULES } })).expect(
