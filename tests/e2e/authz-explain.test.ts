@@ -108,14 +108,14 @@ describe('POST /api/v1/authz/explain', () => {
     expect(answer.step('rules')).toMatchObject({ outcome: 'needs_arguments', rules: [{ index: 0, outcome: 'needs_arguments' }] });
   });
 
-  it('says a require_approval rule would need an approval, which is not available yet', async () => {
+  it('says a require_approval rule would need an approval (approvals.test.ts explains pending and granted ones)', async () => {
     const answer = await explained(owner, 'files__secret', { n: 0 });
     expect(answer).toMatchObject({
       decision: 'refused',
       reason:
-        'This call would need an approval (rule 0 of secret: n of 0 needs a yes), and approvals are not available yet, so it is refused',
+        "This call would need an approval (rule 0 of secret: n of 0 needs a yes): the call asks for one, which the key's approver then decides",
     });
-    expect(answer.step('approval')).toMatchObject({ outcome: 'fail', needed: true });
+    expect(answer.step('approval')).toMatchObject({ outcome: 'fail', needed: true, approval: 'needed' });
     expect((await explained(owner, 'files__secret', { n: 1 })).step('approval')).toMatchObject({
       outcome: 'not_applicable',
       needed: false,

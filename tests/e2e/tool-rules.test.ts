@@ -106,10 +106,11 @@ describe('tool rules on a server record', () => {
     expect(JSON.stringify(typed.body)).not.toContain(MARKER);
   });
 
-  it('refuses a require_approval match until approvals are available', async () => {
-    const res = await rpc(t, owner, call(13, 'files__secret', { n: 0 })).expect(403);
-    expect(res.body.error.message).toBe(
-      'This call needs approval (rule 1 of secret: n of 0 needs a yes), and approvals are not available yet, so it is refused',
+  it('holds a require_approval match for an approval: a tool error naming the approval page (approvals.test.ts has the rest)', async () => {
+    const res = await rpc(t, owner, call(13, 'files__secret', { n: 0 })).expect(200);
+    expect(res.body.result.isError).toBe(true);
+    expect(res.body.result.content[0].text).toMatch(
+      /^This call needs approval \(rule 1 of secret: n of 0 needs a yes\): ask for it at \/console\/#\/approvals\/[0-9a-f-]{36}, then make the same call again$/,
     );
   });
 

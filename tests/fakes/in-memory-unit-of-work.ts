@@ -10,6 +10,7 @@ import { InMemoryResourceStore } from './in-memory-resource.store';
 import { InMemoryQuotaBalances } from './in-memory-quota-balances';
 import { InMemoryToolPinStore } from './in-memory-tool-pin-store';
 import { InMemoryToolRuleStore } from './in-memory-tool-rule-store';
+import { InMemoryToolCallApprovalStore } from './in-memory-tool-call-approval.store';
 
 /** Records what would be appended; use-case tests read `records`. */
 export class InMemoryAuditLog implements AuditLog {
@@ -46,6 +47,7 @@ export class InMemoryUnitOfWork implements UnitOfWork {
       pins: ports.pins ?? new InMemoryToolPinStore(),
       connections: ports.connections ?? new InMemoryMcpConnectionStore(),
       toolRules: ports.toolRules ?? new InMemoryToolRuleStore(),
+      approvals: ports.approvals ?? new InMemoryToolCallApprovalStore(),
     };
   }
 

@@ -461,6 +461,72 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/approvals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The pending approvals the caller may decide, newest first (at most 100)
+         * @description The caller's own keys' calls under owner rules; for an admin, every call under an admin rule too. Each with the tool, the server, the arguments the call will run with, the rule and when it expires.
+         */
+        get: operations["listApprovals"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/approvals/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A UUID; anything else is a 400. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve a held call: the same call by the same key then runs once
+         * @description Only a pending, unexpired approval can be decided (409 otherwise); one the caller may not decide (not the key owner under an owner rule, not an admin under an admin rule) is a 404, as is an unknown id. The decision's audit event commits with it.
+         */
+        post: operations["approveApproval"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/approvals/{id}/deny": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A UUID; anything else is a 400. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deny a held call: the same call is refused until the approval expires
+         * @description Only a pending, unexpired approval can be decided (409 otherwise); one the caller may not decide (not the key owner under an owner rule, not an admin under an admin rule) is a 404, as is an unknown id. The decision's audit event commits with it.
+         */
+        post: operations["denyApproval"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/secret-scanning/reports": {
         parameters: {
             query?: never;
@@ -584,6 +650,40 @@ export interface components {
             rate_limit: components["schemas"]["RateLimit"] | null;
             quota: components["schemas"]["ShownQuota"] | null;
         };
+        Approval: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            key_id: string;
+            /**
+             * Format: uuid
+             * @description The key's owner.
+             */
+            user_id: string;
+            /** @description As the client called it on /mcp: `projects`, `files__write`. */
+            tool: string;
+            /** @description The server record's name; empty for a built-in tool. */
+            server: string;
+            /** @description What the call will run with; null when its JSON is over 65536 characters. */
+            arguments: Record<string, never> | null;
+            arguments_truncated: boolean;
+            /** @description SHA-256 hex of the arguments' canonical JSON, as the audit trail's args_sha256. */
+            arguments_sha256: string;
+            rule: components["schemas"]["ApprovalRule"];
+            /** @enum {string} */
+            approvers: "owner" | "admin";
+            /** @enum {string} */
+            state: "pending" | "granted" | "denied" | "used";
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            expires_at: string;
+        };
+        ApprovalRule: {
+            index: number;
+            /** @description The rule's message. */
+            message: string;
+        };
         ApproveTools: {
             tools: (string | components["schemas"]["ToolApproval"])[];
         };
@@ -599,7 +699,7 @@ export interface components {
             /** Format: date-time */
             occurred_at: string;
             /** @enum {unknown} */
-            action: "key.created" | "key.updated" | "key.rolled" | "key.revoked" | "key.leaked" | "agent_role.created" | "agent_role.updated" | "agent_role.deleted" | "mode_tool_config.created" | "mode_tool_config.updated" | "mode_tool_config.deleted" | "mode_session.started" | "mode_session.ended" | "mcp_server.created" | "mcp_server.updated" | "mcp_server.deleted" | "mcp_server.tool_changed" | "mcp_connection.created" | "mcp_connection.revoked" | "mcp_connection.refreshed" | "mcp_connection.failed" | "tool_rules.updated" | "tool.called" | "tool.denied";
+            action: "key.created" | "key.updated" | "key.rolled" | "key.revoked" | "key.leaked" | "agent_role.created" | "agent_role.updated" | "agent_role.deleted" | "mode_tool_config.created" | "mode_tool_config.updated" | "mode_tool_config.deleted" | "mode_session.started" | "mode_session.ended" | "mcp_server.created" | "mcp_server.updated" | "mcp_server.deleted" | "mcp_server.tool_changed" | "mcp_connection.created" | "mcp_connection.revoked" | "mcp_connection.refreshed" | "mcp_connection.failed" | "tool_rules.updated" | "approval.requested" | "approval.granted" | "approval.denied" | "approval.used" | "approval.expired" | "tool.called" | "tool.denied";
             actor: components["schemas"]["AuditActor"];
             user_id: string | null;
             key_id: string | null;
@@ -675,6 +775,13 @@ export interface components {
             window_seconds?: number;
             reset_seconds?: number;
             needed?: boolean;
+            /**
+             * @description `approval`: the approval this very call would meet; `needed` when it has none yet.
+             * @enum {string}
+             */
+            approval?: "needed" | "pending" | "granted" | "denied";
+            /** Format: uuid */
+            approval_id?: string;
         };
         ExplainedRule: {
             index: number;
@@ -1024,13 +1131,16 @@ export interface components {
             /** @description A CEL condition over args, key, user, tool, server and now; the first rule whose condition is true decides. */
             when: string;
             /**
-             * @description require_approval refuses the call too, until approvals are available.
+             * @description require_approval holds a call on /mcp until its approver approves it (docs/policy-rules.md#approvals).
              * @enum {string}
              */
             effect: "deny" | "require_approval";
             /** @description What a refused caller is told. */
             message: string;
-            /** @enum {string} */
+            /**
+             * @description Who approves a require_approval call: the key's owner (the default) or any admin.
+             * @enum {string}
+             */
             approvers?: "owner" | "admin";
         };
         ToolRulesInput: {
@@ -2296,6 +2406,89 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listApprovals: {
+        parameters: {
+            query?: {
+                /** @description Only this user's keys' approvals (admins; anyone else gets only their own). */
+                user_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The pending approvals. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Approval"][];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    approveApproval: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A UUID; anything else is a 400. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The approval, granted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Approval"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    denyApproval: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A UUID; anything else is a 400. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The approval, denied. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Approval"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };

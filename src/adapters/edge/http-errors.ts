@@ -46,6 +46,8 @@ export const HTTP_ERRORS: { readonly [C in ErrorCode]: HttpAnswer<ErrorWithCode<
   'MCP_SUBSCRIPTION.LIMIT': { status: 409, slug: 'subscription-limit', title: 'Conflict' },
   // tools/call only (mcp-error-map answers it); over HTTP the caller would be told to connect first.
   'MCP_CONNECTION.REQUIRED': { status: 409, slug: 'connection-required', title: 'Conflict' },
+  // tools/call only (mcp-error-map answers it); over HTTP the caller would be told to get the call approved first.
+  'APPROVAL.REQUIRED': { status: 409, slug: 'approval-required', title: 'Conflict' },
   'RESOURCE.NOT_FOUND': { status: 404, slug: 'not-found', title: 'Not Found' },
   'STATE.CONFLICT': { status: 409, slug: 'conflict', title: 'Conflict' },
   // An outage is brief (the pool reconnects by itself), so clients are told to come back soon.

@@ -1,10 +1,10 @@
 import { CallToolResult, inputRequired, ProtocolError } from '@modelcontextprotocol/server';
-import { ConnectionRequiredError, DomainError } from '../../domain/errors';
+import { ApprovalRequiredError, ConnectionRequiredError, DomainError } from '../../domain/errors';
 import { toProblem } from '../edge/error-map';
 import { EraRejection } from './era/era-gate';
 import { RPC, RpcId } from './json-rpc';
 import { RpcError } from './rpc-error';
-import { connectMessage, INTERNAL, RPC_ERRORS, RpcAnswer } from './rpc-errors';
+import { approvalMessage, connectMessage, INTERNAL, RPC_ERRORS, RpcAnswer } from './rpc-errors';
 
 /**
  * The one place that turns errors inside MCP handlers into JSON-RPC errors:
@@ -124,17 +124,33 @@ export function takesUrlElicitation(capabilities: unknown): boolean {
   return isObject(elicitation) && isObject(elicitation.url);
 }
 
-/** The one place a ConnectionRequiredError becomes what the client gets: a result, or a JSON-RPC error thrown. */
-export function connectionAnswer(error: ConnectionRequiredError, prompt: ConnectPrompt, log: (error: unknown) => void): CallToolResult {
-  const url = prompt.kind === 'tool-error' ? null : absoluteUrl(error.connectUrl, prompt.base);
+/**
+ * The one place a ConnectionRequiredError, or an ApprovalRequiredError (a
+ * call a require_approval rule holds), becomes what the client gets: a
+ * result, or a JSON-RPC error thrown. Both ask the client's user to open a
+ * console page, then make the same call again.
+ */
+export function connectionAnswer(
+  error: ConnectionRequiredError | ApprovalRequiredError,
+  prompt: ConnectPrompt,
+  log: (error: unknown) => void,
+): CallToolResult {
+  const page = error instanceof ApprovalRequiredError ? error.approvalUrl : error.connectUrl;
+  const url = prompt.kind === 'tool-error' ? null : absoluteUrl(page, prompt.base);
   if (prompt.kind === 'tool-error' || url === null) return { content: [{ type: 'text', text: error.message }], isError: true };
-  const asked = new ConnectionRequiredError(error.server, url);
+  const asked =
+    error instanceof ApprovalRequiredError
+      ? new ApprovalRequiredError(error.approvalId, url, error.reason)
+      : new ConnectionRequiredError(error.server, url);
   if (prompt.kind === 'url-elicitation-error') throw toMcpError(asked, log);
   // 2026-07-28's URL mode has no elicitationId: the retry is told apart by its requestState.
-  const request = inputRequired.elicitUrl({ message: connectMessage(asked), url });
+  const request = inputRequired.elicitUrl({
+    message: asked instanceof ApprovalRequiredError ? approvalMessage(asked) : connectMessage(asked),
+    url,
+  });
   return {
     resultType: 'input_required',
-    inputRequests: { connect: request },
+    inputRequests: { [asked instanceof ApprovalRequiredError ? 'approve' : 'connect']: request },
     requestState: prompt.requestState(),
   } as unknown as CallToolResult;
 }

@@ -28,6 +28,7 @@ import { sendModernError } from './era/modern-answer';
 import { retryParamsRefusal } from './era/retry-params';
 import { logLevelOf } from './modern/forwarded-meta';
 import { ModernHttp } from './modern/modern-http';
+import { ClaimToolCallApproval } from '../../application/use-cases/approvals/claim-tool-call-approval.use-case';
 
 /** What McpController is built from (the container builds it, gateway.module.ts). */
 export interface McpControllerOptions {
@@ -46,6 +47,8 @@ export interface McpControllerOptions {
   modern: ModernHttp;
   /** With MCP_RESOURCE_URL: access tokens besides keys, and the resource metadata URL in every challenge. */
   oauth?: McpOAuth;
+  /** Per-call approvals: a key's call a require_approval rule holds asks for one (tool-gate.ts); absent, it is refused. */
+  approvals?: ClaimToolCallApproval;
 }
 
 /**
@@ -158,6 +161,8 @@ export class McpController {
       (call) => this.options.recorder.denied(principal, originOf(req), call),
       view,
       this.challengeFor(view),
+      this.options.approvals,
+      () => originOf(req),
     );
     if (calls === null) return;
     if (calls.size > 0) await this.options.usage.chargeToolCalls(principal, messages);
@@ -200,6 +205,8 @@ export class McpController {
       (call) => this.options.recorder.denied(principal, originOf(req), call),
       view,
       this.challengeFor(view),
+      this.options.approvals,
+      () => originOf(req),
     );
     if (calls === null) return;
     if (calls.size > 0) await this.options.usage.chargeToolCalls(principal, messages);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ConnectionRequiredError, ErrorCode, ErrorWithCode } from '../../domain/errors';
+import { ApprovalRequiredError, ConnectionRequiredError, ErrorCode, ErrorWithCode } from '../../domain/errors';
 import { RPC } from './json-rpc';
 
 /**
@@ -32,6 +32,8 @@ export const RPC_ERRORS: { readonly [C in ErrorCode]: RpcAnswer<ErrorWithCode<C>
   'MCP_SUBSCRIPTION.LIMIT': { code: RPC.SERVER_ERROR, data: (e) => ({ max_subscriptions: e.max }) },
   // MCP 2025-11-25's URL-mode elicitation as an error: the client has its user open the connect page, then calls again.
   'MCP_CONNECTION.REQUIRED': { code: RPC.URL_ELICITATION_REQUIRED, data: (e) => ({ elicitations: [urlElicitation(e)] }) },
+  // The same form for a call a require_approval rule holds: the client has its user open the approval page, then calls again.
+  'APPROVAL.REQUIRED': { code: RPC.URL_ELICITATION_REQUIRED, data: (e) => ({ elicitations: [urlElicitation(e)] }) },
   // The tool gate answers these first (HTTP 403); here only if a tool's scopes changed between the gate and the call.
   'SCOPE.INSUFFICIENT': { code: RPC.INSUFFICIENT_SCOPE, data: (e) => ({ required_scopes: e.scopes }) },
   // /mcp checks the key before any handler runs, and takes no user tokens.
@@ -57,8 +59,20 @@ export const RPC_ERRORS: { readonly [C in ErrorCode]: RpcAnswer<ErrorWithCode<C>
  * the console's connect page, and a fresh id (the spec's elicitationId; keygate
  * sends no elicitation/complete notification, so nothing else reads it).
  */
-export function urlElicitation(error: ConnectionRequiredError): { mode: 'url'; elicitationId: string; url: string; message: string } {
+export function urlElicitation(error: ConnectionRequiredError | ApprovalRequiredError): {
+  mode: 'url';
+  elicitationId: string;
+  url: string;
+  message: string;
+} {
+  if (error instanceof ApprovalRequiredError)
+    return { mode: 'url', elicitationId: error.approvalId, url: error.approvalUrl, message: approvalMessage(error) };
   return { mode: 'url', elicitationId: randomUUID(), url: error.connectUrl, message: connectMessage(error) };
+}
+
+/** What the client shows its user beside the approval page's URL. */
+export function approvalMessage(error: ApprovalRequiredError): string {
+  return `This call needs approval (${error.reason}): open the page to ask for it, then make the same call again`;
 }
 
 /** What the client shows its user beside the connect page's URL. */

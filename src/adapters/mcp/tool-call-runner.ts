@@ -8,6 +8,7 @@ import { UpstreamContext } from '../../application/ports/upstream-mcp.port';
 import { AuditOrigin } from '../../domain/audit';
 import { ConnectionRequiredError } from '../../domain/errors/connection-required.error';
 import { UnknownToolError } from '../../domain/errors/unknown-tool.error';
+import { ApprovalRequiredError } from '../../domain/errors/approval-required.error';
 import { CONNECT_BY_TOOL_ERROR, ConnectPrompt, connectionAnswer, toMcpError } from './mcp-error-map';
 import { ToolCallRecorder } from './tool-call-recorder';
 import { AllowedCalls } from './tool-gate';
@@ -59,7 +60,7 @@ export class ToolCallRunner {
       );
       return toCallToolResult(outcome, recordBytes);
     } catch (error) {
-      if (error instanceof ConnectionRequiredError) return connectionAnswer(error, prompt, this.log);
+      if (error instanceof ConnectionRequiredError || error instanceof ApprovalRequiredError) return connectionAnswer(error, prompt, this.log);
       throw toMcpError(error, this.log);
     }
   }
@@ -70,5 +71,7 @@ function targetOf(calls: AllowedCalls, name: string): ToolTarget {
   const target = calls.get(name);
   if (target === null) throw new UnknownToolError(name);
   if (target === undefined) throw new Error('A tools/call reached the MCP server without passing the tool gate');
+  // Held for an approval: nothing runs, and the caller is asked to have it approved (approvalAnswer).
+  if (target.kind === 'held') throw target.error;
   return target;
 }

@@ -4,6 +4,7 @@ import { RecordFilter, ResourceStore } from '../../application/ports/resource-st
 import { TransactionPorts, UnitOfWork } from '../../application/ports/unit-of-work.port';
 import { ApiKey } from '../../domain/api-key';
 import { RecordLocation, ResourceRecord } from '../../domain/resource/resource-record';
+import { PostgresToolCallApprovalStore } from './approvals/postgres-tool-call-approval.store';
 import { TypeormAuditLog } from './audit/typeorm-audit-log';
 import { ConnectionSecrets } from './connections/connection-secrets';
 import { PostgresMcpConnectionStore } from './connections/postgres-mcp-connection.store';
@@ -58,6 +59,7 @@ export class TypeormUnitOfWork implements UnitOfWork {
           pins: new TypeormToolPinStore(manager),
           toolRules: new TypeormToolRuleStore(manager),
           connections: new PostgresMcpConnectionStore(manager, new ConnectionSecrets(this.secrets.box)),
+          approvals: new PostgresToolCallApprovalStore(manager, this.secrets.box),
         }),
       ),
     );

@@ -8,6 +8,7 @@ import { ModeToolConfigRepository } from './mode-tool-config-repository.port';
 import { ResourceStore } from './resource-store.port';
 import { ToolPinStore } from './tool-pin-store.port';
 import { ToolRuleStore } from './tool-rule-store.port';
+import { ToolCallApprovalStore } from './tool-call-approval-store.port';
 
 /** The ports whose writes share one transaction with the audit log. */
 export interface TransactionPorts {
@@ -26,6 +27,8 @@ export interface TransactionPorts {
   connections: McpConnectionStore;
   /** The built-in tools' rules. */
   toolRules: ToolRuleStore;
+  /** Approvals of single tool calls, arguments sealed. */
+  approvals: ToolCallApprovalStore;
 }
 
 /**

@@ -25,6 +25,11 @@ export const AUDIT_ACTIONS = [
   'mcp_connection.refreshed',
   'mcp_connection.failed',
   'tool_rules.updated',
+  'approval.requested',
+  'approval.granted',
+  'approval.denied',
+  'approval.used',
+  'approval.expired',
   'tool.called',
   'tool.denied',
 ] as const;

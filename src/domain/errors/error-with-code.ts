@@ -1,3 +1,4 @@
+import type { ApprovalRequiredError } from './approval-required.error';
 import type { ConflictError } from './conflict.error';
 import type { ConnectionRequiredError } from './connection-required.error';
 import type { DatabaseUnavailableError } from './database-unavailable.error';
@@ -32,6 +33,7 @@ export type KnownDomainError =
   | UpstreamFailedError
   | SubscriptionLimitError
   | ConnectionRequiredError
+  | ApprovalRequiredError
   | ConflictError
   | DatabaseUnavailableError
   | InvalidSignatureError

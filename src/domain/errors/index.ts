@@ -13,6 +13,7 @@ export * from './unknown-tool.error';
 export * from './unknown-upstream-item.error';
 export * from './subscription-limit.error';
 export * from './connection-required.error';
+export * from './approval-required.error';
 export * from './database-unavailable.error';
 export * from './invalid-signature.error';
 export * from './signing-keys-unavailable.error';

@@ -7,7 +7,7 @@
 export const RULE_EFFECTS = ['deny', 'require_approval'] as const;
 export type RuleEffect = (typeof RULE_EFFECTS)[number];
 
-/** Who may approve a call a require_approval rule holds (approvals are a later increment). */
+/** Who may approve a call a require_approval rule holds (the key’s owner unless the rule names admins). */
 export const RULE_APPROVERS = ['owner', 'admin'] as const;
 export type RuleApprover = (typeof RULE_APPROVERS)[number];
 

@@ -80,6 +80,8 @@ export interface McpConfig {
   upstreamListTtlSeconds: number;
   /** mcp_servers records one user may hold (MAX_MCP_SERVERS_PER_USER). */
   maxServersPerUser: number;
+  /** APPROVAL_TTL_SECONDS: how long a tool call's approval may wait for its answer, then for its call. */
+  approvalTtlSeconds: number;
   /** MCP_SESSION_IDLE_SECONDS: a session without requests (or an open stream) for this long ends. */
   sessionIdleSeconds: number;
   /** MCP_MAX_SESSIONS_PER_KEY: live sessions per key; initialize past it ends the key's least recently seen one. */
@@ -187,6 +189,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       upstreamMaxTools: 500,
       upstreamListTtlSeconds: integer(env, 'MCP_UPSTREAM_LIST_TTL_SECONDS', 60, 1, 86_400),
       maxServersPerUser: integer(env, 'MAX_MCP_SERVERS_PER_USER', 20, 1, 10_000),
+      approvalTtlSeconds: integer(env, 'APPROVAL_TTL_SECONDS', 900, 1, 604_800),
       sessionIdleSeconds: integer(env, 'MCP_SESSION_IDLE_SECONDS', 1800, 1, 604_800),
       maxSessionsPerKey: integer(env, 'MCP_MAX_SESSIONS_PER_KEY', 100, 1, 10_000),
       maxStreamsPerReplica: streamsPerReplica,

@@ -18,6 +18,7 @@ import { Database } from '../database/database';
 import { createLogger } from '../logging/logger';
 import { bindAuditAndUsage } from './audit-usage.module';
 import { bindExplain } from './explain.module';
+import { bindApprovals } from './approvals.module';
 import { bindGatewaySessions } from './gateway-sessions.module';
 import { bindGateway } from './gateway.module';
 import { bindHttpEdge } from './http-edge.module';
@@ -67,6 +68,7 @@ export function buildContainer(parts: ContainerParts): Container {
   bindGateway(c);
   bindUpstreamAuthorization(c);
   bindExplain(c);
+  bindApprovals(c);
   bindHttpEdge(c, parts.port);
   // Started in this order, stopped in the reverse: retention, the MCP session streams and purge, the listener, the quota credits handed back, the last last_used_at batch,
   // the audit events still to write, then the pool.

@@ -14,6 +14,8 @@ import { ExplainController } from '../../adapters/http/controllers/explain.contr
 import { Config } from '../config/config';
 import { connectPageUrl } from '../config/connect-page-url';
 import { TOKENS } from './tokens';
+import { ToolCallApprovalStore } from '../../application/ports/tool-call-approval-store.port';
+import { Sha256ContentDigest } from '../../adapters/crypto/sha256-content-digest';
 
 /** Explain (issue 28): the gateway's own pieces, read-only; the budget only through its read path. */
 export function bindExplain(c: Container): void {
@@ -28,7 +30,20 @@ export function bindExplain(c: Container): void {
       clock: Clock,
       connections: McpConnectionStore,
       config: Config,
-    ) => new ExplainToolCall({ keys, external, pins, rules, budget, quotas, clock, connections, connectUrl: connectPageUrl(config) }),
+      store: ToolCallApprovalStore,
+    ) =>
+      new ExplainToolCall({
+        keys,
+        external,
+        pins,
+        rules,
+        budget,
+        quotas,
+        clock,
+        connections,
+        connectUrl: connectPageUrl(config),
+        approvals: { store, digest: new Sha256ContentDigest() },
+      }),
     [
       TOKENS.ApiKeyRepository,
       TOKENS.ExternalTools,
@@ -39,6 +54,7 @@ export function bindExplain(c: Container): void {
       TOKENS.Clock,
       TOKENS.McpConnectionStore,
       TOKENS.Config,
+      TOKENS.ToolCallApprovalStore,
     ],
   );
   c.bind(ListKeyTools).toResolvedValue(

@@ -28,6 +28,7 @@ import { UpdateMcpServer } from '../../application/use-cases/gateway/mcp-servers
 import { AuthorizeToolCall } from '../../application/use-cases/gateway/tools/authorize-tool-call.use-case';
 import { ResourcePolicy } from '../../application/use-cases/gateway/built-in/resource-policy';
 import { ToolRuleGate } from '../../application/use-cases/gateway/tools/tool-rule-gate';
+import { ClaimToolCallApproval } from '../../application/use-cases/approvals/claim-tool-call-approval.use-case';
 import { RuleCompiler } from '../../application/ports/rule-compiler.port';
 import { CelRuleCompiler } from '../../adapters/rules/cel-rule-compiler';
 import { BuiltInRuleReader, ToolRuleStore } from '../../application/ports/tool-rule-store.port';
@@ -269,6 +270,7 @@ function bindMcp(c: Container): void {
       views: FindServerView,
       modern: ModernHttp,
       oauth: McpOAuth | undefined,
+      approvals: ClaimToolCallApproval,
     ) =>
       new McpController({
         validateKey: validate,
@@ -283,6 +285,7 @@ function bindMcp(c: Container): void {
         findView: views,
         modern,
         oauth,
+        approvals,
       }),
     [
       ValidateKey,
@@ -297,6 +300,7 @@ function bindMcp(c: Container): void {
       FindServerView,
       ModernHttp,
       { serviceIdentifier: McpOAuth, optional: true },
+      ClaimToolCallApproval,
     ],
   );
 }

@@ -22,6 +22,7 @@ export const TOKENS = {
   SecretBox: Symbol.for('keygate.SecretBox'),
   /** Transactions over the key repository and the audit log. */
   UnitOfWork: Symbol.for('keygate.UnitOfWork'),
+  ToolCallApprovalStore: Symbol.for('keygate.ToolCallApprovalStore'),
   /** Audit events written in batches off the request path (tool calls). */
   AuditQueue: Symbol.for('keygate.AuditQueue'),
   /** Rate windows and quota leases of key budgets (the /mcp hot path). */

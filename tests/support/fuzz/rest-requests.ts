@@ -246,6 +246,12 @@ export function restRoutes(fx: RestFixture): Record<string, Route[]> {
       },
       { method: 'GET', path: '/api/v1/api-keys/:id/tools', id: 'key' },
     ],
+    // No approval exists in the fixture: ids of other rows and random ones, each a 404 (or a 400 for a malformed one).
+    approvals: [
+      { method: 'GET', path: '/api/v1/approvals' },
+      { method: 'POST', path: '/api/v1/approvals/:id/approve', id: 'key' },
+      { method: 'POST', path: '/api/v1/approvals/:id/deny', id: 'key' },
+    ],
     'mcp-server connections': [
       { method: 'GET', path: '/api/v1/mcp-servers/:id/connection', id: 'server' },
       {

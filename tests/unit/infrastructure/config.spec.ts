@@ -123,6 +123,13 @@ describe('loadConfig', () => {
     ).toMatchObject({ sessionIdleSeconds: 2, maxSessionsPerKey: 3, maxStreamsPerReplica: 4, maxStreamsPerKey: 3 });
   });
 
+  it('reads APPROVAL_TTL_SECONDS: 900 by default, 1 to 604800', () => {
+    expect(loadConfig({}).mcp.approvalTtlSeconds).toBe(900);
+    expect(loadConfig({ APPROVAL_TTL_SECONDS: '5' }).mcp.approvalTtlSeconds).toBe(5);
+    expect(() => loadConfig({ APPROVAL_TTL_SECONDS: '0' })).toThrow(/APPROVAL_TTL_SECONDS/);
+    expect(() => loadConfig({ APPROVAL_TTL_SECONDS: '604801' })).toThrow(/APPROVAL_TTL_SECONDS/);
+  });
+
   it("refuses a key's share of streams that is not below the replica's bound", () => {
     expect(() => loadConfig({ MCP_MAX_STREAMS_PER_REPLICA: '8' })).toThrow(
       'MCP_MAX_STREAMS_PER_KEY (8) must be below MCP_MAX_STREAMS_PER_REPLICA (8)',

@@ -66,6 +66,11 @@ export class ExplainStepDto {
   @Optional() @IsInt() @Min(1) window_seconds?: number;
   @Optional() @IsInt() @Min(1) reset_seconds?: number;
   @Optional() @IsBoolean() needed?: boolean;
+  @Described({ description: '`approval`: the approval this very call would meet; `needed` when it has none yet.' })
+  @Optional()
+  @IsIn(['needed', 'pending', 'granted', 'denied'])
+  approval?: string;
+  @Optional() @Uuid() approval_id?: string;
 }
 
 @JSONSchema({ description: 'What a tools/call of the tool by the key would meet on /mcp, step by step; nothing is spent or contacted.' })
@@ -149,7 +154,12 @@ function stepOf(step: ExplainStep): ExplainStepDto {
     case 'quota':
       return { ...base, ...(step.remaining !== undefined && { remaining: step.remaining }) };
     case 'approval':
-      return { ...base, needed: step.needed };
+      return {
+        ...base,
+        needed: step.needed,
+        ...(step.approval && { approval: step.approval }),
+        ...(step.approvalId && { approval_id: step.approvalId }),
+      };
     default:
       return base;
   }

@@ -15,7 +15,7 @@ export class ToolRuleDto {
   @IsString()
   when!: string;
 
-  @Described({ description: 'require_approval refuses the call too, until approvals are available.' })
+  @Described({ description: 'require_approval holds a call on /mcp until its approver approves it (docs/policy-rules.md#approvals).' })
   @IsIn([...RULE_EFFECTS])
   effect!: string;
 
@@ -23,6 +23,7 @@ export class ToolRuleDto {
   @IsString()
   message!: string;
 
+  @Described({ description: "Who approves a require_approval call: the key's owner (the default) or any admin." })
   @Optional()
   @IsIn([...RULE_APPROVERS])
   approvers?: string;

@@ -5,6 +5,7 @@ import { dtoSchemas } from './dto-schemas';
 import { mcpServerPaths } from './mcp-servers.paths';
 import { toolRulePaths } from './tool-rules.paths';
 import { explainPaths } from './explain.paths';
+import { approvalPaths } from './approvals.paths';
 import { problemResponseComponents, problemResponses } from './responses';
 import { scopeContextPaths } from './scope-contexts.paths';
 import { Schema } from './schema-parts';
@@ -63,6 +64,7 @@ export const openApiDocument: Schema = {
     { name: 'Upstream MCP servers' },
     { name: 'Tool rules', description: "Rules on the built-in tools' calls; a server record's are its tool_rules." },
     { name: 'Explain', description: 'Why a key can or cannot use a tool, read without spending anything (issue 28).' },
+    { name: 'Approvals', description: 'Calls a require_approval rule holds, for a person to approve or deny (issue 28).' },
     { name: 'Leak reports' },
     { name: 'Introspection' },
     { name: 'Reference' },
@@ -74,6 +76,7 @@ export const openApiDocument: Schema = {
     ...mcpServerPaths,
     ...toolRulePaths,
     ...explainPaths,
+    ...approvalPaths,
     ...secretScanningPaths,
     ...introspectionPaths,
     ...documentPaths,

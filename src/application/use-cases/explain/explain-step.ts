@@ -47,6 +47,12 @@ export type ExplainStep =
       resetSeconds?: number;
     }
   | { step: 'quota'; outcome: StepOutcome; detail: string; remaining?: number }
-  | { step: 'approval'; outcome: StepOutcome; detail: string; needed: boolean };
+  /**
+   * `approval`, when one is needed: the approval this very call (key, tool, argument digest, record version) would
+   * meet — `granted` (the call would run, once), `pending`, `denied` — or `needed` (none: the call would ask for one).
+   */
+  | { step: 'approval'; outcome: StepOutcome; detail: string; needed: boolean; approval?: ApprovalStanding; approvalId?: string };
+
+export type ApprovalStanding = 'needed' | 'pending' | 'granted' | 'denied';
 
 export type ExplainStepName = ExplainStep['step'];

@@ -18,6 +18,11 @@ import { ToolTarget } from '../gateway/tools/tool-target';
 import { requireUuid } from '../guards';
 import { ExplainedRule, ExplainStep, StepOutcome } from './explain-step';
 import { keyStanding } from './key-standing';
+import { isLive } from '../../../domain/approval';
+import { ContentDigest } from '../../ports/content-digest.port';
+import { ToolCallApprovalStore } from '../../ports/tool-call-approval-store.port';
+import { RuleSet } from '../tool-rules/evaluate-tool-rules';
+import { boundCall } from '../approvals/approval-binding';
 
 export interface ExplainPorts {
   keys: ApiKeyRepository;
@@ -29,6 +34,8 @@ export interface ExplainPorts {
   connections: McpConnectionStore;
   connectUrl: ConnectUrl;
   clock: Clock;
+  /** Per-call approvals, read only (the approval step); absent, a needed approval is reported as needed. */
+  approvals?: { store: ToolCallApprovalStore; digest: ContentDigest };
 }
 
 export interface ExplainToolCallInput {
@@ -73,6 +80,7 @@ export class ExplainToolCall {
   private readonly connections: McpConnectionStore;
   private readonly connectUrl: ConnectUrl;
   private readonly clock: Clock;
+  private readonly approvals: ExplainPorts['approvals'];
 
   constructor(ports: ExplainPorts) {
     ({
@@ -85,6 +93,7 @@ export class ExplainToolCall {
       connections: this.connections,
       connectUrl: this.connectUrl,
       clock: this.clock,
+      approvals: this.approvals,
     } = ports);
   }
 
@@ -151,16 +160,36 @@ export class ExplainToolCall {
     }
     if (verdict.outcome === 'matched' && verdict.effect === 'require_approval') {
       const detail = `${which} asks for an approval: ${verdict.message}`;
-      const approval: ExplainStep = {
-        step: 'approval',
-        outcome: 'fail',
-        detail: `This call would need an approval (${which}: ${verdict.message}), and approvals are not available yet, so it is refused`,
-        needed: true,
-      };
+      const approval = await this.approvalStep(key, found.target, args, set, `${which}: ${verdict.message}`);
       return { step: { step: 'rules', outcome: 'pass', detail, rules }, approval };
     }
     const detail = verdict.outcome === 'matched' ? `Refused by ${which}: ${verdict.message}` : `Refused: ${verdict.message}`;
     return { step: { step: 'rules', outcome: 'fail', detail, rules }, approval: noApproval };
+  }
+
+  /** The approval this very call would meet, looked up, never made: granted passes (once), anything else fails. */
+  private async approvalStep(
+    key: ApiKey,
+    target: ToolTarget,
+    args: Record<string, unknown> | undefined,
+    set: RuleSet | null,
+    why: string,
+  ): Promise<ExplainStep> {
+    const needed: ExplainStep = {
+      step: 'approval',
+      outcome: 'fail',
+      detail: `This call would need an approval (${why}): the call asks for one, which the key's approver then decides`,
+      needed: true,
+      approval: 'needed',
+    };
+    if (this.approvals === undefined || set === null) return needed;
+    const { store, digest } = this.approvals;
+    const found = await store.latestFor(boundCall(key.id, target, args, set, digest).binding);
+    if (found === null || !isLive(found, this.clock.now()) || found.state === 'used') return needed;
+    const base = { step: 'approval' as const, needed: true, approval: found.state, approvalId: found.id };
+    if (found.state === 'granted') return { ...base, outcome: 'pass', detail: `This call was approved (${why}): it would run, once` };
+    if (found.state === 'denied') return { ...base, outcome: 'fail', detail: `This call's approval was denied (${why})` };
+    return { ...base, outcome: 'fail', detail: `This call waits for its approval (${why})` };
   }
 
   /**

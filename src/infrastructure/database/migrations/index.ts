@@ -18,6 +18,7 @@ import { McpConnectionAttempts1763900000018 } from './1763900000018-mcp-connecti
 import { McpClientRegistrations1763900000019 } from './1763900000019-mcp-client-registrations';
 import { McpToolPinDefinitions1763900000020 } from './1763900000020-mcp-tool-pin-definitions';
 import { ToolRules1763900000021 } from './1763900000021-tool-rules';
+import { ToolCallApprovals1763900000022 } from './1763900000022-tool-call-approvals';
 
 /** Listed explicitly so the same list works from ts sources, compiled code and tests. */
 export const MIGRATIONS = [
@@ -41,4 +42,5 @@ export const MIGRATIONS = [
   McpClientRegistrations1763900000019,
   McpToolPinDefinitions1763900000020,
   ToolRules1763900000021,
+  ToolCallApprovals1763900000022,
 ];

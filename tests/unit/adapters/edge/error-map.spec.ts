@@ -41,6 +41,7 @@ const EXPECTED: Record<ErrorCode, Expected> = {
   'UPSTREAM.FAILED': { status: 502, slug: 'upstream-failed', title: 'Bad Gateway' },
   'MCP_SUBSCRIPTION.LIMIT': { status: 409, slug: 'subscription-limit', title: 'Conflict' },
   'MCP_CONNECTION.REQUIRED': { status: 409, slug: 'connection-required', title: 'Conflict' },
+  'APPROVAL.REQUIRED': { status: 409, slug: 'approval-required', title: 'Conflict' },
   'STATE.CONFLICT': { status: 409, slug: 'conflict', title: 'Conflict' },
   'DATABASE.UNAVAILABLE': { status: 503, slug: 'database-unavailable', title: 'Service Unavailable', headers: { 'Retry-After': '1' } },
   'SIGNATURE.INVALID': { status: 401, slug: 'invalid-signature', title: 'Unauthorized' },

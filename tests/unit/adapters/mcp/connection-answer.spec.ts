@@ -1,6 +1,6 @@
 import { connectionAnswer, connectionError, takesUrlElicitation, toModernMcpError } from '../../../../src/adapters/mcp/mcp-error-map';
 import { RpcError } from '../../../../src/adapters/mcp/rpc-error';
-import { ConnectionRequiredError } from '../../../../src/domain/errors';
+import { ApprovalRequiredError, ConnectionRequiredError } from '../../../../src/domain/errors';
 
 const PAGE = '/console/#/servers/s1/connect';
 const MESSAGE = 'Connect your account to the MCP server github to use its tools';
@@ -74,6 +74,34 @@ describe('connectionAnswer: how a call that needs a connection is answered, by w
     const { log } = makeSut();
     const result = connectionAnswer(error(), { kind: 'input-required', base: 'not a url', requestState: () => 'never' }, log);
     expect(result).toMatchObject({ isError: true });
+  });
+});
+
+describe('connectionAnswer for a call held for approval: the same three forms, with the approval page', () => {
+  const held = () => new ApprovalRequiredError('a1', '/console/#/approvals/a1', 'rule 0 of deploy: needs a yes');
+  const ASK = 'This call needs approval (rule 0 of deploy: needs a yes): open the page to ask for it, then make the same call again';
+
+  it('is a tool error naming the page, -32042 whose elicitationId is the approval id, or input_required asking to approve', () => {
+    const { log } = makeSut();
+    expect(connectionAnswer(held(), { kind: 'tool-error' }, log)).toEqual({
+      content: [
+        { type: 'text', text: 'This call needs approval (rule 0 of deploy: needs a yes): ask for it at /console/#/approvals/a1, then make the same call again' },
+      ],
+      isError: true,
+    });
+    expect(() => connectionAnswer(held(), { kind: 'url-elicitation-error', base: 'http://127.0.0.1:8080' }, log)).toThrow(
+      expect.objectContaining({
+        code: -32042,
+        data: { elicitations: [{ mode: 'url', elicitationId: 'a1', url: 'http://127.0.0.1:8080/console/#/approvals/a1', message: ASK }] },
+      }),
+    );
+    expect(connectionAnswer(held(), { kind: 'input-required', base: 'https://gw.example', requestState: () => 'sealed' }, log)).toEqual({
+      resultType: 'input_required',
+      inputRequests: {
+        approve: { method: 'elicitation/create', params: { mode: 'url', url: 'https://gw.example/console/#/approvals/a1', message: ASK } },
+      },
+      requestState: 'sealed',
+    });
   });
 });
 

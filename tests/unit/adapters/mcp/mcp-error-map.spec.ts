@@ -34,6 +34,19 @@ const EXPECTED: Record<ErrorCode, Expected> = {
       ],
     },
   },
+  'APPROVAL.REQUIRED': {
+    code: -32042,
+    data: {
+      elicitations: [
+        {
+          mode: 'url',
+          elicitationId: 'a1',
+          url: 'https://keygate.example/console/#/approvals/a1',
+          message: 'This call needs approval (rule 0 of deploy: needs a yes): open the page to ask for it, then make the same call again',
+        },
+      ],
+    },
+  },
   'SCOPE.INSUFFICIENT': { code: -32003, data: { required_scopes: ['agents:write', 'chat:read'] } },
   'API_KEY.INVALID': 'internal',
   'ACCESS_TOKEN.INVALID': 'internal',

@@ -8,6 +8,8 @@ import {
   ToolTarget,
 } from '../../../../src/application/use-cases/gateway/tools/authorize-tool-call.use-case';
 import { KeyPrincipal } from '../../../../src/application/use-cases/validate-key/validate-key.use-case';
+import { ApprovalClaim } from '../../../../src/application/use-cases/approvals/claim-tool-call-approval.use-case';
+import { ApprovalRequiredError } from '../../../../src/domain/errors';
 import { ScopeSetMother } from '../../../mothers/scope-set.mother';
 
 const principal: KeyPrincipal = {
@@ -179,7 +181,14 @@ describe('authorizeToolCalls (the tool gate)', () => {
       outcome: 'matched' as const,
     };
     const authorize = makeAuthorize({
-      files__read: { kind: 'refused', rule, message: 'Refused by rule 1 of read: not here', required: ['mcp_servers:write'], steps: [] },
+      files__read: {
+        kind: 'refused',
+        rule,
+        message: 'Refused by rule 1 of read: not here',
+        required: ['mcp_servers:write'],
+        steps: [],
+        target: { kind: 'built-in', resource: 'projects' },
+      },
     });
     const { sent, res } = makeRes();
     const denied: ToolCall[] = [];
@@ -210,5 +219,76 @@ describe('authorizeToolCalls (the tool gate)', () => {
     const byToken: KeyPrincipal = { ...principal, accessToken: { expiresAt: new Date(2_000_000_000_000), token: 'eyJ.subject.sig' } };
     await authorizeToolCalls(authorize, byToken, [call(1, 'files__read')], makeRes().res, noDenial);
     expect(authorize.asked[0].caller).toEqual({ keyId: '', keyName: '', admin: false });
+  });
+  describe('a require_approval match, with approvals', () => {
+    const rule = {
+      source: { kind: 'server' as const, recordId: 'r1' },
+      tool: 'write',
+      index: 0,
+      effect: 'require_approval' as const,
+      message: 'needs a yes',
+      outcome: 'matched' as const,
+    };
+    const refused: ToolCallDecision = { kind: 'refused', rule, message: 'refused', required: [], steps: [], target: projects };
+    const held = new ApprovalRequiredError('a1', '/console/#/approvals/a1', 'rule 0 of write: needs a yes');
+    const claims = (claim: ApprovalClaim) => {
+      const asked: unknown[] = [];
+      return { asked, execute: async (input: unknown) => (asked.push(input), claim) };
+    };
+
+    it('runs a call whose approval it used up, and holds one waiting for its approval (no 403, nothing denied)', async () => {
+      const authorize = makeAuthorize({ projects: refused });
+      const approved = claims({ kind: 'approved', approval: {} as never });
+      const { res, sent } = makeRes();
+      const calls = await authorizeToolCalls(
+        authorize,
+        principal,
+        [call(1, 'projects', { a: 1 })],
+        res,
+        noDenial,
+        undefined,
+        undefined,
+        approved,
+      );
+      expect(calls?.get('projects')).toBe(projects);
+      expect(approved.asked).toEqual([
+        expect.objectContaining({ keyId: 'k', name: 'projects', arguments: { a: 1 }, rule, target: projects }),
+      ]);
+      const pending = claims({ kind: 'pending', error: held });
+      const waiting = await authorizeToolCalls(authorize, principal, [call(2, 'projects')], res, noDenial, undefined, undefined, pending);
+      expect(waiting?.get('projects')).toEqual({ kind: 'held', error: held });
+      expect(sent.status).toBe(0);
+    });
+
+    it('keeps a name held in a batch when another call of it, with other arguments, was approved', async () => {
+      const authorize = makeAuthorize({ projects: refused });
+      let n = 0;
+      const claim = {
+        execute: async (): Promise<ApprovalClaim> =>
+          n++ === 0 ? { kind: 'pending', error: held } : { kind: 'approved', approval: {} as never },
+      };
+      const batch = [call(1, 'projects', { a: 'unapproved' }), call(2, 'projects', { a: 'approved' })];
+      const calls = await authorizeToolCalls(authorize, principal, batch, makeRes().res, noDenial, undefined, undefined, claim);
+      expect(calls?.get('projects')).toEqual({ kind: 'held', error: held });
+    });
+
+    it("refuses with the claim's message (a denied approval) as a rule refusal, and never asks for an access token's call", async () => {
+      const authorize = makeAuthorize({ projects: refused });
+      const denied = claims({ kind: 'refused', message: "Refused: this call's approval was denied" });
+      const { res, sent } = makeRes();
+      const recorded: ToolCall[] = [];
+      const record = async (c: ToolCall) => void recorded.push(c);
+      expect(await authorizeToolCalls(authorize, principal, [call(3, 'projects')], res, record, undefined, undefined, denied)).toBeNull();
+      expect(recorded).toHaveLength(1);
+      expect(sent.body).toMatchObject({ error: { code: -32003, message: "Refused: this call's approval was denied" } });
+      const byToken: KeyPrincipal = { ...principal, accessToken: { expiresAt: new Date(2_000_000_000_000), token: 'eyJ.subject.sig' } };
+      const unused = claims({ kind: 'approved', approval: {} as never });
+      const second = makeRes();
+      expect(
+        await authorizeToolCalls(authorize, byToken, [call(4, 'projects')], second.res, record, undefined, undefined, unused),
+      ).toBeNull();
+      expect(unused.asked).toEqual([]);
+      expect(second.sent.body).toMatchObject({ error: { message: 'refused' } });
+    });
   });
 });

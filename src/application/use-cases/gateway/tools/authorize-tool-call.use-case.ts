@@ -30,10 +30,11 @@ export type ToolCallDecision =
   /**
    * The scopes allowed it, then one of the tool's rules refused it: a deny
    * rule matched, a rule could not be evaluated, or a require_approval rule
-   * matched (approvals are not available yet: refused too). `message` is
-   * what the caller is told; `steps` every rule looked at, in order.
+   * matched (refused here; /mcp then asks for an approval, ClaimToolCallApproval,
+   * for the `target`). `message` is what the caller is told; `steps` every
+   * rule looked at, in order.
    */
-  | { kind: 'refused'; rule: RuleVerdict; message: string; required: readonly string[]; steps: RuleStep[] }
+  | { kind: 'refused'; rule: RuleVerdict; message: string; required: readonly string[]; steps: RuleStep[]; target: ToolTarget }
   | { kind: 'unknown' };
 
 const UNKNOWN: ToolCallDecision = { kind: 'unknown' };
@@ -74,7 +75,7 @@ export class AuthorizeToolCall {
       argsKnown: input.argsKnown ?? true,
     });
     if (verdict === null) return decision;
-    return { kind: 'refused', rule: verdict, message: refusalMessage(verdict), required: requiredScopes(target, input.arguments), steps };
+    return { kind: 'refused', rule: verdict, message: refusalMessage(verdict), required: requiredScopes(target, input.arguments), steps, target };
   }
 }
 
@@ -83,7 +84,8 @@ function refusalMessage(rule: RuleVerdict): string {
   const which = `rule ${rule.index} of ${rule.tool}`;
   if (rule.outcome !== 'matched') return `Refused: ${rule.message}`;
   if (rule.effect === 'deny') return `Refused by ${which}: ${rule.message}`;
-  return `This call needs approval (${which}: ${rule.message}), and approvals are not available yet, so it is refused`;
+  // Only a tools/call on /mcp by an API key can hold a call for approval (the gate asks for one); anywhere else it is refused.
+  return `This call needs approval (${which}: ${rule.message}), which only a tools/call through /mcp with an API key can ask for, so it is refused`;
 }
 
 /** Every scope a call of `target` with these arguments needs (the audit trail records them for calls that ran too). */

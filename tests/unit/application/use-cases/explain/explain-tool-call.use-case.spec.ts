@@ -2,6 +2,9 @@ import { ExplainToolCall } from '../../../../../src/application/use-cases/explai
 import { ExplainStep } from '../../../../../src/application/use-cases/explain/explain-step';
 import { NotFoundError, ValidationError } from '../../../../../src/domain/errors';
 import { ToolRule } from '../../../../../src/domain/tool';
+import { InMemoryToolCallApprovalStore } from '../../../../fakes/in-memory-tool-call-approval.store';
+import { Sha256ContentDigest } from '../../../../../src/adapters/crypto/sha256-content-digest';
+import { boundCall } from '../../../../../src/application/use-cases/approvals/approval-binding';
 import { FakeExternalTools } from '../../../../fakes/fake-external-tools';
 import { InMemoryMcpConnectionStore } from '../../../../fakes/in-memory-mcp-connection.store';
 import { InMemoryQuotaBalances } from '../../../../fakes/in-memory-quota-balances';
@@ -22,6 +25,7 @@ function makeSut(rules: Record<string, ToolRule[]> = {}, builtIns: Record<string
   external.add(OWNER, 'files__gone', ['mcp_servers:write']);
   const quotas = new InMemoryQuotaBalances();
   const connections = new InMemoryMcpConnectionStore(() => ports.clock.now());
+  const approvals = new InMemoryToolCallApprovalStore();
   const sut = new ExplainToolCall({
     keys: ports.keys,
     external,
@@ -32,10 +36,11 @@ function makeSut(rules: Record<string, ToolRule[]> = {}, builtIns: Record<string
     connections,
     connectUrl: (id) => `https://keygate.example/console/#/servers/${id}/connect`,
     clock: ports.clock,
+    approvals: { store: approvals, digest: new Sha256ContentDigest() },
   });
   const explain = (keyId: string, tool: string, args?: Record<string, unknown>, actor = ActorMother.user(OWNER)) =>
     sut.execute({ actor, keyId, tool, ...(args !== undefined && { arguments: args }) });
-  return { ...ports, external, quotas, connections, explain };
+  return { ...ports, external, quotas, connections, explain, approvals, echo };
 }
 
 function step<N extends ExplainStep['step']>(steps: ExplainStep[], name: N): Extract<ExplainStep, { step: N }> {
@@ -242,21 +247,40 @@ describe('ExplainToolCall', () => {
       });
     });
 
-    it('says a require_approval match would need an approval, which is not available yet', async () => {
-      const { explain, key } = await subject();
+    it('says a require_approval match needs an approval, and which one this very call would meet, without using it', async () => {
+      const { explain, key, approvals, echo, rules, clock } = await subject();
       const answer = await explain(key.id, 'files__echo', { n: 0 });
       expect(step(answer.steps, 'rules')).toMatchObject({
         outcome: 'pass',
         rules: [{ outcome: 'not_matched' }, { outcome: 'not_matched' }, { outcome: 'matched' }],
       });
-      expect(step(answer.steps, 'approval')).toMatchObject({ outcome: 'fail', needed: true });
+      expect(step(answer.steps, 'approval')).toMatchObject({ outcome: 'fail', needed: true, approval: 'needed' });
       expect(answer).toMatchObject({
         decision: 'refused',
         reason:
-          'This call would need an approval (rule 2 of echo: n of 0 needs a yes), and approvals are not available yet, so it is refused',
+          "This call would need an approval (rule 2 of echo: n of 0 needs a yes): the call asks for one, which the key's approver then decides",
       });
       const plain = await explain(key.id, 'files__echo', { n: 1 });
       expect(step(plain.steps, 'approval')).toMatchObject({ outcome: 'not_applicable', needed: false });
+      // An approval of this call (n: 0), as a call on /mcp would have made it.
+      const set = (await rules.rulesFor({ kind: 'external', tool: echo }))!;
+      const { binding } = boundCall(key.id, { kind: 'external', tool: echo }, { n: 0 }, set, new Sha256ContentDigest());
+      const now = clock.now();
+      const held = (await approvals.createWithinLimit(
+        { ...binding, userId: OWNER, toolName: 'files__echo', serverName: 'files', arguments: { n: 0 }, ruleIndex: 2, ruleMessage: 'm', approvers: 'owner', createdAt: now, expiresAt: new Date(now.getTime() + 60_000) },
+        20,
+        now,
+      ))!;
+      expect(step((await explain(key.id, 'files__echo', { n: 0 })).steps, 'approval')).toMatchObject({ outcome: 'fail', approval: 'pending', approvalId: held.id });
+      await approvals.decide(held.id, 'granted', OWNER, now);
+      const granted = await explain(key.id, 'files__echo', { n: 0 });
+      expect(step(granted.steps, 'approval')).toMatchObject({ outcome: 'pass', approval: 'granted', approvalId: held.id });
+      expect(granted.decision).toBe('allowed');
+      // Read only: still granted, and other arguments have none.
+      expect((await approvals.find(held.id))?.state).toBe('granted');
+      expect(step((await explain(key.id, 'files__echo', { n: 0, x: 1 })).steps, 'approval')).toMatchObject({ approval: 'needed' });
+      clock.advance(60_000);
+      expect(step((await explain(key.id, 'files__echo', { n: 0 })).steps, 'approval')).toMatchObject({ approval: 'needed' });
     });
 
     it("reads the built-in tools' rules too", async () => {

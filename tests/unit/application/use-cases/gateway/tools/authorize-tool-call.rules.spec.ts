@@ -61,12 +61,14 @@ describe('AuthorizeToolCall with tool rules', () => {
     expect(decision.kind === 'refused' && decision.message).not.toContain('SECRET');
   });
 
-  it('refuses a require_approval match, saying approvals are not available yet', async () => {
+  it('refuses a require_approval match, saying only a tools/call on /mcp with a key can ask for the approval', async () => {
     const { decide } = makeSut({ write: [{ when: 'true', effect: 'require_approval', message: 'ask first', approvers: 'admin' }] });
     expect(await decide('files__write', {})).toMatchObject({
       kind: 'refused',
-      message: 'This call needs approval (rule 0 of write: ask first), and approvals are not available yet, so it is refused',
+      message:
+        'This call needs approval (rule 0 of write: ask first), which only a tools/call through /mcp with an API key can ask for, so it is refused',
       rule: { effect: 'require_approval', outcome: 'matched' },
+      target: { kind: 'external' },
     });
   });
 
