@@ -38,7 +38,8 @@ export const DomainErrorMother: { readonly [C in ErrorCode]: () => ErrorWithCode
   'MCP_REFERENCE.UNKNOWN': () => new UnknownReferenceError('prompt', 'files__greet'),
   'UPSTREAM.FAILED': () => new UpstreamFailedError('The MCP server files did not answer: fetch failed'),
   'MCP_SUBSCRIPTION.LIMIT': () => new SubscriptionLimitError(100),
-  'APPROVAL.REQUIRED': () => new ApprovalRequiredError('a1', 'https://keygate.example/console/#/approvals/a1', 'rule 0 of deploy: needs a yes'),
+  'APPROVAL.REQUIRED': () =>
+    new ApprovalRequiredError('a1', 'https://keygate.example/console/#/approvals/a1', 'rule 0 of deploy: needs a yes'),
   'MCP_CONNECTION.REQUIRED': () => new ConnectionRequiredError('github', 'https://keygate.example/console/#/servers/s1/connect'),
   'STATE.CONFLICT': () => new ConflictError('The key limit is reached'),
   'DATABASE.UNAVAILABLE': () => new DatabaseUnavailableError({ cause: new Error('connect ECONNREFUSED 127.0.0.1:5432') }),

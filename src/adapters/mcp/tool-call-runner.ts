@@ -60,7 +60,8 @@ export class ToolCallRunner {
       );
       return toCallToolResult(outcome, recordBytes);
     } catch (error) {
-      if (error instanceof ConnectionRequiredError || error instanceof ApprovalRequiredError) return connectionAnswer(error, prompt, this.log);
+      if (error instanceof ConnectionRequiredError || error instanceof ApprovalRequiredError)
+        return connectionAnswer(error, prompt, this.log);
       throw toMcpError(error, this.log);
     }
   }

@@ -74,7 +74,7 @@ export async function authorizeToolCalls(
     const caller = { keyId: accessToken ? '' : principal.keyId, keyName: principal.keyName ?? '', admin: false };
     const decision = await authorize.execute({ userId, scopes, name, arguments: args, view, subjectToken: accessToken?.token, caller });
     if (decision.kind === 'allowed' || decision.kind === 'unknown') {
-      allow((allowed ??= new Map()), name, decision.kind === 'allowed' ? decision.target : null);
+      allow((allowed ??= new Map<string, ToolTarget | HeldCall | null>()), name, decision.kind === 'allowed' ? decision.target : null);
       continue;
     }
     let refusal = decision.kind === 'refused' ? decision.message : '';
@@ -89,7 +89,11 @@ export async function authorizeToolCalls(
         origin: origin?.(),
       });
       if (claim.kind !== 'refused') {
-        allow((allowed ??= new Map()), name, claim.kind === 'approved' ? decision.target : { kind: 'held', error: claim.error });
+        allow(
+          (allowed ??= new Map<string, ToolTarget | HeldCall | null>()),
+          name,
+          claim.kind === 'approved' ? decision.target : { kind: 'held', error: claim.error },
+        );
         continue;
       }
       refusal = claim.message;

@@ -85,7 +85,10 @@ describe('connectionAnswer for a call held for approval: the same three forms, w
     const { log } = makeSut();
     expect(connectionAnswer(held(), { kind: 'tool-error' }, log)).toEqual({
       content: [
-        { type: 'text', text: 'This call needs approval (rule 0 of deploy: needs a yes): ask for it at /console/#/approvals/a1, then make the same call again' },
+        {
+          type: 'text',
+          text: 'This call needs approval (rule 0 of deploy: needs a yes): ask for it at /console/#/approvals/a1, then make the same call again',
+        },
       ],
       isError: true,
     });

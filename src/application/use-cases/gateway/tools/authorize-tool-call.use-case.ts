@@ -75,7 +75,14 @@ export class AuthorizeToolCall {
       argsKnown: input.argsKnown ?? true,
     });
     if (verdict === null) return decision;
-    return { kind: 'refused', rule: verdict, message: refusalMessage(verdict), required: requiredScopes(target, input.arguments), steps, target };
+    return {
+      kind: 'refused',
+      rule: verdict,
+      message: refusalMessage(verdict),
+      required: requiredScopes(target, input.arguments),
+      steps,
+      target,
+    };
   }
 }
 

@@ -267,11 +267,26 @@ describe('ExplainToolCall', () => {
       const { binding } = boundCall(key.id, { kind: 'external', tool: echo }, { n: 0 }, set, new Sha256ContentDigest());
       const now = clock.now();
       const held = (await approvals.createWithinLimit(
-        { ...binding, userId: OWNER, toolName: 'files__echo', serverName: 'files', arguments: { n: 0 }, ruleIndex: 2, ruleMessage: 'm', approvers: 'owner', createdAt: now, expiresAt: new Date(now.getTime() + 60_000) },
+        {
+          ...binding,
+          userId: OWNER,
+          toolName: 'files__echo',
+          serverName: 'files',
+          arguments: { n: 0 },
+          ruleIndex: 2,
+          ruleMessage: 'm',
+          approvers: 'owner',
+          createdAt: now,
+          expiresAt: new Date(now.getTime() + 60_000),
+        },
         20,
         now,
       ))!;
-      expect(step((await explain(key.id, 'files__echo', { n: 0 })).steps, 'approval')).toMatchObject({ outcome: 'fail', approval: 'pending', approvalId: held.id });
+      expect(step((await explain(key.id, 'files__echo', { n: 0 })).steps, 'approval')).toMatchObject({
+        outcome: 'fail',
+        approval: 'pending',
+        approvalId: held.id,
+      });
       await approvals.decide(held.id, 'granted', OWNER, now);
       const granted = await explain(key.id, 'files__echo', { n: 0 });
       expect(step(granted.steps, 'approval')).toMatchObject({ outcome: 'pass', approval: 'granted', approvalId: held.id });
