@@ -7,6 +7,9 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * sealed by the service (SecretBox under SECRETS_KEY, bound to the row's id
  * and key): they may hold secrets the caller sent. A granted approval is used
  * by a conditional UPDATE (state 'granted' to 'used'), so one call runs.
+ * `key_id` is not a foreign key, as mcp_sessions' is not: one would forbid
+ * TRUNCATE api_keys. A key deleted in SQL leaves its approvals unusable (no
+ * call can come with it) until they age out.
  */
 export class ToolCallApprovals1763900000022 implements MigrationInterface {
   name = 'ToolCallApprovals1763900000022';
@@ -15,7 +18,7 @@ export class ToolCallApprovals1763900000022 implements MigrationInterface {
     await queryRunner.query(`
       CREATE TABLE tool_call_approvals (
         id               uuid        PRIMARY KEY DEFAULT gen_random_uuid(),
-        key_id           uuid        NOT NULL REFERENCES api_keys (id) ON DELETE CASCADE,
+        key_id           uuid        NOT NULL,
         user_id          uuid        NOT NULL,
         tool             text        NOT NULL,
         tool_name        text        NOT NULL,
