@@ -41,6 +41,7 @@ export type KeyTool = Schemas['KeyTool'];
 export type KeyTools = Schemas['KeyTools'];
 export type ToolExplanation = Schemas['ToolExplanation'];
 export type ExplainStep = Schemas['ExplainStep'];
+export type Approval = Schemas['Approval'];
 
 export async function api<T>(method: string, path: string, body?: unknown): Promise<{ data: T; headers: Headers }> {
   const session = currentSession();

@@ -5,6 +5,7 @@ import { completeSignIn, currentSession, Session, signIn, signOut } from './auth
 import { ErrorNote, messageOf } from './components/error-note';
 import { stashConnectionCallback } from './connection-callback';
 import { AdminsPage } from './pages/admins';
+import { ApprovalsPage } from './pages/approvals';
 import { ConnectionCallbackPage } from './pages/connection-callback';
 import { CreateKeyPage } from './pages/create-key';
 import { KeyDetailPage } from './pages/key-detail';
@@ -16,6 +17,7 @@ import './styles.css';
 const NAV = [
   { href: '#/keys', label: 'Keys' },
   { href: '#/servers', label: 'MCP servers' },
+  { href: '#/approvals', label: 'Approvals' },
   { href: '#/admins', label: 'Admins', adminOnly: true },
 ];
 
@@ -37,6 +39,9 @@ function Page({ hash, admin }: { hash: string; admin: boolean | null }) {
   if (hash === '#/connections/callback') return <ConnectionCallbackPage />;
   const connect = /^#\/servers\/([0-9a-f-]{36})\/connect$/.exec(hash);
   if (connect) return <ServerConnectPage id={connect[1]} />;
+  if (hash === '#/approvals') return <ApprovalsPage />;
+  const approval = /^#\/approvals\/([0-9a-f-]{36})$/.exec(hash);
+  if (approval) return <ApprovalsPage focus={approval[1]} />;
   if (hash === '#/admins')
     return admin ? <AdminsPage /> : <p class="muted">{admin === null ? 'Loading…' : 'Agent roles and modes are managed by admins.'}</p>;
   return <KeysPage />;
@@ -89,7 +94,7 @@ function App() {
     signOut();
     setSession(null);
   };
-  const section = hash.startsWith('#/keys') ? '#/keys' : hash.startsWith('#/servers') ? '#/servers' : hash;
+  const section = ['#/keys', '#/servers', '#/approvals'].find((s) => hash.startsWith(s)) ?? hash;
   return (
     <>
       <header class="top">
