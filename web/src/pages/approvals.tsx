@@ -49,7 +49,9 @@ export function ApprovalsPage({ focus }: { focus?: string }) {
   return (
     <section aria-labelledby="approvals-title">
       <h1 id="approvals-title">Approvals</h1>
-      <p class="muted">Tool calls a rule holds until you say yes. Approving lets the same call, by the same key with the same arguments, run once.</p>
+      <p class="muted">
+        Tool calls a rule holds until you say yes. Approving lets the same call, by the same key with the same arguments, run once.
+      </p>
       <ErrorNote error={error} />
       {done && (
         <p role="status" class="muted">
