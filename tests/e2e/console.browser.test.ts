@@ -552,4 +552,65 @@ describeWithProgram(
     expect((await rest('DELETE', `/mcp-servers/${id}`)).status).toBe(204);
     expect(cspViolations).toEqual([]);
   });
+
+  it('opens a held call from the URL its tool error names: shows the arguments as text and the rule, approves it, and the same call is granted', async () => {
+    const rest = await restAs();
+    const rules = [{ when: 'args.action == "delete"', effect: 'require_approval', message: 'Deleting needs a yes' }];
+    expect((await rest('PUT', '/tool-rules/projects', { rules })).status).toBe(200);
+    const created = await rest('POST', '/api-keys', { name: 'held calls', scopes: ['projects:write'] });
+    expect(created.status).toBe(201);
+    const { id: keyId, raw_key: raw } = (await created.json()) as { id: string; raw_key: string };
+    // Markup in an argument must be shown as text, never parsed.
+    const args = { action: 'delete', id: '<b id="injected">p-1</b>' };
+    const client = new Client({ name: 'console-test', version: '1.0.0' });
+    try {
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(`${service.baseUrl}/mcp`), { requestInit: { headers: { 'X-API-Key': raw } } }),
+      );
+      const held = (await client.callTool({ name: 'projects', arguments: args })) as { isError?: boolean; content: { text: string }[] };
+      expect(held.isError).toBe(true);
+      const url = /https?:\/\/\S+\/console\/#\/approvals\/[0-9a-f-]{36}|\/console\/#\/approvals\/[0-9a-f-]{36}/.exec(
+        held.content[0].text,
+      )![0];
+      const approvalId = url.slice(-36);
+      const approvalOf = async () =>
+        (
+          (await (await rest('POST', '/authz/explain', { key_id: keyId, tool: 'projects', arguments: args })).json()) as {
+            steps: { step: string; approval?: string; approval_id?: string }[];
+          }
+        ).steps.find((s) => s.step === 'approval');
+      expect(await approvalOf()).toMatchObject({ approval: 'pending', approval_id: approvalId });
+
+      await page.goto('about:blank');
+      await page.goto(url.startsWith('/') ? `${service.baseUrl}${url}` : url);
+      await page.getByRole('heading', { name: 'Approvals', level: 1 }).waitFor();
+      expect(await page.getByRole('link', { name: 'Approvals' }).getAttribute('aria-current')).toBe('page');
+      const card = page.getByRole('article', { name: /^projects/ });
+      await card.waitFor();
+      expect(await card.getAttribute('class')).toContain('focused');
+      expect(await card.innerText()).toContain('Deleting needs a yes');
+      expect(await card.innerText()).toContain('built-in');
+      const shown = card.getByLabel('Arguments of projects');
+      expect(JSON.parse(await shown.innerText())).toEqual(args);
+      expect(await page.locator('#injected').count()).toBe(0);
+      await check('approval');
+
+      await card.getByRole('button', { name: 'Approve projects' }).click();
+      await page.getByText('Approved projects: the same call by the same key now runs once.').waitFor();
+      await card.waitFor({ state: 'detached' });
+      await page.getByText('No calls are waiting for your approval.').waitFor();
+      expect(await approvalOf()).toMatchObject({ approval: 'granted', approval_id: approvalId });
+
+      // Decided: the link now says so plainly.
+      await page.goto('about:blank');
+      await page.goto(`${service.baseUrl}/console/#/approvals/${approvalId}`);
+      await page.getByText(/^The approval this link names is not waiting for you/).waitFor();
+      await check('approval-gone', page, false);
+    } finally {
+      await client.close();
+      expect((await rest('DELETE', '/tool-rules/projects')).status).toBe(204);
+      expect((await rest('DELETE', `/api-keys/${keyId}`)).status).toBe(204);
+    }
+    expect(cspViolations).toEqual([]);
+  });
 });
