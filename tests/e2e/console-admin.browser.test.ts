@@ -242,7 +242,11 @@ describeWithProgram(
     await other.goto(`${service.baseUrl}/console/#/admins`);
     await other.reload();
     await other.getByText('Agent roles and modes are managed by admins.').waitFor();
-    expect(await other.getByRole('navigation', { name: 'Main' }).getByRole('link').allInnerTexts()).toEqual(['Keys', 'MCP servers']);
+    expect(await other.getByRole('navigation', { name: 'Main' }).getByRole('link').allInnerTexts()).toEqual([
+      'Keys',
+      'MCP servers',
+      'Approvals',
+    ]);
     expect(await other.getByRole('heading', { name: 'Agent roles and modes' }).count()).toBe(0);
     await check('not-admin', other);
 
@@ -258,6 +262,7 @@ describeWithProgram(
     expect(await page.getByRole('navigation', { name: 'Main' }).getByRole('link').allInnerTexts()).toEqual([
       'Keys',
       'MCP servers',
+      'Approvals',
       'Admins',
     ]);
     expect(cspViolations).toEqual([]);
