@@ -553,7 +553,7 @@ describeWithProgram(
     expect(cspViolations).toEqual([]);
   });
 
-  it('opens a held call from the URL its tool error names: shows the arguments as text and the rule, approves it, and the same call is granted', async () => {
+  it('opens a held call from the URL its tool error names: shows the arguments as text and the rule, approves it (the same call is granted), and denies another from the list', async () => {
     const rest = await restAs();
     const rules = [{ when: 'args.action == "delete"', effect: 'require_approval', message: 'Deleting needs a yes' }];
     expect((await rest('PUT', '/tool-rules/projects', { rules })).status).toBe(200);
@@ -573,9 +573,9 @@ describeWithProgram(
         held.content[0].text,
       )![0];
       const approvalId = url.slice(-36);
-      const approvalOf = async () =>
+      const approvalOf = async (call: Record<string, string> = args) =>
         (
-          (await (await rest('POST', '/authz/explain', { key_id: keyId, tool: 'projects', arguments: args })).json()) as {
+          (await (await rest('POST', '/authz/explain', { key_id: keyId, tool: 'projects', arguments: call })).json()) as {
             steps: { step: string; approval?: string; approval_id?: string }[];
           }
         ).steps.find((s) => s.step === 'approval');
@@ -606,6 +606,15 @@ describeWithProgram(
       await page.goto(`${service.baseUrl}/console/#/approvals/${approvalId}`);
       await page.getByText(/^The approval this link names is not waiting for you/).waitFor();
       await check('approval-gone', page, false);
+
+      // Another call, denied from the plain list: the same call is then refused.
+      const other = { action: 'delete', id: 'p-2' };
+      expect(((await client.callTool({ name: 'projects', arguments: other })) as { isError?: boolean }).isError).toBe(true);
+      await page.getByRole('link', { name: 'Approvals' }).click();
+      await page.getByRole('button', { name: 'Deny projects' }).click();
+      await page.getByText('Denied projects: the same call is refused until the approval expires.').waitFor();
+      await page.getByText('No calls are waiting for your approval.').waitFor();
+      expect(await approvalOf(other)).toMatchObject({ approval: 'denied' });
     } finally {
       await client.close();
       expect((await rest('DELETE', '/tool-rules/projects')).status).toBe(204);
