@@ -1,7 +1,7 @@
 import { Actor, mayActFor } from '../../../domain/actor';
 import { ApiKey } from '../../../domain/api-key';
 import { NotFoundError } from '../../../domain/errors';
-import { isResource, SCOPE_CATALOG } from '../../../domain/scope';
+import { isResource } from '../../../domain/scope';
 import { ToolPin } from '../../../domain/tool';
 import { ApiKeyRepository } from '../../ports/api-key-repository.port';
 import { Clock } from '../../ports/clock.port';
@@ -15,6 +15,7 @@ import { changedMessage, ToolPins } from '../gateway/external/tool-pins';
 import { requiredScopes } from '../gateway/tools/authorize-tool-call.use-case';
 import { ToolRuleGate } from '../gateway/tools/tool-rule-gate';
 import { ToolTarget } from '../gateway/tools/tool-target';
+import { grantedScopes } from '../granted-scopes';
 import { requireUuid } from '../guards';
 import { ExplainedRule, ExplainStep, StepOutcome } from './explain-step';
 import { keyStanding } from './key-standing';
@@ -268,7 +269,7 @@ function toolStep(name: string, found: Found): ExplainStep {
 }
 
 function scopeStep(key: ApiKey, found: Found, args: Record<string, unknown> | undefined): ExplainStep {
-  const granted = SCOPE_CATALOG.map(({ scope }) => scope).filter((scope) => key.scopes.allows(scope));
+  const granted = grantedScopes(key.scopes);
   if (found === null) return { step: 'scope', outcome: 'not_applicable', detail: 'No such tool', required: [], granted, missing: [] };
   const required = requiredScopes(found.target, args);
   const missing = required.filter((scope) => !key.scopes.allows(scope));

@@ -2,7 +2,8 @@ import { BUILT_IN_SERVER, ToolRule } from '../../../../domain/tool';
 import { Clock } from '../../../ports/clock.port';
 import { RuleCompiler } from '../../../ports/rule-compiler.port';
 import { BuiltInRuleReader } from '../../../ports/tool-rule-store.port';
-import { SCOPE_CATALOG, ScopeSet } from '../../../../domain/scope';
+import { ScopeSet } from '../../../../domain/scope';
+import { grantedScopes } from '../../granted-scopes';
 import { evaluateToolRules, RuleEvaluation, RuleSet } from '../../tool-rules/evaluate-tool-rules';
 import { asRules } from '../../tool-rules/tool-rules-check';
 import { ToolTarget } from './tool-target';
@@ -51,7 +52,7 @@ export class ToolRuleGate {
       this.compiler,
       {
         args: call.arguments ?? {},
-        key: { id: call.caller?.keyId ?? '', name: call.caller?.keyName ?? '', scopes: scopeList(call.scopes) },
+        key: { id: call.caller?.keyId ?? '', name: call.caller?.keyName ?? '', scopes: grantedScopes(call.scopes) },
         user: { id: call.userId, admin: call.caller?.admin ?? false },
         tool,
         server,
@@ -73,9 +74,4 @@ export class ToolRuleGate {
     const rules: readonly ToolRule[] = asRules((map as Record<string, unknown>)[tool]);
     return { source: { kind: 'server', recordId: server.id }, rules };
   }
-}
-
-/** Every catalog scope the set grants: a `:write` brings its `:read`, full access the whole catalog. */
-function scopeList(scopes: ScopeSet): string[] {
-  return SCOPE_CATALOG.map(({ scope }) => scope).filter((scope) => scopes.allows(scope));
 }
