@@ -27,25 +27,9 @@ export class InMemoryMcpConnectionStore implements McpConnectionStore {
   }
 
   async saveSecret(userId: string, serverId: string, secret: string): Promise<{ connection: McpConnection; created: boolean }> {
-    const at = this.now();
-    const index = this.connections.findIndex((c) => c.userId === userId && c.serverId === serverId);
-    const before = index === -1 ? null : this.connections[index];
-    const connection: McpConnection = {
-      id: before?.id ?? randomUUID(),
-      userId,
-      serverId,
-      kind: 'user_secret',
-      state: 'connected',
-      scopes: [],
-      expiresAt: null,
-      account: null,
-      createdAt: before?.createdAt ?? at,
-      updatedAt: at,
-    };
-    if (before) this.connections[index] = connection;
-    else this.connections.push(connection);
-    this.secrets.set(connection.id, secret);
-    return { connection: { ...connection }, created: before === null };
+    const saved = this.upsert(userId, serverId, { kind: 'user_secret', scopes: [], expiresAt: null, account: null });
+    this.secrets.set(saved.connection.id, secret);
+    return saved;
   }
 
   async openGrant(userId: string, serverId: string): Promise<OpenedGrant | null> {
@@ -56,6 +40,25 @@ export class InMemoryMcpConnectionStore implements McpConnectionStore {
   }
 
   async saveGrant(userId: string, serverId: string, grant: OAuthGrant): Promise<{ connection: McpConnection; created: boolean }> {
+    const saved = this.upsert(userId, serverId, {
+      kind: 'oauth',
+      scopes: grant.tokens.scopes,
+      expiresAt: grant.tokens.expiresAt ?? null,
+      account: grant.tokens.account ?? null,
+    });
+    const { id } = saved.connection;
+    this.secrets.delete(id);
+    this.grants.set(id, structuredClone(grant));
+    this.refreshing.delete(id);
+    return saved;
+  }
+
+  /** The user's connection to the server, connected with these fields: the existing one (same id, created time) or a new one. */
+  private upsert(
+    userId: string,
+    serverId: string,
+    fields: Pick<McpConnection, 'kind' | 'scopes' | 'expiresAt' | 'account'>,
+  ): { connection: McpConnection; created: boolean } {
     const at = this.now();
     const index = this.connections.findIndex((c) => c.userId === userId && c.serverId === serverId);
     const before = index === -1 ? null : this.connections[index];
@@ -63,19 +66,13 @@ export class InMemoryMcpConnectionStore implements McpConnectionStore {
       id: before?.id ?? randomUUID(),
       userId,
       serverId,
-      kind: 'oauth',
       state: 'connected',
-      scopes: grant.tokens.scopes,
-      expiresAt: grant.tokens.expiresAt ?? null,
-      account: grant.tokens.account ?? null,
+      ...fields,
       createdAt: before?.createdAt ?? at,
       updatedAt: at,
     };
     if (before) this.connections[index] = connection;
     else this.connections.push(connection);
-    this.secrets.delete(connection.id);
-    this.grants.set(connection.id, structuredClone(grant));
-    this.refreshing.delete(connection.id);
     return { connection: { ...connection }, created: before === null };
   }
 
