@@ -225,6 +225,31 @@ describe('resumable SSE answers to POSTs in a session', () => {
     expect(again.messages()).toEqual([{ jsonrpc: '2.0', method: 'notifications/tools/list_changed', params: { n: 2 } }]);
   });
 
+  it('writes nothing to the log for a stream its client read to the end', async () => {
+    const session = await initialize(r.aUrl);
+    const post = await EventReader.post(r.aUrl, session, call(8, 'relay__steps'));
+    await until(() => post.ended, 10_000);
+    expect(post.messages().some(isResult(8))).toBe(true);
+    const rows = await r.a.db.dataSource.query(
+      'SELECT count(*)::int AS n FROM mcp_session_events WHERE session_id = (SELECT id FROM mcp_sessions ORDER BY created_at DESC LIMIT 1)',
+    );
+    expect(rows[0].n).toBe(0);
+  });
+
+  it('resumes on the other replica a stream its first replica still holds in memory, its client still connected', async () => {
+    const session = await initialize(r.aUrl);
+    const post = await EventReader.post(r.aUrl, session, call(9, 'relay__steps'));
+    await until(() => post.messages().some((m) => m.method === 'notifications/progress'));
+    const seen = post.events.at(-1)!.id!;
+    // Replica a still writes to its client: only the other replica's ask makes it write the stream out.
+    const resumed = await EventReader.get(r.b.url, session, seen);
+    expect(resumed.response.status).toBe(200);
+    await until(() => resumed.ended, 10_000);
+    expect(resumed.messages().map((m) => m.method ?? 'result')).toEqual(['notifications/progress', 'notifications/message', 'result']);
+    await until(() => post.ended, 10_000);
+    expect(post.messages().some(isResult(9))).toBe(true);
+  });
+
   it("answers 404 to another key's resumption, and replays nothing of a stream the log no longer knows", async () => {
     const session = await initialize(r.aUrl);
     const post = await EventReader.post(r.aUrl, session, call(5, 'relay__progress'));

@@ -41,10 +41,11 @@ function negotiate(accept: string): ResponseFormat | null {
  * both, which we have already checked our own way.
  *
  * `resumable` (an SSE answer in a session): the transport writes a priming
- * event with `retry:` and stores every event in the session's log, and a
- * client that goes away no longer ends the call: it runs on (within its own
- * deadline, bounded again by `maxMs`) and its result lands in the log for a
- * GET with Last-Event-ID. A notifications/cancelled still cancels it.
+ * event with `retry:` and hands every event to the POST's store, and a
+ * client that goes away no longer ends the call: its events go to the
+ * session's log, it runs on (within its own deadline, bounded again by the
+ * longest call) and its result lands in the log for a GET with
+ * Last-Event-ID. A notifications/cancelled still cancels it.
  */
 export async function serveStreamableHttp(
   server: Server,
@@ -63,7 +64,8 @@ export async function serveStreamableHttp(
     void transport.close();
     void server.close();
   };
-  res.on('close', resumable && format === 'sse' ? () => void outlive(resumable).then(close) : close);
+  // writableFinished: the whole answer reached the socket; without it the client left early and may resume.
+  res.on('close', resumable && format === 'sse' ? () => void resumable.closed(!res.writableFinished).then(close) : close);
   await server.connect(transport);
   const send = transport.send.bind(transport);
   transport.send = (message, options) => send(withLegacyResourceNotFound(server, message), options);
@@ -79,14 +81,4 @@ export async function serveStreamableHttp(
   if (answer.body === null) return void res.end();
   // pipeline, not pipe: a client gone cancels the web stream, which tells the transport to store what follows instead of writing it.
   await pipeline(Readable.fromWeb(answer.body), res).catch(() => undefined);
-}
-
-/** Settles when the POST's last response is stored, or after `maxMs` at the latest. */
-function outlive(resumable: ResumablePost): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const bound = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, resumable.maxMs);
-    timer.unref();
-  });
-  return Promise.race([resumable.store.finished, bound]).finally(() => clearTimeout(timer));
 }

@@ -46,7 +46,7 @@ import {
   SUBSCRIPTIONS_CHANNEL,
 } from '../../adapters/persistence/mcp-sessions/postgres-resource-subscriptions';
 import { PostgresSessionBus, SESSION_ENDED_CHANNEL } from '../../adapters/persistence/mcp-sessions/postgres-session-bus';
-import { PostgresSessionEvents } from '../../adapters/persistence/mcp-sessions/postgres-session-events';
+import { POST_STREAM_WANTED_CHANNEL, PostgresSessionEvents } from '../../adapters/persistence/mcp-sessions/postgres-session-events';
 import { PostgresUpstreamSessionStore } from '../../adapters/persistence/mcp-sessions/postgres-upstream-session-store';
 import { SessionPurge } from '../../adapters/persistence/mcp-sessions/session-purge';
 import { ToolChangeWatcher } from '../../adapters/persistence/mcp-sessions/tool-change-watcher';
@@ -117,8 +117,12 @@ function bindMcpSessions(c: Container): void {
     [TOKENS.Logger],
   );
   c.bind<NotifiedCache[]>(TOKENS.SessionChannels).toResolvedValue(
-    (bus: PostgresSessionBus, watcher: ToolChangeWatcher) => [...bus.channels(), ...watcher.channels()],
-    [PostgresSessionBus, ToolChangeWatcher],
+    (bus: PostgresSessionBus, watcher: ToolChangeWatcher, posts: PostStreams) => [
+      ...bus.channels(),
+      ...watcher.channels(),
+      postStreamWanted(posts),
+    ],
+    [PostgresSessionBus, ToolChangeWatcher, PostStreams],
   );
   c.bind(SessionPurge).toResolvedValue(
     (ds: DataSource, clock: Clock, idle: SessionIdlePolicy, logger: Logger) =>
@@ -245,6 +249,24 @@ function bindMcpPostStreams(c: Container): void {
       ),
     [PostgresSessionEvents, TOKENS.Config, TOKENS.Logger],
   );
+}
+
+/**
+ * A resumption on another replica asks for a POST stream this one may hold
+ * in memory (payload `<session id> <stream>`). While the listener was away
+ * such asks were lost, so on its return every stream held is written out.
+ */
+function postStreamWanted(posts: PostStreams): NotifiedCache {
+  const ignore = () => undefined;
+  return {
+    channel: POST_STREAM_WANTED_CHANNEL,
+    evict: (payload) => {
+      const [sessionId, stream] = payload.split(' ');
+      if (sessionId && stream) posts.wanted(sessionId, Number(stream));
+    },
+    enable: () => posts.spillAll(),
+    disable: ignore,
+  };
 }
 
 /**

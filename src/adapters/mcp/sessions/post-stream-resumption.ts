@@ -11,11 +11,13 @@ export interface PostStreamSource {
   ): Promise<{ seq: number; message: string; endsStream: boolean }[]>;
   /** False when the session ended or its key is no longer usable. */
   touchSession(sessionId: string): Promise<boolean>;
+  /** Asks whichever replica holds the stream in memory to write it to the log. */
+  wantPostStream(sessionId: string, stream: number): Promise<void>;
 }
 
 export interface PostStreamPlace {
   sessionId: string;
-  /** The stream: its priming event's seq. */
+  /** The stream's name (post-stream-event-id.ts). */
   stream: number;
   /** The last event the client saw. */
   afterSeq: number;
@@ -71,6 +73,12 @@ export class PostStreamResumption {
     this.timers.push(keepAlive);
     await this.pump();
     if (this.closed) return;
+    // Nothing logged yet: the replica answering the POST may hold the rest in memory, its client still connected as far as it knows.
+    if (this.lastSeq === this.place.afterSeq) {
+      this.source
+        .wantPostStream(this.place.sessionId, this.place.stream)
+        .catch((error) => this.log('could not ask for a POST stream', error));
+    }
     const left = this.place.until - Date.now();
     if (left <= 0) return this.close();
     const deadline = setTimeout(() => void this.pump().finally(() => this.close()), left);

@@ -2,6 +2,7 @@ import { Response } from 'express';
 import { McpSession } from '../../../domain/mcp-session';
 import { RPC, sendRpcError } from '../json-rpc';
 import { EVENT_STREAM_HEADERS, PostStreamResumption, PostStreamSource } from './post-stream-resumption';
+import { postStreamOpenedAt } from './post-stream-event-id';
 import { StreamPlace, StreamPlaces } from './stream-places';
 
 /** What a stream needs of the event log and the stream claim (PostgresSessionEvents). */
@@ -129,8 +130,8 @@ export class SessionStreams {
   /**
    * Resumes a POST's SSE answer after its event `afterSeq`: a different
    * stream from the standalone one, so its claim does not stand in the way.
-   * A stream whose priming event is no longer kept (or never was) replays
-   * what is left of it and closes at once. A second resumption of the same
+   * A stream that cannot still be running (its deadline has passed, or its
+   * name is unknown) replays what is left of it and closes at once. A second resumption of the same
    * answer on this replica closes the first: a client reconnecting before its
    * old connection is seen closed neither waits for it nor spends its key's
    * share twice.
@@ -146,7 +147,7 @@ export class SessionStreams {
     this.resumed.set(name, starting);
     let openedAt: number | null;
     try {
-      openedAt = await this.store.postStreamOpenedAt(session.id, stream);
+      openedAt = await this.openedAt(session.id, stream);
     } catch (error) {
       place.release();
       throw error;
@@ -177,6 +178,17 @@ export class SessionStreams {
     );
     this.resumed.set(name, resumption);
     await resumption.start((waker) => this.watch.watchStream(session.id, waker));
+  }
+
+  /**
+   * When a POST stream opened: its name says, for one named by its replica
+   * (a time ahead of this clock by more than the leeway names no stream);
+   * the log, for one named by an older keygate.
+   */
+  private async openedAt(sessionId: string, stream: number): Promise<number | null> {
+    const named = postStreamOpenedAt(stream);
+    if (named === null) return this.store.postStreamOpenedAt(sessionId, stream);
+    return named > Date.now() + POST_STREAM_GRACE_MS ? null : named;
   }
 
   /** Closes every stream (shutdown). */

@@ -2,6 +2,8 @@ import { DataSource } from 'typeorm';
 
 /** Channel that wakes the replicas holding a session's GET streams (standalone or resumed): payload is the session's internal id. */
 export const STREAM_CHANNEL = 'keygate_mcp_stream';
+/** Channel that asks the replica holding a POST stream to write it out: payload `<session id> <stream>`. */
+export const POST_STREAM_WANTED_CHANNEL = 'keygate_mcp_post_stream_wanted';
 
 export interface SessionEventOptions {
   /** Events kept per session; older ones are dropped at each append. */
@@ -33,26 +35,36 @@ export class PostgresSessionEvents {
   }
 
   /**
-   * Appends an event of a POST's SSE answer: `stream` is the seq of that
-   * answer's priming event, null for the priming event itself (which opens
-   * the stream under its own seq). `endsStream` marks the last response the
-   * POST awaited. Null when the session has ended.
+   * Appends an event of a POST's SSE answer: `stream` names that answer,
+   * `seq` is the event's place in it (post-stream-event-id.ts); `endsStream`
+   * marks the last response the POST awaited. False when the session has ended.
    */
-  async appendToPostStream(sessionId: string, stream: number | null, message: string, endsStream: boolean): Promise<number | null> {
-    return this.insert(sessionId, message, stream ?? 'new', endsStream);
+  async appendToPostStream(sessionId: string, stream: number, seq: number, message: string, endsStream: boolean): Promise<boolean> {
+    return (await this.insert(sessionId, message, { stream, seq }, endsStream)) !== null;
   }
 
-  /** Events after `afterSeq` of one stream: the standalone one (`stream` null) or a POST's. */
+  /** Asks the replica holding a POST stream to write it to the log (PostStreams.wanted), for a resumption elsewhere. */
+  async wantPostStream(sessionId: string, stream: number): Promise<void> {
+    await this.dataSource.query('SELECT pg_notify($1, $2)', [POST_STREAM_WANTED_CHANNEL, `${sessionId} ${stream}`]);
+  }
+
+  /**
+   * Events after `afterSeq` of one stream: the standalone one (`stream`
+   * null, by the session's seq) or a POST's (by the event's place in it).
+   */
   async readAfter(sessionId: string, afterSeq: number, limit: number, stream: number | null = null): Promise<StoredEvent[]> {
     const rows = await this.dataSource.query<{ seq: string; message: string; ends_stream: boolean }[]>(
-      `SELECT seq::text AS seq, message, ends_stream FROM mcp_session_events
-       WHERE session_id = $1 AND seq > $2 AND stream IS NOT DISTINCT FROM $4::bigint ORDER BY seq LIMIT $3`,
-      [sessionId, afterSeq, limit, stream],
+      stream === null
+        ? `SELECT seq::text AS seq, message, ends_stream FROM mcp_session_events
+           WHERE session_id = $1 AND seq > $2 AND stream IS NULL ORDER BY seq LIMIT $3`
+        : `SELECT post_seq::text AS seq, message, ends_stream FROM mcp_session_events
+           WHERE session_id = $1 AND stream = $4 AND post_seq > $2 ORDER BY post_seq LIMIT $3`,
+      stream === null ? [sessionId, afterSeq, limit] : [sessionId, afterSeq, limit, stream],
     );
     return rows.map((r) => ({ seq: Number(r.seq), message: r.message, endsStream: r.ends_stream }));
   }
 
-  /** When a POST stream's priming event was written (epoch ms); null once it is no longer kept, or never was. */
+  /** When a POST stream named by its priming event's seq (before names carried their time) opened (epoch ms); null once it is no longer kept, or never was. */
   async postStreamOpenedAt(sessionId: string, stream: number): Promise<number | null> {
     const rows = await this.dataSource.query<{ at: number }[]>(
       'SELECT (extract(epoch FROM created_at) * 1000)::float8 AS at FROM mcp_session_events WHERE session_id = $1 AND seq = $2 AND stream = $2',
@@ -77,26 +89,22 @@ export class PostgresSessionEvents {
   }
 
   /**
-   * One statement: the seq taken, the event written, its replica woken, and
-   * the events past the bound dropped (a POST in a session appends twice, so
-   * a second round trip here was a second transaction per append).
+   * One statement: the session's seq taken, the event written, its
+   * replica woken, and the events past the bound dropped.
    */
-  private async insert(sessionId: string, message: string, stream: number | 'new' | null, endsStream: boolean): Promise<number | null> {
+  private async insert(
+    sessionId: string,
+    message: string,
+    post: { stream: number; seq: number } | null,
+    endsStream: boolean,
+  ): Promise<number | null> {
     const rows = await this.dataSource.query<{ seq: string }[]>(
       `WITH s AS (UPDATE mcp_sessions SET event_seq = event_seq + 1 WHERE id = $1 AND ended_at IS NULL RETURNING id, event_seq),
-       e AS (INSERT INTO mcp_session_events (session_id, seq, message, created_at, stream, ends_stream)
-             SELECT id, event_seq, $2, now(), CASE WHEN $6::boolean THEN event_seq ELSE $4::bigint END, $5 FROM s RETURNING seq),
+       e AS (INSERT INTO mcp_session_events (session_id, seq, message, created_at, stream, post_seq, ends_stream)
+             SELECT id, event_seq, $2, now(), $4::bigint, $5::bigint, $6 FROM s RETURNING seq),
        d AS (DELETE FROM mcp_session_events o USING s WHERE o.session_id = s.id AND s.event_seq > $7 AND o.seq <= s.event_seq - $7)
        SELECT seq::text AS seq, pg_notify($3, $1::text) FROM e`,
-      [
-        sessionId,
-        message,
-        STREAM_CHANNEL,
-        stream === 'new' ? null : stream,
-        endsStream,
-        stream === 'new',
-        this.options.maxEventsPerSession,
-      ],
+      [sessionId, message, STREAM_CHANNEL, post?.stream ?? null, post?.seq ?? null, endsStream, this.options.maxEventsPerSession],
     );
     return rows.length === 0 ? null : Number(rows[0].seq);
   }

@@ -41,25 +41,29 @@ it('keeps the newest events of a session past its bound, each append one stateme
   const other = await session();
   const events = new PostgresSessionEvents(db.dataSource, { maxEventsPerSession: 3 });
   await events.append(other, '{"other":true}');
-  const stream = await events.appendToPostStream(id, null, '{}', false);
+  const stream = 1795773600000123;
+  expect(await events.appendToPostStream(id, stream, stream, '{}', false)).toBe(true);
   for (let i = 0; i < 3; i++) await events.append(id, `{"n":${i}}`);
 
   const query = jest.spyOn(db.dataSource, 'query');
   try {
-    const last = await events.appendToPostStream(id, stream, '{"result":{}}', true);
+    expect(await events.appendToPostStream(id, stream, stream + 1, '{"result":{}}', true)).toBe(true);
     expect(query).toHaveBeenCalledTimes(1);
-    expect(await seqsOf(id)).toEqual([last! - 2, last! - 1, last!]);
+    expect(await seqsOf(id)).toEqual([3, 4, 5]);
   } finally {
     query.mockRestore();
   }
   expect(await seqsOf(other)).toEqual([1]);
-  expect((await events.readAfter(id, 0, 10, stream)).map((e) => e.endsStream)).toEqual([true]);
+  expect((await events.readAfter(id, 0, 10, stream)).map((e) => [e.seq, e.endsStream])).toEqual([[stream + 1, true]]);
+  expect((await events.readAfter(id, stream, 10, stream)).map((e) => e.seq)).toEqual([stream + 1]);
+  expect((await events.readAfter(id, stream + 1, 10, stream)).map((e) => e.seq)).toEqual([]);
+  expect((await events.readAfter(id, 0, 10, null)).map((e) => e.message)).toEqual(['{"n":1}', '{"n":2}']);
 });
 
 it('appends nothing to an ended session', async () => {
   const id = await session();
   await new PostgresMcpSessionRepository(db.dataSource).end(id, new Date());
   const events = new PostgresSessionEvents(db.dataSource, { maxEventsPerSession: 3 });
-  expect(await events.appendToPostStream(id, null, '{}', false)).toBeNull();
+  expect(await events.appendToPostStream(id, 1795773600000123, 1795773600000123, '{}', false)).toBe(false);
   expect(await seqsOf(id)).toEqual([]);
 });

@@ -1,24 +1,24 @@
 import { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { PostStreamEventStore, PostStreamLog } from '../../../../src/adapters/mcp/sessions/post-stream-event-store';
+import { BUFFERED_EVENTS, PostStreamEventStore, PostStreamLog } from '../../../../src/adapters/mcp/sessions/post-stream-event-store';
+import { parseLastEventId, postStreamOpenedAt } from '../../../../src/adapters/mcp/sessions/post-stream-event-id';
+
+const NOW = Date.parse('2026-11-27T10:00:00Z');
 
 /** A log whose appends finish in the order `delays` says, not the order they were made in. */
-function makeSut(requests: number, options: { delays?: number[]; failAt?: number[]; ended?: boolean } = {}) {
-  const rows: { seq: number; stream: number; message: string; ends: boolean }[] = [];
+function makeSut(requests: number, options: { delays?: number[]; failAt?: number[] } = {}) {
+  const rows: { stream: number; seq: number; message: string; ends: boolean }[] = [];
   const warnings: string[] = [];
-  let seq = 10;
   let call = 0;
   const log: PostStreamLog = {
-    appendToPostStream: async (_session, stream, message, ends) => {
+    appendToPostStream: async (_session, stream, seq, message, ends) => {
       const n = call++;
       await new Promise((resolve) => setTimeout(resolve, options.delays?.[n] ?? 0)); // jest's fake clock: see run()
       if (options.failAt?.includes(n)) throw new Error('database away');
-      if (options.ended) return null;
-      seq += 1;
-      rows.push({ seq, stream: stream ?? seq, message, ends });
-      return seq;
+      rows.push({ stream, seq, message, ends });
+      return true;
     },
   };
-  return { store: new PostStreamEventStore(log, 's1', requests, (m) => void warnings.push(m)), rows, warnings };
+  return { store: new PostStreamEventStore(log, 's1', requests, (m) => void warnings.push(m), NOW), rows, warnings };
 }
 
 const note = (n: number) =>
@@ -49,22 +49,41 @@ describe('PostStreamEventStore', () => {
   beforeEach(() => jest.useFakeTimers());
   afterEach(() => jest.useRealTimers());
 
-  it('opens the stream with the priming event and names every event <stream>-<seq>, in the order the SDK sent them', async () => {
-    const { store, rows } = makeSut(1, { delays: [20, 10, 0] });
+  it('names its events <stream>-<seq> from a name carrying its opening time, and writes nothing while the client reads them', async () => {
+    const { store, rows } = makeSut(1);
     const ids = await run(
       Promise.all([store.storeEvent('x', {} as JSONRPCMessage), store.storeEvent('x', note(1)), store.storeEvent('x', result(1))]),
     );
-    expect(ids).toEqual(['11-11', '11-12', '11-13']);
-    expect(rows.map((r) => [r.stream, JSON.parse(r.message)])).toEqual([
-      [11, {}],
-      [11, note(1)],
-      [11, result(1)],
+    const s = store.stream;
+    expect(ids).toEqual([`${s}-${s}`, `${s}-${s + 1}`, `${s}-${s + 2}`]);
+    expect(postStreamOpenedAt(s)).toBe(NOW);
+    for (const id of ids) expect(parseLastEventId(id)).toEqual({ stream: s, seq: Number(id.split('-')[1]) });
+    expect(await settled(store.finished)).toBe(true);
+    expect(rows).toEqual([]);
+  });
+
+  it('writes what it kept in order when spilled, then every later event before it is sent', async () => {
+    const { store, rows } = makeSut(1, { delays: [20, 10, 40, 5] });
+    await run(store.storeEvent('x', {} as JSONRPCMessage));
+    await run(store.storeEvent('x', note(1)));
+    await run(store.spill());
+    expect(rows.map((r) => [r.seq - store.stream, JSON.parse(r.message)])).toEqual([
+      [0, {}],
+      [1, note(1)],
     ]);
+    const next = store.storeEvent('x', note(2));
+    expect(await settled(next)).toBe(false);
+    await run(next);
+    expect(rows).toHaveLength(3);
+    await run(store.storeEvent('x', result(1)));
+    expect(rows.map((r) => r.ends)).toEqual([false, false, false, true]);
+    expect(rows.every((r) => r.stream === store.stream)).toBe(true);
   });
 
   it("marks the last awaited response as the stream's end and settles `finished` then, not before", async () => {
     const { store, rows } = makeSut(2);
     await run(store.storeEvent('x', {} as JSONRPCMessage));
+    await run(store.spill());
     await run(store.storeEvent('x', result(1)));
     expect(await settled(store.finished)).toBe(false);
     await run(store.storeEvent('x', { jsonrpc: '2.0', id: 2, error: { code: -1, message: 'no' } }));
@@ -72,20 +91,22 @@ describe('PostStreamEventStore', () => {
     expect(rows.map((r) => r.ends)).toEqual([false, false, true]);
   });
 
-  it('keeps the live stream going when a write fails: the event gets the last stored id, and the end still settles', async () => {
-    const { store, warnings } = makeSut(1, { failAt: [1, 2] });
-    expect(await run(store.storeEvent('x', {} as JSONRPCMessage))).toBe('11-11');
-    expect(await run(store.storeEvent('x', note(1)))).toBe('11-11');
-    expect(await run(store.storeEvent('x', result(1)))).toBe('11-11');
-    expect(warnings).toHaveLength(2);
-    expect(await settled(store.finished)).toBe(true);
+  it('spills on its own past its bound, so a long stream is never held whole in memory', async () => {
+    const { store, rows } = makeSut(1);
+    for (let n = 0; n <= BUFFERED_EVENTS; n++) await run(store.storeEvent('x', note(n)));
+    expect(store.spilled).toBe(true);
+    await run(store.spill());
+    expect(rows).toHaveLength(BUFFERED_EVENTS + 1);
   });
 
-  it('gives an id that resumes nothing once the session has ended', async () => {
-    const { store, rows } = makeSut(1, { ended: true });
-    expect(await run(store.storeEvent('x', {} as JSONRPCMessage))).toBe('0-0');
-    expect(await run(store.storeEvent('x', result(1)))).toBe('0-0');
-    expect(rows).toEqual([]);
+  it('keeps the live stream going when a write fails, and the end still settles', async () => {
+    const { store, warnings } = makeSut(1, { failAt: [1, 2] });
+    await run(store.spill());
+    const s = store.stream;
+    expect(await run(store.storeEvent('x', {} as JSONRPCMessage))).toBe(`${s}-${s}`);
+    expect(await run(store.storeEvent('x', note(1)))).toBe(`${s}-${s + 1}`);
+    expect(await run(store.storeEvent('x', result(1)))).toBe(`${s}-${s + 2}`);
+    expect(warnings).toHaveLength(2);
     expect(await settled(store.finished)).toBe(true);
   });
 

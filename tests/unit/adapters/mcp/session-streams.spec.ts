@@ -1,4 +1,5 @@
 import { Response } from 'express';
+import { newPostStreamName } from '../../../../src/adapters/mcp/sessions/post-stream-event-id';
 import { SessionStreams, StreamStore } from '../../../../src/adapters/mcp/sessions/session-streams';
 import { McpSession } from '../../../../src/domain/mcp-session';
 import { FakeResponse } from '../../../fakes/fake-response';
@@ -14,6 +15,7 @@ afterEach(() => {
 function makeSut(options: { maxStreams?: number; maxStreamsPerKey?: number; keepAliveMs?: number; postStreamMs?: number } = {}) {
   const log: { seq: number; message: string; stream: number | null; endsStream: boolean }[] = [];
   const claims = new Map<string, string>();
+  const wanted: string[] = [];
   let refreshOk = true;
   const store: StreamStore = {
     claimStream: async (id, replica) => (claims.has(id) ? null : (claims.set(id, replica), log.length)),
@@ -22,6 +24,7 @@ function makeSut(options: { maxStreams?: number; maxStreamsPerKey?: number; keep
     readAfter: async (_id, after, limit, stream) => log.filter((e) => e.seq > after && e.stream === stream).slice(0, limit),
     postStreamOpenedAt: async (_id, stream) => (log.some((e) => e.seq === stream && e.stream === stream) ? Date.now() : null),
     touchSession: async () => refreshOk,
+    wantPostStream: async (id, stream) => void wanted.push(`${id} ${stream}`),
   };
   type Waker = { wake(): void; end(): void };
   const wakers = new Map<string, Set<Waker>>();
@@ -48,9 +51,16 @@ function makeSut(options: { maxStreams?: number; maxStreamsPerKey?: number; keep
     return seq;
   };
   const endAll = (id: string) => [...(wakers.get(id) ?? [])].forEach((w) => w.end());
+  /** An event of a POST stream named by its replica (`stream`, at `seq` in it), as that replica writes it out. */
+  const spill = (stream: number, seq: number, message: object, endsStream = false) => {
+    log.push({ seq, message: JSON.stringify(message), stream, endsStream });
+    for (const set of wakers.values()) set.forEach((w) => w.wake());
+  };
   return {
     streams,
     publish,
+    spill,
+    wanted,
     wakers,
     endAll,
     claims,
@@ -253,5 +263,31 @@ describe('SessionStreams resuming a POST stream', () => {
     long.endAll('s2');
     expect(open2.writableEnded).toBe(true);
     expect(long.streams.size).toBe(0);
+  });
+
+  it('asks for a stream named by its replica that the log does not hold yet, and sends it once written out', async () => {
+    const { streams, spill, wanted } = makeSut();
+    const stream = newPostStreamName(Date.now());
+    const res = await resume(streams, 's1', stream, stream + 1);
+    expect(wanted).toEqual([`s1 ${stream}`]);
+    expect(res.writableEnded).toBe(false);
+    spill(stream, stream, {});
+    spill(stream, stream + 1, { n: 1 });
+    spill(stream, stream + 2, { id: 1, result: {} }, true);
+    await tick();
+    expect(idsOf(res)).toEqual([`${stream}-${stream + 2}`]);
+    expect(res.writableEnded).toBe(true);
+  });
+
+  it('asks for nothing when the log already holds the rest, and closes at once for a name from the future', async () => {
+    const { streams, spill, wanted } = makeSut();
+    const stream = newPostStreamName(Date.now());
+    spill(stream, stream + 1, { n: 1 });
+    const res = await resume(streams, 's1', stream, stream);
+    expect(idsOf(res)).toEqual([`${stream}-${stream + 1}`]);
+    expect(wanted).toEqual([]);
+    const ahead = newPostStreamName(Date.now() + 60_000);
+    const refused = await resume(streams, 's1', ahead, ahead);
+    expect(refused.writableEnded).toBe(true);
   });
 });
