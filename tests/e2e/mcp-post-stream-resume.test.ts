@@ -107,12 +107,12 @@ async function until(check: () => boolean, ms = 5000): Promise<void> {
   }
 }
 
-async function initialize(base: string, key = raw): Promise<string> {
+async function initialize(base: string, key = raw, protocolVersion = '2025-11-25'): Promise<string> {
   const res = await mcpPost(base, key, {
     jsonrpc: '2.0',
     id: 0,
     method: 'initialize',
-    params: { protocolVersion: '2025-11-25', capabilities: CAPABILITIES, clientInfo: { name: 'resume', version: '1' } },
+    params: { protocolVersion, capabilities: CAPABILITIES, clientInfo: { name: 'resume', version: '1' } },
   });
   expect(res.status).toBe(200);
   await res.text();
@@ -223,6 +223,16 @@ describe('resumable SSE answers to POSTs in a session', () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     again.drop();
     expect(again.messages()).toEqual([{ jsonrpc: '2.0', method: 'notifications/tools/list_changed', params: { n: 2 } }]);
+  });
+
+  it('primes no stream of a session on 2025-06-18 (empty data needs 2025-11-25), and still names and ends it', async () => {
+    const session = await initialize(r.aUrl, raw, '2025-06-18');
+    const post = await EventReader.post(r.aUrl, session, call(10, 'relay__progress'));
+    expect(post.response.headers.get('content-type')).toContain('text/event-stream');
+    await until(() => post.ended);
+    expect(post.events.every((e) => e.data.trim() !== '')).toBe(true);
+    expect(post.events.every((e) => /^\d+-\d+$/.test(e.id ?? ''))).toBe(true);
+    expect(post.messages().some(isResult(10))).toBe(true);
   });
 
   it('writes nothing to the log for a stream its client read to the end', async () => {

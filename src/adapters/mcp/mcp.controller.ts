@@ -19,6 +19,7 @@ import { ToolsListFastPath } from './tools-list-fast-path';
 import { UsageGate } from '../edge/usage-gate';
 import { requestBase } from './request-base';
 import { acceptsEventStream, McpSessionEdge, sessionOf } from './sessions/mcp-session-edge';
+import { SessionToolCallFastPath } from './sessions/session-tool-call-fast-path';
 import { FindServerView } from '../../application/use-cases/gateway/upstream-view/find-server-view.use-case';
 import { serverView, viewOf } from './server-view';
 import { McpOAuth } from './oauth/mcp-oauth';
@@ -49,6 +50,8 @@ export interface McpControllerOptions {
   oauth?: McpOAuth;
   /** Per-call approvals: a key's call a require_approval rule holds asks for one (tool-gate.ts); absent, it is refused. */
   approvals?: ClaimToolCallApproval;
+  /** A lone upstream tools/call in a session, streamed without an SDK server. */
+  sessionCallFastPath: SessionToolCallFastPath;
 }
 
 /**
@@ -219,6 +222,7 @@ export class McpController {
     if (fast && (await this.options.callFastPath.tryServe(req, res, principal, messages, format, calls, origin))) return;
     // In a session, a call of an upstream tool is answered as a stream whenever the client takes one, to carry what the upstream sends meanwhile.
     const relay = session !== undefined && callsUpstream(calls) && acceptsEventStream(req.headers.accept);
+    if (relay && (await this.options.sessionCallFastPath.tryServe(req, res, principal, messages, calls, origin, session))) return;
     const declared = await this.options.servers.declaredFor(principal, messages, view);
     const server = this.options.servers.create(
       principal,

@@ -16,6 +16,12 @@ const SSE_HEADERS = [
   ['x-accel-buffering', 'no'],
 ] as const;
 
+/** Starts an SSE answer with the head the SDK's transport gives one (sent with the first event). */
+export function writeSseHead(res: Response): void {
+  res.statusCode = 200;
+  for (const [name, value] of SSE_HEADERS) res.setHeader(name, value);
+}
+
 /** A JSON-RPC result as the SDK's Protocol puts it on the wire, keys in its order. */
 export function rpcResult(id: RpcId, result: unknown): string {
   return JSON.stringify({ result, jsonrpc: '2.0', id });

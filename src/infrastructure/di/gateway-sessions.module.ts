@@ -30,6 +30,10 @@ import { ListeningSubscriptions } from '../../adapters/mcp/notifications/listeni
 import { modernListens } from '../../adapters/mcp/notifications/modern-upstream-listens';
 import { UpstreamNotificationStreams } from '../../adapters/mcp/notifications/upstream-notification-streams';
 import { SessionRelays } from '../../adapters/mcp/relay/session-relays';
+import { SessionToolCallFastPath } from '../../adapters/mcp/sessions/session-tool-call-fast-path';
+import { ToolCallRunner } from '../../adapters/mcp/tool-call-runner';
+import { ToolCallRecorder } from '../../adapters/mcp/tool-call-recorder';
+import { CallTool } from '../../application/use-cases/gateway/tools/call-tool.use-case';
 import { McpSessionEdge } from '../../adapters/mcp/sessions/mcp-session-edge';
 import { longestCallMs, PostStreams, POST_STREAM_RETRY_MS } from '../../adapters/mcp/sessions/post-streams';
 import { SessionStreams } from '../../adapters/mcp/sessions/session-streams';
@@ -240,8 +244,13 @@ function bindMcpRelay(c: Container): void {
   );
 }
 
-/** Resumable SSE answers to POSTs in a session (SEP-1699): their events go into the session's log. */
+/** Resumable SSE answers to POSTs in a session (SEP-1699): their events go into the session's log when a client may come back for them. */
 function bindMcpPostStreams(c: Container): void {
+  c.bind(SessionToolCallFastPath).toResolvedValue(
+    (call: CallTool, recorder: ToolCallRecorder, log: (error: unknown) => void, relays: SessionRelays, posts: PostStreams) =>
+      new SessionToolCallFastPath(new ToolCallRunner(call, recorder, log), relays, posts, log),
+    [CallTool, ToolCallRecorder, TOKENS.McpLog, SessionRelays, PostStreams],
+  );
   c.bind(PostStreams).toResolvedValue(
     (events: PostgresSessionEvents, config: Config, logger: Logger) =>
       new PostStreams(events, { retryMs: POST_STREAM_RETRY_MS, maxCallMs: longestCallMs(config.mcp) }, (message, error) =>

@@ -85,6 +85,7 @@ import { McpSessionEdge } from '../../adapters/mcp/sessions/mcp-session-edge';
 import { ToolCallRecorder } from '../../adapters/mcp/tool-call-recorder';
 import { ToolCallRunner } from '../../adapters/mcp/tool-call-runner';
 import { ToolsCallFastPath } from '../../adapters/mcp/tools-call-fast-path';
+import { SessionToolCallFastPath } from '../../adapters/mcp/sessions/session-tool-call-fast-path';
 import { ToolsListFastPath } from '../../adapters/mcp/tools-list-fast-path';
 import { UpstreamContentUseCases, upstreamContentUseCases } from '../../adapters/mcp/upstream-content-handlers';
 import { GuardedAddressCheck } from '../../adapters/mcp/upstream/guarded-address-check';
@@ -271,6 +272,7 @@ function bindMcp(c: Container): void {
       modern: ModernHttp,
       oauth: McpOAuth | undefined,
       approvals: ClaimToolCallApproval,
+      sessionCalls: SessionToolCallFastPath,
     ) =>
       new McpController({
         validateKey: validate,
@@ -286,6 +288,7 @@ function bindMcp(c: Container): void {
         modern,
         oauth,
         approvals,
+        sessionCallFastPath: sessionCalls,
       }),
     [
       ValidateKey,
@@ -301,6 +304,7 @@ function bindMcp(c: Container): void {
       ModernHttp,
       { serviceIdentifier: McpOAuth, optional: true },
       ClaimToolCallApproval,
+      SessionToolCallFastPath,
     ],
   );
 }
