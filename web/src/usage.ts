@@ -1,0 +1,85 @@
+import { api } from './api';
+
+/** GET /api/v1/usage's answer (the usage contract, issue 29). */
+export interface UsageTotal {
+  count: number;
+  p50_ms: number | null;
+  p95_ms: number | null;
+}
+
+export interface UsagePoint extends UsageTotal {
+  start: string;
+}
+
+export interface UsageSeries {
+  group: string;
+  key_prefix?: string;
+  key_name?: string;
+  total: UsageTotal;
+  points: UsagePoint[];
+}
+
+export interface UsageReport {
+  bucket: Bucket;
+  from: string;
+  to: string;
+  closed_until: string;
+  group_by?: string | null;
+  series: UsageSeries[];
+  total: UsageTotal;
+}
+
+export type Bucket = 'minute' | 'hour' | 'day';
+
+export const OUTCOMES = ['called', 'denied', 'rate_limited', 'quota_exhausted', 'upstream_error'] as const;
+
+/** The ranges a chart offers, each with the bucket size that keeps it to tens of bars. */
+export const RANGES = [
+  { id: '1h', label: 'Last hour', ms: 3600_000, bucket: 'minute' },
+  { id: '24h', label: 'Last 24 hours', ms: 24 * 3600_000, bucket: 'hour' },
+  { id: '7d', label: 'Last 7 days', ms: 7 * 86400_000, bucket: 'day' },
+  { id: '30d', label: 'Last 30 days', ms: 30 * 86400_000, bucket: 'day' },
+] as const satisfies readonly { id: string; label: string; ms: number; bucket: Bucket }[];
+
+export type RangeId = (typeof RANGES)[number]['id'];
+
+const STEP: Record<Bucket, number> = { minute: 60_000, hour: 3600_000, day: 86400_000 };
+
+export function loadUsage(range: RangeId, query: Record<string, string>): Promise<UsageReport> {
+  const chosen = RANGES.find((r) => r.id === range) ?? RANGES[1];
+  const to = new Date();
+  const params = new URLSearchParams({
+    ...query,
+    bucket: chosen.bucket,
+    from: new Date(to.getTime() - chosen.ms).toISOString(),
+    to: to.toISOString(),
+  });
+  return api<UsageReport>('GET', `/usage?${params}`).then(({ data }) => data);
+}
+
+/** Every bucket start of the report's range: the API leaves empty buckets out, a chart shows them as zero. */
+export function bucketStarts(report: Pick<UsageReport, 'bucket' | 'from' | 'to'>): string[] {
+  const step = STEP[report.bucket];
+  const starts: string[] = [];
+  for (let t = Date.parse(report.from); t < Date.parse(report.to); t += step) starts.push(new Date(t).toISOString());
+  return starts;
+}
+
+/** A series' counts at each of `starts`, zero where it has no point. */
+export function countsAt(series: UsageSeries | undefined, starts: string[]): number[] {
+  const byStart = new Map((series?.points ?? []).map((p) => [Date.parse(p.start), p.count]));
+  return starts.map((s) => byStart.get(Date.parse(s)) ?? 0);
+}
+
+/** A bucket's label in UTC, as short as its size allows. */
+export function bucketLabel(start: string, bucket: Bucket): string {
+  const iso = new Date(start).toISOString();
+  if (bucket === 'day') return iso.slice(0, 10);
+  if (bucket === 'hour') return `${iso.slice(5, 10)} ${iso.slice(11, 16)}`;
+  return iso.slice(11, 16);
+}
+
+export function msText(ms: number | null): string {
+  if (ms === null) return '—';
+  return ms < 10 ? `${ms.toFixed(1)} ms` : `${Math.round(ms)} ms`;
+}
