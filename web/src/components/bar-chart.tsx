@@ -34,7 +34,7 @@ export function BarChart({ caption, labels, series, horizontal = false, stacked 
       type: 'bar',
       data: {
         labels,
-        datasets: series.map((s) => ({ label: s.label, data: s.data, backgroundColor: s.fill, borderColor: '#1b1f24', borderWidth: 0 })),
+        datasets: series.map((s) => ({ label: s.label, data: s.data, backgroundColor: s.fill, maxBarThickness: 36 })),
       },
       options: {
         indexAxis: horizontal ? 'y' : 'x',
