@@ -19,6 +19,7 @@ import { createLogger } from '../logging/logger';
 import { bindAuditAndUsage } from './audit-usage.module';
 import { bindExplain } from './explain.module';
 import { bindApprovals } from './approvals.module';
+import { bindToolUsage } from './tool-usage.module';
 import { bindGatewaySessions } from './gateway-sessions.module';
 import { bindGateway } from './gateway.module';
 import { bindHttpEdge } from './http-edge.module';
@@ -69,6 +70,7 @@ export function buildContainer(parts: ContainerParts): Container {
   bindUpstreamAuthorization(c);
   bindExplain(c);
   bindApprovals(c);
+  bindToolUsage(c);
   bindHttpEdge(c, parts.port);
   // Started in this order, stopped in the reverse: retention, the MCP session streams and purge, the listener, the quota credits handed back, the last last_used_at batch,
   // the audit events still to write, then the pool.

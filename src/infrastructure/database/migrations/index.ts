@@ -19,6 +19,7 @@ import { McpClientRegistrations1763900000019 } from './1763900000019-mcp-client-
 import { McpToolPinDefinitions1763900000020 } from './1763900000020-mcp-tool-pin-definitions';
 import { ToolRules1763900000021 } from './1763900000021-tool-rules';
 import { ToolCallApprovals1763900000022 } from './1763900000022-tool-call-approvals';
+import { ToolUsage1763900000023 } from './1763900000023-tool-usage';
 
 /** Listed explicitly so the same list works from ts sources, compiled code and tests. */
 export const MIGRATIONS = [
@@ -43,4 +44,5 @@ export const MIGRATIONS = [
   McpToolPinDefinitions1763900000020,
   ToolRules1763900000021,
   ToolCallApprovals1763900000022,
+  ToolUsage1763900000023,
 ];
