@@ -1,35 +1,6 @@
-import { api } from './api';
+import { api, UsageReport, UsageSeries } from './api';
 
-/** GET /api/v1/usage's answer (the usage contract, issue 29). */
-export interface UsageTotal {
-  count: number;
-  p50_ms: number | null;
-  p95_ms: number | null;
-}
-
-export interface UsagePoint extends UsageTotal {
-  start: string;
-}
-
-export interface UsageSeries {
-  group: string;
-  key_prefix?: string;
-  key_name?: string;
-  total: UsageTotal;
-  points: UsagePoint[];
-}
-
-export interface UsageReport {
-  bucket: Bucket;
-  from: string;
-  to: string;
-  closed_until: string;
-  group_by?: string | null;
-  series: UsageSeries[];
-  total: UsageTotal;
-}
-
-export type Bucket = 'minute' | 'hour' | 'day';
+export type Bucket = UsageReport['bucket'];
 
 export const OUTCOMES = ['called', 'denied', 'rate_limited', 'quota_exhausted', 'upstream_error'] as const;
 

@@ -1,5 +1,6 @@
 import { OUTCOME_FILLS, patternFill } from '../charts/fills';
-import { bucketLabel, bucketStarts, countsAt, OUTCOMES, UsageReport } from '../usage';
+import { UsageReport } from '../api';
+import { bucketLabel, bucketStarts, countsAt, OUTCOMES } from '../usage';
 import { BarChart } from './bar-chart';
 
 /** Calls over time, one stacked bar per bucket, by outcome (a report with group_by=outcome). */

@@ -1,6 +1,7 @@
 import { ComponentChildren } from 'preact';
 import { SERIES_COLOUR } from '../charts/fills';
-import { msText, UsageTotal } from '../usage';
+import { UsageStats } from '../api';
+import { msText } from '../usage';
 import { BarChart } from './bar-chart';
 
 export interface RankedRow {
@@ -9,7 +10,7 @@ export interface RankedRow {
   label: string;
   /** The table's first cell: may be a link. */
   name: ComponentChildren;
-  total: UsageTotal;
+  total: UsageStats;
 }
 
 /** One horizontal bar per row (a tool, a key, a user) by its call count, p95 beside its name. */

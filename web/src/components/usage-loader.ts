@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
-import { loadUsage, RangeId, UsageReport } from '../usage';
+import { UsageReport } from '../api';
+import { loadUsage, RangeId } from '../usage';
 import { messageOf } from './error-note';
 
 /**

@@ -4,14 +4,16 @@ import { OutcomeChart } from '../components/outcome-chart';
 import { RangePicker } from '../components/range-picker';
 import { RankedChart, RankedRow } from '../components/ranked-chart';
 import { useUsageReports } from '../components/usage-loader';
-import { RangeId, UsageSeries } from '../usage';
+import { UsageSeries } from '../api';
+import { RangeId } from '../usage';
 
 const MINE = [{ group_by: 'key' }, { group_by: 'outcome' }];
 const EVERYONE = [...MINE, { group_by: 'user' }];
 
 function keyRow(s: UsageSeries): RankedRow {
   if (s.group === 'other') return { id: s.group, label: 'other keys', name: 'Other keys', total: s.total };
-  const label = s.key_name ? `${s.key_name} (${s.key_prefix}…)` : `deleted key ${s.group.slice(0, 8)}`;
+  if (s.group === 'oauth') return { id: s.group, label: 'OAuth access tokens', name: 'OAuth access tokens', total: s.total };
+  const label = s.key_name ? `${s.key_name} (${s.key_prefix ?? ''}…)` : `deleted key ${s.group.slice(0, 8)}`;
   return { id: s.group, label, name: s.key_name ? <a href={`#/keys/${s.group}`}>{label}</a> : label, total: s.total };
 }
 
