@@ -62,10 +62,15 @@ describe('reading metric names out of PromQL', () => {
 describe('deploy/grafana/keygate-dashboard.json', () => {
   it('takes its Prometheus data source from the DS_PROMETHEUS variable in every panel and query', () => {
     expect(dashboard.__inputs).toEqual([expect.objectContaining({ name: 'DS_PROMETHEUS', pluginId: 'prometheus' })]);
-    expect(dashboard.templating.list).toContainEqual(expect.objectContaining({ name: 'DS_PROMETHEUS', type: 'datasource', query: 'prometheus' }));
+    expect(dashboard.templating.list).toContainEqual(
+      expect.objectContaining({ name: 'DS_PROMETHEUS', type: 'datasource', query: 'prometheus' }),
+    );
     expect(queryPanels.length).toBeGreaterThan(10);
     for (const panel of queryPanels) {
-      expect({ panel: panel.title, ds: panel.datasource }).toEqual({ panel: panel.title, ds: { type: 'prometheus', uid: '${DS_PROMETHEUS}' } });
+      expect({ panel: panel.title, ds: panel.datasource }).toEqual({
+        panel: panel.title,
+        ds: { type: 'prometheus', uid: '${DS_PROMETHEUS}' },
+      });
       for (const target of panel.targets ?? []) expect(target.datasource?.uid).toBe('${DS_PROMETHEUS}');
     }
     expect(exprs.every((e) => e.expr.length > 0)).toBe(true);

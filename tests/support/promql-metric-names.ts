@@ -1,5 +1,19 @@
 /** PromQL words that look like names but are not series: keywords, and what follows `by`/`without`/`on`/`ignoring`/`group_*`. */
-const KEYWORDS = new Set(['by', 'without', 'on', 'ignoring', 'group_left', 'group_right', 'bool', 'and', 'or', 'unless', 'offset', 'inf', 'nan']);
+const KEYWORDS = new Set([
+  'by',
+  'without',
+  'on',
+  'ignoring',
+  'group_left',
+  'group_right',
+  'bool',
+  'and',
+  'or',
+  'unless',
+  'offset',
+  'inf',
+  'nan',
+]);
 
 /**
  * The metric names a PromQL expression reads: every identifier that is not a function call, a keyword, a

@@ -27,7 +27,9 @@ export function KeyUsage({ id }: { id: string }) {
         <RankedChart
           caption={`Top tools of this key by calls, with p95 latency`}
           what="Tool"
-          rows={byTool.series.slice(0, TOP_TOOLS).map((s) => ({ id: s.group, label: s.group, name: <code>{s.group}</code>, total: s.total }))}
+          rows={byTool.series
+            .slice(0, TOP_TOOLS)
+            .map((s) => ({ id: s.group, label: s.group, name: <code>{s.group}</code>, total: s.total }))}
         />
       )}
     </section>

@@ -19,7 +19,16 @@ function keyRow(s: UsageSeries): RankedRow {
 
 function userRow(s: UsageSeries, me: string): RankedRow {
   const label = s.group === 'other' ? 'other users' : s.group === me ? `${s.group.slice(0, 8)} (you)` : s.group.slice(0, 8);
-  return { id: s.group, label, name: <span class="mono" title={s.group}>{label}</span>, total: s.total };
+  return {
+    id: s.group,
+    label,
+    name: (
+      <span class="mono" title={s.group}>
+        {label}
+      </span>
+    ),
+    total: s.total,
+  };
 }
 
 /** #/usage: the signed-in user's keys side by side and their calls over time; an admin also sees every user's totals. */
@@ -37,7 +46,11 @@ export function UsagePage({ admin, me }: { admin: boolean | null; me: string }) 
       {byKey && (
         <>
           <h2>Your keys</h2>
-          <RankedChart caption={`Tool calls per key, with p95 latency, ${byKey.total.count} in all`} what="Key" rows={byKey.series.map(keyRow)} />
+          <RankedChart
+            caption={`Tool calls per key, with p95 latency, ${byKey.total.count} in all`}
+            what="Key"
+            rows={byKey.series.map(keyRow)}
+          />
         </>
       )}
       {byOutcome && (
