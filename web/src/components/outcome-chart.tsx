@@ -1,6 +1,6 @@
 import { OUTCOME_FILLS, patternFill } from '../charts/fills';
 import { UsageReport } from '../api';
-import { bucketLabel, bucketStarts, countsAt, OUTCOMES } from '../usage';
+import { bucketLabel, bucketStarts, countsAt, OUTCOMES } from '../usage-buckets';
 import { BarChart } from './bar-chart';
 
 /** Calls over time, one stacked bar per bucket, by outcome (a report with group_by=outcome). */

@@ -1,7 +1,7 @@
 import { ComponentChildren } from 'preact';
 import { SERIES_COLOUR } from '../charts/fills';
 import { UsageStats } from '../api';
-import { msText } from '../usage';
+import { msText } from '../usage-buckets';
 import { BarChart } from './bar-chart';
 
 export interface RankedRow {
