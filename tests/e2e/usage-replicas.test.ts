@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { call, makeKey, TestKey } from '../support/mcp-keys';
-import { startTwoReplicas, TwoReplicas } from '../support/app-replicas';
+import { secondReplica, startTwoReplicas, TwoReplicas } from '../support/app-replicas';
 import { eventually } from '../support/replica';
 
 jest.setTimeout(90_000);
@@ -59,4 +59,13 @@ it('sums exactly across replicas in minute, hour and day buckets', async () => {
   // Later flushes add nothing more: each call was counted once.
   await new Promise((resolve) => setTimeout(resolve, 600));
   for (const bucket of ['minute', 'hour', 'day']) expect(await series(full, bucket)).toEqual(expected);
+});
+
+it('writes what a replica counted since its last flush when it stops', async () => {
+  const t = replicas.a;
+  const key = await makeKey(t);
+  const idle = await secondReplica(t, { USAGE_FLUSH_INTERVAL_MS: '60000' });
+  await mcp(idle.url, key, call(1, 'projects', { action: 'list' })).expect(200);
+  await idle.close();
+  expect(await series(key, 'minute')).toEqual({ called: 1 });
 });
