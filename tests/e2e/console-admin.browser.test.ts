@@ -244,6 +244,7 @@ describeWithProgram(
     await other.getByText('Agent roles and modes are managed by admins.').waitFor();
     expect(await other.getByRole('navigation', { name: 'Main' }).getByRole('link').allInnerTexts()).toEqual([
       'Keys',
+      'Usage',
       'MCP servers',
       'Approvals',
     ]);
@@ -261,6 +262,7 @@ describeWithProgram(
     // The admin still sees the admin section.
     expect(await page.getByRole('navigation', { name: 'Main' }).getByRole('link').allInnerTexts()).toEqual([
       'Keys',
+      'Usage',
       'MCP servers',
       'Approvals',
       'Admins',

@@ -527,6 +527,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Tool calls counted per bucket, with latency p50/p95, optionally grouped
+         * @description Counts of tools/call by outcome (`called`, `denied`, `rate_limited`, `quota_exhausted`, `upstream_error`), from each replica's batched counts. A non-admin reads their own keys only: another user's key is a 404, `user_id` naming someone else or `group_by=user` a 403. The range may span at most 1440 buckets (400). An unknown or repeated parameter is 400.
+         */
+        get: operations["getUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/secret-scanning/reports": {
         parameters: {
             query?: never;
@@ -1164,6 +1184,59 @@ export interface components {
             expires_at?: string | null;
             rate_limit?: components["schemas"]["RateLimit"] | null;
             quota?: components["schemas"]["Quota"] | null;
+        };
+        UsagePoint: {
+            /**
+             * Format: date-time
+             * @description The bucket start (UTC-aligned).
+             */
+            start: string;
+            count: number;
+            /** @description Median latency in ms, estimated from the latency histogram; null when count is 0. */
+            p50_ms: number | null;
+            /** @description 95th-percentile latency in ms, estimated from the latency histogram; null when count is 0. */
+            p95_ms: number | null;
+        };
+        UsageReport: {
+            /** @enum {string} */
+            bucket: "minute" | "hour" | "day";
+            /**
+             * Format: date-time
+             * @description Inclusive, floored to the bucket.
+             */
+            from: string;
+            /**
+             * Format: date-time
+             * @description Exclusive, ceiled to the bucket.
+             */
+            to: string;
+            /**
+             * Format: date-time
+             * @description Minute buckets before this are final (every replica has flushed them); later ones may still grow.
+             */
+            closed_until: string;
+            group_by: ("tool" | "outcome" | "key" | "user") | null;
+            /** @description Largest total first, at most 50 (the rest summed into `other`). */
+            series: components["schemas"]["UsageSeries"][];
+            total: components["schemas"]["UsageStats"];
+        };
+        UsageSeries: {
+            /** @description The group value: a tool name, an outcome, a key id (`oauth` for calls made with an access token), a user id; `all` without group_by; `other` for the series past the first 50. */
+            group: string;
+            /** @description group_by=key, when the key still exists. */
+            key_prefix?: string;
+            /** @description group_by=key, when the key still exists. */
+            key_name?: string;
+            total: components["schemas"]["UsageStats"];
+            /** @description Only buckets with data, ascending by start. */
+            points: components["schemas"]["UsagePoint"][];
+        };
+        UsageStats: {
+            count: number;
+            /** @description Median latency in ms, estimated from the latency histogram; null when count is 0. */
+            p50_ms: number | null;
+            /** @description 95th-percentile latency in ms, estimated from the latency histogram; null when count is 0. */
+            p95_ms: number | null;
         };
         UserSecretAuth: {
             /** @enum {string} */
@@ -2489,6 +2562,49 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getUsage: {
+        parameters: {
+            query?: {
+                /** @description One key's calls. */
+                key_id?: string;
+                /** @description One tool, as audited (`github__create_issue`). */
+                tool?: string;
+                /** @description Inclusive, ISO-8601 with a time zone; default `to` minus 24 hours. */
+                from?: string;
+                /** @description Exclusive, ISO-8601 with a time zone; default now. */
+                to?: string;
+                /** @description Bucket size, UTC-aligned; default hour. */
+                bucket?: "minute" | "hour" | "day";
+                /** @description One series per value; `user` is admin-only and covers every user. */
+                group_by?: "tool" | "outcome" | "key" | "user";
+                /** @description Another user's keys: admins only (403). */
+                user_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The series and the total. */
+            200: {
+                headers: {
+                    /** @description Always `no-store`. */
+                    "Cache-Control"?: "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsageReport"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };

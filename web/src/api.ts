@@ -42,6 +42,9 @@ export type KeyTools = Schemas['KeyTools'];
 export type ToolExplanation = Schemas['ToolExplanation'];
 export type ExplainStep = Schemas['ExplainStep'];
 export type Approval = Schemas['Approval'];
+export type UsageReport = Schemas['UsageReport'];
+export type UsageSeries = Schemas['UsageSeries'];
+export type UsageStats = Schemas['UsageStats'];
 
 export async function api<T>(method: string, path: string, body?: unknown): Promise<{ data: T; headers: Headers }> {
   const session = currentSession();

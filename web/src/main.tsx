@@ -12,10 +12,12 @@ import { KeyDetailPage } from './pages/key-detail';
 import { KeysPage } from './pages/keys';
 import { ServerConnectPage } from './pages/server-connect';
 import { ServersPage } from './pages/servers';
+import { UsagePage } from './pages/usage';
 import './styles.css';
 
 const NAV = [
   { href: '#/keys', label: 'Keys' },
+  { href: '#/usage', label: 'Usage' },
   { href: '#/servers', label: 'MCP servers' },
   { href: '#/approvals', label: 'Approvals' },
   { href: '#/admins', label: 'Admins', adminOnly: true },
@@ -31,10 +33,11 @@ function useHash(): string {
   return hash;
 }
 
-function Page({ hash, admin }: { hash: string; admin: boolean | null }) {
+function Page({ hash, admin, me }: { hash: string; admin: boolean | null; me: string }) {
   if (hash === '#/keys/new') return <CreateKeyPage />;
   const detail = /^#\/keys\/([0-9a-f-]{36})$/.exec(hash);
   if (detail) return <KeyDetailPage id={detail[1]} />;
+  if (hash === '#/usage') return <UsagePage admin={admin} me={me} />;
   if (hash === '#/servers') return <ServersPage />;
   if (hash === '#/connections/callback') return <ConnectionCallbackPage />;
   const connect = /^#\/servers\/([0-9a-f-]{36})\/connect$/.exec(hash);
@@ -118,7 +121,7 @@ function App() {
         </button>
       </header>
       <main>
-        <Page hash={hash} admin={admin} />
+        <Page hash={hash} admin={admin} me={session.sub} />
       </main>
     </>
   );

@@ -80,7 +80,7 @@ export class McpController {
    */
   mount(app: Router, ...first: RequestHandler[]): void {
     const credentials = this.options.oauth?.authenticate ?? apiKeyAuth(this.options.validateKey);
-    const before = [...first, requestGuard(this.options.guard), credentials, this.options.usage.admitRequest];
+    const before = [...first, requestGuard(this.options.guard), credentials, this.options.usage.admitMcpRequest];
     this.route(app, '/mcp', before);
     this.route(app, '/mcp/servers/:name', [...before, serverView(this.options.findView)]);
   }
@@ -168,7 +168,7 @@ export class McpController {
       () => originOf(req),
     );
     if (calls === null) return;
-    if (calls.size > 0) await this.options.usage.chargeToolCalls(principal, messages);
+    if (calls.size > 0) await this.options.usage.chargeToolCalls(principal, messages, (name) => (calls.get(name) ?? null) !== null);
     const origin = calls.size > 0 ? originOf(req) : NO_ORIGIN;
     const streams = acceptsEventStream(req.headers.accept);
     const logLevel = logLevelOf((req.body as { params?: { _meta?: Record<string, unknown> } }).params?._meta);
@@ -212,7 +212,7 @@ export class McpController {
       () => originOf(req),
     );
     if (calls === null) return;
-    if (calls.size > 0) await this.options.usage.chargeToolCalls(principal, messages);
+    if (calls.size > 0) await this.options.usage.chargeToolCalls(principal, messages, (name) => (calls.get(name) ?? null) !== null);
     // The fast paths answer /mcp's view (built-in tools, namespaced upstreams); a single server's endpoint has its own names.
     // An SSE answer in a session is the SDK transport's: it starts with the priming event and lands in the session's log.
     const fast = view === undefined && !(session !== undefined && format === 'sse');

@@ -2,7 +2,9 @@ import { AuditQueue } from '../../application/ports/audit-log.port';
 import { Clock } from '../../application/ports/clock.port';
 import { DecidingRule, ToolCallResult, toolCallEvent } from '../../application/use-cases/gateway/tools/tool-call-audit';
 import { AuditOrigin, AuditRecord } from '../../domain/audit';
+import { UsageOutcome } from '../../domain/usage';
 import { argumentsSha256 } from '../audit/arguments-digest';
+import { ToolUsageHook } from '../edge/tool-usage-hook';
 import { RPC } from './json-rpc';
 import { RpcError } from './rpc-error';
 
@@ -35,6 +37,8 @@ export class ToolCallRecorder {
   constructor(
     private readonly queue: AuditQueue,
     private readonly clock: Clock,
+    /** Counts each call's outcome (usage and metrics); absent, nothing is counted. */
+    private readonly usage?: ToolUsageHook,
   ) {}
 
   /**
@@ -42,6 +46,7 @@ export class ToolCallRecorder {
    * Rejects as the queue does (a DatabaseUnavailableError is the edge's 503).
    */
   denied(caller: Caller, origin: AuditOrigin, call: ToolCall): Promise<void> {
+    this.count(caller, call.name, 'denied', 0);
     return this.queue.append(this.event(caller, origin, call, 'denied', 0, this.clock.now()));
   }
 
@@ -52,12 +57,23 @@ export class ToolCallRecorder {
    * JSON-RPC server error instead, whatever the tool did: the tool has run,
    * and its result is withheld rather than given without its trail.
    */
+  /**
+   * A call refused before the gate's target was found to run (an unknown
+   * tool, one held for an approval): counted as denied, with no audit event
+   * of its own here.
+   */
+  refused(caller: Caller, tool: string): void {
+    this.count(caller, tool, 'denied', 0);
+  }
+
   async run<T>(
     caller: Caller,
     origin: AuditOrigin,
     call: ToolCall,
     work: () => Promise<T>,
     resultOf: (value: T) => Exclude<ToolCallResult, 'denied'>,
+    /** How usage counts it (default: called); `failure` is what work threw, when it did. */
+    usageOf: (value: T | undefined, failed: boolean, failure: unknown) => UsageOutcome = () => 'called',
   ): Promise<T> {
     const at = this.clock.now();
     const started = performance.now();
@@ -72,7 +88,9 @@ export class ToolCallRecorder {
       failed = true;
       failure = error;
     }
-    const event = this.event(caller, origin, call, result, performance.now() - started, at);
+    const durationMs = performance.now() - started;
+    this.count(caller, call.name, usageOf(value, failed, failure), durationMs);
+    const event = this.event(caller, origin, call, result, durationMs, at);
     try {
       await this.queue.append(event);
     } catch {
@@ -81,6 +99,10 @@ export class ToolCallRecorder {
     }
     if (failed) throw failure;
     return value as T;
+  }
+
+  private count(caller: Caller, tool: string, outcome: UsageOutcome, durationMs: number): void {
+    this.usage?.record({ userId: caller.userId, keyId: caller.accessToken === undefined ? caller.keyId : null, tool, outcome, durationMs });
   }
 
   private event(caller: Caller, origin: AuditOrigin, call: ToolCall, result: ToolCallResult, durationMs: number, at: Date): AuditRecord {

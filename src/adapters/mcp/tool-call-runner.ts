@@ -9,6 +9,8 @@ import { AuditOrigin } from '../../domain/audit';
 import { ConnectionRequiredError } from '../../domain/errors/connection-required.error';
 import { UnknownToolError } from '../../domain/errors/unknown-tool.error';
 import { ApprovalRequiredError } from '../../domain/errors/approval-required.error';
+import { OTHER_TOOL, UsageOutcome } from '../../domain/usage';
+import { ToolOutcome } from '../../application/use-cases/gateway/tool-outcome';
 import { CONNECT_BY_TOOL_ERROR, ConnectPrompt, connectionAnswer, toMcpError } from './mcp-error-map';
 import { ToolCallRecorder } from './tool-call-recorder';
 import { AllowedCalls } from './tool-gate';
@@ -49,7 +51,7 @@ export class ToolCallRunner {
     const byUser = principal.accessToken !== undefined;
     const keyId = byUser ? null : principal.keyId;
     try {
-      const target = targetOf(calls, name);
+      const target = this.targetOf(principal, calls, name);
       const call = { name: auditedToolName(target, name), arguments: args, requiredScopes: requiredScopes(target, args) };
       const outcome = await this.recorder.run(
         principal,
@@ -57,6 +59,7 @@ export class ToolCallRunner {
         call,
         () => this.callTool.execute({ userId, keyId, byUser, origin, target, arguments: args, upstream }),
         resultOf,
+        (value, failed, failure) => usageOf(target, value, failed, failure),
       );
       return toCallToolResult(outcome, recordBytes);
     } catch (error) {
@@ -65,6 +68,28 @@ export class ToolCallRunner {
       throw toMcpError(error, this.log);
     }
   }
+
+  /** The gate's target; an unknown or held call is counted as denied (an unknown name as tool `other`) before it is refused. */
+  private targetOf(principal: KeyPrincipal, calls: AllowedCalls, name: string): ToolTarget {
+    try {
+      return targetOf(calls, name);
+    } catch (error) {
+      if (error instanceof UnknownToolError) this.recorder.refused(principal, OTHER_TOOL);
+      else if (error instanceof ApprovalRequiredError) this.recorder.refused(principal, name);
+      throw error;
+    }
+  }
+}
+
+/**
+ * called, unless an upstream failed (its transport, a timeout, an error
+ * status, a malformed answer: an external tool's error outcome or a throw);
+ * a call that stopped for a connection or an approval was refused.
+ */
+function usageOf(target: ToolTarget, outcome: ToolOutcome | undefined, failed: boolean, failure: unknown): UsageOutcome {
+  if (failure instanceof ConnectionRequiredError || failure instanceof ApprovalRequiredError) return 'denied';
+  if (target.kind !== 'external') return 'called';
+  return failed || outcome?.kind === 'error' ? 'upstream_error' : 'called';
 }
 
 /** The target the tool gate found for a call of `name`; a call it did not see never runs. */

@@ -1,6 +1,7 @@
 import { collectDefaultMetrics, Counter, Registry } from 'prom-client';
 import { ResponseMetrics } from './response-metrics';
 import { TallyCounter } from './tally-counter';
+import { ToolCallMetrics } from './tool-call-metrics';
 
 export type KeyValidationOutcome = 'valid' | 'invalid' | 'error';
 
@@ -74,6 +75,9 @@ export class Metrics {
     help: 'Reads of an MCP server record whose stored header values did not decrypt (altered, moved, or under a key not held); its tools are withheld',
     registers: [this.registry],
   });
+
+  /** Per-tool calls and latency, fed by the usage hook (src/adapters/edge/tool-usage-hook.ts). */
+  readonly toolCalls = new ToolCallMetrics(this.registry, PREFIX);
 
   constructor(options: { processMetrics?: boolean } = {}) {
     // Series exist at 0 from the start, so rate() works before the first event.

@@ -45,6 +45,12 @@ export interface Config {
     /** Events kept while PostgreSQL is away (AUDIT_QUEUE_MAX); past it the oldest are dropped. */
     maxPending: number;
   };
+  usage: {
+    /** USAGE_FLUSH_INTERVAL_MS: how often each replica writes the usage counts it gathered. */
+    flushIntervalMs: number;
+    /** USAGE_RETENTION_DAYS: minute buckets older than this are removed (hour and day buckets are kept 400 days). */
+    retentionDays: number;
+  };
   secretScanning: SecretScanningConfig;
 }
 
@@ -214,6 +220,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       flushMs: integer(env, 'AUDIT_FLUSH_MS', 250, 10, 60_000),
       batchSize: integer(env, 'AUDIT_BATCH_SIZE', 500, 1, 10_000),
       maxPending: integer(env, 'AUDIT_QUEUE_MAX', 100_000, 1, 10_000_000),
+    },
+    usage: {
+      flushIntervalMs: integer(env, 'USAGE_FLUSH_INTERVAL_MS', 5000, 100, 60_000),
+      retentionDays: integer(env, 'USAGE_RETENTION_DAYS', 30, 1, 400),
     },
     secretScanning: {
       keysUrl: keysUrl(env.SECRET_SCANNING_KEYS_URL, nodeEnv === 'production'),

@@ -14,6 +14,7 @@ import { AuditChainVerifier, ChainVerdict } from '../../adapters/audit/audit-cha
 import { UsageGate } from '../../adapters/edge/usage-gate';
 import { AuditEventsController } from '../../adapters/http/controllers/audit-events.controller';
 import { ToolCallRecorder } from '../../adapters/mcp/tool-call-recorder';
+import { ToolUsageHook } from '../../adapters/edge/tool-usage-hook';
 import { Metrics } from '../../adapters/observability/metrics';
 import { AuditRetention } from '../../adapters/persistence/audit/audit-retention';
 import { ChainBatchWriter } from '../../adapters/persistence/audit/chain-batch-writer';
@@ -62,8 +63,8 @@ function bindAudit(c: Container): void {
   );
   c.bind<AuditQueue>(TOKENS.AuditQueue).toService(GroupCommitAuditQueue);
   c.bind(ToolCallRecorder).toResolvedValue(
-    (queue: AuditQueue, clock: Clock) => new ToolCallRecorder(queue, clock),
-    [TOKENS.AuditQueue, TOKENS.Clock],
+    (queue: AuditQueue, clock: Clock, usage: ToolUsageHook) => new ToolCallRecorder(queue, clock, usage),
+    [TOKENS.AuditQueue, TOKENS.Clock, ToolUsageHook],
   );
 
   c.bind<AuditEventReader>(TOKENS.AuditEventReader).toResolvedValue(
@@ -125,12 +126,13 @@ function bindUsage(c: Container): void {
     [TOKENS.UsageBudget, TOKENS.Clock],
   );
   c.bind(UsageGate).toResolvedValue(
-    (admit: AdmitRequest, charge: ChargeToolCalls, metrics: Metrics) =>
+    (admit: AdmitRequest, charge: ChargeToolCalls, metrics: Metrics, usage: ToolUsageHook) =>
       new UsageGate({
         admit,
         charge,
         refused: (kind) => (kind === 'rate_limited' ? metrics.rateLimited : metrics.quotaExhausted).inc(),
+        usage,
       }),
-    [AdmitRequest, ChargeToolCalls, TOKENS.Metrics],
+    [AdmitRequest, ChargeToolCalls, TOKENS.Metrics, ToolUsageHook],
   );
 }

@@ -6,6 +6,8 @@ import { Clock } from '../../application/ports/clock.port';
 import { SystemClock } from '../../adapters/crypto/system-clock';
 import { Metrics } from '../../adapters/observability/metrics';
 import { AuditRetention } from '../../adapters/persistence/audit/audit-retention';
+import { UsageRetention } from '../../adapters/persistence/tool-usage/usage-retention';
+import { UsageFlusher } from '../../application/use-cases/usage/usage-flusher';
 import { GroupCommitAuditQueue } from '../../adapters/persistence/audit/group-commit-audit-queue';
 import { ChangeListener } from '../../adapters/persistence/hot-path/change-listener';
 import { LastUsedCoalescer } from '../../adapters/persistence/hot-path/last-used-coalescer';
@@ -19,6 +21,7 @@ import { createLogger } from '../logging/logger';
 import { bindAuditAndUsage } from './audit-usage.module';
 import { bindExplain } from './explain.module';
 import { bindApprovals } from './approvals.module';
+import { bindToolUsage } from './tool-usage.module';
 import { bindGatewaySessions } from './gateway-sessions.module';
 import { bindGateway } from './gateway.module';
 import { bindHttpEdge } from './http-edge.module';
@@ -69,9 +72,10 @@ export function buildContainer(parts: ContainerParts): Container {
   bindUpstreamAuthorization(c);
   bindExplain(c);
   bindApprovals(c);
+  bindToolUsage(c);
   bindHttpEdge(c, parts.port);
-  // Started in this order, stopped in the reverse: retention, the MCP session streams and purge, the listener, the quota credits handed back, the last last_used_at batch,
-  // the audit events still to write, then the pool.
+  // Started in this order, stopped in the reverse: usage and audit retention, the MCP session streams and purge, the listener, the quota credits handed back, the last last_used_at batch,
+  // the usage counts and the audit events still to write, then the pool.
   c.bind(Lifecycle).toResolvedValue(
     (
       database: Database,
@@ -83,10 +87,14 @@ export function buildContainer(parts: ContainerParts): Container {
       purge: SessionPurge,
       streams: SessionStreams,
       toolChanges: ToolChangeWatcher,
+      usageFlusher: UsageFlusher,
+      usageRetention: UsageRetention,
     ) =>
       new Lifecycle([
         { name: 'database pool', stop: () => database.close() },
         { name: 'audit event writer', stop: () => audit.stop() },
+        // Stopped before the pool: what is counted since the last flush is written then.
+        { name: 'tool usage flusher', start: () => usageFlusher.start(), stop: () => usageFlusher.stop() },
         { name: 'last_used_at writer', start: () => lastUsed.start(), stop: () => lastUsed.stop() },
         { name: 'usage budget (quota leases, rate windows)', start: () => usage.start(), stop: () => usage.stop() },
         // Always on: besides the caches, the quota leases hear of balance changes through it.
@@ -108,6 +116,7 @@ export function buildContainer(parts: ContainerParts): Container {
           },
         },
         { name: 'audit retention', start: () => retention.start(), stop: () => retention.stop() },
+        { name: 'usage retention', start: () => usageRetention.start(), stop: () => usageRetention.stop() },
       ]),
     [
       TOKENS.Database,
@@ -119,6 +128,8 @@ export function buildContainer(parts: ContainerParts): Container {
       SessionPurge,
       SessionStreams,
       ToolChangeWatcher,
+      UsageFlusher,
+      UsageRetention,
     ],
   );
   return c;

@@ -8,6 +8,7 @@ import { AgentRolesController } from '../../adapters/http/controllers/agent-role
 import { ToolRulesController } from '../../adapters/http/controllers/tool-rules.controller';
 import { ExplainController } from '../../adapters/http/controllers/explain.controller';
 import { ApprovalsController } from '../../adapters/http/controllers/approvals.controller';
+import { UsageController } from '../../adapters/http/controllers/usage.controller';
 import { ApiKeysController } from '../../adapters/http/controllers/api-keys.controller';
 import { AuditEventsController } from '../../adapters/http/controllers/audit-events.controller';
 import { McpServersController } from '../../adapters/http/controllers/mcp-servers.controller';
@@ -77,6 +78,7 @@ export function createApp(container: Container, extras: AppExtras = {}): Express
   app.use('/api/v1/mcp-servers', user, container.get(McpServersController).router());
   app.use('/api/v1/tool-rules', user, container.get(ToolRulesController).router());
   app.use('/api/v1/approvals', user, container.get(ApprovalsController).router());
+  app.use('/api/v1/usage', user, container.get(UsageController).router());
   // Not behind the users' JWT: a leak report is authenticated by its signature.
   app.use('/api/v1/secret-scanning', container.get<RequestHandler>(TOKENS.SecretScanningRoutes));
   app.use(INTROSPECTION_PATH, helmet(), user, container.get(IntrospectionController).router());

@@ -4,12 +4,13 @@ import { EditKeyForm } from '../components/edit-key-form';
 import { ErrorNote, messageOf } from '../components/error-note';
 import { ExplainForm } from '../components/explain-form';
 import { KeyToolsList } from '../components/key-tools';
+import { KeyUsage } from '../components/key-usage';
 import { ScopeChips } from '../components/scope-chips';
 import { expiryText, quotaText, rateText, relativeTime, shortDate } from '../format';
 
 const PAGE = 50;
 
-/** One key by id (GET /api/v1/api-keys/:id, revoked ones too), its edit form and its audit events, newest first. */
+/** One key by id (GET /api/v1/api-keys/:id, revoked ones too), its edit form, its usage and its audit events, newest first. */
 export function KeyDetailPage({ id }: { id: string }) {
   const [key, setKey] = useState<ApiKey | null | undefined>(undefined);
   const [editing, setEditing] = useState(false);
@@ -80,6 +81,7 @@ export function KeyDetailPage({ id }: { id: string }) {
         </div>
       )}
       {key && editing && <EditKeyForm apiKey={key} onSaved={onSaved} onCancel={() => setEditing(false)} />}
+      {key && <KeyUsage id={id} />}
       {key && <WhyNot key={`${id} ${saved ?? ''}`} id={id} />}
       {/* Keyed by what was saved, so a save reloads the trail with its key.updated on top. */}
       <KeyEvents key={`${id} ${saved ?? ''}`} id={id} />

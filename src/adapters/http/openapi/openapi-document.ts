@@ -6,6 +6,7 @@ import { mcpServerPaths } from './mcp-servers.paths';
 import { toolRulePaths } from './tool-rules.paths';
 import { explainPaths } from './explain.paths';
 import { approvalPaths } from './approvals.paths';
+import { usagePaths } from './usage.paths';
 import { problemResponseComponents, problemResponses } from './responses';
 import { scopeContextPaths } from './scope-contexts.paths';
 import { Schema } from './schema-parts';
@@ -65,6 +66,7 @@ export const openApiDocument: Schema = {
     { name: 'Tool rules', description: "Rules on the built-in tools' calls; a server record's are its tool_rules." },
     { name: 'Explain', description: 'Why a key can or cannot use a tool, read without spending anything (issue 28).' },
     { name: 'Approvals', description: 'Calls a require_approval rule holds, for a person to approve or deny (issue 28).' },
+    { name: 'Usage', description: 'Tool calls counted per key, tool and outcome, with latency (issue 29).' },
     { name: 'Leak reports' },
     { name: 'Introspection' },
     { name: 'Reference' },
@@ -77,6 +79,7 @@ export const openApiDocument: Schema = {
     ...toolRulePaths,
     ...explainPaths,
     ...approvalPaths,
+    ...usagePaths,
     ...secretScanningPaths,
     ...introspectionPaths,
     ...documentPaths,

@@ -19,6 +19,7 @@ import { McpClientRegistrations1763900000019 } from './1763900000019-mcp-client-
 import { McpToolPinDefinitions1763900000020 } from './1763900000020-mcp-tool-pin-definitions';
 import { ToolRules1763900000021 } from './1763900000021-tool-rules';
 import { ToolCallApprovals1763900000022 } from './1763900000022-tool-call-approvals';
+import { ToolUsage1763900000023 } from './1763900000023-tool-usage';
 import { PostStreamSeq1763900000024 } from './1763900000024-post-stream-seq';
 
 /** Listed explicitly so the same list works from ts sources, compiled code and tests. */
@@ -44,5 +45,6 @@ export const MIGRATIONS = [
   McpToolPinDefinitions1763900000020,
   ToolRules1763900000021,
   ToolCallApprovals1763900000022,
+  ToolUsage1763900000023,
   PostStreamSeq1763900000024,
 ];

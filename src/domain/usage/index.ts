@@ -1,0 +1,3 @@
+export * from './latency-histogram';
+export * from './usage-bucket';
+export * from './usage-outcome';
