@@ -207,7 +207,10 @@ describe('loadConfig', () => {
 
   it('reads the usage settings, a 5000 ms flush and 30 days of minute buckets by default', () => {
     expect(loadConfig({}).usage).toEqual({ flushIntervalMs: 5000, retentionDays: 30 });
-    expect(loadConfig({ USAGE_FLUSH_INTERVAL_MS: '250', USAGE_RETENTION_DAYS: '7' }).usage).toEqual({ flushIntervalMs: 250, retentionDays: 7 });
+    expect(loadConfig({ USAGE_FLUSH_INTERVAL_MS: '250', USAGE_RETENTION_DAYS: '7' }).usage).toEqual({
+      flushIntervalMs: 250,
+      retentionDays: 7,
+    });
   });
 
   it.each(['short', Buffer.alloc(16).toString('base64'), 'not base64!'])('refuses SECRETS_KEY %s', (value) => {

@@ -20,7 +20,11 @@ function gatedQueue() {
 function makeSut() {
   const { queue, appended } = gatedQueue();
   const tally = new UsageTally();
-  const sut = new ToolCallRecorder(queue, new FixedClock(), new ToolUsageHook(tally, new ToolCallMetrics(new Registry(), 'test_'), new FixedClock()));
+  const sut = new ToolCallRecorder(
+    queue,
+    new FixedClock(),
+    new ToolUsageHook(tally, new ToolCallMetrics(new Registry(), 'test_'), new FixedClock()),
+  );
   const caller = { keyId: 'k', userId: 'u' };
   const call = { name: 'projects', arguments: { action: 'list' }, requiredScopes: ['projects:read'] };
   return { sut, appended, caller, call, tally };
@@ -103,7 +107,13 @@ describe('ToolCallRecorder', () => {
   describe('usage', () => {
     it('counts a call that ran as called, a refusal as denied, and what usageOf says of a failure', async () => {
       const { sut, appended, caller, call, tally } = makeSut();
-      const ran = sut.run(caller, NO_ORIGIN, call, async () => 'result', () => 'ok');
+      const ran = sut.run(
+        caller,
+        NO_ORIGIN,
+        call,
+        async () => 'result',
+        () => 'ok',
+      );
       const denied = sut.denied(caller, NO_ORIGIN, call);
       const broke = sut.run(
         caller,
