@@ -123,7 +123,7 @@ describe('ToolCallRecorder', () => {
           throw new Error('upstream gone');
         },
         () => 'ok',
-        (_value, failed) => (failed ? 'upstream_error' : 'called'),
+        (_value, failed) => ({ outcome: failed ? 'upstream_error' : 'called' }),
       );
       sut.refused(caller, 'other');
       await turn();
