@@ -89,16 +89,25 @@ describe('usage recording', () => {
     ]);
   });
 
-  it('counts a call whose upstream is gone as upstream_error', async () => {
+  it('counts a call whose upstream is gone as upstream_error, and one of a tool the upstream lacks as denied', async () => {
     const gone = await startUpstream('gone');
     const key = await makeKey(t);
     await rpc(t, key, call(1, 'mcp_servers', { action: 'create', data: { name: 'gone', url: gone.url } })).expect(200);
     expect((await rpc(t, key, call(2, 'gone__echo', { text: 'hi' })).expect(200)).body.result.isError).toBeUndefined();
+    // A name the upstream does not list is kept from it: denied, under `other` (the caller chose the name).
+    expect((await rpc(t, key, call(3, `gone__nope_${randomUUID()}`)).expect(200)).body.result.isError).toBe(true);
     await gone.stop();
     expect((await rpc(t, key, call(3, 'gone__echo', { text: 'hi' })).expect(200)).body.result.isError).toBe(true);
-    const byOutcome = await usage(key);
-    expect(byOutcome).toContainEqual(['upstream_error', 1]);
-    expect(await usage(key, 'tool')).toContainEqual(['gone__echo', 2]);
+    expect((await usage(key)).sort()).toEqual([
+      ['called', 2],
+      ['denied', 1],
+      ['upstream_error', 1],
+    ]);
+    expect((await usage(key, 'tool')).sort()).toEqual([
+      ['gone__echo', 2],
+      ['mcp_servers', 1],
+      ['other', 1],
+    ]);
   });
 
   it('counts 2026-07-28 calls and calls on /mcp/servers/<name> under the tool name /mcp audits', async () => {
@@ -138,5 +147,6 @@ describe('usage recording', () => {
     expect(res.text).toMatch(/keygate_tool_calls_total\{tool="other",outcome="denied"\} [1-9]/);
     expect(res.text).toMatch(/keygate_tool_call_duration_seconds_count\{tool="projects"\} [1-9]/);
     expect(res.text).not.toContain('no_such_tool_');
+    expect(res.text).not.toContain('gone__nope_');
   });
 });

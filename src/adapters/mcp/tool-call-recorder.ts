@@ -24,6 +24,14 @@ export interface ToolCall {
   rule?: DecidingRule;
 }
 
+/** How usage counts a call that was run: its outcome, and the tool name when not the call's (`other` for a tool that does not exist). */
+export interface UsageVerdict {
+  outcome: UsageOutcome;
+  tool?: string;
+}
+
+const CALLED: UsageVerdict = { outcome: 'called' };
+
 /** What a call whose event could not be written is answered instead of its result (docs/audit.md, "Audit trail"). */
 export const UNAUDITED_MESSAGE =
   'The tool call was made but its audit event could not be written, so its result is withheld; it may have taken effect. Retry shortly';
@@ -72,8 +80,8 @@ export class ToolCallRecorder {
     call: ToolCall,
     work: () => Promise<T>,
     resultOf: (value: T) => Exclude<ToolCallResult, 'denied'>,
-    /** How usage counts it (default: called); `failure` is what work threw, when it did. */
-    usageOf: (value: T | undefined, failed: boolean, failure: unknown) => UsageOutcome = () => 'called',
+    /** How usage counts it (default: called, under its name); `failure` is what work threw, when it did. */
+    usageOf: (value: T | undefined, failed: boolean, failure: unknown) => UsageVerdict = () => CALLED,
   ): Promise<T> {
     const at = this.clock.now();
     const started = performance.now();
@@ -89,7 +97,8 @@ export class ToolCallRecorder {
       failure = error;
     }
     const durationMs = performance.now() - started;
-    this.count(caller, call.name, usageOf(value, failed, failure), durationMs);
+    const usage = usageOf(value, failed, failure);
+    this.count(caller, usage.tool ?? call.name, usage.outcome, durationMs);
     const event = this.event(caller, origin, call, result, durationMs, at);
     try {
       await this.queue.append(event);

@@ -9,10 +9,10 @@ import { AuditOrigin } from '../../domain/audit';
 import { ConnectionRequiredError } from '../../domain/errors/connection-required.error';
 import { UnknownToolError } from '../../domain/errors/unknown-tool.error';
 import { ApprovalRequiredError } from '../../domain/errors/approval-required.error';
-import { OTHER_TOOL, UsageOutcome } from '../../domain/usage';
+import { OTHER_TOOL } from '../../domain/usage';
 import { ToolOutcome } from '../../application/use-cases/gateway/tool-outcome';
 import { CONNECT_BY_TOOL_ERROR, ConnectPrompt, connectionAnswer, toMcpError } from './mcp-error-map';
-import { ToolCallRecorder } from './tool-call-recorder';
+import { ToolCallRecorder, UsageVerdict } from './tool-call-recorder';
 import { AllowedCalls } from './tool-gate';
 import { toCallToolResult } from './tool-presenter';
 
@@ -84,13 +84,20 @@ export class ToolCallRunner {
 /**
  * called, unless an upstream failed (its transport, a timeout, an error
  * status, a malformed answer: an external tool's error outcome or a throw);
- * a call that stopped for a connection or an approval was refused.
+ * a call that stopped for a connection or an approval, or that keygate kept
+ * from its upstream (a changed pin; a tool the listing lacks, as `other`), was refused.
  */
-function usageOf(target: ToolTarget, outcome: ToolOutcome | undefined, failed: boolean, failure: unknown): UsageOutcome {
-  if (failure instanceof ConnectionRequiredError || failure instanceof ApprovalRequiredError) return 'denied';
-  if (target.kind !== 'external') return 'called';
-  return failed || outcome?.kind === 'error' ? 'upstream_error' : 'called';
+function usageOf(target: ToolTarget, outcome: ToolOutcome | undefined, failed: boolean, failure: unknown): UsageVerdict {
+  if (failure instanceof ConnectionRequiredError || failure instanceof ApprovalRequiredError) return DENIED;
+  if (target.kind !== 'external') return CALLED;
+  if (outcome?.kind === 'error' && outcome.refused !== undefined) return outcome.refused === 'unknown' ? UNKNOWN : DENIED;
+  return failed || outcome?.kind === 'error' ? UPSTREAM_ERROR : CALLED;
 }
+
+const CALLED: UsageVerdict = { outcome: 'called' };
+const DENIED: UsageVerdict = { outcome: 'denied' };
+const UNKNOWN: UsageVerdict = { outcome: 'denied', tool: OTHER_TOOL };
+const UPSTREAM_ERROR: UsageVerdict = { outcome: 'upstream_error' };
 
 /** The target the tool gate found for a call of `name`; a call it did not see never runs. */
 function targetOf(calls: AllowedCalls, name: string): ToolTarget {

@@ -16,6 +16,9 @@ export class ToolCallMetrics {
   private readonly tools = new Set<string>([OTHER_TOOL]);
   private readonly calls: Counter<'tool' | 'outcome'>;
   private readonly durations: Histogram<'tool'>;
+  /** Each series' child, so a call hashes no label set (both maps are bounded by the tool labels). */
+  private readonly callSeries = new Map<string, { inc(): void }>();
+  private readonly durationSeries = new Map<string, { observe(seconds: number): void }>();
 
   constructor(registry: Registry, prefix: string) {
     this.calls = new Counter({
@@ -37,8 +40,14 @@ export class ToolCallMetrics {
 
   record(tool: string, outcome: UsageOutcome, durationMs: number): void {
     const label = this.labelOf(tool);
-    this.calls.inc({ tool: label, outcome });
-    if (outcome === 'called' || outcome === 'upstream_error') this.durations.observe({ tool: label }, Math.max(durationMs, 0) / 1000);
+    const id = `${label}\u0000${outcome}`;
+    let calls = this.callSeries.get(id);
+    if (!calls) this.callSeries.set(id, (calls = this.calls.labels({ tool: label, outcome })));
+    calls.inc();
+    if (outcome !== 'called' && outcome !== 'upstream_error') return;
+    let durations = this.durationSeries.get(label);
+    if (!durations) this.durationSeries.set(label, (durations = this.durations.labels({ tool: label })));
+    durations.observe(Math.max(durationMs, 0) / 1000);
   }
 
   private labelOf(tool: string): string {

@@ -18,8 +18,14 @@ export interface ExternalTool {
   callScopes: readonly string[];
 }
 
-/** What running an external tool gave: its server's result as it came, or why there is none (a tool error). */
-export type ExternalToolOutcome = { kind: 'relayed'; result: Record<string, unknown> } | { kind: 'error'; message: string };
+/**
+ * What running an external tool gave: its server's result as it came, or why
+ * there is none (a tool error); `refused` when keygate kept the call from
+ * the upstream (`withheld`: its pinned definition changed; `unknown`: the
+ * listing lacks it), which usage counts as denied, not as an upstream error.
+ */
+export type ExternalToolOutcome =
+  { kind: 'relayed'; result: Record<string, unknown> } | { kind: 'error'; message: string; refused?: 'withheld' | 'unknown' };
 
 /**
  * The tools of the upstream MCP servers a user registered. ListTools reads the

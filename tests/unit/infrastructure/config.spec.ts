@@ -205,6 +205,14 @@ describe('loadConfig', () => {
     });
   });
 
+  it('reads the usage settings, a 5000 ms flush and 30 days of minute buckets by default', () => {
+    expect(loadConfig({}).usage).toEqual({ flushIntervalMs: 5000, retentionDays: 30 });
+    expect(loadConfig({ USAGE_FLUSH_INTERVAL_MS: '250', USAGE_RETENTION_DAYS: '7' }).usage).toEqual({
+      flushIntervalMs: 250,
+      retentionDays: 7,
+    });
+  });
+
   it.each(['short', Buffer.alloc(16).toString('base64'), 'not base64!'])('refuses SECRETS_KEY %s', (value) => {
     expect(() => loadConfig({ SECRETS_KEY: value })).toThrow(/SECRETS_KEY must be 32 bytes/);
   });
@@ -222,6 +230,10 @@ describe('loadConfig', () => {
     ['AUDIT_RETENTION_DAYS', '7.5'],
     ['AUDIT_RETENTION_DAYS', 'forever'],
     ['AUDIT_RETENTION_DAYS', '36501'],
+    ['USAGE_FLUSH_INTERVAL_MS', '50'],
+    ['USAGE_FLUSH_INTERVAL_MS', 'soon'],
+    ['USAGE_RETENTION_DAYS', '0'],
+    ['USAGE_RETENTION_DAYS', '401'],
   ])('rejects %s=%s with a message naming it', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(name);

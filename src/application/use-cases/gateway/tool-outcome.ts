@@ -32,4 +32,6 @@ export type ToolOutcome = { kind: 'value'; value: ToolValue } | ExternalToolOutc
 
 export const succeeded = (value: ToolValue): ToolOutcome => ({ kind: 'value', value });
 export const failed = (message: string): Failure => ({ kind: 'error', message });
+/** A call keygate kept from its upstream: a tool error, nothing sent. */
+export const refusedCall = (message: string, refused: 'withheld' | 'unknown'): Failure => ({ kind: 'error', message, refused });
 export const relayed = (result: Record<string, unknown>): Relayed => ({ kind: 'relayed', result });

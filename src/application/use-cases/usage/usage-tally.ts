@@ -46,19 +46,20 @@ export class UsageTally {
 
   record(event: UsageEvent): void {
     const minute = bucketStart(event.at, 'minute');
-    const histogram = emptyHistogram();
     const durationMs = Number.isFinite(event.durationMs) && event.durationMs > 0 ? event.durationMs : 0;
-    histogram[latencyBucket(durationMs)] = 1;
-    this.add({
-      bucketStart: minute,
-      userId: event.userId,
-      keyId: event.keyId,
-      tool: event.tool,
-      outcome: event.outcome,
-      count: 1,
-      latencySumMs: durationMs,
-      histogram,
-    });
+    const bucket = latencyBucket(durationMs);
+    // The common case, an entry already counting this minute, allocates nothing.
+    const seen = this.entries.get(identityOf(minute.getTime(), event.userId, event.keyId, event.tool, event.outcome));
+    if (seen) {
+      seen.count += 1;
+      seen.latencySumMs += durationMs;
+      seen.histogram[bucket] += 1;
+      return;
+    }
+    const histogram = emptyHistogram();
+    histogram[bucket] = 1;
+    const { userId, keyId, tool, outcome } = event;
+    this.add({ bucketStart: minute, userId, keyId, tool, outcome, count: 1, latencySumMs: durationMs, histogram });
   }
 
   /** Everything counted since the last drain, as rows of every bucket size; the tally starts empty again. */
@@ -103,5 +104,9 @@ export function rowsOf(entries: readonly UsageEntry[]): UsageRow[] {
 }
 
 function identity(entry: UsageEntry, tool: string): string {
-  return `${entry.bucketStart.getTime()}\u0000${entry.userId}\u0000${entry.keyId ?? ''}\u0000${tool}\u0000${entry.outcome}`;
+  return identityOf(entry.bucketStart.getTime(), entry.userId, entry.keyId, tool, entry.outcome);
+}
+
+function identityOf(minute: number, userId: string, keyId: string | null, tool: string, outcome: string): string {
+  return `${minute}\u0000${userId}\u0000${keyId ?? ''}\u0000${tool}\u0000${outcome}`;
 }

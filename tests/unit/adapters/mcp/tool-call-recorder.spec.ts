@@ -2,6 +2,10 @@ import { ToolCallRecorder, UNAUDITED_MESSAGE } from '../../../../src/adapters/mc
 import { AuditQueue } from '../../../../src/application/ports/audit-log.port';
 import { AuditRecord, NO_ORIGIN } from '../../../../src/domain/audit';
 import { DatabaseUnavailableError } from '../../../../src/domain/errors';
+import { Registry } from 'prom-client';
+import { ToolUsageHook } from '../../../../src/adapters/edge/tool-usage-hook';
+import { ToolCallMetrics } from '../../../../src/adapters/observability/tool-call-metrics';
+import { UsageTally } from '../../../../src/application/use-cases/usage/usage-tally';
 import { FixedClock } from '../../../fakes/fixed-clock';
 
 /** A queue whose appends stay pending until the test commits or fails them. */
@@ -15,11 +19,18 @@ function gatedQueue() {
 
 function makeSut() {
   const { queue, appended } = gatedQueue();
-  const sut = new ToolCallRecorder(queue, new FixedClock());
+  const tally = new UsageTally();
+  const sut = new ToolCallRecorder(
+    queue,
+    new FixedClock(),
+    new ToolUsageHook(tally, new ToolCallMetrics(new Registry(), 'test_'), new FixedClock()),
+  );
   const caller = { keyId: 'k', userId: 'u' };
   const call = { name: 'projects', arguments: { action: 'list' }, requiredScopes: ['projects:read'] };
-  return { sut, appended, caller, call };
+  return { sut, appended, caller, call, tally };
 }
+
+const counted = (tally: UsageTally) => tally.drain().entries.map((e) => [e.keyId, e.tool, e.outcome, e.count]);
 
 const turn = () => new Promise((resolve) => setImmediate(resolve));
 
@@ -91,5 +102,50 @@ describe('ToolCallRecorder', () => {
     const outage = new DatabaseUnavailableError();
     appended[0].fail(outage);
     await expect(denied).rejects.toBe(outage);
+  });
+
+  describe('usage', () => {
+    it('counts a call that ran as called, a refusal as denied, and what usageOf says of a failure', async () => {
+      const { sut, appended, caller, call, tally } = makeSut();
+      const ran = sut.run(
+        caller,
+        NO_ORIGIN,
+        call,
+        async () => 'result',
+        () => 'ok',
+      );
+      const denied = sut.denied(caller, NO_ORIGIN, call);
+      const broke = sut.run(
+        caller,
+        NO_ORIGIN,
+        { ...call, name: 'files__echo' },
+        async () => {
+          throw new Error('upstream gone');
+        },
+        () => 'ok',
+        (_value, failed) => ({ outcome: failed ? 'upstream_error' : 'called' }),
+      );
+      sut.refused(caller, 'other');
+      await turn();
+      for (const a of appended) a.commit();
+      await Promise.all([ran, denied, broke.catch(() => undefined)]);
+      expect(counted(tally).sort()).toEqual(
+        [
+          ['k', 'files__echo', 'upstream_error', 1],
+          ['k', 'other', 'denied', 1],
+          ['k', 'projects', 'called', 1],
+          ['k', 'projects', 'denied', 1],
+        ].sort(),
+      );
+    });
+
+    it('counts a call made with an access token under the user, with no key', async () => {
+      const { sut, appended, call, tally } = makeSut();
+      const denied = sut.denied({ keyId: 'subject-sessions', userId: 'u', accessToken: {} }, NO_ORIGIN, call);
+      await turn();
+      appended[0].commit();
+      await denied;
+      expect(counted(tally)).toEqual([[null, 'projects', 'denied', 1]]);
+    });
   });
 });

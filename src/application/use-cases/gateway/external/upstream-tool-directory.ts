@@ -5,7 +5,7 @@ import { ToolDescriptor } from '../../../../domain/tool';
 import { ExternalTool, ExternalToolOutcome, ExternalTools } from '../../../ports/external-tools.port';
 import { ResourceStore } from '../../../ports/resource-store.port';
 import { ToolListCache, ToolListing, UpstreamContext, UpstreamMcp, UpstreamSession, UpstreamTool } from '../../../ports/upstream-mcp.port';
-import { failed, relayed } from '../tool-outcome';
+import { failed, refusedCall, relayed } from '../tool-outcome';
 import { ToolPins } from './tool-pins';
 import { CallerReach, listKeyOf, UpstreamCredentials } from './upstream-credentials';
 import { credentialsOf, serverNamed, serversIn, shownFailure } from './upstream-servers';
@@ -95,8 +95,9 @@ export class UpstreamToolDirectory implements ExternalTools {
       const listing = await this.listing(record, reach, session);
       if (!listing.ok) return failed(listing.shown);
       const withheld = listing.withheld?.get(tool);
-      if (withheld !== undefined) return failed(withheld);
-      if (!listing.tools.some((listed) => listed.name === tool)) return failed(`The MCP server ${server.name} has no tool ${tool}`);
+      if (withheld !== undefined) return refusedCall(withheld, 'withheld');
+      if (!listing.tools.some((listed) => listed.name === tool))
+        return refusedCall(`The MCP server ${server.name} has no tool ${tool}`, 'unknown');
       return relayed(await session.callTool(tool, args));
     } catch (error) {
       return failed(shownFailure(this.log, record, 'tools/call failed', error, secrets));

@@ -189,7 +189,7 @@ describe('UpstreamToolDirectory: calls', () => {
   it('runs only tools the upstream listed', async () => {
     const { upstream, call, register } = makeSut();
     await register('files');
-    expect(await call('files__nope', {})).toEqual({ kind: 'error', message: 'The MCP server files has no tool nope' });
+    expect(await call('files__nope', {})).toEqual({ kind: 'error', message: 'The MCP server files has no tool nope', refused: 'unknown' });
     expect(upstream.calls).toEqual([]);
     expect(await call('other__echo', {})).toBeNull();
   });
@@ -268,6 +268,7 @@ describe('UpstreamToolDirectory: pinned definitions', () => {
     expect(await call('files__echo', { text: 'hi' })).toEqual({
       kind: 'error',
       message: expect.stringMatching(/^The definition of the tool echo on the MCP server files changed/),
+      refused: 'withheld',
     });
     expect(await call('files__secret', {})).toMatchObject({ kind: 'relayed' });
     expect(upstream.calls.map((c) => c.tool)).toEqual(['secret']);
