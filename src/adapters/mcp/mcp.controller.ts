@@ -214,7 +214,7 @@ export class McpController {
     if (calls === null) return;
     if (calls.size > 0) await this.options.usage.chargeToolCalls(principal, messages, (name) => (calls.get(name) ?? null) !== null);
     // The fast paths answer /mcp's view (built-in tools, namespaced upstreams); a single server's endpoint has its own names.
-    // An SSE answer in a session is the SDK transport's: it starts with the priming event and lands in the session's log.
+    // An SSE answer in a session starts with the priming event and is resumable (sessions/post-streams.ts): not these fast paths'.
     const fast = view === undefined && !(session !== undefined && format === 'sse');
     if (fast && (await this.options.listFastPath.tryServe(req, res, principal, messages, format))) return;
     // Only a POST that calls tools needs its origin (req.ip walks the proxy settings).
