@@ -78,7 +78,13 @@ afterAll(async () => {
   if (scratch) rmSync(scratch, { recursive: true, force: true });
 });
 
-function callTool(baseUrl: string, id: number, args: Record<string, unknown>, headers: Record<string, string> = {}, meta?: Record<string, unknown>) {
+function callTool(
+  baseUrl: string,
+  id: number,
+  args: Record<string, unknown>,
+  headers: Record<string, string> = {},
+  meta?: Record<string, unknown>,
+) {
   const modern = meta !== undefined;
   return fetch(`${baseUrl}/mcp`, {
     method: 'POST',
@@ -112,11 +118,14 @@ async function traceOf(id: number, withHttp = true): Promise<{ mcp: ReceivedSpan
   let mcp: ReceivedSpan | undefined;
   await eventually(() => {
     mcp = receiver.spans.find((s) => s.kind === SPAN.SERVER && s.attributes['jsonrpc.request.id'] === String(id));
-    const http = mcp && receiver.spans.find((s) => s.traceId === mcp!.traceId && s.kind === SPAN.SERVER && s.attributes['http.request.method']);
+    const http =
+      mcp && receiver.spans.find((s) => s.traceId === mcp!.traceId && s.kind === SPAN.SERVER && s.attributes['http.request.method']);
     const client = mcp && receiver.spans.find((s) => s.traceId === mcp!.traceId && isUpstreamCall(s));
     return (http !== undefined || !withHttp) && client !== undefined;
   }, 20_000).catch((error: Error) => {
-    throw new Error(`${error.message}; spans: ${JSON.stringify(receiver.spans.map((s) => [s.name, s.kind, s.traceId.slice(0, 6), s.attributes['jsonrpc.request.id']]))}`);
+    throw new Error(
+      `${error.message}; spans: ${JSON.stringify(receiver.spans.map((s) => [s.name, s.kind, s.traceId.slice(0, 6), s.attributes['jsonrpc.request.id']]))}`,
+    );
   });
   return { mcp: mcp!, trace: receiver.spans.filter((s) => s.traceId === mcp!.traceId) };
 }
@@ -126,8 +135,9 @@ const isUpstreamCall = (span: ReceivedSpan) => span.kind === SPAN.CLIENT && span
 const isQuery = (span: ReceivedSpan) => span.attributes['db.system'] === 'postgresql' || span.attributes['db.system.name'] === 'postgresql';
 
 function descendsFrom(span: ReceivedSpan, ancestor: ReceivedSpan, spans: ReceivedSpan[]): boolean {
-  for (let at: ReceivedSpan | undefined = span; at; at = spans.find((s) => s.spanId === at!.parentSpanId)) {
-    if (at.parentSpanId === ancestor.spanId) return true;
+  const byId = new Map(spans.map((s) => [s.spanId, s]));
+  for (let at = byId.get(span.parentSpanId); at !== undefined; at = byId.get(at.parentSpanId)) {
+    if (at === ancestor) return true;
   }
   return false;
 }
@@ -195,7 +205,10 @@ describe('traces over OTLP/HTTP', () => {
     expect({ trace: modern.mcp.traceId, parent: modern.mcp.parentSpanId }).toEqual({ trace: metaTrace, parent: metaSpan });
     expect(modern.mcp.attributes['mcp.protocol.version']).toBe(V2026);
     expect(modern.trace.map((s) => s.name)).toEqual(expect.arrayContaining(['keygate.tool.authorize', 'tools/call echo']));
-    await eventually(() => receiver.spans.some((s) => s.traceId === httpTrace && s.parentSpanId === httpSpan && s.kind === SPAN.SERVER), 20_000);
+    await eventually(
+      () => receiver.spans.some((s) => s.traceId === httpTrace && s.parentSpanId === httpSpan && s.kind === SPAN.SERVER),
+      20_000,
+    );
     const sent = upstream.received.at(-1)?.meta as { traceparent?: string };
     const client = modern.trace.find(isUpstreamCall)!;
     expect(traceparentParts(sent?.traceparent)).toEqual([metaTrace, client.spanId]);
@@ -204,7 +217,10 @@ describe('traces over OTLP/HTTP', () => {
   it('records no secret: not the key, the upstream header values, the arguments, a JWT, in a path or a query', async () => {
     await callTool(service.baseUrl, 104, { text: ARGUMENT_SECRET, nested: { token: ARGUMENT_SECRET } });
     await fetch(`${service.baseUrl}/api/v1/api-keys/${key}?access_token=${jwt}`, { headers: { Authorization: `Bearer ${jwt}` } });
-    await fetch(`${service.baseUrl}/mcp?access_token=${jwt}`, { method: 'POST', headers: { 'X-API-Key': key, 'User-Agent': `agent ${jwt}` } });
+    await fetch(`${service.baseUrl}/mcp?access_token=${jwt}`, {
+      method: 'POST',
+      headers: { 'X-API-Key': key, 'User-Agent': `agent ${jwt}` },
+    });
     await traceOf(104);
     await eventually(() => receiver.spans.some((s) => String(s.attributes['url.path'] ?? '').startsWith('/api/v1/api-keys/')), 20_000);
     const secrets = [key, key.slice(4), ...Object.values(HEADER_SECRETS), ARGUMENT_SECRET, jwt, jwt.split('.')[1]];
@@ -223,7 +239,9 @@ describe('traces over OTLP/HTTP', () => {
     expect(loaded.some((file) => file.includes(`${path.sep}express${path.sep}`))).toBe(true);
     // prom-client requires @opentelemetry/api (the API alone: no-op, no context store) for its CPU metric's exemplars,
     // as it did before tracing existed; nothing else of OpenTelemetry may load.
-    expect(loaded.filter((file) => file.includes('@opentelemetry') && !file.includes(`${path.sep}@opentelemetry${path.sep}api${path.sep}`))).toEqual([]);
+    expect(
+      loaded.filter((file) => file.includes('@opentelemetry') && !file.includes(`${path.sep}@opentelemetry${path.sep}api${path.sep}`)),
+    ).toEqual([]);
 
     await stop(service);
     expect(readFileSync(modulesFile, 'utf8')).toContain(`${path.sep}@opentelemetry${path.sep}sdk-node${path.sep}`);

@@ -19,7 +19,8 @@ export function mcpRequestTraceOf(req: Request): McpRequestTrace | undefined {
   return {
     method: body.method,
     ...((typeof body.id === 'string' || typeof body.id === 'number') && { id: body.id }),
-    ...(typeof params.name === 'string' && (body.method === 'tools/call' || body.method === 'prompts/get') && { target: scrubSecrets(params.name.slice(0, MAX_TARGET_CHARS)) }),
+    ...(typeof params.name === 'string' &&
+      (body.method === 'tools/call' || body.method === 'prompts/get') && { target: scrubSecrets(params.name.slice(0, MAX_TARGET_CHARS)) }),
     ...(typeof version === 'string' && { protocolVersion: version }),
     ...(typeof session === 'string' && { sessionId: session }),
     meta: params._meta,

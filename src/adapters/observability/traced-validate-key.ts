@@ -20,7 +20,11 @@ export class TracedValidateKey extends ValidateKey {
     return this.tracing.span('keygate.key.validate', 'internal', {}, async (span) => {
       try {
         const principal = await super.execute(input);
-        span.set({ 'keygate.key.outcome': 'valid', 'keygate.key.prefix': displayPrefixOf(input.rawKey), 'keygate.user.id': principal.userId });
+        span.set({
+          'keygate.key.outcome': 'valid',
+          'keygate.key.prefix': displayPrefixOf(input.rawKey),
+          'keygate.user.id': principal.userId,
+        });
         return principal;
       } catch (error) {
         span.set({ 'keygate.key.outcome': error instanceof InvalidApiKeyError ? 'invalid' : 'error' });

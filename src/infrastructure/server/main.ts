@@ -10,7 +10,8 @@ import { tracingEnabled } from '../config/tracing-config';
 function startTracing(): Tracing {
   if (!tracingEnabled()) return NO_TRACING;
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { startOtelTracing } = require('../../adapters/observability/otel-tracing') as typeof import('../../adapters/observability/otel-tracing');
+  const { startOtelTracing } =
+    require('../../adapters/observability/otel-tracing') as typeof import('../../adapters/observability/otel-tracing');
   return startOtelTracing();
 }
 

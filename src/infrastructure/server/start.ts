@@ -2,7 +2,7 @@ import { AddressInfo } from 'node:net';
 import express, { RequestHandler } from 'express';
 import { DEV_JWKS_PATH, DevTokenIssuer } from '../../adapters/auth/dev-token-issuer';
 import { StoredSecrets } from '../../adapters/persistence/stored-secrets';
-import { ConfigError, loadConfig } from '../config/config';
+import { loadConfig } from '../config/config';
 import { withSecretsKey } from '../config/secrets-key';
 import { loadConsoleConfig } from '../config/console-config';
 import { openDatabase } from '../database/database';
