@@ -230,6 +230,28 @@ describe('traces over OTLP/HTTP', () => {
     expect(leaks).toEqual([]);
   });
 
+  it('gives the fast paths (a built-in tools/call, a 2026 tools/list) the same spans', async () => {
+    const post = (id: number, method: string, params: Record<string, unknown>, headers: Record<string, string> = {}) =>
+      fetch(`${service.baseUrl}/mcp`, {
+        method: 'POST',
+        headers: { 'X-API-Key': key, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers },
+        body: JSON.stringify({ jsonrpc: '2.0', id, method, params }),
+      });
+    expect((await post(201, 'tools/call', { name: 'projects', arguments: { action: 'list' } })).status).toBe(200);
+    const envelope = { 'io.modelcontextprotocol/protocolVersion': V2026, 'io.modelcontextprotocol/clientCapabilities': {} };
+    const modern = { 'MCP-Protocol-Version': V2026, 'Mcp-Method': 'tools/list' };
+    expect((await post(202, 'tools/list', { _meta: envelope }, modern)).status).toBe(200);
+    const withSpans = (id: number, names: string[]) => {
+      const mcp = receiver.spans.find((s) => s.attributes['jsonrpc.request.id'] === String(id));
+      const inTrace = receiver.spans.filter((s) => s.traceId === mcp?.traceId).map((s) => s.name);
+      return mcp !== undefined && names.every((name) => inTrace.includes(name)) ? mcp : undefined;
+    };
+    await eventually(() => withSpans(201, ['keygate.key.validate', 'keygate.tool.authorize', 'POST /mcp']) !== undefined, 20_000);
+    expect(withSpans(201, [])?.name).toBe('tools/call projects');
+    await eventually(() => withSpans(202, ['keygate.key.validate', 'POST /mcp']) !== undefined, 20_000);
+    expect(withSpans(202, [])?.attributes).toMatchObject({ 'mcp.method.name': 'tools/list', 'mcp.protocol.version': V2026 });
+  });
+
   it('loads OpenTelemetry only when tracing is on', async () => {
     const off = moduleListing();
     const quiet = await startWith({ NODE_OPTIONS: off.NODE_OPTIONS, KEYGATE_TEST_MODULES_OUT: off.KEYGATE_TEST_MODULES_OUT });
