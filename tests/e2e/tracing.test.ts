@@ -252,6 +252,29 @@ describe('traces over OTLP/HTTP', () => {
     expect(withSpans(202, [])?.attributes).toMatchObject({ 'mcp.method.name': 'tools/list', 'mcp.protocol.version': V2026 });
   });
 
+  it('records a denied call: the decision on the authorization span, the status as the MCP span error.type', async () => {
+    const auth = { Authorization: `Bearer ${jwt}`, 'Content-Type': 'application/json' };
+    const body = JSON.stringify({ name: 'reader', scopes: ['projects:read'] });
+    const created = await fetch(`${service.baseUrl}/api/v1/api-keys`, { method: 'POST', headers: auth, body });
+    const reader = ((await created.json()) as { raw_key: string }).raw_key;
+    const denied = await fetch(`${service.baseUrl}/mcp`, {
+      method: 'POST',
+      headers: { 'X-API-Key': reader, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 301,
+        method: 'tools/call',
+        params: { name: 'projects', arguments: { action: 'delete', id: 'x' } },
+      }),
+    });
+    expect(denied.status).toBe(403);
+    let mcp: ReceivedSpan | undefined;
+    await eventually(() => (mcp = receiver.spans.find((s) => s.attributes['jsonrpc.request.id'] === '301')) !== undefined, 20_000);
+    expect(mcp!.attributes['error.type']).toBe('403');
+    const authorization = receiver.spans.find((s) => s.traceId === mcp!.traceId && s.name === 'keygate.tool.authorize');
+    expect(authorization?.attributes).toMatchObject({ 'keygate.authz.decision': 'deny', 'keygate.authz.reason': 'scope' });
+  });
+
   it('loads OpenTelemetry only when tracing is on', async () => {
     const off = moduleListing();
     const quiet = await startWith({ NODE_OPTIONS: off.NODE_OPTIONS, KEYGATE_TEST_MODULES_OUT: off.KEYGATE_TEST_MODULES_OUT });

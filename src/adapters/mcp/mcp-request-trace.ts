@@ -1,4 +1,4 @@
-import { Request } from 'express';
+import { Request, Response } from 'express';
 import { scrubSecrets } from '../edge/secret-scrubbing';
 import type { McpRequestTrace } from '../observability/tracing';
 
@@ -10,7 +10,7 @@ const MAX_TARGET_CHARS = 128;
  * the method, id, tool or prompt name, protocol version and session id,
  * and the _meta whose trace context it continues. Never the arguments.
  */
-export function mcpRequestTraceOf(req: Request): McpRequestTrace | undefined {
+export function mcpRequestTraceOf(req: Request, res?: Response): McpRequestTrace | undefined {
   const body = req.body as { method?: unknown; id?: unknown; params?: unknown } | undefined;
   if (typeof body !== 'object' || body === null || Array.isArray(body) || typeof body.method !== 'string') return undefined;
   const params = (typeof body.params === 'object' && body.params !== null ? body.params : {}) as { name?: unknown; _meta?: unknown };
@@ -24,5 +24,7 @@ export function mcpRequestTraceOf(req: Request): McpRequestTrace | undefined {
     ...(typeof version === 'string' && { protocolVersion: version }),
     ...(typeof session === 'string' && { sessionId: session }),
     meta: params._meta,
+    // A refusal (403 insufficient scope, 429, 503) is an HTTP status; the JSON-RPC errors answered 200 are not told apart here.
+    ...(res !== undefined && { failure: () => (res.statusCode >= 400 ? String(res.statusCode) : undefined) }),
   };
 }

@@ -125,7 +125,7 @@ export class McpController {
   private dispatch(req: Request, res: Response): Promise<void> {
     const tracing = this.options.tracing;
     if (tracing?.on !== true) return this.dispatchEra(req, res);
-    const request = mcpRequestTraceOf(req);
+    const request = mcpRequestTraceOf(req, res);
     return request === undefined ? this.dispatchEra(req, res) : tracing.mcpRequest(request, () => this.dispatchEra(req, res));
   }
 

@@ -72,7 +72,12 @@ class OtelTracing implements Tracing {
     const parent = carrier === undefined ? context.active() : propagation.extract(context.active(), carrier);
     const name = request.target === undefined ? request.method : `${request.method} ${request.target}`;
     return this.tracer.startActiveSpan(name, { kind: SpanKind.SERVER, attributes: mcpAttributes(request) }, parent, (span) =>
-      ended(span, step),
+      ended(span, async () => {
+        const served = await step();
+        const failure = request.failure?.();
+        if (failure !== undefined) handleOf(span).fail(failure);
+        return served;
+      }),
     );
   }
 

@@ -19,6 +19,8 @@ export interface McpRequestTrace {
   sessionId?: string;
   /** The request's params._meta: a 2026 client's trace context, continued by the MCP span. */
   meta?: unknown;
+  /** Read once the request was served: its `error.type` (the HTTP status of a refusal), if it failed. */
+  failure?: () => string | undefined;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { Request } from 'express';
+import { Request, Response } from 'express';
 import { mcpRequestTraceOf } from '../../../../src/adapters/mcp/mcp-request-trace';
 
 const requestOf = (body: unknown, headers: Record<string, string> = {}) => ({ body, headers }) as unknown as Request;
@@ -42,5 +42,13 @@ describe('mcpRequestTraceOf', () => {
       id: 'a',
       meta: undefined,
     });
+  });
+
+  it('reads a refusal status as the failure once the request was served', () => {
+    const res = { statusCode: 200 } as Response;
+    const trace = mcpRequestTraceOf(requestOf({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'x' } }), res);
+    expect(trace?.failure?.()).toBeUndefined();
+    res.statusCode = 403;
+    expect(trace?.failure?.()).toBe('403');
   });
 });
