@@ -294,11 +294,12 @@ describe('traces over OTLP/HTTP', () => {
 });
 
 describe('sampling by OTEL_TRACES_SAMPLER', () => {
-  it('exports nothing with always_off, and follows traceidratio with its _ARG', async () => {
+  it('exports nothing with always_off, follows traceidratio with its _ARG, and flushes at shutdown', async () => {
     const exported = async (env: Record<string, string>, id: number): Promise<number> => {
       const own = await startOtlpReceiver();
       try {
-        const sampled = await startWith({ OTEL_EXPORTER_OTLP_ENDPOINT: own.url, OTEL_BSP_SCHEDULE_DELAY: '20', ...env });
+        // No scheduled export within the test: what arrives was exported by the graceful shutdown.
+        const sampled = await startWith({ OTEL_EXPORTER_OTLP_ENDPOINT: own.url, OTEL_BSP_SCHEDULE_DELAY: '600000', ...env });
         expect((await callTool(sampled.baseUrl, id, { text: 'sampled?' })).status).toBe(200);
         await stop(sampled); // the shutdown exports what is left
         return own.spans.length;
