@@ -6,6 +6,7 @@ import { OtlpReceiver, ReceivedSpan, startOtlpReceiver } from '../support/otlp-r
 import { eventually } from '../support/replica';
 import { ServiceProcess, startService, waitForListening } from '../support/service-process';
 import { serviceFixture } from '../support/service-fixture';
+import { startUpstream, UpstreamMcpServer } from '../support/upstream-mcp-server';
 import { startV2Upstream, V2Upstream } from '../support/v2-upstream';
 
 jest.setTimeout(120_000);
@@ -22,6 +23,8 @@ const HEADER_SECRETS = { Authorization: `Bearer header-secret-${randomUUID()}`, 
 
 let receiver: OtlpReceiver;
 let upstream: V2Upstream;
+/** A 2025 upstream (SDK v1): keygate's contact with it is initialize, initialized, then the call. */
+let legacy: UpstreamMcpServer;
 let service: ServiceProcess;
 let modulesFile: string;
 let scratch: string;
@@ -52,7 +55,7 @@ beforeAll(async () => {
     path.join(scratch, 'list-modules.js'),
     "process.on('exit', () => require('node:fs').writeFileSync(process.env.KEYGATE_TEST_MODULES_OUT, Object.keys(require.cache).join('\\n')));\n",
   );
-  [receiver, upstream] = await Promise.all([startOtlpReceiver(), startV2Upstream('modern')]);
+  [receiver, upstream, legacy] = await Promise.all([startOtlpReceiver(), startV2Upstream('modern'), startUpstream('legacy')]);
   const listing = moduleListing();
   modulesFile = listing.file;
   service = await startWith({
@@ -71,10 +74,16 @@ beforeAll(async () => {
     body: JSON.stringify({ name: 'modern', url: upstream.url, headers: HEADER_SECRETS }),
   });
   expect(server.status).toBe(201);
+  const legacyServer = await fetch(`${service.baseUrl}/api/v1/mcp-servers`, {
+    method: 'POST',
+    headers: auth,
+    body: JSON.stringify({ name: 'legacy', url: legacy.url }),
+  });
+  expect(legacyServer.status).toBe(201);
 });
 afterAll(async () => {
   started.forEach((process) => process.child.kill('SIGKILL'));
-  await Promise.all([receiver?.stop(), upstream?.stop()]);
+  await Promise.all([receiver?.stop(), upstream?.stop(), legacy?.stop()]);
   if (scratch) rmSync(scratch, { recursive: true, force: true });
 });
 
@@ -84,6 +93,7 @@ function callTool(
   args: Record<string, unknown>,
   headers: Record<string, string> = {},
   meta?: Record<string, unknown>,
+  tool = 'modern__echo',
 ) {
   const modern = meta !== undefined;
   return fetch(`${baseUrl}/mcp`, {
@@ -92,7 +102,7 @@ function callTool(
       'X-API-Key': key,
       'Content-Type': 'application/json',
       Accept: 'application/json, text/event-stream',
-      ...(modern && { 'MCP-Protocol-Version': V2026, 'Mcp-Method': 'tools/call', 'Mcp-Name': 'modern__echo' }),
+      ...(modern && { 'MCP-Protocol-Version': V2026, 'Mcp-Method': 'tools/call', 'Mcp-Name': tool }),
       ...headers,
     },
     body: JSON.stringify({
@@ -100,7 +110,7 @@ function callTool(
       id,
       method: 'tools/call',
       params: {
-        name: 'modern__echo',
+        name: tool,
         arguments: args,
         ...(modern && {
           _meta: { 'io.modelcontextprotocol/protocolVersion': V2026, 'io.modelcontextprotocol/clientCapabilities': {}, ...meta },
@@ -185,6 +195,19 @@ describe('traces over OTLP/HTTP', () => {
     expect({ headerTrace, headerParent }).toEqual({ headerTrace: mcp.traceId, headerParent: clients[0].spanId });
     const meta = upstream.received.at(-1)?.meta as { traceparent?: string };
     expect(traceparentParts(meta?.traceparent)).toEqual([mcp.traceId, clients[0].spanId]);
+  });
+
+  it('sends a 2025 upstream the client span as its tools/call traceparent and in _meta', async () => {
+    const before = legacy.seenHeaders.length;
+    expect((await callTool(service.baseUrl, 111, { text: 'plain' }, {}, undefined, 'legacy__echo')).status).toBe(200);
+    const { mcp, trace } = await traceOf(111);
+    const clients = trace.filter(isUpstreamCall);
+    expect(clients.map((s) => s.name)).toEqual(['tools/call echo']);
+    const sent = legacy.seenHeaders.slice(before).map((headers) => traceparentParts(headers.traceparent as string | undefined));
+    // The call's POST carries the client span; the tool list keygate read for the authorization (before the call) carries none.
+    expect(sent.at(-1)).toEqual([mcp.traceId, clients[0].spanId]);
+    expect(sent.filter((parts) => parts.length > 0)).toEqual([[mcp.traceId, clients[0].spanId]]);
+    expect(traceparentParts((legacy.seenMeta.at(-1) as { traceparent?: string })?.traceparent)).toEqual([mcp.traceId, clients[0].spanId]);
   });
 
   it('continues an incoming traceparent, and on a 2026 request the _meta trace context for the MCP span', async () => {
