@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -296,6 +296,30 @@ describe('traces over OTLP/HTTP', () => {
     expect(mcp!.attributes['error.type']).toBe('403');
     const authorization = receiver.spans.find((s) => s.traceId === mcp!.traceId && s.name === 'keygate.tool.authorize');
     expect(authorization?.attributes).toMatchObject({ 'keygate.authz.decision': 'deny', 'keygate.authz.reason': 'scope' });
+  });
+
+  it('records an MCP session id hashed, never as it is', async () => {
+    const headers = { 'X-API-Key': key, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
+    const params = { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'tracing-test', version: '1' } };
+    const opened = await fetch(`${service.baseUrl}/mcp`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ jsonrpc: '2.0', id: 401, method: 'initialize', params }),
+    });
+    const sessionId = opened.headers.get('mcp-session-id')!;
+    expect(sessionId).toBeTruthy();
+    await opened.text();
+    const listed = await fetch(`${service.baseUrl}/mcp`, {
+      method: 'POST',
+      headers: { ...headers, 'Mcp-Session-Id': sessionId, 'MCP-Protocol-Version': '2025-06-18' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 402, method: 'tools/list', params: {} }),
+    });
+    expect(listed.status).toBe(200);
+    await listed.text();
+    let mcp: ReceivedSpan | undefined;
+    await eventually(() => (mcp = receiver.spans.find((s) => s.attributes['jsonrpc.request.id'] === '402')) !== undefined, 20_000);
+    expect(mcp!.attributes['mcp.session.id']).toBe(createHash('sha256').update(sessionId).digest('hex').slice(0, 16));
+    expect(receiver.spans.filter((s) => s.texts.some((text) => text.includes(sessionId)))).toEqual([]);
   });
 
   it('loads OpenTelemetry only when tracing is on', async () => {

@@ -138,7 +138,7 @@ function mcpAttributes(request: McpRequestTrace): Attributes {
   };
 }
 
-export function hashed(value: string): string {
+function hashed(value: string): string {
   return createHash('sha256').update(value).digest('hex').slice(0, 16);
 }
 
