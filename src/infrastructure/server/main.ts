@@ -5,13 +5,13 @@ import { tracingEnabled } from '../config/tracing-config';
  * The entry point. OpenTelemetry's instrumentations patch http, express and pg
  * as they are required, so tracing starts before start.ts (which requires
  * them) is loaded: hence require, not a hoisted import. With tracing off,
- * no @opentelemetry module is loaded at all.
+ * nothing of OpenTelemetry is loaded (but the no-op API prom-client requires).
  */
 function startTracing(): Tracing {
   if (!tracingEnabled()) return NO_TRACING;
+  type OtelTracing = typeof import('../../adapters/observability/otel-tracing');
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { startOtelTracing } =
-    require('../../adapters/observability/otel-tracing') as typeof import('../../adapters/observability/otel-tracing');
+  const { startOtelTracing } = require('../../adapters/observability/otel-tracing') as OtelTracing;
   return startOtelTracing();
 }
 
