@@ -178,6 +178,7 @@ describe('traces over OTLP/HTTP', () => {
       'keygate.user.id': expect.any(String),
     });
     expect(descendsFrom(validation, http, trace)).toBe(true);
+    expect(mcp.attributes['keygate.user.id']).toBe(validation.attributes['keygate.user.id']);
     const authorization = trace.find((s) => s.name === 'keygate.tool.authorize')!;
     expect(authorization.attributes).toMatchObject({ 'keygate.authz.decision': 'allow', 'gen_ai.tool.name': 'modern__echo' });
     expect(descendsFrom(authorization, mcp, trace)).toBe(true);

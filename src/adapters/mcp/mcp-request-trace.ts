@@ -23,6 +23,7 @@ export function mcpRequestTraceOf(req: Request, res?: Response): McpRequestTrace
       (body.method === 'tools/call' || body.method === 'prompts/get') && { target: scrubSecrets(params.name.slice(0, MAX_TARGET_CHARS)) }),
     ...(typeof version === 'string' && { protocolVersion: version }),
     ...(typeof session === 'string' && { sessionId: session }),
+    ...(res?.locals.principal !== undefined && { userId: res.locals.principal.userId }),
     meta: params._meta,
     // A refusal (403 insufficient scope, 429, 503) is an HTTP status; the JSON-RPC errors answered 200 are not told apart here.
     ...(res !== undefined && { failure: () => (res.statusCode >= 400 ? String(res.statusCode) : undefined) }),

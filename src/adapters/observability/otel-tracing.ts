@@ -133,6 +133,7 @@ function mcpAttributes(request: McpRequestTrace): Attributes {
     ...(request.id !== undefined && { 'jsonrpc.request.id': String(request.id) }),
     ...(request.protocolVersion !== undefined && { 'mcp.protocol.version': request.protocolVersion }),
     ...(request.sessionId !== undefined && { 'mcp.session.id': hashed(request.sessionId) }),
+    ...(request.userId !== undefined && { 'keygate.user.id': request.userId }),
     ...(tool !== undefined && { 'gen_ai.tool.name': tool, 'gen_ai.operation.name': 'execute_tool' }),
     ...(request.method === 'prompts/get' && request.target !== undefined && { 'gen_ai.prompt.name': request.target }),
   };

@@ -17,6 +17,8 @@ export interface McpRequestTrace {
   protocolVersion?: string;
   /** Hashed before it is recorded. */
   sessionId?: string;
+  /** The caller's user (a key's owner, an access token's subject). */
+  userId?: string;
   /** The request's params._meta: a 2026 client's trace context, continued by the MCP span. */
   meta?: unknown;
   /** Read once the request was served: its `error.type` (the HTTP status of a refusal), if it failed. */

@@ -45,10 +45,15 @@ describe('mcpRequestTraceOf', () => {
   });
 
   it('reads a refusal status as the failure once the request was served', () => {
-    const res = { statusCode: 200 } as Response;
+    const res = { statusCode: 200, locals: {} } as Response;
     const trace = mcpRequestTraceOf(requestOf({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'x' } }), res);
     expect(trace?.failure?.()).toBeUndefined();
     res.statusCode = 403;
     expect(trace?.failure?.()).toBe('403');
+  });
+
+  it("names the caller's user once the key check put its principal on the response", () => {
+    const res = { statusCode: 200, locals: { principal: { userId: 'user-1' } } } as unknown as Response;
+    expect(mcpRequestTraceOf(requestOf({ jsonrpc: '2.0', id: 1, method: 'tools/list' }), res)?.userId).toBe('user-1');
   });
 });
