@@ -129,6 +129,15 @@ module.exports = {
       to: { path: 'node_modules/@modelcontextprotocol/sdk/' },
     },
     {
+      name: 'opentelemetry-only-in-otel-tracing',
+      comment:
+        'With tracing off no OpenTelemetry module may load (tests/e2e/tracing.test.ts checks the running service): ' +
+        'only otel-tracing.ts imports it, and main.ts requires that file only when tracing is on.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/adapters/observability/otel-tracing[.]ts$' },
+      to: { path: 'node_modules/@opentelemetry/', dependencyTypesNot: ['type-only'] },
+    },
+    {
       name: 'unit-tests-start-nothing',
       comment:
         'npm run test:unit has no global setup: no PostgreSQL, no build, no child process. ' +

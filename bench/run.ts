@@ -12,6 +12,7 @@ import { measureRuleCost, RuleCost } from './rule-cost';
 import { alternate, Measured, measured } from './rounds';
 import { callsOneAtATime, ClientEra, measureUpstreamCall, UpstreamCallSetup } from './upstream-call';
 import { validateInProcess } from './validate-in-process';
+import { measureTracingOn, TRACING_ON, TracingOnRuns } from './tracing-on';
 
 /**
  * npm run bench: the service on a real PostgreSQL, loaded by autocannon from a
@@ -48,16 +49,15 @@ const ONLY = process.env.BENCH_ONLY;
 const toolsCall = (args: Record<string, unknown>) =>
   JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'projects', arguments: args } });
 
+const MAIN = path.join(ROOT, 'dist', 'src', 'infrastructure', 'server', 'main.js');
+
 async function main(): Promise<void> {
   const { url, dataDir, env, remove } = await benchPlace('keygate_bench', LOG_LEVEL);
   const bare = await startListening(path.join(ROOT, 'dist', 'bench', 'bare-express.js'), env);
   const upstream = await startListening(path.join(ROOT, 'dist', 'bench', 'upstream-server.js'), env);
   // (j)'s upstream listens on loopback, which the service refuses to contact unless allowed.
-  const service = await startListening(
-    path.join(ROOT, 'dist', 'src', 'infrastructure', 'server', 'main.js'),
-    { ...env, MCP_UPSTREAM_ALLOWLIST: '127.0.0.0/8' },
-    NODE_FLAGS,
-  );
+  const serviceEnv = { ...env, MCP_UPSTREAM_ALLOWLIST: '127.0.0.0/8' };
+  const service = await startListening(MAIN, serviceEnv, NODE_FLAGS);
   try {
     const token = DevTokenIssuer.loadOrCreate(dataDir).mint({ sub: crypto.randomUUID() });
     const key = await createBenchKey(service.baseUrl, token, 'bench', keyLimitsMode());
@@ -84,6 +84,28 @@ async function main(): Promise<void> {
       seconds,
       connections: CONNECTIONS,
     });
+    /** (b) and (e) as below, against the traced service (BENCH_TRACING=on), with the same ceilings. */
+    const tracingRuns = (getCall: string): TracingOnRuns => {
+      const at = (baseUrl: string, seconds: number, body?: string) => ({ ...mcp(rawKey, seconds, body), url: `${baseUrl}/mcp` });
+      return {
+        bare: (seconds) => load(bareLoad('/bare', TOOLS_LIST, seconds)),
+        barePid: bare.child.pid!,
+        bareRow: (seconds) => load(bareLoad('/row', getCall, seconds)),
+        toolsList: (baseUrl) => (seconds) => load(at(baseUrl, seconds)),
+        toolsCall: (baseUrl) => (seconds) => load(at(baseUrl, seconds, getCall)),
+        warmUp: async (baseUrl) => {
+          await load(at(baseUrl, WARM_UP_SECONDS));
+          await load(at(baseUrl, WARM_UP_SECONDS, getCall));
+        },
+      };
+    };
+    if (ONLY === 'tracing') {
+      const getCall = toolsCall({ action: 'get', id: await createProject(service.baseUrl, rawKey) });
+      await load(bareLoad('/bare', TOOLS_LIST, WARM_UP_SECONDS));
+      await load(bareLoad('/row', getCall, WARM_UP_SECONDS));
+      const traced = await measureTracingOn(MAIN, serviceEnv, NODE_FLAGS, tracingRuns(getCall), SECONDS, ROUNDS);
+      return printTracingOn(traced, line);
+    }
     await load(bareLoad('/bare', TOOLS_LIST, WARM_UP_SECONDS));
     await load(mcp(rawKey, WARM_UP_SECONDS));
     const ab = await alternate(
@@ -122,6 +144,8 @@ async function main(): Promise<void> {
       SECONDS,
       ROUNDS,
     );
+    // A second service, so that the first one's figures and RSS stay those of tracing off.
+    const traced = TRACING_ON ? await measureTracingOn(MAIN, serviceEnv, NODE_FLAGS, tracingRuns(getCall), SECONDS, ROUNDS) : undefined;
     // The RSS target is the one the figures above have always been held to; (j)'s sessions and upstream contacts come on top and are printed apart.
     const serviceMb = peakRssMb(service.child.pid!);
     await createUpstreamRecord(service.baseUrl, rawKey, `${upstream.baseUrl.replace('localhost', '127.0.0.1')}/mcp`);
@@ -152,6 +176,7 @@ async function main(): Promise<void> {
       rss,
       ratios: { b: ab, e: ae, bModern: abModern },
       key,
+      traced,
     });
   } finally {
     await service.stop();
@@ -162,6 +187,7 @@ async function main(): Promise<void> {
 }
 
 type Ratio = { ratio: number; roundRatios: number[] };
+type TracedFigures = Awaited<ReturnType<typeof measureTracingOn>>;
 type UpstreamCall = Awaited<ReturnType<typeof measureUpstreamCall>>;
 
 function report(figures: {
@@ -179,8 +205,9 @@ function report(figures: {
   rss: { serviceMb: number; serviceAfterUpstreamCallsMb: number; benchProcessMb: number };
   ratios: { b: Ratio; e: Ratio; bModern: Ratio };
   key: BenchKey;
+  traced?: TracedFigures;
 }) {
-  const { a, b, c, d, aPrime, e, aModern, bModern, j, audited, ruleCost, rss, ratios, key } = figures;
+  const { a, b, c, d, aPrime, e, aModern, bModern, j, audited, ruleCost, rss, ratios, key, traced } = figures;
   const targets: Record<string, boolean> = {
     'tools/list vs bare Express >= 0.7': ratios.b.ratio >= 0.7,
     'tools/call get vs bare Express + PostgreSQL row >= 0.7': ratios.e.ratio >= 0.7,
@@ -193,8 +220,6 @@ function report(figures: {
     targets[`(j) ${call.era} client: added p50 <= 1 ms at ${call.rate} req/s`] = call.latency.added.p50Ms <= 1;
     targets[`(j) ${call.era} client: added p99 <= 3 ms at ${call.rate} req/s`] = call.latency.added.p99Ms <= 3;
   }
-  const line = (name: string, r: Measured) =>
-    `${name.padEnd(38)} ${r.requestsPerSecond.toFixed(0).padStart(8)} req/s  p50 ${r.p50Ms} ms  p99 ${r.p99Ms} ms  cpu ${r.cpuMicrosPerRequest} us/req  statuses ${JSON.stringify(r.statusCounts)}${r.errors + r.timeouts > 0 ? `  errors ${r.errors} timeouts ${r.timeouts}` : ''}`;
   console.log(
     `\nkeygate benchmark (${SECONDS} s per figure, (a)/(b) and (a')/(e) alternating in ${ROUNDS} rounds; ${CONNECTIONS} connections; autocannon in its own process)`,
   );
@@ -216,6 +241,7 @@ function report(figures: {
   console.log(line('(a) bare Express JSON, 2026 bytes', aModern));
   console.log(line('(b26) /mcp tools/list, 2026-07-28', bModern));
   console.log(`ratio (b26)/(a): ${ratios.bModern.ratio} (rounds: ${ratios.bModern.roundRatios.join(', ')})  target >= 0.9`);
+  if (traced) printTracingOn(traced, line);
   for (const call of j) printUpstreamCall(call, line);
   console.log(
     `peak RSS: service ${rss.serviceMb} MB before (j), ${rss.serviceAfterUpstreamCallsMb} MB after; bench process ${rss.benchProcessMb} MB`,
@@ -261,12 +287,32 @@ function report(figures: {
       ratio: throughput.ratio,
       roundRatios: throughput.roundRatios,
     })),
+    ...(traced && { b_tracing: tracedResult(traced.b), e_tracing: tracedResult(traced.e), tracingExports: traced.received }),
     peakRss: rss,
     targets,
   };
   writeFileSync(path.join(out, 'latest.json'), JSON.stringify(result, null, 2) + '\n');
   console.log(`written to bench/results/latest.json`);
   if (Object.values(targets).some((ok) => !ok)) process.exitCode = 1;
+}
+
+const line = (name: string, r: Measured) =>
+  `${name.padEnd(38)} ${r.requestsPerSecond.toFixed(0).padStart(8)} req/s  p50 ${r.p50Ms} ms  p99 ${r.p99Ms} ms  cpu ${r.cpuMicrosPerRequest} us/req  statuses ${JSON.stringify(r.statusCounts)}${r.errors + r.timeouts > 0 ? `  errors ${r.errors} timeouts ${r.timeouts}` : ''}`;
+
+/** (b) and (e) with tracing on at full sampling: no target, printed beside the figures with tracing off. */
+function printTracingOn({ b, e, received }: TracedFigures, line: (name: string, r: Measured) => string) {
+  console.log(`tracing on (OTEL_TRACES_SAMPLER=always_on, a second service exporting over OTLP/HTTP to a discarding receiver):`);
+  console.log(line('(a) bare Express JSON', b.ceiling));
+  console.log(line('(b) /mcp tools/list, tracing on', b.figure));
+  console.log(`ratio (b)/(a), tracing on: ${b.ratio} (rounds: ${b.roundRatios.join(', ')})`);
+  console.log(line("(a') bare Express, one PostgreSQL row", e.ceiling));
+  console.log(line('(e) /mcp tools/call get, tracing on', e.figure));
+  console.log(`ratio (e)/(a'), tracing on: ${e.ratio} (rounds: ${e.roundRatios.join(', ')})`);
+  console.log(`    spans exported: ${received.exports} OTLP requests, ${received.bytes} bytes`);
+}
+
+function tracedResult({ ceiling, figure, ratio, roundRatios }: TracedFigures['b']) {
+  return { ceiling, figure, ratio, roundRatios };
 }
 
 const ERA_NOTE: Record<ClientEra, string> = {

@@ -36,6 +36,8 @@ export interface V2Upstream {
   received: Received[];
   /** What tools/list serves (modern and dual); push to it, then `notify.toolsChanged()`. */
   tools: unknown[];
+  /** The traceparent header of every request it received (modern and dual), undefined when absent. */
+  traceparents: (string | undefined)[];
   /** Publishes to the modern leg's subscriptions/listen streams (modern and dual). */
   notify?: ServerNotifier;
   stop(): Promise<void>;
@@ -262,6 +264,7 @@ export async function startV2Upstream(mode: V2UpstreamMode, label: string = mode
     clientCapabilities: [],
     received: [],
     tools: [...TOOLS],
+    traceparents: [],
     stop: async () => undefined,
   };
   if (mode === 'legacy') {
@@ -280,6 +283,7 @@ export async function startV2Upstream(mode: V2UpstreamMode, label: string = mode
         let raw = '';
         for await (const chunk of req) raw += chunk;
         if (state.silent) return; // the socket stays open until keygate gives up
+        state.traceparents.push(req.headers.traceparent as string | undefined);
         const body = raw === '' ? undefined : (JSON.parse(raw) as unknown);
         if ((body as { method?: string } | undefined)?.method === 'server/discover') state.discovers += 1;
         const header = (name: string) => req.headers[name] as string | undefined;

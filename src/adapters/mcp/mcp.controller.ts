@@ -29,6 +29,8 @@ import { sendModernError } from './era/modern-answer';
 import { retryParamsRefusal } from './era/retry-params';
 import { logLevelOf } from './modern/forwarded-meta';
 import { ModernHttp } from './modern/modern-http';
+import type { Tracing } from '../observability/tracing';
+import { mcpRequestTraceOf } from './mcp-request-trace';
 import { ClaimToolCallApproval } from '../../application/use-cases/approvals/claim-tool-call-approval.use-case';
 
 /** What McpController is built from (the container builds it, gateway.module.ts). */
@@ -52,6 +54,8 @@ export interface McpControllerOptions {
   approvals?: ClaimToolCallApproval;
   /** A lone upstream tools/call in a session, streamed without an SDK server. */
   sessionCallFastPath: SessionToolCallFastPath;
+  /** An MCP span per JSON-RPC request when on; NO_TRACING when left out. */
+  tracing?: Tracing;
 }
 
 /**
@@ -120,8 +124,16 @@ export class McpController {
     next();
   };
 
+  /** With tracing on, a lone request runs in its MCP span (mcp-request-trace.ts). */
+  private dispatch(req: Request, res: Response): Promise<void> {
+    const tracing = this.options.tracing;
+    if (tracing?.on !== true) return this.dispatchEra(req, res);
+    const request = mcpRequestTraceOf(req, res);
+    return request === undefined ? this.dispatchEra(req, res) : tracing.mcpRequest(request, () => this.dispatchEra(req, res));
+  }
+
   /** The era gate: 2025 requests go on as ever, 2026 ones to the modern leg, the rest get the gate's error (id echoed). */
-  private async dispatch(req: Request, res: Response): Promise<void> {
+  private async dispatchEra(req: Request, res: Response): Promise<void> {
     const verdict = eraOf({ httpMethod: 'POST', headers: eraHeadersOf(req.headers), body: req.body });
     if (verdict.era === 'rejected') return sendModernError(res, verdict.rejection);
     if (verdict.era === 'modern')

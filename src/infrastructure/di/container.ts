@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import { Clock } from '../../application/ports/clock.port';
 import { SystemClock } from '../../adapters/crypto/system-clock';
 import { Metrics } from '../../adapters/observability/metrics';
+import { NO_TRACING, Tracing } from '../../adapters/observability/tracing';
 import { AuditRetention } from '../../adapters/persistence/audit/audit-retention';
 import { UsageRetention } from '../../adapters/persistence/tool-usage/usage-retention';
 import { UsageFlusher } from '../../application/use-cases/usage/usage-flusher';
@@ -43,6 +44,8 @@ export interface ContainerParts {
   logger?: Logger;
   /** Tests pin time; everything else uses the system clock. */
   clock?: Clock;
+  /** OpenTelemetry, when main.ts started it; NO_TRACING otherwise. */
+  tracing?: Tracing;
 }
 
 /**
@@ -63,6 +66,7 @@ export function buildContainer(parts: ContainerParts): Container {
   c.bind<DataSource>(TOKENS.DataSource).toConstantValue(parts.database.dataSource);
   c.bind<Clock>(TOKENS.Clock).toConstantValue(parts.clock ?? new SystemClock());
   c.bind<Metrics>(TOKENS.Metrics).toResolvedValue(() => new Metrics({ processMetrics: parts.processMetrics }));
+  c.bind<Tracing>(TOKENS.Tracing).toConstantValue(parts.tracing ?? NO_TRACING);
   c.bind<Logger>(TOKENS.Logger).toResolvedValue(() => parts.logger ?? createLogger(parts.config.ops.logLevel));
   bindKeys(c, parts.config);
   bindAuditAndUsage(c);

@@ -90,6 +90,9 @@ import { ToolsListFastPath } from '../../adapters/mcp/tools-list-fast-path';
 import { UpstreamContentUseCases, upstreamContentUseCases } from '../../adapters/mcp/upstream-content-handlers';
 import { GuardedAddressCheck } from '../../adapters/mcp/upstream/guarded-address-check';
 import { LruLoadingCache } from '../../adapters/mcp/upstream/lru-loading-cache';
+import { TracedAuthorizeToolCall } from '../../adapters/observability/traced-authorize-tool-call';
+import { TracedUpstreamMcp } from '../../adapters/observability/traced-upstream-mcp';
+import { Tracing } from '../../adapters/observability/tracing';
 import { SdkUpstreamMcp } from '../../adapters/mcp/upstream/sdk-upstream-mcp';
 import { UpstreamAddressGuard } from '../../adapters/mcp/upstream/upstream-address-guard';
 import { UpstreamProfile } from '../../adapters/mcp/upstream/upstream-profile';
@@ -152,7 +155,10 @@ function bindMcp(c: Container): void {
       ),
     [TOKENS.Config, { serviceIdentifier: TOKENS.UpstreamSessionStore, optional: true }],
   );
-  c.bind<UpstreamMcp>(TOKENS.UpstreamMcp).toService(SdkUpstreamMcp);
+  c.bind<UpstreamMcp>(TOKENS.UpstreamMcp).toResolvedValue(
+    (upstream: SdkUpstreamMcp, tracing: Tracing) => (tracing.on ? new TracedUpstreamMcp(upstream, tracing) : upstream),
+    [SdkUpstreamMcp, TOKENS.Tracing],
+  );
   c.bind<ToolListCache>(TOKENS.ToolListCache).toResolvedValue(
     ({ mcp }: Config) => new LruLoadingCache<ToolListing>({ ...UPSTREAM_LIST_CACHE, ttlMs: mcp.upstreamListTtlSeconds * 1000 }),
     [TOKENS.Config],
@@ -184,8 +190,9 @@ function bindMcp(c: Container): void {
   );
   bindToolRules(c);
   c.bind(AuthorizeToolCall).toResolvedValue(
-    (external: ExternalTools, rules: ToolRuleGate) => new AuthorizeToolCall(external, rules),
-    [TOKENS.ExternalTools, ToolRuleGate],
+    (external: ExternalTools, rules: ToolRuleGate, tracing: Tracing) =>
+      tracing.on ? new TracedAuthorizeToolCall(tracing, external, rules) : new AuthorizeToolCall(external, rules),
+    [TOKENS.ExternalTools, ToolRuleGate, TOKENS.Tracing],
   );
   c.bind(ListTools).toResolvedValue(
     (filter: FilterTools, external: ExternalTools) => new ListTools(filter, external),
@@ -273,6 +280,7 @@ function bindMcp(c: Container): void {
       oauth: McpOAuth | undefined,
       approvals: ClaimToolCallApproval,
       sessionCalls: SessionToolCallFastPath,
+      tracing: Tracing,
     ) =>
       new McpController({
         validateKey: validate,
@@ -289,6 +297,7 @@ function bindMcp(c: Container): void {
         oauth,
         approvals,
         sessionCallFastPath: sessionCalls,
+        tracing,
       }),
     [
       ValidateKey,
@@ -305,6 +314,7 @@ function bindMcp(c: Container): void {
       { serviceIdentifier: McpOAuth, optional: true },
       ClaimToolCallApproval,
       SessionToolCallFastPath,
+      TOKENS.Tracing,
     ],
   );
 }

@@ -19,6 +19,8 @@ import { ReportLeakedKeys } from '../../application/use-cases/report-leaked-keys
 import { RevokeKey } from '../../application/use-cases/revoke-key/revoke-key.use-case';
 import { RollKey } from '../../application/use-cases/roll-key/roll-key.use-case';
 import { UpdateKey } from '../../application/use-cases/update-key/update-key.use-case';
+import { TracedValidateKey } from '../../adapters/observability/traced-validate-key';
+import { Tracing } from '../../adapters/observability/tracing';
 import { ValidateKey } from '../../application/use-cases/validate-key/validate-key.use-case';
 import { AesGcmSecretBox } from '../../adapters/crypto/aes-gcm-secret-box';
 import { RandomKeyGenerator } from '../../adapters/crypto/random-key-generator';
@@ -112,8 +114,9 @@ function bindKeyUseCases(c: Container): void {
   );
   c.bind(UpdateKey).toResolvedValue((work: UnitOfWork, clock: Clock) => new UpdateKey(work, clock), [TOKENS.UnitOfWork, TOKENS.Clock]);
   c.bind(ValidateKey).toResolvedValue(
-    (keys: ApiKeyRepository, hasher: KeyHasher, clock: Clock) => new ValidateKey(keys, hasher, clock),
-    [TOKENS.ApiKeyRepository, TOKENS.KeyHasher, TOKENS.Clock],
+    (keys: ApiKeyRepository, hasher: KeyHasher, clock: Clock, tracing: Tracing) =>
+      tracing.on ? new TracedValidateKey(tracing, keys, hasher, clock) : new ValidateKey(keys, hasher, clock),
+    [TOKENS.ApiKeyRepository, TOKENS.KeyHasher, TOKENS.Clock, TOKENS.Tracing],
   );
   c.bind(ApiKeysController).toResolvedValue(
     (create: CreateKey, list: ListKeys, get: GetKey, revoke: RevokeKey, roll: RollKey, update: UpdateKey) =>
@@ -152,9 +155,13 @@ function bindHotPath(c: Container): void {
   );
   // The key repository as ValidateKey should use it: cached lookups, coalesced last_used_at.
   c.bind<ApiKeyRepository>(TOKENS.ApiKeyRepository).toResolvedValue(
-    (repository: TypeormApiKeyRepository, cache: KeyCache, lastUsed: LastUsedCoalescer, metrics: Metrics) =>
-      new HotPathApiKeyRepository(repository, cache, lastUsed, (hit) => metrics.keyCacheLookups.inc(hit ? 'hit' : 'miss')),
-    [TypeormApiKeyRepository, TOKENS.KeyCache, LastUsedCoalescer, TOKENS.Metrics],
+    (repository: TypeormApiKeyRepository, cache: KeyCache, lastUsed: LastUsedCoalescer, metrics: Metrics, tracing: Tracing) => {
+      const counted = (hit: boolean) => metrics.keyCacheLookups.inc(hit ? 'hit' : 'miss');
+      // Inside the keygate.key.validate span: the lookup's hit or miss is its attribute.
+      const traced = (hit: boolean) => (counted(hit), tracing.annotate({ 'keygate.key.cache': hit ? 'hit' : 'miss' }));
+      return new HotPathApiKeyRepository(repository, cache, lastUsed, tracing.on ? traced : counted);
+    },
+    [TypeormApiKeyRepository, TOKENS.KeyCache, LastUsedCoalescer, TOKENS.Metrics, TOKENS.Tracing],
   );
   // What the failed-validation limit asks before refusing an address: a key the cache alone validates.
   c.bind(CachedKeyCheck).toResolvedValue(

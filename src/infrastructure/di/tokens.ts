@@ -9,6 +9,8 @@ export const TOKENS = {
   DataSource: Symbol.for('keygate.DataSource'),
   Metrics: Symbol.for('keygate.Metrics'),
   Logger: Symbol.for('keygate.Logger'),
+  /** Tracing: NO_TRACING unless the entry point started OpenTelemetry. */
+  Tracing: Symbol.for('keygate.Tracing'),
   /** `() => Promise<void>` that fails while PostgreSQL cannot be reached (`/readyz`). */
   ReadinessCheck: Symbol.for('keygate.ReadinessCheck'),
 
