@@ -211,6 +211,32 @@ describe('traces over OTLP/HTTP', () => {
     expect(traceparentParts((legacy.seenMeta.at(-1) as { traceparent?: string })?.traceparent)).toEqual([mcp.traceId, clients[0].spanId]);
   });
 
+  it("gives an upstream's resources/read and prompts/get a client span each, whose context the upstream receives", async () => {
+    const post = (id: number, method: string, params: Record<string, unknown>) =>
+      fetch(`${service.baseUrl}/mcp/servers/modern`, {
+        method: 'POST',
+        headers: { 'X-API-Key': key, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id, method, params }),
+      });
+    for (const [id, method, params, span] of [
+      [121, 'resources/read', { uri: 'file:///notes/a.txt' }, 'resources/read'],
+      [122, 'prompts/get', { name: 'greet', arguments: { who: 'Ada' } }, 'prompts/get greet'],
+    ] as const) {
+      const res = await post(id, method, params);
+      expect(res.status).toBe(200);
+      expect(JSON.stringify(await res.json())).not.toContain('"error"');
+      const { mcp, trace } = await traceOf(id);
+      // Besides the call, a list the answer needs (prompts/list, to know the prompt is the caller's to get) when not cached.
+      const clients = trace.filter(isUpstreamCall);
+      expect(clients.filter((c) => !c.name.endsWith('/list')).map((c) => c.name)).toEqual([span]);
+      const call = clients.find((c) => c.name === span)!;
+      expect(call.attributes['mcp.method.name']).toBe(method);
+      expect(descendsFrom(call, mcp, trace)).toBe(true);
+      const meta = upstream.received.filter((r) => r.method === method).at(-1)?.meta as { traceparent?: string };
+      expect(traceparentParts(meta?.traceparent)).toEqual([mcp.traceId, call.spanId]);
+    }
+  });
+
   it('continues an incoming traceparent, and on a 2026 request the _meta trace context for the MCP span', async () => {
     const [headerTrace, headerSpan] = [randomBytes(16).toString('hex'), randomBytes(8).toString('hex')];
     const traceparent = `00-${headerTrace}-${headerSpan}-01`;

@@ -37,11 +37,14 @@ export class TracedUpstreamMcp implements UpstreamMcp {
 }
 
 function callAttributes(server: UpstreamServer, tool: string): Record<string, string | number> {
+  return { ...upstreamAttributes(server, 'tools/call'), 'gen_ai.tool.name': tool, 'gen_ai.operation.name': 'execute_tool' };
+}
+
+/** What every upstream client span says of its request: the method and where it went (never a header or the URL's query). */
+export function upstreamAttributes(server: UpstreamServer, method: string): Record<string, string | number> {
   const url = new URL(server.url);
   return {
-    'mcp.method.name': 'tools/call',
-    'gen_ai.tool.name': tool,
-    'gen_ai.operation.name': 'execute_tool',
+    'mcp.method.name': method,
     'server.address': url.hostname,
     ...(url.port !== '' && { 'server.port': Number(url.port) }),
     ...(server.id !== undefined && { 'keygate.upstream.id': server.id }),

@@ -91,6 +91,7 @@ import { UpstreamContentUseCases, upstreamContentUseCases } from '../../adapters
 import { GuardedAddressCheck } from '../../adapters/mcp/upstream/guarded-address-check';
 import { LruLoadingCache } from '../../adapters/mcp/upstream/lru-loading-cache';
 import { TracedAuthorizeToolCall } from '../../adapters/observability/traced-authorize-tool-call';
+import { TracedUpstreamContent } from '../../adapters/observability/traced-upstream-content';
 import { TracedUpstreamMcp } from '../../adapters/observability/traced-upstream-mcp';
 import { Tracing } from '../../adapters/observability/tracing';
 import { SdkUpstreamMcp } from '../../adapters/mcp/upstream/sdk-upstream-mcp';
@@ -421,14 +422,22 @@ const ITEM_LIST_CACHE = { maxEntries: 10_000, maxChars: 16 * 1024 * 1024 };
 /** The upstream servers' resources, prompts and completion on /mcp: their listings, use-cases, and the object McpServerFactory takes. */
 function bindMcpContent(c: Container): void {
   c.bind(UpstreamListings).toResolvedValue(
-    (store: ResourceStore, upstream: SdkUpstreamMcp, config: Config, log: (message: string) => void, credentials: UpstreamCredentials) => {
+    (
+      store: ResourceStore,
+      upstream: SdkUpstreamMcp,
+      config: Config,
+      log: (message: string) => void,
+      credentials: UpstreamCredentials,
+      tracing: Tracing,
+    ) => {
       const cache: ItemListCache = new LruLoadingCache<ItemListing>({
         ...ITEM_LIST_CACHE,
         ttlMs: config.mcp.upstreamListTtlSeconds * 1000,
       });
-      return new UpstreamListings(store, upstream, cache, log, credentials);
+      const content = tracing.on ? new TracedUpstreamContent(upstream, tracing) : upstream;
+      return new UpstreamListings(store, content, cache, log, credentials);
     },
-    [TOKENS.ResourceStore, SdkUpstreamMcp, TOKENS.Config, TOKENS.McpLog, UpstreamCredentials],
+    [TOKENS.ResourceStore, SdkUpstreamMcp, TOKENS.Config, TOKENS.McpLog, UpstreamCredentials, TOKENS.Tracing],
   );
   c.bind<UpstreamContentUseCases>(TOKENS.UpstreamContentUseCases).toResolvedValue(
     (listings: UpstreamListings, store: ResourceSubscriptionStore, { mcp }: Config) =>
