@@ -8,7 +8,7 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 copy="$(mktemp -d)"
 trap 'rm -rf "$copy"' EXIT
 
-cp -r "$root"/{src,tests,scripts,bench,examples} "$root"/{ormconfig.ts,package.json,tsconfig.json,.dependency-cruiser.js} "$copy"
+cp -r "$root"/{src,tests,scripts,bench,examples,web} "$root"/{ormconfig.ts,package.json,tsconfig.json,.dependency-cruiser.js} "$copy"
 ln -s "$root/node_modules" "$copy/node_modules"
 cd "$copy"
 
@@ -36,6 +36,7 @@ expected=(
   "src-not-to-tests-or-tools|src/adapters/planted-fake.ts"
   "src-not-to-dev-dependencies|src/adapters/planted-dev-dep.ts"
   "src-not-to-mcp-sdk-v1|src/adapters/planted-mcp-sdk-v1.ts"
+  "opentelemetry-only-in-otel-tracing|src/adapters/observability/planted-otel.ts"
   "not-to-unresolvable|src/adapters/planted-typo.ts"
   "unit-tests-start-nothing|tests/unit/planted-database.spec.ts"
   "unit-tests-start-nothing|tests/unit/planted-pg.spec.ts"
@@ -57,6 +58,7 @@ plant src/adapters/planted-cycle-b.ts "import type { A } from './planted-cycle-a
 plant src/adapters/planted-fake.ts "export { FixedClock } from '../../tests/fakes/fixed-clock';"
 plant src/adapters/planted-dev-dep.ts "import fc from 'fast-check'; export const any = fc.anything;"
 plant src/adapters/planted-mcp-sdk-v1.ts "import type { Client } from '@modelcontextprotocol/sdk/client/index.js'; export type C = Client;"
+plant src/adapters/observability/planted-otel.ts "import { trace } from '@opentelemetry/api'; export const tracer = trace.getTracer('planted');"
 plant src/adapters/planted-typo.ts "export * from './no-such-module';"
 plant tests/unit/planted-database.spec.ts "import '../support/test-database';"
 plant tests/unit/planted-pg.spec.ts "import { Client } from 'pg'; test('', () => expect(Client).toBeDefined());"
