@@ -374,6 +374,14 @@ describe('a 2025 session in front of a 2026-only upstream', () => {
     client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void heard.push(`updated ${n.params.uri}`));
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => void heard.push('tools'));
     expect(client.getServerCapabilities()?.resources).toEqual({ subscribe: true, listChanged: true });
+    // The client opens its GET stream on its own after initialize: what the upstream sends before that stream is held is nobody's.
+    await eventually(async () => {
+      const rows = await t.db.dataSource.query(
+        'SELECT stream_replica FROM mcp_sessions WHERE key_id = $1 AND ended_at IS NULL ORDER BY created_at DESC LIMIT 1',
+        [chat.id],
+      );
+      return rows[0]?.stream_replica != null;
+    }, 5000);
     await client.subscribeResource({ uri: 'file:///notes/a.txt' });
     modern.notify!.resourceUpdated('file:///notes/b.txt'); // not subscribed
     modern.notify!.resourceUpdated('file:///notes/a.txt');
