@@ -44,6 +44,7 @@ import { UpstreamAddressGuard } from '../../adapters/mcp/upstream/upstream-addre
 import { NotifiedCache } from '../../adapters/persistence/hot-path/change-listener';
 import { CachedUpstreamSessionStore } from '../../adapters/persistence/mcp-sessions/cached-upstream-session-store';
 import { PostgresMcpSessionRepository } from '../../adapters/persistence/mcp-sessions/postgres-mcp-session.repository';
+import { CachedMcpSessionRepository } from '../../adapters/persistence/mcp-sessions/cached-mcp-session-repository';
 import {
   LISTENING_CHANNEL,
   PostgresResourceSubscriptions,
@@ -90,10 +91,12 @@ function bindMcpSessions(c: Container): void {
     (message, error) =>
       logger.warn({ err: error }, message);
   c.bind(SessionIdlePolicy).toResolvedValue(({ mcp }: Config) => new SessionIdlePolicy(mcp.sessionIdleSeconds), [TOKENS.Config]);
-  c.bind<McpSessionRepository>(TOKENS.McpSessionRepository).toResolvedValue(
-    (ds: DataSource) => new PostgresMcpSessionRepository(ds),
-    [TOKENS.DataSource],
+  c.bind(CachedMcpSessionRepository).toResolvedValue(
+    (ds: DataSource, idle: SessionIdlePolicy, clock: Clock) =>
+      new CachedMcpSessionRepository(new PostgresMcpSessionRepository(ds), idle.touchMs, () => clock.now().getTime()),
+    [TOKENS.DataSource, SessionIdlePolicy, TOKENS.Clock],
   );
+  c.bind<McpSessionRepository>(TOKENS.McpSessionRepository).toService(CachedMcpSessionRepository);
   c.bind(PostgresSessionEvents).toResolvedValue((ds: DataSource) => new PostgresSessionEvents(ds, SESSION_EVENTS), [TOKENS.DataSource]);
   c.bind(PostgresSessionBus).toResolvedValue(
     (ds: DataSource, events: PostgresSessionEvents, logger: Logger) => new PostgresSessionBus(ds, events, log(logger)),
@@ -121,12 +124,13 @@ function bindMcpSessions(c: Container): void {
     [TOKENS.Logger],
   );
   c.bind<NotifiedCache[]>(TOKENS.SessionChannels).toResolvedValue(
-    (bus: PostgresSessionBus, watcher: ToolChangeWatcher, posts: PostStreams) => [
+    (bus: PostgresSessionBus, watcher: ToolChangeWatcher, posts: PostStreams, sessions: CachedMcpSessionRepository) => [
       ...bus.channels(),
       ...watcher.channels(),
       postStreamWanted(posts),
+      ...sessions.channels,
     ],
-    [PostgresSessionBus, ToolChangeWatcher, PostStreams],
+    [PostgresSessionBus, ToolChangeWatcher, PostStreams, CachedMcpSessionRepository],
   );
   c.bind(SessionPurge).toResolvedValue(
     (ds: DataSource, clock: Clock, idle: SessionIdlePolicy, logger: Logger) =>
