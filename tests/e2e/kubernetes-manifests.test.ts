@@ -234,6 +234,24 @@ describeWithProgram(
     );
   });
 
+  it('the CloudNativePG Cluster in docs/operations.md is the one they name: 3 instances, synchronous, enough connections', () => {
+    const guide = readFileSync(path.join(ROOT, 'docs', 'operations.md'), 'utf8');
+    const block = [...guide.matchAll(/```yaml\n([\s\S]*?)```/g)].map((match) => match[1]).find((text) => /^kind: Cluster$/m.test(text));
+    const cluster = parseAllDocuments(block!)[0].toJSON() as K8sObject;
+    expect(cluster).toMatchObject({ apiVersion: 'postgresql.cnpg.io/v1', metadata: { namespace: 'keygate' } });
+    expect(cluster.spec.instances).toBe(3);
+    expect(cluster.spec.minSyncReplicas).toBeGreaterThanOrEqual(1);
+    expect(cluster.spec.maxSyncReplicas).toBeGreaterThanOrEqual(cluster.spec.minSyncReplicas);
+    const objects = rendered['high-availability'];
+    const databaseUrl = only(objects, 'Deployment').spec.template.spec.containers[0].env.find((e: K8sObject) => e.name === 'DATABASE_URL');
+    expect(databaseUrl.valueFrom.secretKeyRef).toEqual({ name: `${cluster.metadata.name}-app`, key: 'uri' });
+    const egress = only(objects, 'NetworkPolicy').spec.egress.map((rule: K8sObject) => rule.to?.[0]?.podSelector?.matchLabels);
+    expect(egress).toContainEqual({ 'cnpg.io/cluster': cluster.metadata.name });
+    // A replica holds a pool of 10 (data-source.ts) and the change listener's connection; the Job one more.
+    const needed = 11 * only(objects, 'HorizontalPodAutoscaler').spec.maxReplicas + 1;
+    expect(Number(cluster.spec.postgresql.parameters.max_connections)).toBeGreaterThanOrEqual(needed + 20);
+  });
+
   it('the schema check fails on an invalid object, an invalid ServiceMonitor and a kind it does not know', () => {
     const objects = structuredClone(rendered['high-availability']);
     const deployment = only(objects, 'Deployment');
