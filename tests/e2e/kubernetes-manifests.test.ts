@@ -104,7 +104,12 @@ describeWithProgram(
     });
 
     it('runs the image the Dockerfile builds as its CMD does: the same entry point and Node flags, on PORT', () => {
-      const cmd = /^CMD (\[.*\])$/m.exec(readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8'))![1];
+      const dockerfile = readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8');
+      // The build stage compiles scripts/ too (tsconfig.build.json), and the image takes all of dist/.
+      expect(dockerfile).toMatch(/^COPY scripts \.\/scripts$/m);
+      expect(dockerfile).toMatch(/^COPY --from=build .*\/app\/dist \.\/dist$/m);
+      expect(JSON.parse(readFileSync(path.join(ROOT, 'tsconfig.build.json'), 'utf8')).include).toContain('scripts');
+      const cmd = /^CMD (\[.*\])$/m.exec(dockerfile)![1];
       expect(container().command).toEqual(JSON.parse(cmd));
       expect(container().command).toEqual(['node', ...SERVICE_NODE_FLAGS, 'dist/src/infrastructure/server/main.js']);
       expect(existsSync(path.join(ROOT, 'dist', 'src', 'infrastructure', 'server', 'main.js'))).toBe(true);
