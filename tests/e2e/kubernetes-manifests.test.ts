@@ -257,16 +257,19 @@ describeWithProgram(
     expect(Number(cluster.spec.postgresql.parameters.max_connections)).toBeGreaterThanOrEqual(needed + 20);
   });
 
-  it('the schema check fails on an invalid object, an invalid ServiceMonitor and a kind it does not know', () => {
+  it('the schema check fails on an invalid object, an unknown field, an invalid ServiceMonitor and an unknown kind', () => {
     const objects = structuredClone(rendered['high-availability']);
     const deployment = only(objects, 'Deployment');
     deployment.spec.template.spec.containers[0].ports[0].containerPort = '8080';
     const job = only(objects, 'Job');
     delete job.spec.template.spec.containers;
     only(objects, 'ServiceMonitor').spec.endpoints = { port: 'http' };
+    // A field the API server's strict validation refuses, which the JSON schemas alone let through.
+    only(objects, 'Service').spec.selectors = only(objects, 'Service').spec.selector;
     objects.push({ apiVersion: 'postgresql.cnpg.io/v1', kind: 'Cluster', metadata: { name: 'keygate-db' }, spec: { instances: 3 } });
     const failed = validateAgainstSchemas(objects).filter((verdict) => verdict.error !== null);
     expect(failed).toEqual([
+      { kind: 'Service', name: 'keygate', error: expect.stringContaining(`'"selectors"' does not exist in type 'IServiceSpec'`) },
       { kind: 'Deployment', name: 'keygate', error: expect.stringContaining('containerPort must be integer') },
       { kind: 'Job', name: 'keygate-migrate', error: expect.stringContaining('must have required property containers') },
       { kind: 'ServiceMonitor', name: 'keygate', error: expect.stringContaining('endpoints must be array') },
