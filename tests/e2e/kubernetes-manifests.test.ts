@@ -36,7 +36,8 @@ const DRAIN_SECONDS = 10;
 type K8sObject = Record<string, any>;
 
 function render(overlay: string): K8sObject[] {
-  const kubectl = KUBECTL_CANDIDATES.find((candidate) => existsSync(candidate))!;
+  const kubectl = KUBECTL_CANDIDATES.find((candidate) => existsSync(candidate));
+  if (!kubectl) throw new Error(`kubectl is not installed at ${KUBECTL_CANDIDATES.join(' or ')} (apt-get install kubectl)`);
   const out = execFileSync(kubectl, ['kustomize', path.join(ROOT, 'deploy', 'kubernetes', 'overlays', overlay)], { encoding: 'utf8' });
   return parseAllDocuments(out).map((document) => document.toJSON() as K8sObject);
 }
