@@ -12,7 +12,8 @@ RUN npm run build && npm prune --omit=dev
 FROM node:24-bookworm-slim
 ENV NODE_ENV=production PORT=8080 DATA_DIR=/data
 WORKDIR /app
-RUN groupadd --system keygate && useradd --system --gid keygate --home-dir /app keygate \
+# Fixed ids, so a pod's securityContext can name them (deploy/kubernetes: runAsUser 10001, runAsNonRoot).
+RUN groupadd --system --gid 10001 keygate && useradd --system --uid 10001 --gid keygate --home-dir /app keygate \
  && mkdir -p /data && chown keygate:keygate /data
 COPY --from=build --chown=keygate:keygate /app/node_modules ./node_modules
 COPY --from=build --chown=keygate:keygate /app/dist ./dist

@@ -35,13 +35,17 @@ export async function openDatabase(config: Config, log: (line: string) => void):
   };
 }
 
-/** Replicas starting together must not race each other through the same migrations. */
-async function migrateExclusively(dataSource: DataSource): Promise<void> {
+/**
+ * Replicas (and the migration job, scripts/migrate.ts) starting together must not race each other through the
+ * same migrations. Needs a pool of two: the lock holds one connection, the migrations run on another.
+ * Answers the names of the migrations this call applied.
+ */
+export async function migrateExclusively(dataSource: DataSource): Promise<string[]> {
   const lock = dataSource.createQueryRunner();
   await lock.connect();
   try {
     await lock.query('SELECT pg_advisory_lock(hashtext($1))', ['keygate:migrations']);
-    await dataSource.runMigrations({ transaction: 'each' });
+    return (await dataSource.runMigrations({ transaction: 'each' })).map((migration) => migration.name);
   } finally {
     await lock.query('SELECT pg_advisory_unlock(hashtext($1))', ['keygate:migrations']).catch(() => undefined);
     await lock.release();
