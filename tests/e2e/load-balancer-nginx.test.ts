@@ -1,0 +1,187 @@
+import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { mcpPost } from '../support/mcp-session-client';
+import { NGINX_CANDIDATES, RunningNginx, startNginx } from '../support/nginx';
+import { loadBalancerServer } from '../support/nginx-load-balancer';
+import { startRelayUpstream, RelayUpstream } from '../support/relay-upstream';
+import { eventually } from '../support/replica';
+import { serviceFixture } from '../support/service-fixture';
+import { ServiceProcess, startService, waitForListening } from '../support/service-process';
+import { describeWithProgram, installedAt } from '../support/system-program';
+
+jest.setTimeout(120_000);
+
+const fixture = serviceFixture('load-balancer');
+let upstream: RelayUpstream;
+let replicas: ServiceProcess[] = [];
+let nginx: RunningNginx | undefined;
+let admin: Record<string, string>;
+
+const replicaEnv = () =>
+  fixture.env({
+    SECRETS_KEY: Buffer.alloc(32, 3).toString('base64'),
+    MCP_UPSTREAM_ALLOWLIST: '127.0.0.0/8',
+    TRUST_PROXY: 'loopback',
+    LOG_LEVEL: 'info',
+  });
+
+const portOf = (replica: ServiceProcess) => Number(new URL(replica.baseUrl).port);
+
+describeWithProgram(
+  'nginx',
+  installedAt(NGINX_CANDIDATES),
+  'apt-get install -y nginx',
+)('three replicas behind NGINX', () => {
+  beforeAll(async () => {
+    upstream = await startRelayUpstream();
+    replicas = await Promise.all([0, 1, 2].map(() => waitForListening(startService(replicaEnv()))));
+    nginx = await startNginx(loadBalancerServer(replicas.map(portOf)));
+    admin = { Authorization: `Bearer ${fixture.idp.token({ sub: crypto.randomUUID() })}`, 'Content-Type': 'application/json' };
+    // The owner's relay upstream: its tools are `relay__*` for every key of this user.
+    const owner = await createKey('owner', null);
+    const created = await mcpPost(nginx.url, owner.raw_key, {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'mcp_servers', arguments: { action: 'create', data: { name: 'relay', url: upstream.url } } },
+    });
+    expect(created.status).toBe(200);
+    expect(await created.text()).not.toContain('"isError":true');
+  });
+  afterAll(async () => {
+    await nginx?.stop();
+    await Promise.all(
+      replicas.map(async (r) => {
+        if (r.child.exitCode === null && r.child.signalCode === null) r.child.kill('SIGTERM');
+        await r.exited;
+      }),
+    );
+    await upstream?.stop();
+  });
+
+  it('serves the SDK v1 client: initialize, tools/list, a built-in and an upstream tool, spread over the three replicas', async () => {
+    const key = await createKey('sdk v1', ['projects:read', 'projects:write', 'mcp_servers:read', 'mcp_servers:write']);
+    const before = await mcpPostsPerReplica();
+    const transport = new StreamableHTTPClientTransport(new URL(`${nginx!.url}/mcp`), {
+      requestInit: { headers: { Authorization: `Bearer ${key.raw_key}` } },
+    });
+    const client = new Client({ name: 'lb-v1', version: '1.0.0' });
+    await client.connect(transport);
+    expect(transport.sessionId).toBeDefined();
+    for (let i = 0; i < 3; i++) {
+      const tools = (await client.listTools()).tools.map((t) => t.name);
+      expect(tools).toEqual(expect.arrayContaining(['projects', 'relay__echo']));
+      const created = await client.callTool({ name: 'projects', arguments: { action: 'create', data: { name: `v1-${i}` } } });
+      expect(created.isError).toBeFalsy();
+      const echoed = await client.callTool({ name: 'relay__echo', arguments: { said: `v1-${i}` } });
+      expect(JSON.stringify(echoed.content)).toContain(`v1-${i}`);
+    }
+    await transport.terminateSession();
+    await client.close();
+    const served = difference(await mcpPostsPerReplica(), before);
+    // 1 initialize + 1 initialized + 9 requests: every replica served some of the session's POSTs.
+    expect(served.every((n) => n > 0)).toBe(true);
+    expect(served.reduce((a, b) => a + b)).toBeGreaterThanOrEqual(11);
+  });
+
+  it('serves the SDK v2 client on 2025-11-25 the same way, spread over the three replicas', async () => {
+    const key = await createKey('sdk v2', ['projects:read', 'projects:write', 'mcp_servers:read', 'mcp_servers:write']);
+    const before = await mcpPostsPerReplica();
+    const client = new ClientV2({ name: 'lb-v2', version: '1.0.0' }, { versionNegotiation: { mode: 'legacy' } });
+    const transport = new TransportV2(new URL(`${nginx!.url}/mcp`), {
+      requestInit: { headers: { Authorization: `Bearer ${key.raw_key}` } },
+    });
+    await client.connect(transport);
+    expect(client.getProtocolEra()).toBe('legacy');
+    expect(transport.sessionId).toBeDefined();
+    for (let i = 0; i < 3; i++) {
+      const tools = (await client.listTools()).tools.map((t) => t.name);
+      expect(tools).toEqual(expect.arrayContaining(['projects', 'relay__echo']));
+      const created = await client.callTool({ name: 'projects', arguments: { action: 'create', data: { name: `v2-${i}` } } });
+      expect(created.isError).toBeFalsy();
+      const echoed = await client.callTool({ name: 'relay__echo', arguments: { said: `v2-${i}` } });
+      expect(JSON.stringify(echoed.content)).toContain(`v2-${i}`);
+    }
+    await client.close();
+    const served = difference(await mcpPostsPerReplica(), before);
+    expect(served.every((n) => n > 0)).toBe(true);
+  });
+
+  it("delivers tools/list_changed on the SDK client's standalone stream when the key is edited through another replica", async () => {
+    const key = await createKey('listening', ['projects:read']);
+    const transport = new StreamableHTTPClientTransport(new URL(`${nginx!.url}/mcp`), {
+      requestInit: { headers: { Authorization: `Bearer ${key.raw_key}` } },
+    });
+    const client = new Client({ name: 'lb-listen', version: '1.0.0' });
+    let changed = 0;
+    client.setNotificationHandler(ToolListChangedNotificationSchema, async () => void (changed += 1));
+    const getsBefore = await requestsPerReplica('GET', '/mcp');
+    await client.connect(transport);
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['projects']);
+    // Each edit changes the tools the key sees; round robin sends them to one replica after another.
+    const patchedOn: number[] = [];
+    const edits = [['projects:read', 'chat:read'], ['projects:read', 'chat:read', 'mcp_servers:read'], ['projects:read']];
+    for (const [i, scopes] of edits.entries()) {
+      const before = await requestsPerReplica('PATCH', '/api/v1/api-keys/:id');
+      const patched = await fetch(`${nginx!.url}/api/v1/api-keys/${key.id}`, {
+        method: 'PATCH',
+        headers: admin,
+        body: JSON.stringify({ scopes }),
+      });
+      expect(patched.status).toBe(200);
+      patchedOn.push(difference(await requestsPerReplica('PATCH', '/api/v1/api-keys/:id'), before).findIndex((n) => n > 0));
+      await eventually(() => changed >= i + 1, 5000, 20);
+    }
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['projects']);
+    // Ending the session ends its standalone stream, whose GET is then counted by the replica that held it.
+    await transport.terminateSession();
+    await client.close();
+    await eventually(async () => difference(await requestsPerReplica('GET', '/mcp'), getsBefore).some((n) => n > 0), 5000, 50);
+    const streamOn = difference(await requestsPerReplica('GET', '/mcp'), getsBefore).findIndex((n) => n > 0);
+    expect(patchedOn.filter((replica) => replica !== streamOn).length).toBeGreaterThan(0);
+    expect(changed).toBeGreaterThanOrEqual(edits.length);
+  });
+});
+
+interface CreatedKey {
+  id: string;
+  raw_key: string;
+}
+
+async function createKey(name: string, scopes: string[] | null): Promise<CreatedKey> {
+  const res = await fetch(`${nginx!.url}/api/v1/api-keys`, {
+    method: 'POST',
+    headers: admin,
+    body: JSON.stringify(scopes === null ? { name } : { name, scopes }),
+  });
+  expect(res.status).toBe(201);
+  return (await res.json()) as CreatedKey;
+}
+
+/** What each replica's /metrics says it served: POSTs to /mcp, any status. */
+function mcpPostsPerReplica(): Promise<number[]> {
+  return requestsPerReplica('POST', '/mcp');
+}
+
+/** Requests each replica's /metrics counted for one method and route pattern, any status. */
+async function requestsPerReplica(method: string, route: string): Promise<number[]> {
+  const labels = (l: string) => l.includes(`method="${method}"`) && l.includes(`route="${route}"`);
+  return Promise.all(
+    replicas.map(async (r) =>
+      (await metricsOf(r))
+        .split('\n')
+        .filter((l) => l.startsWith('keygate_http_requests_total{') && labels(l))
+        .reduce((sum, l) => sum + Number(l.split(' ').at(-1)), 0),
+    ),
+  );
+}
+
+async function metricsOf(replica: ServiceProcess): Promise<string> {
+  return (await fetch(`${replica.baseUrl}/metrics`)).text();
+}
+
+function difference(after: number[], before: number[]): number[] {
+  return after.map((n, i) => n - before[i]);
+}
