@@ -2,7 +2,7 @@ import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { mcpPost } from '../support/mcp-session-client';
+import { initialize, mcpPost, readSse, SseEvent } from '../support/mcp-session-client';
 import { NGINX_CANDIDATES, RunningNginx, startNginx } from '../support/nginx';
 import { loadBalancerServer } from '../support/nginx-load-balancer';
 import { startRelayUpstream, RelayUpstream } from '../support/relay-upstream';
@@ -143,6 +143,40 @@ describeWithProgram(
     expect(patchedOn.filter((replica) => replica !== streamOn).length).toBeGreaterThan(0);
     expect(changed).toBeGreaterThanOrEqual(edits.length);
   });
+
+  it('resumes, on another replica, a POST stream dropped mid-call: the events not yet seen and the result', async () => {
+    const key = await createKey('resume', ['mcp_servers:read', 'mcp_servers:write']);
+    const session = await initialize(nginx!.url, key.raw_key);
+    const post = await SseStream.open(
+      nginx!.url,
+      key.raw_key,
+      'POST',
+      { 'Mcp-Session-Id': session, 'X-Request-Id': 'lb-resume-post' },
+      {
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'tools/call',
+        params: { name: 'relay__steps', arguments: {}, _meta: { progressToken: 'p7' } },
+      },
+    );
+    await eventually(() => post.messages().some((m) => m.method === 'notifications/progress'), 5000, 10);
+    const seen = post.events.at(-1)!.id!;
+    post.drop();
+
+    const resumed = await SseStream.open(nginx!.url, key.raw_key, 'GET', {
+      'Mcp-Session-Id': session,
+      'Last-Event-ID': seen,
+      'X-Request-Id': 'lb-resume-get',
+    });
+    expect(resumed.response.status).toBe(200);
+    await eventually(() => resumed.ended, 10_000, 20);
+    const messages = resumed.messages();
+    expect(messages.map((m) => m.method ?? 'result')).toEqual(['notifications/progress', 'notifications/message', 'result']);
+    expect(messages[0].params).toEqual({ progressToken: 'p7', progress: 2, total: 2 });
+    expect(messages[2]).toMatchObject({ id: 7, result: { content: [{ type: 'text', text: '"steps done"' }] } });
+    const [postOn, getOn] = await Promise.all([servedBy('lb-resume-post'), servedBy('lb-resume-get')]);
+    expect(getOn).not.toBe(postOn);
+  });
 });
 
 interface CreatedKey {
@@ -180,6 +214,56 @@ async function requestsPerReplica(method: string, route: string): Promise<number
 
 async function metricsOf(replica: ServiceProcess): Promise<string> {
   return (await fetch(`${replica.baseUrl}/metrics`)).text();
+}
+
+/** The replica whose log has the request line of `requestId` (written when the request ended). */
+async function servedBy(requestId: string): Promise<number> {
+  let found = -1;
+  await eventually(() => (found = replicas.findIndex((r) => r.output().includes(`"id":"${requestId}"`))) >= 0, 5000, 20);
+  return found;
+}
+
+/** An SSE answer through NGINX, read as it arrives; `drop()` cuts the connection. */
+class SseStream {
+  readonly events: SseEvent[] = [];
+  ended = false;
+  private constructor(
+    readonly response: Response,
+    private readonly controller: AbortController,
+  ) {}
+
+  static async open(
+    base: string,
+    raw: string,
+    method: 'GET' | 'POST',
+    headers: Record<string, string>,
+    body?: unknown,
+  ): Promise<SseStream> {
+    const controller = new AbortController();
+    const response = await fetch(`${base}/mcp`, {
+      method,
+      signal: controller.signal,
+      headers: {
+        Authorization: `Bearer ${raw}`,
+        Accept: method === 'GET' ? 'text/event-stream' : 'application/json, text/event-stream',
+        ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+        ...headers,
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const stream = new SseStream(response, controller);
+    if (response.status === 200) void readSse(response, { event: (e) => stream.events.push(e) }).then(() => (stream.ended = true));
+    return stream;
+  }
+
+  drop(): void {
+    this.controller.abort();
+  }
+
+  /** The JSON-RPC messages, priming events left out. */
+  messages(): Record<string, any>[] {
+    return this.events.filter((e) => e.data.trim() !== '').map((e) => JSON.parse(e.data));
+  }
 }
 
 function difference(after: number[], before: number[]): number[] {
