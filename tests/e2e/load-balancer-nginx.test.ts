@@ -177,6 +177,38 @@ describeWithProgram(
     const [postOn, getOn] = await Promise.all([servedBy('lb-resume-post'), servedBy('lb-resume-get')]);
     expect(getOn).not.toBe(postOn);
   });
+
+  it("answers a session's concurrent upstream calls, spread over the replicas, each with its own events and result", async () => {
+    const key = await createKey('concurrent', ['mcp_servers:read', 'mcp_servers:write']);
+    const session = await initialize(nginx!.url, key.raw_key);
+    const calls = await Promise.all(
+      [0, 1, 2, 3, 4, 5].map((i) =>
+        SseStream.open(
+          nginx!.url,
+          key.raw_key,
+          'POST',
+          { 'Mcp-Session-Id': session },
+          {
+            jsonrpc: '2.0',
+            id: 200 + i,
+            method: 'tools/call',
+            params: { name: 'relay__steps', arguments: {}, _meta: { progressToken: `c${i}` } },
+          },
+        ),
+      ),
+    );
+    await eventually(() => calls.every((c) => c.ended), 10_000, 20);
+    for (const [i, call] of calls.entries()) {
+      expect(call.messages().map((m) => m.method ?? `result ${m.id}`)).toEqual([
+        'notifications/progress',
+        'notifications/progress',
+        'notifications/message',
+        `result ${200 + i}`,
+      ]);
+      expect(call.messages()[0].params.progressToken).toBe(`c${i}`);
+      expect(call.messages()[3].result).toEqual({ content: [{ type: 'text', text: '"steps done"' }] });
+    }
+  });
 });
 
 interface CreatedKey {
