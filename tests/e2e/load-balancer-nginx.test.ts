@@ -209,7 +209,97 @@ describeWithProgram(
       expect(call.messages()[3].result).toEqual({ content: [{ type: 'text', text: '"steps done"' }] });
     }
   });
+
+  it('drains a replica on SIGTERM: every request in flight answered in full, new ones served by the others, never a 502', async () => {
+    const key = await createKey('drain', ['projects:read', 'projects:write', 'mcp_servers:read', 'mcp_servers:write']);
+    const session = await initialize(nginx!.url, key.raw_key);
+    const victim = replicas.length - 1;
+    const sent: Sent[] = [];
+    let n = 0;
+    const send = async (what: string, init: RequestInit & { headers: Record<string, string> }, path: string) => {
+      const id = `drain-${what}-${n++}`;
+      const entry: Sent = { id, what, at: Date.now(), status: 0 };
+      sent.push(entry);
+      const res = await fetch(`${nginx!.url}${path}`, { ...init, headers: { ...init.headers, 'X-Request-Id': id } });
+      entry.body = await res.text();
+      entry.status = res.status;
+    };
+    // Traffic that keeps coming: key listings, key creations, stateless tools/list.
+    let traffic = true;
+    const mcpHeaders = {
+      Authorization: `Bearer ${key.raw_key}`,
+      'Content-Type': 'application/json',
+      Accept: 'application/json, text/event-stream',
+    };
+    const loop = async (i: number) => {
+      while (traffic) {
+        if (i === 0) await send('list', { headers: admin }, '/api/v1/api-keys');
+        if (i === 1)
+          await send('create', { method: 'POST', headers: admin, body: JSON.stringify({ name: `drain ${n}` }) }, '/api/v1/api-keys');
+        if (i === 2)
+          await send(
+            'tools',
+            { method: 'POST', headers: mcpHeaders, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) },
+            '/mcp',
+          );
+      }
+    };
+    const loops = [0, 1, 2, 0, 1, 2, 0, 1, 2].map(loop);
+    // Slow tool calls answered over SSE in the session, spread over the replicas by round robin.
+    const calls = await Promise.all(
+      [0, 1, 2, 3, 4, 5].map((i) =>
+        SseStream.open(
+          nginx!.url,
+          key.raw_key,
+          'POST',
+          { 'Mcp-Session-Id': session, 'X-Request-Id': `drain-call-${i}` },
+          {
+            jsonrpc: '2.0',
+            id: 100 + i,
+            method: 'tools/call',
+            params: { name: 'relay__steps', arguments: {}, _meta: { progressToken: `d${i}` } },
+          },
+        ),
+      ),
+    );
+    await eventually(() => calls.every((c) => c.messages().some((m) => m.method === 'notifications/progress')), 5000, 10);
+    const signalledAt = Date.now();
+    replicas[victim].child.kill('SIGTERM');
+    const exitCode = await replicas[victim].exited;
+    const exitedAt = Date.now();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    traffic = false;
+    await Promise.all(loops);
+    await eventually(() => calls.every((c) => c.ended), 10_000, 20);
+
+    expect(exitCode).toBe(0);
+    // The calls in flight, some of them on the replica that left, all ended with their result.
+    const onVictim = (id: string) => replicas[victim].output().includes(`"id":"${id}"`);
+    expect(calls.filter((_, i) => onVictim(`drain-call-${i}`)).length).toBeGreaterThan(0);
+    for (const [i, call] of calls.entries()) {
+      expect(call.response.status).toBe(200);
+      expect(call.messages().find((m) => m.id === 100 + i)).toMatchObject({
+        result: { content: [{ type: 'text', text: '"steps done"' }] },
+      });
+    }
+    // Every request got a whole 2xx answer: nothing cut, no 502 or 504 from NGINX.
+    expect(sent.filter((r) => r.status < 200 || r.status > 299).map((r) => `${r.id} ${r.status} ${r.body?.slice(0, 200)}`)).toEqual([]);
+    // New requests kept coming throughout; the others served them (the leaving one only those on connections NGINX had
+    // open to it, each answered in full with Connection: close), and after it left, the others alone.
+    expect(sent.filter((r) => r.at > signalledAt && !onVictim(r.id)).length).toBeGreaterThan(0);
+    expect(sent.filter((r) => r.at > exitedAt).length).toBeGreaterThan(0);
+    expect(nginx!.errorLog()).not.toMatch(/upstream prematurely closed|no live upstreams/);
+  });
 });
+
+interface Sent {
+  id: string;
+  what: string;
+  /** When it was sent. */
+  at: number;
+  status: number;
+  body?: string;
+}
 
 interface CreatedKey {
   id: string;
