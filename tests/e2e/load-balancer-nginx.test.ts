@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -8,7 +10,7 @@ import { loadBalancerServer } from '../support/nginx-load-balancer';
 import { startRelayUpstream, RelayUpstream } from '../support/relay-upstream';
 import { eventually } from '../support/replica';
 import { serviceFixture } from '../support/service-fixture';
-import { ServiceProcess, startService, waitForListening } from '../support/service-process';
+import { ROOT, ServiceProcess, startService, waitForListening } from '../support/service-process';
 import { describeWithProgram, installedAt } from '../support/system-program';
 
 jest.setTimeout(120_000);
@@ -290,6 +292,18 @@ describeWithProgram(
     expect(sent.filter((r) => r.at > exitedAt).length).toBeGreaterThan(0);
     expect(nginx!.errorLog()).not.toMatch(/upstream prematurely closed|no live upstreams/);
   });
+});
+
+it("is the NGINX configuration docs/operations.md shows under 'Behind a load balancer'", () => {
+  const page = readFileSync(path.join(ROOT, 'docs', 'operations.md'), 'utf8');
+  const section = page.slice(page.indexOf('## Behind a load balancer'));
+  const shown = /```nginx\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
+  const lines = (text: string) =>
+    text
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l !== '');
+  expect(lines(shown)).toEqual(lines(loadBalancerServer([8081, 8082, 8083])(8080)));
 });
 
 interface Sent {
