@@ -226,6 +226,10 @@ describeWithProgram(
       entry.body = await res.text();
       entry.status = res.status;
     };
+    const newUser = () => ({
+      Authorization: `Bearer ${fixture.idp.token({ sub: crypto.randomUUID() })}`,
+      'Content-Type': 'application/json',
+    });
     // Traffic that keeps coming: key listings, key creations, stateless tools/list.
     let traffic = true;
     const mcpHeaders = {
@@ -237,7 +241,8 @@ describeWithProgram(
       while (traffic) {
         if (i === 0) await send('list', { headers: admin }, '/api/v1/api-keys');
         if (i === 1)
-          await send('create', { method: 'POST', headers: admin, body: JSON.stringify({ name: `drain ${n}` }) }, '/api/v1/api-keys');
+          // Each by a user of its own: a user may hold 100 keys.
+          await send('create', { method: 'POST', headers: newUser(), body: JSON.stringify({ name: `drain ${n}` }) }, '/api/v1/api-keys');
         if (i === 2)
           await send(
             'tools',

@@ -7,7 +7,9 @@ export const loadBalancerServer = (ports: number[]) => (port: number) => `
   upstream keygate {
     # Round robin (the default): no stickiness is needed, a session's state is in PostgreSQL.
 ${ports.map((p) => `    server 127.0.0.1:${p};`).join('\n')}
-    keepalive 16;
+    # Idle connections kept per worker, for all replicas together: above the requests in flight, so new ones are
+    # rarely opened (a connection still being accepted when a draining replica closes its listener is reset).
+    keepalive 64;
     # Below the replicas' keep-alive timeout (Node's 5 s), so NGINX never reuses a connection a replica is closing.
     keepalive_timeout 4s;
   }
