@@ -20,7 +20,8 @@ import { jwksLoader } from '../../adapters/auth/jwks-loader';
 import { McpAccessTokenVerifier } from '../../adapters/auth/mcp-access-token-verifier';
 import { UsageGate } from '../../adapters/edge/usage-gate';
 import { ForwardAuthController } from '../../adapters/http/controllers/forward-auth.controller';
-import { ReadinessCheck } from '../../adapters/http/controllers/health.controller';
+import { ReadinessCheck, ShuttingDown } from '../../adapters/http/controllers/health.controller';
+import { Draining } from '../server/draining';
 import { IntrospectionController } from '../../adapters/http/controllers/introspection.controller';
 import { AuthFailureLimiter } from '../../adapters/http/middleware/auth-failure-limiter';
 import { McpOAuth } from '../../adapters/mcp/oauth/mcp-oauth';
@@ -80,9 +81,13 @@ function bindAccessTokens(c: Container, port: number | undefined): void {
     ({ ops }: Config) => new AuthFailureLimiter({ limit: ops.authFailureLimit, windowSeconds: ops.authFailureWindowSeconds }),
     [TOKENS.Config],
   );
+  c.bind(Draining).toConstantValue(new Draining());
   c.bind<ReadinessCheck>(TOKENS.ReadinessCheck).toResolvedValue(
-    (dataSource: DataSource) => async () => void (await dataSource.query('SELECT 1')),
-    [TOKENS.DataSource],
+    (dataSource: DataSource, draining: Draining) => async () => {
+      if (draining.started) throw new ShuttingDown();
+      await dataSource.query('SELECT 1');
+    },
+    [TOKENS.DataSource, Draining],
   );
 }
 

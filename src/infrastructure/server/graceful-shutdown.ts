@@ -1,4 +1,5 @@
 import http from 'node:http';
+import net from 'node:net';
 
 export interface ShutdownStep {
   name: string;
@@ -9,6 +10,13 @@ export interface ShutdownStep {
  * SIGTERM: stop accepting connections, let in-flight requests finish (up to
  * `graceMs`), then run the steps in order (flush last_used_at, close the pool)
  * and exit 0, or 1 if a step failed.
+ *
+ * Idle keep-alive connections are not closed by this side: a proxy (NGINX's
+ * upstream keepalive) may be sending a request on one at that very moment,
+ * and would then get a closed connection for a request it may not resend (a
+ * POST), so a 502. Every answer from now on says `Connection: close` instead,
+ * and an idle connection ends when its client closes it (a proxy's idle
+ * timeout is below the server's keep-alive timeout), or after that timeout.
  */
 export function onShutdown(
   server: http.Server,
@@ -23,6 +31,7 @@ export function onShutdown(
     if (started) return;
     started = true;
     log(`${signal} received: finishing in-flight requests`);
+    server.prependListener('request', closeAfterAnswer);
     beforeDrain();
     await drain(server, graceMs);
     let failed = false;
@@ -38,13 +47,14 @@ export function onShutdown(
   };
 }
 
+function closeAfterAnswer(_req: http.IncomingMessage, res: http.ServerResponse): void {
+  res.shouldKeepAlive = false;
+}
+
 async function drain(server: http.Server, graceMs: number): Promise<void> {
-  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-  // Keep-alive connections that finish their request become idle; close them as they do.
-  const sweeper = setInterval(() => server.closeIdleConnections(), 50);
+  // net's close, not http's: http.Server#close also closes the idle keep-alive connections at once.
+  const closed = new Promise<void>((resolve) => net.Server.prototype.close.call(server, () => resolve()));
   const deadline = new Promise<void>((resolve) => setTimeout(resolve, graceMs).unref());
-  server.closeIdleConnections();
   await Promise.race([closed, deadline]);
-  clearInterval(sweeper);
   server.closeAllConnections();
 }

@@ -15,6 +15,7 @@ import { createLogger } from '../logging/logger';
 import { createApp } from './app';
 import { consoleRoutes } from './console-routes';
 import { devBanner } from './dev-identity';
+import { Draining } from './draining';
 import { onShutdown } from './graceful-shutdown';
 import { heapBudgetWarning } from './heap-budget';
 import { createHttpServer } from './http-server';
@@ -57,6 +58,7 @@ export async function start(tracing: Tracing): Promise<void> {
 
   const streams = container.get(SessionStreams);
   const listens = container.get(ListenStreams);
+  const draining = container.get(Draining);
   // A 2026 listen stream ends with its listen's result, which tells the client the end was meant.
   const shutdown = onShutdown(
     server,
@@ -64,7 +66,7 @@ export async function start(tracing: Tracing): Promise<void> {
     [...lifecycle.stopSteps(), { name: 'traces', run: () => tracing.shutdown() }],
     (message, error) => log(error ? `${message}: ${(error as Error)?.message ?? error}` : message),
     undefined,
-    () => (streams.closeAll(), listens.closeAll()),
+    () => (draining.start(), streams.closeAll(), listens.closeAll()),
   );
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
   process.once('SIGINT', () => void shutdown('SIGINT'));

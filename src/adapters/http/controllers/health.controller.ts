@@ -1,8 +1,15 @@
 import { Router } from 'express';
 import { problemType, sendProblem } from '../../edge/problem';
 
-/** Answers whether the database can be reached right now. */
+/** Answers whether this replica should get requests now: the database can be reached, and it is not shutting down. */
 export type ReadinessCheck = () => Promise<void>;
+
+/** What a ReadinessCheck throws once the replica received SIGTERM. */
+export class ShuttingDown extends Error {
+  constructor() {
+    super('This replica is shutting down');
+  }
+}
 
 export function healthRouter(ready: ReadinessCheck): Router {
   const router = Router();
@@ -13,12 +20,12 @@ export function healthRouter(ready: ReadinessCheck): Router {
     try {
       await ready();
       res.json({ status: 'ready' });
-    } catch {
+    } catch (error) {
       sendProblem(res, {
         type: problemType('not-ready'),
         title: 'Service Unavailable',
         status: 503,
-        detail: 'The database is not reachable',
+        detail: error instanceof ShuttingDown ? error.message : 'The database is not reachable',
       });
     }
   });

@@ -9,6 +9,7 @@ import { asReplyError, listItems, LISTS, listToolPages } from './sdk-upstream-li
 import { LinkedAbort } from './linked-abort';
 import { upstreamFetch } from './upstream-fetch';
 import { ContactStop } from './contact-stop';
+import { withUniqueRequestIds } from './unique-request-ids';
 
 /** Longest wait at close for messages still being sent (a cancellation). */
 const SEND_GRACE_MS = 1000;
@@ -231,14 +232,16 @@ export class SdkUpstreamSession implements UpstreamSession, UpstreamContentSessi
   /** A client over a new transport; with `held`, continuing that session without initialize. */
   private async contact(capabilities: Record<string, unknown>, held: HeldUpstreamSession | undefined): Promise<Client> {
     const client = relayingClient(capabilities, () => this.context.relay);
-    const transport = new StreamableHTTPClientTransport(new URL(this.server.url), {
-      requestInit: { headers: this.server.headers },
-      fetch: upstreamFetch(this.agent, this.limits.maxBytes, this.options.signal, (refusal) => this.stop.stopWith(refusal)),
-      // Only an answer that began with a priming event is resumed (GET with Last-Event-ID, after the upstream's retry:),
-      // as when it closes its stream mid-call (SEP-1699); a failed resumption is tried once more, then the call fails.
-      reconnectionOptions: { maxReconnectionDelay: 1000, initialReconnectionDelay: 0, reconnectionDelayGrowFactor: 1, maxRetries: 2 },
-      sessionId: held?.upstreamSessionId,
-    });
+    const transport = withUniqueRequestIds(
+      new StreamableHTTPClientTransport(new URL(this.server.url), {
+        requestInit: { headers: this.server.headers },
+        fetch: upstreamFetch(this.agent, this.limits.maxBytes, this.options.signal, (refusal) => this.stop.stopWith(refusal)),
+        // Only an answer that began with a priming event is resumed (GET with Last-Event-ID, after the upstream's retry:),
+        // as when it closes its stream mid-call (SEP-1699); a failed resumption is tried once more, then the call fails.
+        reconnectionOptions: { maxReconnectionDelay: 1000, initialReconnectionDelay: 0, reconnectionDelayGrowFactor: 1, maxRetries: 2 },
+        sessionId: held?.upstreamSessionId,
+      }),
+    );
     const send = transport.send.bind(transport);
     transport.send = (message, options) => {
       const sending = send(message, options);
