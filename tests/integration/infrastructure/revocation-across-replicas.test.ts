@@ -12,8 +12,9 @@ let b: Replica;
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  a = await startReplica(db.url);
-  b = await startReplica(db.url);
+  // Caches off at once when the listener drops; the stale window is the failover e2e test's.
+  a = await startReplica(db.url, 1000, { KEY_CACHE_STALE_AFTER_MS: '0' });
+  b = await startReplica(db.url, 1000, { KEY_CACHE_STALE_AFTER_MS: '0' });
 });
 afterAll(async () => {
   await a.close();
