@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { LISTENER_APPLICATION_NAME } from '../../src/adapters/persistence/hot-path/change-listener';
 import { HAPROXY_CANDIDATES, PostgresProxy, startPostgresProxy } from '../support/haproxy';
 import { debianPostgresBin, query, ReplicatedPostgres, startReplicatedPostgres } from '../support/replicated-postgres';
 import { ServiceProcess, startService, waitForListening } from '../support/service-process';
@@ -225,7 +226,9 @@ describeWithProgram(
     for (const url of urls) expect((await rest(url, 'POST', '', { name: 'after' })).status).toBe(201);
     const newPrimary = pg.urlOf(pg.standbyPort, 'keygate');
     await waitFor(async () => {
-      const rows = await query(newPrimary, `SELECT count(*)::int AS n FROM pg_stat_activity WHERE query LIKE 'LISTEN%'`);
+      const rows = await query(newPrimary, `SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1`, [
+        LISTENER_APPLICATION_NAME,
+      ]);
       return (rows[0].n as number) >= 3;
     });
     const late = await newKey();

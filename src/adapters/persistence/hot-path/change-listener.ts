@@ -9,6 +9,8 @@ export const KEY_CHANGES_CHANNEL = 'keygate_key_revoked';
 export const MCP_SERVERS_CHANNEL = 'keygate_mcp_servers_changed';
 /** Any change to the built-in tools' rules (migration 1763900000021). */
 export const TOOL_RULES_CHANNEL = 'keygate_tool_rules_changed';
+/** How the listener's connection shows in pg_stat_activity: its last query is a heartbeat, not its LISTEN. */
+export const LISTENER_APPLICATION_NAME = 'keygate change listener';
 
 /** A cache that is only trusted while change notifications can reach it. */
 export interface NotifiedCache {
@@ -71,7 +73,12 @@ export class ChangeListener {
   }
 
   private async connect(): Promise<void> {
-    const client = new Client({ connectionString: this.options.url, connectionTimeoutMillis: 3000, keepAlive: true });
+    const client = new Client({
+      connectionString: this.options.url,
+      connectionTimeoutMillis: 3000,
+      keepAlive: true,
+      application_name: LISTENER_APPLICATION_NAME,
+    });
     client.on('notification', ({ channel, payload }) => {
       if (payload) for (const cache of this.caches) if (cache.channel === channel) cache.evict(payload);
     });
