@@ -257,6 +257,9 @@ describeWithProgram(
     const unexpected = answers.filter((a) => a.status === 0 || (a.status >= 500 && (a.status !== 503 || a.retryAfter === null)));
     expect(unexpected).toEqual([]);
     expect(answers.filter((a) => a.kind === 'revoked tools/list' && a.status !== 401 && a.status !== 503)).toEqual([]);
+    // A validation that needs PostgreSQL (an unknown key) met the switch as 503, and is otherwise refused, never granted.
+    expect(answers.filter((a) => a.kind === 'uncached' && a.status !== 401 && a.status !== 503)).toEqual([]);
+    expect(answers.some((a) => a.kind === 'uncached' && a.status === 503)).toBe(true);
     const gap = answers.slice(switchStart, switchEnd);
     // Cached keys kept validating on every replica while no primary could be reached: answered in the gap, all 200.
     for (const i of [0, 1, 2]) {
