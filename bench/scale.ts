@@ -1,9 +1,10 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { DevTokenIssuer } from '../src/adapters/auth/dev-token-issuer';
 import { SERVICE_NODE_FLAGS } from '../src/infrastructure/server/node-flags';
 import { Client } from 'pg';
 import { benchPlace } from './database';
+import { failoverReach } from './failover-reach';
 import { load } from './load';
 import { machine } from './machine';
 import { peakRssMb, Started, startListening } from './processes';
@@ -15,12 +16,15 @@ import { seedKeys } from './seed-keys';
 /**
  * npm run bench:scale: the hot path with a million keys in the table.
  * (f) uncached validation, (g) revocation reach across three replicas,
- * (h) RSS with 100,000 cached keys, (i) a quota across two replicas.
+ * (h) RSS with 100,000 cached keys, (i) a quota across two replicas,
+ * (l) revocation reach across three replicas right after a PostgreSQL failover.
  * Prints the figures and targets, writes them to
  * bench/results/scale.json, exits 1 when a target is missed.
+ * BENCH_SCALE_PARTS selects parts (default f,g,h,i,l); the figures of the
+ * parts not run are kept from the file as they were.
  */
 const KEYS = Number(process.env.BENCH_SCALE_KEYS ?? 1_000_000);
-const PARTS = new Set((process.env.BENCH_SCALE_PARTS ?? 'f,g,h,i').split(','));
+const PARTS = new Set((process.env.BENCH_SCALE_PARTS ?? 'f,g,h,i,l').split(','));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 /**
  * (f)'s load: a p99 target only means something below saturation, where a
@@ -38,6 +42,8 @@ const H_CACHED = 100_000;
 const G_REVOKED = 300;
 const I_QUOTA = 5_000;
 const I_CALLS_PER_REPLICA = 4_000;
+const L_REVOKED = 20;
+const L_STALE_AFTER_MS = 5000;
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'warn';
 const ROOT = path.resolve(__dirname, '..', '..');
 const MAIN = path.join(ROOT, 'dist', 'src', 'infrastructure', 'server', 'main.js');
@@ -57,17 +63,19 @@ async function main(): Promise<void> {
   const targets: Record<string, boolean> = {};
   const timings: Record<string, number> = {};
   try {
-    // The first service migrates the empty database; the keys go in after.
-    await timed(timings, 'seed', async () => {
-      const migrating = await start({ KEY_CACHE_MAX_ENTRIES: '0' });
-      await migrating.stop();
-      results.seed = { keys: KEYS, seconds: round1(await seedKeys(url, KEYS)) };
-      console.log(`seeded ${KEYS} keys with COPY in ${(results.seed as { seconds: number }).seconds} s`);
-    });
+    // The first service migrates the empty database; the keys go in after. (l) runs on a cluster of its own.
+    if ([...PARTS].some((part) => part !== 'l'))
+      await timed(timings, 'seed', async () => {
+        const migrating = await start({ KEY_CACHE_MAX_ENTRIES: '0' });
+        await migrating.stop();
+        results.seed = { keys: KEYS, seconds: round1(await seedKeys(url, KEYS)) };
+        console.log(`seeded ${KEYS} keys with COPY in ${(results.seed as { seconds: number }).seconds} s`);
+      });
     if (PARTS.has('f')) await timed(timings, 'f', () => partF(start, results, targets));
     if (PARTS.has('h')) await timed(timings, 'h', () => partH(start, results, targets));
     if (PARTS.has('g')) await timed(timings, 'g', () => partG(start, dataDir, results, targets));
     if (PARTS.has('i')) await timed(timings, 'i', () => partI(start, dataDir, url, results, targets));
+    if (PARTS.has('l')) await timed(timings, 'l', () => partL(start, dataDir, results, targets));
   } finally {
     await remove();
   }
@@ -75,17 +83,22 @@ async function main(): Promise<void> {
   console.log(`seconds per part: ${JSON.stringify(timings)}`);
   const out = path.join(ROOT, 'bench', 'results');
   mkdirSync(out, { recursive: true });
+  const file = path.join(out, 'scale.json');
+  // A run of some parts keeps the others' figures (and targets) from the last run that had them.
+  const previous = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>) : {};
   const result = {
+    ...previous,
     date: new Date().toISOString(),
     machine: machine(),
     keys: KEYS,
     serviceNodeFlags: NODE_FLAGS.join(' '),
     logLevel: LOG_LEVEL,
     ...results,
-    secondsPerPart: timings,
-    targets,
+    partsRun: [...PARTS],
+    secondsPerPart: { ...(previous.secondsPerPart as Record<string, number> | undefined), ...timings },
+    targets: { ...(previous.targets as Record<string, boolean> | undefined), ...targets },
   };
-  writeFileSync(path.join(out, 'scale.json'), JSON.stringify(result, null, 2) + '\n');
+  writeFileSync(file, JSON.stringify(result, null, 2) + '\n');
   console.log('written to bench/results/scale.json');
   if (Object.values(targets).some((ok) => !ok)) process.exitCode = 1;
 }
@@ -236,6 +249,23 @@ async function partI(
   } finally {
     for (const r of replicas) await r.stop();
   }
+}
+
+/**
+ * (l): revocation reach across three replicas measured across a failover
+ * (bench/failover-reach.ts): the first key revoked once writes are back must
+ * be refused by every replica within KEY_CACHE_STALE_AFTER_MS.
+ */
+async function partL(start: Start, dataDir: string, results: Record<string, unknown>, targets: Record<string, boolean>): Promise<void> {
+  const issuer = DevTokenIssuer.loadOrCreate(dataDir);
+  const sub = crypto.randomUUID();
+  const reach = await failoverReach(start, () => issuer.mint({ sub }), L_REVOKED, L_STALE_AFTER_MS);
+  results.failoverRevocationReach = reach;
+  console.log(
+    `(l) failover in ${reach.switchMs} ms, writes back ${reach.firstWriteAfterSwitchMs} ms after it; the first key revoked then refused by the three replicas after ${reach.firstRevocationReachMs.join('/')} ms; the next ${reach.laterRevocations.revoked} p50 ${reach.laterRevocations.p50Ms} ms p99 ${reach.laterRevocations.p99Ms} ms max ${reach.laterRevocations.maxMs} ms; never reached: ${reach.notReached}`,
+  );
+  targets[`(l) a key revoked right after a failover is refused on every replica within KEY_CACHE_STALE_AFTER_MS (${L_STALE_AFTER_MS} ms)`] =
+    reach.notReached === 0 && reach.firstRevocationReachMs.length === 3 && Math.max(...reach.firstRevocationReachMs) <= L_STALE_AFTER_MS;
 }
 
 async function countRows(url: string, sql: string, params: unknown[]): Promise<number> {

@@ -31,6 +31,8 @@ export interface Config {
     serverListCacheEntries: number;
     /** How often coalesced last_used_at values are written. */
     lastUsedFlushMs: number;
+    /** KEY_CACHE_STALE_AFTER_MS: how long the key and server-list caches serve what they held when the change listener dropped. */
+    staleAfterMs: number;
   };
   mcp: McpConfig;
   /** Encryption of stored secrets (upstream header values). */
@@ -184,6 +186,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       keyCacheEntries,
       serverListCacheEntries: integer(env, 'SERVER_LIST_CACHE_MAX_ENTRIES', keyCacheEntries, 0, 10_000_000),
       lastUsedFlushMs: integer(env, 'LAST_USED_FLUSH_MS', 1000, 10, 60_000),
+      staleAfterMs: integer(env, 'KEY_CACHE_STALE_AFTER_MS', 5000, 0, 600_000),
     },
     mcp: {
       allowedOrigins: list(env.MCP_ALLOWED_ORIGINS),

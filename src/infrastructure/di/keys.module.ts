@@ -143,7 +143,10 @@ const NO_SECRET_BOX: SecretBox = {
  */
 function bindHotPath(c: Container): void {
   c.bind(TypeormApiKeyRepository).toResolvedValue((ds: DataSource) => new TypeormApiKeyRepository(ds.manager), [TOKENS.DataSource]);
-  c.bind<KeyCache>(TOKENS.KeyCache).toResolvedValue(({ hotPath }: Config) => new KeyCache(hotPath.keyCacheEntries), [TOKENS.Config]);
+  c.bind<KeyCache>(TOKENS.KeyCache).toResolvedValue(
+    ({ hotPath }: Config) => new KeyCache(hotPath.keyCacheEntries, hotPath.staleAfterMs),
+    [TOKENS.Config],
+  );
   c.bind(LastUsedCoalescer).toResolvedValue(
     (repository: TypeormApiKeyRepository, { hotPath }: Config, metrics: Metrics) =>
       new LastUsedCoalescer(
@@ -186,6 +189,7 @@ function bindHotPath(c: Container): void {
       return new McpServerListCache(
         new EncryptedResourceStore(new PostgresResourceStore(dataSource.manager), secrets, unreadable),
         hotPath.serverListCacheEntries,
+        hotPath.staleAfterMs,
       );
     },
     [TOKENS.DataSource, TOKENS.Config, RecordSecrets, TOKENS.Logger, TOKENS.Metrics],

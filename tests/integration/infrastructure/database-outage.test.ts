@@ -6,8 +6,11 @@ import { TestApp } from '../../support/test-app';
 
 jest.setTimeout(90_000);
 
-/** This file stops and restarts PostgreSQL, so it has a server of its own. */
-const own = appOnOwnPostgres('outage');
+/**
+ * This file stops and restarts PostgreSQL, so it has a server of its own. Cached keys stop being served at once
+ * (KEY_CACHE_STALE_AFTER_MS=0), so every key meets the outage; the failover e2e test covers the stale window.
+ */
+const own = appOnOwnPostgres('outage', { KEY_CACHE_STALE_AFTER_MS: '0' });
 const app = (): TestApp => own.t;
 
 const mcp = (key: string) =>

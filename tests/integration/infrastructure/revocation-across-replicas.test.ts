@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { LISTENER_APPLICATION_NAME } from '../../../src/adapters/persistence/hot-path/change-listener';
 import { RandomKeyGenerator } from '../../../src/adapters/crypto/random-key-generator';
 import { Sha256KeyHasher } from '../../../src/adapters/crypto/sha256-key-hasher';
 import { displayPrefixOf } from '../../../src/domain/api-key';
@@ -12,8 +13,9 @@ let b: Replica;
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  a = await startReplica(db.url);
-  b = await startReplica(db.url);
+  // Caches off at once when the listener drops; the stale window is the failover e2e test's.
+  a = await startReplica(db.url, 1000, { KEY_CACHE_STALE_AFTER_MS: '0' });
+  b = await startReplica(db.url, 1000, { KEY_CACHE_STALE_AFTER_MS: '0' });
 });
 afterAll(async () => {
   await a.close();
@@ -101,7 +103,8 @@ describe('key changes across replicas (LISTEN/NOTIFY)', () => {
     await a.validateKey.execute({ rawKey });
     expect(a.hotPath.cache.size).toBeGreaterThan(0);
     await db.dataSource.query(
-      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%'`,
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1`,
+      [LISTENER_APPLICATION_NAME],
     );
     await eventually(() => !a.hotPath.cache.isEnabled, 2000);
     expect(a.hotPath.cache.size).toBe(0);

@@ -47,6 +47,13 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ SERVER_LIST_CACHE_MAX_ENTRIES: 'many' })).toThrow(/SERVER_LIST_CACHE_MAX_ENTRIES/);
   });
 
+  it('serves cached keys for KEY_CACHE_STALE_AFTER_MS after the change listener drops, 5 s unless set', () => {
+    expect(loadConfig({}).hotPath.staleAfterMs).toBe(5000);
+    expect(loadConfig({ KEY_CACHE_STALE_AFTER_MS: '0' }).hotPath.staleAfterMs).toBe(0);
+    expect(() => loadConfig({ KEY_CACHE_STALE_AFTER_MS: '-1' })).toThrow(/KEY_CACHE_STALE_AFTER_MS/);
+    expect(() => loadConfig({ KEY_CACHE_STALE_AFTER_MS: 'soon' })).toThrow(ConfigError);
+  });
+
   it('refuses production without an identity provider', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/JWT_JWKS_URI is required/);
     const production = {

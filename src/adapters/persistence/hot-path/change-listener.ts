@@ -9,6 +9,8 @@ export const KEY_CHANGES_CHANNEL = 'keygate_key_revoked';
 export const MCP_SERVERS_CHANNEL = 'keygate_mcp_servers_changed';
 /** Any change to the built-in tools' rules (migration 1763900000021). */
 export const TOOL_RULES_CHANNEL = 'keygate_tool_rules_changed';
+/** How the listener's connection shows in pg_stat_activity: its last query is a heartbeat, not its LISTEN. */
+export const LISTENER_APPLICATION_NAME = 'keygate change listener';
 
 /** A cache that is only trusted while change notifications can reach it. */
 export interface NotifiedCache {
@@ -23,6 +25,14 @@ export interface ChangeListenerOptions {
   url: string;
   /** Longest wait between reconnection attempts. */
   maxBackoffMs?: number;
+  /**
+   * How often the connection is asked to answer a `SELECT 1`; one not answered
+   * by the next ask counts as a lost connection. A failover can leave the
+   * socket silent rather than closed (a server gone from the network), and a
+   * listener that does not notice would trust its caches while notifications go
+   * nowhere. 0 turns it off.
+   */
+  heartbeatMs?: number;
   log?: (message: string, error?: unknown) => void;
 }
 
@@ -31,13 +41,15 @@ export interface ChangeListenerOptions {
  * row but its last_used_at, and every change to a user's MCP servers, from
  * any replica or straight in SQL, arrives as a NOTIFY from a table trigger.
  * Without a live connection a notification could be missed, so the caches are
- * off until the listener is back, and then start empty.
+ * told (disable) until the listener is back, and then start empty; a
+ * heartbeat finds a connection that went silent instead of closing.
  */
 export class ChangeListener {
   private client: Client | null = null;
   private stopped = false;
   private backoffMs = 100;
   private retry: NodeJS.Timeout | null = null;
+  private heartbeat: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly caches: NotifiedCache[],
@@ -53,6 +65,7 @@ export class ChangeListener {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.retry) clearTimeout(this.retry);
+    this.stopHeartbeat();
     this.setListening(false);
     const client = this.client;
     this.client = null;
@@ -60,7 +73,12 @@ export class ChangeListener {
   }
 
   private async connect(): Promise<void> {
-    const client = new Client({ connectionString: this.options.url, connectionTimeoutMillis: 3000, keepAlive: true });
+    const client = new Client({
+      connectionString: this.options.url,
+      connectionTimeoutMillis: 3000,
+      keepAlive: true,
+      application_name: LISTENER_APPLICATION_NAME,
+    });
     client.on('notification', ({ channel, payload }) => {
       if (payload) for (const cache of this.caches) if (cache.channel === channel) cache.evict(payload);
     });
@@ -73,6 +91,7 @@ export class ChangeListener {
       this.client = client;
       this.backoffMs = 100;
       this.setListening(true);
+      this.startHeartbeat(client);
     } catch (error) {
       this.lost(client, error);
     }
@@ -85,13 +104,34 @@ export class ChangeListener {
     }
   }
 
+  private startHeartbeat(client: Client): void {
+    const everyMs = this.options.heartbeatMs ?? 1000;
+    if (everyMs <= 0) return;
+    let answered = true;
+    this.heartbeat = setInterval(() => {
+      if (!answered) return this.lost(client, new Error(`no answer to a heartbeat within ${everyMs} ms`));
+      answered = false;
+      client.query('SELECT 1').then(
+        () => (answered = true),
+        (error: unknown) => this.lost(client, error),
+      );
+    }, everyMs);
+    this.heartbeat.unref();
+  }
+
+  private stopHeartbeat(): void {
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    this.heartbeat = null;
+  }
+
   private lost(client: Client, error?: unknown): void {
     if (this.client !== null && this.client !== client) return;
+    if (this.client === client) this.stopHeartbeat();
     this.client = null;
     this.setListening(false);
     client.end().catch(() => undefined);
     if (this.stopped || this.retry) return;
-    this.options.log?.('change listener lost its connection; caches off until it is back', error);
+    this.options.log?.('change listener lost its connection; caches stale until it is back', error);
     this.retry = setTimeout(() => {
       this.retry = null;
       void this.connect();

@@ -17,8 +17,12 @@ export class KeyCache implements NotifiedCache {
   private readonly entries: NotifiedLruCache<string, CachedKey>;
   private readonly scopeSets = new ScopeSetInterner();
 
-  constructor(readonly maxEntries: number) {
-    this.entries = new NotifiedLruCache({ channel: KEY_CHANGES_CHANNEL, maxEntries, nameOf: (_hash, key) => key.id });
+  /** `staleAfterMs`: how long keys cached before the change listener dropped are still served (see NotifiedLruCache). */
+  constructor(
+    readonly maxEntries: number,
+    staleAfterMs = 0,
+  ) {
+    this.entries = new NotifiedLruCache({ channel: KEY_CHANGES_CHANNEL, maxEntries, staleAfterMs, nameOf: (_hash, key) => key.id });
   }
 
   get size(): number {

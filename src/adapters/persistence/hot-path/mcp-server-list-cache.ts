@@ -15,8 +15,9 @@ export class McpServerListCache implements ResourceStore {
   constructor(
     private readonly inner: ResourceStore,
     maxEntries: number,
+    staleAfterMs = 0,
   ) {
-    this.lists = new NotifiedLruCache({ channel: MCP_SERVERS_CHANNEL, maxEntries });
+    this.lists = new NotifiedLruCache({ channel: MCP_SERVERS_CHANNEL, maxEntries, staleAfterMs });
   }
 
   async list(ownerId: string, at: RecordLocation, filter?: RecordFilter, limit?: number, offset?: number): Promise<ResourceRecord[]> {

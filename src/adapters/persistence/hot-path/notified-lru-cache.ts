@@ -15,6 +15,11 @@ export interface NotifiedLruCacheOptions<K, V> {
   nameOf?: (key: K, value: V) => string;
   /** Values loaded but not worth keeping (a revoked key). */
   keep?: (value: V) => boolean;
+  /**
+   * How long entries kept before the listener dropped are still served while
+   * it is away (a database failover); 0 stops serving them at once.
+   */
+  staleAfterMs?: number;
 }
 
 /**
@@ -23,6 +28,12 @@ export interface NotifiedLruCacheOptions<K, V> {
  * starts empty each time, since a notification may have been missed while off.
  * Every eviction moves an epoch on, so a load that began before an eviction
  * cannot store the row it read, which may be the stale one.
+ *
+ * With `staleAfterMs`, losing the listener does not empty the cache at once:
+ * what was kept before the drop is served for that long (cached keys keep
+ * validating through a failover) but nothing new is kept, and when the
+ * listener is back the cache starts empty, since changes made in the gap
+ * were never heard.
  */
 export class NotifiedLruCache<K extends string, V extends object> implements NotifiedCache {
   readonly channel: string;
@@ -36,6 +47,10 @@ export class NotifiedLruCache<K extends string, V extends object> implements Not
   private readonly keysByName: Map<string, K | K[]> | null;
   private epoch = 0;
   private enabled = false;
+  /** Whether loads may be kept: only while notifications can reach this cache. */
+  private listening = false;
+  /** While the listener is away, when what is kept stops being served; 0 while it is up. */
+  private staleAt = 0;
 
   constructor(private readonly options: NotifiedLruCacheOptions<K, V>) {
     this.channel = options.channel;
@@ -57,7 +72,9 @@ export class NotifiedLruCache<K extends string, V extends object> implements Not
   }
 
   get(key: K): V | undefined {
-    return this.enabled ? this.lru.get(key) : undefined;
+    if (!this.enabled) return undefined;
+    if (this.staleAt !== 0 && Date.now() >= this.staleAt) return void this.turnOff();
+    return this.lru.get(key);
   }
 
   /**
@@ -67,7 +84,7 @@ export class NotifiedLruCache<K extends string, V extends object> implements Not
   async load<F extends V | null>(key: K, load: () => Promise<F>): Promise<F> {
     const epoch = this.epoch;
     const value = await load();
-    if (value !== null && this.enabled && epoch === this.epoch && (this.options.keep?.(value) ?? true)) this.store(key, value);
+    if (value !== null && this.listening && epoch === this.epoch && (this.options.keep?.(value) ?? true)) this.store(key, value);
     return value;
   }
 
@@ -89,10 +106,22 @@ export class NotifiedLruCache<K extends string, V extends object> implements Not
   enable(): void {
     this.clear();
     this.enabled = this.maxEntries > 0;
+    this.listening = this.enabled;
+    this.staleAt = 0;
   }
 
+  /** The listener is away: stop keeping, and stop serving now or once `staleAfterMs` has passed since the first drop. */
   disable(): void {
+    this.listening = false;
+    const staleAfterMs = this.options.staleAfterMs ?? 0;
+    if (!this.enabled || staleAfterMs <= 0) return this.turnOff();
+    if (this.staleAt === 0) this.staleAt = Date.now() + staleAfterMs;
+  }
+
+  private turnOff(): void {
     this.enabled = false;
+    this.listening = false;
+    this.staleAt = 0;
     this.clear();
   }
 

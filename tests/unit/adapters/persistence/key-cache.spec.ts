@@ -20,6 +20,22 @@ const fill = (cache: KeyCache, found: ApiKey) => cache.load(found.keyHash, async
 const hit = (cache: KeyCache, k: ApiKey) => cache.get(k.keyHash);
 
 describe('KeyCache', () => {
+  it('serves the keys it held for staleAfterMs once the listener drops (a failover), then nothing', async () => {
+    jest.useFakeTimers({ now: 0 });
+    try {
+      const cache = new KeyCache(10, 5000);
+      cache.enable();
+      const k = key();
+      await fill(cache, k);
+      cache.disable();
+      expect(hit(cache, k)).toEqual(k);
+      jest.advanceTimersByTime(5000);
+      expect(hit(cache, k)).toBeUndefined();
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
   it('listens on the key-changes channel', () => {
     expect(new KeyCache(1).channel).toBe(KEY_CHANGES_CHANNEL);
   });

@@ -15,6 +15,25 @@ function makeSut() {
 }
 
 describe('McpServerListCache', () => {
+  it('serves the lists it held for staleAfterMs once the listener drops, then reads through', async () => {
+    jest.useFakeTimers({ now: 0 });
+    try {
+      const inner = new InMemoryResourceStore();
+      const reads = jest.spyOn(inner, 'list');
+      const sut = new McpServerListCache(inner, 10, 5000);
+      sut.lists.enable();
+      await sut.list('u1', SERVERS);
+      sut.lists.disable();
+      await sut.list('u1', SERVERS);
+      expect(reads).toHaveBeenCalledTimes(1);
+      jest.advanceTimersByTime(5000);
+      await sut.list('u1', SERVERS);
+      expect(reads).toHaveBeenCalledTimes(2);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
   it('listens on the MCP-servers channel', () => {
     expect(makeSut().sut.lists.channel).toBe(MCP_SERVERS_CHANNEL);
   });

@@ -142,4 +142,54 @@ describe('NotifiedLruCache', () => {
     await sut.load('k', async () => (sut.enable(), { owner: 'o' }));
     expect(sut.size).toBe(0);
   });
+
+  describe('with staleAfterMs, while the change listener is away', () => {
+    beforeEach(() => jest.useFakeTimers({ now: 0 }));
+    afterEach(() => jest.useRealTimers());
+
+    it('serves what it held when the listener dropped, for staleAfterMs from the first drop, then nothing', async () => {
+      const { sut, fill } = makeSut({ staleAfterMs: 5000 });
+      const row = { owner: 'o' };
+      await fill('a', row);
+      sut.disable();
+      jest.advanceTimersByTime(3000);
+      sut.disable(); // a failed reconnection attempt does not move the deadline
+      expect(sut.get('a')).toBe(row);
+      jest.advanceTimersByTime(1999);
+      expect(sut.get('a')).toBe(row);
+      jest.advanceTimersByTime(1);
+      expect(sut.get('a')).toBeUndefined();
+      expect(sut.isEnabled).toBe(false);
+      expect(sut.size).toBe(0);
+    });
+
+    it('keeps nothing it loads in the gap, and still evicts', async () => {
+      const { sut, fill } = makeSut({ staleAfterMs: 5000 });
+      await fill('a', { owner: 'o' });
+      sut.disable();
+      await fill('b', { owner: 'o' });
+      expect(sut.get('b')).toBeUndefined();
+      sut.evict('a');
+      expect(sut.get('a')).toBeUndefined();
+    });
+
+    it('starts empty when the listener is back, since changes made in the gap were never heard', async () => {
+      const { sut, fill } = makeSut({ staleAfterMs: 5000 });
+      await fill('a', { owner: 'o' });
+      sut.disable();
+      sut.enable();
+      expect(sut.get('a')).toBeUndefined();
+      const row = { owner: 'o' };
+      await fill('a', row);
+      jest.advanceTimersByTime(60_000); // the deadline of the last gap is gone
+      expect(sut.get('a')).toBe(row);
+    });
+
+    it('serves nothing in a gap before it was ever enabled', async () => {
+      const { sut, fill } = makeSut({ staleAfterMs: 5000 }, false);
+      sut.disable();
+      await fill('a', { owner: 'o' });
+      expect(sut.get('a')).toBeUndefined();
+    });
+  });
 });
