@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import diagnosticsChannel from 'node:diagnostics_channel';
 import { Attributes, context, createContextKey, propagation, Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
-import { ExpressInstrumentation } from '@opentelemetry/instrumentation-express';
+import { ExpressInstrumentation, ExpressLayerType } from '@opentelemetry/instrumentation-express';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { NodeSDK, resources } from '@opentelemetry/sdk-node';
@@ -35,7 +35,8 @@ export function startOtelTracing(): Tracing {
           'user_agent.original': undefined,
         }),
       }),
-      new ExpressInstrumentation(),
+      // The route on the server span and the handlers' spans; a span per middleware (helmet, the key, the body) cost more than it told.
+      new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE] }),
       // Parameter values stay out (queries are parameterised); background queries outside a request make no trace.
       new PgInstrumentation({ enhancedDatabaseReporting: false, requireParentSpan: true }),
     ],
