@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import { PeriodicPrune, PeriodicPruneOptions } from '../periodic-prune';
 import { USAGE_TABLES } from './typeorm-usage-store';
 
 /** Hour and day buckets are kept this long, whatever USAGE_RETENTION_DAYS says of minutes. */
@@ -6,60 +7,29 @@ export const ROLLUP_RETENTION_DAYS = 400;
 /** Rows one DELETE removes at most: a long backlog goes in short transactions. */
 export const USAGE_PRUNE_BATCH = 10_000;
 
-export interface UsageRetentionOptions {
+export interface UsageRetentionOptions extends PeriodicPruneOptions {
   /** USAGE_RETENTION_DAYS: minute buckets older than this are removed. */
   minuteDays: number;
-  intervalMs: number;
-  onPruned?: (removed: number) => void;
-  /** A failed run is reported here and retried at the next interval; it never throws. */
-  onError: (error: unknown) => void;
 }
 
 /**
  * Removes usage buckets past retention (minutes after USAGE_RETENTION_DAYS,
- * hours and days after 400 days) at start and then on a timer that does not
- * keep the process alive, in batches of 10,000 rows. Every replica may run
- * it: a second run finds nothing left.
+ * hours and days after 400 days), in batches of 10,000 rows, scheduled as
+ * PeriodicPrune says. Every replica may run it: a second run finds nothing left.
  */
-export class UsageRetention {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<number> | null = null;
-
+export class UsageRetention extends PeriodicPrune {
   constructor(
     private readonly dataSource: DataSource,
     private readonly options: UsageRetentionOptions,
-  ) {}
-
-  async start(): Promise<void> {
-    if (this.timer) return;
-    await this.runOnce();
-    this.timer = setInterval(() => void this.runOnce(), this.options.intervalMs);
-    this.timer.unref();
+  ) {
+    super(options);
   }
 
-  async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.running;
-  }
-
-  /** Prunes now; the number of rows removed (0 when the run failed). A run in progress is joined. */
-  runOnce(): Promise<number> {
-    this.running ??= this.prune().finally(() => (this.running = null));
-    return this.running;
-  }
-
-  private async prune(): Promise<number> {
-    try {
-      let removed = await this.pruneTable(USAGE_TABLES.minute, this.options.minuteDays);
-      removed += await this.pruneTable(USAGE_TABLES.hour, ROLLUP_RETENTION_DAYS);
-      removed += await this.pruneTable(USAGE_TABLES.day, ROLLUP_RETENTION_DAYS);
-      if (removed > 0) this.options.onPruned?.(removed);
-      return removed;
-    } catch (error) {
-      this.options.onError(error);
-      return 0;
-    }
+  protected async removeExpired(): Promise<number> {
+    let removed = await this.pruneTable(USAGE_TABLES.minute, this.options.minuteDays);
+    removed += await this.pruneTable(USAGE_TABLES.hour, ROLLUP_RETENTION_DAYS);
+    removed += await this.pruneTable(USAGE_TABLES.day, ROLLUP_RETENTION_DAYS);
+    return removed;
   }
 
   private async pruneTable(table: string, days: number): Promise<number> {
