@@ -10,6 +10,7 @@ import { FindEndpointCapabilities } from '../../application/use-cases/gateway/up
 import { AuditOrigin, NO_ORIGIN } from '../../domain/audit';
 import { ANY_PARAMS } from './any-params';
 import { tracedRequest } from './modern/forwarded-meta';
+import { progressTokenOf } from './modern/modern-relay';
 import { RPC } from './json-rpc';
 import { listToolsFor } from './list-tools-request';
 import { RpcError } from './rpc-error';
@@ -135,7 +136,7 @@ export class McpServerFactory {
         ? this.options.relays.open({
             sessionId: session.id,
             callRequestId: id,
-            progressToken: tokenOf(params._meta?.progressToken),
+            progressToken: progressTokenOf(params._meta),
             signal,
             send: (message) => server.transport!.send(message as unknown as JSONRPCMessage, { relatedRequestId: id }),
           })
@@ -174,8 +175,4 @@ export class McpServerFactory {
     );
     return server;
   }
-}
-
-function tokenOf(token: unknown): string | number | undefined {
-  return typeof token === 'string' || (typeof token === 'number' && Number.isFinite(token)) ? token : undefined;
 }

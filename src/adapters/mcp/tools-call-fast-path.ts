@@ -58,11 +58,17 @@ export class ToolsCallFastPath {
  * message keys, an id, and params of a tool name and an arguments object only.
  */
 function isPlainCall(message: Record<string, unknown>): boolean {
-  for (const key in message) if (!MESSAGE_KEYS.has(key)) return false;
-  const { id, params } = message;
-  if (message.jsonrpc !== '2.0' || !(typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id)))) return false;
-  if (typeof params !== 'object' || params === null || Array.isArray(params)) return false;
+  if (!isPlainRequest(message)) return false;
+  const params = message.params as Record<string, unknown>;
   for (const key in params) if (!PARAMS_KEYS.has(key)) return false;
   const { name, arguments: args } = params as { name?: unknown; arguments?: unknown };
   return typeof name === 'string' && (args === undefined || (typeof args === 'object' && args !== null && !Array.isArray(args)));
+}
+
+/** A JSON-RPC 2.0 request of the four message keys only, with a string or integer id and params an object. */
+export function isPlainRequest(message: Record<string, unknown>): boolean {
+  for (const key in message) if (!MESSAGE_KEYS.has(key)) return false;
+  const { id, params } = message;
+  if (message.jsonrpc !== '2.0' || !(typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id)))) return false;
+  return typeof params === 'object' && params !== null && !Array.isArray(params);
 }

@@ -6,6 +6,9 @@ import { McpSession } from '../../../domain/mcp-session';
 import { RPC } from '../json-rpc';
 import { CONNECT_BY_TOOL_ERROR, ConnectPrompt } from '../mcp-error-map';
 import { tracedRequest } from '../modern/forwarded-meta';
+import { progressTokenOf } from '../modern/modern-relay';
+import { isPlainCallParams } from '../modern/modern-tools-call-fast-path';
+import { isPlainRequest } from '../tools-call-fast-path';
 import { MAX_RESULT_RECORD_BYTES } from '../record-view';
 import { SessionRelays } from '../relay/session-relays';
 import { requestBase } from '../request-base';
@@ -15,8 +18,6 @@ import { ToolCallParams, ToolCallRunner } from '../tool-call-runner';
 import { AllowedCalls } from '../tool-gate';
 import { PostStreams } from './post-streams';
 
-const MESSAGE_KEYS = new Set(['jsonrpc', 'id', 'method', 'params']);
-const PARAMS_KEYS = new Set(['name', 'arguments', '_meta']);
 /** What the SDK transport sends on a quiet SSE answer, and how often. */
 const KEEP_ALIVE = ': keepalive\n\n';
 const KEEP_ALIVE_MS = 15_000;
@@ -71,7 +72,7 @@ export class SessionToolCallFastPath {
     const relay = this.relays.open({
       sessionId: session.id,
       callRequestId: id,
-      progressToken: tokenOf(params._meta?.progressToken),
+      progressToken: progressTokenOf(params._meta),
       send: (relayed) => answer.send(relayed as unknown as JSONRPCMessage),
     });
     const base = session.urlElicitation === true ? requestBase(req) : undefined;
@@ -147,18 +148,9 @@ function primes(protocolVersion: string): boolean {
   return SUPPORTED_PROTOCOL_VERSIONS.includes(protocolVersion) && protocolVersion >= '2025-11-25';
 }
 
-function tokenOf(token: unknown): string | number | undefined {
-  return typeof token === 'string' || (typeof token === 'number' && Number.isFinite(token)) ? token : undefined;
-}
-
-/** A request the SDK would hand to its tools/call handler as it is: an id, and params of a name, arguments and _meta only. */
+/** A request the SDK would hand to its tools/call handler as it is: an id, and params of a name, arguments and an object _meta only. */
 function isSessionCall(message: Record<string, unknown>): boolean {
-  for (const key in message) if (!MESSAGE_KEYS.has(key)) return false;
-  const { id, params } = message;
-  if (message.jsonrpc !== '2.0' || !(typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id)))) return false;
-  if (typeof params !== 'object' || params === null || Array.isArray(params)) return false;
-  for (const key in params) if (!PARAMS_KEYS.has(key)) return false;
-  const { name, arguments: args, _meta: meta } = params as { name?: unknown; arguments?: unknown; _meta?: unknown };
-  if (meta !== undefined && (typeof meta !== 'object' || meta === null || Array.isArray(meta))) return false;
-  return typeof name === 'string' && (args === undefined || (typeof args === 'object' && args !== null && !Array.isArray(args)));
+  if (!isPlainRequest(message) || !isPlainCallParams(message.params)) return false;
+  const meta = (message.params as { _meta?: unknown })._meta;
+  return meta === undefined || (typeof meta === 'object' && meta !== null && !Array.isArray(meta));
 }
