@@ -3,6 +3,7 @@ import { performance } from 'node:perf_hooks';
 import { HAPROXY_CANDIDATES, startPostgresProxy } from '../tests/support/haproxy';
 import { debianPostgresBin, query, startReplicatedPostgres } from '../tests/support/replicated-postgres';
 import { Started } from './processes';
+import { mcpStatus } from './revocation-reach';
 
 export interface FailoverReachResult {
   replicas: number;
@@ -20,7 +21,6 @@ export interface FailoverReachResult {
 }
 
 const GIVE_UP_MS = 30_000;
-const TOOLS_LIST = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} });
 
 /**
  * (l): three replicas on a PostgreSQL primary with a synchronous standby
@@ -122,14 +122,4 @@ async function refusedAt(url: string, rawKey: string, deadline: number): Promise
     if (status !== 200 && status !== 503 && status !== 0) throw new Error(`(l) polling answered ${status}`);
   }
   return null;
-}
-
-async function mcpStatus(url: string, rawKey: string): Promise<number> {
-  const res = await fetch(`${url}/mcp`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-api-key': rawKey },
-    body: TOOLS_LIST,
-  });
-  await res.arrayBuffer();
-  return res.status;
 }

@@ -68,7 +68,8 @@ async function refusedAt(url: string, rawKey: string, deadline: number): Promise
   return null;
 }
 
-async function mcpStatus(url: string, rawKey: string): Promise<number> {
+/** The status of a /mcp tools/list with this key (the body read and dropped). */
+export async function mcpStatus(url: string, rawKey: string): Promise<number> {
   const res = await fetch(`${url}/mcp`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-api-key': rawKey },

@@ -6,7 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Browser, Page } from 'playwright-core';
 import { DevTokenIssuer } from '../../src/adapters/auth/dev-token-issuer';
-import { buildConsole, checkConsoleAnswers, checkPage, CHROMIUM_PATH, launchChromium } from '../support/browser';
+import { buildConsole, checkConsoleAnswers, checkPage, CHROMIUM_PATH, launchChromium, openConsolePage } from '../support/browser';
 import { ServiceProcess, startService, waitForListening } from '../support/service-process';
 import { createTestDatabase, TestDatabase } from '../support/test-database';
 import { describeWithProgram, installedAt } from '../support/system-program';
@@ -21,15 +21,7 @@ let page: Page;
 let answersChecked: () => Promise<void>;
 const cspViolations: string[] = [];
 
-async function openPage(): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  const opened = await context.newPage();
-  opened.setDefaultTimeout(10_000);
-  opened.on('console', (m) => {
-    if (/Content.Security.Policy/i.test(m.text())) cspViolations.push(m.text());
-  });
-  return opened;
-}
+const openPage = (): Promise<Page> => openConsolePage(browser, cspViolations);
 
 beforeAll(async () => {
   buildConsole();

@@ -5,6 +5,17 @@ import { Browser, chromium, Page } from 'playwright-core';
 import { isDocumentedPath, recordResponse } from './openapi-drift';
 import { ROOT } from './service-process';
 
+/** A fresh page at desktop size, a 10 s default wait, and every Content-Security-Policy report it logs added to `cspViolations`. */
+export async function openConsolePage(browser: Browser, cspViolations: string[]): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const opened = await context.newPage();
+  opened.setDefaultTimeout(10_000);
+  opened.on('console', (m) => {
+    if (/Content.Security.Policy/i.test(m.text())) cspViolations.push(m.text());
+  });
+  return opened;
+}
+
 /** Debian's Chromium (`apt-get install chromium`; .ci/run installs it); CHROMIUM_PATH points elsewhere. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
