@@ -18,7 +18,15 @@ const IGNORED_COLUMNS: Record<string, string[]> = { api_keys: ['last_used_at'] }
  * chain's head follows audit_events, so it is compared through them.
  */
 const IGNORED_ROWS: Record<string, string> = { audit_events: "action <> 'tool.denied'" };
-const IGNORED_TABLES = ['migrations', 'typeorm_metadata', 'audit_chain'];
+/**
+ * Usage counters (docs/usage.md): each replica counts calls, refused ones too
+ * (denied, rate_limited, quota_exhausted are outcomes it must count), and
+ * writes the counts in a batch every USAGE_FLUSH_INTERVAL_MS, possibly during
+ * a later request. Like last_used_at, a count of uses, not a row written for
+ * the refused request.
+ */
+const USAGE_TABLES = ['tool_usage_minutes', 'tool_usage_hours', 'tool_usage_days'];
+const IGNORED_TABLES = ['migrations', 'typeorm_metadata', 'audit_chain', ...USAGE_TABLES];
 
 /**
  * Builds one query over every table of the schema but TypeORM's bookkeeping and the chain head,
