@@ -21,13 +21,16 @@ export interface NotifiedCache {
   disable(): void;
 }
 
+/** Heartbeat intervals a `SELECT 1` may go unanswered before the connection counts as lost. */
+export const HEARTBEAT_MISSES = 5;
+
 export interface ChangeListenerOptions {
   url: string;
   /** Longest wait between reconnection attempts. */
   maxBackoffMs?: number;
   /**
    * How often the connection is asked to answer a `SELECT 1`; one not answered
-   * by the next ask counts as a lost connection. A failover can leave the
+   * within HEARTBEAT_MISSES asks counts as a lost connection. A failover can leave the
    * socket silent rather than closed (a server gone from the network), and a
    * listener that does not notice would trust its caches while notifications go
    * nowhere. 0 turns it off.
@@ -107,12 +110,14 @@ export class ChangeListener {
   private startHeartbeat(client: Client): void {
     const everyMs = this.options.heartbeatMs ?? 1000;
     if (everyMs <= 0) return;
-    let answered = true;
+    // Asks since the last answer: a busy replica or database answers late, and a false loss drops the notifications on the way.
+    let unanswered = 0;
     this.heartbeat = setInterval(() => {
-      if (!answered) return this.lost(client, new Error(`no answer to a heartbeat within ${everyMs} ms`));
-      answered = false;
+      if (unanswered >= HEARTBEAT_MISSES)
+        return this.lost(client, new Error(`no answer to a heartbeat within ${HEARTBEAT_MISSES * everyMs} ms`));
+      if (unanswered++ > 0) return;
       client.query('SELECT 1').then(
-        () => (answered = true),
+        () => (unanswered = 0),
         (error: unknown) => this.lost(client, error),
       );
     }, everyMs);
