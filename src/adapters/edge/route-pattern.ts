@@ -31,10 +31,11 @@ export function trackRoutePatterns(app: Express): void {
       get(this: Request) {
         return stateOf(this).baseUrl;
       },
-      set(this: Request, value: string) {
+      // Express's router puts back what it found on leaving (restore), undefined when it found nothing.
+      set(this: Request, value: string | undefined) {
         const state = stateOf(this);
         state.baseUrl = value;
-        if (value.length > (state.mountPattern?.length ?? 0)) state.mountPattern = value.toLowerCase();
+        if (value !== undefined && value.length > (state.mountPattern?.length ?? 0)) state.mountPattern = value.toLowerCase();
       },
     },
     route: {

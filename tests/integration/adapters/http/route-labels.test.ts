@@ -18,6 +18,11 @@ function makeSut() {
     next();
   });
   app.get('/top', (_req, res) => void res.end());
+  // An error after the answer began: the error handler below passes it on, and Express's router runs off its end.
+  app.get('/late', (_req, res, next) => {
+    res.write('partial');
+    next(new Error('late'));
+  });
   const items = Router();
   items.get('/', (_req, res) => void res.end());
   items.get('/:id', (req) => {
@@ -29,14 +34,16 @@ function makeSut() {
   app.use('/api', (_req, _res, next) => next());
   app.use('/api/items', (req, _res, next) => (refuse(req), next()), items);
   app.use((_req, res) => void res.status(404).end());
-  app.use((_error: unknown, _req: Request, res: express.Response, _next: express.NextFunction) => void res.status(500).end());
+  app.use((error: unknown, _req: Request, res: express.Response, next: express.NextFunction) =>
+    res.headersSent ? next(error) : void res.status(500).end(),
+  );
   const get = async (path: string, authorised = true) => {
     const call = request(app).get(path);
     await (authorised ? call.set('Authorization', 'x') : call);
     return seen.pop()!;
   };
   const label = async (path: string, authorised = true) => (await get(path, authorised)).label;
-  return { get, label };
+  return { app, get, label };
 }
 
 describe('route labels', () => {
@@ -61,6 +68,11 @@ describe('route labels', () => {
   it('lower-cases the mount path, which Express matches in any case', async () => {
     const { label } = makeSut();
     expect(await label('/API/Items/42')).toBe('/api/items/:id');
+  });
+
+  it('survives the router leaving with nothing to put back (an error after the answer began ends the connection)', async () => {
+    const { app } = makeSut();
+    await expect(request(app).get('/late')).rejects.toThrow();
   });
 
   it("adds neither property to the request: Express's assignments reach the accessors", async () => {
