@@ -61,7 +61,12 @@ afterEach(() => jest.restoreAllMocks());
 const HEADERS = { 'x-api-key': '', 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 async function post(body: unknown, headers: Record<string, string> = {}) {
   const res = await fetch(base, { method: 'POST', headers: { ...HEADERS, 'x-api-key': key.raw, ...headers }, body: JSON.stringify(body) });
-  return { status: res.status, type: res.headers.get('content-type'), text: await res.text(), sessionId: res.headers.get('mcp-session-id') };
+  return {
+    status: res.status,
+    type: res.headers.get('content-type'),
+    text: await res.text(),
+    sessionId: res.headers.get('mcp-session-id'),
+  };
 }
 
 /** A 2025-11-25 session on /mcp/servers/dual; its id. */
@@ -74,7 +79,9 @@ async function openSession(): Promise<string> {
   });
   expect(init.status).toBe(200);
   const session = init.sessionId!;
-  expect((await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, { 'mcp-session-id': session, 'mcp-protocol-version': V })).status).toBe(202);
+  expect(
+    (await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, { 'mcp-session-id': session, 'mcp-protocol-version': V })).status,
+  ).toBe(202);
   return session;
 }
 
@@ -103,9 +110,17 @@ function comparable(request: RawRequest) {
     method: request.method,
     url: request.url,
     headers: Object.fromEntries(
-      ['host', 'content-type', 'accept', 'mcp-session-id', 'mcp-protocol-version', 'mcp-method', 'mcp-name', 'x-upstream-key', 'user-agent'].map(
-        (name) => [name, headers[name]],
-      ),
+      [
+        'host',
+        'content-type',
+        'accept',
+        'mcp-session-id',
+        'mcp-protocol-version',
+        'mcp-method',
+        'mcp-name',
+        'x-upstream-key',
+        'user-agent',
+      ].map((name) => [name, headers[name]]),
     ),
     body: request.body.replace(/"id":\d+}$/, '"id":<wire>}'),
   };

@@ -52,7 +52,12 @@ export async function postLegacyCall(
   refuse: (refusal: UpstreamRefusal) => void,
 ): Promise<PostAnswer> {
   const url = new URL(call.url);
-  const body = JSON.stringify({ method: 'tools/call', params: { name: call.name, arguments: call.arguments }, jsonrpc: '2.0', id: call.id });
+  const body = JSON.stringify({
+    method: 'tools/call',
+    params: { name: call.name, arguments: call.arguments },
+    jsonrpc: '2.0',
+    id: call.id,
+  });
   const record = lowerCased(call.headers);
   // As the SDK transport merges Accept: the record's types first, then its own, each once.
   const accept = [...new Set([...(record.accept?.split(',').map((type) => type.trim().toLowerCase()) ?? []), ...ACCEPTED])].join(', ');

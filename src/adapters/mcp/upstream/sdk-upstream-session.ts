@@ -269,8 +269,7 @@ export class SdkUpstreamSession implements UpstreamSession, UpstreamContentSessi
 
   /** `view` when it was read already; `handOver` when the first request was POSTed already. */
   private async connect(known?: ClientSessionView | null, handOver?: HandOver): Promise<Client> {
-    const view =
-      known !== undefined ? known : this.held ? await this.held.store.find(this.held.clientSessionId, this.held.serverId) : null;
+    const view = known !== undefined ? known : this.held ? await this.held.store.find(this.held.clientSessionId, this.held.serverId) : null;
     // Stateless, or the client session ended meanwhile: a short contact, as ever; a 2026 client's relayed call declares what it declared.
     if (view === null) return this.contact(this.context.relay ? relayedCapabilities(this.context.clientCapabilities ?? {}) : {}, undefined);
     if (view.held === null) return this.open(view);
