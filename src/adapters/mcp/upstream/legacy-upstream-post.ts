@@ -58,24 +58,7 @@ export async function postLegacyCall(
     jsonrpc: '2.0',
     id: call.id,
   });
-  const record = lowerCased(call.headers);
-  // As the SDK transport merges Accept: the record's types first, then its own, each once.
-  const accept = [...new Set([...(record.accept?.split(',').map((type) => type.trim().toLowerCase()) ?? []), ...ACCEPTED])].join(', ');
-  const answer = await sendPost(
-    agent,
-    url,
-    {
-      'user-agent': 'undici',
-      ...record,
-      'mcp-session-id': call.sessionId,
-      ...(call.protocolVersion !== '' && { 'mcp-protocol-version': call.protocolVersion }),
-      'content-type': 'application/json',
-      accept,
-    },
-    body,
-    signal,
-    refuse,
-  );
+  const answer = await sendPost(agent, url, sessionHeaders(call), body, signal, refuse);
   const overLimit = overLimitOf(url, maxBytes, refuse);
   const { statusCode, headers } = answer;
   if (statusCode >= 300 && statusCode < 400) {
@@ -121,6 +104,45 @@ export async function postLegacyCall(
     return { kind: 'result', result };
   }
   return { kind: 'reply', response: webResponse(statusCode, headers, answer.body, maxBytes, overLimit, read) };
+}
+
+/**
+ * The notifications/cancelled the SDK client sends in the held session when
+ * its request is cancelled before the answer came (the client cancelled the
+ * call): the tool is told to stop. Best effort, as the SDK's: a failure is dropped.
+ */
+export async function cancelLegacyCall(
+  agent: Agent,
+  call: LegacyCall,
+  reason: unknown,
+  signal: AbortSignal,
+  refuse: (refusal: UpstreamRefusal) => void,
+): Promise<void> {
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    method: 'notifications/cancelled',
+    params: { requestId: call.id, reason: String(reason) },
+  });
+  try {
+    discard((await sendPost(agent, new URL(call.url), sessionHeaders(call), body, signal, refuse)).body);
+  } catch {
+    // As the SDK client's cancellation: nothing waits on it.
+  }
+}
+
+/** The headers the SDK transport sends on every POST in the held session: the record's, then its own. */
+function sessionHeaders(call: LegacyCall): Record<string, string> {
+  const record = lowerCased(call.headers);
+  // As the SDK transport merges Accept: the record's types first, then its own, each once.
+  const accept = [...new Set([...(record.accept?.split(',').map((type) => type.trim().toLowerCase()) ?? []), ...ACCEPTED])].join(', ');
+  return {
+    'user-agent': 'undici',
+    ...record,
+    'mcp-session-id': call.sessionId,
+    ...(call.protocolVersion !== '' && { 'mcp-protocol-version': call.protocolVersion }),
+    'content-type': 'application/json',
+    accept,
+  };
 }
 
 function isPlainResult(result: unknown): boolean {

@@ -3,6 +3,7 @@ import { Client, SdkHttpError, StreamableHTTPClientTransport } from '@modelconte
 import { ItemKind, UpstreamCompletion, UpstreamContentSession, UpstreamItem } from '../../../application/ports/upstream-content.port';
 import { Agent } from 'undici';
 import { UpstreamContext, UpstreamServer, UpstreamSession, UpstreamTool } from '../../../application/ports/upstream-mcp.port';
+import { UpstreamRefusal } from '../../../application/ports/upstream-refusal';
 import { ClientSessionView, HeldUpstreamSession, UpstreamSessionStore } from '../../../application/ports/upstream-session-store.port';
 import { relayedCapabilities, relayingClient } from './relaying-client';
 import { asReplyError, listItems, LISTS, listToolPages } from './sdk-upstream-lists';
@@ -10,7 +11,7 @@ import { LinkedAbort } from './linked-abort';
 import { answeredFirst, upstreamFetch } from './upstream-fetch';
 import { ContactStop } from './contact-stop';
 import { requestIdOffset, wireId, withUniqueRequestIds } from './unique-request-ids';
-import { LegacyCall, postLegacyCall } from './legacy-upstream-post';
+import { cancelLegacyCall, LegacyCall, postLegacyCall } from './legacy-upstream-post';
 import { isHeaderSafeName, PostAnswer } from './direct-upstream-post';
 
 /** Longest wait at close for messages still being sent (a cancellation). */
@@ -233,10 +234,14 @@ export class SdkUpstreamSession implements UpstreamSession, UpstreamContentSessi
     const relay = this.context.relay;
     // Not disposed: the answer may be handed over still streaming, and both sources end with the contact.
     const signal = relay === undefined ? this.options.signal : new LinkedAbort([this.options.signal, relay.signal]).signal;
+    const refuse = (refusal: UpstreamRefusal) => this.stop.stopWith(refusal);
     let answer: PostAnswer;
     try {
-      answer = await postLegacyCall(this.agent, call, this.limits.maxBytes, signal, (refusal) => this.stop.stopWith(refusal));
+      answer = await postLegacyCall(this.agent, call, this.limits.maxBytes, signal, refuse);
     } catch (error) {
+      // The client cancelled the call: the upstream is told, as the SDK client tells it, before close waits for what is being sent.
+      if (relay?.signal.aborted && !this.options.signal.aborted)
+        this.sent(cancelLegacyCall(this.agent, call, relay.signal.reason, this.options.signal, refuse));
       throw this.stop.refusal ?? error;
     }
     if (answer.kind === 'result') return answer.result;
@@ -306,6 +311,13 @@ export class SdkUpstreamSession implements UpstreamSession, UpstreamContentSessi
     await this.held!.store.setHeldLogLevel(this.held!.clientSessionId, this.held!.serverId, view.logLevel);
   }
 
+  /** `sending`, waited for at close (a cancellation on its way). */
+  private sent(sending: Promise<void>): Promise<void> {
+    this.sends.add(sending);
+    void sending.finally(() => this.sends.delete(sending)).catch(() => undefined);
+    return sending;
+  }
+
   /** A client over a new transport; with `held`, continuing that session without initialize. */
   private async contact(
     capabilities: Record<string, unknown>,
@@ -328,12 +340,7 @@ export class SdkUpstreamSession implements UpstreamSession, UpstreamContentSessi
       handOver?.offset,
     );
     const send = transport.send.bind(transport);
-    transport.send = (message, options) => {
-      const sending = send(message, options);
-      this.sends.add(sending);
-      void sending.finally(() => this.sends.delete(sending)).catch(() => undefined);
-      return sending;
-    };
+    transport.send = (message, options) => this.sent(send(message, options));
     await client.connect(transport, this.options);
     if (held !== undefined) {
       // The SDK skips initialize for a transport that has a session id; what initialize would have set is restored.

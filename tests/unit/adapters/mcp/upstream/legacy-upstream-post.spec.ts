@@ -1,5 +1,6 @@
 import http from 'node:http';
 import { UpstreamRefusal } from '../../../../../src/application/ports/upstream-refusal';
+import { UpstreamRelay } from '../../../../../src/application/ports/upstream-mcp.port';
 import { ClientSessionView, UpstreamSessionStore } from '../../../../../src/application/ports/upstream-session-store.port';
 import { SdkUpstreamSession } from '../../../../../src/adapters/mcp/upstream/sdk-upstream-session';
 import { pinnedAgent } from '../../../../../src/adapters/mcp/upstream/pinned-agent';
@@ -71,12 +72,12 @@ const store = (view: ClientSessionView) =>
     take: async () => [],
   }) as unknown as UpstreamSessionStore;
 
-function session(limits = LIMITS, view = VIEW) {
+function session(limits = LIMITS, view = VIEW, relay?: UpstreamRelay) {
   return new SdkUpstreamSession(
     { id: 's', version: 'v1', name: 'up', url, headers: { 'X-Upstream-Key': 'secret-value' } },
     allowed,
     limits,
-    { clientSessionId: 'c' },
+    { clientSessionId: 'c', relay },
     { store: store(view), clientSessionId: 'c', serverId: 's' },
   );
 }
@@ -128,7 +129,12 @@ const requestOf = (s: Seen) => {
     'accept-encoding': _e,
     ...headers
   } = s.headers;
-  return { method: s.method, url: s.url, headers, body: s.body.replace(/"id":\d+}$/, '"id":<wire>}') };
+  return {
+    method: s.method,
+    url: s.url,
+    headers,
+    body: s.body.replace(/"id":\d+}$/, '"id":<wire>}').replace(/"requestId":\d+/, '"requestId":<wire>'),
+  };
 };
 
 describe('a plain tools/call in a held 2025 session sent as one direct POST', () => {
@@ -273,5 +279,42 @@ describe('a plain tools/call in a held 2025 session sent as one direct POST', ()
     expect(posted).toHaveBeenCalledTimes(1);
     expect(plain.mock.results[0].value).toBeUndefined();
     expect(seen.map((s) => (JSON.parse(s.body) as { method: string }).method)).toEqual(['logging/setLevel', 'tools/call']);
+  });
+
+  it('tells the upstream when the client cancels the call, as the SDK client does', async () => {
+    answer = (_req, res, body) => {
+      if ((JSON.parse(body) as { method: string }).method !== 'tools/call') return void res.writeHead(202).end();
+      res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+      res.write(PRIMING()); // and nothing more: a slow tool
+    };
+    /** A call the client cancels once the upstream has it; what the upstream received. */
+    const cancelled = async () => {
+      seen = [];
+      const client = new AbortController();
+      const relay: UpstreamRelay = {
+        signal: client.signal,
+        wantsProgress: false,
+        progress: async () => undefined,
+        notify: async () => undefined,
+        request: async () => ({ error: { code: -32601, message: 'no' } }),
+      };
+      const contact = session(LIMITS, VIEW, relay);
+      const call = contact.callTool('echo', {}).catch((error: unknown) => error);
+      while (seen.length === 0) await new Promise((resolve) => setImmediate(resolve));
+      client.abort('the client cancelled');
+      expect(await call).toBeDefined();
+      await contact.close();
+      // The cancellation names the call by its wire id.
+      expect((JSON.parse(seen[1].body) as { params: { requestId: number } }).params.requestId).toBe(idOf(seen[0].body));
+      return seen.map(requestOf);
+    };
+    const direct = await cancelled();
+    jest.spyOn(SdkUpstreamSession.prototype as never, 'plainCall').mockReturnValue(undefined as never);
+    const sdk = await cancelled();
+    expect(direct).toEqual(sdk);
+    expect(direct.map((request) => JSON.parse(request.body.replace(/<wire>/g, '0')) as unknown)).toEqual([
+      expect.objectContaining({ method: 'tools/call' }),
+      { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: expect.any(Number), reason: 'the client cancelled' } },
+    ]);
   });
 });
