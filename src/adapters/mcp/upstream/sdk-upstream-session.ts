@@ -241,7 +241,7 @@ export class SdkUpstreamSession implements UpstreamSession, UpstreamContentSessi
     } catch (error) {
       // The client cancelled the call: the upstream is told, as the SDK client tells it, before close waits for what is being sent.
       if (relay?.signal.aborted && !this.options.signal.aborted)
-        this.sent(cancelLegacyCall(this.agent, call, relay.signal.reason, this.options.signal, refuse));
+        void this.sent(cancelLegacyCall(this.agent, call, relay.signal.reason, this.options.signal, refuse));
       throw this.stop.refusal ?? error;
     }
     if (answer.kind === 'result') return answer.result;
