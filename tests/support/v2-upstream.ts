@@ -40,7 +40,18 @@ export interface V2Upstream {
   traceparents: (string | undefined)[];
   /** Publishes to the modern leg's subscriptions/listen streams (modern and dual). */
   notify?: ServerNotifier;
+  /** Every request as it came on the wire (modern and dual). */
+  requests: RawRequest[];
+  /** Forgets every 2025 session (dual): its next request in one is a 404, as after a restart. */
+  forget(): void;
   stop(): Promise<void>;
+}
+
+export interface RawRequest {
+  method: string;
+  url: string;
+  headers: http.IncomingHttpHeaders;
+  body: string;
 }
 
 export interface Received {
@@ -198,6 +209,9 @@ function serverFor(
       const sampling = inputRequired.createMessage({ messages: [{ role: 'user', content: { type: 'text', text: 'Hi?' } }], maxTokens: 5 });
       return inputRequired({ inputRequests: { model: sampling, ...('elicitation' in declared && { input: ASK_NAME }) } });
     }
+    // Not listed unless a test adds them to `tools`: an error answer, and a result that is not text content alone.
+    if (name === 'fail') throw new ProtocolError(-32602, `${label}: no such thing`);
+    if (name === 'picture') return { content: [{ type: 'image', data: 'aGk=', mimeType: 'image/png' }] };
     if (name === 'forever') return inputRequired({ inputRequests: { input: ASK_NAME }, requestState: 'again' });
     if (name === 'log') {
       await ctx.mcpReq.log('debug', `${label}: a debug line`);
@@ -265,6 +279,8 @@ export async function startV2Upstream(mode: V2UpstreamMode, label: string = mode
     received: [],
     tools: [...TOOLS],
     traceparents: [],
+    requests: [],
+    forget: () => undefined,
     stop: async () => undefined,
   };
   if (mode === 'legacy') {
@@ -277,12 +293,14 @@ export async function startV2Upstream(mode: V2UpstreamMode, label: string = mode
   state.notify = handler.notify;
   const modern = toNodeHandler(handler);
   const sessions = new Map<string, NodeStreamableHTTPServerTransport>();
+  state.forget = () => sessions.clear();
   const httpServer = http.createServer(
     (req, res) =>
       void (async () => {
         let raw = '';
         for await (const chunk of req) raw += chunk;
         if (state.silent) return; // the socket stays open until keygate gives up
+        state.requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: raw });
         state.traceparents.push(req.headers.traceparent as string | undefined);
         const body = raw === '' ? undefined : (JSON.parse(raw) as unknown);
         if ((body as { method?: string } | undefined)?.method === 'server/discover') state.discovers += 1;

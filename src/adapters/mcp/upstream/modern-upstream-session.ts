@@ -1,5 +1,5 @@
 import { setMaxListeners } from 'node:events';
-import { Client, FetchLike, ProtocolError, SdkError, SdkErrorCode, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client, ProtocolError, SdkError, SdkErrorCode, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Agent } from 'undici';
 import {
   ItemKind,
@@ -21,10 +21,13 @@ import { modernRelayingClient, UnrelayedInput } from './modern-relaying-client';
 import { listPages, LISTS, listToolPages } from './sdk-upstream-lists';
 import { UpstreamLimits } from './sdk-upstream-session';
 import { PlainCall, PostAnswer, postPlainCall } from './modern-upstream-post';
-import { upstreamFetch } from './upstream-fetch';
+import { answeredFirst, upstreamFetch } from './upstream-fetch';
 import { ModernProfile } from './upstream-profile';
 import { LinkedAbort } from './linked-abort';
 import { ContactStop } from './contact-stop';
+import { isHeaderSafeName } from './direct-upstream-post';
+
+export { isHeaderSafeName };
 
 /** MissingRequiredClientCapability: what an SDK v2 upstream answers when it wants input keygate did not declare it can give. */
 const MISSING_CAPABILITY = -32021;
@@ -330,24 +333,4 @@ export class ModernUpstreamSession implements UpstreamSession, UpstreamContentSe
     await client.connect(transport, { ...this.options, prior: { kind: 'modern', discover: this.profile.discover } });
     return client;
   }
-}
-
-/** `fetch`, but its first POST is answered with `first` (already fetched for the same request), when there is one. */
-function answeredFirst(fetch: FetchLike, first: Response | undefined): FetchLike {
-  let pending = first;
-  return async (url, init) => {
-    if (pending === undefined || init?.method !== 'POST') return fetch(url, init);
-    const answer = pending;
-    pending = undefined;
-    return answer;
-  };
-}
-
-/**
- * A tool name the direct POST may put in Mcp-Name as it is: the characters
- * MCP names tools with (SEP-986). Any other goes through the SDK client,
- * which encodes a value that is not plain ASCII as the spec says (=?base64?…?=).
- */
-export function isHeaderSafeName(name: unknown): name is string {
-  return typeof name === 'string' && /^[A-Za-z0-9_.\-/]{1,128}$/.test(name);
 }

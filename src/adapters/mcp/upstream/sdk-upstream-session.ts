@@ -3,13 +3,16 @@ import { Client, SdkHttpError, StreamableHTTPClientTransport } from '@modelconte
 import { ItemKind, UpstreamCompletion, UpstreamContentSession, UpstreamItem } from '../../../application/ports/upstream-content.port';
 import { Agent } from 'undici';
 import { UpstreamContext, UpstreamServer, UpstreamSession, UpstreamTool } from '../../../application/ports/upstream-mcp.port';
+import { UpstreamRefusal } from '../../../application/ports/upstream-refusal';
 import { ClientSessionView, HeldUpstreamSession, UpstreamSessionStore } from '../../../application/ports/upstream-session-store.port';
 import { relayedCapabilities, relayingClient } from './relaying-client';
 import { asReplyError, listItems, LISTS, listToolPages } from './sdk-upstream-lists';
 import { LinkedAbort } from './linked-abort';
-import { upstreamFetch } from './upstream-fetch';
+import { answeredFirst, upstreamFetch } from './upstream-fetch';
 import { ContactStop } from './contact-stop';
-import { withUniqueRequestIds } from './unique-request-ids';
+import { requestIdOffset, wireId, withUniqueRequestIds } from './unique-request-ids';
+import { cancelLegacyCall, LegacyCall, postLegacyCall } from './legacy-upstream-post';
+import { isHeaderSafeName, PostAnswer } from './direct-upstream-post';
 
 /** Longest wait at close for messages still being sent (a cancellation). */
 const SEND_GRACE_MS = 1000;
@@ -31,6 +34,12 @@ export interface HeldSessions {
   store: UpstreamSessionStore;
   clientSessionId: string;
   serverId: string;
+}
+
+/** How a contact's client takes over a call already POSTed: the same ids, and the answer to its first POST. */
+interface HandOver {
+  offset: number;
+  response?: Response;
 }
 
 /**
@@ -79,7 +88,7 @@ export class SdkUpstreamSession implements UpstreamSession, UpstreamContentSessi
   callTool(tool: string, args: Record<string, unknown> | undefined): Promise<Record<string, unknown>> {
     // request() rather than client.callTool(): the result is relayed as it came, and the
     // client must not compile validators for output schemas an upstream declared.
-    return this.replied((client) => {
+    const request = (client: Client) => {
       const relay = this.context.relay;
       const params = this.paramsOf({ name: tool, arguments: args });
       if (relay === undefined) return client.request({ method: 'tools/call', params }, this.options);
@@ -91,7 +100,9 @@ export class SdkUpstreamSession implements UpstreamSession, UpstreamContentSessi
       return client
         .request({ method: 'tools/call', params }, { ...this.options, signal: call.signal, onprogress })
         .finally(() => call.dispose());
-    });
+    };
+    if (this.held !== undefined && this.client === null) return this.answered(() => this.posted(tool, args, request));
+    return this.replied(request);
   }
 
   list(kind: ItemKind): Promise<UpstreamItem[]> {
@@ -183,21 +194,92 @@ export class SdkUpstreamSession implements UpstreamSession, UpstreamContentSessi
   }
 
   /** guarded, with the upstream's own JSON-RPC error answers told apart from failures to get one. */
-  private async replied<T>(work: (client: Client) => Promise<T>): Promise<T> {
+  private replied<T>(work: (client: Client) => Promise<T>): Promise<T> {
+    return this.answered(() => this.guarded(work));
+  }
+
+  private async answered<T>(run: () => Promise<T>): Promise<T> {
     try {
-      return await this.guarded(work);
+      return await run();
     } catch (error) {
       throw asReplyError(error);
     }
   }
 
-  private async connect(): Promise<Client> {
-    const view = this.held ? await this.held.store.find(this.held.clientSessionId, this.held.serverId) : null;
+  /**
+   * The first call of a contact within a client session: in a held session
+   * with nothing else to send (log level, progress, trace), one direct POST
+   * (legacy-upstream-post.ts). An answer it does not read itself is read by
+   * the SDK client, connected as connect() does with the same ids, as the
+   * answer to its own first request (the same bytes), so the tool runs once.
+   */
+  private async posted(
+    tool: string,
+    args: Record<string, unknown> | undefined,
+    request: (client: Client) => Promise<Record<string, unknown>>,
+  ): Promise<Record<string, unknown>> {
+    let view: ClientSessionView | null;
+    try {
+      view = await this.held!.store.find(this.held!.clientSessionId, this.held!.serverId);
+    } catch (error) {
+      throw this.stop.refusal ?? error;
+    }
+    const offset = requestIdOffset();
+    const call = this.plainCall(view, tool, args, wireId(offset, 0));
+    if (view?.held == null || call === undefined) {
+      this.client ??= this.connect(view);
+      return this.guarded(request);
+    }
+    this.resumed = { view, held: view.held };
+    const relay = this.context.relay;
+    // Not disposed: the answer may be handed over still streaming, and both sources end with the contact.
+    const signal = relay === undefined ? this.options.signal : new LinkedAbort([this.options.signal, relay.signal]).signal;
+    const refuse = (refusal: UpstreamRefusal) => this.stop.stopWith(refusal);
+    let answer: PostAnswer;
+    try {
+      answer = await postLegacyCall(this.agent, call, this.limits.maxBytes, signal, refuse);
+    } catch (error) {
+      // The client cancelled the call: the upstream is told, as the SDK client tells it, before close waits for what is being sent.
+      if (relay?.signal.aborted && !this.options.signal.aborted)
+        void this.sent(cancelLegacyCall(this.agent, call, relay.signal.reason, this.options.signal, refuse));
+      throw this.stop.refusal ?? error;
+    }
+    if (answer.kind === 'result') return answer.result;
+    this.client ??= this.connect(view, { offset, response: answer.kind === 'reply' ? answer.response : undefined });
+    return this.guarded(request);
+  }
+
+  /** The call as the SDK client would send it first in the held session, when nothing else must go before or with it. */
+  private plainCall(
+    view: ClientSessionView | null,
+    tool: string,
+    args: Record<string, unknown> | undefined,
+    id: number,
+  ): LegacyCall | undefined {
+    const held = view?.held;
+    if (view == null || held == null || !isHeaderSafeName(tool) || this.context.relay?.wantsProgress) return undefined;
+    if (view.logLevel !== null && view.logLevel !== held.logLevel && held.serverCapabilities.logging !== undefined) return undefined;
+    const params = this.paramsOf({ name: tool, arguments: args });
+    if (params._meta !== undefined) return undefined;
+    return {
+      url: this.server.url,
+      headers: this.server.headers,
+      sessionId: held.upstreamSessionId,
+      protocolVersion: held.protocolVersion,
+      name: tool,
+      arguments: args,
+      id,
+    };
+  }
+
+  /** `view` when it was read already; `handOver` when the first request was POSTed already. */
+  private async connect(known?: ClientSessionView | null, handOver?: HandOver): Promise<Client> {
+    const view = known !== undefined ? known : this.held ? await this.held.store.find(this.held.clientSessionId, this.held.serverId) : null;
     // Stateless, or the client session ended meanwhile: a short contact, as ever; a 2026 client's relayed call declares what it declared.
     if (view === null) return this.contact(this.context.relay ? relayedCapabilities(this.context.clientCapabilities ?? {}) : {}, undefined);
     if (view.held === null) return this.open(view);
     this.resumed = { view, held: view.held };
-    const client = await this.contact(view.held.clientCapabilities, view.held);
+    const client = await this.contact(view.held.clientCapabilities, view.held, handOver);
     await this.applyLogLevel(client, view, view.held.logLevel);
     return client;
   }
@@ -229,26 +311,36 @@ export class SdkUpstreamSession implements UpstreamSession, UpstreamContentSessi
     await this.held!.store.setHeldLogLevel(this.held!.clientSessionId, this.held!.serverId, view.logLevel);
   }
 
+  /** `sending`, waited for at close (a cancellation on its way). */
+  private sent(sending: Promise<void>): Promise<void> {
+    this.sends.add(sending);
+    void sending.finally(() => this.sends.delete(sending)).catch(() => undefined);
+    return sending;
+  }
+
   /** A client over a new transport; with `held`, continuing that session without initialize. */
-  private async contact(capabilities: Record<string, unknown>, held: HeldUpstreamSession | undefined): Promise<Client> {
+  private async contact(
+    capabilities: Record<string, unknown>,
+    held: HeldUpstreamSession | undefined,
+    handOver?: HandOver,
+  ): Promise<Client> {
     const client = relayingClient(capabilities, () => this.context.relay);
     const transport = withUniqueRequestIds(
       new StreamableHTTPClientTransport(new URL(this.server.url), {
         requestInit: { headers: this.server.headers },
-        fetch: upstreamFetch(this.agent, this.limits.maxBytes, this.options.signal, (refusal) => this.stop.stopWith(refusal)),
+        fetch: answeredFirst(
+          upstreamFetch(this.agent, this.limits.maxBytes, this.options.signal, (refusal) => this.stop.stopWith(refusal)),
+          handOver?.response,
+        ),
         // Only an answer that began with a priming event is resumed (GET with Last-Event-ID, after the upstream's retry:),
         // as when it closes its stream mid-call (SEP-1699); a failed resumption is tried once more, then the call fails.
         reconnectionOptions: { maxReconnectionDelay: 1000, initialReconnectionDelay: 0, reconnectionDelayGrowFactor: 1, maxRetries: 2 },
         sessionId: held?.upstreamSessionId,
       }),
+      handOver?.offset,
     );
     const send = transport.send.bind(transport);
-    transport.send = (message, options) => {
-      const sending = send(message, options);
-      this.sends.add(sending);
-      void sending.finally(() => this.sends.delete(sending)).catch(() => undefined);
-      return sending;
-    };
+    transport.send = (message, options) => this.sent(send(message, options));
     await client.connect(transport, this.options);
     if (held !== undefined) {
       // The SDK skips initialize for a transport that has a session id; what initialize would have set is restored.

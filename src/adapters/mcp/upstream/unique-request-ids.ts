@@ -15,7 +15,7 @@ const BLOCK = 2 ** 20;
  * them. Cancellations name the moved id; requests from the upstream and
  * keygate's answers to them keep theirs.
  */
-export function withUniqueRequestIds<T extends Transport>(transport: T, offset = randomInt(1, 2 ** 31) * BLOCK): T {
+export function withUniqueRequestIds<T extends Transport>(transport: T, offset = requestIdOffset()): T {
   const moved = new Map<number, number | string>();
   const send = transport.send.bind(transport);
   transport.send = (message, options) => send(outgoing(message, offset, moved), options);
@@ -29,14 +29,24 @@ export function withUniqueRequestIds<T extends Transport>(transport: T, offset =
   return transport;
 }
 
+/** A contact's block of ids, drawn at random. */
+export function requestIdOffset(): number {
+  return randomInt(1, 2 ** 31) * BLOCK;
+}
+
+/** The id a request the client numbered `id` has on the wire in the contact whose block starts at `offset`. */
+export function wireId(offset: number, id: number): number {
+  return offset + (id % BLOCK);
+}
+
 function outgoing(message: JSONRPCMessage, offset: number, moved: Map<number, number | string>): JSONRPCMessage {
   if ('method' in message && 'id' in message && typeof message.id === 'number') {
-    const id = offset + (message.id % BLOCK);
+    const id = wireId(offset, message.id);
     moved.set(id, message.id);
     return { ...message, id };
   }
   if ('method' in message && message.method === 'notifications/cancelled' && typeof message.params?.requestId === 'number') {
-    return { ...message, params: { ...message.params, requestId: offset + (message.params.requestId % BLOCK) } };
+    return { ...message, params: { ...message.params, requestId: wireId(offset, message.params.requestId) } };
   }
   return message;
 }

@@ -67,3 +67,14 @@ export function upstreamFetch(agent: Agent, maxBytes: number, session: AbortSign
 function resumesAnswer(init: RequestInit): boolean {
   return new Headers(init.headers).has('last-event-id');
 }
+
+/** `fetch`, but its first POST is answered with `first` (already fetched for the same request), when there is one. */
+export function answeredFirst(fetch: FetchLike, first: Response | undefined): FetchLike {
+  let pending = first;
+  return async (url, init) => {
+    if (pending === undefined || init?.method !== 'POST') return fetch(url, init);
+    const answer = pending;
+    pending = undefined;
+    return answer;
+  };
+}
