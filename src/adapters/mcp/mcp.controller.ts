@@ -73,6 +73,12 @@ export interface McpControllerOptions {
  * session and is answered by the SDK v2 (modern/modern-http.ts); an outage
  * it meets on the way is 503 with its id (answerModernFailure).
  */
+/** The POST handlers of /mcp and /mcp/servers/:name, in order, for serving them ahead of the router (hot-post-routes.ts). */
+export interface McpPostRoutes {
+  mcp: RequestHandler[];
+  servers: RequestHandler[];
+}
+
 export class McpController {
   constructor(private readonly options: McpControllerOptions) {}
 
@@ -82,11 +88,18 @@ export class McpController {
    * and /mcp/servers/:name, the same pipeline over one upstream server's view
    * (its 404 after the key and the rate limit, before any session).
    */
-  mount(app: Router, ...first: RequestHandler[]): void {
+  mount(app: Router, ...first: RequestHandler[]): McpPostRoutes {
     const credentials = this.options.oauth?.authenticate ?? apiKeyAuth(this.options.validateKey);
     const before = [...first, requestGuard(this.options.guard), credentials, this.options.usage.admitMcpRequest];
+    const servers = [...before, serverView(this.options.findView)];
     this.route(app, '/mcp', before);
-    this.route(app, '/mcp/servers/:name', [...before, serverView(this.options.findView)]);
+    this.route(app, '/mcp/servers/:name', servers);
+    return { mcp: this.posted(before), servers: this.posted(servers) };
+  }
+
+  /** A POST's handlers after `before`: the session unless the request is 2026, the body, then dispatch. */
+  private posted(before: RequestHandler[]): RequestHandler[] {
+    return [...before, this.resolveUnlessModern, jsonRpcBody, (req, res) => this.dispatch(req, res)];
   }
 
   private route(app: Router, path: string, before: RequestHandler[]): void {
@@ -94,7 +107,7 @@ export class McpController {
     // The session (404) is looked up after the key, and only when the request names one.
     app
       .route(path)
-      .post(...before, this.resolveUnlessModern, jsonRpcBody, (req, res) => this.dispatch(req, res))
+      .post(...this.posted(before))
       // Without Mcp-Session-Id, GET and DELETE have nothing to serve (405): stateless requests are POSTs.
       .get(
         ...before,

@@ -28,10 +28,12 @@ import { trackRoutePatterns } from '../../adapters/edge/route-pattern';
 import { errorHandler, notFoundHandler } from '../../adapters/edge/error-map';
 import { McpController } from '../../adapters/mcp/mcp.controller';
 import { CachedKeyCheck } from '../../adapters/persistence/hot-path/cached-key-check';
+import { Tracing } from '../../adapters/observability/tracing';
 import { Metrics } from '../../adapters/observability/metrics';
 import { Config } from '../config/config';
 import { Logger } from '../logging/logger';
 import { TOKENS } from '../di/tokens';
+import { literalPath, onePlainSegment, serveHotPosts } from './hot-post-routes';
 
 export interface AppExtras {
   /** Routes mounted before the API, e.g. the development issuer's JWKS. */
@@ -49,10 +51,11 @@ export function createApp(container: Container, extras: AppExtras = {}): Express
   app.set('trust proxy', ops.trustProxy);
   const metrics = container.get<Metrics>(TOKENS.Metrics);
   trackRoutePatterns(app);
-  app.use(requestLogging(app, extras.logger ?? container.get<Logger>(TOKENS.Logger)), httpMetrics(metrics));
+  const everyRequest = [requestLogging(app, extras.logger ?? container.get<Logger>(TOKENS.Logger)), httpMetrics(metrics)];
+  app.use(...everyRequest);
   // /mcp is the hot path: mounted first, so its requests skip every other layer.
   const failureLimit = authFailureLimit(container.get(AuthFailureLimiter), container.get(CachedKeyCheck).validates);
-  container.get(McpController).mount(app, failureLimit);
+  const posts = container.get(McpController).mount(app, failureLimit);
   // Forward auth is /mcp's key check for other services' proxies: as hot, so mounted next, with the same limiter.
   container.get(ForwardAuthController).mount(app, failureLimit);
   app.use(metricsRouter(metrics));
@@ -82,7 +85,20 @@ export function createApp(container: Container, extras: AppExtras = {}): Express
   // Not behind the users' JWT: a leak report is authenticated by its signature.
   app.use('/api/v1/secret-scanning', container.get<RequestHandler>(TOKENS.SecretScanningRoutes));
   app.use(INTROSPECTION_PATH, helmet(), user, container.get(IntrospectionController).router());
+  const onError = errorHandler((error, req) => logOf(req).error({ err: error }, 'request failed'));
   app.use(notFoundHandler);
-  app.use(errorHandler((error, req) => logOf(req).error({ err: error }, 'request failed')));
+  app.use(onError);
+  // With tracing on, Express's instrumentation names the route from its router: the router serves /mcp too.
+  if (!container.get<Tracing>(TOKENS.Tracing).on) {
+    serveHotPosts(app, {
+      before: everyRequest,
+      routes: [
+        { pattern: '/mcp', match: literalPath('/mcp'), handlers: posts.mcp },
+        { pattern: '/mcp/servers/:name', match: onePlainSegment('/mcp/servers/', 'name'), handlers: posts.servers },
+      ],
+      notFound: notFoundHandler,
+      onError,
+    });
+  }
   return app;
 }
