@@ -48,6 +48,51 @@ export function overLimitOf(url: URL, maxBytes: number, refuse: (refusal: Upstre
   };
 }
 
+/**
+ * What both direct POSTs do first with the upstream's answer: a redirect is
+ * sent again by the SDK's fetch (which follows it), a declared length past
+ * maxBytes is refused; undefined when the answer is to be read on.
+ */
+export function redirectOrOversize(answer: Dispatcher.ResponseData, maxBytes: number, overLimit: () => Error): PostAnswer | undefined {
+  const { statusCode, headers } = answer;
+  if (statusCode >= 300 && statusCode < 400) {
+    discard(answer.body);
+    return { kind: 'resend' };
+  }
+  if (Number(headers['content-length'] ?? 0) > maxBytes) {
+    discard(answer.body);
+    throw overLimit();
+  }
+  return undefined;
+}
+
+/**
+ * A 200 JSON answer, read whole: the plain result for request `id` (its
+ * JSON-RPC error thrown, see plainAnswerOf), or else the bytes handed back
+ * for the SDK client to read as its own request's answer.
+ */
+export async function readJsonAnswer(
+  answer: Dispatcher.ResponseData,
+  maxBytes: number,
+  overLimit: () => Error,
+  id: number,
+  isPlain: (result: unknown) => boolean,
+): Promise<PostAnswer> {
+  const bytes = await readCapped(answer.body, maxBytes, overLimit);
+  const result = plainAnswerOf(jsonOf(bytes), id, isPlain);
+  if (result !== undefined) return { kind: 'result', result };
+  return { kind: 'reply', response: new Response(bytes, { status: answer.statusCode, headers: webHeaders(answer.headers) }) };
+}
+
+/** The bytes as JSON; undefined when they are not. */
+function jsonOf(bytes: Uint8Array): unknown {
+  try {
+    return JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
 /** The media type of the answer, lower-cased, without its parameters. */
 export function mediaTypeOf(headers: AnswerHeaders): string {
   return String(headers['content-type'] ?? '')

@@ -9,9 +9,9 @@ import {
   overLimitOf,
   plainAnswerOf,
   PostAnswer,
-  readCapped,
+  readJsonAnswer,
+  redirectOrOversize,
   sendPost,
-  webHeaders,
   webResponse,
 } from './direct-upstream-post';
 import { SseAnswerReader } from './sse-answer-reader';
@@ -60,22 +60,11 @@ export async function postLegacyCall(
   });
   const answer = await sendPost(agent, url, sessionHeaders(call), body, signal, refuse);
   const overLimit = overLimitOf(url, maxBytes, refuse);
+  const opening = redirectOrOversize(answer, maxBytes, overLimit);
+  if (opening !== undefined) return opening;
   const { statusCode, headers } = answer;
-  if (statusCode >= 300 && statusCode < 400) {
-    discard(answer.body);
-    return { kind: 'resend' };
-  }
-  if (Number(headers['content-length'] ?? 0) > maxBytes) {
-    discard(answer.body);
-    throw overLimit();
-  }
   const type = statusCode === 200 && headers['content-encoding'] === undefined ? mediaTypeOf(headers) : '';
-  if (type === 'application/json') {
-    const bytes = await readCapped(answer.body, maxBytes, overLimit);
-    const result = plainAnswerOf(parsed(bytes), call.id, isPlainResult);
-    if (result !== undefined) return { kind: 'result', result };
-    return { kind: 'reply', response: new Response(bytes, { status: statusCode, headers: webHeaders(headers) }) };
-  }
+  if (type === 'application/json') return readJsonAnswer(answer, maxBytes, overLimit, call.id, isPlainResult);
   if (type !== 'text/event-stream') return { kind: 'reply', response: webResponse(statusCode, headers, answer.body, maxBytes, overLimit) };
   const reader = new SseAnswerReader(call.id);
   const iterator = (answer.body as AsyncIterable<Buffer, undefined>)[Symbol.asyncIterator]();
@@ -147,14 +136,6 @@ function sessionHeaders(call: LegacyCall): Record<string, string> {
 
 function isPlainResult(result: unknown): boolean {
   return isPlainToolResult(result, RESULT_KEYS);
-}
-
-function parsed(bytes: Uint8Array): unknown {
-  try {
-    return JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));
-  } catch {
-    return undefined;
-  }
 }
 
 /**

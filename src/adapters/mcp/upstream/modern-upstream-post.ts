@@ -2,16 +2,14 @@ import { Agent } from 'undici';
 import { UpstreamRefusal } from '../../../application/ports/upstream-refusal';
 import { SERVER_INFO } from '../mcp-server.factory';
 import {
-  discard,
   isPlainToolResult,
   lowerCased,
   mediaTypeOf,
   overLimitOf,
-  plainAnswerOf,
   PostAnswer,
-  readCapped,
+  readJsonAnswer,
+  redirectOrOversize,
   sendPost,
-  webHeaders,
   webResponse,
 } from './direct-upstream-post';
 
@@ -78,34 +76,15 @@ export async function postPlainCall(
     refuse,
   );
   const overLimit = overLimitOf(url, maxBytes, refuse);
+  const opening = redirectOrOversize(answer, maxBytes, overLimit);
+  if (opening !== undefined) return opening;
   const { statusCode, headers } = answer;
-  if (statusCode >= 300 && statusCode < 400) {
-    discard(answer.body);
-    return { kind: 'resend' };
-  }
-  if (Number(headers['content-length'] ?? 0) > maxBytes) {
-    discard(answer.body);
-    throw overLimit();
-  }
   const jsonAnswer = statusCode === 200 && headers['content-encoding'] === undefined && mediaTypeOf(headers) === 'application/json';
   if (!jsonAnswer) return { kind: 'reply', response: webResponse(statusCode, headers, answer.body, maxBytes, overLimit) };
-  const bytes = await readCapped(answer.body, maxBytes, overLimit);
-  const plain = plainAnswer(bytes);
-  if (plain !== undefined) return plain;
-  return { kind: 'reply', response: new Response(bytes, { status: statusCode, headers: webHeaders(headers) }) };
-}
-
-/** A complete result of text content, or an error, for id 0; undefined for anything else. */
-function plainAnswer(bytes: Uint8Array): PostAnswer | undefined {
-  let message: unknown;
-  try {
-    message = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));
-  } catch {
-    return undefined;
-  }
-  const result = plainAnswerOf(message, FIRST_ID, isPlainResult);
-  if (result === undefined) return undefined;
-  const { resultType: _type, ...rest } = result;
+  const read = await readJsonAnswer(answer, maxBytes, overLimit, FIRST_ID, isPlainResult);
+  if (read.kind !== 'result') return read;
+  // A complete result of text content, or an error, for id 0: passed on without its resultType.
+  const { resultType: _type, ...rest } = read.result;
   return { kind: 'result', result: rest };
 }
 
