@@ -5,7 +5,7 @@ import { ClientSessionView, UpstreamSessionStore } from '../../../../../src/appl
 import { SdkUpstreamSession } from '../../../../../src/adapters/mcp/upstream/sdk-upstream-session';
 import { pinnedAgent } from '../../../../../src/adapters/mcp/upstream/pinned-agent';
 import { UpstreamAddressGuard } from '../../../../../src/adapters/mcp/upstream/upstream-address-guard';
-import { listenLoopback, Loopback } from '../../../../support/listen-loopback';
+import { Answer, scriptedUpstream, Seen } from '../../../../support/scripted-upstream';
 
 /**
  * A plain tools/call in a held 2025 session goes as one direct POST
@@ -15,38 +15,8 @@ import { listenLoopback, Loopback } from '../../../../support/listen-loopback';
  * read itself is read by the SDK client without a second request, even one
  * whose upstream waits mid-stream for an answer.
  */
-interface Seen {
-  method: string;
-  url: string;
-  headers: http.IncomingHttpHeaders;
-  body: string;
-}
-type Answer = (req: http.IncomingMessage, res: http.ServerResponse, body: string) => void;
-
-let server: Loopback;
-let url: string;
-let seen: Seen[] = [];
-let answer: Answer;
-beforeAll(async () => {
-  const upstream = http.createServer(
-    (req, res) =>
-      void (async () => {
-        let body = '';
-        for await (const chunk of req) body += chunk;
-        seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
-        answer(req, res, body);
-      })(),
-  );
-  server = await listenLoopback(upstream);
-  url = `${server.url}/mcp`;
-});
-afterAll(async () => {
-  await allowed.close();
-  await server.close();
-});
-beforeEach(() => {
-  seen = [];
-});
+const upstream = scriptedUpstream();
+afterAll(() => allowed.close());
 afterEach(() => jest.restoreAllMocks());
 
 const LIMITS = { timeoutMs: 2000, maxBytes: 4096, maxPages: 5, maxTools: 100 };
@@ -74,7 +44,7 @@ const store = (view: ClientSessionView) =>
 
 function session(limits = LIMITS, view = VIEW, relay?: UpstreamRelay) {
   return new SdkUpstreamSession(
-    { id: 's', version: 'v1', name: 'up', url, headers: { 'X-Upstream-Key': 'secret-value' } },
+    { id: 's', version: 'v1', name: 'up', url: upstream.url, headers: { 'X-Upstream-Key': 'secret-value' } },
     allowed,
     limits,
     { clientSessionId: 'c', relay },
@@ -92,14 +62,14 @@ async function bothLegs(args: Record<string, unknown> | undefined = { text: 'hi'
   const first = make();
   const direct = await outcome(first.callTool('echo', args));
   await first.close();
-  const directSeen = seen;
-  seen = [];
+  const directSeen = upstream.seen;
+  upstream.seen = [];
   jest.spyOn(SdkUpstreamSession.prototype as never, 'plainCall').mockReturnValue(undefined as never);
   const second = make();
   const sdk = await outcome(second.callTool('echo', args));
   await second.close();
   jest.restoreAllMocks();
-  return { direct, sdk, directSeen, sdkSeen: seen };
+  return { direct, sdk, directSeen, sdkSeen: upstream.seen };
 }
 
 const idOf = (body: string) => (JSON.parse(body) as { id: number }).id;
@@ -148,7 +118,7 @@ describe('a plain tools/call in a held 2025 session sent as one direct POST', ()
       ),
     ],
   ])("%s: sends the SDK client's request (headers, the record's header, body, wire id) and reads the result", async (_case, scripted) => {
-    answer = scripted;
+    upstream.answer = scripted;
     const { direct, sdk, directSeen, sdkSeen } = await bothLegs();
     expect(direct).toEqual({ result: text('hi') });
     expect(direct).toEqual(sdk);
@@ -209,7 +179,7 @@ describe('a plain tools/call in a held 2025 session sent as one direct POST', ()
       (_req: http.IncomingMessage, res: http.ServerResponse) => res.writeHead(200, { 'Content-Type': 'text/plain' }).end('hi'),
     ],
   ])('%s: the outcome the SDK client gives, from one request', async (_case, scripted) => {
-    answer = scripted;
+    upstream.answer = scripted;
     const { direct, sdk, directSeen, sdkSeen } = await bothLegs();
     expect(direct).toEqual(sdk);
     expect(directSeen.filter((s) => s.method === 'POST')).toHaveLength(1);
@@ -218,7 +188,7 @@ describe('a plain tools/call in a held 2025 session sent as one direct POST', ()
 
   it('hands over a stream whose upstream asks the client something and waits for the answer before it answers', async () => {
     let waiting: { res: http.ServerResponse; id: number } | null = null;
-    answer = (_req, res, body) => {
+    upstream.answer = (_req, res, body) => {
       const msg = JSON.parse(body) as { id: number | string; method?: string };
       if (msg.method === 'tools/call') {
         res.writeHead(200, { 'Content-Type': 'text/event-stream' });
@@ -240,7 +210,7 @@ describe('a plain tools/call in a held 2025 session sent as one direct POST', ()
   });
 
   it("lets the SDK's fetch follow a redirect, the call sent to where it points", async () => {
-    answer = (req, res, body) => {
+    upstream.answer = (req, res, body) => {
       if (req.url === '/mcp') return void res.writeHead(307, { Location: '/moved' }).end();
       json(200, (id) => ({ jsonrpc: '2.0', id, result: text('moved') }))(req, res, body);
     };
@@ -251,7 +221,7 @@ describe('a plain tools/call in a held 2025 session sent as one direct POST', ()
   });
 
   it('refuses an SSE answer past MCP_UPSTREAM_MAX_BYTES as the SDK leg does', async () => {
-    answer = sse(
+    upstream.answer = sse(
       PRIMING,
       () => `event: message\ndata: {"pad":"${'x'.repeat(3000)}"}\n\n`,
       () => `data: {"pad":"${'y'.repeat(3000)}"}\n\n`,
@@ -264,7 +234,7 @@ describe('a plain tools/call in a held 2025 session sent as one direct POST', ()
   });
 
   it("leaves a call to the SDK client when the held session has yet to get the client's log level", async () => {
-    answer = (_req, res, body) => {
+    upstream.answer = (_req, res, body) => {
       const { id, method } = JSON.parse(body) as { id: number; method: string };
       res
         .writeHead(200, { 'Content-Type': 'application/json' })
@@ -278,18 +248,18 @@ describe('a plain tools/call in a held 2025 session sent as one direct POST', ()
     await first.close();
     expect(posted).toHaveBeenCalledTimes(1);
     expect(plain.mock.results[0].value).toBeUndefined();
-    expect(seen.map((s) => (JSON.parse(s.body) as { method: string }).method)).toEqual(['logging/setLevel', 'tools/call']);
+    expect(upstream.seen.map((s) => (JSON.parse(s.body) as { method: string }).method)).toEqual(['logging/setLevel', 'tools/call']);
   });
 
   it('tells the upstream when the client cancels the call, as the SDK client does', async () => {
-    answer = (_req, res, body) => {
+    upstream.answer = (_req, res, body) => {
       if ((JSON.parse(body) as { method: string }).method !== 'tools/call') return void res.writeHead(202).end();
       res.writeHead(200, { 'Content-Type': 'text/event-stream' });
       res.write(PRIMING()); // and nothing more: a slow tool
     };
     /** A call the client cancels once the upstream has it; what the upstream received. */
     const cancelled = async () => {
-      seen = [];
+      upstream.seen = [];
       const client = new AbortController();
       const relay: UpstreamRelay = {
         signal: client.signal,
@@ -300,13 +270,13 @@ describe('a plain tools/call in a held 2025 session sent as one direct POST', ()
       };
       const contact = session(LIMITS, VIEW, relay);
       const call = contact.callTool('echo', {}).catch((error: unknown) => error);
-      while (seen.length === 0) await new Promise((resolve) => setImmediate(resolve));
+      while (upstream.seen.length === 0) await new Promise((resolve) => setImmediate(resolve));
       client.abort('the client cancelled');
       expect(await call).toBeDefined();
       await contact.close();
       // The cancellation names the call by its wire id.
-      expect((JSON.parse(seen[1].body) as { params: { requestId: number } }).params.requestId).toBe(idOf(seen[0].body));
-      return seen.map(requestOf);
+      expect((JSON.parse(upstream.seen[1].body) as { params: { requestId: number } }).params.requestId).toBe(idOf(upstream.seen[0].body));
+      return upstream.seen.map(requestOf);
     };
     const direct = await cancelled();
     jest.spyOn(SdkUpstreamSession.prototype as never, 'plainCall').mockReturnValue(undefined as never);

@@ -5,7 +5,7 @@ import { ModernUpstreamSession } from '../../../../../src/adapters/mcp/upstream/
 import { pinnedAgent } from '../../../../../src/adapters/mcp/upstream/pinned-agent';
 import { UpstreamAddressGuard } from '../../../../../src/adapters/mcp/upstream/upstream-address-guard';
 import { ModernProfile } from '../../../../../src/adapters/mcp/upstream/upstream-profile';
-import { listenLoopback, Loopback } from '../../../../support/listen-loopback';
+import { Answer, scriptedUpstream, Seen } from '../../../../support/scripted-upstream';
 
 /**
  * A plain 2026 tools/call goes to a 2026 upstream as one direct POST
@@ -14,38 +14,8 @@ import { listenLoopback, Loopback } from '../../../../support/listen-loopback';
  * same request and come back the same; any answer the direct POST does not
  * read itself is read by the SDK client without a second request.
  */
-interface Seen {
-  method: string;
-  url: string;
-  headers: http.IncomingHttpHeaders;
-  body: string;
-}
-type Answer = (req: http.IncomingMessage, res: http.ServerResponse, body: string) => void;
-
-let server: Loopback;
-let url: string;
-let seen: Seen[] = [];
-let answer: Answer;
-beforeAll(async () => {
-  const upstream = http.createServer(
-    (req, res) =>
-      void (async () => {
-        let body = '';
-        for await (const chunk of req) body += chunk;
-        seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
-        answer(req, res, body);
-      })(),
-  );
-  server = await listenLoopback(upstream);
-  url = `${server.url}/mcp`;
-});
-afterAll(async () => {
-  await allowed.close();
-  await server.close();
-});
-beforeEach(() => {
-  seen = [];
-});
+const upstream = scriptedUpstream();
+afterAll(() => allowed.close());
 afterEach(() => jest.restoreAllMocks());
 
 const LIMITS = { timeoutMs: 2000, maxBytes: 4096, maxPages: 5, maxTools: 100 };
@@ -62,7 +32,7 @@ const PROFILE: ModernProfile = {
 };
 const allowed = pinnedAgent(new UpstreamAddressGuard(['127.0.0.0/8']), 2000);
 
-function session(input: InputPassthrough = { clientCapabilities: {} }, limits = LIMITS, agent = allowed, at = url) {
+function session(input: InputPassthrough = { clientCapabilities: {} }, limits = LIMITS, agent = allowed, at = upstream.url) {
   return new ModernUpstreamSession(
     { id: 's', version: 'v1', name: 'up', url: at, headers: { 'X-Upstream-Key': 'secret-value' } },
     agent,
@@ -82,13 +52,13 @@ async function bothLegs(args: Record<string, unknown> | undefined = { text: 'hi'
   const first = make();
   const direct = await outcome(first.callTool('echo', args));
   await first.close();
-  const directSeen = seen;
-  seen = [];
+  const directSeen = upstream.seen;
+  upstream.seen = [];
   jest.spyOn(ModernUpstreamSession.prototype as never, 'plainCall').mockReturnValue(undefined as never);
   const second = make();
   const sdk = await outcome(second.callTool('echo', args));
   await second.close();
-  return { direct, sdk, directSeen, sdkSeen: seen };
+  return { direct, sdk, directSeen, sdkSeen: upstream.seen };
 }
 
 const json =
@@ -109,7 +79,7 @@ const requestOf = (s: Seen) => {
 
 describe('a plain 2026 tools/call sent as one direct POST', () => {
   it("sends the SDK client's request byte for byte (headers, the record's secret header, body) and reads its complete result", async () => {
-    answer = (_req, res, body) => json(200, { jsonrpc: '2.0', id: JSON.parse(body).id, result: complete('hi') })(_req, res, body);
+    upstream.answer = (_req, res, body) => json(200, { jsonrpc: '2.0', id: JSON.parse(body).id, result: complete('hi') })(_req, res, body);
     const { direct, sdk, directSeen, sdkSeen } = await bothLegs();
     expect(direct).toEqual({ result: { content: [{ type: 'text', text: 'hi' }] } });
     expect(direct).toEqual(sdk);
@@ -119,7 +89,8 @@ describe('a plain 2026 tools/call sent as one direct POST', () => {
   });
 
   it("declares the client's capabilities and leaves out absent arguments as the SDK client does", async () => {
-    answer = (_req, res, body) => json(200, { jsonrpc: '2.0', id: JSON.parse(body).id, result: complete('none') })(_req, res, body);
+    upstream.answer = (_req, res, body) =>
+      json(200, { jsonrpc: '2.0', id: JSON.parse(body).id, result: complete('none') })(_req, res, body);
     const { direct, sdk, directSeen, sdkSeen } = await bothLegs(undefined, () => session({ clientCapabilities: { experimental: {} } }));
     expect(direct).toEqual(sdk);
     expect(requestOf(directSeen[0])).toEqual(requestOf(sdkSeen[0]));
@@ -166,7 +137,7 @@ describe('a plain 2026 tools/call sent as one direct POST', () => {
       }),
     ],
   ])('%s: the outcome the SDK client gives, from one request', async (_case, scripted) => {
-    answer = scripted;
+    upstream.answer = scripted;
     // An answer for another id never answers the call: each leg waits out the contact's timeout, 250 ms here rather than 2 s.
     const limits = _case === 'an answer for another id' ? { ...LIMITS, timeoutMs: 250 } : LIMITS;
     const { direct, sdk, directSeen, sdkSeen } = await bothLegs({ text: 'hi' }, () => session(undefined, limits));
@@ -178,7 +149,7 @@ describe('a plain 2026 tools/call sent as one direct POST', () => {
   });
 
   it("lets the SDK's fetch follow a redirect, sending the call to where it points", async () => {
-    answer = (req, res, body) => {
+    upstream.answer = (req, res, body) => {
       if (req.url === '/mcp') return void res.writeHead(307, { Location: '/moved' }).end();
       json(200, { jsonrpc: '2.0', id: JSON.parse(body).id, result: complete('moved') })(req, res, body);
     };
@@ -211,14 +182,14 @@ describe('a plain 2026 tools/call sent as one direct POST', () => {
       },
     ],
   ])("refuses a reply over the byte limit (%s) with the SDK leg's refusal", async (_case, scripted) => {
-    answer = scripted;
+    upstream.answer = scripted;
     const { direct, sdk } = await bothLegs();
     expect(direct).toEqual({ error: 'UpstreamRefusal: upstream reply over MCP_UPSTREAM_MAX_BYTES (4096 bytes)' });
     expect(direct).toEqual(sdk);
   });
 
   it('refuses an address the guard does not allow, without sending anything', async () => {
-    answer = json(200, { jsonrpc: '2.0', id: 0, result: complete('never') });
+    upstream.answer = json(200, { jsonrpc: '2.0', id: 0, result: complete('never') });
     const guarded = pinnedAgent(new UpstreamAddressGuard([]), 2000);
     const { direct, sdk, directSeen, sdkSeen } = await bothLegs(undefined, () => session(undefined, LIMITS, guarded));
     expect(direct).toEqual(sdk);
@@ -227,7 +198,7 @@ describe('a plain 2026 tools/call sent as one direct POST', () => {
   });
 
   it("gives up at the contact's timeout", async () => {
-    answer = () => undefined;
+    upstream.answer = () => undefined;
     const contact = session(undefined, { ...LIMITS, timeoutMs: 200 });
     await expect(contact.callTool('echo', {})).rejects.not.toBeInstanceOf(UpstreamRefusal);
     await contact.close();
