@@ -63,6 +63,20 @@ describeWithProgram(
     await upstream?.stop();
   });
 
+  /** What either SDK client does in its session: three rounds of tools/list, a built-in call and an upstream call. */
+  async function listAndCallThrice(client: SessionClient, tag: string): Promise<void> {
+    for (let i = 0; i < 3; i++) {
+      const tools = (await client.listTools()).tools.map((t) => t.name);
+      expect(tools).toEqual(expect.arrayContaining(['projects', 'relay__echo']));
+      const created = (await client.callTool({ name: 'projects', arguments: { action: 'create', data: { name: `${tag}-${i}` } } })) as {
+        isError?: boolean;
+      };
+      expect(created.isError).toBeFalsy();
+      const echoed = (await client.callTool({ name: 'relay__echo', arguments: { said: `${tag}-${i}` } })) as { content?: unknown };
+      expect(JSON.stringify(echoed.content)).toContain(`${tag}-${i}`);
+    }
+  }
+
   it('serves the SDK v1 client: initialize, tools/list, a built-in and an upstream tool, spread over the three replicas', async () => {
     const key = await createKey('sdk v1', ['projects:read', 'projects:write', 'mcp_servers:read', 'mcp_servers:write']);
     const before = await mcpPostsPerReplica();
@@ -72,14 +86,7 @@ describeWithProgram(
     const client = new Client({ name: 'lb-v1', version: '1.0.0' });
     await client.connect(transport);
     expect(transport.sessionId).toBeDefined();
-    for (let i = 0; i < 3; i++) {
-      const tools = (await client.listTools()).tools.map((t) => t.name);
-      expect(tools).toEqual(expect.arrayContaining(['projects', 'relay__echo']));
-      const created = await client.callTool({ name: 'projects', arguments: { action: 'create', data: { name: `v1-${i}` } } });
-      expect(created.isError).toBeFalsy();
-      const echoed = await client.callTool({ name: 'relay__echo', arguments: { said: `v1-${i}` } });
-      expect(JSON.stringify(echoed.content)).toContain(`v1-${i}`);
-    }
+    await listAndCallThrice(client, 'v1');
     await transport.terminateSession();
     await client.close();
     const served = difference(await mcpPostsPerReplica(), before);
@@ -98,14 +105,7 @@ describeWithProgram(
     await client.connect(transport);
     expect(client.getProtocolEra()).toBe('legacy');
     expect(transport.sessionId).toBeDefined();
-    for (let i = 0; i < 3; i++) {
-      const tools = (await client.listTools()).tools.map((t) => t.name);
-      expect(tools).toEqual(expect.arrayContaining(['projects', 'relay__echo']));
-      const created = await client.callTool({ name: 'projects', arguments: { action: 'create', data: { name: `v2-${i}` } } });
-      expect(created.isError).toBeFalsy();
-      const echoed = await client.callTool({ name: 'relay__echo', arguments: { said: `v2-${i}` } });
-      expect(JSON.stringify(echoed.content)).toContain(`v2-${i}`);
-    }
+    await listAndCallThrice(client, 'v2');
     await client.close();
     const served = difference(await mcpPostsPerReplica(), before);
     expect(served.every((n) => n > 0)).toBe(true);
@@ -310,6 +310,12 @@ it("is the NGINX configuration docs/operations.md shows under 'Behind a load bal
       .filter((l) => l !== '');
   expect(lines(shown)).toEqual(lines(loadBalancerServer([8081, 8082, 8083])(8080)));
 });
+
+/** The two calls listAndCallThrice makes, as the SDK v1 and v2 clients both offer them. */
+interface SessionClient {
+  listTools(): Promise<{ tools: { name: string }[] }>;
+  callTool(params: { name: string; arguments: Record<string, unknown> }): Promise<unknown>;
+}
 
 interface Sent {
   id: string;
