@@ -92,9 +92,11 @@ export class McpController {
     const credentials = this.options.oauth?.authenticate ?? apiKeyAuth(this.options.validateKey);
     const before = [...first, requestGuard(this.options.guard), credentials, this.options.usage.admitMcpRequest];
     const servers = [...before, serverView(this.options.findView)];
-    this.route(app, '/mcp', before);
-    this.route(app, '/mcp/servers/:name', servers);
-    return { mcp: this.posted(before), servers: this.posted(servers) };
+    // The same POST handlers serve the router's route and the way ahead of it (hot-post-routes.ts).
+    const posts = { mcp: this.posted(before), servers: this.posted(servers) };
+    this.route(app, '/mcp', before, posts.mcp);
+    this.route(app, '/mcp/servers/:name', servers, posts.servers);
+    return posts;
   }
 
   /** A POST's handlers after `before`: the session unless the request is 2026, the body, then dispatch. */
@@ -102,12 +104,12 @@ export class McpController {
     return [...before, this.resolveUnlessModern, jsonRpcBody, (req, res) => this.dispatch(req, res)];
   }
 
-  private route(app: Router, path: string, before: RequestHandler[]): void {
+  private route(app: Router, path: string, before: RequestHandler[], posted: RequestHandler[]): void {
     const sessions = this.options.sessions;
     // The session (404) is looked up after the key, and only when the request names one.
     app
       .route(path)
-      .post(...this.posted(before))
+      .post(...posted)
       // Without Mcp-Session-Id, GET and DELETE have nothing to serve (405): stateless requests are POSTs.
       .get(
         ...before,
