@@ -120,8 +120,9 @@ describe('request size limits', () => {
   let server: http.Server;
   let port: number;
   beforeAll(async () => {
-    server = createHttpServer({ maxHeaderBytes: 16 * 1024 });
-    server.on('request', t.app);
+    const served = createHttpServer({ maxHeaderBytes: 16 * 1024 });
+    served.serve(t.app);
+    server = served.server;
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     port = (server.address() as AddressInfo).port;
   });

@@ -33,7 +33,7 @@ export async function start(tracing: Tracing): Promise<void> {
   const heapWarning = heapBudgetWarning(config.hotPath.keyCacheEntries);
   if (heapWarning) startUp.warn(heapWarning);
   const database = await openDatabase(config, log);
-  const server = createHttpServer(config.ops);
+  const { server, serve } = createHttpServer(config.ops);
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
   const port = (server.address() as AddressInfo).port;
   const baseUrl = `http://localhost:${port}`;
@@ -51,7 +51,7 @@ export async function start(tracing: Tracing): Promise<void> {
   const dev = container.get<DevTokenIssuer | null>(TOKENS.DevTokenIssuer);
   const before: RequestHandler[] = dev ? [express.Router().get(DEV_JWKS_PATH, (_req, res) => void res.json(dev.jwks()))] : [];
   before.push(...consoleRoutes(config, consoleConfig, dev));
-  server.on('request', createApp(container, { before, logger }));
+  serve(createApp(container, { before, logger }));
   // The banner is for the person at the terminal: plain text, not a log line.
   if (dev) process.stdout.write(`${devBanner(dev, config.dataDir, baseUrl, config.jwt.adminRole)}\n`);
   log(`keygate listening on ${baseUrl}`);
