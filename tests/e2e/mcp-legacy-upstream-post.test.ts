@@ -1,6 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { LazyAbort } from '../../src/adapters/mcp/upstream/lazy-abort';
 import { SdkUpstreamSession } from '../../src/adapters/mcp/upstream/sdk-upstream-session';
 import { makeKey, rpc, TestKey } from '../support/mcp-keys';
 import { listen } from '../support/mcp-client';
@@ -180,6 +181,16 @@ describe('a plain call in a held 2025 session sent as one direct POST', () => {
     expect(posted).toHaveBeenCalledTimes(1);
     expect(await (posted.mock.results[0].value as Promise<unknown>)).toEqual({ content: [{ type: 'text', text: 'dual: fast' }] });
     expect(connect).not.toHaveBeenCalled();
+  });
+
+  // Node makes AbortSignals with Object.setPrototypeOf, which V8 promotes with all they reach (lazy-abort.ts).
+  it('makes no AbortSignal for a plain call: the contact, its deadline and the relay stay lazy', async () => {
+    const session = await openSession();
+    await call(session, 1, 'echo', { text: 'warm' });
+    const signals = jest.spyOn(LazyAbort.prototype, 'signal', 'get');
+    const answer = await call(session, 2, 'echo', { text: 'lazy' });
+    expect(answer.text).toContain('"text":"dual: lazy"');
+    expect(signals).not.toHaveBeenCalled();
   });
 
   it("relays the upstream's elicitation mid-call to the client, through the SDK client reading the POST's answer", async () => {

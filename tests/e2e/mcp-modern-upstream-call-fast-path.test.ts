@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { ModernUpstreamCallFastPath } from '../../src/adapters/mcp/modern/modern-upstream-call-fast-path';
+import { LazyAbort } from '../../src/adapters/mcp/upstream/lazy-abort';
 import { ModernUpstreamSession } from '../../src/adapters/mcp/upstream/modern-upstream-session';
 import { makeKey, rpc, TestKey } from '../support/mcp-keys';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -203,6 +204,18 @@ describe('a plain call sent to a 2026 upstream as one direct POST', () => {
     expect(unsealed(direct.text)).toBe(unsealed(sdk.text));
     expect(directReceived).toEqual(sdkReceived);
     expect(modern.clientCapabilities.slice(caps)).toEqual([{}, {}]);
+  });
+
+  // Node makes AbortSignals with Object.setPrototypeOf, which V8 promotes with all they reach (lazy-abort.ts).
+  it('makes no AbortSignal for a direct POST; the SDK leg gets one', async () => {
+    const signals = jest.spyOn(LazyAbort.prototype, 'signal', 'get');
+    const direct = await post('/mcp/servers/modern', 15, 'tools/call', 'echo', { text: 'lazy' }, { meta: {} });
+    expect(direct.text).toContain('lazy');
+    expect(signals).not.toHaveBeenCalled();
+    jest.spyOn(ModernUpstreamSession.prototype as never, 'plainCall').mockReturnValue(undefined as never);
+    await post('/mcp/servers/modern', 16, 'tools/call', 'echo', { text: 'sdk' }, { meta: {} });
+    expect(signals).toHaveBeenCalled();
+    jest.restoreAllMocks();
   });
 
   it('declares what the client declared, as the SDK client does', async () => {

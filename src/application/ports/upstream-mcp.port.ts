@@ -1,3 +1,4 @@
+import { AbortSource } from './abort-source';
 import { ToolDefinition } from '../../domain/tool/tool-definition';
 import { LoadingCache } from './loading-cache.port';
 
@@ -102,7 +103,7 @@ export type RelayAnswer = { result: Record<string, unknown> } | { error: { code:
  * client's answers. `signal` aborts when the client cancels the call.
  */
 export interface UpstreamRelay {
-  readonly signal: AbortSignal;
+  readonly signal: AbortSource;
   /** Whether the client asked for progress (sent a progressToken). */
   readonly wantsProgress: boolean;
   progress(params: { progress: number; total?: number; message?: string }): Promise<void>;

@@ -1,5 +1,7 @@
 import { RelayAnswer, UpstreamRelay } from '../../../application/ports/upstream-mcp.port';
 import { RpcMessage, RpcRequestId, SessionBus } from '../../../application/ports/session-bus.port';
+import { AbortSource } from '../../../application/ports/abort-source';
+import { LazyAbort } from '../upstream/lazy-abort';
 import { LinkedAbort } from '../upstream/linked-abort';
 import { PendingRequests } from './pending-requests';
 
@@ -50,9 +52,9 @@ const MAX_MESSAGE_CHARS = 300;
  * call aborting `signal`. `close()` when the call is over.
  */
 export class ToolCallRelay implements UpstreamRelay {
-  readonly signal: AbortSignal;
+  readonly signal: AbortSource;
   readonly wantsProgress: boolean;
-  private readonly cancelled = new AbortController();
+  private readonly cancelled = new LazyAbort();
   private readonly linked: LinkedAbort;
   private readonly unsubscribe: () => void;
   private messages = 0;
@@ -63,8 +65,8 @@ export class ToolCallRelay implements UpstreamRelay {
     private readonly call: RelayedCall,
   ) {
     this.wantsProgress = call.progressToken !== undefined;
-    this.linked = new LinkedAbort(call.signal ? [this.cancelled.signal, call.signal] : [this.cancelled.signal]);
-    this.signal = this.linked.signal;
+    this.linked = new LinkedAbort(call.signal ? [this.cancelled, call.signal] : [this.cancelled]);
+    this.signal = this.linked.source;
     this.unsubscribe = deps.bus.onNotification(call.sessionId, (message) => {
       const params = message.params as { requestId?: unknown } | undefined;
       if (message.method === 'notifications/cancelled' && params?.requestId === call.callRequestId)

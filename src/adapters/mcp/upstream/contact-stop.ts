@@ -1,16 +1,23 @@
+import { AbortSource } from '../../../application/ports/abort-source';
 import { UpstreamRefusal } from '../../../application/ports/upstream-refusal';
+import { LazyAbort } from './lazy-abort';
 
 /**
  * How one contact with an upstream ends early: its signal, and the first
  * refusal (address, size, pages, tools) that stopped it, which is the news a
- * caller rethrows in place of the SDK's "aborted" or "timed out".
+ * caller rethrows in place of the SDK's "aborted" or "timed out". `source`
+ * is the stop itself; `signal`, for the SDK, is made on first use (lazy-abort.ts).
  */
 export class ContactStop {
-  private readonly controller = new AbortController();
+  private readonly line = new LazyAbort();
   private first: UpstreamRefusal | null = null;
 
+  get source(): AbortSource {
+    return this.line;
+  }
+
   get signal(): AbortSignal {
-    return this.controller.signal;
+    return this.line.signal;
   }
 
   get refusal(): UpstreamRefusal | null {
@@ -18,12 +25,12 @@ export class ContactStop {
   }
 
   abort(reason?: unknown): void {
-    this.controller.abort(reason);
+    this.line.abort(reason);
   }
 
   stopWith(refusal: UpstreamRefusal): void {
     this.first ??= refusal;
-    this.controller.abort(refusal);
+    this.line.abort(refusal);
   }
 
   /** A refusal of `method` that also stops the contact; the caller throws it. */

@@ -1,3 +1,4 @@
+import { AbortSource } from '../../../application/ports/abort-source';
 import { ProtocolError } from '@modelcontextprotocol/client';
 import { Agent, Dispatcher } from 'undici';
 import { UpstreamRefusal } from '../../../application/ports/upstream-refusal';
@@ -22,12 +23,21 @@ export async function sendPost(
   url: URL,
   headers: Record<string, string>,
   body: string,
-  signal: AbortSignal,
+  signal: AbortSource,
   refuse: (refusal: UpstreamRefusal) => void,
 ): Promise<Dispatcher.ResponseData> {
   signal.throwIfAborted();
   try {
-    return await agent.request({ origin: url.origin, path: `${url.pathname}${url.search}`, method: 'POST', body, signal, headers });
+    // undici's dispatcher takes any EventTarget-like signal, so a LazyAbort needs no AbortSignal made (lazy-abort.ts).
+    const dispatched = {
+      origin: url.origin,
+      path: `${url.pathname}${url.search}`,
+      method: 'POST' as const,
+      body,
+      signal: signal as AbortSignal,
+      headers,
+    };
+    return await agent.request(dispatched);
   } catch (error) {
     const refusal = error instanceof UpstreamRefusal ? error : (error as { cause?: unknown }).cause;
     if (!(refusal instanceof UpstreamRefusal)) throw error;

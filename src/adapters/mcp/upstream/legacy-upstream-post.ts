@@ -1,3 +1,4 @@
+import { AbortSource } from '../../../application/ports/abort-source';
 import { Agent } from 'undici';
 import { UpstreamRefusal } from '../../../application/ports/upstream-refusal';
 import {
@@ -48,7 +49,7 @@ export async function postLegacyCall(
   agent: Agent,
   call: LegacyCall,
   maxBytes: number,
-  signal: AbortSignal,
+  signal: AbortSource,
   refuse: (refusal: UpstreamRefusal) => void,
 ): Promise<PostAnswer> {
   const url = new URL(call.url);
@@ -104,7 +105,7 @@ export async function cancelLegacyCall(
   agent: Agent,
   call: LegacyCall,
   reason: unknown,
-  signal: AbortSignal,
+  signal: AbortSource,
   refuse: (refusal: UpstreamRefusal) => void,
 ): Promise<void> {
   const body = JSON.stringify({

@@ -1,5 +1,8 @@
+import { AbortSource } from '../../../application/ports/abort-source';
+import { LazyAbort } from './lazy-abort';
+
 /**
- * A signal that aborts when any of `sources` does (with its reason), or with
+ * An abort that aborts when any of `sources` does (with its reason), or with
  * a TimeoutError after `timeoutMs`; `dispose()` lets go of the sources and
  * the timer.
  *
@@ -9,17 +12,19 @@
  * adds per request. Every upstream contact (its Client, transport, the relayed
  * call's SDK server and transport) then stayed in memory for the whole timeout,
  * five minutes for a relayed call: under load the heap filled and garbage
- * collection took the CPU.
+ * collection took the CPU. `source` is the abort itself, for keygate's own
+ * code and undici's dispatcher; `signal` an AbortSignal made on first use
+ * (lazy-abort.ts).
  */
 export class LinkedAbort {
-  private readonly controller = new AbortController();
+  private readonly line = new LazyAbort();
   private readonly unlinks: Array<() => void> = [];
   private timer: NodeJS.Timeout | undefined;
 
-  constructor(sources: readonly AbortSignal[], timeoutMs?: number) {
+  constructor(sources: readonly AbortSource[], timeoutMs?: number) {
     const aborted = sources.find((s) => s.aborted);
     if (aborted) {
-      this.controller.abort(aborted.reason);
+      this.line.abort(aborted.reason);
       return;
     }
     for (const source of sources) {
@@ -34,8 +39,12 @@ export class LinkedAbort {
     }
   }
 
+  get source(): AbortSource {
+    return this.line;
+  }
+
   get signal(): AbortSignal {
-    return this.controller.signal;
+    return this.line.signal;
   }
 
   dispose(): void {
@@ -46,6 +55,6 @@ export class LinkedAbort {
 
   private abort(reason: unknown): void {
     this.dispose();
-    this.controller.abort(reason);
+    this.line.abort(reason);
   }
 }

@@ -1,3 +1,4 @@
+import { AbortSource } from '../../../application/ports/abort-source';
 import { Agent } from 'undici';
 import { UpstreamRefusal } from '../../../application/ports/upstream-refusal';
 import { SERVER_INFO } from '../mcp-server.factory';
@@ -44,7 +45,7 @@ export async function postPlainCall(
   agent: Agent,
   call: PlainCall,
   maxBytes: number,
-  signal: AbortSignal,
+  signal: AbortSource,
   refuse: (refusal: UpstreamRefusal) => void,
 ): Promise<PostAnswer> {
   const url = new URL(call.url);

@@ -49,7 +49,7 @@ const ROUND_PROGRESS = 'Fulfilling input required by ';
  */
 export class ModernUpstreamSession implements UpstreamSession, UpstreamContentSession {
   private readonly stop = new ContactStop();
-  private readonly options: { signal: AbortSignal; timeout: number };
+  private sdkOptions: { signal: AbortSignal; timeout: number } | undefined;
   private readonly timer: NodeJS.Timeout;
   private client: Promise<Client> | null = null;
   /** Whether the connected client fulfils input requests through the relay. */
@@ -68,8 +68,16 @@ export class ModernUpstreamSession implements UpstreamSession, UpstreamContentSe
       () => this.stop.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')),
       limits.timeoutMs,
     ).unref();
-    setMaxListeners(limits.maxPages + 10, this.stop.signal);
-    this.options = { signal: this.stop.signal, timeout: limits.timeoutMs };
+  }
+
+  /** The SDK client's request options: made when the SDK is first used, as a direct POST needs no AbortSignal (lazy-abort.ts). */
+  private get options(): { signal: AbortSignal; timeout: number } {
+    if (this.sdkOptions === undefined) {
+      const signal = this.stop.signal;
+      setMaxListeners(this.limits.maxPages + 10, signal);
+      this.sdkOptions = { signal, timeout: this.limits.timeoutMs };
+    }
+    return this.sdkOptions;
   }
 
   listTools(): Promise<UpstreamTool[]> {
@@ -87,15 +95,15 @@ export class ModernUpstreamSession implements UpstreamSession, UpstreamContentSe
           if (!(this.relaying && p.message?.startsWith(ROUND_PROGRESS))) void relay.progress(p);
         }
       : undefined;
-    const signal = relay === undefined ? this.options.signal : new LinkedAbort([this.options.signal, relay.signal]).signal;
+    const signal = () => (relay === undefined ? this.options.signal : new LinkedAbort([this.options.signal, relay.signal]).signal);
     const input = this.context.forwarded?.input;
     if (input !== undefined) {
-      return this.passedThrough(
-        input,
-        'tools/call',
-        { name: tool, arguments: args },
-        { ...this.options, signal, onprogress, allowInputRequired: true },
-      );
+      return this.passedThrough(input, 'tools/call', { name: tool, arguments: args }, () => ({
+        ...this.options,
+        signal: signal(),
+        onprogress,
+        allowInputRequired: true,
+      }));
     }
     try {
       // Relaying, the SDK fulfils input_required itself and retries (at most MAX_ROUNDS); otherwise it is returned here.
@@ -103,7 +111,7 @@ export class ModernUpstreamSession implements UpstreamSession, UpstreamContentSe
         (client) =>
           client.request(
             { method: 'tools/call', params: this.paramsOf({ name: tool, arguments: args }) },
-            { ...this.options, signal, onprogress, allowInputRequired: !this.relaying },
+            { ...this.options, signal: signal(), onprogress, allowInputRequired: !this.relaying },
           ) as Promise<Record<string, unknown>>,
       );
       return result.resultType === 'input_required' ? this.inputRequired() : asLegacyResult(result);
@@ -168,7 +176,7 @@ export class ModernUpstreamSession implements UpstreamSession, UpstreamContentSe
   ): Promise<Record<string, unknown>> {
     const input = this.context.forwarded?.input;
     if (input !== undefined && method !== 'completion/complete')
-      return this.passedThrough(input, method, params, { ...this.options, allowInputRequired: true });
+      return this.passedThrough(input, method, params, () => ({ ...this.options, allowInputRequired: true }));
     const result = await this.replied(
       (client) =>
         client.request({ method, params: this.paramsOf(params) } as { method: 'resources/read'; params: Record<string, unknown> }, {
@@ -190,12 +198,13 @@ export class ModernUpstreamSession implements UpstreamSession, UpstreamContentSe
    * the record that gave it noted for the sealed state; a -32021 is noted
    * with its data, for the edge to relay as that error. A retry whose
    * sealed state named another version of the record is not sent at all.
+   * `options` are made only if the SDK client sends it (no AbortSignal for a direct POST).
    */
   private async passedThrough(
     input: InputPassthrough,
     method: 'tools/call' | 'resources/read' | 'prompts/get',
     params: Record<string, unknown>,
-    options: Record<string, unknown>,
+    options: () => Record<string, unknown>,
   ): Promise<Record<string, unknown>> {
     const { resume } = input;
     if (resume?.server !== undefined && (resume.server.id !== this.server.id || resume.server.version !== this.server.version)) {
@@ -204,11 +213,13 @@ export class ModernUpstreamSession implements UpstreamSession, UpstreamContentSe
     }
     let result: Record<string, unknown>;
     try {
+      let made: Record<string, unknown> | undefined;
       const request = (client: Client) =>
-        client.request({ method, params: this.paramsOf(params) } as { method: 'tools/call'; params: never }, options) as Promise<
-          Record<string, unknown>
-        >;
-      const plain = method === 'tools/call' ? this.plainCall(input, params, options) : undefined;
+        client.request(
+          { method, params: this.paramsOf(params) } as { method: 'tools/call'; params: never },
+          (made ??= options()),
+        ) as Promise<Record<string, unknown>>;
+      const plain = method === 'tools/call' ? this.plainCall(input, params) : undefined;
       result = plain === undefined ? await this.guarded(request) : await this.posted(plain, request);
     } catch (error) {
       if (error instanceof ProtocolError && error.code === MISSING_CAPABILITY)
@@ -229,14 +240,13 @@ export class ModernUpstreamSession implements UpstreamSession, UpstreamContentSe
   /**
    * A first tools/call of this contact with nothing but its name, arguments
    * and the client's capabilities to pass on (no retry, trace, logLevel or
-   * relay): sent as one direct POST (modern-upstream-post.ts).
+   * relay, so no progress either): sent as one direct POST (modern-upstream-post.ts).
    */
-  private plainCall(input: InputPassthrough, params: Record<string, unknown>, options: Record<string, unknown>): PlainCall | undefined {
+  private plainCall(input: InputPassthrough, params: Record<string, unknown>): PlainCall | undefined {
     const trace = this.context.forwarded?.trace ?? {};
     if (
       this.client !== null ||
       this.context.relay !== undefined ||
-      options.onprogress !== undefined ||
       input.resume !== undefined ||
       input.logLevel !== undefined ||
       Object.keys(trace).length > 0 ||
@@ -256,7 +266,7 @@ export class ModernUpstreamSession implements UpstreamSession, UpstreamContentSe
   private async posted(call: PlainCall, request: (client: Client) => Promise<Record<string, unknown>>): Promise<Record<string, unknown>> {
     let answer: PostAnswer;
     try {
-      answer = await postPlainCall(this.agent, call, this.limits.maxBytes, this.options.signal, (refusal) => this.stop.stopWith(refusal));
+      answer = await postPlainCall(this.agent, call, this.limits.maxBytes, this.stop.source, (refusal) => this.stop.stopWith(refusal));
     } catch (error) {
       throw this.stop.refusal ?? error;
     }

@@ -54,7 +54,7 @@ interface HandOver {
 export class SdkUpstreamSession implements UpstreamSession, UpstreamContentSession {
   private readonly stop = new ContactStop();
   private readonly deadline: LinkedAbort;
-  private readonly options: { signal: AbortSignal; timeout: number };
+  private sdkOptions: { signal: AbortSignal; timeout: number } | undefined;
   private client: Promise<Client> | null = null;
   /** The held session this contact resumed: a 404 on it opens a fresh one. */
   private resumed: { view: ClientSessionView; held: HeldUpstreamSession } | null = null;
@@ -70,11 +70,18 @@ export class SdkUpstreamSession implements UpstreamSession, UpstreamContentSessi
     private readonly context: UpstreamContext = {},
     private readonly held?: HeldSessions,
   ) {
-    this.deadline = new LinkedAbort([this.stop.signal], limits.timeoutMs);
-    const signal = this.deadline.signal;
-    // The SDK adds an abort listener per request and keeps it: a session makes up to maxPages + 3.
-    setMaxListeners(limits.maxPages + 10, signal);
-    this.options = { signal, timeout: limits.timeoutMs };
+    this.deadline = new LinkedAbort([this.stop.source], limits.timeoutMs);
+  }
+
+  /** The SDK client's request options: made when the SDK is first used, as a direct POST needs no AbortSignal (lazy-abort.ts). */
+  private get options(): { signal: AbortSignal; timeout: number } {
+    if (this.sdkOptions === undefined) {
+      const signal = this.deadline.signal;
+      // The SDK adds an abort listener per request and keeps it: a session makes up to maxPages + 3.
+      setMaxListeners(this.limits.maxPages + 10, signal);
+      this.sdkOptions = { signal, timeout: this.limits.timeoutMs };
+    }
+    return this.sdkOptions;
   }
 
   listTools(): Promise<UpstreamTool[]> {
@@ -233,15 +240,16 @@ export class SdkUpstreamSession implements UpstreamSession, UpstreamContentSessi
     this.resumed = { view, held: view.held };
     const relay = this.context.relay;
     // Not disposed: the answer may be handed over still streaming, and both sources end with the contact.
-    const signal = relay === undefined ? this.options.signal : new LinkedAbort([this.options.signal, relay.signal]).signal;
+    const contact = this.deadline.source;
+    const signal = relay === undefined ? contact : new LinkedAbort([contact, relay.signal]).source;
     const refuse = (refusal: UpstreamRefusal) => this.stop.stopWith(refusal);
     let answer: PostAnswer;
     try {
       answer = await postLegacyCall(this.agent, call, this.limits.maxBytes, signal, refuse);
     } catch (error) {
       // The client cancelled the call: the upstream is told, as the SDK client tells it, before close waits for what is being sent.
-      if (relay?.signal.aborted && !this.options.signal.aborted)
-        void this.sent(cancelLegacyCall(this.agent, call, relay.signal.reason, this.options.signal, refuse));
+      if (relay?.signal.aborted && !contact.aborted)
+        void this.sent(cancelLegacyCall(this.agent, call, relay.signal.reason, contact, refuse));
       throw this.stop.refusal ?? error;
     }
     if (answer.kind === 'result') return answer.result;
