@@ -21,4 +21,4 @@ COPY --chown=keygate:keygate package.json ./
 USER keygate
 EXPOSE 8080
 HEALTHCHECK --interval=10s --timeout=3s CMD node -e "fetch('http://127.0.0.1:'+process.env.PORT+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
-CMD ["node", "--max-old-space-size=192", "--max-semi-space-size=16", "dist/src/infrastructure/server/main.js"]
+CMD ["node", "--max-old-space-size=192", "--max-semi-space-size=16", "--no-allocation-site-pretenuring", "dist/src/infrastructure/server/main.js"]
