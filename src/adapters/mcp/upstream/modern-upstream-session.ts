@@ -1,4 +1,3 @@
-import { setMaxListeners } from 'node:events';
 import { Client, ProtocolError, SdkError, SdkErrorCode, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Agent } from 'undici';
 import {
@@ -19,7 +18,7 @@ import { inputPassthroughClient } from './input-passthrough-client';
 import { asLegacyResult } from './legacy-result';
 import { modernRelayingClient, UnrelayedInput } from './modern-relaying-client';
 import { listPages, LISTS, listToolPages } from './sdk-upstream-lists';
-import { UpstreamLimits } from './sdk-upstream-session';
+import { SdkRequestOptions, sdkRequestOptions, UpstreamLimits } from './sdk-upstream-session';
 import { PlainCall, PostAnswer, postPlainCall } from './modern-upstream-post';
 import { answeredFirst, upstreamFetch } from './upstream-fetch';
 import { ModernProfile } from './upstream-profile';
@@ -49,7 +48,7 @@ const ROUND_PROGRESS = 'Fulfilling input required by ';
  */
 export class ModernUpstreamSession implements UpstreamSession, UpstreamContentSession {
   private readonly stop = new ContactStop();
-  private sdkOptions: { signal: AbortSignal; timeout: number } | undefined;
+  private sdkOptions: SdkRequestOptions | undefined;
   private readonly timer: NodeJS.Timeout;
   private client: Promise<Client> | null = null;
   /** Whether the connected client fulfils input requests through the relay. */
@@ -70,14 +69,8 @@ export class ModernUpstreamSession implements UpstreamSession, UpstreamContentSe
     ).unref();
   }
 
-  /** The SDK client's request options: made when the SDK is first used, as a direct POST needs no AbortSignal (lazy-abort.ts). */
-  private get options(): { signal: AbortSignal; timeout: number } {
-    if (this.sdkOptions === undefined) {
-      const signal = this.stop.signal;
-      setMaxListeners(this.limits.maxPages + 10, signal);
-      this.sdkOptions = { signal, timeout: this.limits.timeoutMs };
-    }
-    return this.sdkOptions;
+  private get options(): SdkRequestOptions {
+    return (this.sdkOptions ??= sdkRequestOptions(this.stop.signal, this.limits));
   }
 
   listTools(): Promise<UpstreamTool[]> {

@@ -29,6 +29,22 @@ export interface UpstreamLimits {
   relayedTimeoutMs?: number;
 }
 
+/** The SDK client's request options on a contact's signal. */
+export interface SdkRequestOptions {
+  signal: AbortSignal;
+  timeout: number;
+}
+
+/**
+ * The options each SDK request of a contact takes. The SDK adds an abort
+ * listener per request and keeps it: a contact makes up to maxPages + 3.
+ * Made when the SDK is first used, as a direct POST needs no AbortSignal (lazy-abort.ts).
+ */
+export function sdkRequestOptions(signal: AbortSignal, limits: UpstreamLimits): SdkRequestOptions {
+  setMaxListeners(limits.maxPages + 10, signal);
+  return { signal, timeout: limits.timeoutMs };
+}
+
 /** Where a contact within a client session keeps keygate's session with the upstream. */
 export interface HeldSessions {
   store: UpstreamSessionStore;
@@ -54,7 +70,7 @@ interface HandOver {
 export class SdkUpstreamSession implements UpstreamSession, UpstreamContentSession {
   private readonly stop = new ContactStop();
   private readonly deadline: LinkedAbort;
-  private sdkOptions: { signal: AbortSignal; timeout: number } | undefined;
+  private sdkOptions: SdkRequestOptions | undefined;
   private client: Promise<Client> | null = null;
   /** The held session this contact resumed: a 404 on it opens a fresh one. */
   private resumed: { view: ClientSessionView; held: HeldUpstreamSession } | null = null;
@@ -73,15 +89,8 @@ export class SdkUpstreamSession implements UpstreamSession, UpstreamContentSessi
     this.deadline = new LinkedAbort([this.stop.source], limits.timeoutMs);
   }
 
-  /** The SDK client's request options: made when the SDK is first used, as a direct POST needs no AbortSignal (lazy-abort.ts). */
-  private get options(): { signal: AbortSignal; timeout: number } {
-    if (this.sdkOptions === undefined) {
-      const signal = this.deadline.signal;
-      // The SDK adds an abort listener per request and keeps it: a session makes up to maxPages + 3.
-      setMaxListeners(this.limits.maxPages + 10, signal);
-      this.sdkOptions = { signal, timeout: this.limits.timeoutMs };
-    }
-    return this.sdkOptions;
+  private get options(): SdkRequestOptions {
+    return (this.sdkOptions ??= sdkRequestOptions(this.deadline.signal, this.limits));
   }
 
   listTools(): Promise<UpstreamTool[]> {
