@@ -1,6 +1,6 @@
-import { AbortSource } from '../../../application/ports/abort-source';
 import { ProtocolError } from '@modelcontextprotocol/client';
 import { Agent, Dispatcher } from 'undici';
+import { AbortSource } from '../../../application/ports/abort-source';
 import { UpstreamRefusal } from '../../../application/ports/upstream-refusal';
 
 /** The upstream's answer: a plain complete result, its JSON-RPC error, or a reply only the SDK client reads (SSE, other statuses, other shapes). */
@@ -29,15 +29,14 @@ export async function sendPost(
   signal.throwIfAborted();
   try {
     // undici's dispatcher takes any EventTarget-like signal, so a LazyAbort needs no AbortSignal made (lazy-abort.ts).
-    const dispatched = {
+    return await agent.request({
       origin: url.origin,
       path: `${url.pathname}${url.search}`,
-      method: 'POST' as const,
+      method: 'POST',
       body,
-      signal: signal as AbortSignal,
+      signal,
       headers,
-    };
-    return await agent.request(dispatched);
+    });
   } catch (error) {
     const refusal = error instanceof UpstreamRefusal ? error : (error as { cause?: unknown }).cause;
     if (!(refusal instanceof UpstreamRefusal)) throw error;

@@ -1,5 +1,5 @@
-import { AbortSource } from '../../../application/ports/abort-source';
 import { Agent } from 'undici';
+import { AbortSource } from '../../../application/ports/abort-source';
 import { UpstreamRefusal } from '../../../application/ports/upstream-refusal';
 import { SERVER_INFO } from '../mcp-server.factory';
 import {
