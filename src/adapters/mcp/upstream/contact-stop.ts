@@ -3,6 +3,16 @@ import { UpstreamRefusal } from '../../../application/ports/upstream-refusal';
 import { LazyAbort } from './lazy-abort';
 
 /**
+ * The reason every contact ends with at close, made once. An answer whose
+ * tail is still being drained is destroyed with it, and Node's stream destroy
+ * reads the reason's stack: a new DOMException a close, and its stack
+ * formatted, took about 75 µs before a 2025 call was answered, for an error
+ * nothing reads (this one's stack is formatted once). Its name and message
+ * are the default abort's.
+ */
+const CLOSED = new DOMException('This operation was aborted', 'AbortError');
+
+/**
  * How one contact with an upstream ends early: its signal, and the first
  * refusal (address, size, pages, tools) that stopped it, which is the news a
  * caller rethrows in place of the SDK's "aborted" or "timed out". `source`
@@ -26,6 +36,11 @@ export class ContactStop {
 
   abort(reason?: unknown): void {
     this.line.abort(reason);
+  }
+
+  /** The contact is over: whatever is still reading from it stops (with the shared CLOSED reason). */
+  close(): void {
+    this.line.abort(CLOSED);
   }
 
   stopWith(refusal: UpstreamRefusal): void {

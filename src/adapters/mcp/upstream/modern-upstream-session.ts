@@ -159,7 +159,7 @@ export class ModernUpstreamSession implements UpstreamSession, UpstreamContentSe
     if (this.client === null) return;
     const client = await this.client.catch(() => null);
     await client?.close().catch(() => undefined);
-    this.stop.abort();
+    this.stop.close();
   }
 
   /** A request whose 2026 answer is relayed as a 2025 one; input it asks for goes back to a 2026 client, and cannot be given by a 2025 one. */

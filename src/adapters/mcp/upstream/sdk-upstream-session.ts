@@ -165,7 +165,7 @@ export class SdkUpstreamSession implements UpstreamSession, UpstreamContentSessi
       await Promise.race([Promise.allSettled(this.sends), new Promise((resolve) => setTimeout(resolve, SEND_GRACE_MS).unref())]);
     await this.unkept?.terminateSession().catch(() => undefined);
     await client?.close().catch(() => undefined);
-    this.stop.abort();
+    this.stop.close();
     this.deadline.dispose();
   }
 

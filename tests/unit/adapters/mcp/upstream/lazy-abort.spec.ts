@@ -131,4 +131,31 @@ describe('LinkedAbort and ContactStop over LazyAbort', () => {
       jest.useRealTimers();
     }
   });
+
+  it('closes a contact with one AbortError made once, which still stops an answer being read through a link', async () => {
+    const server = http.createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('data: {}\n\n'); // the answer's tail never comes
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const agent = new Agent();
+    try {
+      const stop = new ContactStop();
+      const deadline = new LinkedAbort([stop.source], 60_000);
+      const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const answer = await agent.request({ origin, path: '/', method: 'POST', body: '{}', signal: deadline.source });
+      const reading = answer.body.text();
+      stop.close();
+      await expect(reading).rejects.toMatchObject({ name: 'AbortError' });
+      const other = new ContactStop();
+      other.close();
+      expect(other.source.reason).toBe(stop.source.reason);
+      expect(stop.source.reason).toMatchObject({ name: 'AbortError', message: 'This operation was aborted' });
+      deadline.dispose();
+    } finally {
+      await agent.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
 });
