@@ -98,14 +98,21 @@ export class ToolCallRecorder {
     }
     const durationMs = performance.now() - started;
     const usage = usageOf(value, failed, failure);
-    this.count(caller, usage.tool ?? call.name, usage.outcome, durationMs);
-    const event = this.event(caller, origin, call, result, durationMs, at);
-    try {
-      await this.queue.append(event);
-    } catch {
-      // The queue has said why, once per outage (or per refused event): not again per call.
-      throw new RpcError(RPC.SERVER_ERROR, UNAUDITED_MESSAGE);
-    }
+    // Settled now, so a failed write waiting below is not an unhandled rejection.
+    const written = this.queue.append(this.event(caller, origin, call, result, durationMs, at)).then(
+      () => true,
+      () => false,
+    );
+    // Counted once the event's batch is on its way (the queue writes it on the turn's check phase, ahead of
+    // this): not on the answer's path, which waits for the commit, and always before the answer.
+    await new Promise<void>((counted) =>
+      setImmediate(() => {
+        this.count(caller, usage.tool ?? call.name, usage.outcome, durationMs);
+        counted();
+      }),
+    );
+    // The queue has said why, once per outage (or per refused event): not again per call.
+    if (!(await written)) throw new RpcError(RPC.SERVER_ERROR, UNAUDITED_MESSAGE);
     if (failed) throw failure;
     return value as T;
   }

@@ -139,6 +139,29 @@ describe('ToolCallRecorder', () => {
       );
     });
 
+    it('counts a call after its event is handed to the queue (the write goes first), and before it is answered', async () => {
+      const order: string[] = [];
+      const queue: AuditQueue = {
+        append: () => {
+          order.push('appended');
+          return new Promise<void>((resolve) => setTimeout(() => (order.push('committed'), resolve()), 5));
+        },
+      };
+      const hook = { record: () => order.push('counted') } as unknown as ToolUsageHook;
+      const sut = new ToolCallRecorder(queue, new FixedClock(), hook);
+      const call = { name: 'projects', arguments: undefined, requiredScopes: [] };
+      await sut
+        .run(
+          { keyId: 'k', userId: 'u' },
+          NO_ORIGIN,
+          call,
+          async () => 'result',
+          () => 'ok',
+        )
+        .then(() => order.push('answered'));
+      expect(order).toEqual(['appended', 'counted', 'committed', 'answered']);
+    });
+
     it('counts a call made with an access token under the user, with no key', async () => {
       const { sut, appended, call, tally } = makeSut();
       const denied = sut.denied({ keyId: 'subject-sessions', userId: 'u', accessToken: {} }, NO_ORIGIN, call);
