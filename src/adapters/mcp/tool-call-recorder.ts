@@ -105,10 +105,14 @@ export class ToolCallRecorder {
     );
     // Counted once the event's batch is on its way (the queue writes it on the turn's check phase, ahead of
     // this): not on the answer's path, which waits for the commit, and always before the answer.
-    await new Promise<void>((counted) =>
+    await new Promise<void>((counted, countFailed) =>
       setImmediate(() => {
-        this.count(caller, usage.tool ?? call.name, usage.outcome, durationMs);
-        counted();
+        try {
+          this.count(caller, usage.tool ?? call.name, usage.outcome, durationMs);
+          counted();
+        } catch (error) {
+          countFailed(error instanceof Error ? error : new Error(String(error)));
+        }
       }),
     );
     // The queue has said why, once per outage (or per refused event): not again per call.

@@ -162,6 +162,26 @@ describe('ToolCallRecorder', () => {
       expect(order).toEqual(['appended', 'counted', 'committed', 'answered']);
     });
 
+    it('fails a call whose counting throws, its event still appended, rather than leave it waiting', async () => {
+      const { queue, appended } = gatedQueue();
+      const broken = new Error('metrics broke');
+      const hook = {
+        record: () => {
+          throw broken;
+        },
+      } as unknown as ToolUsageHook;
+      const sut = new ToolCallRecorder(queue, new FixedClock(), hook);
+      const running = sut.run(
+        { keyId: 'k', userId: 'u' },
+        NO_ORIGIN,
+        { name: 'projects', arguments: undefined, requiredScopes: [] },
+        async () => 'result',
+        () => 'ok',
+      );
+      await expect(running).rejects.toBe(broken);
+      expect(appended.map((a) => a.record.action)).toEqual(['tool.called']);
+    });
+
     it('counts a call made with an access token under the user, with no key', async () => {
       const { sut, appended, call, tally } = makeSut();
       const denied = sut.denied({ keyId: 'subject-sessions', userId: 'u', accessToken: {} }, NO_ORIGIN, call);
