@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { AuditQueue } from '../../application/ports/audit-log.port';
 import { Clock } from '../../application/ports/clock.port';
 import { DecidingRule, ToolCallResult, toolCallEvent } from '../../application/use-cases/gateway/tools/tool-call-audit';
@@ -105,16 +106,8 @@ export class ToolCallRecorder {
     );
     // Counted once the event's batch is on its way (the queue writes it on the turn's check phase, ahead of
     // this): not on the answer's path, which waits for the commit, and always before the answer.
-    await new Promise<void>((counted, countFailed) =>
-      setImmediate(() => {
-        try {
-          this.count(caller, usage.tool ?? call.name, usage.outcome, durationMs);
-          counted();
-        } catch (error) {
-          countFailed(error instanceof Error ? error : new Error(String(error)));
-        }
-      }),
-    );
+    await nextTurn();
+    this.count(caller, usage.tool ?? call.name, usage.outcome, durationMs);
     // The queue has said why, once per outage (or per refused event): not again per call.
     if (!(await written)) throw new RpcError(RPC.SERVER_ERROR, UNAUDITED_MESSAGE);
     if (failed) throw failure;
