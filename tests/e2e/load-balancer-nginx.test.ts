@@ -212,7 +212,7 @@ describeWithProgram(
     }
   });
 
-  it('drains a replica on SIGTERM: every request in flight answered in full, new ones served by the others, never a 502', async () => {
+  it('drains a replica on SIGTERM: every request in flight answered in full, new ones served by the others, no 502 but the documented race', async () => {
     const key = await createKey('drain', ['projects:read', 'projects:write', 'mcp_servers:read', 'mcp_servers:write']);
     const session = await initialize(nginx!.url, key.raw_key);
     const victim = replicas.length - 1;
@@ -289,8 +289,23 @@ describeWithProgram(
         result: { content: [{ type: 'text', text: '"steps done"' }] },
       });
     }
-    // Every request got a whole 2xx answer: nothing cut, no 502 or 504 from NGINX.
-    expect(sent.filter((r) => r.status < 200 || r.status > 299).map((r) => `${r.id} ${r.status} ${r.body?.slice(0, 200)}`)).toEqual([]);
+    // Every request a replica saw got a whole 2xx answer: nothing cut, no 504. The one 502 allowed is the race
+    // docs/operations.md names, which no server closes: a connection NGINX opened to the leaving replica in the instant
+    // its listener closed is reset in the listener's queue, before keygate read a byte of it, and NGINX may not resend
+    // the POST it had sent on it. So only a POST no replica ever saw, sent just after the signal, with NGINX's reset
+    // from the leaving replica in its log. (An idle keep-alive connection closed under NGINX would show later.)
+    const seen = (id: string) => replicas.some((r) => r.output().includes(`"id":"${id}"`));
+    const failed = sent.filter((r) => r.status < 200 || r.status > 299);
+    const raced = failed.filter((r) => r.status === 502 && r.what !== 'list' && !seen(r.id) && r.at - signalledAt < 1000);
+    expect(failed.filter((r) => !raced.includes(r)).map((r) => `${r.id} ${r.status} ${r.body?.slice(0, 200)}`)).toEqual([]);
+    const victimPort = portOf(replicas[victim]);
+    const resets = nginx!
+      .errorLog()
+      .split('\n')
+      .filter((line) => /\(104: Connection reset by peer\) while reading response header/.test(line));
+    expect(resets.filter((line) => line.includes(`upstream: "http://127.0.0.1:${victimPort}/`)).length).toBeGreaterThanOrEqual(
+      raced.length,
+    );
     // New requests kept coming throughout; the others served them (the leaving one only those on connections NGINX had
     // open to it, each answered in full with Connection: close), and after it left, the others alone.
     expect(sent.filter((r) => r.at > signalledAt && !onVictim(r.id)).length).toBeGreaterThan(0);
