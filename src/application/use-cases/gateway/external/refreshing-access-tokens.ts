@@ -77,6 +77,14 @@ export class RefreshingAccessTokens implements AccessTokens {
     const { connection, grant } = opened;
     if (grant.tokens.refreshToken === undefined) return usable(opened);
     if (!(await this.connections.claimRefresh(connection.id, this.options.claimSeconds))) return this.awaitOther(userId, server, opened);
+    // Another replica may have refreshed between this call's read and its claim (a save ends a claim). Its rotated
+    // refresh token replaced the one read here, and sending the used one would have the authorization server refuse,
+    // and revoke, the whole grant.
+    const current = await this.connections.openGrant(userId, server.id);
+    if (!current || current.connection.id !== connection.id || current.grant.tokens.refreshToken !== grant.tokens.refreshToken) {
+      await this.connections.releaseRefresh(connection.id);
+      return current && usable(current);
+    }
     let tokens;
     try {
       tokens = await this.authorization.refresh({

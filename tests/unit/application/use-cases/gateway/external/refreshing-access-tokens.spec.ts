@@ -155,6 +155,23 @@ describe('RefreshingAccessTokens', () => {
     expect(sleeps).toEqual([100, 100]);
   });
 
+  it("takes the token another replica stored between this call's read and its claim, and refreshes nothing", async () => {
+    const { sut, connections, authorization, server, grant, nearExpiry } = await makeSut();
+    const { connection } = await nearExpiry();
+    const other = { ...grant(10 * MINUTE), tokens: { ...grant(10 * MINUTE).tokens, accessToken: 'at-other', refreshToken: 'rt-other' } };
+    // The other replica's refresh ends (its save lifts its claim) just before this call claims: the claim takes.
+    const claim = connections.claimRefresh.bind(connections);
+    jest.spyOn(connections, 'claimRefresh').mockImplementationOnce(async (id, seconds) => {
+      await connections.saveRefreshed(connection.id, ALICE, server.id, other);
+      return claim(id, seconds);
+    });
+    expect((await sut.open(ALICE, server))?.token).toBe('at-other');
+    // Sending rt-0 again would be a used refresh token: the authorization server would refuse the grant.
+    expect(authorization.refreshes).toEqual([]);
+    // Its claim is lifted: the next refresh is not held up for 30 s.
+    expect(await connections.claimRefresh(connection.id, 30)).toBe(true);
+  });
+
   it('gives up waiting at the deadline and sends the token it has', async () => {
     const { sut, clock, connections, authorization, server, nearExpiry } = await makeSut();
     const { connection } = await nearExpiry();
