@@ -1,5 +1,5 @@
 import { RequestHandler, Response } from 'express';
-import { isJSONRPCRequest, JSONRPCMessage } from '@modelcontextprotocol/server';
+import { JSONRPCMessage } from '@modelcontextprotocol/server';
 import { KeyPrincipal } from '../../application/use-cases/validate-key/validate-key.use-case';
 import { AdmitRequest } from '../../application/use-cases/usage-limits/admit-request.use-case';
 import { ChargeToolCalls } from '../../application/use-cases/usage-limits/charge-tool-calls.use-case';
@@ -83,8 +83,8 @@ export class UsageGate {
 function toolNamesIn(messages: readonly JSONRPCMessage[]): string[] {
   const names: string[] = [];
   for (const message of messages) {
-    const { method, params } = message as { method?: unknown; params?: { name?: unknown } };
-    if (method === 'tools/call' && isJSONRPCRequest(message)) names.push(typeof params?.name === 'string' ? params.name : OTHER_TOOL);
+    const { params } = message as { params?: { name?: unknown } };
+    if (isToolCallRequest(message)) names.push(typeof params?.name === 'string' ? params.name : OTHER_TOOL);
   }
   return names;
 }
@@ -92,8 +92,15 @@ function toolNamesIn(messages: readonly JSONRPCMessage[]): string[] {
 /** The tools/call requests of a POST (notifications do not run tools, and cost nothing). */
 export function toolCallsIn(messages: readonly JSONRPCMessage[]): number {
   let calls = 0;
-  for (const message of messages) {
-    if ((message as { method?: unknown }).method === 'tools/call' && isJSONRPCRequest(message)) calls += 1;
-  }
+  for (const message of messages) if (isToolCallRequest(message)) calls += 1;
   return calls;
+}
+
+/**
+ * A message json-rpc-body accepted (the SDK's strict message union) is a
+ * request exactly when it has a method and an id: a notification has no id,
+ * a response no method. So no second schema parse, about 10 µs a call.
+ */
+function isToolCallRequest(message: JSONRPCMessage): boolean {
+  return (message as { method?: unknown }).method === 'tools/call' && 'id' in message;
 }
