@@ -35,7 +35,18 @@ export class LruLoadingCache<T extends object> implements LoadingCache<T> {
   }
 
   async get(key: string, load: Load<T>): Promise<T> {
-    return (await this.cache.fetch(key, { context: load })) as T;
+    try {
+      return (await this.cache.fetch(key, { context: load })) as T;
+    } catch {
+      // `load` does not throw (the port's contract): lru-cache rejected because the key was forgotten (or evicted)
+      // while its load was under way, and that load began before the change the forget announced. Loaded again,
+      // uncached if it is forgotten once more: a caller gets a value, never the cache's "deleted".
+      try {
+        return (await this.cache.fetch(key, { context: load })) as T;
+      } catch {
+        return load();
+      }
+    }
   }
 
   forget(key: string): void {

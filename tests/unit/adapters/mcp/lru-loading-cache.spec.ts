@@ -35,6 +35,31 @@ describe('LruLoadingCache', () => {
     expect(loader.loads).toBe(2);
   });
 
+  it('answers an asker whose load was under way when the key was forgotten with a load begun after the forget', async () => {
+    const cache = new LruLoadingCache<ToolListing>({ maxEntries: 10, maxChars: 10_000, ttlMs: 60_000 });
+    let open!: () => void;
+    let version = 'before';
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    let loads = 0;
+    const load = async (): Promise<ToolListing> => {
+      loads += 1;
+      const seen = version;
+      if (loads === 1) await gate;
+      return listing(seen);
+    };
+    const asked = cache.get('server@v1', load);
+    await Promise.resolve();
+    // The upstream announces a change while the first load is under way (lru-cache then rejects that load's askers).
+    version = 'after';
+    cache.forget('server@v1');
+    open();
+    expect(await asked).toEqual(listing('after'));
+    expect(loads).toBe(2);
+    // The load that began after the forget is the one kept.
+    expect(await cache.get('server@v1', load)).toEqual(listing('after'));
+    expect(loads).toBe(2);
+  });
+
   it('keeps failures as long as listings', async () => {
     const cache = new LruLoadingCache<ToolListing>({ maxEntries: 10, maxChars: 10_000, ttlMs: 60_000 });
     const loader = counting<ToolListing>({ ok: false, shown: 'upstream address not allowed' });
