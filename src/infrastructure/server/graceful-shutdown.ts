@@ -1,5 +1,6 @@
 import http from 'node:http';
 import net from 'node:net';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 
 export interface ShutdownStep {
   name: string;
@@ -55,15 +56,12 @@ async function drain(server: http.Server, graceMs: number): Promise<void> {
   // Connections the kernel completed while this process was busy (handling the signal included) are accepted
   // on the event loop's next poll; closing the listener first would reset them, and a proxy answers 502 to a
   // POST it sent on one. They are served (with Connection: close) like any request in flight.
-  await nextPoll();
+  // One check phase for the immediates queued now, then one poll, then the next check phase.
+  await nextTurn();
+  await nextTurn();
   // net's close, not http's: http.Server#close also closes the idle keep-alive connections at once.
   const closed = new Promise<void>((resolve) => net.Server.prototype.close.call(server, () => resolve()));
   const deadline = new Promise<void>((resolve) => setTimeout(resolve, graceMs).unref());
   await Promise.race([closed, deadline]);
   server.closeAllConnections();
-}
-
-/** After the next turn's poll phase: one check phase for the immediates queued now, then one poll, then this. */
-function nextPoll(): Promise<void> {
-  return new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
 }
