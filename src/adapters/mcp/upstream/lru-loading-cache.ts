@@ -35,18 +35,17 @@ export class LruLoadingCache<T extends object> implements LoadingCache<T> {
   }
 
   async get(key: string, load: Load<T>): Promise<T> {
-    try {
-      return (await this.cache.fetch(key, { context: load })) as T;
-    } catch {
-      // `load` does not throw (the port's contract): lru-cache rejected because the key was forgotten (or evicted)
-      // while its load was under way, and that load began before the change the forget announced. Loaded again,
-      // uncached if it is forgotten once more: a caller gets a value, never the cache's "deleted".
+    // `load` does not throw (the port's contract), so a rejection is lru-cache's: the key was forgotten (or evicted)
+    // while its load was under way, and that load began before the change the forget announced. Loaded again,
+    // uncached if it is forgotten once more: a caller gets a value, never the cache's "deleted".
+    for (let attempt = 0; attempt < 2; attempt++) {
       try {
         return (await this.cache.fetch(key, { context: load })) as T;
       } catch {
-        return load();
+        // forgotten or evicted mid-load: again
       }
     }
+    return load();
   }
 
   forget(key: string): void {
