@@ -35,7 +35,7 @@ export async function benchPlace(name: string, logLevel: string): Promise<BenchP
   const scratch = mkdtempSync(path.join(os.tmpdir(), `${name.replace(/_/g, '-')}-`));
   chmodSync(scratch, 0o755); // as root, PostgreSQL runs as `postgres` and must reach its directory
   const pg = process.env.BENCH_DATABASE_URL ? null : await LocalPostgres.start({ dir: path.join(scratch, 'pg'), throwaway: true });
-  const url = process.env.BENCH_DATABASE_URL ?? (await freshDatabase(pg!.url, name));
+  const url = process.env.BENCH_DATABASE_URL ?? (await freshDatabase(pg!.localUrl, name));
   const dataDir = path.join(scratch, 'data');
   mkdirSync(dataDir);
   const env = {

@@ -1,8 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Client } from 'pg';
 import { cleanEnv, ROOT, ServiceProcess, startService, waitForListening } from '../support/service-process';
 
 jest.setTimeout(120_000);
@@ -14,13 +15,39 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
+/** Services a test started: one a failed test left running is killed, so jest does not wait on it. */
+const started: ServiceProcess[] = [];
+afterEach(() => {
+  for (const service of started.splice(0))
+    if (service.child.exitCode === null && service.child.signalCode === null) service.child.kill('SIGKILL');
+});
+
 async function start(): Promise<ServiceProcess> {
-  return waitForListening(startService({ DATA_DIR: dataDir }));
+  const service = startService({ DATA_DIR: dataDir });
+  started.push(service);
+  return waitForListening(service);
 }
 
 async function stop(service: ServiceProcess): Promise<void> {
   service.child.kill('SIGTERM');
   expect(await service.exited).toBe(0);
+}
+
+/** Where the service's own sessions with its embedded PostgreSQL come from (null: the Unix socket), read over TCP. */
+async function serviceSessionAddresses(): Promise<(string | null)[]> {
+  const db = path.join(dataDir, 'db');
+  const password = readFileSync(path.join(db, 'pg-password'), 'utf8').trim();
+  const port = readFileSync(path.join(db, 'pg', 'postmaster.pid'), 'utf8').split('\n')[3];
+  const client = new Client({ host: '127.0.0.1', port: Number(port), user: 'postgres', password, database: 'postgres' });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ addr: string | null }>(
+      "SELECT client_addr::text AS addr FROM pg_stat_activity WHERE application_name = 'keygate'",
+    );
+    return rows.map((row) => row.addr);
+  } finally {
+    await client.end();
+  }
 }
 
 const json = async (res: Response): Promise<{ status: number; body: any }> => ({
@@ -51,6 +78,10 @@ describe('the service on its embedded database (no DATABASE_URL, no JWT_JWKS_URI
       });
     const tools = await json(await mcp(kept.body.raw_key));
     expect(tools.body.result.tools.map((t: { name: string }) => t.name)).toEqual(['chat']);
+    // The service reaches its own database over the Unix socket, not loopback TCP.
+    const addresses = await serviceSessionAddresses();
+    expect(addresses.length).toBeGreaterThan(0);
+    expect(addresses.every((addr) => addr === null)).toBe(true);
     expect((await fetch(`${keys}/${gone.body.id}`, { method: 'DELETE', headers: auth })).status).toBe(204);
     expect((await mcp(gone.body.raw_key)).status).toBe(401);
     await stop(service);

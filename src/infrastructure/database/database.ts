@@ -15,7 +15,7 @@ export async function openDatabase(config: Config, log: (line: string) => void):
   let url = config.databaseUrl;
   if (!url) {
     embedded = await LocalPostgres.start({ dir: path.join(config.dataDir, 'db') });
-    url = embedded.url;
+    url = embedded.localUrl;
     log(`embedded PostgreSQL running with its data in ${path.join(config.dataDir, 'db')}`);
   }
   const dataSource = createDataSource({ url });

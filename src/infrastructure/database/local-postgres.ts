@@ -20,16 +20,28 @@ interface RunAs {
   gid: number;
 }
 
+/** A Unix socket's path must fit sockaddr_un's 108 bytes, its NUL included. */
+const MAX_SOCKET_PATH = 107;
+
 /**
  * A PostgreSQL server of our own: initdb on first use, then `postgres` bound to
- * loopback only. PostgreSQL refuses to run as root, so as root it runs as the
- * `postgres` user (created when missing).
+ * loopback only, and to a Unix socket in a directory only its user may open.
+ * PostgreSQL refuses to run as root, so as root it runs as the `postgres` user
+ * (created when missing).
  */
 export class LocalPostgres {
   private constructor(
     private readonly child: ChildProcess,
     private readonly options: LocalPostgresOptions,
+    /** Over TCP on loopback: for clients that need a port (proxies, tools that cut the connection). */
     readonly url: string,
+    /**
+     * Over the Unix socket, or `url` when there is none: what the service
+     * itself connects with. A statement's round trip skips the TCP stack (a
+     * one-row insert at 200 a second on the bench machine: p50 0.14–0.21 ms
+     * against 0.15–0.24 over TCP, lower in 7 of 8 alternating runs).
+     */
+    readonly localUrl: string,
   ) {}
 
   static async start(options: LocalPostgresOptions): Promise<LocalPostgres> {
@@ -39,7 +51,17 @@ export class LocalPostgres {
     const password = ensureCluster(options.dir, pgData, bins.initdb, runAs);
     stopOrphan(pgData);
     const port = options.port ?? (await freePort());
-    const flags = ['-D', pgData, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='];
+    const socketDir = socketDirectory(options.dir, port, runAs);
+    const flags = [
+      '-D',
+      pgData,
+      '-p',
+      String(port),
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      `unix_socket_directories=${socketDir ?? ''}`,
+    ];
     if (options.throwaway)
       flags.push('-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=300');
     const child = spawn(bins.postgres, flags, { ...runAs, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -52,8 +74,9 @@ export class LocalPostgres {
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
     const url = `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
-    await waitUntilReady(url, child, output);
-    const server = new LocalPostgres(child, options, url);
+    const localUrl = socketDir === null ? url : `${url}?host=${encodeURIComponent(socketDir)}`;
+    await waitUntilReady(localUrl, child, output);
+    const server = new LocalPostgres(child, options, url, localUrl);
     process.once('exit', () => child.kill('SIGINT'));
     return server;
   }
@@ -96,6 +119,21 @@ function ensureCluster(dir: string, pgData: string, initdb: string, runAs?: RunA
     rmSync(pwFile, { force: true });
   }
   return password;
+}
+
+/**
+ * `<dir>/socket`, made for the server's user alone (root reaches it all the
+ * same); null when the socket's path would not fit or needs quoting, and
+ * then there is none.
+ */
+function socketDirectory(dir: string, port: number, runAs?: RunAs): string | null {
+  const socketDir = path.resolve(dir, 'socket');
+  // A directory name PostgreSQL's list setting would have to quote is left out rather than quoted.
+  if (!/^[\w./-]+$/.test(socketDir) || Buffer.byteLength(path.join(socketDir, `.s.PGSQL.${port}`)) > MAX_SOCKET_PATH) return null;
+  mkdirSync(socketDir, { recursive: true, mode: 0o700 });
+  chmodSync(socketDir, 0o700);
+  if (runAs) chownSync(socketDir, runAs.uid, runAs.gid);
+  return socketDir;
 }
 
 /** As root the server runs as `postgres`, which must be able to walk down to its directory. */
