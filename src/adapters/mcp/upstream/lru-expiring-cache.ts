@@ -21,6 +21,9 @@ export class LruExpiringCache<T extends object | string> implements ExpiringCach
       max: options.maxEntries,
       perf: { now },
       ttlResolution: 0,
+      // A key evicted while its load is under way (maxEntries others asked meanwhile) would otherwise reject its
+      // askers with lru-cache's "evicted": they get the load's value instead, and it is not kept.
+      ignoreFetchAbort: true,
       fetchMethod: async (_key, _stale, { context, options: set }) => {
         const { value, keepUntil } = await context();
         // A ttl of 0 would keep it forever: one already due gets a millisecond, and get() drops it.

@@ -40,4 +40,19 @@ describe('LruExpiringCache', () => {
     expect(await cache.get('a', keep('a again'))).toBe('a again');
     expect(await cache.get('c', keep('c again'))).toBe('c');
   });
+
+  it("gives an asker its load's value when the key is evicted while the load is under way, and keeps no stale entry", async () => {
+    const cache = new LruExpiringCache<string>({ maxEntries: 1, now: () => 0 });
+    let finish!: () => void;
+    const held = new Promise<void>((resolve) => (finish = resolve));
+    const slow = cache.get('a', async () => {
+      await held;
+      return { value: 'a', keepUntil: new Date(60_000) };
+    });
+    // A second key fills the only slot: lru-cache evicts 'a' mid-load.
+    expect(await cache.get('b', async () => ({ value: 'b', keepUntil: new Date(60_000) }))).toBe('b');
+    finish();
+    expect(await slow).toBe('a');
+    expect(await cache.get('b', async () => ({ value: 'b again', keepUntil: new Date(60_000) }))).toBe('b');
+  });
 });
