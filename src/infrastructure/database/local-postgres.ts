@@ -51,33 +51,23 @@ export class LocalPostgres {
     const password = ensureCluster(options.dir, pgData, bins.initdb, runAs);
     stopOrphan(pgData);
     const port = options.port ?? (await freePort());
-    const socketDir = socketDirectory(options.dir, port, runAs);
-    const flags = [
-      '-D',
-      pgData,
-      '-p',
-      String(port),
-      '-c',
-      'listen_addresses=127.0.0.1',
-      '-c',
-      `unix_socket_directories=${socketDir ?? ''}`,
-    ];
-    if (options.throwaway)
-      flags.push('-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=300');
-    const child = spawn(bins.postgres, flags, { ...runAs, stdio: ['ignore', 'pipe', 'pipe'] });
-    const output: string[] = [];
-    const onData = (chunk: Buffer) => {
-      output.push(chunk.toString());
-      if (output.length > 50) output.shift();
-      options.log?.(chunk.toString().trimEnd());
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
     const url = `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
-    const localUrl = socketDir === null ? url : `${url}?host=${encodeURIComponent(socketDir)}`;
-    await waitUntilReady(localUrl, child, output);
-    const server = new LocalPostgres(child, options, url, localUrl);
-    process.once('exit', () => child.kill('SIGINT'));
+    const launch = async (socketDir: string | null): Promise<LocalPostgres> => {
+      const localUrl = socketDir === null ? url : `${url}?host=${encodeURIComponent(socketDir)}`;
+      const child = await run(bins.postgres, pgData, port, socketDir, options, runAs, localUrl);
+      return new LocalPostgres(child, options, url, localUrl);
+    };
+    const socketDir = socketDirectory(options.dir, port, runAs);
+    let server: LocalPostgres;
+    try {
+      server = await launch(socketDir);
+    } catch (error) {
+      // A file system that holds no sockets (some bind mounts, network and FUSE ones): loopback alone, as before.
+      if (socketDir === null || !/Unix-domain socket/.test((error as Error).message)) throw error;
+      options.log?.(`PostgreSQL could not make its socket in ${socketDir}; it listens on 127.0.0.1 alone`);
+      server = await launch(null);
+    }
+    process.once('exit', () => server.child.kill('SIGINT'));
     return server;
   }
 
@@ -119,6 +109,32 @@ function ensureCluster(dir: string, pgData: string, initdb: string, runAs?: RunA
     rmSync(pwFile, { force: true });
   }
   return password;
+}
+
+/** Starts `postgres` on the cluster and waits until `readyUrl` takes a connection; rejects with its output when it exits first. */
+async function run(
+  postgres: string,
+  pgData: string,
+  port: number,
+  socketDir: string | null,
+  options: LocalPostgresOptions,
+  runAs: RunAs | undefined,
+  readyUrl: string,
+): Promise<ChildProcess> {
+  const flags = ['-D', pgData, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=${socketDir ?? ''}`];
+  if (options.throwaway)
+    flags.push('-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=300');
+  const child = spawn(postgres, flags, { ...runAs, stdio: ['ignore', 'pipe', 'pipe'] });
+  const output: string[] = [];
+  const onData = (chunk: Buffer) => {
+    output.push(chunk.toString());
+    if (output.length > 50) output.shift();
+    options.log?.(chunk.toString().trimEnd());
+  };
+  child.stdout.on('data', onData);
+  child.stderr.on('data', onData);
+  await waitUntilReady(readyUrl, child, output);
+  return child;
 }
 
 /**

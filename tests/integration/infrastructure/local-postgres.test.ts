@@ -1,4 +1,5 @@
-import { chmodSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
@@ -49,6 +50,36 @@ describe('the embedded PostgreSQL', () => {
     const wrong = new URL(server.localUrl);
     wrong.password = 'not-the-password';
     await expect(clientAddress(wrong.toString())).rejects.toThrow(/password authentication failed/);
+  });
+});
+
+async function freePort(): Promise<number> {
+  const server = net.createServer().listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+describe('the embedded PostgreSQL where its socket cannot be made', () => {
+  it('starts again on loopback TCP alone, and localUrl is url', async () => {
+    const dir = scratch('keygate-local-pg-');
+    const port = await freePort();
+    // A directory where the socket file goes: PostgreSQL can neither remove it nor bind there, as on a file system without sockets.
+    mkdirSync(path.join(dir, 'socket', `.s.PGSQL.${port}`), { recursive: true });
+    const lines: string[] = [];
+    try {
+      const server = await LocalPostgres.start({ dir, port, throwaway: true, log: (line) => lines.push(line) });
+      try {
+        expect(server.localUrl).toBe(server.url);
+        expect(await clientAddress(server.localUrl)).toBe('127.0.0.1/32');
+        expect(lines.join('\n')).toContain('it listens on 127.0.0.1 alone');
+      } finally {
+        await server.stop();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
