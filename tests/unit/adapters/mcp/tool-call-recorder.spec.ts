@@ -141,10 +141,17 @@ describe('ToolCallRecorder', () => {
 
     it('counts a call after its event is handed to the queue (the write goes first), and before it is answered', async () => {
       const order: string[] = [];
+      // As the group-commit queue does: the batch is written on the turn's check phase, and its commit, being
+      // I/O, comes back on a later turn (a timer here: however late the machine runs it, it is set after the write).
       const queue: AuditQueue = {
         append: () => {
           order.push('appended');
-          return new Promise<void>((resolve) => setTimeout(() => (order.push('committed'), resolve()), 5));
+          return new Promise<void>((resolve) =>
+            setImmediate(() => {
+              order.push('written');
+              setTimeout(() => (order.push('committed'), resolve()), 5);
+            }),
+          );
         },
       };
       const hook = { record: () => order.push('counted') } as unknown as ToolUsageHook;
@@ -159,7 +166,7 @@ describe('ToolCallRecorder', () => {
           () => 'ok',
         )
         .then(() => order.push('answered'));
-      expect(order).toEqual(['appended', 'counted', 'committed', 'answered']);
+      expect(order).toEqual(['appended', 'written', 'counted', 'committed', 'answered']);
     });
 
     it('fails a call whose counting throws, its event still appended, rather than leave it waiting', async () => {
