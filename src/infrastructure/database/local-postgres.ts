@@ -63,7 +63,7 @@ export class LocalPostgres {
       server = await launch(socketDir);
     } catch (error) {
       // A file system that holds no sockets (some bind mounts, network and FUSE ones): loopback alone, as before.
-      if (socketDir === null || !/Unix-domain socket/.test((error as Error).message)) throw error;
+      if (socketDir === null || !/could not create any Unix-domain sockets/.test((error as Error).message)) throw error;
       options.log?.(`PostgreSQL could not make its socket in ${socketDir}; it listens on 127.0.0.1 alone`);
       server = await launch(null);
     }
