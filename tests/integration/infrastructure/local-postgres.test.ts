@@ -1,9 +1,9 @@
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { LocalPostgres } from '../../../src/infrastructure/database/local-postgres';
+import { freePort } from '../../support/nginx';
 
 jest.setTimeout(120_000);
 
@@ -52,14 +52,6 @@ describe('the embedded PostgreSQL', () => {
     await expect(clientAddress(wrong.toString())).rejects.toThrow(/password authentication failed/);
   });
 });
-
-async function freePort(): Promise<number> {
-  const server = net.createServer().listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 describe('the embedded PostgreSQL where its socket cannot be made', () => {
   it('starts again on loopback TCP alone, and localUrl is url', async () => {
