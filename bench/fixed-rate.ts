@@ -58,23 +58,30 @@ export function fixedRate(spec: FixedRateSpec): Promise<FixedRateReport> {
  * The same fixed rate against a reference (the upstream called directly)
  * and a figure (through keygate) in alternating rounds, as rounds.ts does for
  * throughput; each side's rounds are pooled before the percentiles are taken,
- * and `added` is the figure's percentile minus the reference's.
+ * and `added` is the figure's percentile minus the reference's. A `floor`
+ * (the same hops with nothing of ours, bare-proxy.ts) runs in the same
+ * rounds, after the figure; it gets its own `added`, and `beyond` is the
+ * figure's percentile minus the floor's.
  */
 export async function alternateFixedRate(
   reference: (seconds: number) => Promise<FixedRateReport>,
   figure: (seconds: number) => Promise<FixedRateReport>,
   seconds: number,
   rounds: number,
+  floor?: (seconds: number) => Promise<FixedRateReport>,
 ) {
   const references: FixedRateReport[] = [];
   const figures: FixedRateReport[] = [];
+  const floors: FixedRateReport[] = [];
   for (let round = 0; round < rounds; round++) {
     references.push(await reference(seconds / rounds));
     figures.push(await figure(seconds / rounds));
+    if (floor) floors.push(await floor(seconds / rounds));
   }
   const r = pooled(references);
   const f = pooled(figures);
-  return { reference: r, figure: f, added: { p50Ms: round2(f.p50Ms - r.p50Ms), p99Ms: round2(f.p99Ms - r.p99Ms) } };
+  const fl = floor ? pooled(floors) : undefined;
+  return { reference: r, figure: f, added: minus(f, r), floor: fl && { figure: fl, added: minus(fl, r), beyond: minus(f, fl) } };
 }
 
 export function pooled(reports: FixedRateReport[]): LatencyFigure {
@@ -99,3 +106,4 @@ export function percentile(sorted: readonly number[], p: number): number {
 }
 
 const round2 = (x: number) => Math.round(x * 100) / 100;
+const minus = (x: LatencyFigure, y: LatencyFigure) => ({ p50Ms: round2(x.p50Ms - y.p50Ms), p99Ms: round2(x.p99Ms - y.p99Ms) });

@@ -55,6 +55,10 @@ async function main(): Promise<void> {
   const { url, dataDir, env, remove } = await benchPlace('keygate_bench', LOG_LEVEL);
   const bare = await startListening(path.join(ROOT, 'dist', 'bench', 'bare-express.js'), env);
   const upstream = await startListening(path.join(ROOT, 'dist', 'bench', 'upstream-server.js'), env);
+  const floor = await startListening(path.join(ROOT, 'dist', 'bench', 'bare-proxy.js'), {
+    ...env,
+    UPSTREAM_URL: `${upstream.baseUrl}/mcp`,
+  });
   // (j)'s upstream listens on loopback, which the service refuses to contact unless allowed.
   const serviceEnv = { ...env, MCP_UPSTREAM_ALLOWLIST: '127.0.0.0/8' };
   const service = await startListening(MAIN, serviceEnv, NODE_FLAGS);
@@ -70,7 +74,7 @@ async function main(): Promise<void> {
       connections: CONNECTIONS,
     });
     if (ONLY === 'j') {
-      return await onlyUpstreamCalls(service, upstream, url, rawKey).catch((error) => {
+      return await onlyUpstreamCalls(service, upstream, floor, url, rawKey).catch((error) => {
         console.log(
           `service ${service.child.pid} output:\n${service.outputTail()}\nupstream ${upstream.child.pid} output:\n${upstream.outputTail()}`,
         );
@@ -151,7 +155,7 @@ async function main(): Promise<void> {
     await createUpstreamRecord(service.baseUrl, rawKey, `${upstream.baseUrl.replace('localhost', '127.0.0.1')}/mcp`);
     const j: UpstreamCall[] = [];
     for (const era of UPSTREAM_ERAS) {
-      j.push(await measureUpstreamCall(upstreamCallSetup(era, service, upstream, rawKey)));
+      j.push(await measureUpstreamCall(upstreamCallSetup(era, service, upstream, floor, rawKey)));
     }
     const rounds = [...ab.figureRounds, ...ae.figureRounds, ...abModern.figureRounds, ...j.flatMap((call) => call.throughput.figureRounds)];
     if (rounds.some((r) => r.requests === 0 || r.errors + r.timeouts > 0)) {
@@ -180,6 +184,7 @@ async function main(): Promise<void> {
     });
   } finally {
     await service.stop();
+    await floor.stop();
     await upstream.stop();
     await bare.stop();
     await remove();
@@ -327,6 +332,12 @@ function printUpstreamCall({ era, rate, latency, throughput }: UpstreamCall, lin
   console.log(at('    direct to the upstream', latency.reference));
   console.log(at(`    through /mcp/servers/${UPSTREAM_NAME}`, latency.figure));
   console.log(`    added: p50 ${latency.added.p50Ms} ms (target <= 1 ms), p99 ${latency.added.p99Ms} ms (target <= 3 ms)`);
+  if (latency.floor) {
+    console.log(at('    floor: the same hops, bare-proxy.ts', latency.floor.figure));
+    console.log(
+      `    the floor added: p50 ${latency.floor.added.p50Ms} ms, p99 ${latency.floor.added.p99Ms} ms (this machine's cost of the hops, no target); through keygate beyond it: p50 ${latency.floor.beyond.p50Ms} ms, p99 ${latency.floor.beyond.p99Ms} ms`,
+    );
+  }
   console.log(`(j) the same, saturated (${CONNECTIONS} connections):`);
   console.log(line('    direct to the upstream', throughput.ceiling));
   console.log(line(`    through /mcp/servers/${UPSTREAM_NAME}`, throughput.figure));
@@ -343,12 +354,13 @@ const UPSTREAM_NAME = 'bench';
 
 /** (j) alone: its figures, and how many PostgreSQL transactions and row changes each call through keygate cost. */
 /** (j)'s setup for one client era: the upstream through keygate's /mcp/servers/<name> and directly, at the run's rate and rounds. */
-function upstreamCallSetup(era: ClientEra, service: Started, upstream: Started, rawKey: string): UpstreamCallSetup {
+function upstreamCallSetup(era: ClientEra, service: Started, upstream: Started, floor: Started, rawKey: string): UpstreamCallSetup {
   return {
     era,
     gatewayUrl: `${service.baseUrl}/mcp/servers/${UPSTREAM_NAME}`,
     rawKey,
     directUrl: `${upstream.baseUrl}/mcp`,
+    floorUrl: `${floor.baseUrl}/mcp`,
     servicePid: service.child.pid!,
     upstreamPid: upstream.child.pid!,
     rate: RATE,
@@ -359,10 +371,10 @@ function upstreamCallSetup(era: ClientEra, service: Started, upstream: Started, 
   };
 }
 
-async function onlyUpstreamCalls(service: Started, upstream: Started, url: string, rawKey: string): Promise<void> {
+async function onlyUpstreamCalls(service: Started, upstream: Started, floor: Started, url: string, rawKey: string): Promise<void> {
   await createUpstreamRecord(service.baseUrl, rawKey, `${upstream.baseUrl.replace('localhost', '127.0.0.1')}/mcp`);
   for (const era of UPSTREAM_ERAS) {
-    const setup = upstreamCallSetup(era, service, upstream, rawKey);
+    const setup = upstreamCallSetup(era, service, upstream, floor, rawKey);
     const calls = 200;
     const before = await databaseActivity(url);
     await callsOneAtATime(setup, calls);

@@ -21,6 +21,8 @@ export interface UpstreamCallSetup {
   rawKey: string;
   /** The upstream's own MCP URL. */
   directUrl: string;
+  /** (j)'s floor in front of the same upstream (bare-proxy.ts): its MCP URL. */
+  floorUrl?: string;
   servicePid: number;
   upstreamPid: number;
   /** For the fixed-rate part. */
@@ -42,6 +44,7 @@ const EXPECT = '"text":"bench"';
 export async function measureUpstreamCall(setup: UpstreamCallSetup) {
   const gateway = await sideOf(setup.era, setup.gatewayUrl, { 'x-api-key': setup.rawKey });
   const direct = await sideOf(setup.era, setup.directUrl, {});
+  const floor = setup.floorUrl === undefined ? undefined : await sideOf(setup.era, setup.floorUrl, {});
   const spec = (side: Side, seconds: number, warmUpSeconds = 0): FixedRateSpec => ({
     url: side.url,
     headers: side.headers,
@@ -54,11 +57,13 @@ export async function measureUpstreamCall(setup: UpstreamCallSetup) {
   });
   await fixedRate(spec(direct, setup.warmUpSeconds));
   await fixedRate(spec(gateway, setup.warmUpSeconds));
+  if (floor) await fixedRate(spec(floor, setup.warmUpSeconds));
   const latency = await alternateFixedRate(
     (seconds) => fixedRate(spec(direct, seconds, setup.warmUpSeconds / 4)),
     (seconds) => fixedRate(spec(gateway, seconds, setup.warmUpSeconds / 4)),
     setup.seconds,
     setup.rounds,
+    floor && ((seconds) => fixedRate(spec(floor, seconds, setup.warmUpSeconds / 4))),
   );
   const saturated = (side: Side, seconds: number) =>
     load({ url: side.url, headers: side.headers, body: side.body, seconds, connections: setup.connections, idReplacement: true });
