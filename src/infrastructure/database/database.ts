@@ -14,7 +14,7 @@ export async function openDatabase(config: Config, log: (line: string) => void):
   let embedded: LocalPostgres | null = null;
   let url = config.databaseUrl;
   if (!url) {
-    embedded = await LocalPostgres.start({ dir: path.join(config.dataDir, 'db') });
+    embedded = await LocalPostgres.start({ dir: path.join(config.dataDir, 'db'), notice: log });
     url = embedded.localUrl;
     log(`embedded PostgreSQL running with its data in ${path.join(config.dataDir, 'db')}`);
   }

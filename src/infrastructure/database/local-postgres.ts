@@ -12,7 +12,20 @@ export interface LocalPostgresOptions {
   port?: number;
   /** Throwaway clusters for tests trade durability for speed. */
   throwaway?: boolean;
+  /** PostgreSQL's own output, line by line. */
   log?: (line: string) => void;
+  /** What start-up chose that whoever runs it should know (the socket given up for loopback TCP). */
+  notice?: (line: string) => void;
+}
+
+/** How `run` starts one server: where, as whom, and the address that shows it is up. */
+interface Launch {
+  postgres: string;
+  pgData: string;
+  port: number;
+  socketDir: string | null;
+  runAs: RunAs | undefined;
+  readyUrl: string;
 }
 
 interface RunAs {
@@ -54,17 +67,21 @@ export class LocalPostgres {
     const url = `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
     const launch = async (socketDir: string | null): Promise<LocalPostgres> => {
       const localUrl = socketDir === null ? url : `${url}?host=${encodeURIComponent(socketDir)}`;
-      const child = await run(bins.postgres, pgData, port, socketDir, options, runAs, localUrl);
+      const child = await run({ postgres: bins.postgres, pgData, port, socketDir, runAs, readyUrl: localUrl }, options);
       return new LocalPostgres(child, options, url, localUrl);
     };
     const socketDir = socketDirectory(options.dir, port, runAs);
+    if (socketDir === null)
+      options.notice?.(
+        `PostgreSQL's socket cannot go under ${options.dir} (its path is too long or needs quoting); it listens on 127.0.0.1 alone`,
+      );
     let server: LocalPostgres;
     try {
       server = await launch(socketDir);
     } catch (error) {
       // A file system that holds no sockets (some bind mounts, network and FUSE ones): loopback alone, as before.
       if (socketDir === null || !/could not create any Unix-domain sockets/.test((error as Error).message)) throw error;
-      options.log?.(`PostgreSQL could not make its socket in ${socketDir}; it listens on 127.0.0.1 alone`);
+      options.notice?.(`PostgreSQL could not make its socket in ${socketDir}; it listens on 127.0.0.1 alone`);
       server = await launch(null);
     }
     process.once('exit', () => server.child.kill('SIGINT'));
@@ -112,15 +129,7 @@ function ensureCluster(dir: string, pgData: string, initdb: string, runAs?: RunA
 }
 
 /** Starts `postgres` on the cluster and waits until `readyUrl` takes a connection; rejects with its output when it exits first. */
-async function run(
-  postgres: string,
-  pgData: string,
-  port: number,
-  socketDir: string | null,
-  options: LocalPostgresOptions,
-  runAs: RunAs | undefined,
-  readyUrl: string,
-): Promise<ChildProcess> {
+async function run({ postgres, pgData, port, socketDir, runAs, readyUrl }: Launch, options: LocalPostgresOptions): Promise<ChildProcess> {
   const flags = ['-D', pgData, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=${socketDir ?? ''}`];
   if (options.throwaway)
     flags.push('-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=300');

@@ -2,6 +2,8 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
+import { loadConfig } from '../../../src/infrastructure/config/config';
+import { openDatabase } from '../../../src/infrastructure/database/database';
 import { LocalPostgres } from '../../../src/infrastructure/database/local-postgres';
 import { freePort } from '../../support/nginx';
 
@@ -61,7 +63,7 @@ describe('the embedded PostgreSQL where its socket cannot be made', () => {
     mkdirSync(path.join(dir, 'socket', `.s.PGSQL.${port}`), { recursive: true });
     const lines: string[] = [];
     try {
-      const server = await LocalPostgres.start({ dir, port, throwaway: true, log: (line) => lines.push(line) });
+      const server = await LocalPostgres.start({ dir, port, throwaway: true, notice: (line) => lines.push(line) });
       try {
         expect(server.localUrl).toBe(server.url);
         expect(await clientAddress(server.localUrl)).toBe('127.0.0.1/32');
@@ -80,13 +82,34 @@ describe('the embedded PostgreSQL under a directory too deep for a socket path',
     const root = scratch('keygate-local-pg-');
     const dir = path.join(root, 'd'.repeat(100));
     try {
-      const server = await LocalPostgres.start({ dir, throwaway: true });
+      const lines: string[] = [];
+      const server = await LocalPostgres.start({ dir, throwaway: true, notice: (line) => lines.push(line) });
       try {
         expect(server.localUrl).toBe(server.url);
         expect(await clientAddress(server.localUrl)).toBe('127.0.0.1/32');
+        expect(lines).toEqual([
+          `PostgreSQL's socket cannot go under ${dir} (its path is too long or needs quoting); it listens on 127.0.0.1 alone`,
+        ]);
       } finally {
         await server.stop();
       }
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the service on its embedded PostgreSQL, where the socket cannot be had', () => {
+  it('says in its log that the database listens on loopback TCP alone', async () => {
+    const root = scratch('keygate-local-pg-');
+    const dataDir = path.join(root, 'd'.repeat(100));
+    const lines: string[] = [];
+    try {
+      const database = await openDatabase(loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir }), (line) => lines.push(line));
+      await database.close();
+      expect(lines).toContain(
+        `PostgreSQL's socket cannot go under ${path.join(dataDir, 'db')} (its path is too long or needs quoting); it listens on 127.0.0.1 alone`,
+      );
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
