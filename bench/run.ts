@@ -46,10 +46,18 @@ const UPSTREAM_ERAS = (process.env.BENCH_UPSTREAM_ERAS ?? '2025,2026').split(','
 /** A built-in tool call: one PostgreSQL read by primary key, and one tool.called event queued for the batch writer. */
 /** BENCH_ONLY=j runs only (j) (with its PostgreSQL transaction count per call), for quick comparisons while working on it. */
 const ONLY = process.env.BENCH_ONLY;
+/**
+ * With BENCH_ONLY=j, the root of another checkout whose build (`dist/`) runs
+ * in (j)'s rounds in place of the floor, on the same database and key: a
+ * change and the code before it measured side by side, the machine's drift
+ * shared by both.
+ */
+const AGAINST = process.env.BENCH_AGAINST;
 const toolsCall = (args: Record<string, unknown>) =>
   JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'projects', arguments: args } });
 
-const MAIN = path.join(ROOT, 'dist', 'src', 'infrastructure', 'server', 'main.js');
+const MAIN_IN_ROOT = path.join('dist', 'src', 'infrastructure', 'server', 'main.js');
+const MAIN = path.join(ROOT, MAIN_IN_ROOT);
 
 async function main(): Promise<void> {
   const { url, dataDir, env, remove } = await benchPlace('keygate_bench', LOG_LEVEL);
@@ -74,12 +82,18 @@ async function main(): Promise<void> {
       connections: CONNECTIONS,
     });
     if (ONLY === 'j') {
-      return await onlyUpstreamCalls(service, upstream, floor, url, rawKey).catch((error) => {
-        console.log(
-          `service ${service.child.pid} output:\n${service.outputTail()}\nupstream ${upstream.child.pid} output:\n${upstream.outputTail()}`,
-        );
-        throw error;
-      });
+      const other = AGAINST ? await startListening(path.join(path.resolve(AGAINST), MAIN_IN_ROOT), serviceEnv, NODE_FLAGS) : undefined;
+      const alongside = other
+        ? { started: other, label: `the build in ${path.resolve(AGAINST!)}` }
+        : { started: floor, label: FLOOR_LABEL };
+      return await onlyUpstreamCalls(service, upstream, alongside, url, rawKey)
+        .finally(() => other?.stop())
+        .catch((error) => {
+          console.log(
+            `service ${service.child.pid} output:\n${service.outputTail()}\nupstream ${upstream.child.pid} output:\n${upstream.outputTail()}`,
+          );
+          throw error;
+        });
     }
     const bareLoad = (route: string, body: string, seconds: number) => ({
       url: `${bare.baseUrl}${route}`,
@@ -155,7 +169,7 @@ async function main(): Promise<void> {
     await createUpstreamRecord(service.baseUrl, rawKey, `${upstream.baseUrl.replace('localhost', '127.0.0.1')}/mcp`);
     const j: UpstreamCall[] = [];
     for (const era of UPSTREAM_ERAS) {
-      j.push(await measureUpstreamCall(upstreamCallSetup(era, service, upstream, floor, rawKey)));
+      j.push(await measureUpstreamCall(upstreamCallSetup(era, service, upstream, { started: floor, label: FLOOR_LABEL }, rawKey)));
     }
     const rounds = [...ab.figureRounds, ...ae.figureRounds, ...abModern.figureRounds, ...j.flatMap((call) => call.throughput.figureRounds)];
     if (rounds.some((r) => r.requests === 0 || r.errors + r.timeouts > 0)) {
@@ -247,7 +261,7 @@ function report(figures: {
   console.log(line('(b26) /mcp tools/list, 2026-07-28', bModern));
   console.log(`ratio (b26)/(a): ${ratios.bModern.ratio} (rounds: ${ratios.bModern.roundRatios.join(', ')})  target >= 0.9`);
   if (traced) printTracingOn(traced, line);
-  for (const call of j) printUpstreamCall(call, line);
+  for (const call of j) printUpstreamCall(call, FLOOR_LABEL, line);
   console.log(
     `peak RSS: service ${rss.serviceMb} MB before (j), ${rss.serviceAfterUpstreamCallsMb} MB after; bench process ${rss.benchProcessMb} MB`,
   );
@@ -325,14 +339,23 @@ const ERA_NOTE: Record<ClientEra, string> = {
   '2026': 'a 2026-07-28 client, stateless',
 };
 
-function printUpstreamCall({ era, rate, latency, throughput }: UpstreamCall, line: (name: string, r: Measured) => string) {
+function printUpstreamCall(
+  { era, rate, latency, throughput }: UpstreamCall,
+  alongside: string,
+  line: (name: string, r: Measured) => string,
+) {
   const at = (name: string, f: UpstreamCall['latency']['reference']) =>
     `${name.padEnd(38)} ${String(f.requests).padStart(8)} calls  p50 ${f.p50Ms} ms  p99 ${f.p99Ms} ms  max ${f.maxMs} ms  statuses ${JSON.stringify(f.statusCounts)}${f.errors + f.unexpected > 0 ? `  errors ${f.errors} unexpected ${f.unexpected}` : ''}`;
   console.log(`(j) upstream tools/call, ${ERA_NOTE[era]}, at a fixed ${rate} req/s (open loop):`);
   console.log(at('    direct to the upstream', latency.reference));
   console.log(at(`    through /mcp/servers/${UPSTREAM_NAME}`, latency.figure));
   console.log(`    added: p50 ${latency.added.p50Ms} ms (target <= 1 ms), p99 ${latency.added.p99Ms} ms (target <= 3 ms)`);
-  if (latency.floor) {
+  if (latency.floor && alongside !== FLOOR_LABEL) {
+    console.log(at(`    through ${alongside}`, latency.floor.figure));
+    console.log(
+      `    that build added: p50 ${latency.floor.added.p50Ms} ms, p99 ${latency.floor.added.p99Ms} ms; this build less that one: p50 ${latency.floor.beyond.p50Ms} ms, p99 ${latency.floor.beyond.p99Ms} ms (two runs of one build have differed by up to 0.25 ms at p50 here: repeat before trusting less)`,
+    );
+  } else if (latency.floor) {
     console.log(at('    floor: the same hops, bare-proxy.ts', latency.floor.figure));
     console.log(
       `    the floor added: p50 ${latency.floor.added.p50Ms} ms, p99 ${latency.floor.added.p99Ms} ms (this machine's cost of the hops, no target); through keygate beyond it: p50 ${latency.floor.beyond.p50Ms} ms, p99 ${latency.floor.beyond.p99Ms} ms`,
@@ -352,15 +375,25 @@ const KEY_LIMITS_NOTE: Record<BenchKey['limits'], string> = {
 
 const UPSTREAM_NAME = 'bench';
 
-/** (j) alone: its figures, and how many PostgreSQL transactions and row changes each call through keygate cost. */
-/** (j)'s setup for one client era: the upstream through keygate's /mcp/servers/<name> and directly, at the run's rate and rounds. */
-function upstreamCallSetup(era: ClientEra, service: Started, upstream: Started, floor: Started, rawKey: string): UpstreamCallSetup {
+/** (j)'s third side: the floor (bare-proxy.ts), or another build of keygate (BENCH_AGAINST), and how the figures name it. */
+interface Alongside {
+  started: Started;
+  label: string;
+}
+
+const FLOOR_LABEL = 'floor';
+
+/** (j)'s setup for one client era: the upstream through keygate's /mcp/servers/<name>, directly, and through the third side, at the run's rate and rounds. */
+function upstreamCallSetup(era: ClientEra, service: Started, upstream: Started, alongside: Alongside, rawKey: string): UpstreamCallSetup {
+  const isFloor = alongside.label === FLOOR_LABEL;
   return {
     era,
     gatewayUrl: `${service.baseUrl}/mcp/servers/${UPSTREAM_NAME}`,
     rawKey,
     directUrl: `${upstream.baseUrl}/mcp`,
-    floorUrl: `${floor.baseUrl}/mcp`,
+    alongside: isFloor
+      ? { url: `${alongside.started.baseUrl}/mcp`, auth: {} }
+      : { url: `${alongside.started.baseUrl}/mcp/servers/${UPSTREAM_NAME}`, auth: { 'x-api-key': rawKey } },
     servicePid: service.child.pid!,
     upstreamPid: upstream.child.pid!,
     rate: RATE,
@@ -371,10 +404,11 @@ function upstreamCallSetup(era: ClientEra, service: Started, upstream: Started, 
   };
 }
 
-async function onlyUpstreamCalls(service: Started, upstream: Started, floor: Started, url: string, rawKey: string): Promise<void> {
+/** (j) alone: its figures, and how many PostgreSQL transactions and row changes each call through keygate cost. */
+async function onlyUpstreamCalls(service: Started, upstream: Started, alongside: Alongside, url: string, rawKey: string): Promise<void> {
   await createUpstreamRecord(service.baseUrl, rawKey, `${upstream.baseUrl.replace('localhost', '127.0.0.1')}/mcp`);
   for (const era of UPSTREAM_ERAS) {
-    const setup = upstreamCallSetup(era, service, upstream, floor, rawKey);
+    const setup = upstreamCallSetup(era, service, upstream, alongside, rawKey);
     const calls = 200;
     const before = await databaseActivity(url);
     await callsOneAtATime(setup, calls);
@@ -393,6 +427,7 @@ async function onlyUpstreamCalls(service: Started, upstream: Started, floor: Sta
     const call = await measureUpstreamCall(setup);
     printUpstreamCall(
       call,
+      alongside.label,
       (name, r) =>
         `${name.padEnd(38)} ${r.requestsPerSecond.toFixed(0).padStart(8)} req/s  p50 ${r.p50Ms} ms  p99 ${r.p99Ms} ms  cpu ${r.cpuMicrosPerRequest} us/req`,
     );

@@ -21,8 +21,12 @@ export interface UpstreamCallSetup {
   rawKey: string;
   /** The upstream's own MCP URL. */
   directUrl: string;
-  /** (j)'s floor in front of the same upstream (bare-proxy.ts): its MCP URL. */
-  floorUrl?: string;
+  /**
+   * A third side in the same rounds: (j)'s floor in front of the same
+   * upstream (bare-proxy.ts, no key), or with BENCH_AGAINST another build's
+   * /mcp/servers/<name> (the key in `auth`).
+   */
+  alongside?: { url: string; auth: Record<string, string> };
   servicePid: number;
   upstreamPid: number;
   /** For the fixed-rate part. */
@@ -44,7 +48,7 @@ const EXPECT = '"text":"bench"';
 export async function measureUpstreamCall(setup: UpstreamCallSetup) {
   const gateway = await sideOf(setup.era, setup.gatewayUrl, { 'x-api-key': setup.rawKey });
   const direct = await sideOf(setup.era, setup.directUrl, {});
-  const floor = setup.floorUrl === undefined ? undefined : await sideOf(setup.era, setup.floorUrl, {});
+  const floor = setup.alongside && (await sideOf(setup.era, setup.alongside.url, setup.alongside.auth));
   const spec = (side: Side, seconds: number, warmUpSeconds = 0): FixedRateSpec => ({
     url: side.url,
     headers: side.headers,
