@@ -43,7 +43,6 @@ const MODERN_HEADERS = { 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/li
 /** (j)'s fixed rate, and the client eras it runs for (BENCH_UPSTREAM_ERAS, e.g. `2025`). */
 const RATE = Number(process.env.BENCH_RATE ?? 200);
 const UPSTREAM_ERAS = (process.env.BENCH_UPSTREAM_ERAS ?? '2025,2026').split(',').filter(Boolean) as ClientEra[];
-/** A built-in tool call: one PostgreSQL read by primary key, and one tool.called event queued for the batch writer. */
 /** BENCH_ONLY=j runs only (j) (with its PostgreSQL transaction count per call), for quick comparisons while working on it. */
 const ONLY = process.env.BENCH_ONLY;
 /**
@@ -53,6 +52,7 @@ const ONLY = process.env.BENCH_ONLY;
  * shared by both.
  */
 const AGAINST = process.env.BENCH_AGAINST;
+/** A built-in tool call: one PostgreSQL read by primary key, and one tool.called event queued for the batch writer. */
 const toolsCall = (args: Record<string, unknown>) =>
   JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'projects', arguments: args } });
 
@@ -83,9 +83,9 @@ async function main(): Promise<void> {
     });
     if (ONLY === 'j') {
       const other = AGAINST ? await startListening(path.join(path.resolve(AGAINST), MAIN_IN_ROOT), serviceEnv, NODE_FLAGS) : undefined;
-      const alongside = other
-        ? { started: other, label: `the build in ${path.resolve(AGAINST!)}` }
-        : { started: floor, label: FLOOR_LABEL };
+      const alongside: Alongside = other
+        ? { kind: 'build', started: other, root: path.resolve(AGAINST!) }
+        : { kind: 'floor', started: floor };
       return await onlyUpstreamCalls(service, upstream, alongside, url, rawKey)
         .finally(() => other?.stop())
         .catch((error) => {
@@ -169,7 +169,7 @@ async function main(): Promise<void> {
     await createUpstreamRecord(service.baseUrl, rawKey, `${upstream.baseUrl.replace('localhost', '127.0.0.1')}/mcp`);
     const j: UpstreamCall[] = [];
     for (const era of UPSTREAM_ERAS) {
-      j.push(await measureUpstreamCall(upstreamCallSetup(era, service, upstream, { started: floor, label: FLOOR_LABEL }, rawKey)));
+      j.push(await measureUpstreamCall(upstreamCallSetup(era, service, upstream, { kind: 'floor', started: floor }, rawKey)));
     }
     const rounds = [...ab.figureRounds, ...ae.figureRounds, ...abModern.figureRounds, ...j.flatMap((call) => call.throughput.figureRounds)];
     if (rounds.some((r) => r.requests === 0 || r.errors + r.timeouts > 0)) {
@@ -261,7 +261,7 @@ function report(figures: {
   console.log(line('(b26) /mcp tools/list, 2026-07-28', bModern));
   console.log(`ratio (b26)/(a): ${ratios.bModern.ratio} (rounds: ${ratios.bModern.roundRatios.join(', ')})  target >= 0.9`);
   if (traced) printTracingOn(traced, line);
-  for (const call of j) printUpstreamCall(call, FLOOR_LABEL, line);
+  for (const call of j) printUpstreamCall(call, undefined, line);
   console.log(
     `peak RSS: service ${rss.serviceMb} MB before (j), ${rss.serviceAfterUpstreamCallsMb} MB after; bench process ${rss.benchProcessMb} MB`,
   );
@@ -341,7 +341,8 @@ const ERA_NOTE: Record<ClientEra, string> = {
 
 function printUpstreamCall(
   { era, rate, latency, throughput }: UpstreamCall,
-  alongside: string,
+  /** The other build's root when one ran in the floor's place (BENCH_AGAINST). */
+  against: string | undefined,
   line: (name: string, r: Measured) => string,
 ) {
   const at = (name: string, f: UpstreamCall['latency']['reference']) =>
@@ -350,8 +351,8 @@ function printUpstreamCall(
   console.log(at('    direct to the upstream', latency.reference));
   console.log(at(`    through /mcp/servers/${UPSTREAM_NAME}`, latency.figure));
   console.log(`    added: p50 ${latency.added.p50Ms} ms (target <= 1 ms), p99 ${latency.added.p99Ms} ms (target <= 3 ms)`);
-  if (latency.floor && alongside !== FLOOR_LABEL) {
-    console.log(at(`    through ${alongside}`, latency.floor.figure));
+  if (latency.floor && against !== undefined) {
+    console.log(at(`    through the build in ${against}`, latency.floor.figure));
     console.log(
       `    that build added: p50 ${latency.floor.added.p50Ms} ms, p99 ${latency.floor.added.p99Ms} ms; this build less that one: p50 ${latency.floor.beyond.p50Ms} ms, p99 ${latency.floor.beyond.p99Ms} ms (two runs of one build have differed by up to 0.25 ms at p50 here: repeat before trusting less)`,
     );
@@ -375,25 +376,20 @@ const KEY_LIMITS_NOTE: Record<BenchKey['limits'], string> = {
 
 const UPSTREAM_NAME = 'bench';
 
-/** (j)'s third side: the floor (bare-proxy.ts), or another build of keygate (BENCH_AGAINST), and how the figures name it. */
-interface Alongside {
-  started: Started;
-  label: string;
-}
-
-const FLOOR_LABEL = 'floor';
+/** (j)'s third side: the floor (bare-proxy.ts), or another build of keygate (BENCH_AGAINST), with its root. */
+type Alongside = { kind: 'floor'; started: Started } | { kind: 'build'; started: Started; root: string };
 
 /** (j)'s setup for one client era: the upstream through keygate's /mcp/servers/<name>, directly, and through the third side, at the run's rate and rounds. */
 function upstreamCallSetup(era: ClientEra, service: Started, upstream: Started, alongside: Alongside, rawKey: string): UpstreamCallSetup {
-  const isFloor = alongside.label === FLOOR_LABEL;
   return {
     era,
     gatewayUrl: `${service.baseUrl}/mcp/servers/${UPSTREAM_NAME}`,
     rawKey,
     directUrl: `${upstream.baseUrl}/mcp`,
-    alongside: isFloor
-      ? { url: `${alongside.started.baseUrl}/mcp`, auth: {} }
-      : { url: `${alongside.started.baseUrl}/mcp/servers/${UPSTREAM_NAME}`, auth: { 'x-api-key': rawKey } },
+    alongside:
+      alongside.kind === 'floor'
+        ? { url: `${alongside.started.baseUrl}/mcp`, auth: {} }
+        : { url: `${alongside.started.baseUrl}/mcp/servers/${UPSTREAM_NAME}`, auth: { 'x-api-key': rawKey } },
     servicePid: service.child.pid!,
     upstreamPid: upstream.child.pid!,
     rate: RATE,
@@ -427,7 +423,7 @@ async function onlyUpstreamCalls(service: Started, upstream: Started, alongside:
     const call = await measureUpstreamCall(setup);
     printUpstreamCall(
       call,
-      alongside.label,
+      alongside.kind === 'build' ? alongside.root : undefined,
       (name, r) =>
         `${name.padEnd(38)} ${r.requestsPerSecond.toFixed(0).padStart(8)} req/s  p50 ${r.p50Ms} ms  p99 ${r.p99Ms} ms  cpu ${r.cpuMicrosPerRequest} us/req`,
     );
