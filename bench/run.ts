@@ -51,7 +51,7 @@ const ONLY = process.env.BENCH_ONLY;
  * change and the code before it measured side by side, the machine's drift
  * shared by both.
  */
-const AGAINST = process.env.BENCH_AGAINST;
+const AGAINST = process.env.BENCH_AGAINST ? path.resolve(process.env.BENCH_AGAINST) : undefined;
 /** A built-in tool call: one PostgreSQL read by primary key, and one tool.called event queued for the batch writer. */
 const toolsCall = (args: Record<string, unknown>) =>
   JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'projects', arguments: args } });
@@ -82,12 +82,11 @@ async function main(): Promise<void> {
       connections: CONNECTIONS,
     });
     if (ONLY === 'j') {
-      const other = AGAINST ? await startListening(path.join(path.resolve(AGAINST), MAIN_IN_ROOT), serviceEnv, NODE_FLAGS) : undefined;
-      const alongside: Alongside = other
-        ? { kind: 'build', started: other, root: path.resolve(AGAINST!) }
+      const alongside: Alongside = AGAINST
+        ? { kind: 'build', started: await startListening(path.join(AGAINST, MAIN_IN_ROOT), serviceEnv, NODE_FLAGS), root: AGAINST }
         : { kind: 'floor', started: floor };
       return await onlyUpstreamCalls(service, upstream, alongside, url, rawKey)
-        .finally(() => other?.stop())
+        .finally(() => (alongside.kind === 'build' ? alongside.started.stop() : undefined))
         .catch((error) => {
           console.log(
             `service ${service.child.pid} output:\n${service.outputTail()}\nupstream ${upstream.child.pid} output:\n${upstream.outputTail()}`,
