@@ -169,18 +169,27 @@ export function isHeaderSafeName(name: unknown): name is string {
   return typeof name === 'string' && /^[A-Za-z0-9_.\-/]{1,128}$/.test(name);
 }
 
-export async function readCapped(body: AnswerBody, maxBytes: number, overLimit: () => Error): Promise<Uint8Array> {
-  const chunks: Buffer[] = [];
-  let seen = 0;
-  for await (const chunk of body as AsyncIterable<Buffer>) {
-    seen += chunk.byteLength;
-    if (seen > maxBytes) {
-      discard(body);
-      throw overLimit();
-    }
-    chunks.push(chunk);
-  }
-  return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+/**
+ * The whole body, refused past maxBytes. Read from its data events, not with
+ * `for await`: a stream's async iterator cost a 2026 call through
+ * /mcp/servers/<name> about 20 µs more between the answer's last byte and its
+ * bytes in hand, at 200 calls/s (bench (j) with BENCH_PHASES=on).
+ */
+export function readCapped(body: AnswerBody, maxBytes: number, overLimit: () => Error): Promise<Uint8Array> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let seen = 0;
+    body.on('data', (chunk: Buffer) => {
+      seen += chunk.byteLength;
+      if (seen > maxBytes) {
+        discard(body);
+        return reject(overLimit());
+      }
+      chunks.push(chunk);
+    });
+    body.once('end', () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
+    body.once('error', reject);
+  });
 }
 
 /**
