@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import os from 'node:os';
 import { Client } from 'pg';
 import { DevTokenIssuer } from '../src/adapters/auth/dev-token-issuer';
 import { SERVICE_NODE_FLAGS } from '../src/infrastructure/server/node-flags';
@@ -10,6 +11,7 @@ import { peakRssMb, Started, startListening } from './processes';
 import { machine } from './machine';
 import { measureRuleCost, RuleCost } from './rule-cost';
 import { alternate, Measured, measured } from './rounds';
+import { phaseLines, phaseProbe } from './phase-reader';
 import { callsOneAtATime, ClientEra, measureUpstreamCall, UpstreamCallSetup } from './upstream-call';
 import { validateInProcess } from './validate-in-process';
 import { measureTracingOn, TRACING_ON, TracingOnRuns } from './tracing-on';
@@ -52,6 +54,22 @@ const ONLY = process.env.BENCH_ONLY;
  * shared by both.
  */
 const AGAINST = process.env.BENCH_AGAINST ? path.resolve(process.env.BENCH_AGAINST) : undefined;
+/**
+ * With BENCH_ONLY=j, BENCH_PHASES=on loads phase-probe.ts into the service
+ * and the third side (the floor, or BENCH_AGAINST's build), and prints where
+ * their calls of (j)'s fixed-rate rounds spent their time; each writes its
+ * figures to this path and its name.
+ */
+const PHASES_FILES =
+  ONLY === 'j' && process.env.BENCH_PHASES === 'on' ? path.join(os.tmpdir(), `keygate-bench-phases-${process.pid}`) : undefined;
+/** `env` and `flags` with the phase probe loaded, writing to its own file, when BENCH_PHASES is on. */
+function probed(name: string, env: NodeJS.ProcessEnv, flags: readonly string[] = []): [NodeJS.ProcessEnv, readonly string[]] {
+  if (PHASES_FILES === undefined) return [env, flags];
+  return [
+    { ...env, BENCH_PHASES_FILE: `${PHASES_FILES}-${name}.json` },
+    [...flags, '--require', path.join(ROOT, 'dist', 'bench', 'phase-probe.js')],
+  ];
+}
 /** A built-in tool call: one PostgreSQL read by primary key, and one tool.called event queued for the batch writer. */
 const toolsCall = (args: Record<string, unknown>) =>
   JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'projects', arguments: args } });
@@ -63,13 +81,13 @@ async function main(): Promise<void> {
   const { url, dataDir, env, remove } = await benchPlace('keygate_bench', LOG_LEVEL);
   const bare = await startListening(path.join(ROOT, 'dist', 'bench', 'bare-express.js'), env);
   const upstream = await startListening(path.join(ROOT, 'dist', 'bench', 'upstream-server.js'), env);
-  const floor = await startListening(path.join(ROOT, 'dist', 'bench', 'bare-proxy.js'), {
-    ...env,
-    UPSTREAM_URL: `${upstream.baseUrl}/mcp`,
-  });
+  const floor = await startListening(
+    path.join(ROOT, 'dist', 'bench', 'bare-proxy.js'),
+    ...probed('floor', { ...env, UPSTREAM_URL: `${upstream.baseUrl}/mcp` }),
+  );
   // (j)'s upstream listens on loopback, which the service refuses to contact unless allowed.
   const serviceEnv = { ...env, MCP_UPSTREAM_ALLOWLIST: '127.0.0.0/8' };
-  const service = await startListening(MAIN, serviceEnv, NODE_FLAGS);
+  const service = await startListening(MAIN, ...probed('keygate', serviceEnv, NODE_FLAGS));
   try {
     const token = DevTokenIssuer.loadOrCreate(dataDir).mint({ sub: crypto.randomUUID() });
     const key = await createBenchKey(service.baseUrl, token, 'bench', keyLimitsMode());
@@ -83,7 +101,11 @@ async function main(): Promise<void> {
     });
     if (ONLY === 'j') {
       const alongside: Alongside = AGAINST
-        ? { kind: 'build', started: await startListening(path.join(AGAINST, MAIN_IN_ROOT), serviceEnv, NODE_FLAGS), root: AGAINST }
+        ? {
+            kind: 'build',
+            started: await startListening(path.join(AGAINST, MAIN_IN_ROOT), ...probed('against', serviceEnv, NODE_FLAGS)),
+            root: AGAINST,
+          }
         : { kind: 'floor', started: floor };
       return await onlyUpstreamCalls(service, upstream, alongside, url, rawKey)
         .finally(() => (alongside.kind === 'build' ? alongside.started.stop() : undefined))
@@ -339,7 +361,7 @@ const ERA_NOTE: Record<ClientEra, string> = {
 };
 
 function printUpstreamCall(
-  { era, rate, latency, throughput }: UpstreamCall,
+  { era, rate, latency, throughput, phases }: UpstreamCall,
   /** The other build's root when one ran in the floor's place (BENCH_AGAINST). */
   against: string | undefined,
   line: (name: string, r: Measured) => string,
@@ -361,6 +383,9 @@ function printUpstreamCall(
       `    the floor added: p50 ${latency.floor.added.p50Ms} ms, p99 ${latency.floor.added.p99Ms} ms (this machine's cost of the hops, no target); through keygate beyond it: p50 ${latency.floor.beyond.p50Ms} ms, p99 ${latency.floor.beyond.p99Ms} ms`,
     );
   }
+  const alongsideName = against === undefined ? 'the floor' : `the build in ${against}`;
+  for (const phaseLine of phases ? phaseLines(phases.keygate, phases.alongside && { name: alongsideName, summary: phases.alongside }) : [])
+    console.log(phaseLine);
   console.log(`(j) the same, saturated (${CONNECTIONS} connections):`);
   console.log(line('    direct to the upstream', throughput.ceiling));
   console.log(line(`    through /mcp/servers/${UPSTREAM_NAME}`, throughput.figure));
@@ -403,7 +428,15 @@ function upstreamCallSetup(era: ClientEra, service: Started, upstream: Started, 
 async function onlyUpstreamCalls(service: Started, upstream: Started, alongside: Alongside, url: string, rawKey: string): Promise<void> {
   await createUpstreamRecord(service.baseUrl, rawKey, `${upstream.baseUrl.replace('localhost', '127.0.0.1')}/mcp`);
   for (const era of UPSTREAM_ERAS) {
-    const setup = upstreamCallSetup(era, service, upstream, alongside, rawKey);
+    const setup = {
+      ...upstreamCallSetup(era, service, upstream, alongside, rawKey),
+      ...(PHASES_FILES && {
+        phases: {
+          keygate: phaseProbe(service.child.pid!, `${PHASES_FILES}-keygate.json`),
+          alongside: phaseProbe(alongside.started.child.pid!, `${PHASES_FILES}-${alongside.kind === 'floor' ? 'floor' : 'against'}.json`),
+        },
+      }),
+    };
     const calls = 200;
     const before = await databaseActivity(url);
     await callsOneAtATime(setup, calls);

@@ -1,6 +1,7 @@
 import { load } from './load';
 import { alternate } from './rounds';
 import { alternateFixedRate, FixedRateSpec, fixedRate } from './fixed-rate';
+import { PhaseProbe } from './phase-reader';
 
 /**
  * (j): tools/call of an upstream tool through /mcp/servers/<name> against
@@ -36,6 +37,8 @@ export interface UpstreamCallSetup {
   warmUpSeconds: number;
   /** autocannon's connections for the saturated part. */
   connections: number;
+  /** With BENCH_PHASES=on: where the calls of the fixed-rate rounds spent their time in keygate and in the third side. */
+  phases?: { keygate: PhaseProbe; alongside?: PhaseProbe };
 }
 
 export const TOOL = 'echo';
@@ -62,6 +65,8 @@ export async function measureUpstreamCall(setup: UpstreamCallSetup) {
   await fixedRate(spec(direct, setup.warmUpSeconds));
   await fixedRate(spec(gateway, setup.warmUpSeconds));
   if (floor) await fixedRate(spec(floor, setup.warmUpSeconds));
+  await setup.phases?.keygate.mark();
+  await setup.phases?.alongside?.mark();
   const latency = await alternateFixedRate(
     (seconds) => fixedRate(spec(direct, seconds, setup.warmUpSeconds / 4)),
     (seconds) => fixedRate(spec(gateway, seconds, setup.warmUpSeconds / 4)),
@@ -69,6 +74,7 @@ export async function measureUpstreamCall(setup: UpstreamCallSetup) {
     setup.rounds,
     floor && ((seconds) => fixedRate(spec(floor, seconds, setup.warmUpSeconds / 4))),
   );
+  const phases = setup.phases && { keygate: await setup.phases.keygate.mark(), alongside: await setup.phases.alongside?.mark() };
   const saturated = (side: Side, seconds: number) =>
     load({ url: side.url, headers: side.headers, body: side.body, seconds, connections: setup.connections, idReplacement: true });
   const throughput = await alternate(
@@ -77,7 +83,7 @@ export async function measureUpstreamCall(setup: UpstreamCallSetup) {
     setup.seconds,
     setup.rounds,
   );
-  return { era: setup.era, rate: setup.rate, latency, throughput };
+  return { era: setup.era, rate: setup.rate, latency, throughput, phases };
 }
 
 /** `calls` calls through keygate one after another, in one session of this era (for counting what each costs). */
