@@ -4,15 +4,15 @@ import { renameSync, writeFileSync } from 'node:fs';
 import { PerformanceObserver } from 'node:perf_hooks';
 
 /**
- * Loaded with `--require` into the service and the floor (bare-proxy.ts) by
- * BENCH_PHASES=on (BENCH_ONLY=j): where a call spends its time inside the
- * process, from Node's and undici's diagnostics channels, with no change to
- * the code it measures. Each SIGUSR2 writes what the calls since the last one took
- * to BENCH_PHASES_FILE, as PhaseSummary JSON, and starts again; the bench
- * sends one before (j)'s fixed-rate rounds and one after.
+ * Loaded with `--require` into the service and (j)'s third side (the floor,
+ * bare-proxy.ts, or BENCH_AGAINST's build) by BENCH_PHASES=on (BENCH_ONLY=j):
+ * where a call spends its time inside the process, from Node's and undici's
+ * diagnostics channels, with no change to the code it measures. Each SIGUSR2 writes what the calls since the last
+ * one took to BENCH_PHASES_FILE, as PhaseSummary JSON, and starts again; the
+ * bench sends one before (j)'s fixed-rate rounds and one after.
  */
 
-/** Times of one incoming call, in ms from its request event. */
+/** One incoming call's moments, as performance.now() gives them (ms). */
 interface Call {
   start: number;
   /** The upstream POST's headers on the socket. */
@@ -32,14 +32,14 @@ export const PHASES = [
   'to the audit statement',
   'audit statement round trip',
   'to the answer written',
-  'in keygate, in all',
+  'in the process, in all',
 ] as const;
 
 export interface PhaseSummary {
   calls: number;
   /** Per phase, µs: p50, p90, p99. */
   phases: Record<string, [number, number, number]>;
-  /** Calls whose time in keygate overlapped a garbage collection, among all and among the slowest 1%. */
+  /** Calls whose time in the process overlapped a garbage collection, among all and among the slowest 1%. */
   gcOverlapped: number;
   slowestGcOverlapped: number;
   slowest: number;
