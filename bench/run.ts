@@ -62,13 +62,12 @@ const AGAINST = process.env.BENCH_AGAINST ? path.resolve(process.env.BENCH_AGAIN
  */
 const PHASES_FILES =
   ONLY === 'j' && process.env.BENCH_PHASES === 'on' ? path.join(os.tmpdir(), `keygate-bench-phases-${process.pid}`) : undefined;
+/** Where the process `name` (keygate, or the third side's kind) writes its phases. */
+const phasesFile = (name: string): string => `${PHASES_FILES}-${name}.json`;
 /** `env` and `flags` with the phase probe loaded, writing to its own file, when BENCH_PHASES is on. */
 function probed(name: string, env: NodeJS.ProcessEnv, flags: readonly string[] = []): [NodeJS.ProcessEnv, readonly string[]] {
   if (PHASES_FILES === undefined) return [env, flags];
-  return [
-    { ...env, BENCH_PHASES_FILE: `${PHASES_FILES}-${name}.json` },
-    [...flags, '--require', path.join(ROOT, 'dist', 'bench', 'phase-probe.js')],
-  ];
+  return [{ ...env, BENCH_PHASES_FILE: phasesFile(name) }, [...flags, '--require', path.join(ROOT, 'dist', 'bench', 'phase-probe.js')]];
 }
 /** A built-in tool call: one PostgreSQL read by primary key, and one tool.called event queued for the batch writer. */
 const toolsCall = (args: Record<string, unknown>) =>
@@ -103,7 +102,7 @@ async function main(): Promise<void> {
       const alongside: Alongside = AGAINST
         ? {
             kind: 'build',
-            started: await startListening(path.join(AGAINST, MAIN_IN_ROOT), ...probed('against', serviceEnv, NODE_FLAGS)),
+            started: await startListening(path.join(AGAINST, MAIN_IN_ROOT), ...probed('build', serviceEnv, NODE_FLAGS)),
             root: AGAINST,
           }
         : { kind: 'floor', started: floor };
@@ -384,7 +383,7 @@ function printUpstreamCall(
     );
   }
   const alongsideName = against === undefined ? 'the floor' : `the build in ${against}`;
-  for (const phaseLine of phases ? phaseLines(phases.keygate, phases.alongside && { name: alongsideName, summary: phases.alongside }) : [])
+  for (const phaseLine of phases ? phaseLines(phases.keygate, { name: alongsideName, summary: phases.alongside }) : [])
     console.log(phaseLine);
   console.log(`(j) the same, saturated (${CONNECTIONS} connections):`);
   console.log(line('    direct to the upstream', throughput.ceiling));
@@ -432,8 +431,8 @@ async function onlyUpstreamCalls(service: Started, upstream: Started, alongside:
       ...upstreamCallSetup(era, service, upstream, alongside, rawKey),
       ...(PHASES_FILES && {
         phases: {
-          keygate: phaseProbe(service.child.pid!, `${PHASES_FILES}-keygate.json`),
-          alongside: phaseProbe(alongside.started.child.pid!, `${PHASES_FILES}-${alongside.kind === 'floor' ? 'floor' : 'against'}.json`),
+          keygate: phaseProbe(service.child.pid!, phasesFile('keygate')),
+          alongside: phaseProbe(alongside.started.child.pid!, phasesFile(alongside.kind)),
         },
       }),
     };

@@ -38,7 +38,7 @@ export interface UpstreamCallSetup {
   /** autocannon's connections for the saturated part. */
   connections: number;
   /** With BENCH_PHASES=on: where the calls of the fixed-rate rounds spent their time in keygate and in the third side. */
-  phases?: { keygate: PhaseProbe; alongside?: PhaseProbe };
+  phases?: { keygate: PhaseProbe; alongside: PhaseProbe };
 }
 
 export const TOOL = 'echo';
@@ -66,7 +66,7 @@ export async function measureUpstreamCall(setup: UpstreamCallSetup) {
   await fixedRate(spec(gateway, setup.warmUpSeconds));
   if (floor) await fixedRate(spec(floor, setup.warmUpSeconds));
   await setup.phases?.keygate.mark();
-  await setup.phases?.alongside?.mark();
+  await setup.phases?.alongside.mark();
   const latency = await alternateFixedRate(
     (seconds) => fixedRate(spec(direct, seconds, setup.warmUpSeconds / 4)),
     (seconds) => fixedRate(spec(gateway, seconds, setup.warmUpSeconds / 4)),
@@ -74,7 +74,7 @@ export async function measureUpstreamCall(setup: UpstreamCallSetup) {
     setup.rounds,
     floor && ((seconds) => fixedRate(spec(floor, seconds, setup.warmUpSeconds / 4))),
   );
-  const phases = setup.phases && { keygate: await setup.phases.keygate.mark(), alongside: await setup.phases.alongside?.mark() };
+  const phases = setup.phases && { keygate: await setup.phases.keygate.mark(), alongside: await setup.phases.alongside.mark() };
   const saturated = (side: Side, seconds: number) =>
     load({ url: side.url, headers: side.headers, body: side.body, seconds, connections: setup.connections, idReplacement: true });
   const throughput = await alternate(
